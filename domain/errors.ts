@@ -1,0 +1,145 @@
+/**
+ * Every error the relayer raises on purpose. Temporal turns an error's `name` into the failure
+ * `type`, so workflows and callers branch on these names, never on messages or `instanceof`.
+ */
+export const ErrorType = {
+  invalidIntent: 'InvalidIntent',
+  unknownTenant: 'UnknownTenant',
+  intentNotFound: 'IntentNotFound',
+  intentConflict: 'IntentConflict',
+  insufficientBalance: 'InsufficientBalance',
+  intentClosed: 'IntentClosed',
+  nonceConflict: 'NonceConflict',
+  staleVersion: 'StaleVersion',
+  unknownChain: 'UnknownChain',
+  unknownWallet: 'UnknownWallet',
+  toolchainMissing: 'ToolchainMissing',
+  invalidConfig: 'InvalidConfig',
+} as const;
+export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+
+/** Errors that retrying cannot fix; activity retry policies list them as non-retryable. */
+export const nonRetryableErrorTypes: ErrorType[] = [
+  ErrorType.invalidIntent,
+  ErrorType.unknownTenant,
+  ErrorType.intentNotFound,
+  ErrorType.intentConflict,
+  ErrorType.insufficientBalance,
+  ErrorType.intentClosed,
+  ErrorType.nonceConflict,
+  ErrorType.unknownChain,
+  ErrorType.unknownWallet,
+];
+
+export class RelayerError<Details extends object = Record<string, unknown>> extends Error {
+  override readonly name: ErrorType;
+  readonly details: Details;
+
+  constructor(name: ErrorType, message: string, details: Details, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = name;
+    this.details = details;
+  }
+}
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export class InvalidIntentError extends RelayerError<{ issues: FieldIssue[] }> {
+  constructor(issues: FieldIssue[]) {
+    super(
+      ErrorType.invalidIntent,
+      `invalid intent: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+      { issues },
+    );
+  }
+}
+
+export class UnknownTenantError extends RelayerError<{ tenantId: string }> {
+  constructor(tenantId: string) {
+    super(ErrorType.unknownTenant, `unknown tenant "${tenantId}"`, { tenantId });
+  }
+}
+
+export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
+  constructor(intentId: string) {
+    super(ErrorType.intentNotFound, `intent ${intentId} does not exist`, { intentId });
+  }
+}
+
+export class IntentConflictError extends RelayerError<{ intentId: string }> {
+  constructor(intentId: string) {
+    super(
+      ErrorType.intentConflict,
+      `intent ${intentId} already exists with different contents`,
+      { intentId },
+    );
+  }
+}
+
+export class InsufficientBalanceError extends RelayerError<{
+  tenantId: string;
+  available: string;
+  requested: string;
+}> {
+  constructor(tenantId: string, available: bigint, requested: bigint) {
+    super(
+      ErrorType.insufficientBalance,
+      `tenant ${tenantId} has ${available} wei available, ${requested} wei requested`,
+      { tenantId, available: available.toString(), requested: requested.toString() },
+    );
+  }
+}
+
+export class IntentClosedError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(ErrorType.intentClosed, `intent ${intentId} is ${status}: nothing left to do`, {
+      intentId,
+      status,
+    });
+  }
+}
+
+export class NonceConflictError extends RelayerError<{
+  intentId: string;
+  nonce: number;
+  txHash: string;
+}> {
+  constructor(intentId: string, nonce: number, txHash: string) {
+    super(
+      ErrorType.nonceConflict,
+      `nonce ${nonce} of intent ${intentId} was used by a transaction other than ${txHash}`,
+      { intentId, nonce, txHash },
+    );
+  }
+}
+
+/** A compare-and-set lost a race: someone else moved the intent; re-reading it decides. */
+export class StaleVersionError extends RelayerError<{ intentId: string; expected: number }> {
+  constructor(intentId: string, expected: number) {
+    super(ErrorType.staleVersion, `intent ${intentId} changed under us (expected v${expected})`, {
+      intentId,
+      expected,
+    });
+  }
+}
+
+export class UnknownChainError extends RelayerError<{ chainId: number }> {
+  constructor(chainId: number) {
+    super(ErrorType.unknownChain, `chain ${chainId} is not configured (no RPC endpoints)`, {
+      chainId,
+    });
+  }
+}
+
+export class UnknownWalletError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string) {
+    super(
+      ErrorType.unknownWallet,
+      `${address} is not a hot wallet of this relayer on chain ${chainId}`,
+      { chainId, address },
+    );
+  }
+}

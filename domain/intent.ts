@@ -1,0 +1,67 @@
+/**
+ * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
+ *
+ * authorized → settling → held → signed → confirming → confirmed
+ * A failure before anything was signed ends in `failed` (hold released). Once a transaction is
+ * signed its outcome can only be learned from the chain, so the exits are `confirmed`, `failed`
+ * (mined but reverted) or `needs_review` for a human.
+ */
+export const IntentStatus = {
+  authorized: 'authorized',
+  settling: 'settling',
+  held: 'held',
+  signed: 'signed',
+  confirming: 'confirming',
+  confirmed: 'confirmed',
+  failed: 'failed',
+  needsReview: 'needs_review',
+} as const;
+export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
+
+export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
+  IntentStatus.confirmed,
+  IntentStatus.failed,
+  IntentStatus.needsReview,
+]);
+
+/** Order of the happy path; used to decide whether a step already ran. */
+const progress: Record<IntentStatus, number> = {
+  authorized: 0,
+  settling: 1,
+  held: 2,
+  signed: 3,
+  confirming: 4,
+  confirmed: 5,
+  failed: 5,
+  needs_review: 5,
+};
+
+/** True when `status` is `step` or any state the happy path reaches after it. */
+export function hasReached(status: IntentStatus, step: IntentStatus): boolean {
+  return progress[status] >= progress[step];
+}
+
+/** A transaction may exist on-chain from `signed` on: from then on, failing means review. */
+export function mayBeOnChain(status: IntentStatus): boolean {
+  return status === IntentStatus.signed || status === IntentStatus.confirming;
+}
+
+export interface Intent {
+  id: string;
+  tenantId: string;
+  chainId: number;
+  from: `0x${string}`;
+  to: `0x${string}`;
+  /** Wei. */
+  amount: bigint;
+  status: IntentStatus;
+  /** Bumped by every state change; every write is a compare-and-set on it. */
+  version: number;
+  nonce: number | null;
+  txHash: `0x${string}` | null;
+  rawTx: `0x${string}` | null;
+  blockNumber: bigint | null;
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
