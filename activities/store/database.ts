@@ -1,0 +1,76 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type SelectQueryBuilder } from 'kysely';
+import { Pool } from 'pg';
+import { migrateToLatest } from './migrations';
+import type { Schema } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly kysely: Kysely<Schema>;
+  readonly dialect: Dialect;
+  /**
+   * Runs `work` in one transaction that other writers wait for. SQLite takes the write lock at
+   * BEGIN (IMMEDIATE), so a read-then-write never fails halfway with SQLITE_BUSY when several
+   * worker processes share the file; on PostgreSQL the rows read with `forUpdate` are locked.
+   */
+  transaction<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T>;
+  /** Adds FOR UPDATE on PostgreSQL; SQLite already holds the database write lock. */
+  forUpdate<DB, TB extends keyof DB, O>(
+    query: SelectQueryBuilder<DB, TB, O>,
+  ): SelectQueryBuilder<DB, TB, O>;
+  close(): Promise<void>;
+}
+
+/**
+ * `postgres://…` or `postgresql://…` selects PostgreSQL; `sqlite:<path>`, a plain path or
+ * `:memory:` selects SQLite.
+ */
+export async function openDatabase(url: string): Promise<Database> {
+  const database = /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
+  await migrateToLatest(database.kysely, database.dialect);
+  return database;
+}
+
+function openSqlite(url: string): Database {
+  const file = url.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const connection = new BetterSqlite3(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('busy_timeout = 10000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    kysely: db,
+    dialect: 'sqlite',
+    transaction: (work) =>
+      db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await work(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(conn);
+          throw error;
+        }
+      }),
+    forUpdate: (query) => query,
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Database {
+  const db = new Kysely<Schema>({
+    dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 10 }) }),
+  });
+  return {
+    kysely: db,
+    dialect: 'postgres',
+    transaction: (work) => db.transaction().execute(work),
+    forUpdate: (query) => query.forUpdate(),
+    close: () => db.destroy(),
+  };
+}

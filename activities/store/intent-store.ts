@@ -1,0 +1,147 @@
+import type { Kysely, Selectable } from 'kysely';
+import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../../domain/errors';
+import type { Intent, IntentStatus } from '../../domain/intent';
+import type { NewIntent } from '../../domain/intent-request';
+import type { Database } from './database';
+import type { IntentsTable, Schema } from './schema';
+
+const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+
+export function intentFromRow(row: Selectable<IntentsTable>): Intent {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    chainId: Number(row.chain_id),
+    from: row.from_address as `0x${string}`,
+    to: row.to_address as `0x${string}`,
+    amount: BigInt(row.amount),
+    status: row.status,
+    version: Number(row.version),
+    nonce: row.nonce === null ? null : Number(row.nonce),
+    txHash: row.tx_hash as `0x${string}` | null,
+    rawTx: row.raw_tx as `0x${string}` | null,
+    blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+    reason: row.reason,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+export async function findIntent(db: Kysely<Schema>, id: string): Promise<Intent | undefined> {
+  const row = await db.selectFrom('intents').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && intentFromRow(row);
+}
+
+export async function getIntent(db: Kysely<Schema>, id: string): Promise<Intent> {
+  const intent = await findIntent(db, id);
+  if (!intent) throw new IntentNotFoundError(id);
+  return intent;
+}
+
+/** Reads the intent and locks its row until the transaction ends. */
+export async function getIntentForUpdate(
+  database: Database,
+  trx: Kysely<Schema>,
+  id: string,
+): Promise<Intent> {
+  const row = await database
+    .forUpdate(trx.selectFrom('intents').selectAll().where('id', '=', id))
+    .executeTakeFirst();
+  if (!row) throw new IntentNotFoundError(id);
+  return intentFromRow(row);
+}
+
+const sameRequest = (intent: Intent, request: NewIntent): boolean =>
+  intent.tenantId === request.tenantId &&
+  intent.chainId === request.chainId &&
+  intent.from === request.from &&
+  intent.to === request.to &&
+  intent.amount === request.amount;
+
+/**
+ * Records an accepted intent as `authorized` (version 1). Inserting the same id with the same
+ * contents again returns the stored intent, so a retried submit is harmless.
+ */
+export async function insertIntent(
+  db: Kysely<Schema>,
+  id: string,
+  request: NewIntent,
+  now: Date,
+): Promise<{ intent: Intent; created: boolean }> {
+  const inserted = await db
+    .insertInto('intents')
+    .values({
+      id,
+      tenant_id: request.tenantId,
+      chain_id: request.chainId,
+      from_address: request.from,
+      to_address: request.to,
+      amount: request.amount.toString(),
+      status: 'authorized',
+      version: 1,
+      nonce: null,
+      tx_hash: null,
+      raw_tx: null,
+      block_number: null,
+      reason: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { intent: intentFromRow(inserted), created: true };
+  const existing = await getIntent(db, id);
+  if (!sameRequest(existing, request)) throw new IntentConflictError(id);
+  return { intent: existing, created: false };
+}
+
+export interface IntentPatch {
+  status: IntentStatus;
+  nonce?: number;
+  txHash?: `0x${string}`;
+  rawTx?: `0x${string}`;
+  blockNumber?: bigint;
+  reason?: string | null;
+}
+
+/**
+ * The only way an intent changes: a compare-and-set on its version. Losing the race throws
+ * StaleVersionError (retryable); the retry re-reads the row and sees what the winner did.
+ */
+export async function transitionIntent(
+  db: Kysely<Schema>,
+  intent: Pick<Intent, 'id' | 'version'>,
+  patch: IntentPatch,
+  now: Date,
+): Promise<Intent> {
+  const row = await db
+    .updateTable('intents')
+    .set({
+      status: patch.status,
+      version: intent.version + 1,
+      updated_at: now.toISOString(),
+      ...(patch.nonce !== undefined && { nonce: patch.nonce }),
+      ...(patch.txHash !== undefined && { tx_hash: patch.txHash }),
+      ...(patch.rawTx !== undefined && { raw_tx: patch.rawTx }),
+      ...(patch.blockNumber !== undefined && { block_number: patch.blockNumber.toString() }),
+      ...(patch.reason !== undefined && { reason: patch.reason }),
+    })
+    .where('id', '=', intent.id)
+    .where('version', '=', intent.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new StaleVersionError(intent.id, intent.version);
+  return intentFromRow(row);
+}
+
+export async function countIntentsByStatus(
+  db: Kysely<Schema>,
+): Promise<Partial<Record<IntentStatus, number>>> {
+  const rows = await db
+    .selectFrom('intents')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}

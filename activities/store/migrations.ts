@@ -1,0 +1,100 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { Dialect } from './database';
+import type { Schema } from './schema';
+
+/**
+ * Migrations live in code, in order, never edited once released: a new change is a new entry.
+ * Column types differ per dialect only where SQLite cannot hold the value (wei does not fit in
+ * 64 bits, so SQLite keeps amounts as TEXT and the ledger does its arithmetic with bigint).
+ */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  const amount = dialect === 'postgres' ? sql`numeric(78, 0)` : sql`text`;
+  const timestamp = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
+  return {
+    '0001_intents_ledger_wallets': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('tenants')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('created_at', timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('ledger_accounts')
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('balance', amount, (c) => c.notNull())
+          .addPrimaryKeyConstraint('ledger_accounts_pk', ['owner', 'kind'])
+          .execute();
+        await db.schema
+          .createTable('postings')
+          .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            c.primaryKey().notNull(),
+          )
+          .addColumn('entry', 'text', (c) => c.notNull())
+          .addColumn('intent_id', 'text')
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('amount', amount, (c) => c.notNull())
+          .addColumn('created_at', timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('postings_intent').on('postings').column('intent_id').execute();
+        await db.schema
+          .createTable('holds')
+          .addColumn('intent_id', 'text', (c) => c.primaryKey())
+          .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+          .addColumn('amount', amount, (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('created_at', timestamp, (c) => c.notNull())
+          .addColumn('updated_at', timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('wallets')
+          .addColumn('chain_id', 'integer', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('next_nonce', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('wallets_pk', ['chain_id', 'address'])
+          .execute();
+        await db.schema
+          .createTable('intents')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+          .addColumn('chain_id', 'integer', (c) => c.notNull())
+          .addColumn('from_address', 'text', (c) => c.notNull())
+          .addColumn('to_address', 'text', (c) => c.notNull())
+          .addColumn('amount', amount, (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('nonce', 'integer')
+          .addColumn('tx_hash', 'text', (c) => c.unique())
+          .addColumn('raw_tx', 'text')
+          .addColumn('block_number', 'bigint')
+          .addColumn('reason', 'text')
+          .addColumn('created_at', timestamp, (c) => c.notNull())
+          .addColumn('updated_at', timestamp, (c) => c.notNull())
+          // A nonce belongs to exactly one intent: the database refuses a second owner.
+          .addUniqueConstraint('intents_wallet_nonce', ['chain_id', 'from_address', 'nonce'])
+          .execute();
+        await db.schema.createIndex('intents_status').on('intents').column('status').execute();
+        await db.schema
+          .createIndex('intents_tenant_status')
+          .on('intents')
+          .columns(['tenant_id', 'status'])
+          .execute();
+      },
+    },
+  };
+}
+
+export async function migrateToLatest(db: Kysely<Schema>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({
+    // Migrations are written against the schema as it was then, not the current Schema type.
+    db: db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations(dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

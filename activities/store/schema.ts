@@ -1,0 +1,80 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { IntentStatus } from '../../domain/intent';
+
+/** Wei amounts: TEXT on SQLite (64-bit integers are too small), NUMERIC(78,0) on PostgreSQL. */
+type Amount = string;
+/** Timestamps: ISO-8601 TEXT on SQLite, timestamptz on PostgreSQL (read back as Date). */
+type Timestamp = ColumnType<Date | string, string, string>;
+/** bigint columns come back as strings from pg and as numbers from better-sqlite3. */
+type BigIntColumn = ColumnType<string | number, string | number, string | number>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export type TenantAccountKind = 'available' | 'held';
+export type SystemAccountKind = 'funding' | 'settled';
+export const systemAccountOwner = '@system';
+
+export interface LedgerAccountsTable {
+  owner: string;
+  kind: TenantAccountKind | SystemAccountKind;
+  balance: Amount;
+}
+
+/** Double entry: every ledger movement writes postings that sum to zero. */
+export interface PostingsTable {
+  id: Generated<number>;
+  entry: string;
+  intent_id: string | null;
+  owner: string;
+  kind: TenantAccountKind | SystemAccountKind;
+  amount: Amount;
+  created_at: Timestamp;
+}
+
+export type HoldStatus = 'active' | 'captured' | 'released';
+
+export interface HoldsTable {
+  intent_id: string;
+  tenant_id: string;
+  amount: Amount;
+  status: HoldStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WalletsTable {
+  chain_id: number;
+  address: string;
+  next_nonce: number;
+}
+
+export interface IntentsTable {
+  id: string;
+  tenant_id: string;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  amount: Amount;
+  status: IntentStatus;
+  version: number;
+  nonce: number | null;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  block_number: BigIntColumn | null;
+  reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Schema {
+  tenants: TenantsTable;
+  ledger_accounts: LedgerAccountsTable;
+  postings: PostingsTable;
+  holds: HoldsTable;
+  wallets: WalletsTable;
+  intents: IntentsTable;
+}
