@@ -1,0 +1,63 @@
+import { IntentClosedError, NonceConflictError, UnknownWalletError } from '../domain/errors';
+import { IntentStatus, type Intent } from '../domain/intent';
+import type { Hex } from './chain/chain';
+import type { ActivityDependencies } from './dependencies';
+import type { IntentStepParameters } from './mark-settling';
+import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { allocateNonce } from './store/wallet-nonces';
+
+export interface BroadcastResult {
+  status: IntentStatus;
+  txHash: Hex;
+  nonce: number;
+}
+
+/**
+ * held → signed → confirming. Signs first and persists the raw transaction, its hash and its nonce
+ * in one transaction, then sends the bytes. Every retry sends the *same* bytes, so whatever
+ * happened to an earlier attempt, at most one transaction can land for the intent.
+ */
+export const broadcast = (deps: ActivityDependencies) => {
+  const { db, chains, clock } = deps;
+
+  async function sign(intent: Intent): Promise<Intent> {
+    const chain = chains.get(intent.chainId);
+    // Fees and gas need RPC calls, so they are fetched before any lock is taken.
+    const plan = await chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount });
+    return db.transaction(async (trx) => {
+      const current = await getIntentForUpdate(db, trx, intent.id);
+      if (current.status !== IntentStatus.held) return current;
+      const wallet = { chainId: intent.chainId, address: intent.from };
+      const nonce = await allocateNonce(db, trx, wallet);
+      if (nonce === undefined) throw new UnknownWalletError(intent.chainId, intent.from);
+      const signed = await chain.signTransfer(plan, nonce);
+      return transitionIntent(
+        trx,
+        current,
+        { status: IntentStatus.signed, nonce, txHash: signed.txHash, rawTx: signed.rawTx },
+        clock.now(),
+      );
+    });
+  }
+
+  return async ({ intentId }: IntentStepParameters): Promise<BroadcastResult> => {
+    let intent = await getIntent(db.kysely, intentId);
+    if (intent.status === IntentStatus.held) intent = await sign(intent);
+    const { status, rawTx, txHash, nonce } = intent;
+    if (status === IntentStatus.confirmed) return { status, txHash: txHash!, nonce: nonce! };
+    if ((status !== IntentStatus.signed && status !== IntentStatus.confirming) || !rawTx) {
+      throw new IntentClosedError(intentId, status);
+    }
+    const outcome = await chains.get(intent.chainId).broadcast({ rawTx, txHash: txHash! });
+    if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce!, txHash!);
+    if (status === IntentStatus.signed) {
+      intent = await transitionIntent(
+        db.kysely,
+        intent,
+        { status: IntentStatus.confirming },
+        clock.now(),
+      );
+    }
+    return { status: intent.status, txHash: txHash!, nonce: nonce! };
+  };
+};

@@ -1,0 +1,31 @@
+import { mayBeOnChain, IntentStatus, terminalStatuses } from '../domain/intent';
+import type { ActivityDependencies } from './dependencies';
+import { getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { endHold } from './store/ledger';
+
+export interface CloseIntentParameters {
+  intentId: string;
+  reason: string;
+}
+
+export interface CloseIntentResult {
+  status: IntentStatus;
+}
+
+/**
+ * Ends an intent the workflow cannot take further. If nothing was signed, nothing can be on-chain:
+ * it fails and its hold (if any) goes back to the tenant. Once signed, the transaction may still
+ * land, so the money stays held and a person decides (needs_review). Never a second transaction.
+ */
+export const closeIntent =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ intentId, reason }: CloseIntentParameters): Promise<CloseIntentResult> =>
+    db.transaction(async (trx) => {
+      const intent = await getIntentForUpdate(db, trx, intentId);
+      if (terminalStatuses.has(intent.status)) return { status: intent.status };
+      const now = clock.now();
+      const status = mayBeOnChain(intent.status) ? IntentStatus.needsReview : IntentStatus.failed;
+      await transitionIntent(trx, intent, { status, reason }, now);
+      if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
+      return { status };
+    });

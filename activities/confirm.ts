@@ -1,0 +1,66 @@
+import { IntentClosedError, NonceConflictError } from '../domain/errors';
+import { IntentStatus } from '../domain/intent';
+import type { ActivityDependencies } from './dependencies';
+import type { IntentStepParameters } from './mark-settling';
+import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { endHold } from './store/ledger';
+
+export type ConfirmResult =
+  | { state: 'confirmed'; blockNumber: string }
+  | { state: 'reverted'; blockNumber: string }
+  | { state: 'pending'; confirmations: number; retryAfterMs: number };
+
+/**
+ * confirming → confirmed (hold captured) or failed (mined but reverted: no value moved, hold
+ * released). Looks once and returns: waiting for blocks happens on a workflow timer, not in a
+ * pool slot. A transaction the node no longer knows is re-sent from the persisted bytes.
+ */
+export const confirm =
+  ({ db, chains, clock }: ActivityDependencies) =>
+  async ({ intentId }: IntentStepParameters): Promise<ConfirmResult> => {
+    const intent = await getIntent(db.kysely, intentId);
+    if (
+      (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
+      intent.blockNumber !== null
+    ) {
+      const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
+      return { state, blockNumber: intent.blockNumber.toString() };
+    }
+    if (intent.status !== IntentStatus.confirming || !intent.txHash || !intent.rawTx) {
+      throw new IntentClosedError(intentId, intent.status);
+    }
+    const chain = chains.get(intent.chainId);
+    const seen = await chain.observe(intent.txHash);
+    if (seen.state === 'unknown') {
+      const outcome = await chain.broadcast({ rawTx: intent.rawTx, txHash: intent.txHash });
+      if (outcome === 'nonce-taken') {
+        throw new NonceConflictError(intentId, intent.nonce ?? -1, intent.txHash);
+      }
+    }
+    if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
+      const confirmations = seen.state === 'mined' ? seen.confirmations : 0;
+      return { state: 'pending', confirmations, retryAfterMs: chain.pollIntervalMs };
+    }
+    return db.transaction(async (trx) => {
+      const now = clock.now();
+      const current = await getIntentForUpdate(db, trx, intentId);
+      const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
+      if (current.status === IntentStatus.confirming) {
+        await transitionIntent(
+          trx,
+          current,
+          {
+            status,
+            blockNumber: seen.blockNumber,
+            reason: seen.succeeded ? null : 'transaction reverted on-chain',
+          },
+          now,
+        );
+        await endHold(db, trx, intentId, seen.succeeded ? 'captured' : 'released', now);
+      }
+      return {
+        state: seen.succeeded ? 'confirmed' : 'reverted',
+        blockNumber: seen.blockNumber.toString(),
+      };
+    });
+  };

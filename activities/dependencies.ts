@@ -1,0 +1,25 @@
+import type { ChainRegistry } from './chain/chain';
+import type { Database } from './store/database';
+import type { PermitGrant } from './throttle/throttle';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** The part of the quota the steps use; the Bottleneck limiter or a test double. */
+export interface PermitSource {
+  acquire(permitId: string, signal?: AbortSignal): Promise<PermitGrant>;
+  release(permitId: string): boolean;
+}
+
+/** Everything a step touches, handed in so tests can pass real parts or fakes. */
+export interface ActivityDependencies {
+  db: Database;
+  chains: ChainRegistry;
+  throttle: PermitSource;
+  clock: Clock;
+  /** The task queue on which this process serves permit releases (see domain/task-queues.ts). */
+  permitReleaseQueue: string;
+}

@@ -1,0 +1,29 @@
+import { IntentClosedError } from '../domain/errors';
+import { hasReached, IntentStatus } from '../domain/intent';
+import type { ActivityDependencies } from './dependencies';
+import type { IntentStepParameters, IntentStepResult } from './mark-settling';
+import { getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { placeHold } from './store/ledger';
+
+/**
+ * settling → held: reserves the amount on the tenant's balance, in the same transaction as the
+ * state change, so a hold exists exactly when the intent says so. A balance can never go
+ * negative: an intent the tenant cannot cover fails with InsufficientBalance.
+ */
+export const hold =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ intentId }: IntentStepParameters): Promise<IntentStepResult> =>
+    db.transaction(async (trx) => {
+      const intent = await getIntentForUpdate(db, trx, intentId);
+      if (intent.status === IntentStatus.failed) {
+        throw new IntentClosedError(intentId, intent.status);
+      }
+      if (hasReached(intent.status, IntentStatus.held)) return { status: intent.status };
+      if (intent.status !== IntentStatus.settling) {
+        throw new IntentClosedError(intentId, intent.status);
+      }
+      const now = clock.now();
+      await placeHold(db, trx, { intentId, tenantId: intent.tenantId, amount: intent.amount }, now);
+      const held = await transitionIntent(trx, intent, { status: IntentStatus.held }, now);
+      return { status: held.status };
+    });

@@ -1,0 +1,22 @@
+import { acquireThrottle } from './acquire-throttle';
+import { broadcast } from './broadcast';
+import { closeIntent } from './close-intent';
+import { confirm } from './confirm';
+import type { ActivityDependencies } from './dependencies';
+import { hold } from './hold';
+import { markSettling } from './mark-settling';
+import { releaseThrottle } from './release-throttle';
+
+/** Every activity, bound to its dependencies. Workflows import only this function's type. */
+export const createActivities = (deps: ActivityDependencies) => ({
+  acquireThrottle: acquireThrottle(deps),
+  releaseThrottle: releaseThrottle(deps),
+  markSettling: markSettling(deps),
+  hold: hold(deps),
+  broadcast: broadcast(deps),
+  confirm: confirm(deps),
+  closeIntent: closeIntent(deps),
+});
+
+export type RelayerActivities = ReturnType<typeof createActivities>;
+export type { ActivityDependencies } from './dependencies';

@@ -1,0 +1,31 @@
+import { IntentClosedError } from '../domain/errors';
+import { hasReached, IntentStatus } from '../domain/intent';
+import type { ActivityDependencies } from './dependencies';
+import { getIntent, transitionIntent } from './store/intent-store';
+
+export interface IntentStepParameters {
+  intentId: string;
+}
+
+export interface IntentStepResult {
+  status: IntentStatus;
+}
+
+/**
+ * authorized → settling: the workflow takes ownership of the intent. A second run finds the
+ * intent already past `authorized` and changes nothing.
+ */
+export const markSettling =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ intentId }: IntentStepParameters): Promise<IntentStepResult> => {
+    const intent = await getIntent(db.kysely, intentId);
+    if (intent.status === IntentStatus.failed) throw new IntentClosedError(intentId, intent.status);
+    if (hasReached(intent.status, IntentStatus.settling)) return { status: intent.status };
+    const settled = await transitionIntent(
+      db.kysely,
+      intent,
+      { status: IntentStatus.settling },
+      clock.now(),
+    );
+    return { status: settled.status };
+  };

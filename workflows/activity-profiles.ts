@@ -1,0 +1,51 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+import { nonRetryableErrorTypes } from '../domain/errors';
+
+/** Temporal's retry policy is the only retry layer: transports and steps never loop themselves. */
+const retryUntilDone = {
+  initialInterval: '500ms',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+  nonRetryableErrorTypes,
+} as const;
+
+/** Database-only steps: quick, retried until the database answers. */
+export const dbStep: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: retryUntilDone,
+};
+
+/**
+ * The send. Retried with the same signed bytes; after five minutes without the node taking them
+ * (the seed's review rule) the workflow stops and asks a person instead.
+ */
+export const rpcStep: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '5m',
+  retry: retryUntilDone,
+};
+
+/** One look at the receipt; the waiting between looks is a workflow timer. */
+export const confirmStep: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: retryUntilDone,
+};
+
+/**
+ * Waiting for a permit, on the throttle queue. The wait inside is bounded by the throttle's
+ * maxWait (validated to be shorter than this timeout).
+ */
+export const throttleStep: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  retry: { ...retryUntilDone, maximumInterval: '10s' },
+};
+
+/**
+ * Returning a permit to the process that holds it. If that process is gone nobody picks the task
+ * up; the permit's own expiration reclaims the capacity, so one quick try is enough.
+ */
+export const releaseStep: ActivityOptions = {
+  scheduleToStartTimeout: '10s',
+  startToCloseTimeout: '5s',
+  retry: { maximumAttempts: 1 },
+};

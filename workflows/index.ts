@@ -1,0 +1,2 @@
+export { paymentIntent, intentProgressQuery } from './payment-intent';
+export type { PaymentIntentInput, PaymentIntentProgress } from './payment-intent';

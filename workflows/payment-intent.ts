@@ -1,0 +1,143 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  defineQuery,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RelayerActivities } from '../activities';
+import type { AcquireThrottleResult } from '../activities/acquire-throttle';
+import type { ConfirmResult } from '../activities/confirm';
+import { IntentStatus } from '../domain/intent';
+import { throttleTaskQueue } from '../domain/task-queues';
+import { confirmStep, dbStep, releaseStep, rpcStep, throttleStep } from './activity-profiles';
+import { intentStatusKey } from './search-attributes';
+
+export interface PaymentIntentInput {
+  intentId: string;
+  /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
+  confirmTimeoutMs?: number;
+}
+
+export interface PaymentIntentProgress {
+  intentId: string;
+  status: IntentStatus;
+  txHash: string | null;
+  blockNumber: string | null;
+  reason: string | null;
+  /** Times the throttle said "not now" before this intent got its permit. */
+  permitRefusals: number;
+}
+
+export const intentProgressQuery = defineQuery<PaymentIntentProgress>('intentProgress');
+
+const defaultConfirmTimeoutMs = 30 * 60 * 1000;
+
+const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
+const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
+const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
+
+/**
+ * One payment intent: permit → settling → hold → broadcast → confirmations. The permit comes
+ * before anything is written, so a throttled intent stays `authorized` with nothing held.
+ */
+export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
+  const { intentId } = input;
+  const progress: PaymentIntentProgress = {
+    intentId,
+    status: IntentStatus.authorized,
+    txHash: null,
+    blockNumber: null,
+    reason: null,
+    permitRefusals: 0,
+  };
+  setHandler(intentProgressQuery, () => progress);
+  const enter = (status: IntentStatus) => {
+    if (status === progress.status) return;
+    progress.status = status;
+    upsertSearchAttributes([{ key: intentStatusKey, value: status }]);
+  };
+
+  let permitReleased: Promise<unknown> = Promise.resolve();
+  try {
+    const permit = await waitForPermit(intentId, progress);
+    try {
+      enter((await markSettling({ intentId })).status);
+      enter((await hold({ intentId })).status);
+      const sent = await broadcast({ intentId });
+      progress.txHash = sent.txHash;
+      enter(sent.status);
+    } finally {
+      // Released while the confirmations are awaited: the permit covers the send, not the wait.
+      permitReleased = releasePermit(permit);
+    }
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress.txHash);
+    progress.blockNumber = mined.blockNumber;
+    if (mined.state === 'reverted') progress.reason = 'transaction reverted on-chain';
+    enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
+  } catch (error) {
+    progress.reason = describeFailure(error);
+    enter((await closeIntent({ intentId, reason: progress.reason })).status);
+  }
+  await permitReleased;
+  return progress;
+}
+
+async function waitForPermit(
+  intentId: string,
+  progress: PaymentIntentProgress,
+): Promise<Extract<AcquireThrottleResult, { granted: true }>> {
+  const { acquireThrottle } = proxyActivities<RelayerActivities>({
+    ...throttleStep,
+    taskQueue: throttleTaskQueue(workflowInfo().taskQueue),
+  });
+  for (;;) {
+    const result = await acquireThrottle({ intentId });
+    if (result.granted) return result;
+    progress.permitRefusals++;
+    await sleep(result.retryAfterMs);
+  }
+}
+
+/** Never throws: a release that cannot be delivered is covered by the permit's expiration. */
+function releasePermit(permit: { permitId: string; releaseQueue: string }): Promise<unknown> {
+  const { releaseThrottle } = proxyActivities<RelayerActivities>({
+    ...releaseStep,
+    taskQueue: permit.releaseQueue,
+  });
+  return releaseThrottle({ permitId: permit.permitId }).catch(() => false);
+}
+
+async function waitForConfirmations(
+  intentId: string,
+  timeoutMs: number = defaultConfirmTimeoutMs,
+  txHash: string | null,
+): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await confirm({ intentId });
+    if (result.state !== 'pending') return result;
+    if (Date.now() >= deadline) {
+      throw ApplicationFailure.nonRetryable(
+        `transaction ${txHash} not confirmed within ${timeoutMs / 1000}s`,
+        'ConfirmationTimeout',
+      );
+    }
+    await sleep(Math.min(result.retryAfterMs, deadline - Date.now()));
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ActivityFailure) {
+    const last = describeFailure(error.cause);
+    return error.retryState === 'TIMEOUT'
+      ? `${error.activityType} still failing when its time ran out; last error ${last}`
+      : last;
+  }
+  if (error instanceof ApplicationFailure) return `${error.type}: ${error.message}`;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
