@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createPublicClient, http, toHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { freePort } from './free-port';
+
+/** anvil's well-known development mnemonic: its keys hold test ether only on local chains. */
+const devMnemonic = 'test test test test test test test test test test test junk';
+
+export interface AnvilOptions {
+  port?: number;
+  chainId?: number;
+  /** Omit for automine (a block per transaction); set to mine on an interval instead. */
+  blockTimeSeconds?: number;
+  accounts?: number;
+}
+
+export interface Anvil {
+  rpcUrl: string;
+  port: number;
+  chainId: number;
+  /** Private keys of the funded development accounts, in anvil's order. */
+  keys: `0x${string}`[];
+  stop(): Promise<void>;
+}
+
+/** The binary from the npm package @foundry-rs/anvil's platform package, started directly. */
+function anvilBinary(): string {
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  try {
+    return join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', 'anvil');
+  } catch {
+    throw new Error(`anvil is not installed for ${process.platform}/${process.arch} (${pkg}); run npm install`);
+  }
+}
+
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const port = options.port ?? (await freePort());
+  const chainId = options.chainId ?? 31337;
+  const accounts = options.accounts ?? 10;
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)];
+  args.push('--accounts', String(accounts), '--mnemonic', devMnemonic, '--silent');
+  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  await waitForRpc(rpcUrl, child, () => stderr);
+  const keys = Array.from({ length: accounts }, (_, addressIndex) =>
+    toHex(mnemonicToAccount(devMnemonic, { addressIndex }).getHdKey().privateKey!),
+  );
+  return { rpcUrl, port, chainId, keys, stop: () => stopProcess(child) };
+}
+
+async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 500 }) });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anvil exited (${child.exitCode}): ${stderr()}`);
+    try {
+      await client.getChainId();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`anvil did not answer on ${rpcUrl}`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,38 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { addSearchAttributes } from '../workers/ensure-search-attributes';
+import { relayerSearchAttributes } from '../workflows/search-attributes';
+import { ensureTemporalCli, ensureTestServer, type Progress } from './temporal-binaries';
+
+export interface DevServerOptions {
+  /** Default: a free port. */
+  port?: number;
+  /** Web UI port; omit for no UI. */
+  uiPort?: number;
+  /** SQLite file that keeps workflows across restarts; omit to keep them in memory. */
+  dbFilename?: string;
+  progress?: Progress;
+}
+
+/** The Temporal CLI dev server with the relayer's search attributes registered. */
+export async function startDevServer(options: DevServerOptions = {}): Promise<TestWorkflowEnvironment> {
+  const cli = await ensureTemporalCli(options.progress);
+  options.progress?.(`Temporal CLI from ${cli.source}`);
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: cli.executable,
+      ...(options.port !== undefined && { port: options.port }),
+      ...(options.uiPort !== undefined && { ui: true, uiPort: options.uiPort }),
+      ...(options.dbFilename !== undefined && { dbFilename: options.dbFilename }),
+      searchAttributes: relayerSearchAttributes,
+    },
+  });
+}
+
+/** The Java test server, whose clock jumps to the next timer when workflows wait. */
+export async function startTimeSkippingServer(progress?: Progress): Promise<TestWorkflowEnvironment> {
+  const server = await ensureTestServer(progress);
+  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: server.executable } });
+  // The test server implements adding search attributes but not listing them.
+  await addSearchAttributes(env.connection, 'default');
+  return env;
+}

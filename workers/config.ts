@@ -1,0 +1,186 @@
+import { isHex } from 'viem';
+import { z } from 'zod';
+
+/**
+ * Every setting of a worker process: its environment variable, its default and what it means.
+ * Parsed once at start; a bad value stops the process with the variable's name. The README's
+ * configuration table is generated from this list (`npm run docs:config`) and checked by a test.
+ */
+interface Setting<T> {
+  env: string;
+  doc: string;
+  /** The default as it would be written in the environment; undefined = required. */
+  fallback?: string;
+  /** Never echoed back in an error message. */
+  secret?: boolean;
+  parse: z.ZodType<T, string>;
+}
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+
+const list = <T>(item: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1, { error: 'must list at least one value' }));
+
+const url = z.url({ error: 'must be a URL' });
+const privateKey = z
+  .string()
+  .refine((value) => isHex(value) && value.length === 66, {
+    error: 'must be 0x followed by 64 hex digits (a private key)',
+  })
+  .transform((value) => value as `0x${string}`);
+
+const setting = <T>(s: Setting<T>): Setting<T> => s;
+
+export const settings = {
+  temporalAddress: setting({
+    env: 'TEMPORAL_ADDRESS',
+    fallback: 'localhost:7233',
+    doc: 'Temporal frontend, host:port',
+    parse: z.string().regex(/^[^:\s]+:\d+$/, { error: 'must be host:port' }),
+  }),
+  temporalNamespace: setting({
+    env: 'TEMPORAL_NAMESPACE',
+    fallback: 'default',
+    doc: 'Temporal namespace',
+    parse: z.string().min(1),
+  }),
+  taskQueue: setting({
+    env: 'TASK_QUEUE',
+    fallback: 'payment-relayer',
+    doc: 'Main task queue; the throttle and permit queues are named after it',
+    parse: z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be letters, digits, ".", "_" or "-"' }),
+  }),
+  databaseUrl: setting({
+    env: 'DATABASE_URL',
+    fallback: 'sqlite:.relayer/relayer.sqlite',
+    doc: 'postgres://… for PostgreSQL, sqlite:<file> for an SQLite file',
+    parse: z.string().regex(/^(postgres(ql)?:\/\/.+|sqlite:.+)$/, {
+      error: 'must start with postgres://, postgresql:// or sqlite:',
+    }),
+  }),
+  chainId: setting({
+    env: 'CHAIN_ID',
+    fallback: '31337',
+    doc: 'EVM chain id the RPC endpoints serve',
+    parse: integer(1),
+  }),
+  rpcUrls: setting({
+    env: 'RPC_URLS',
+    fallback: 'http://127.0.0.1:8545',
+    doc: 'Comma-separated JSON-RPC endpoints, tried in order (failover)',
+    parse: list(url),
+  }),
+  hotWalletKeys: setting({
+    env: 'HOT_WALLET_KEYS',
+    doc: 'Comma-separated private keys of the sending wallets',
+    secret: true,
+    parse: list(privateKey),
+  }),
+  confirmations: setting({
+    env: 'CONFIRMATIONS',
+    fallback: '1',
+    doc: 'Blocks (counting the receipt\'s) before an intent is confirmed',
+    parse: integer(1, 1000),
+  }),
+  pollIntervalMs: setting({
+    env: 'CONFIRM_POLL_INTERVAL_MS',
+    fallback: '1000',
+    doc: 'Wait between two looks at a pending transaction',
+    parse: integer(50, 600_000),
+  }),
+  rpcTimeoutMs: setting({
+    env: 'RPC_TIMEOUT_MS',
+    fallback: '10000',
+    doc: 'Timeout of one JSON-RPC request',
+    parse: integer(100, 25_000),
+  }),
+  poolWidth: setting({
+    env: 'POOL_WIDTH',
+    fallback: '8',
+    doc: 'Activity slots of this process for the steps that do work',
+    parse: integer(1, 10_000),
+  }),
+  maxInFlight: setting({
+    env: 'THROTTLE_MAX_IN_FLIGHT',
+    fallback: '3',
+    doc: 'Sends in flight at once (permits), whatever the pool width',
+    parse: integer(1, 10_000),
+  }),
+  perSecond: setting({
+    env: 'THROTTLE_PER_SECOND',
+    fallback: '10',
+    doc: 'Sends started per second (token bucket rate)',
+    parse: integer(1, 100_000),
+  }),
+  burst: setting({
+    env: 'THROTTLE_BURST',
+    fallback: '10',
+    doc: 'Sends that may start back to back after a quiet period (bucket size)',
+    parse: integer(1, 100_000),
+  }),
+  maxWaitMs: setting({
+    env: 'THROTTLE_MAX_WAIT_MS',
+    fallback: '30000',
+    doc: 'Longest wait for a permit before the intent steps back and retries later',
+    parse: integer(100, 90_000),
+  }),
+  permitTtlMs: setting({
+    env: 'PERMIT_TTL_MS',
+    fallback: '60000',
+    doc: 'A permit whose holder never released it is reclaimed after this',
+    parse: integer(1000, 3_600_000),
+  }),
+  drainTimeoutMs: setting({
+    env: 'DRAIN_TIMEOUT_MS',
+    fallback: '20000',
+    doc: 'On SIGTERM, how long in-flight steps may finish before they are cancelled',
+    parse: integer(0, 600_000),
+  }),
+};
+
+type Settings = typeof settings;
+export type RelayerConfig = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
+
+export class ConfigError extends Error {
+  override readonly name = 'InvalidConfig';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+/** Reads every setting; reports all bad variables at once, each by name. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): RelayerConfig {
+  const problems: string[] = [];
+  const config: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(settings) as [string, Setting<unknown>][]) {
+    const raw = env[s.env]?.trim() || s.fallback;
+    if (raw === undefined) {
+      problems.push(`${s.env}: required (${s.doc})`);
+      continue;
+    }
+    const parsed = s.parse.safeParse(raw);
+    if (parsed.success) config[key] = parsed.data;
+    else {
+      const shown = s.secret ? '' : ` (got "${raw}")`;
+      problems.push(`${s.env}: ${parsed.error.issues.map((i) => i.message).join(', ')}${shown}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as RelayerConfig;
+}
+
+/** The configuration table of the README. */
+export function configTable(): string {
+  const rows = Object.values(settings).map(
+    (s: Setting<unknown>) => `| \`${s.env}\` | ${s.fallback === undefined ? '*(required)*' : `\`${s.fallback}\``} | ${s.doc} |`,
+  );
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,91 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { RelayerActivities } from '../activities';
+import { permitReleaseTaskQueue, throttleTaskQueue } from '../domain/task-queues';
+import { TypedFailures } from './typed-failures';
+import { workflowCode } from './workflow-code';
+
+export interface RelayerWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** Identifies this process's permit-release queue. */
+  processId: string;
+  activities: RelayerActivities;
+  /** Activity slots for the working steps: the pool. */
+  poolWidth: number;
+  /** Concurrent permit waits this process serves; waiting costs only a promise each. */
+  throttleWaiters: number;
+  drainTimeoutMs: number;
+  /** Tests set 0 to replay every workflow task from history. */
+  maxCachedWorkflows?: number;
+}
+
+export interface RelayerWorker {
+  /** Resolves when every part has stopped. */
+  run(): Promise<void>;
+  /**
+   * Stops in the order that keeps money safe: no new permits, then the pool drains (in-flight
+   * steps get drainTimeoutMs before they are cancelled), then the permit releases stop.
+   */
+  shutdown(): Promise<void>;
+}
+
+export async function createRelayerWorker(options: RelayerWorkerOptions): Promise<RelayerWorker> {
+  const { connection, namespace, taskQueue, activities } = options;
+  const { acquireThrottle, releaseThrottle, ...steps } = activities;
+  const interceptors = { activity: [() => ({ inbound: new TypedFailures() })] };
+  const [pool, throttle, releases] = await Promise.all([
+    Worker.create({
+      interceptors,
+      connection,
+      namespace,
+      taskQueue,
+      ...workflowCode(),
+      activities: steps,
+      maxConcurrentActivityTaskExecutions: options.poolWidth,
+      shutdownGraceTime: options.drainTimeoutMs,
+      ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
+    }),
+    Worker.create({
+      interceptors,
+      connection,
+      namespace,
+      taskQueue: throttleTaskQueue(taskQueue),
+      activities: { acquireThrottle },
+      maxConcurrentActivityTaskExecutions: options.throttleWaiters,
+      shutdownGraceTime: 0,
+    }),
+    Worker.create({
+      interceptors,
+      connection,
+      namespace,
+      taskQueue: permitReleaseTaskQueue(taskQueue, options.processId),
+      activities: { releaseThrottle },
+      maxConcurrentActivityTaskExecutions: 100,
+      shutdownGraceTime: options.drainTimeoutMs,
+    }),
+  ]);
+  let runs: { pool: Promise<void>; all: Promise<void> } | undefined;
+  const start = () => {
+    const poolRun = pool.run();
+    return { pool: poolRun, all: Promise.all([poolRun, throttle.run(), releases.run()]).then(() => undefined) };
+  };
+  return {
+    run() {
+      runs ??= start();
+      return runs.all;
+    },
+    async shutdown() {
+      if (!runs) return;
+      stop(throttle);
+      stop(pool);
+      await runs.pool;
+      stop(releases);
+      await runs.all;
+    },
+  };
+}
+
+function stop(worker: Worker): void {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+}

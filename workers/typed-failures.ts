@@ -1,0 +1,29 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  Next,
+} from '@temporalio/worker';
+import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+
+/**
+ * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
+ * failure type the error's declared name, carries its structured details, and marks the kinds a
+ * retry cannot fix as non-retryable even where a retry policy forgot to list them.
+ */
+export class TypedFailures implements ActivityInboundCallsInterceptor {
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+    try {
+      return await next(input);
+    } catch (error) {
+      if (!(error instanceof RelayerError)) throw error;
+      throw ApplicationFailure.create({
+        type: error.name,
+        message: error.message,
+        details: [error.details],
+        nonRetryable: nonRetryableErrorTypes.includes(error.name),
+        cause: error,
+      });
+    }
+  }
+}
