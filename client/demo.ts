@@ -1,0 +1,193 @@
+import { Runtime } from '@temporalio/worker';
+import { SingleBar } from 'cli-progress';
+import Table from 'cli-table3';
+import { parseArgs } from 'node:util';
+import { formatEther, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { countIntentsByStatus } from '../activities/store/intent-store';
+import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
+import { RelayerError } from '../domain/errors';
+import { IntentStatus, terminalStatuses } from '../domain/intent';
+import { startEmbeddedStack } from '../stack/embedded-stack';
+import { ConfigError, loadConfig } from '../workers/config';
+import { startRelayerProcess } from '../workers/relayer-process';
+import { submitIntent } from './submit-intent';
+
+const usage = `npm start [-- options]
+  --intents <n>         demo intents to submit (default 24)
+  --keep-running        keep the stack up afterwards to browse the Web UI (Ctrl-C stops it)
+  --temporal-port <p>   Temporal dev server port (default 7233; Web UI on --ui-port, default 8233)
+  --ui-port <p>
+  --anvil-port <p>      anvil JSON-RPC port (default 8545)
+  --dir <path>          where the run keeps its files (default .relayer/demo)`;
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      intents: { type: 'string', default: '24' },
+      'keep-running': { type: 'boolean', default: false },
+      'temporal-port': { type: 'string', default: '7233' },
+      'ui-port': { type: 'string', default: '8233' },
+      'anvil-port': { type: 'string', default: '8545' },
+      dir: { type: 'string', default: '.relayer/demo' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const number = (flag: string, value: string, max: number) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
+      throw new ConfigError([`--${flag}: must be a whole number from 1 to ${max} (got "${value}")`]);
+    }
+    return parsed;
+  };
+  return {
+    help: values.help,
+    intents: number('intents', values.intents, 10_000),
+    keepRunning: values['keep-running'],
+    temporalPort: number('temporal-port', values['temporal-port'], 65535),
+    uiPort: number('ui-port', values['ui-port'], 65535),
+    anvilPort: number('anvil-port', values['anvil-port'], 65535),
+    dir: values.dir,
+  };
+}
+
+const tenants = [
+  { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50') },
+  { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50') },
+];
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options.help) return console.log(usage);
+  Runtime.install({ shutdownSignals: [] });
+  const step = (message: string) => console.log(`• ${message}`);
+
+  step('starting Temporal dev server, anvil and the database');
+  const stack = await startEmbeddedStack({ ...options, progress: step });
+  const [walletA, walletB] = stack.anvil.keys;
+  const config = loadConfig({
+    ...process.env,
+    TEMPORAL_ADDRESS: stack.temporal.address,
+    DATABASE_URL: stack.databaseUrl,
+    RPC_URLS: stack.anvil.rpcUrl,
+    CHAIN_ID: String(stack.anvil.chainId),
+    HOT_WALLET_KEYS: `${walletA},${walletB}`,
+    CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
+  });
+  step('starting a relayer worker');
+  const relayer = await startRelayerProcess(config);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      step('stopping: draining the worker, then the dev server and anvil');
+      await relayer.stop();
+      await stack.stop();
+    })());
+  process.once('SIGINT', () => void shutdown().then(() => process.exit(130)));
+  process.once('SIGTERM', () => void shutdown().then(() => process.exit(143)));
+
+  const now = new Date();
+  for (const tenant of tenants) {
+    await createTenant(relayer.database, tenant, now);
+    await deposit(relayer.database, tenant.id, tenant.deposit, now);
+  }
+  step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.deposit)} ETH)`).join(', ')}`);
+
+  const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
+  const startedAt = Date.now();
+  const submissions = await Promise.allSettled(
+    Array.from({ length: options.intents }, (_, i) =>
+      submitIntent(
+        { database: relayer.database, client: stack.temporal.client, taskQueue: config.taskQueue },
+        {
+          tenantId: tenants[i % tenants.length]!.id,
+          chainId: config.chainId,
+          from: senders[i % senders.length],
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: parseEther(`0.${String(10 + (i % 90)).padStart(2, '0')}`).toString(),
+        },
+      ),
+    ),
+  );
+  const rejected = submissions.filter((s) => s.status === 'rejected');
+  for (const failure of rejected) {
+    const reason = failure.reason;
+    console.log(`  rejected: ${reason instanceof RelayerError ? `${reason.name}: ${reason.message}` : reason}`);
+  }
+  const accepted = submissions.length - rejected.length;
+  step(`submitted ${accepted} intents; watch them at ${stack.webUiUrl}/namespaces/default/workflows`);
+
+  const counts = await watchUntilSettled(relayer.database, accepted);
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  printSummary(counts, rejected.length, elapsedSeconds, stack.webUiUrl);
+  await printLedger(relayer.database);
+
+  if (options.keepRunning) {
+    step(`stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`);
+    step('Ctrl-C stops everything');
+    return;
+  }
+  await shutdown();
+}
+
+async function watchUntilSettled(
+  database: Parameters<typeof countIntentsByStatus>[0] extends infer D ? { kysely: D } : never,
+  total: number,
+): Promise<Partial<Record<IntentStatus, number>>> {
+  const bar = new SingleBar({
+    format: '  intents |{bar}| {value}/{total} settled · confirmed {confirmed} · failed {failed} · review {review}',
+    noTTYOutput: true,
+    notTTYSchedule: 2000,
+    hideCursor: true,
+  });
+  bar.start(total, 0, { confirmed: 0, failed: 0, review: 0 });
+  for (;;) {
+    const counts = await countIntentsByStatus(database.kysely);
+    const settled = [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+    bar.update(settled, {
+      confirmed: counts.confirmed ?? 0,
+      failed: counts.failed ?? 0,
+      review: counts.needs_review ?? 0,
+    });
+    if (settled >= total) {
+      bar.stop();
+      return counts;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function printSummary(
+  counts: Partial<Record<IntentStatus, number>>,
+  rejected: number,
+  elapsedSeconds: number,
+  webUiUrl: string,
+): void {
+  const settled = [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  const table = new Table({ head: ['outcome', 'intents'], colAligns: ['left', 'right'] });
+  table.push(
+    ['confirmed', counts.confirmed ?? 0],
+    ['failed', counts.failed ?? 0],
+    ['needs_review', counts.needs_review ?? 0],
+    ['rejected at submit', rejected],
+    ['elapsed', `${elapsedSeconds.toFixed(1)} s`],
+    ['throughput', `${(settled / elapsedSeconds).toFixed(1)} intents/s`],
+  );
+  console.log(table.toString());
+  console.log(`  Web UI: ${webUiUrl}/namespaces/default/workflows?query=IntentStatus%3D%22confirmed%22`);
+}
+
+async function printLedger(database: { kysely: Parameters<typeof tenantBalance>[0] }): Promise<void> {
+  const table = new Table({ head: ['tenant', 'available ETH', 'held ETH'], colAligns: ['left', 'right', 'right'] });
+  for (const tenant of tenants) {
+    const balance = await tenantBalance(database.kysely, tenant.id);
+    table.push([tenant.id, formatEther(balance?.available ?? 0n), formatEther(balance?.held ?? 0n)]);
+  }
+  console.log(table.toString());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+});
