@@ -1,0 +1,52 @@
+import type { RelayerActivities } from '../../activities';
+import { IntentStatus } from '../../domain/intent';
+
+export type ActivityName = keyof RelayerActivities;
+
+/**
+ * Activities faked at the createActivities seam: each call is logged, and each behaviour can be
+ * replaced per test. The defaults walk the happy path and remember whether a transaction was
+ * "signed", so closeIntent answers the way the real one would (needs_review once signed).
+ */
+export type ActivityOverrides =
+  | Partial<RelayerActivities>
+  | ((defaults: RelayerActivities) => Partial<RelayerActivities>);
+
+export function fakeActivities(
+  releaseQueue: string,
+  overrides: ActivityOverrides = {},
+): { activities: RelayerActivities; calls: ActivityName[] } {
+  const calls: ActivityName[] = [];
+  let signed = false;
+  const defaults: RelayerActivities = {
+    acquireThrottle: async ({ intentId }) => ({
+      granted: true,
+      permitId: `permit-${intentId}`,
+      releaseQueue,
+      waitedMs: 0,
+    }),
+    releaseThrottle: async () => true,
+    markSettling: async () => ({ status: IntentStatus.settling }),
+    hold: async () => ({ status: IntentStatus.held }),
+    broadcast: async () => {
+      signed = true;
+      return { status: IntentStatus.confirming, txHash: '0xabc', nonce: 0 };
+    },
+    confirm: async () => ({ state: 'confirmed', blockNumber: '7' }),
+    closeIntent: async () => ({ status: signed ? IntentStatus.needsReview : IntentStatus.failed }),
+  };
+  const merged = {
+    ...defaults,
+    ...(typeof overrides === 'function' ? overrides(defaults) : overrides),
+  };
+  const logged = Object.fromEntries(
+    Object.entries(merged).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        calls.push(name as ActivityName);
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as RelayerActivities;
+  return { activities: logged, calls };
+}

@@ -1,0 +1,18 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { installRuntime } from '../../workers/runtime';
+import { startDevServer } from '../../stack/temporal-servers';
+import bundleWorkflows from './bundle-workflows';
+
+const shared = globalThis as { __devServer?: TestWorkflowEnvironment };
+
+/**
+ * One Temporal dev server for the whole run, shared by the projects that need one; tests isolate
+ * themselves by task queue. The address reaches test files (child processes) through the env.
+ */
+export default async function startSharedDevServer(): Promise<void> {
+  if (shared.__devServer) return;
+  installRuntime('WARN');
+  await bundleWorkflows();
+  shared.__devServer = await startDevServer({ progress: (m) => console.log(m) });
+  process.env.TEMPORAL_TEST_ADDRESS = shared.__devServer.address;
+}

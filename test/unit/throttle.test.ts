@@ -1,0 +1,80 @@
+import { Throttle, type ThrottleSettings } from '../../activities/throttle/throttle';
+
+const settings = (overrides: Partial<ThrottleSettings>): ThrottleSettings => ({
+  maxInFlight: 100,
+  perSecond: 100,
+  burst: 100,
+  maxWaitMs: 5000,
+  permitTtlMs: 60_000,
+  ...overrides,
+});
+
+describe('Throttle (Bottleneck, in-process)', () => {
+  let throttle: Throttle;
+  afterEach(() => throttle.close());
+
+  it('spaces grants by the token bucket: 2/s with burst 1 → t+0, 0.5 s, 1 s, 1.5 s', async () => {
+    throttle = new Throttle(settings({ perSecond: 2, burst: 1 }));
+    const start = Date.now();
+    const grantedAt = await Promise.all(
+      [1, 2, 3, 4].map(async (i) => {
+        const grant = await throttle.acquire(`p${i}`);
+        expect(grant.granted).toBe(true);
+        if (grant.granted) throttle.release(grant.permitId);
+        return Date.now() - start;
+      }),
+    );
+    grantedAt.forEach((at, i) => {
+      // Never early (a little timer slack allowed); late only within a loose bound.
+      expect(at).toBeGreaterThanOrEqual(i * 500 - 15);
+      expect(at).toBeLessThan(i * 500 + 400);
+    });
+  });
+
+  it('never has more permits out than maxInFlight, and a release lets the next one in', async () => {
+    throttle = new Throttle(settings({ maxInFlight: 2, maxWaitMs: 300 }));
+    const [a, b] = [await throttle.acquire('a'), await throttle.acquire('b')];
+    expect([a.granted, b.granted]).toEqual([true, true]);
+    expect(await throttle.acquire('c')).toMatchObject({ granted: false, reason: 'timeout' });
+    setTimeout(() => throttle.release('a'), 50);
+    const d = await throttle.acquire('d');
+    expect(d).toMatchObject({ granted: true });
+    expect(throttle.inFlight).toBe(2);
+  });
+
+  it('turns away waiters it could not serve before their deadline', async () => {
+    // 1/s with a 3 s wait: one token now, two waiters can be served in time, the rest are refused.
+    throttle = new Throttle(settings({ perSecond: 1, burst: 1, maxWaitMs: 3000 }));
+    const first = await throttle.acquire('first');
+    expect(first.granted).toBe(true);
+    const waiters = ['w1', 'w2', 'w3', 'w4'].map((id) => throttle.acquire(id));
+    const outcomes = await Promise.all(waiters);
+    expect(outcomes.filter((o) => o.granted)).toHaveLength(2);
+    const refused = outcomes.filter((o) => !o.granted);
+    expect(refused).toEqual([
+      expect.objectContaining({ reason: 'busy', retryAfterMs: expect.any(Number) }),
+      expect.objectContaining({ reason: 'busy' }),
+    ]);
+  });
+
+  it('reclaims a permit that was never released once it expires', async () => {
+    throttle = new Throttle(settings({ maxInFlight: 1, permitTtlMs: 200 }));
+    expect(await throttle.acquire('forgotten')).toMatchObject({ granted: true });
+    const start = Date.now();
+    expect(await throttle.acquire('next')).toMatchObject({ granted: true });
+    expect(Date.now() - start).toBeGreaterThanOrEqual(150);
+    expect(throttle.release('forgotten')).toBe(false);
+  });
+
+  it('refuses waiters with "closed" when the process shuts down, and honours abort', async () => {
+    throttle = new Throttle(settings({ maxInFlight: 1 }));
+    await throttle.acquire('held');
+    const aborted = new AbortController();
+    const waiting = throttle.acquire('aborted', aborted.signal);
+    aborted.abort();
+    expect(await waiting).toMatchObject({ granted: false, reason: 'closed' });
+    const closing = throttle.acquire('late');
+    await throttle.close();
+    expect(await closing).toMatchObject({ granted: false, reason: 'closed' });
+  });
+});
