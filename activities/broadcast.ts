@@ -23,7 +23,11 @@ export const broadcast = (deps: ActivityDependencies) => {
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
     // Fees and gas need RPC calls, so they are fetched before any lock is taken.
-    const plan = await chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount });
+    const plan = await chain.planTransfer({
+      from: intent.from,
+      to: intent.to,
+      value: intent.amount,
+    });
     return db.transaction(async (trx) => {
       const current = await getIntentForUpdate(db, trx, intent.id);
       if (current.status !== IntentStatus.held) return current;

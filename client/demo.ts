@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { countIntentsByStatus } from '../activities/store/intent-store';
 import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
 import { RelayerError } from '../domain/errors';
-import { IntentStatus, terminalStatuses } from '../domain/intent';
+import { type IntentStatus, terminalStatuses } from '../domain/intent';
 import { startEmbeddedStack } from '../stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config';
 import { startRelayerProcess } from '../workers/relayer-process';
@@ -36,7 +36,9 @@ function parseOptions() {
   const number = (flag: string, value: string, max: number) => {
     const parsed = Number(value);
     if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
-      throw new ConfigError([`--${flag}: must be a whole number from 1 to ${max} (got "${value}")`]);
+      throw new ConfigError([
+        `--${flag}: must be a whole number from 1 to ${max} (got "${value}")`,
+      ]);
     }
     return parsed;
   };
@@ -113,10 +115,14 @@ async function main(): Promise<void> {
   const rejected = submissions.filter((s) => s.status === 'rejected');
   for (const failure of rejected) {
     const reason = failure.reason;
-    console.log(`  rejected: ${reason instanceof RelayerError ? `${reason.name}: ${reason.message}` : reason}`);
+    console.log(
+      `  rejected: ${reason instanceof RelayerError ? `${reason.name}: ${reason.message}` : reason}`,
+    );
   }
   const accepted = submissions.length - rejected.length;
-  step(`submitted ${accepted} intents; watch them at ${stack.webUiUrl}/namespaces/default/workflows`);
+  step(
+    `submitted ${accepted} intents; watch them at ${stack.webUiUrl}/namespaces/default/workflows`,
+  );
 
   const counts = await watchUntilSettled(relayer.database, accepted);
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
@@ -124,7 +130,9 @@ async function main(): Promise<void> {
   await printLedger(relayer.database);
 
   if (options.keepRunning) {
-    step(`stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`);
+    step(
+      `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`,
+    );
     step('Ctrl-C stops everything');
     return;
   }
@@ -136,7 +144,8 @@ async function watchUntilSettled(
   total: number,
 ): Promise<Partial<Record<IntentStatus, number>>> {
   const bar = new SingleBar({
-    format: '  intents |{bar}| {value}/{total} settled · confirmed {confirmed} · failed {failed} · review {review}',
+    format:
+      '  intents |{bar}| {value}/{total} settled · confirmed {confirmed} · failed {failed} · review {review}',
     noTTYOutput: true,
     notTTYSchedule: 2000,
     hideCursor: true,
@@ -175,14 +184,25 @@ function printSummary(
     ['throughput', `${(settled / elapsedSeconds).toFixed(1)} intents/s`],
   );
   console.log(table.toString());
-  console.log(`  Web UI: ${webUiUrl}/namespaces/default/workflows?query=IntentStatus%3D%22confirmed%22`);
+  console.log(
+    `  Web UI: ${webUiUrl}/namespaces/default/workflows?query=IntentStatus%3D%22confirmed%22`,
+  );
 }
 
-async function printLedger(database: { kysely: Parameters<typeof tenantBalance>[0] }): Promise<void> {
-  const table = new Table({ head: ['tenant', 'available ETH', 'held ETH'], colAligns: ['left', 'right', 'right'] });
+async function printLedger(database: {
+  kysely: Parameters<typeof tenantBalance>[0];
+}): Promise<void> {
+  const table = new Table({
+    head: ['tenant', 'available ETH', 'held ETH'],
+    colAligns: ['left', 'right', 'right'],
+  });
   for (const tenant of tenants) {
     const balance = await tenantBalance(database.kysely, tenant.id);
-    table.push([tenant.id, formatEther(balance?.available ?? 0n), formatEther(balance?.held ?? 0n)]);
+    table.push([
+      tenant.id,
+      formatEther(balance?.available ?? 0n),
+      formatEther(balance?.held ?? 0n),
+    ]);
   }
   console.log(table.toString());
 }

@@ -2,11 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Database } from '../activities/store/database';
 import { insertIntent } from '../activities/store/intent-store';
 import { tenantBalance } from '../activities/store/ledger';
-import {
-  InsufficientBalanceError,
-  InvalidIntentError,
-  UnknownTenantError,
-} from '../domain/errors';
+import { InsufficientBalanceError, InvalidIntentError, UnknownTenantError } from '../domain/errors';
 import type { Intent } from '../domain/intent';
 import { parseNewIntent } from '../domain/intent-request';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -51,7 +47,10 @@ export async function submitIntent(
     .executeTakeFirst();
   if (!wallet) {
     throw new InvalidIntentError([
-      { field: 'from', message: `${parsed.from} is not a hot wallet of the relayer on chain ${parsed.chainId}` },
+      {
+        field: 'from',
+        message: `${parsed.from} is not a hot wallet of the relayer on chain ${parsed.chainId}`,
+      },
     ]);
   }
   // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
@@ -59,7 +58,12 @@ export async function submitIntent(
     throw new InsufficientBalanceError(parsed.tenantId, balance.available, parsed.amount);
   }
 
-  const { intent, created } = await insertIntent(db, options.intentId ?? newIntentId(), parsed, now);
+  const { intent, created } = await insertIntent(
+    db,
+    options.intentId ?? newIntentId(),
+    parsed,
+    now,
+  );
   const workflowId = paymentIntentWorkflowId(intent.id);
   try {
     await deps.client.workflow.start<typeof paymentIntent>('paymentIntent', {

@@ -71,11 +71,9 @@ export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
 
 export class IntentConflictError extends RelayerError<{ intentId: string }> {
   constructor(intentId: string) {
-    super(
-      ErrorType.intentConflict,
-      `intent ${intentId} already exists with different contents`,
-      { intentId },
-    );
+    super(ErrorType.intentConflict, `intent ${intentId} already exists with different contents`, {
+      intentId,
+    });
   }
 }
 

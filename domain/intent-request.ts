@@ -13,11 +13,9 @@ const address = (field: string) =>
     .transform((value) => getAddress(value));
 
 const newIntentRequestSchema = z.strictObject({
-  tenantId: z
-    .string({ error: 'tenantId must be a string' })
-    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
-      error: 'tenantId must be 1-63 lowercase letters, digits, "-" or "_"',
-    }),
+  tenantId: z.string({ error: 'tenantId must be a string' }).regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+    error: 'tenantId must be 1-63 lowercase letters, digits, "-" or "_"',
+  }),
   chainId: z
     .number({ error: 'chainId must be a number' })
     .int({ error: 'chainId must be an integer' })

@@ -31,7 +31,9 @@ function anvilBinary(): string {
   try {
     return join(dirname(require.resolve(`${pkg}/package.json`)), 'bin', 'anvil');
   } catch {
-    throw new Error(`anvil is not installed for ${process.platform}/${process.arch} (${pkg}); run npm install`);
+    throw new Error(
+      `anvil is not installed for ${process.platform}/${process.arch} (${pkg}); run npm install`,
+    );
   }
 }
 
@@ -41,7 +43,8 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const accounts = options.accounts ?? 10;
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)];
   args.push('--accounts', String(accounts), '--mnemonic', devMnemonic, '--silent');
-  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
+  if (options.blockTimeSeconds !== undefined)
+    args.push('--block-time', String(options.blockTimeSeconds));
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -53,7 +56,11 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   return { rpcUrl, port, chainId, keys, stop: () => stopProcess(child) };
 }
 
-async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitForRpc(
+  rpcUrl: string,
+  child: ChildProcess,
+  stderr: () => string,
+): Promise<void> {
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 500 }) });
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -62,7 +69,8 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, stderr: () => str
       await client.getChainId();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`anvil did not answer on ${rpcUrl}`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`anvil did not answer on ${rpcUrl}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -1,15 +1,17 @@
 import type { EphemeralServerExecutable } from '@temporalio/testing/lib/ephemeral-server';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 /** Pinned: v1.5.1 is the last CLI tag whose go.mod has no `replace`, so `go install` works. */
 export const temporalCliVersion = 'v1.5.1';
-export const testServerVersion = readFileSync(
-  resolve(__dirname, '../scripts/temporal-test-server/pom.xml'),
-  'utf8',
-).match(/<temporal\.test\.server\.version>([^<]+)</)![1]!;
+const testServerPom = resolve(__dirname, '../scripts/temporal-test-server/pom.xml');
+const testServerPomText = readFileSync(testServerPom, 'utf8');
+export const testServerVersion = testServerPomText.match(
+  /<temporal\.test\.server\.version>([^<]+)</,
+)![1]!;
 
 /** Outside the work tree, so every clone on the machine (and CI) shares one build. */
 export const cacheDir =
@@ -17,7 +19,11 @@ export const cacheDir =
   join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'payment-relayer');
 
 const cliCachePath = join(cacheDir, `temporal-cli-${temporalCliVersion}`, 'temporal');
-const testServerDir = join(cacheDir, `temporal-test-server-${testServerVersion}`);
+// Named after the pom's contents too, so that changing the pom fetches afresh.
+const testServerDir = join(
+  cacheDir,
+  `temporal-test-server-${testServerVersion}-${createHash('sha256').update(testServerPomText).digest('hex').slice(0, 8)}`,
+);
 const testServerCachePath = join(testServerDir, 'temporal-test-server');
 
 export interface ResolvedBinary {
@@ -73,11 +79,17 @@ export async function ensureTemporalCli(progress: Progress = () => {}): Promise<
   const found = findBinary('TEMPORAL_CLI_PATH', 'temporal', cliCachePath);
   if (found) return found;
   if (!onPath('go')) return sdkDownload('Temporal CLI', 'Go (https://go.dev/dl/)', progress);
-  progress(`building Temporal CLI ${temporalCliVersion} with Go into ${cliCachePath} (once; a few minutes)`);
+  progress(
+    `building Temporal CLI ${temporalCliVersion} with Go into ${cliCachePath} (once; a few minutes)`,
+  );
   await run(
     'go',
     ['install', `github.com/temporalio/cli/cmd/temporal@${temporalCliVersion}`],
-    { ...process.env, GOBIN: join(cacheDir, `temporal-cli-${temporalCliVersion}`), GOFLAGS: '-buildvcs=false' },
+    {
+      ...process.env,
+      GOBIN: join(cacheDir, `temporal-cli-${temporalCliVersion}`),
+      GOFLAGS: '-buildvcs=false',
+    },
     progress,
   );
   return { executable: { type: 'existing-path', path: cliCachePath }, source: 'built now' };
@@ -88,19 +100,25 @@ export async function ensureTemporalCli(progress: Progress = () => {}): Promise<
  * otherwise fetched from Maven Central with Maven (seconds) behind a small `exec java` wrapper.
  */
 export async function ensureTestServer(progress: Progress = () => {}): Promise<ResolvedBinary> {
-  const found = findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server', testServerCachePath);
+  const found = findBinary(
+    'TEMPORAL_TEST_SERVER_PATH',
+    'temporal-test-server',
+    testServerCachePath,
+  );
   if (found) return found;
   if (!onPath('mvn') || !javaCommand()) {
     return sdkDownload('Temporal test server', 'Java 17+ and Maven', progress);
   }
-  progress(`fetching temporal-test-server ${testServerVersion} from Maven Central into ${testServerDir}`);
+  progress(
+    `fetching temporal-test-server ${testServerVersion} from Maven Central into ${testServerDir}`,
+  );
   await run(
     'mvn',
     [
       '-q',
       '-B',
       '-f',
-      resolve(__dirname, '../scripts/temporal-test-server/pom.xml'),
+      testServerPom,
       'dependency:copy-dependencies',
       '-DincludeScope=runtime',
       `-DoutputDirectory=${join(testServerDir, 'lib')}`,
@@ -109,7 +127,10 @@ export async function ensureTestServer(progress: Progress = () => {}): Promise<R
     progress,
   );
   writeTestServerWrapper();
-  return { executable: { type: 'existing-path', path: testServerCachePath }, source: 'fetched now' };
+  return {
+    executable: { type: 'existing-path', path: testServerCachePath },
+    source: 'fetched now',
+  };
 }
 
 function javaCommand(): string | undefined {
@@ -145,7 +166,12 @@ function sdkDownload(what: string, toolchain: string, progress: Progress): Resol
   return { executable: { type: 'cached-download', downloadDir: cacheDir }, source: 'SDK download' };
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, progress: Progress): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  progress: Progress,
+): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const startedAt = Date.now();
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -153,7 +179,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, progress: 
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const ticker = setInterval(
-      () => progress(`  … ${command} still running (${Math.round((Date.now() - startedAt) / 1000)}s)`),
+      () =>
+        progress(`  … ${command} still running (${Math.round((Date.now() - startedAt) / 1000)}s)`),
       30_000,
     );
     child.on('error', (error) => {
@@ -163,8 +190,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, progress: 
     child.on('exit', (code) => {
       clearInterval(ticker);
       if (code === 0) resolvePromise();
-      else reject(new ToolchainMissingError(`${command} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`));
+      else
+        reject(
+          new ToolchainMissingError(
+            `${command} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`,
+          ),
+        );
     });
   });
 }
-

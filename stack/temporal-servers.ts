@@ -14,7 +14,9 @@ export interface DevServerOptions {
 }
 
 /** The Temporal CLI dev server with the relayer's search attributes registered. */
-export async function startDevServer(options: DevServerOptions = {}): Promise<TestWorkflowEnvironment> {
+export async function startDevServer(
+  options: DevServerOptions = {},
+): Promise<TestWorkflowEnvironment> {
   const cli = await ensureTemporalCli(options.progress);
   options.progress?.(`Temporal CLI from ${cli.source}`);
   return TestWorkflowEnvironment.createLocal({
@@ -29,9 +31,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<Te
 }
 
 /** The Java test server, whose clock jumps to the next timer when workflows wait. */
-export async function startTimeSkippingServer(progress?: Progress): Promise<TestWorkflowEnvironment> {
+export async function startTimeSkippingServer(
+  progress?: Progress,
+): Promise<TestWorkflowEnvironment> {
   const server = await ensureTestServer(progress);
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: server.executable } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: server.executable },
+  });
   // The test server implements adding search attributes but not listing them.
   await addSearchAttributes(env.connection, 'default');
   return env;

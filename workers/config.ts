@@ -21,12 +21,22 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .string()
     .regex(/^\d+$/, { error: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 
 const list = <T>(item: z.ZodType<T, string>) =>
   z
     .string()
-    .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item).min(1, { error: 'must list at least one value' }));
 
 const url = z.url({ error: 'must be a URL' });
@@ -56,7 +66,9 @@ export const settings = {
     env: 'TASK_QUEUE',
     fallback: 'payment-relayer',
     doc: 'Main task queue; the throttle and permit queues are named after it',
-    parse: z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'must be letters, digits, ".", "_" or "-"' }),
+    parse: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be letters, digits, ".", "_" or "-"' }),
   }),
   databaseUrl: setting({
     env: 'DATABASE_URL',
@@ -87,7 +99,7 @@ export const settings = {
   confirmations: setting({
     env: 'CONFIRMATIONS',
     fallback: '1',
-    doc: 'Blocks (counting the receipt\'s) before an intent is confirmed',
+    doc: "Blocks (counting the receipt's) before an intent is confirmed",
     parse: integer(1, 1000),
   }),
   pollIntervalMs: setting({
@@ -147,7 +159,9 @@ export const settings = {
 };
 
 type Settings = typeof settings;
-export type RelayerConfig = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
+export type RelayerConfig = {
+  [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never;
+};
 
 export class ConfigError extends Error {
   override readonly name = 'InvalidConfig';
@@ -180,7 +194,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** The configuration table of the README. */
 export function configTable(): string {
   const rows = Object.values(settings).map(
-    (s: Setting<unknown>) => `| \`${s.env}\` | ${s.fallback === undefined ? '*(required)*' : `\`${s.fallback}\``} | ${s.doc} |`,
+    (s: Setting<unknown>) =>
+      `| \`${s.env}\` | ${s.fallback === undefined ? '*(required)*' : `\`${s.fallback}\``} | ${s.doc} |`,
   );
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }

@@ -17,7 +17,10 @@ const indexedValueType = {
  * workflow task would fail. So a worker registers them before it starts, or refuses to start with
  * the command an operator can run (Temporal Cloud does not let workers register them).
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+export async function ensureSearchAttributes(
+  connection: Connection,
+  namespace: string,
+): Promise<void> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = relayerSearchAttributes.filter((key) => !(key.name in (customAttributes ?? {})));
   if (missing.length === 0) return;
@@ -25,11 +28,17 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
     await addSearchAttributes(connection, namespace, missing);
   } catch (error) {
     const commands = missing
-      .map((key) => `temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type Keyword`)
+      .map(
+        (key) =>
+          `temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type Keyword`,
+      )
       .join('\n  ');
-    throw new Error(`search attributes missing on namespace ${namespace}; create them with:\n  ${commands}`, {
-      cause: error,
-    });
+    throw new Error(
+      `search attributes missing on namespace ${namespace}; create them with:\n  ${commands}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

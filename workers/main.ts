@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   );
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {
-    console.log(`worker ${relayer.processId}: ${signal}: draining (up to ${config.drainTimeoutMs} ms)`);
+    console.log(
+      `worker ${relayer.processId}: ${signal}: draining (up to ${config.drainTimeoutMs} ms)`,
+    );
     stopping ??= relayer.stop();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

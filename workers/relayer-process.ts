@@ -46,7 +46,11 @@ export async function startRelayerProcess(
   });
   const chains = createChainRegistry([chain]);
   for (const address of chain.walletAddresses) {
-    await registerWallet(database, { chainId: chain.chainId, address }, await chain.pendingNonce(address));
+    await registerWallet(
+      database,
+      { chainId: chain.chainId, address },
+      await chain.pendingNonce(address),
+    );
   }
   const throttle = new Throttle(config);
   const clientConnection = await Connection.connect({ address: config.temporalAddress });

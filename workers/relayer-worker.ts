@@ -1,7 +1,7 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue } from '../domain/task-queues';
-import { TypedFailures } from './typed-failures';
+import { typedFailures } from './typed-failures';
 import { workflowCode } from './workflow-code';
 
 export interface RelayerWorkerOptions {
@@ -33,7 +33,7 @@ export interface RelayerWorker {
 export async function createRelayerWorker(options: RelayerWorkerOptions): Promise<RelayerWorker> {
   const { connection, namespace, taskQueue, activities } = options;
   const { acquireThrottle, releaseThrottle, ...steps } = activities;
-  const interceptors = { activity: [() => ({ inbound: new TypedFailures() })] };
+  const interceptors = { activity: [typedFailures] };
   const [pool, throttle, releases] = await Promise.all([
     Worker.create({
       interceptors,
@@ -44,7 +44,9 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
       shutdownGraceTime: options.drainTimeoutMs,
-      ...(options.maxCachedWorkflows !== undefined && { maxCachedWorkflows: options.maxCachedWorkflows }),
+      ...(options.maxCachedWorkflows !== undefined && {
+        maxCachedWorkflows: options.maxCachedWorkflows,
+      }),
     }),
     Worker.create({
       interceptors,
@@ -68,7 +70,10 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   let runs: { pool: Promise<void>; all: Promise<void> } | undefined;
   const start = () => {
     const poolRun = pool.run();
-    return { pool: poolRun, all: Promise.all([poolRun, throttle.run(), releases.run()]).then(() => undefined) };
+    return {
+      pool: poolRun,
+      all: Promise.all([poolRun, throttle.run(), releases.run()]).then(() => undefined),
+    };
   };
   return {
     run() {

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type {
   ActivityExecuteInput,
   ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
 import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
@@ -12,7 +13,10 @@ import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
  * retry cannot fix as non-retryable even where a retry policy forgot to list them.
  */
 export class TypedFailures implements ActivityInboundCallsInterceptor {
-  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+  async execute(
+    input: ActivityExecuteInput,
+    next: Next<ActivityInboundCallsInterceptor, 'execute'>,
+  ) {
     try {
       return await next(input);
     } catch (error) {
@@ -27,3 +31,5 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
     }
   }
 }
+
+export const typedFailures: ActivityInterceptorsFactory = () => ({ inbound: new TypedFailures() });

@@ -125,11 +125,12 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
     },
   };
-
 }
 
 const errorText = (error: unknown): string =>
-  error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ''}` : String(error);
+  error instanceof Error
+    ? `${error.message} ${(error as { details?: string }).details ?? ''}`
+    : String(error);
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.chainId, chain]));

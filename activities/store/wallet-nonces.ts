@@ -25,7 +25,11 @@ export async function registerWallet(
     if (!row) {
       await trx
         .insertInto('wallets')
-        .values({ chain_id: wallet.chainId, address: wallet.address, next_nonce: chainPendingNonce })
+        .values({
+          chain_id: wallet.chainId,
+          address: wallet.address,
+          next_nonce: chainPendingNonce,
+        })
         .execute();
       return chainPendingNonce;
     }

@@ -9,8 +9,7 @@ export type ActivityName = keyof RelayerActivities;
  * "signed", so closeIntent answers the way the real one would (needs_review once signed).
  */
 export type ActivityOverrides =
-  | Partial<RelayerActivities>
-  | ((defaults: RelayerActivities) => Partial<RelayerActivities>);
+  Partial<RelayerActivities> | ((defaults: RelayerActivities) => Partial<RelayerActivities>);
 
 export function fakeActivities(
   releaseQueue: string,

@@ -1,3 +1,3 @@
 import { installRuntime } from '../../workers/runtime';
 
-installRuntime(process.env.TEST_LOG_LEVEL as never ?? 'ERROR');
+installRuntime((process.env.TEST_LOG_LEVEL as never) ?? 'ERROR');

@@ -1,0 +1,87 @@
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+const { builtinModules } = require('node:module');
+
+/** What deterministic workflow code must never load: I/O, clocks of its own, the worker SDK. */
+const sideEffects = [
+  ...builtinModules,
+  ...builtinModules.map((name) => `node:${name}`),
+  'kysely',
+  'pg',
+  'better-sqlite3',
+  'bottleneck',
+  'ioredis',
+  'viem',
+  'viem/*',
+  '@temporalio/worker',
+  '@temporalio/client',
+  '@temporalio/activity',
+  '@temporalio/testing',
+];
+
+module.exports = tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', '.relayer/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: sideEffects
+            .filter((p) => !p.endsWith('*'))
+            .map((name) => ({
+              name,
+              message: 'workflows must stay deterministic: side effects belong in activities',
+              allowTypeImports: true,
+            })),
+          patterns: [
+            {
+              group: [
+                'viem/*',
+                '../activities/*',
+                '../activities',
+                '../workers/*',
+                '../client/*',
+                '../stack/*',
+              ],
+              allowTypeImports: true,
+              message: 'workflows import activities and workers only as types',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: sideEffects
+            .filter((p) => !p.startsWith('viem'))
+            .map((name) => ({ name, message: 'domain/ is pure: no I/O, no SDK runtime' })),
+        },
+      ],
+    },
+  },
+  {
+    files: ['*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,113 @@
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { tenantBalance } from '../../activities/store/ledger';
+import { submitIntent } from '../../client/submit-intent';
+import { terminalStatuses } from '../../domain/intent';
+import { minedTransactions } from '../support/chain-truth';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+import { spawnWorker, type WorkerProcess } from '../support/worker-process';
+
+let world: TestWorld;
+let connection: Connection;
+let worker: WorkerProcess | undefined;
+beforeAll(async () => {
+  world = await startTestWorld({ tenants: { acme: '100', globex: '100' } });
+  connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+});
+afterAll(async () => {
+  worker?.signal('SIGKILL');
+  await connection?.close();
+  await world?.stop();
+});
+
+async function waitUntilSettled(total: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await world.database.kysely.selectFrom('intents').select('status').execute();
+    if (rows.filter((r) => terminalStatuses.has(r.status)).length >= total) return;
+    if (Date.now() > deadline)
+      throw new Error(`not settled in time: ${JSON.stringify(rows.map((r) => r.status))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('50 intents through a worker process with 8 activity slots', () => {
+  it('mines exactly 50 transactions, right recipient and amount, contiguous nonces, books balanced', async () => {
+    const taskQueue = `e2e-${randomUUID()}`;
+    const config = world.config();
+    worker = await spawnWorker({
+      TEMPORAL_ADDRESS: config.temporalAddress,
+      TASK_QUEUE: taskQueue,
+      DATABASE_URL: world.databaseUrl,
+      RPC_URLS: config.rpcUrls.join(','),
+      CHAIN_ID: String(config.chainId),
+      HOT_WALLET_KEYS: world.walletKeys.join(','),
+      CONFIRM_POLL_INTERVAL_MS: '100',
+      POOL_WIDTH: '8',
+      THROTTLE_MAX_IN_FLIGHT: '8',
+      THROTTLE_PER_SECOND: '100',
+      THROTTLE_BURST: '20',
+    });
+    const client = new Client({ connection });
+    const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
+    const startNonces = await Promise.all(world.wallets.map((w) => world.chain.pendingNonce(w)));
+
+    const intents = Array.from({ length: 50 }, (_, i) => ({
+      tenantId: i % 2 === 0 ? 'acme' : 'globex',
+      chainId: world.anvil.chainId,
+      from: world.wallets[i % world.wallets.length],
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      amount: parseEther(`0.${String(i + 10)}`).toString(),
+    }));
+    const submitted = await Promise.all(
+      intents.map((request) =>
+        submitIntent({ database: world.database, client, taskQueue }, request),
+      ),
+    );
+    await waitUntilSettled(50, 120_000);
+
+    const rows = await world.database.kysely.selectFrom('intents').selectAll().execute();
+    expect(rows.map((r) => r.status)).toEqual(Array(50).fill('confirmed'));
+
+    const mined = await minedTransactions(world, startBlock);
+    expect(mined).toHaveLength(50);
+    expect(new Set(mined.map((tx) => tx.hash)).size).toBe(50);
+    for (const { intent } of submitted) {
+      const row = rows.find((r) => r.id === intent.id)!;
+      const tx = mined.find((t) => t.hash === row.tx_hash);
+      expect(tx).toMatchObject({
+        from: intent.from.toLowerCase(),
+        to: intent.to.toLowerCase(),
+        value: intent.amount,
+      });
+      expect(await world.testClient.getBalance({ address: intent.to })).toBe(intent.amount);
+    }
+    world.wallets.forEach((wallet, w) => {
+      const nonces = mined
+        .filter((tx) => tx.from === wallet.toLowerCase())
+        .map((tx) => tx.nonce)
+        .sort((a, b) => a - b);
+      expect(nonces).toEqual(Array.from({ length: 25 }, (_, i) => startNonces[w]! + i));
+    });
+
+    const snapshot = await expectBooksBalanced(world.database);
+    expect(snapshot.holds).toHaveLength(50);
+    expect(snapshot.holds.every((h) => h.status === 'captured')).toBe(true);
+    for (const tenant of ['acme', 'globex']) {
+      const sent = intents
+        .filter((i) => i.tenantId === tenant)
+        .reduce((sum, i) => sum + BigInt(i.amount), 0n);
+      expect(await tenantBalance(world.database.kysely, tenant)).toEqual({
+        available: parseEther('100') - sent,
+        held: 0n,
+      });
+    }
+
+    worker.signal('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(worker.output()).toMatch(/stopped/);
+  });
+});

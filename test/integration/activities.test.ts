@@ -1,0 +1,291 @@
+import type { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createActivities, type RelayerActivities } from '../../activities';
+import type { ChainRegistry } from '../../activities/chain/chain';
+import { systemClock } from '../../activities/dependencies';
+import { getIntent, insertIntent } from '../../activities/store/intent-store';
+import { tenantBalance } from '../../activities/store/ledger';
+import { Throttle } from '../../activities/throttle/throttle';
+import { newIntentId } from '../../client/new-intent-id';
+import { ErrorType } from '../../domain/errors';
+import { IntentStatus } from '../../domain/intent';
+import { parseNewIntent } from '../../domain/intent-request';
+import { typedFailures } from '../../workers/typed-failures';
+import { expectBooksBalanced, ledgerSnapshot } from '../support/ledger-checks';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+let world: TestWorld;
+let throttle: Throttle;
+beforeAll(async () => {
+  world = await startTestWorld({ tenants: { acme: '10' } });
+  throttle = new Throttle({
+    maxInFlight: 10,
+    perSecond: 100,
+    burst: 100,
+    maxWaitMs: 1000,
+    permitTtlMs: 10_000,
+  });
+});
+afterAll(async () => {
+  await throttle.close();
+  await world.stop();
+});
+
+const recipient = () =>
+  privateKeyToAccount(`0x${'1'.repeat(63)}${Math.floor(Math.random() * 9)}`).address;
+
+function activitiesWith(chains: ChainRegistry = world.chains): RelayerActivities {
+  return createActivities({
+    db: world.database,
+    chains,
+    throttle,
+    clock: systemClock,
+    permitReleaseQueue: 'q',
+  });
+}
+
+/** Runs an activity the way a worker would: in an activity context, failures typed. */
+const run = <P, R>(activity: (parameters: P) => Promise<R>, parameters: P): Promise<R> =>
+  new MockActivityEnvironment(undefined, {
+    interceptors: [typedFailures],
+    logger: new DefaultLogger('ERROR'),
+  }).run(activity, parameters);
+
+async function newIntent(amountEther = '0.5', from = world.wallets[0]!, to = recipient()) {
+  const request = parseNewIntent({
+    tenantId: 'acme',
+    chainId: world.anvil.chainId,
+    from,
+    to,
+    amount: parseEther(amountEther).toString(),
+  });
+  const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
+  return intent;
+}
+
+/** anvil mines right after a send, but the receipt can lag the send's reply by a moment. */
+async function confirmSettled(activities: RelayerActivities, intentId: string) {
+  for (let look = 0; look < 50; look++) {
+    const result = await run(activities.confirm, { intentId });
+    if (result.state !== 'pending') return result;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`intent ${intentId} still pending`);
+}
+
+const failureType = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as ApplicationFailure).type ?? '(untyped)';
+  }
+  throw new Error('expected the activity to fail');
+};
+
+describe('activities against real SQLite and anvil', () => {
+  it('each step run twice changes nothing the first run did', async () => {
+    const activities = activitiesWith();
+    const intent = await newIntent('1');
+    const { intentId } = { intentId: intent.id };
+    const before = await tenantBalance(world.database.kysely, 'acme');
+    const nonceBefore = await world.chain.pendingNonce(intent.from);
+
+    for (let i = 0; i < 2; i++)
+      expect(await run(activities.markSettling, { intentId })).toEqual({ status: 'settling' });
+    expect((await getIntent(world.database.kysely, intentId)).version).toBe(2);
+
+    for (let i = 0; i < 2; i++)
+      expect(await run(activities.hold, { intentId })).toEqual({ status: 'held' });
+    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual({
+      available: before!.available - parseEther('1'),
+      held: before!.held + parseEther('1'),
+    });
+
+    const first = await run(activities.broadcast, { intentId });
+    const second = await run(activities.broadcast, { intentId });
+    expect(second).toEqual(first);
+    expect(first.status).toBe(IntentStatus.confirming);
+    expect(await world.chain.pendingNonce(intent.from)).toBe(nonceBefore + 1);
+
+    const confirmed = await confirmSettled(activities, intentId);
+    expect(confirmed).toEqual({ state: 'confirmed', blockNumber: expect.any(String) });
+    expect(await run(activities.confirm, { intentId })).toEqual(confirmed);
+
+    const stored = await getIntent(world.database.kysely, intentId);
+    expect(stored).toMatchObject({
+      status: 'confirmed',
+      version: 6,
+      nonce: first.nonce,
+      txHash: first.txHash,
+    });
+    const tx = await world.testClient.getTransaction({ hash: first.txHash });
+    expect(tx).toMatchObject({ to: intent.to.toLowerCase(), value: parseEther('1') });
+    const snapshot = await expectBooksBalanced(world.database);
+    expect(snapshot.holds.find((h) => h.intentId === intentId)).toMatchObject({
+      status: 'captured',
+    });
+    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual({
+      available: before!.available - parseEther('1'),
+      held: before!.held,
+    });
+  });
+
+  it('a crash between signing and sending re-sends the same signed bytes', async () => {
+    let failNextSend = true;
+    const flaky: ChainRegistry = {
+      chainIds: world.chains.chainIds,
+      get: (chainId) => {
+        const chain = world.chains.get(chainId);
+        return {
+          ...chain,
+          broadcast: async (signed) => {
+            if (failNextSend) {
+              failNextSend = false;
+              throw new Error('worker died before the send');
+            }
+            return chain.broadcast(signed);
+          },
+        };
+      },
+    };
+    const activities = activitiesWith(flaky);
+    const intent = await newIntent();
+    await run(activities.markSettling, { intentId: intent.id });
+    await run(activities.hold, { intentId: intent.id });
+    await expect(run(activities.broadcast, { intentId: intent.id })).rejects.toThrow('worker died');
+    const signed = await getIntent(world.database.kysely, intent.id);
+    expect(signed).toMatchObject({
+      status: 'signed',
+      txHash: expect.stringMatching(/^0x/),
+      rawTx: expect.stringMatching(/^0x/),
+    });
+
+    const sent = await run(activities.broadcast, { intentId: intent.id });
+    expect(sent.txHash).toBe(signed.txHash);
+    expect((await getIntent(world.database.kysely, intent.id)).rawTx).toBe(signed.rawTx);
+    expect(await confirmSettled(activities, intent.id)).toMatchObject({ state: 'confirmed' });
+  });
+
+  it('a nonce taken by another transaction is a NonceConflict, never a second payment', async () => {
+    let holdBack = true;
+    const delayed: ChainRegistry = {
+      chainIds: world.chains.chainIds,
+      get: (chainId) => {
+        const chain = world.chains.get(chainId);
+        return {
+          ...chain,
+          broadcast: async (signed) =>
+            holdBack ? Promise.reject(new Error('timeout')) : chain.broadcast(signed),
+        };
+      },
+    };
+    const activities = activitiesWith(delayed);
+    const intent = await newIntent('0.25', world.wallets[1]);
+    await run(activities.markSettling, { intentId: intent.id });
+    await run(activities.hold, { intentId: intent.id });
+    await expect(run(activities.broadcast, { intentId: intent.id })).rejects.toThrow('timeout');
+    const { nonce } = await getIntent(world.database.kysely, intent.id);
+
+    // Someone else uses the wallet at that nonce while our send is stuck.
+    const outsider = privateKeyToAccount(world.walletKeys[1]!);
+    const raw = await outsider.signTransaction({
+      chainId: world.anvil.chainId,
+      type: 'eip1559',
+      nonce: nonce!,
+      to: outsider.address,
+      value: 0n,
+      gas: 21_000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
+    await world.testClient.sendRawTransaction({ serializedTransaction: raw });
+
+    holdBack = false;
+    expect(await failureType(run(activities.broadcast, { intentId: intent.id }))).toBe(
+      ErrorType.nonceConflict,
+    );
+    expect(
+      await run(activities.closeIntent, { intentId: intent.id, reason: 'nonce conflict' }),
+    ).toEqual({ status: 'needs_review' });
+    const snapshot = await ledgerSnapshot(world.database);
+    expect(snapshot.holds.find((h) => h.intentId === intent.id)).toMatchObject({
+      status: 'active',
+    });
+  });
+
+  it('confirms only at the configured depth', async () => {
+    const deep = await startTestWorld({ confirmations: 3, tenants: { acme: '1' } });
+    try {
+      const activities = createActivities({
+        db: deep.database,
+        chains: deep.chains,
+        throttle,
+        clock: systemClock,
+        permitReleaseQueue: 'q',
+      });
+      const request = parseNewIntent({
+        tenantId: 'acme',
+        chainId: deep.anvil.chainId,
+        from: deep.wallets[0],
+        to: recipient(),
+        amount: '1000',
+      });
+      const { intent } = await insertIntent(
+        deep.database.kysely,
+        newIntentId(),
+        request,
+        new Date(),
+      );
+      for (const step of [activities.markSettling, activities.hold, activities.broadcast])
+        await run(step, { intentId: intent.id });
+      let seen = await run(activities.confirm, { intentId: intent.id });
+      while (seen.state === 'pending' && seen.confirmations === 0)
+        seen = await run(activities.confirm, { intentId: intent.id });
+      expect(seen).toMatchObject({ state: 'pending', confirmations: 1 });
+      await deep.testClient.mine({ blocks: 1 });
+      expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+        state: 'pending',
+        confirmations: 2,
+      });
+      await deep.testClient.mine({ blocks: 1 });
+      expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+        state: 'confirmed',
+      });
+    } finally {
+      await deep.stop();
+    }
+  });
+
+  it('a hold never drives a balance negative; closing before signing releases it', async () => {
+    const activities = activitiesWith();
+    const before = (await tenantBalance(world.database.kysely, 'acme'))!;
+    const balance = before.available;
+    const fits = await newIntent(formatEtherExact(balance - parseEther('0.1')));
+    const tooMuch = await newIntent('0.2');
+    for (const intent of [fits, tooMuch])
+      await run(activities.markSettling, { intentId: intent.id });
+    await run(activities.hold, { intentId: fits.id });
+    expect(await failureType(run(activities.hold, { intentId: tooMuch.id }))).toBe(
+      ErrorType.insufficientBalance,
+    );
+    expect((await tenantBalance(world.database.kysely, 'acme'))!.available).toBe(parseEther('0.1'));
+
+    expect(
+      await run(activities.closeIntent, { intentId: tooMuch.id, reason: 'InsufficientBalance' }),
+    ).toEqual({ status: 'failed' });
+    expect(await run(activities.closeIntent, { intentId: fits.id, reason: 'cancelled' })).toEqual({
+      status: 'failed',
+    });
+    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual(before);
+    await expectBooksBalanced(world.database);
+  });
+});
+
+function formatEtherExact(wei: bigint): string {
+  const whole = wei / 10n ** 18n;
+  const fraction = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}

@@ -1,0 +1,118 @@
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { parseEther } from 'viem';
+import { newIntentId } from '../../client/new-intent-id';
+import { submitIntent, type SubmitDependencies } from '../../client/submit-intent';
+import { ErrorType } from '../../domain/errors';
+import { startRelayerProcess } from '../../workers/relayer-process';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+let world: TestWorld;
+let connection: Connection;
+let deps: SubmitDependencies;
+beforeAll(async () => {
+  world = await startTestWorld({ tenants: { acme: '1', quiet: '1' } });
+  connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  deps = {
+    database: world.database,
+    client: new Client({ connection }),
+    taskQueue: `submit-${randomUUID()}`,
+  };
+});
+afterAll(async () => {
+  await connection?.close();
+  await world?.stop();
+});
+
+const request = (overrides: Record<string, unknown> = {}) => ({
+  tenantId: 'quiet',
+  chainId: world.anvil.chainId,
+  from: world.wallets[0],
+  to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  amount: '1000',
+  ...overrides,
+});
+
+async function rowCount(): Promise<number> {
+  const { count } = await world.database.kysely
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+async function workflowsOf(tenantId: string): Promise<number> {
+  const { count } = await deps.client.workflow.count(`TenantId = "${tenantId}"`);
+  return count;
+}
+
+describe('submitIntent: bad input writes nothing', () => {
+  it.each([
+    ['an unknown tenant', { tenantId: 'nobody' }, ErrorType.unknownTenant],
+    ['a zero amount', { amount: '0' }, ErrorType.invalidIntent],
+    ['a negative amount', { amount: '-1' }, ErrorType.invalidIntent],
+    ['a non-integer amount', { amount: '0.5' }, ErrorType.invalidIntent],
+    ['a malformed address', { to: '0x1234' }, ErrorType.invalidIntent],
+    [
+      'a sender that is not a hot wallet',
+      { from: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc' },
+      ErrorType.invalidIntent,
+    ],
+    [
+      'an amount above the balance',
+      { amount: parseEther('1.000000000000000001').toString() },
+      ErrorType.insufficientBalance,
+    ],
+  ])('rejects %s with a typed error, no row and no workflow', async (_, overrides, type) => {
+    const rowsBefore = await rowCount();
+    const error = await submitIntent(deps, request(overrides)).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toBe(type);
+    expect((error as Error).message.length).toBeGreaterThan(10);
+    expect(await rowCount()).toBe(rowsBefore);
+    expect(await workflowsOf('quiet')).toBe(0);
+  });
+});
+
+describe('submitIntent: the same intent twice', () => {
+  it('is one row and one workflow, and a different body under the same id is a conflict', async () => {
+    const intentId = newIntentId();
+    const first = await submitIntent(deps, request({ tenantId: 'acme' }), { intentId });
+    const again = await submitIntent(deps, request({ tenantId: 'acme' }), { intentId });
+    expect(first.created).toBe(true);
+    expect(again).toMatchObject({ created: false, workflowId: first.workflowId });
+    expect(again.intent).toEqual(first.intent);
+    const conflict = await submitIntent(deps, request({ tenantId: 'acme', amount: '2000' }), {
+      intentId,
+    }).catch((e: Error) => e);
+    expect((conflict as Error).name).toBe(ErrorType.intentConflict);
+    const runs = [];
+    for await (const run of deps.client.workflow.list({
+      query: `WorkflowId = "${first.workflowId}"`,
+    }))
+      runs.push(run);
+    expect(runs).toHaveLength(1);
+    await deps.client.workflow.getHandle(first.workflowId).terminate('test cleanup');
+  });
+
+  it('never runs a finished intent again', async () => {
+    const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: deps.taskQueue }));
+    try {
+      const intentId = newIntentId();
+      const first = await submitIntent(deps, request({ tenantId: 'acme' }), { intentId });
+      const handle = deps.client.workflow.getHandle(first.workflowId);
+      const outcome = await handle.result();
+      expect(outcome).toMatchObject({ status: 'confirmed' });
+      const { runId } = await handle.describe();
+
+      const again = await submitIntent(deps, request({ tenantId: 'acme' }), { intentId });
+      expect(again.created).toBe(false);
+      expect(again.intent.status).toBe('confirmed');
+      expect((await handle.describe()).runId).toBe(runId);
+      const txCount = await world.chain.pendingNonce(world.wallets[0]!);
+      expect(txCount).toBe(1);
+    } finally {
+      await relayer.stop();
+    }
+  });
+});

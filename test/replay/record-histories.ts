@@ -1,0 +1,66 @@
+import { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { submitIntent } from '../../client/submit-intent';
+import { startDevServer } from '../../stack/temporal-servers';
+import { startRelayerProcess } from '../../workers/relayer-process';
+import { installRuntime } from '../../workers/runtime';
+import { startTestWorld } from '../support/test-world';
+
+/**
+ * `npm run record:histories`: runs one intent down each path on the embedded stack and stores the
+ * workflow histories under test/replay/histories/. The replay test runs today's workflow code
+ * against them, so a change that would break running workflows fails CI. Re-record only on
+ * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
+ */
+async function main(): Promise<void> {
+  installRuntime('WARN');
+  const server = await startDevServer();
+  process.env.TEMPORAL_TEST_ADDRESS = server.address;
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  // 1/s with burst 1 and a short wait, so that concurrent intents see throttle refusals.
+  const relayer = await startRelayerProcess(
+    world.config({ THROTTLE_PER_SECOND: '1', THROTTLE_BURST: '1', THROTTLE_MAX_WAIT_MS: '100' }),
+  );
+  try {
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue: 'payment-relayer',
+    };
+    const request = (amount: string) => ({
+      tenantId: 'acme',
+      chainId: world.anvil.chainId,
+      from: world.wallets[0],
+      to: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+      amount: parseEther(amount).toString(),
+    });
+    // Both pass the advisory balance check at submit; the second cannot be held.
+    const scenarios = await Promise.all([
+      submitIntent(deps, request('0.6')),
+      submitIntent(deps, request('0.6')),
+      submitIntent(deps, request('0.1')),
+    ]);
+    for (const { workflowId } of scenarios) {
+      const handle = deps.client.workflow.getHandle(workflowId);
+      const outcome = await handle.result();
+      const name = `${outcome.status}${outcome.permitRefusals > 0 ? '-after-throttle' : ''}`;
+      const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
+      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+      console.log(
+        `${workflowId}: ${outcome.status} (${outcome.permitRefusals} refusals) → ${file}`,
+      );
+    }
+  } finally {
+    await relayer.stop();
+    await world.stop();
+    await server.teardown();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

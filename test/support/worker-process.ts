@@ -1,0 +1,37 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process is gone. */
+  exited: Promise<number | string>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+const root = resolve(__dirname, '../..');
+
+/**
+ * `npm run worker` as a real child process: node with the tsx loader, no wrapper process in
+ * between, so a signal (even SIGKILL) reaches the worker itself.
+ */
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!/worker \S+: queue/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`worker exited before it was ready:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`worker not ready after 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output, exited, signal: (s) => child.kill(s) };
+}
