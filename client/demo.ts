@@ -1,17 +1,19 @@
-import { Runtime } from '@temporalio/worker';
 import { SingleBar } from 'cli-progress';
-import Table from 'cli-table3';
 import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Database } from '../activities/store/database';
 import { countIntentsByStatus } from '../activities/store/intent-store';
 import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
 import { RelayerError } from '../domain/errors';
 import { type IntentStatus, terminalStatuses } from '../domain/intent';
 import { startEmbeddedStack } from '../stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config';
+import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
+import { installRuntime } from '../workers/runtime';
 import { submitIntent } from './submit-intent';
+import { table } from './table';
 
 const usage = `npm start [-- options]
   --intents <n>         demo intents to submit (default 24)
@@ -22,23 +24,28 @@ const usage = `npm start [-- options]
   --dir <path>          where the run keeps its files (default .relayer/demo)`;
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      intents: { type: 'string', default: '24' },
-      'keep-running': { type: 'boolean', default: false },
-      'temporal-port': { type: 'string', default: '7233' },
-      'ui-port': { type: 'string', default: '8233' },
-      'anvil-port': { type: 'string', default: '8545' },
-      dir: { type: 'string', default: '.relayer/demo' },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  const parse = () =>
+    parseArgs({
+      options: {
+        intents: { type: 'string', default: '24' },
+        'keep-running': { type: 'boolean', default: false },
+        'temporal-port': { type: 'string', default: '7233' },
+        'ui-port': { type: 'string', default: '8233' },
+        'anvil-port': { type: 'string', default: '8545' },
+        dir: { type: 'string', default: '.relayer/demo' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse());
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
   const number = (flag: string, value: string, max: number) => {
     const parsed = Number(value);
     if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
-      throw new ConfigError([
-        `--${flag}: must be a whole number from 1 to ${max} (got "${value}")`,
-      ]);
+      throw usageError(`--${flag}: must be a whole number from 1 to ${max} (got "${value}")`);
     }
     return parsed;
   };
@@ -53,6 +60,9 @@ function parseOptions() {
   };
 }
 
+const usageError = (problem: string) =>
+  new ConfigError([problem, '', usage], 'invalid command line');
+
 const tenants = [
   { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50') },
   { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50') },
@@ -61,7 +71,7 @@ const tenants = [
 async function main(): Promise<void> {
   const options = parseOptions();
   if (options.help) return console.log(usage);
-  Runtime.install({ shutdownSignals: [] });
+  installRuntime('WARN');
   const step = (message: string) => console.log(`• ${message}`);
 
   step('starting Temporal dev server, anvil and the database');
@@ -140,7 +150,7 @@ async function main(): Promise<void> {
 }
 
 async function watchUntilSettled(
-  database: Parameters<typeof countIntentsByStatus>[0] extends infer D ? { kysely: D } : never,
+  database: Database,
   total: number,
 ): Promise<Partial<Record<IntentStatus, number>>> {
   const bar = new SingleBar({
@@ -174,8 +184,8 @@ function printSummary(
   webUiUrl: string,
 ): void {
   const settled = [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-  const table = new Table({ head: ['outcome', 'intents'], colAligns: ['left', 'right'] });
-  table.push(
+  const summary = table(['outcome', 'intents'], ['left', 'right']);
+  summary.push(
     ['confirmed', counts.confirmed ?? 0],
     ['failed', counts.failed ?? 0],
     ['needs_review', counts.needs_review ?? 0],
@@ -183,31 +193,23 @@ function printSummary(
     ['elapsed', `${elapsedSeconds.toFixed(1)} s`],
     ['throughput', `${(settled / elapsedSeconds).toFixed(1)} intents/s`],
   );
-  console.log(table.toString());
+  console.log(summary.toString());
   console.log(
     `  Web UI: ${webUiUrl}/namespaces/default/workflows?query=IntentStatus%3D%22confirmed%22`,
   );
 }
 
-async function printLedger(database: {
-  kysely: Parameters<typeof tenantBalance>[0];
-}): Promise<void> {
-  const table = new Table({
-    head: ['tenant', 'available ETH', 'held ETH'],
-    colAligns: ['left', 'right', 'right'],
-  });
+async function printLedger(database: Database): Promise<void> {
+  const ledger = table(['tenant', 'available ETH', 'held ETH'], ['left', 'right', 'right']);
   for (const tenant of tenants) {
     const balance = await tenantBalance(database.kysely, tenant.id);
-    table.push([
+    ledger.push([
       tenant.id,
       formatEther(balance?.available ?? 0n),
       formatEther(balance?.held ?? 0n),
     ]);
   }
-  console.log(table.toString());
+  console.log(ledger.toString());
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 2 : 1);
-});
+main().catch(exitOnError);

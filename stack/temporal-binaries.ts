@@ -1,30 +1,29 @@
 import type { EphemeralServerExecutable } from '@temporalio/testing/lib/ephemeral-server';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 /** Pinned: v1.5.1 is the last CLI tag whose go.mod has no `replace`, so `go install` works. */
 export const temporalCliVersion = 'v1.5.1';
-const testServerPom = resolve(__dirname, '../scripts/temporal-test-server/pom.xml');
-const testServerPomText = readFileSync(testServerPom, 'utf8');
-export const testServerVersion = testServerPomText.match(
-  /<temporal\.test\.server\.version>([^<]+)</,
-)![1]!;
-
 /** Outside the work tree, so every clone on the machine (and CI) shares one build. */
 export const cacheDir =
   process.env.PAYMENT_RELAYER_CACHE_DIR ??
   join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'payment-relayer');
 
 const cliCachePath = join(cacheDir, `temporal-cli-${temporalCliVersion}`, 'temporal');
-// Named after the pom's contents too, so that changing the pom fetches afresh.
-const testServerDir = join(
-  cacheDir,
-  `temporal-test-server-${testServerVersion}-${createHash('sha256').update(testServerPomText).digest('hex').slice(0, 8)}`,
-);
-const testServerCachePath = join(testServerDir, 'temporal-test-server');
+const testServerPom = resolve(__dirname, '../scripts/temporal-test-server/pom.xml');
+
+/** The pinned server version and a cache directory named after the pom's contents. */
+function testServerLayout(): { version: string; dir: string; wrapper: string } {
+  const pom = readFileSync(testServerPom, 'utf8');
+  const version = pom.match(/<temporal\.test\.server\.version>([^<]+)</)![1]!;
+  // The pom's hash is in the name, so changing the pom fetches afresh.
+  const hash = createHash('sha256').update(pom).digest('hex').slice(0, 8);
+  const dir = join(cacheDir, `temporal-test-server-${version}-${hash}`);
+  return { version, dir, wrapper: join(dir, 'temporal-test-server') };
+}
 
 export interface ResolvedBinary {
   executable: EphemeralServerExecutable;
@@ -100,18 +99,14 @@ export async function ensureTemporalCli(progress: Progress = () => {}): Promise<
  * otherwise fetched from Maven Central with Maven (seconds) behind a small `exec java` wrapper.
  */
 export async function ensureTestServer(progress: Progress = () => {}): Promise<ResolvedBinary> {
-  const found = findBinary(
-    'TEMPORAL_TEST_SERVER_PATH',
-    'temporal-test-server',
-    testServerCachePath,
-  );
+  const layout = testServerLayout();
+  const found = findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server', layout.wrapper);
   if (found) return found;
   if (!onPath('mvn') || !javaCommand()) {
     return sdkDownload('Temporal test server', 'Java 17+ and Maven', progress);
   }
-  progress(
-    `fetching temporal-test-server ${testServerVersion} from Maven Central into ${testServerDir}`,
-  );
+  progress(`fetching temporal-test-server ${layout.version} from Maven Central into ${layout.dir}`);
+  const lib = join(layout.dir, 'lib');
   await run(
     'mvn',
     [
@@ -121,16 +116,13 @@ export async function ensureTestServer(progress: Progress = () => {}): Promise<R
       testServerPom,
       'dependency:copy-dependencies',
       '-DincludeScope=runtime',
-      `-DoutputDirectory=${join(testServerDir, 'lib')}`,
+      `-DoutputDirectory=${lib}`,
     ],
     process.env,
     progress,
   );
-  writeTestServerWrapper();
-  return {
-    executable: { type: 'existing-path', path: testServerCachePath },
-    source: 'fetched now',
-  };
+  writeTestServerWrapper(layout.wrapper, lib);
+  return { executable: { type: 'existing-path', path: layout.wrapper }, source: 'fetched now' };
 }
 
 function javaCommand(): string | undefined {
@@ -144,18 +136,17 @@ function javaCommand(): string | undefined {
  * killed and orphan the JVM). The JVM flags trade peak speed for start-up time, because the SDK
  * gives the server only a few seconds to answer.
  */
-function writeTestServerWrapper(): void {
-  mkdirSync(testServerDir, { recursive: true });
+function writeTestServerWrapper(wrapper: string, lib: string): void {
   writeFileSync(
-    testServerCachePath,
+    wrapper,
     [
       '#!/bin/sh',
       `exec "${javaCommand()}" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k \\`,
-      `  -cp "${join(testServerDir, 'lib')}/*" io.temporal.testserver.TestServer "$@"`,
+      `  -cp "${lib}/*" io.temporal.testserver.TestServer "$@"`,
       '',
     ].join('\n'),
   );
-  chmodSync(testServerCachePath, 0o755);
+  chmodSync(wrapper, 0o755);
 }
 
 function sdkDownload(what: string, toolchain: string, progress: Progress): ResolvedBinary {

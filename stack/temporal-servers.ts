@@ -1,7 +1,13 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { addSearchAttributes } from '../workers/ensure-search-attributes';
 import { relayerSearchAttributes } from '../workflows/search-attributes';
-import { ensureTemporalCli, ensureTestServer, type Progress } from './temporal-binaries';
+import {
+  ensureTemporalCli,
+  ensureTestServer,
+  ToolchainMissingError,
+  type Progress,
+  type ResolvedBinary,
+} from './temporal-binaries';
 
 export interface DevServerOptions {
   /** Default: a free port. */
@@ -19,15 +25,20 @@ export async function startDevServer(
 ): Promise<TestWorkflowEnvironment> {
   const cli = await ensureTemporalCli(options.progress);
   options.progress?.(`Temporal CLI from ${cli.source}`);
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: cli.executable,
-      ...(options.port !== undefined && { port: options.port }),
-      ...(options.uiPort !== undefined && { ui: true, uiPort: options.uiPort }),
-      ...(options.dbFilename !== undefined && { dbFilename: options.dbFilename }),
-      searchAttributes: relayerSearchAttributes,
-    },
-  });
+  return explainDownloadFailure(
+    cli,
+    'Go (to build the Temporal CLI), or set TEMPORAL_CLI_PATH',
+    () =>
+      TestWorkflowEnvironment.createLocal({
+        server: {
+          executable: cli.executable,
+          ...(options.port !== undefined && { port: options.port }),
+          ...(options.uiPort !== undefined && { ui: true, uiPort: options.uiPort }),
+          ...(options.dbFilename !== undefined && { dbFilename: options.dbFilename }),
+          searchAttributes: relayerSearchAttributes,
+        },
+      }),
+  );
 }
 
 /** The Java test server, whose clock jumps to the next timer when workflows wait. */
@@ -35,10 +46,29 @@ export async function startTimeSkippingServer(
   progress?: Progress,
 ): Promise<TestWorkflowEnvironment> {
   const server = await ensureTestServer(progress);
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: server.executable },
-  });
+  const env = await explainDownloadFailure(
+    server,
+    'Java 17+ and Maven (to fetch temporal-test-server), or set TEMPORAL_TEST_SERVER_PATH',
+    () => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: server.executable } }),
+  );
   // The test server implements adding search attributes but not listing them.
   await addSearchAttributes(env.connection, 'default');
   return env;
+}
+
+/** Without a local binary the SDK downloads one; offline, say what to install instead. */
+async function explainDownloadFailure<T>(
+  binary: ResolvedBinary,
+  install: string,
+  start: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (binary.executable.type !== 'cached-download') throw error;
+    throw new ToolchainMissingError(
+      `no local Temporal binary and the SDK could not download one (no internet?). Install ${install}.`,
+      { cause: error },
+    );
+  }
 }

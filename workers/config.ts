@@ -165,8 +165,11 @@ export type RelayerConfig = {
 
 export class ConfigError extends Error {
   override readonly name = 'InvalidConfig';
-  constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  constructor(
+    readonly problems: string[],
+    heading = 'invalid configuration',
+  ) {
+    super(`${heading}:\n  ${problems.join('\n  ')}`);
   }
 }
 

@@ -1,5 +1,6 @@
-import { Runtime } from '@temporalio/worker';
-import { ConfigError, loadConfig } from './config';
+import { installRuntime } from './runtime';
+import { loadConfig } from './config';
+import { exitOnError } from './exit-on-error';
 import { startRelayerProcess } from './relayer-process';
 
 /**
@@ -9,7 +10,7 @@ import { startRelayerProcess } from './relayer-process';
 async function main(): Promise<void> {
   const config = loadConfig();
   // We order the shutdown ourselves instead of letting the SDK stop every worker at once.
-  Runtime.install({ shutdownSignals: [] });
+  installRuntime();
   const relayer = await startRelayerProcess(config);
   console.log(
     `worker ${relayer.processId}: queue ${config.taskQueue}, pool ${config.poolWidth}, ` +
@@ -30,7 +31,4 @@ async function main(): Promise<void> {
   console.log(`worker ${relayer.processId}: stopped`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(error instanceof ConfigError ? 2 : 1);
-});
+main().catch(exitOnError);

@@ -1,0 +1,18 @@
+# The relayer worker image: compiled TypeScript and a prebuilt workflow bundle.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+# node runs as PID 1 itself (no shell in between), so SIGTERM reaches the drain directly.
+CMD ["node", "dist/workers/main.js"]
