@@ -1,4 +1,8 @@
-import { ensureTemporalCli, ensureTestServer, ToolchainMissingError } from '../stack/temporal-binaries';
+import {
+  ensureTemporalCli,
+  ensureTestServer,
+  ToolchainMissingError,
+} from '../stack/temporal-binaries';
 
 /**
  * `npm run prepare:temporal` (also run before `npm test`): makes sure both Temporal servers are
@@ -14,7 +18,8 @@ async function main(): Promise<void> {
     ['CLI (dev server)', cli],
     ['time-skipping test server', testServer],
   ] as const) {
-    const where = binary.executable.type === 'existing-path' ? binary.executable.path : 'SDK download';
+    const where =
+      binary.executable.type === 'existing-path' ? binary.executable.path : 'SDK download';
     log(`${name}: ${where} (${binary.source})`);
   }
   log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
