@@ -1,5 +1,5 @@
 import { IntentClosedError, NonceConflictError, UnknownWalletError } from '../domain/errors';
-import { IntentStatus, type Intent } from '../domain/intent';
+import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Hex } from './chain/chain';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
@@ -47,14 +47,15 @@ export const broadcast = (deps: ActivityDependencies) => {
   return async ({ intentId }: IntentStepParameters): Promise<BroadcastResult> => {
     let intent = await getIntent(db.kysely, intentId);
     if (intent.status === IntentStatus.held) intent = await sign(intent);
-    const { status, rawTx, txHash, nonce } = intent;
-    if (status === IntentStatus.confirmed) return { status, txHash: txHash!, nonce: nonce! };
-    if ((status !== IntentStatus.signed && status !== IntentStatus.confirming) || !rawTx) {
-      throw new IntentClosedError(intentId, status);
+    const signed = signedTransactionOf(intent);
+    if (!signed || !mayBeSent(intent.status)) {
+      throw new IntentClosedError(intentId, intent.status);
     }
-    const outcome = await chains.get(intent.chainId).broadcast({ rawTx, txHash: txHash! });
-    if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce!, txHash!);
-    if (status === IntentStatus.signed) {
+    const { txHash, nonce } = signed;
+    if (intent.status === IntentStatus.confirmed) return { status: intent.status, txHash, nonce };
+    const outcome = await chains.get(intent.chainId).broadcast(signed);
+    if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce, txHash);
+    if (intent.status === IntentStatus.signed) {
       intent = await transitionIntent(
         db.kysely,
         intent,
@@ -62,6 +63,12 @@ export const broadcast = (deps: ActivityDependencies) => {
         clock.now(),
       );
     }
-    return { status: intent.status, txHash: txHash!, nonce: nonce! };
+    return { status: intent.status, txHash, nonce };
   };
 };
+
+/** Statuses in which (re-)sending the signed bytes is still the right thing to do. */
+const mayBeSent = (status: IntentStatus): boolean =>
+  status === IntentStatus.signed ||
+  status === IntentStatus.confirming ||
+  status === IntentStatus.confirmed;

@@ -1,5 +1,5 @@
 import { IntentClosedError, NonceConflictError } from '../domain/errors';
-import { IntentStatus } from '../domain/intent';
+import { IntentStatus, signedTransactionOf } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
@@ -26,16 +26,14 @@ export const confirm =
       const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
       return { state, blockNumber: intent.blockNumber.toString() };
     }
-    if (intent.status !== IntentStatus.confirming || !intent.txHash || !intent.rawTx) {
+    const signed = signedTransactionOf(intent);
+    if (intent.status !== IntentStatus.confirming || !signed) {
       throw new IntentClosedError(intentId, intent.status);
     }
     const chain = chains.get(intent.chainId);
-    const seen = await chain.observe(intent.txHash);
-    if (seen.state === 'unknown') {
-      const outcome = await chain.broadcast({ rawTx: intent.rawTx, txHash: intent.txHash });
-      if (outcome === 'nonce-taken') {
-        throw new NonceConflictError(intentId, intent.nonce ?? -1, intent.txHash);
-      }
+    const seen = await chain.observe(signed.txHash);
+    if (seen.state === 'unknown' && (await chain.broadcast(signed)) === 'nonce-taken') {
+      throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
     }
     if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
       const confirmations = seen.state === 'mined' ? seen.confirmations : 0;

@@ -149,6 +149,9 @@ async function main(): Promise<void> {
   await shutdown();
 }
 
+const settledCount = (counts: Partial<Record<IntentStatus, number>>): number =>
+  [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+
 async function watchUntilSettled(
   database: Database,
   total: number,
@@ -163,7 +166,7 @@ async function watchUntilSettled(
   bar.start(total, 0, { confirmed: 0, failed: 0, review: 0 });
   for (;;) {
     const counts = await countIntentsByStatus(database.kysely);
-    const settled = [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+    const settled = settledCount(counts);
     bar.update(settled, {
       confirmed: counts.confirmed ?? 0,
       failed: counts.failed ?? 0,
@@ -183,7 +186,7 @@ function printSummary(
   elapsedSeconds: number,
   webUiUrl: string,
 ): void {
-  const settled = [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  const settled = settledCount(counts);
   const summary = table(['outcome', 'intents'], ['left', 'right']);
   summary.push(
     ['confirmed', counts.confirmed ?? 0],

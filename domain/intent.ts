@@ -65,3 +65,15 @@ export interface Intent {
   createdAt: Date;
   updatedAt: Date;
 }
+
+export interface SignedTransaction {
+  nonce: number;
+  txHash: `0x${string}`;
+  rawTx: `0x${string}`;
+}
+
+/** The transaction persisted for the intent, once it was signed. */
+export function signedTransactionOf(intent: Intent): SignedTransaction | undefined {
+  const { nonce, txHash, rawTx } = intent;
+  return nonce !== null && txHash && rawTx ? { nonce, txHash, rawTx } : undefined;
+}

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { ErrorType } from '../domain/errors';
 
 /** Pinned: v1.5.1 is the last CLI tag whose go.mod has no `replace`, so `go install` works. */
 export const temporalCliVersion = 'v1.5.1';
@@ -32,7 +33,7 @@ export interface ResolvedBinary {
 }
 
 export class ToolchainMissingError extends Error {
-  override readonly name = 'ToolchainMissing';
+  override readonly name = ErrorType.toolchainMissing;
 }
 
 const isExecutable = (path: string): boolean => {

@@ -1,5 +1,6 @@
 import { isHex } from 'viem';
 import { z } from 'zod';
+import { ErrorType } from '../domain/errors';
 
 /**
  * Every setting of a worker process: its environment variable, its default and what it means.
@@ -164,7 +165,7 @@ export type RelayerConfig = {
 };
 
 export class ConfigError extends Error {
-  override readonly name = 'InvalidConfig';
+  override readonly name = ErrorType.invalidConfig;
   constructor(
     readonly problems: string[],
     heading = 'invalid configuration',

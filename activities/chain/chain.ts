@@ -37,7 +37,6 @@ export interface Chain {
   readonly confirmations: number;
   /** How long to wait before looking at a pending transaction again. */
   readonly pollIntervalMs: number;
-  hasWallet(address: Hex): boolean;
   readonly walletAddresses: readonly Hex[];
   pendingNonce(address: Hex): Promise<number>;
   planTransfer(request: TransferRequest): Promise<TransferPlan>;

@@ -1,4 +1,5 @@
 import {
+  BaseError,
   createPublicClient,
   fallback,
   http,
@@ -69,7 +70,6 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     confirmations: settings.confirmations,
     pollIntervalMs: settings.pollIntervalMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),
-    hasWallet: (address) => accounts.has(address.toLowerCase()),
 
     pendingNonce: (address) => client.getTransactionCount({ address, blockTag: 'pending' }),
 
@@ -104,7 +104,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         // "already known" and "nonce too low" read the same whether the node holds *our* bytes or
         // someone else used the nonce: only a lookup by our hash tells them apart.
         if (await findTransaction(signed.txHash)) return 'already-known';
-        if (/nonce too low/i.test(errorText(error))) return 'nonce-taken';
+        if (saysNonceTooLow(error)) return 'nonce-taken';
         throw error;
       }
     },
@@ -127,10 +127,10 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   };
 }
 
-const errorText = (error: unknown): string =>
-  error instanceof Error
-    ? `${error.message} ${(error as { details?: string }).details ?? ''}`
-    : String(error);
+const saysNonceTooLow = (error: unknown): boolean =>
+  /nonce too low/i.test(
+    error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error),
+  );
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.chainId, chain]));

@@ -3,7 +3,6 @@ import { InsufficientBalanceError, UnknownTenantError } from '../../domain/error
 import type { Database } from './database';
 import {
   systemAccountOwner,
-  type HoldStatus,
   type Schema,
   type SystemAccountKind,
   type TenantAccountKind,
@@ -116,32 +115,6 @@ export async function deposit(
       ],
       now,
     ),
-  );
-}
-
-export interface HoldRecord {
-  intentId: string;
-  tenantId: string;
-  amount: bigint;
-  status: HoldStatus;
-}
-
-export async function findHold(
-  db: Kysely<Schema>,
-  intentId: string,
-): Promise<HoldRecord | undefined> {
-  const row = await db
-    .selectFrom('holds')
-    .selectAll()
-    .where('intent_id', '=', intentId)
-    .executeTakeFirst();
-  return (
-    row && {
-      intentId: row.intent_id,
-      tenantId: row.tenant_id,
-      amount: BigInt(row.amount),
-      status: row.status,
-    }
   );
 }
 
