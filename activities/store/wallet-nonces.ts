@@ -7,22 +7,47 @@ import type { Schema } from './schema';
  * wallet row's lock, in the same transaction that stores the signed transaction using it: a
  * nonce is never handed out without a signed transaction to fill it, so there are no gaps.
  */
+interface Wallet {
+  chainId: number;
+  address: string;
+}
+
+/** The wallet's next nonce, its row locked until the transaction ends; undefined if unknown. */
+async function lockWallet(
+  database: Database,
+  trx: Kysely<Schema>,
+  wallet: Wallet,
+): Promise<number | undefined> {
+  const row = await database
+    .forUpdate(
+      trx
+        .selectFrom('wallets')
+        .select('next_nonce')
+        .where('chain_id', '=', wallet.chainId)
+        .where('address', '=', wallet.address),
+    )
+    .executeTakeFirst();
+  return row && Number(row.next_nonce);
+}
+
+async function setNextNonce(trx: Kysely<Schema>, wallet: Wallet, nextNonce: number): Promise<void> {
+  await trx
+    .updateTable('wallets')
+    .set({ next_nonce: nextNonce })
+    .where('chain_id', '=', wallet.chainId)
+    .where('address', '=', wallet.address)
+    .execute();
+}
+
+/** Makes the wallet known to the relayer (or catches it up with the chain) at worker start. */
 export async function registerWallet(
   database: Database,
-  wallet: { chainId: number; address: string },
+  wallet: Wallet,
   chainPendingNonce: number,
 ): Promise<number> {
   return database.transaction(async (trx) => {
-    const row = await database
-      .forUpdate(
-        trx
-          .selectFrom('wallets')
-          .select('next_nonce')
-          .where('chain_id', '=', wallet.chainId)
-          .where('address', '=', wallet.address),
-      )
-      .executeTakeFirst();
-    if (!row) {
+    const stored = await lockWallet(database, trx, wallet);
+    if (stored === undefined) {
       await trx
         .insertInto('wallets')
         .values({
@@ -35,16 +60,8 @@ export async function registerWallet(
     }
     // The chain is ahead when the wallet was used outside the relayer: never hand out a nonce
     // the chain already counted. Behind is normal (our signed transactions not yet broadcast).
-    const next = Math.max(Number(row.next_nonce), chainPendingNonce);
-    if (next !== Number(row.next_nonce)) {
-      await trx
-        .updateTable('wallets')
-        .set({ next_nonce: next })
-        .where('chain_id', '=', wallet.chainId)
-        .where('address', '=', wallet.address)
-        .execute();
-    }
-    return next;
+    if (chainPendingNonce > stored) await setNextNonce(trx, wallet, chainPendingNonce);
+    return Math.max(stored, chainPendingNonce);
   });
 }
 
@@ -52,24 +69,9 @@ export async function registerWallet(
 export async function allocateNonce(
   database: Database,
   trx: Kysely<Schema>,
-  wallet: { chainId: number; address: string },
+  wallet: Wallet,
 ): Promise<number | undefined> {
-  const row = await database
-    .forUpdate(
-      trx
-        .selectFrom('wallets')
-        .select('next_nonce')
-        .where('chain_id', '=', wallet.chainId)
-        .where('address', '=', wallet.address),
-    )
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const nonce = Number(row.next_nonce);
-  await trx
-    .updateTable('wallets')
-    .set({ next_nonce: nonce + 1 })
-    .where('chain_id', '=', wallet.chainId)
-    .where('address', '=', wallet.address)
-    .execute();
+  const nonce = await lockWallet(database, trx, wallet);
+  if (nonce !== undefined) await setNextNonce(trx, wallet, nonce + 1);
   return nonce;
 }

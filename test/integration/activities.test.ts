@@ -4,7 +4,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
-import type { ChainRegistry } from '../../activities/chain/chain';
+import type { BroadcastOutcome, ChainRegistry } from '../../activities/chain/chain';
 import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../activities/store/intent-store';
 import { tenantBalance } from '../../activities/store/ledger';
@@ -45,6 +45,19 @@ function activitiesWith(chains: ChainRegistry = world.chains): RelayerActivities
     clock: systemClock,
     permitReleaseQueue: 'q',
   });
+}
+
+/** The real chains, with every broadcast passed through `intercept` first. */
+function interceptBroadcast(
+  intercept: (send: () => Promise<BroadcastOutcome>) => Promise<BroadcastOutcome>,
+): ChainRegistry {
+  return {
+    chainIds: world.chains.chainIds,
+    get: (chainId) => {
+      const chain = world.chains.get(chainId);
+      return { ...chain, broadcast: (signed) => intercept(() => chain.broadcast(signed)) };
+    },
+  };
 }
 
 /** Runs an activity the way a worker would: in an activity context, failures typed. */
@@ -135,22 +148,11 @@ describe('activities against real SQLite and anvil', () => {
 
   it('a crash between signing and sending re-sends the same signed bytes', async () => {
     let failNextSend = true;
-    const flaky: ChainRegistry = {
-      chainIds: world.chains.chainIds,
-      get: (chainId) => {
-        const chain = world.chains.get(chainId);
-        return {
-          ...chain,
-          broadcast: async (signed) => {
-            if (failNextSend) {
-              failNextSend = false;
-              throw new Error('worker died before the send');
-            }
-            return chain.broadcast(signed);
-          },
-        };
-      },
-    };
+    const flaky = interceptBroadcast((send) => {
+      if (!failNextSend) return send();
+      failNextSend = false;
+      throw new Error('worker died before the send');
+    });
     const activities = activitiesWith(flaky);
     const intent = await newIntent();
     await run(activities.markSettling, { intentId: intent.id });
@@ -171,17 +173,9 @@ describe('activities against real SQLite and anvil', () => {
 
   it('a nonce taken by another transaction is a NonceConflict, never a second payment', async () => {
     let holdBack = true;
-    const delayed: ChainRegistry = {
-      chainIds: world.chains.chainIds,
-      get: (chainId) => {
-        const chain = world.chains.get(chainId);
-        return {
-          ...chain,
-          broadcast: async (signed) =>
-            holdBack ? Promise.reject(new Error('timeout')) : chain.broadcast(signed),
-        };
-      },
-    };
+    const delayed = interceptBroadcast((send) =>
+      holdBack ? Promise.reject(new Error('timeout')) : send(),
+    );
     const activities = activitiesWith(delayed);
     const intent = await newIntent('0.25', world.wallets[1]);
     await run(activities.markSettling, { intentId: intent.id });
