@@ -4,6 +4,7 @@ import type { Hex } from './chain/chain';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { unlessCancelled, whileHeartbeating } from './liveness';
 import { allocateNonce } from './store/wallet-nonces';
 
 export interface BroadcastResult {
@@ -23,11 +24,9 @@ export const broadcast = (deps: ActivityDependencies) => {
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
     // Fees and gas need RPC calls, so they are fetched before any lock is taken.
-    const plan = await chain.planTransfer({
-      from: intent.from,
-      to: intent.to,
-      value: intent.amount,
-    });
+    const plan = await unlessCancelled(
+      chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
+    );
     return db.transaction(async (trx) => {
       const current = await getIntentForUpdate(db, trx, intent.id);
       if (current.status !== IntentStatus.held) return current;
@@ -44,27 +43,29 @@ export const broadcast = (deps: ActivityDependencies) => {
     });
   }
 
-  return async ({ intentId }: IntentStepParameters): Promise<BroadcastResult> => {
-    let intent = await getIntent(db.kysely, intentId);
-    if (intent.status === IntentStatus.held) intent = await sign(intent);
-    const signed = signedTransactionOf(intent);
-    if (!signed || !mayBeSent(intent.status)) {
-      throw new IntentClosedError(intentId, intent.status);
-    }
-    const { txHash, nonce } = signed;
-    if (intent.status === IntentStatus.confirmed) return { status: intent.status, txHash, nonce };
-    const outcome = await chains.get(intent.chainId).broadcast(signed);
-    if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce, txHash);
-    if (intent.status === IntentStatus.signed) {
-      intent = await transitionIntent(
-        db.kysely,
-        intent,
-        { status: IntentStatus.confirming },
-        clock.now(),
-      );
-    }
-    return { status: intent.status, txHash, nonce };
-  };
+  return ({ intentId }: IntentStepParameters): Promise<BroadcastResult> =>
+    whileHeartbeating(async () => {
+      let intent = await getIntent(db.kysely, intentId);
+      if (intent.status === IntentStatus.held) intent = await sign(intent);
+      const signed = signedTransactionOf(intent);
+      if (!signed || !mayBeSent(intent.status)) {
+        throw new IntentClosedError(intentId, intent.status);
+      }
+      const { txHash, nonce } = signed;
+      if (intent.status === IntentStatus.confirmed) return { status: intent.status, txHash, nonce };
+      // Abandoning the send (drain timeout) is safe: the retry sends these same persisted bytes.
+      const outcome = await unlessCancelled(chains.get(intent.chainId).broadcast(signed));
+      if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce, txHash);
+      if (intent.status === IntentStatus.signed) {
+        intent = await transitionIntent(
+          db.kysely,
+          intent,
+          { status: IntentStatus.confirming },
+          clock.now(),
+        );
+      }
+      return { status: intent.status, txHash, nonce };
+    });
 };
 
 /** Statuses in which (re-)sending the signed bytes is still the right thing to do. */

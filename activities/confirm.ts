@@ -4,6 +4,7 @@ import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
 import { endHold } from './store/ledger';
+import { unlessCancelled, whileHeartbeating } from './liveness';
 
 export type ConfirmResult =
   | { state: 'confirmed'; blockNumber: string }
@@ -17,48 +18,52 @@ export type ConfirmResult =
  */
 export const confirm =
   ({ db, chains, clock }: ActivityDependencies) =>
-  async ({ intentId }: IntentStepParameters): Promise<ConfirmResult> => {
-    const intent = await getIntent(db.kysely, intentId);
-    if (
-      (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
-      intent.blockNumber !== null
-    ) {
-      const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
-      return { state, blockNumber: intent.blockNumber.toString() };
-    }
-    const signed = signedTransactionOf(intent);
-    if (intent.status !== IntentStatus.confirming || !signed) {
-      throw new IntentClosedError(intentId, intent.status);
-    }
-    const chain = chains.get(intent.chainId);
-    const seen = await chain.observe(signed.txHash);
-    if (seen.state === 'unknown' && (await chain.broadcast(signed)) === 'nonce-taken') {
-      throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
-    }
-    if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
-      const confirmations = seen.state === 'mined' ? seen.confirmations : 0;
-      return { state: 'pending', confirmations, retryAfterMs: chain.pollIntervalMs };
-    }
-    return db.transaction(async (trx) => {
-      const now = clock.now();
-      const current = await getIntentForUpdate(db, trx, intentId);
-      const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
-      if (current.status === IntentStatus.confirming) {
-        await transitionIntent(
-          trx,
-          current,
-          {
-            status,
-            blockNumber: seen.blockNumber,
-            reason: seen.succeeded ? null : 'transaction reverted on-chain',
-          },
-          now,
-        );
-        await endHold(db, trx, intentId, seen.succeeded ? 'captured' : 'released', now);
+  ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
+    whileHeartbeating(async () => {
+      const intent = await getIntent(db.kysely, intentId);
+      if (
+        (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
+        intent.blockNumber !== null
+      ) {
+        const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
+        return { state, blockNumber: intent.blockNumber.toString() };
       }
-      return {
-        state: seen.succeeded ? 'confirmed' : 'reverted',
-        blockNumber: seen.blockNumber.toString(),
-      };
+      const signed = signedTransactionOf(intent);
+      if (intent.status !== IntentStatus.confirming || !signed) {
+        throw new IntentClosedError(intentId, intent.status);
+      }
+      const chain = chains.get(intent.chainId);
+      const seen = await unlessCancelled(chain.observe(signed.txHash));
+      if (
+        seen.state === 'unknown' &&
+        (await unlessCancelled(chain.broadcast(signed))) === 'nonce-taken'
+      ) {
+        throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
+      }
+      if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
+        const confirmations = seen.state === 'mined' ? seen.confirmations : 0;
+        return { state: 'pending', confirmations, retryAfterMs: chain.pollIntervalMs };
+      }
+      return db.transaction(async (trx) => {
+        const now = clock.now();
+        const current = await getIntentForUpdate(db, trx, intentId);
+        const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
+        if (current.status === IntentStatus.confirming) {
+          await transitionIntent(
+            trx,
+            current,
+            {
+              status,
+              blockNumber: seen.blockNumber,
+              reason: seen.succeeded ? null : 'transaction reverted on-chain',
+            },
+            now,
+          );
+          await endHold(db, trx, intentId, seen.succeeded ? 'captured' : 'released', now);
+        }
+        return {
+          state: seen.succeeded ? 'confirmed' : 'reverted',
+          blockNumber: seen.blockNumber.toString(),
+        };
+      });
     });
-  };

@@ -45,7 +45,7 @@ const isExecutable = (path: string): boolean => {
   }
 };
 
-const onPath = (name: string): string | undefined =>
+export const onPath = (name: string): string | undefined =>
   (process.env.PATH ?? '')
     .split(delimiter)
     .map((dir) => join(dir, name))

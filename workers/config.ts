@@ -41,6 +41,13 @@ const list = <T>(item: z.ZodType<T, string>) =>
     .pipe(z.array(item).min(1, { error: 'must list at least one value' }));
 
 const url = z.url({ error: 'must be a URL' });
+
+/** Unset (empty) means off. */
+const optional = <T>(schema: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(schema.optional());
 const privateKey = z
   .string()
   .refine((value) => isHex(value) && value.length === 66, {
@@ -151,6 +158,20 @@ export const settings = {
     doc: 'A permit whose holder never released it is reclaimed after this',
     parse: integer(1000, 3_600_000),
   }),
+  redisUrl: setting({
+    env: 'REDIS_URL',
+    fallback: '',
+    doc: 'redis://… shares the quota (Bottleneck cluster) across worker processes; unset: per process',
+    parse: optional(
+      z.string().regex(/^rediss?:\/\/\S+$/, { error: 'must be a redis:// or rediss:// URL' }),
+    ),
+  }),
+  metricsPort: setting({
+    env: 'METRICS_PORT',
+    fallback: '',
+    doc: 'Serve Prometheus metrics on this port at /metrics; unset: no metrics server',
+    parse: optional(integer(1, 65535)),
+  }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',
     fallback: '20000',
@@ -197,9 +218,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** The configuration table of the README. */
 export function configTable(): string {
+  const shown = (s: Setting<unknown>) =>
+    s.fallback === undefined
+      ? '*(required)*'
+      : s.fallback === ''
+        ? '*(unset)*'
+        : `\`${s.fallback}\``;
   const rows = Object.values(settings).map(
-    (s: Setting<unknown>) =>
-      `| \`${s.env}\` | ${s.fallback === undefined ? '*(required)*' : `\`${s.fallback}\``} | ${s.doc} |`,
+    (s: Setting<unknown>) => `| \`${s.env}\` | ${shown(s)} | ${s.doc} |`,
   );
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }

@@ -10,7 +10,10 @@ import { openDatabase, type Database } from '../activities/store/database';
 import { registerWallet } from '../activities/store/wallet-nonces';
 import { Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { RelayerConfig } from './config';
+import { startMetricsServer } from './metrics-server';
+import { RunStats } from './run-stats';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 
@@ -20,6 +23,7 @@ export interface RelayerProcess {
   readonly chains: ChainRegistry;
   readonly throttle: Throttle;
   readonly worker: RelayerWorker;
+  readonly metrics: Registry;
   /** Settles when the worker stops; rejects if it fails. */
   readonly done: Promise<void>;
   /** Drains the worker (see RelayerWorker.shutdown), then closes connections. */
@@ -35,6 +39,8 @@ export async function startRelayerProcess(
   options: { maxCachedWorkflows?: number } = {},
 ): Promise<RelayerProcess> {
   const processId = newProcessId();
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
   const chain = createEvmChain({
     chainId: config.chainId,
@@ -52,7 +58,15 @@ export async function startRelayerProcess(
       await chain.pendingNonce(address),
     );
   }
-  const throttle = new Throttle(config);
+  const throttle = await Throttle.start(
+    config,
+    config.redisUrl === undefined
+      ? undefined
+      : {
+          redisUrl: config.redisUrl,
+          limiterId: `${config.taskQueue}:rpc-quota:${config.chainId}`,
+        },
+  );
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
   await clientConnection.close();
@@ -73,7 +87,12 @@ export async function startRelayerProcess(
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
     drainTimeoutMs: config.drainTimeoutMs,
     maxCachedWorkflows: options.maxCachedWorkflows,
+    stats: new RunStats(metrics),
   });
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics, config.metricsPort);
   const done = worker.run();
   return {
     processId,
@@ -81,10 +100,12 @@ export async function startRelayerProcess(
     chains,
     throttle,
     worker,
+    metrics,
     done,
     async stop() {
       await worker.shutdown();
       await done;
+      await metricsServer?.close();
       await throttle.close();
       await connection.close();
       await database.close();

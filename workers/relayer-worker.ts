@@ -1,6 +1,8 @@
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue } from '../domain/task-queues';
+import { Registry } from 'prom-client';
+import { RunStats } from './run-stats';
 import { typedFailures } from './typed-failures';
 import { workflowCode } from './workflow-code';
 
@@ -18,9 +20,12 @@ export interface RelayerWorkerOptions {
   drainTimeoutMs: number;
   /** Tests set 0 to replay every workflow task from history. */
   maxCachedWorkflows?: number;
+  /** Where activity outcomes are counted; a private one when omitted. */
+  stats?: RunStats;
 }
 
 export interface RelayerWorker {
+  readonly stats: RunStats;
   /** Resolves when every part has stopped. */
   run(): Promise<void>;
   /**
@@ -33,7 +38,9 @@ export interface RelayerWorker {
 export async function createRelayerWorker(options: RelayerWorkerOptions): Promise<RelayerWorker> {
   const { connection, namespace, taskQueue, activities } = options;
   const { acquireThrottle, releaseThrottle, ...steps } = activities;
-  const interceptors = { activity: [typedFailures] };
+  const stats = options.stats ?? new RunStats(new Registry());
+  // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure.
+  const interceptors = { activity: [typedFailures, stats.interceptor] };
   const [pool, throttle, releases] = await Promise.all([
     Worker.create({
       interceptors,
@@ -76,6 +83,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
     };
   };
   return {
+    stats,
     run() {
       runs ??= start();
       return runs.all;

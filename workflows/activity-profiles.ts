@@ -9,9 +9,9 @@ const retryUntilDone = {
   nonRetryableErrorTypes,
 } as const;
 
-/** Database-only steps: quick, retried until the database answers. */
+/** Database-only steps: milliseconds each, so a short timeout notices a dead worker quickly. */
 export const dbStep: ActivityOptions = {
-  startToCloseTimeout: '30s',
+  startToCloseTimeout: '10s',
   retry: retryUntilDone,
 };
 
@@ -21,6 +21,7 @@ export const dbStep: ActivityOptions = {
  */
 export const rpcStep: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
   scheduleToCloseTimeout: '5m',
   retry: retryUntilDone,
 };
@@ -28,6 +29,7 @@ export const rpcStep: ActivityOptions = {
 /** One look at the receipt; the waiting between looks is a workflow timer. */
 export const confirmStep: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
   retry: retryUntilDone,
 };
 
@@ -37,6 +39,7 @@ export const confirmStep: ActivityOptions = {
  */
 export const throttleStep: ActivityOptions = {
   startToCloseTimeout: '2m',
+  heartbeatTimeout: '10s',
   retry: { ...retryUntilDone, maximumInterval: '10s' },
 };
 

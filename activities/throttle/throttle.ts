@@ -1,4 +1,5 @@
 import Bottleneck from 'bottleneck';
+import Redis from 'ioredis';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
@@ -13,6 +14,12 @@ export interface ThrottleSettings {
   permitTtlMs: number;
 }
 
+/** With Redis, every process that uses the same limiter id shares one quota. */
+export interface ThrottleCluster {
+  redisUrl: string;
+  limiterId: string;
+}
+
 export type PermitGrant =
   | { granted: true; permitId: string; waitedMs: number }
   | { granted: false; reason: 'busy' | 'timeout' | 'closed'; retryAfterMs: number };
@@ -21,25 +28,64 @@ export type PermitGrant =
  * The RPC quota: Bottleneck's `maxConcurrent` is the in-flight semaphore and its reservoir, refilled
  * one token every 1/perSecond up to `burst`, is the token bucket. A permit is a Bottleneck job that
  * keeps running until `release`, so it holds its in-flight slot between the activities of one
- * intent; `expiration` reclaims it if the release never comes.
+ * intent; `expiration` reclaims it if the release never comes (in Redis too, when its process died).
  */
 export class Throttle {
-  private readonly limiter: Bottleneck;
+  private limiter: Bottleneck;
+  private readonly connection?: Bottleneck.IORedisConnection;
   private readonly held = new Map<string, () => void>();
+  private closed = false;
 
-  constructor(private readonly settings: ThrottleSettings) {
-    this.limiter = new Bottleneck({
-      maxConcurrent: settings.maxInFlight,
-      reservoir: settings.burst,
-      reservoirIncreaseAmount: 1,
-      reservoirIncreaseInterval: Math.round(1000 / settings.perSecond),
-      reservoirIncreaseMaximum: settings.burst,
+  private constructor(
+    private readonly settings: ThrottleSettings,
+    private readonly cluster?: ThrottleCluster,
+  ) {
+    if (cluster) {
+      const client = new Redis(cluster.redisUrl, { maxRetriesPerRequest: 1 });
+      // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
+      client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
+      this.connection = new Bottleneck.IORedisConnection({ client });
+    }
+    this.limiter = this.createLimiter();
+  }
+
+  /** Resolves once the limiter (and, clustered, its Redis state) is ready. */
+  static async start(settings: ThrottleSettings, cluster?: ThrottleCluster): Promise<Throttle> {
+    const throttle = new Throttle(settings, cluster);
+    await throttle.ready();
+    return throttle;
+  }
+
+  private createLimiter(): Bottleneck {
+    const { perSecond, burst, maxWaitMs } = this.settings;
+    const options: Bottleneck.ConstructorOptions & { heartbeatInterval?: number } = {
+      ...quotaOf(this.settings),
+      reservoir: burst,
       // Waiters beyond what the bucket can serve within maxWaitMs (with a margin for timer
       // slack) are turned away at once: they would time out anyway, and a timed-out waiter
       // still in the queue would burn a token when its turn came.
-      highWater: Math.max(1, Math.floor((0.8 * settings.perSecond * settings.maxWaitMs) / 1000)),
+      highWater: Math.max(1, Math.floor((0.8 * perSecond * maxWaitMs) / 1000)),
       strategy: Bottleneck.strategy.OVERFLOW,
-    });
+      ...(this.cluster && {
+        id: this.cluster.limiterId,
+        datastore: 'ioredis',
+        connection: this.connection,
+        clearDatastore: false,
+        // Clustered, the reservoir only moves on this heartbeat (5 s by default: "5 per second"
+        // became 5 per 5 s). The option is real but missing from Bottleneck's types.
+        heartbeatInterval: 250,
+      }),
+    };
+    const limiter = new Bottleneck(options);
+    limiter.on('error', (error: Error) => console.error(`throttle: ${error.message}`));
+    return limiter;
+  }
+
+  private async ready(): Promise<void> {
+    await this.limiter.ready();
+    // Redis keeps the settings of whoever created the limiter first: apply ours, so a deploy
+    // that changes the quota takes effect (the last process to start wins).
+    if (this.cluster) await this.limiter.updateSettings(quotaOf(this.settings));
   }
 
   /** Waits for a permit; `permitId` must be unique per acquisition. */
@@ -60,7 +106,8 @@ export class Throttle {
       const deadline = setTimeout(() => refuse('timeout'), this.settings.maxWaitMs);
       signal?.addEventListener('abort', onAbort);
 
-      this.limiter
+      const limiter = this.limiter;
+      limiter
         .schedule({ id: permitId, expiration: this.settings.permitTtlMs }, () => {
           // The waiter gave up before its turn came: hand the slot straight back.
           if (settled) return Promise.resolve();
@@ -69,9 +116,25 @@ export class Throttle {
             settle({ granted: true, permitId, waitedMs: Date.now() - startedAt });
           });
         })
-        .catch(() => refuse(this.closed ? 'closed' : 'busy'))
+        .catch((error: unknown) => {
+          if (isLostRedisState(error)) this.recover(limiter);
+          refuse(this.closed ? 'closed' : 'busy');
+        })
         .finally(() => this.held.delete(permitId));
     });
+  }
+
+  /**
+   * Bottleneck recreates its Redis state when it finds it gone (Redis restarted, keys flushed)
+   * by comparing the error text to "SETTINGS_KEY_NOT_FOUND"; Redis 7 prefixes script errors with
+   * "ERR ", so that never matches and every later job fails. We do the recreation ourselves.
+   */
+  private recover(failed: Bottleneck): void {
+    if (this.closed || failed !== this.limiter) return;
+    console.error('throttle: the shared quota state vanished from Redis; recreating it');
+    this.limiter = this.createLimiter();
+    this.ready().catch((error: Error) => console.error(`throttle: ${error.message}`));
+    void failed.stop({ dropWaitingJobs: true }).catch(() => undefined);
   }
 
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
@@ -87,8 +150,6 @@ export class Throttle {
     return this.held.size;
   }
 
-  private closed = false;
-
   /** For a process going away: turns every waiter away (they retry elsewhere), drops permits. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -97,6 +158,7 @@ export class Throttle {
     const stopped = this.limiter.stop({ dropWaitingJobs: true });
     for (const permitId of [...this.held.keys()]) this.release(permitId);
     await stopped;
+    await this.connection?.disconnect();
   }
 
   /** Roughly when the bucket could serve a newcomer, jittered so retries do not arrive together. */
@@ -107,3 +169,14 @@ export class Throttle {
     return Math.round(bounded * (0.8 + Math.random() * 0.4));
   }
 }
+
+/** The settings that make up the quota (the current reservoir is state, not a setting). */
+const quotaOf = (settings: ThrottleSettings): Bottleneck.ConstructorOptions => ({
+  maxConcurrent: settings.maxInFlight,
+  reservoirIncreaseAmount: 1,
+  reservoirIncreaseInterval: Math.round(1000 / settings.perSecond),
+  reservoirIncreaseMaximum: settings.burst,
+});
+
+const isLostRedisState = (error: unknown): boolean =>
+  error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');

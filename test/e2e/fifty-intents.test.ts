@@ -8,7 +8,7 @@ import { terminalStatuses } from '../../domain/intent';
 import { minedTransactions } from '../support/chain-truth';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
-import { spawnWorker, type WorkerProcess } from '../support/worker-process';
+import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
 
 let world: TestWorld;
 let connection: Connection;
@@ -37,20 +37,15 @@ async function waitUntilSettled(total: number, timeoutMs: number): Promise<void>
 describe('50 intents through a worker process with 8 activity slots', () => {
   it('mines exactly 50 transactions, right recipient and amount, contiguous nonces, books balanced', async () => {
     const taskQueue = `e2e-${randomUUID()}`;
-    const config = world.config();
-    worker = await spawnWorker({
-      TEMPORAL_ADDRESS: config.temporalAddress,
-      TASK_QUEUE: taskQueue,
-      DATABASE_URL: world.databaseUrl,
-      RPC_URLS: config.rpcUrls.join(','),
-      CHAIN_ID: String(config.chainId),
-      HOT_WALLET_KEYS: world.walletKeys.join(','),
-      CONFIRM_POLL_INTERVAL_MS: '100',
-      POOL_WIDTH: '8',
-      THROTTLE_MAX_IN_FLIGHT: '8',
-      THROTTLE_PER_SECOND: '100',
-      THROTTLE_BURST: '20',
-    });
+    worker = await spawnWorker(
+      world.env({
+        TASK_QUEUE: taskQueue,
+        POOL_WIDTH: '8',
+        THROTTLE_MAX_IN_FLIGHT: '8',
+        THROTTLE_PER_SECOND: '100',
+        THROTTLE_BURST: '20',
+      }),
+    );
     const client = new Client({ connection });
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     const startNonces = await Promise.all(world.wallets.map((w) => world.chain.pendingNonce(w)));
@@ -108,6 +103,6 @@ describe('50 intents through a worker process with 8 activity slots', () => {
 
     worker.signal('SIGTERM');
     expect(await worker.exited).toBe(0);
-    expect(worker.output()).toMatch(/stopped/);
+    expect(worker.output()).toMatch(/pool stopped: sent 50, retry \d+, abandoned 0, panics 0/);
   });
 });

@@ -21,7 +21,7 @@ let world: TestWorld;
 let throttle: Throttle;
 beforeAll(async () => {
   world = await startTestWorld({ tenants: { acme: '10' } });
-  throttle = new Throttle({
+  throttle = await Throttle.start({
     maxInFlight: 10,
     perSecond: 100,
     burst: 100,

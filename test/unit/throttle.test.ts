@@ -14,7 +14,7 @@ describe('Throttle (Bottleneck, in-process)', () => {
   afterEach(() => throttle.close());
 
   it('spaces grants by the token bucket: 2/s with burst 1 → t+0, 0.5 s, 1 s, 1.5 s', async () => {
-    throttle = new Throttle(settings({ perSecond: 2, burst: 1 }));
+    throttle = await Throttle.start(settings({ perSecond: 2, burst: 1 }));
     const start = Date.now();
     const grantedAt = await Promise.all(
       [1, 2, 3, 4].map(async (i) => {
@@ -32,7 +32,7 @@ describe('Throttle (Bottleneck, in-process)', () => {
   });
 
   it('never has more permits out than maxInFlight, and a release lets the next one in', async () => {
-    throttle = new Throttle(settings({ maxInFlight: 2, maxWaitMs: 300 }));
+    throttle = await Throttle.start(settings({ maxInFlight: 2, maxWaitMs: 300 }));
     const [a, b] = [await throttle.acquire('a'), await throttle.acquire('b')];
     expect([a.granted, b.granted]).toEqual([true, true]);
     expect(await throttle.acquire('c')).toMatchObject({ granted: false, reason: 'timeout' });
@@ -44,7 +44,7 @@ describe('Throttle (Bottleneck, in-process)', () => {
 
   it('turns away waiters it could not serve before their deadline', async () => {
     // 1/s with a 3 s wait: one token now, two waiters can be served in time, the rest are refused.
-    throttle = new Throttle(settings({ perSecond: 1, burst: 1, maxWaitMs: 3000 }));
+    throttle = await Throttle.start(settings({ perSecond: 1, burst: 1, maxWaitMs: 3000 }));
     const first = await throttle.acquire('first');
     expect(first.granted).toBe(true);
     const waiters = ['w1', 'w2', 'w3', 'w4'].map((id) => throttle.acquire(id));
@@ -58,7 +58,7 @@ describe('Throttle (Bottleneck, in-process)', () => {
   });
 
   it('reclaims a permit that was never released once it expires', async () => {
-    throttle = new Throttle(settings({ maxInFlight: 1, permitTtlMs: 200 }));
+    throttle = await Throttle.start(settings({ maxInFlight: 1, permitTtlMs: 200 }));
     expect(await throttle.acquire('forgotten')).toMatchObject({ granted: true });
     const start = Date.now();
     expect(await throttle.acquire('next')).toMatchObject({ granted: true });
@@ -67,7 +67,7 @@ describe('Throttle (Bottleneck, in-process)', () => {
   });
 
   it('refuses waiters with "closed" when the process shuts down, and honours abort', async () => {
-    throttle = new Throttle(settings({ maxInFlight: 1 }));
+    throttle = await Throttle.start(settings({ maxInFlight: 1 }));
     await throttle.acquire('held');
     const aborted = new AbortController();
     const waiting = throttle.acquire('aborted', aborted.signal);

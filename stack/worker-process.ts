@@ -9,7 +9,7 @@ export interface WorkerProcess {
   signal(signal: NodeJS.Signals): void;
 }
 
-const root = resolve(__dirname, '../..');
+const root = resolve(__dirname, '..');
 
 /**
  * `npm run worker` as a real child process: node with the tsx loader, no wrapper process in

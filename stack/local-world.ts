@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestClient, http, parseEther, publicActions } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Chain, ChainRegistry, Hex } from '../activities/chain/chain';
+import { createChainRegistry, createEvmChain } from '../activities/chain/evm-chain';
+import { openDatabase, type Database } from '../activities/store/database';
+import { createTenant, deposit } from '../activities/store/ledger';
+import { registerWallet } from '../activities/store/wallet-nonces';
+import { loadConfig, type RelayerConfig } from '../workers/config';
+import { startAnvil, type Anvil, type AnvilOptions } from './anvil';
+import { startRedis, type RedisServer } from './redis';
+import { RpcProxy } from './rpc-proxy';
+
+const anvilClient = (rpcUrl: string) =>
+  createTestClient({ mode: 'anvil', transport: http(rpcUrl, { retryCount: 0 }) }).extend(
+    publicActions,
+  );
+
+/**
+ * A chain, a database and funded tenants on one machine: what tests, the examples and the
+ * benchmark run workers against. Workers reach the chain through `proxy` when there is one, so
+ * it sees every call they make; the world's own reads go to anvil directly.
+ */
+export interface LocalWorld {
+  anvil: Anvil;
+  proxy?: RpcProxy;
+  redis?: RedisServer;
+  /** anvil's own methods (mining, balances) and the usual reads, for checking ground truth. */
+  testClient: ReturnType<typeof anvilClient>;
+  database: Database;
+  databaseUrl: string;
+  chain: Chain;
+  chains: ChainRegistry;
+  /** Sending wallets registered with the relayer. */
+  wallets: Hex[];
+  walletKeys: Hex[];
+  /** Worker environment pointing at this world; `overrides` win. */
+  env(overrides?: Record<string, string>): Record<string, string>;
+  config(overrides?: Record<string, string>): RelayerConfig;
+  stop(): Promise<void>;
+}
+
+export interface LocalWorldOptions {
+  /** Temporal frontend the workers use. */
+  temporalAddress?: string;
+  anvil?: AnvilOptions;
+  wallets?: number;
+  confirmations?: number;
+  /** Tenant id → ether deposited. */
+  tenants?: Record<string, string>;
+  /** Put an RpcProxy between the workers and anvil. */
+  proxy?: boolean;
+  /** Start a redis-server and share the quota through it. */
+  redis?: boolean;
+}
+
+export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<LocalWorld> {
+  const anvil = await startAnvil(options.anvil);
+  const proxy = options.proxy ? await RpcProxy.start(anvil.rpcUrl) : undefined;
+  const redis = options.redis ? await startRedis() : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'relayer-world-'));
+  const databaseUrl = `sqlite:${join(dir, 'relayer.sqlite')}`;
+  const database = await openDatabase(databaseUrl);
+  const walletKeys = anvil.keys.slice(0, options.wallets ?? 2);
+  const confirmations = options.confirmations ?? 1;
+  const chain = createEvmChain({
+    chainId: anvil.chainId,
+    rpcUrls: [anvil.rpcUrl],
+    hotWalletKeys: walletKeys,
+    confirmations,
+    pollIntervalMs: 100,
+    rpcTimeoutMs: 5000,
+  });
+  const wallets = walletKeys.map((key) => privateKeyToAccount(key).address);
+  for (const address of wallets) {
+    const chainNonce = await chain.pendingNonce(address);
+    await registerWallet(database, { chainId: anvil.chainId, address }, chainNonce);
+  }
+  const now = new Date();
+  for (const [id, ether] of Object.entries(options.tenants ?? { acme: '100', globex: '100' })) {
+    await createTenant(database, { id, name: id }, now);
+    await deposit(database, id, parseEther(ether), now);
+  }
+  const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
+    ...(options.temporalAddress && { TEMPORAL_ADDRESS: options.temporalAddress }),
+    DATABASE_URL: databaseUrl,
+    RPC_URLS: proxy?.url ?? anvil.rpcUrl,
+    CHAIN_ID: String(anvil.chainId),
+    HOT_WALLET_KEYS: walletKeys.join(','),
+    CONFIRMATIONS: String(confirmations),
+    CONFIRM_POLL_INTERVAL_MS: '100',
+    ...(redis && { REDIS_URL: redis.url }),
+    ...overrides,
+  });
+  return {
+    anvil,
+    proxy,
+    redis,
+    testClient: anvilClient(anvil.rpcUrl),
+    database,
+    databaseUrl,
+    chain,
+    chains: createChainRegistry([chain]),
+    wallets,
+    walletKeys,
+    env,
+    config: (overrides) => loadConfig(env(overrides)),
+    async stop() {
+      await database.close();
+      await Promise.all([anvil.stop(), proxy?.close(), redis?.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { keccak256, type Hex } from 'viem';
+import { freePort } from './free-port';
+
+export interface RecordedCall {
+  method: string;
+  /** ms since the proxy started */
+  startedAt: number;
+  endedAt?: number;
+  /** For eth_sendRawTransaction: the hash of the bytes sent. */
+  txHash?: Hex;
+}
+
+interface JsonRpcRequest {
+  id?: unknown;
+  method?: string;
+  params?: unknown[];
+}
+
+/**
+ * A JSON-RPC proxy on loopback between the workers and the node: the ground truth of what the RPC
+ * provider saw (every call, when it started and ended) and a place to make the provider slow.
+ */
+export class RpcProxy {
+  readonly calls: RecordedCall[] = [];
+  private readonly holds = new Map<string, number>();
+  private readonly startedAt = performance.now();
+
+  private readonly server: Server;
+
+  private constructor(
+    readonly url: string,
+    private readonly upstream: string,
+  ) {
+    this.server = createServer((request, response) => {
+      this.handle(request)
+        .then((body) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(body);
+        })
+        .catch((error: Error) => {
+          response.writeHead(502, { 'content-type': 'text/plain' });
+          response.end(error.message);
+        });
+    });
+  }
+
+  static async start(upstream: string, port?: number): Promise<RpcProxy> {
+    const listenPort = port ?? (await freePort());
+    const proxy = new RpcProxy(`http://127.0.0.1:${listenPort}`, upstream);
+    await new Promise<void>((resolve) => proxy.server.listen(listenPort, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  /** The node answers `method` at once, but the caller hears back only `ms` later. */
+  holdResponses(method: string, ms: number): void {
+    if (ms > 0) this.holds.set(method, ms);
+    else this.holds.delete(method);
+  }
+
+  /** Calls of `method`, in the order they arrived. */
+  callsOf(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Calls of `method` that have arrived and not yet been answered. */
+  inFlight(method: string): number {
+    return this.callsOf(method).filter((call) => call.endedAt === undefined).length;
+  }
+
+  now(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage): Promise<string> {
+    const body = await readBody(request);
+    const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
+    const recorded = (Array.isArray(parsed) ? parsed : [parsed]).map((call) => this.record(call));
+    const answer = await fetch(this.upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const text = await answer.text();
+    const hold = Math.max(0, ...recorded.map((call) => this.holds.get(call.method) ?? 0));
+    if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+    for (const call of recorded) call.endedAt = this.now();
+    return text;
+  }
+
+  private record(call: JsonRpcRequest): RecordedCall {
+    const method = call.method ?? '(none)';
+    const raw =
+      method === 'eth_sendRawTransaction' ? (call.params?.[0] as Hex | undefined) : undefined;
+    const recorded: RecordedCall = {
+      method,
+      startedAt: this.now(),
+      ...(raw && { txHash: keccak256(raw) }),
+    };
+    this.calls.push(recorded);
+    return recorded;
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+/** The most calls in flight at once, from recorded start and end times. */
+export function maxConcurrent(calls: RecordedCall[]): number {
+  const edges = calls.flatMap((call) => [
+    { at: call.startedAt, delta: 1 },
+    { at: call.endedAt ?? Number.POSITIVE_INFINITY, delta: -1 },
+  ]);
+  // An end and a start at the same instant do not overlap.
+  edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let current = 0;
+  let most = 0;
+  for (const edge of edges) most = Math.max(most, (current += edge.delta));
+  return most;
+}
+
+/** The most calls that started within any window of `windowMs`. */
+export function maxInWindow(calls: RecordedCall[], windowMs: number): number {
+  const starts = calls.map((call) => call.startedAt).sort((a, b) => a - b);
+  let most = 0;
+  for (let first = 0, last = 0; last < starts.length; last++) {
+    while (starts[last]! - starts[first]! >= windowMs) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}

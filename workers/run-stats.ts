@@ -1,0 +1,109 @@
+import { CancelledFailure } from '@temporalio/common';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
+import type { Context } from '@temporalio/activity';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { AcquireThrottleResult } from '../activities/acquire-throttle';
+import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+
+export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'abandoned' | 'panic';
+
+/** Errors only a bug throws: an activity that hits one is retried and counted, never done. */
+const programmingErrors = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
+
+export function classifyFailure(error: unknown, shutdownCancelled: boolean): ActivityOutcome {
+  if (error instanceof CancelledFailure && shutdownCancelled) return 'abandoned';
+  if (programmingErrors.some((kind) => error instanceof kind)) return 'panic';
+  if (error instanceof RelayerError && nonRetryableErrorTypes.includes(error.name)) return 'failed';
+  return 'retry';
+}
+
+/**
+ * What one worker process did, in the seed's four numbers: sends handed to the node, attempts
+ * that will be retried, steps abandoned to the drain timeout (safely retryable) and panics (bugs:
+ * the task is retried, never marked done). Also exported as Prometheus metrics.
+ */
+export class RunStats {
+  sent = 0;
+  retry = 0;
+  abandoned = 0;
+  panics = 0;
+  private readonly executions: Counter<'activity' | 'outcome'>;
+  private readonly permitWait: Histogram;
+  private readonly permitRefusals: Counter<'reason'>;
+
+  constructor(registry: Registry) {
+    this.executions = new Counter({
+      name: 'relayer_activity_executions_total',
+      help: 'Activity attempts by outcome: completed, failed (not retryable), retry, abandoned, panic',
+      labelNames: ['activity', 'outcome'],
+      registers: [registry],
+    });
+    this.permitWait = new Histogram({
+      name: 'relayer_permit_wait_seconds',
+      help: 'Time from asking the throttle for a permit to getting it',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    });
+    this.permitRefusals = new Counter({
+      name: 'relayer_permit_refusals_total',
+      help: 'Permit requests the throttle turned away (the intent stays untouched and asks again)',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+  }
+
+  record(activity: string, outcome: ActivityOutcome, result?: unknown): void {
+    this.executions.inc({ activity, outcome });
+    if (outcome === 'completed' && activity === 'broadcast') this.sent++;
+    if (outcome === 'retry') this.retry++;
+    if (outcome === 'abandoned') this.abandoned++;
+    if (outcome === 'panic') this.panics++;
+    if (outcome === 'completed' && activity === 'acquireThrottle') {
+      const grant = result as AcquireThrottleResult;
+      if (grant.granted) this.permitWait.observe(grant.waitedMs / 1000);
+      else this.permitRefusals.inc({ reason: grant.reason });
+    }
+  }
+
+  /** Counts a rejection nobody handled (a bug in floating code) instead of dying of it. */
+  recordUnhandled(): void {
+    this.panics++;
+    this.executions.inc({ activity: '(unhandled)', outcome: 'panic' });
+  }
+
+  summary(): string {
+    return `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`;
+  }
+
+  get interceptor(): ActivityInterceptorsFactory {
+    return (context) => ({ inbound: new RecordOutcomes(this, context) });
+  }
+}
+
+class RecordOutcomes implements ActivityInboundCallsInterceptor {
+  constructor(
+    private readonly stats: RunStats,
+    private readonly context: Context,
+  ) {}
+
+  async execute(
+    input: ActivityExecuteInput,
+    next: Next<ActivityInboundCallsInterceptor, 'execute'>,
+  ) {
+    const activity = this.context.info.activityType;
+    try {
+      const result = await next(input);
+      this.stats.record(activity, 'completed', result);
+      return result;
+    } catch (error) {
+      const shutdown = this.context.cancellationDetails?.workerShutdown === true;
+      this.stats.record(activity, classifyFailure(error, shutdown));
+      throw error;
+    }
+  }
+}
