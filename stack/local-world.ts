@@ -91,6 +91,7 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
     HOT_WALLET_KEYS: walletKeys.join(','),
     CONFIRMATIONS: String(confirmations),
     CONFIRM_POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'WARN',
     ...(redis && { REDIS_URL: redis.url }),
     ...overrides,
   });

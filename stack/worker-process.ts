@@ -35,3 +35,25 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   }
   return { child, output: () => output, exited, signal: (s) => child.kill(s) };
 }
+
+export interface StopSummary {
+  sent: number;
+  retry: number;
+  abandoned: number;
+  panics: number;
+}
+
+/** The numbers of the worker's last line: "pool stopped: sent 2, retry 0, abandoned 0, panics 0". */
+export function stopSummary(output: string): StopSummary | undefined {
+  const match = output.match(
+    /pool stopped: sent (\d+), retry (\d+), abandoned (\d+), panics (\d+)/,
+  );
+  if (!match) return undefined;
+  const [sent, retry, abandoned, panics] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { sent, retry, abandoned, panics };
+}

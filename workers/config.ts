@@ -172,6 +172,14 @@ export const settings = {
     doc: 'Serve Prometheus metrics on this port at /metrics; unset: no metrics server',
     parse: optional(integer(1, 65535)),
   }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    fallback: 'INFO',
+    doc: "TRACE, DEBUG, INFO, WARN or ERROR (the SDK's logs and ours)",
+    parse: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
+      error: 'must be TRACE, DEBUG, INFO, WARN or ERROR',
+    }),
+  }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',
     fallback: '20000',

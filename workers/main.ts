@@ -9,7 +9,7 @@ import { installRuntime } from './runtime';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  installRuntime();
+  installRuntime(config.logLevel);
   const relayer = await startRelayerProcess(config);
   const { stats } = relayer.worker;
   const name = `worker ${relayer.processId}`;
@@ -39,6 +39,9 @@ async function main(): Promise<void> {
   await relayer.done;
   await stopping;
   console.log(`${name}: pool stopped: ${stats.summary()}`);
+  // Everything that matters is closed; an abandoned RPC call must not keep the process around
+  // until its own timeout.
+  process.exit(0);
 }
 
 main().catch(exitOnError);

@@ -72,8 +72,9 @@ export class Throttle {
         connection: this.connection,
         clearDatastore: false,
         // Clustered, the reservoir only moves on this heartbeat (5 s by default: "5 per second"
-        // became 5 per 5 s). The option is real but missing from Bottleneck's types.
-        heartbeatInterval: 250,
+        // became 5 per 5 s), and tokens beyond the bucket's size are lost between two beats, so
+        // a beat comes at least twice per bucketful. The option is missing from the types.
+        heartbeatInterval: clusterHeartbeatMs(this.settings),
       }),
     };
     const limiter = new Bottleneck(options);
@@ -177,6 +178,9 @@ const quotaOf = (settings: ThrottleSettings): Bottleneck.ConstructorOptions => (
   reservoirIncreaseInterval: Math.round(1000 / settings.perSecond),
   reservoirIncreaseMaximum: settings.burst,
 });
+
+const clusterHeartbeatMs = ({ perSecond, burst }: ThrottleSettings): number =>
+  Math.min(250, Math.max(20, Math.floor((burst * 1000) / perSecond / 2)));
 
 const isLostRedisState = (error: unknown): boolean =>
   error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');
