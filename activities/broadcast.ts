@@ -1,4 +1,9 @@
-import { IntentClosedError, NonceConflictError, UnknownWalletError } from '../domain/errors';
+import {
+  IntentClosedError,
+  NonceConflictError,
+  SendPacedError,
+  UnknownWalletError,
+} from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Hex } from './chain/chain';
 import type { ActivityDependencies } from './dependencies';
@@ -19,7 +24,7 @@ export interface BroadcastResult {
  * happened to an earlier attempt, at most one transaction can land for the intent.
  */
 export const broadcast = (deps: ActivityDependencies) => {
-  const { db, chains, clock } = deps;
+  const { db, chains, clock, throttle } = deps;
 
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
@@ -53,6 +58,8 @@ export const broadcast = (deps: ActivityDependencies) => {
       }
       const { txHash, nonce } = signed;
       if (intent.status === IntentStatus.confirmed) return { status: intent.status, txHash, nonce };
+      const waitMs = await throttle.reserveSend();
+      if (waitMs > 0) throw new SendPacedError(waitMs);
       // Abandoning the send (drain timeout) is safe: the retry sends these same persisted bytes.
       const outcome = await unlessCancelled(chains.get(intent.chainId).broadcast(signed));
       if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce, txHash);

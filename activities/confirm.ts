@@ -17,7 +17,7 @@ export type ConfirmResult =
  * pool slot. A transaction the node no longer knows is re-sent from the persisted bytes.
  */
 export const confirm =
-  ({ db, chains, clock }: ActivityDependencies) =>
+  ({ db, chains, clock, throttle }: ActivityDependencies) =>
   ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {
       const intent = await getIntent(db.kysely, intentId);
@@ -34,11 +34,19 @@ export const confirm =
       }
       const chain = chains.get(intent.chainId);
       const seen = await unlessCancelled(chain.observe(signed.txHash));
-      if (
-        seen.state === 'unknown' &&
-        (await unlessCancelled(chain.broadcast(signed))) === 'nonce-taken'
-      ) {
-        throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
+      if (seen.state === 'unknown') {
+        // Dropped by the node: send the persisted bytes again, at the RPC pace.
+        const waitMs = await throttle.reserveSend();
+        if (waitMs > 0) {
+          return {
+            state: 'pending',
+            confirmations: 0,
+            retryAfterMs: Math.max(waitMs, chain.pollIntervalMs),
+          };
+        }
+        if ((await unlessCancelled(chain.broadcast(signed))) === 'nonce-taken') {
+          throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
+        }
       }
       if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
         const confirmations = seen.state === 'mined' ? seen.confirmations : 0;

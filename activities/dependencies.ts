@@ -12,6 +12,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export interface PermitSource {
   acquire(permitId: string, signal?: AbortSignal): Promise<PermitGrant>;
   release(permitId: string): boolean;
+  /** Right before a send: 0 to go now (counted), otherwise the ms to wait (see SendPacer). */
+  reserveSend(): Promise<number>;
 }
 
 /** Everything a step touches, handed in so tests can pass real parts or fakes. */

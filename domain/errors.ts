@@ -11,6 +11,7 @@ export const ErrorType = {
   intentClosed: 'IntentClosed',
   nonceConflict: 'NonceConflict',
   staleVersion: 'StaleVersion',
+  sendPaced: 'SendPaced',
   unknownChain: 'UnknownChain',
   unknownWallet: 'UnknownWallet',
   toolchainMissing: 'ToolchainMissing',
@@ -34,11 +35,19 @@ export const nonRetryableErrorTypes: ErrorType[] = [
 export class RelayerError<Details extends object = Record<string, unknown>> extends Error {
   override readonly name: ErrorType;
   readonly details: Details;
+  /** When set, the retry comes this late (instead of the retry policy's backoff). */
+  readonly retryAfterMs?: number;
 
-  constructor(name: ErrorType, message: string, details: Details, options?: { cause?: unknown }) {
+  constructor(
+    name: ErrorType,
+    message: string,
+    details: Details,
+    options?: { cause?: unknown; retryAfterMs?: number },
+  ) {
     super(message, options);
     this.name = name;
     this.details = details;
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 
@@ -138,6 +147,20 @@ export class UnknownWalletError extends RelayerError<{ chainId: number; address:
       ErrorType.unknownWallet,
       `${address} is not a hot wallet of this relayer on chain ${chainId}`,
       { chainId, address },
+    );
+  }
+}
+
+/** Not an error of the payment: the send must wait for the RPC pace; the step retries then. */
+export class SendPacedError extends RelayerError<{ waitMs: number }> {
+  constructor(waitMs: number) {
+    super(
+      ErrorType.sendPaced,
+      `send paced: the RPC quota allows the next send in ${waitMs} ms`,
+      { waitMs },
+      {
+        retryAfterMs: waitMs,
+      },
     );
   }
 }

@@ -8,7 +8,7 @@ import { createChainRegistry, createEvmChain } from '../activities/chain/evm-cha
 import { systemClock } from '../activities/dependencies';
 import { openDatabase, type Database } from '../activities/store/database';
 import { registerWallet } from '../activities/store/wallet-nonces';
-import { Throttle } from '../activities/throttle/throttle';
+import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { RelayerConfig } from './config';
@@ -64,7 +64,7 @@ export async function startRelayerProcess(
       ? undefined
       : {
           redisUrl: config.redisUrl,
-          limiterId: `${config.taskQueue}:rpc-quota:${config.chainId}`,
+          limiterId: quotaLimiterId(config.taskQueue, config.chainId),
         },
   );
   const clientConnection = await Connection.connect({ address: config.temporalAddress });

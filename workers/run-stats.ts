@@ -8,9 +8,9 @@ import type {
 import type { Context } from '@temporalio/activity';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
-import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+import { ErrorType, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
 
-export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'abandoned' | 'panic';
+export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'paced' | 'abandoned' | 'panic';
 
 /** Errors only a bug throws: an activity that hits one is retried and counted, never done. */
 const programmingErrors = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
@@ -18,6 +18,7 @@ const programmingErrors = [TypeError, ReferenceError, RangeError, SyntaxError, E
 export function classifyFailure(error: unknown, shutdownCancelled: boolean): ActivityOutcome {
   if (error instanceof CancelledFailure && shutdownCancelled) return 'abandoned';
   if (programmingErrors.some((kind) => error instanceof kind)) return 'panic';
+  if (error instanceof RelayerError && error.name === ErrorType.sendPaced) return 'paced';
   if (error instanceof RelayerError && nonRetryableErrorTypes.includes(error.name)) return 'failed';
   return 'retry';
 }
@@ -30,6 +31,8 @@ export function classifyFailure(error: unknown, shutdownCancelled: boolean): Act
 export class RunStats {
   sent = 0;
   retry = 0;
+  /** Sends that waited for the RPC pace (a timer, then a retry): not failures. */
+  paced = 0;
   abandoned = 0;
   panics = 0;
   private readonly executions: Counter<'activity' | 'outcome'>;
@@ -39,7 +42,7 @@ export class RunStats {
   constructor(registry: Registry) {
     this.executions = new Counter({
       name: 'relayer_activity_executions_total',
-      help: 'Activity attempts by outcome: completed, failed (not retryable), retry, abandoned, panic',
+      help: 'Activity attempts by outcome: completed, failed (not retryable), retry, paced, abandoned, panic',
       labelNames: ['activity', 'outcome'],
       registers: [registry],
     });
@@ -61,6 +64,7 @@ export class RunStats {
     this.executions.inc({ activity, outcome });
     if (outcome === 'completed' && activity === 'broadcast') this.sent++;
     if (outcome === 'retry') this.retry++;
+    if (outcome === 'paced') this.paced++;
     if (outcome === 'abandoned') this.abandoned++;
     if (outcome === 'panic') this.panics++;
     if (outcome === 'completed' && activity === 'acquireThrottle') {
@@ -77,7 +81,8 @@ export class RunStats {
   }
 
   summary(): string {
-    return `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`;
+    const seed = `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`;
+    return this.paced > 0 ? `${seed}, paced ${this.paced}` : seed;
   }
 
   get interceptor(): ActivityInterceptorsFactory {

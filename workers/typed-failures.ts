@@ -9,8 +9,9 @@ import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
- * failure type the error's declared name, carries its structured details, and marks the kinds a
- * retry cannot fix as non-retryable even where a retry policy forgot to list them.
+ * failure type the error's declared name, carries its structured details, marks the kinds a
+ * retry cannot fix as non-retryable even where a retry policy forgot to list them, and passes on
+ * a wait the error asks for (the RPC pace) as the retry's delay.
  */
 export class TypedFailures implements ActivityInboundCallsInterceptor {
   async execute(
@@ -26,6 +27,7 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
         message: error.message,
         details: [error.details],
         nonRetryable: nonRetryableErrorTypes.includes(error.name),
+        ...(error.retryAfterMs !== undefined && { nextRetryDelay: error.retryAfterMs }),
         cause: error,
       });
     }

@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
+import { localSendPacer, redisSendPacer, type SendPacer } from './send-pacer';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
@@ -13,6 +14,10 @@ export interface ThrottleSettings {
   /** A permit not released in this time is reclaimed: its holder is presumed dead. */
   permitTtlMs: number;
 }
+
+/** The Redis name of the quota shared by every worker of a task queue for one chain. */
+export const quotaLimiterId = (taskQueue: string, chainId: number): string =>
+  `${taskQueue}:rpc-quota:${chainId}`;
 
 /** With Redis, every process that uses the same limiter id shares one quota. */
 export interface ThrottleCluster {
@@ -29,10 +34,12 @@ export type PermitGrant =
  * one token every 1/perSecond up to `burst`, is the token bucket. A permit is a Bottleneck job that
  * keeps running until `release`, so it holds its in-flight slot between the activities of one
  * intent; `expiration` reclaims it if the release never comes (in Redis too, when its process died).
+ * The same rate is applied once more right before each send (send-pacer.ts).
  */
 export class Throttle {
   private limiter: Bottleneck;
   private readonly connection?: Bottleneck.IORedisConnection;
+  private readonly pacer: SendPacer;
   private readonly held = new Map<string, () => void>();
   private closed = false;
 
@@ -45,6 +52,9 @@ export class Throttle {
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
+      this.pacer = redisSendPacer(client, `${cluster.limiterId}:send-pace`, settings);
+    } else {
+      this.pacer = localSendPacer(settings);
     }
     this.limiter = this.createLimiter();
   }
@@ -66,15 +76,16 @@ export class Throttle {
       // still in the queue would burn a token when its turn came.
       highWater: Math.max(1, Math.floor((0.8 * perSecond * maxWaitMs) / 1000)),
       strategy: Bottleneck.strategy.OVERFLOW,
+      // The reservoir only grows on this beat (250 ms by default, 5 s clustered: "5 per second"
+      // became 5 per 5 s), and what grew beyond the bucket's size between two beats is lost
+      // (20/s with burst 1 gave 4/s). So the beat comes twice per bucketful. The option is
+      // real but missing from Bottleneck's types.
+      heartbeatInterval: heartbeatMs(this.settings),
       ...(this.cluster && {
         id: this.cluster.limiterId,
         datastore: 'ioredis',
         connection: this.connection,
         clearDatastore: false,
-        // Clustered, the reservoir only moves on this heartbeat (5 s by default: "5 per second"
-        // became 5 per 5 s), and tokens beyond the bucket's size are lost between two beats, so
-        // a beat comes at least twice per bucketful. The option is missing from the types.
-        heartbeatInterval: clusterHeartbeatMs(this.settings),
       }),
     };
     const limiter = new Bottleneck(options);
@@ -138,6 +149,11 @@ export class Throttle {
     void failed.stop({ dropWaitingJobs: true }).catch(() => undefined);
   }
 
+  /** Asked right before each send to the node: 0 to go now, else the ms to wait. */
+  reserveSend(): Promise<number> {
+    return this.pacer.reserve();
+  }
+
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
   release(permitId: string): boolean {
     const release = this.held.get(permitId);
@@ -179,8 +195,8 @@ const quotaOf = (settings: ThrottleSettings): Bottleneck.ConstructorOptions => (
   reservoirIncreaseMaximum: settings.burst,
 });
 
-const clusterHeartbeatMs = ({ perSecond, burst }: ThrottleSettings): number =>
-  Math.min(250, Math.max(20, Math.floor((burst * 1000) / perSecond / 2)));
+const heartbeatMs = ({ perSecond, burst }: ThrottleSettings): number =>
+  Math.min(250, Math.max(10, Math.floor((burst * 1000) / perSecond / 2)));
 
 const isLostRedisState = (error: unknown): boolean =>
   error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');
