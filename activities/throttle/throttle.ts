@@ -76,11 +76,9 @@ export class Throttle {
       // still in the queue would burn a token when its turn came.
       highWater: Math.max(1, Math.floor((0.8 * perSecond * maxWaitMs) / 1000)),
       strategy: Bottleneck.strategy.OVERFLOW,
-      // The reservoir only grows on this beat (250 ms by default, 5 s clustered: "5 per second"
-      // became 5 per 5 s), and what grew beyond the bucket's size between two beats is lost
-      // (20/s with burst 1 gave 4/s). So the beat comes twice per bucketful. The option is
-      // real but missing from Bottleneck's types.
-      heartbeatInterval: heartbeatMs(this.settings),
+      // See beatMs (clustered, the default beat is 5 s: "5 per second" became 5 per 5 s). The
+      // option is real but missing from Bottleneck's types.
+      heartbeatInterval: beatMs(this.settings),
       ...(this.cluster && {
         id: this.cluster.limiterId,
         datastore: 'ioredis',
@@ -188,15 +186,21 @@ export class Throttle {
 }
 
 /** The settings that make up the quota (the current reservoir is state, not a setting). */
+/**
+ * Bottleneck grows its reservoir only on its heartbeat, and in process by one increment per beat
+ * however long the beat was (250 ms by default: 20/s came out as 4/s, 50/s with burst 50 as 4/s
+ * and then a queue of waiters that had given up). So the beat is the increase interval: half a
+ * token's time, between 10 and 250 ms, with the increment sized to the rate.
+ */
+const beatMs = ({ perSecond }: ThrottleSettings): number =>
+  Math.min(250, Math.max(10, Math.floor(500 / perSecond)));
+
 const quotaOf = (settings: ThrottleSettings): Bottleneck.ConstructorOptions => ({
   maxConcurrent: settings.maxInFlight,
-  reservoirIncreaseAmount: 1,
-  reservoirIncreaseInterval: Math.round(1000 / settings.perSecond),
+  reservoirIncreaseInterval: beatMs(settings),
+  reservoirIncreaseAmount: (settings.perSecond * beatMs(settings)) / 1000,
   reservoirIncreaseMaximum: settings.burst,
 });
-
-const heartbeatMs = ({ perSecond, burst }: ThrottleSettings): number =>
-  Math.min(250, Math.max(10, Math.floor((burst * 1000) / perSecond / 2)));
 
 const isLostRedisState = (error: unknown): boolean =>
   error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');

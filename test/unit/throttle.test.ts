@@ -60,3 +60,33 @@ describe('Throttle (Bottleneck, in-process)', () => {
     expect(await closing).toMatchObject({ granted: false, reason: 'closed' });
   });
 });
+
+describe('Throttle rate (in process)', () => {
+  it.each([
+    [20, 1],
+    [50, 50],
+    [2, 1],
+  ])(
+    'grants %i/s with burst %i: the rate, never more than burst + rate × T',
+    async (perSecond, burst) => {
+      const throttle = await Throttle.start(settings({ perSecond, burst, maxWaitMs: 10_000 }));
+      try {
+        const windowMs = 2000;
+        const started = Date.now();
+        let granted = 0;
+        const demand = Array.from({ length: perSecond * 4 + burst }, async (_, i) => {
+          const grant = await throttle.acquire(`r${i}`);
+          if (grant.granted) {
+            throttle.release(grant.permitId);
+            if (Date.now() - started < windowMs) granted++;
+          }
+        });
+        await Promise.all(demand);
+        expect(granted).toBeLessThanOrEqual(burst + (perSecond * windowMs) / 1000);
+        expect(granted).toBeGreaterThanOrEqual(Math.floor((0.8 * (perSecond * windowMs)) / 1000));
+      } finally {
+        await throttle.close();
+      }
+    },
+  );
+});
