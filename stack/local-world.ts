@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
 import { createTestClient, http, parseEther, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Chain, ChainRegistry, Hex } from '../activities/chain/chain';
@@ -54,6 +56,11 @@ export interface LocalWorldOptions {
   proxy?: boolean;
   /** Start a redis-server and share the quota through it. */
   redis?: boolean;
+  /**
+   * A PostgreSQL server (postgres://…/any) to keep the world's data in a fresh database of its
+   * own, dropped at stop; without it, a fresh SQLite file.
+   */
+  postgresServerUrl?: string;
 }
 
 export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<LocalWorld> {
@@ -61,7 +68,10 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
   const proxy = options.proxy ? await RpcProxy.start(anvil.rpcUrl) : undefined;
   const redis = options.redis ? await startRedis() : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'relayer-world-'));
-  const databaseUrl = `sqlite:${join(dir, 'relayer.sqlite')}`;
+  const scratch = options.postgresServerUrl
+    ? await createScratchDatabase(options.postgresServerUrl)
+    : undefined;
+  const databaseUrl = scratch?.url ?? `sqlite:${join(dir, 'relayer.sqlite')}`;
   const database = await openDatabase(databaseUrl);
   const walletKeys = anvil.keys.slice(0, options.wallets ?? 2);
   const confirmations = options.confirmations ?? 1;
@@ -110,8 +120,28 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
     config: (overrides) => loadConfig(env(overrides)),
     async stop() {
       await database.close();
+      await scratch?.drop();
       await Promise.all([anvil.stop(), proxy?.close(), redis?.stop()]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function createScratchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `relayer_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new PgClient({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`) };
 }

@@ -67,6 +67,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
   });
 
   it('recovers when its Redis state vanishes (Bottleneck alone fails for good on Redis 7)', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const throttle = await Throttle.start(settings, { redisUrl: redis.url, limiterId: 'flushed' });
     try {
       const first = await throttle.acquire('before');
@@ -80,8 +81,10 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
       // … and the next one is served by the recreated limiter.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await throttle.acquire('after')).granted).toBe(true);
+      expect(logged).toHaveBeenCalledWith(expect.stringMatching(/quota state vanished from Redis/));
     } finally {
       await throttle.close();
+      logged.mockRestore();
     }
   });
 });
