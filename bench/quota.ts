@@ -7,7 +7,7 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { table } from '../client/table';
 import { submitIntent } from '../client/submit-intent';
-import { terminalStatuses } from '../domain/intent';
+import { settledCount, waitUntilSettled } from '../client/wait-until-settled';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { maxConcurrent, maxInWindow, type RecordedCall } from '../stack/rpc-proxy';
 import { startDevServer } from '../stack/temporal-servers';
@@ -81,7 +81,15 @@ async function measure(
     const intents = intentsFor(cell);
     const started = Date.now();
     await submitAll(world, new Client({ connection }), taskQueue, intents);
-    await waitUntilSettled(world, intents, cell.label);
+    let reportedAt = 0;
+    await waitUntilSettled(world.database, intents, {
+      pollMs: 100,
+      onProgress: (counts) => {
+        if (Date.now() - reportedAt < 2000) return;
+        reportedAt = Date.now();
+        console.log(`  ${cell.label}: ${settledCount(counts)}/${intents} settled`);
+      },
+    });
     const wallSeconds = (Date.now() - started) / 1000;
     for (const worker of workers) worker.signal('SIGTERM');
     await Promise.all(workers.map((worker) => worker.exited));
@@ -126,20 +134,6 @@ async function submitAll(
         ),
       ),
     );
-  }
-}
-
-async function waitUntilSettled(world: LocalWorld, count: number, label: string): Promise<void> {
-  let lastReport = 0;
-  for (;;) {
-    const rows = await world.database.kysely.selectFrom('intents').select('status').execute();
-    const settled = rows.filter((r) => terminalStatuses.has(r.status)).length;
-    if (settled >= count) return;
-    if (Date.now() - lastReport > 2000) {
-      process.stdout.write(`  ${label}: ${settled}/${count} settled\n`);
-      lastReport = Date.now();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -3,10 +3,8 @@ import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../activities/store/database';
-import { countIntentsByStatus } from '../activities/store/intent-store';
 import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
 import { RelayerError } from '../domain/errors';
-import { type IntentStatus, terminalStatuses } from '../domain/intent';
 import { startEmbeddedStack } from '../stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config';
 import { exitOnError } from '../workers/exit-on-error';
@@ -14,6 +12,7 @@ import { startRelayerProcess } from '../workers/relayer-process';
 import { installRuntime } from '../workers/runtime';
 import { submitIntent } from './submit-intent';
 import { table } from './table';
+import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
 
 const usage = `npm start [-- options]
   --intents <n>         demo intents to submit (default 24)
@@ -149,13 +148,7 @@ async function main(): Promise<void> {
   await shutdown();
 }
 
-const settledCount = (counts: Partial<Record<IntentStatus, number>>): number =>
-  [...terminalStatuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
-
-async function watchUntilSettled(
-  database: Database,
-  total: number,
-): Promise<Partial<Record<IntentStatus, number>>> {
+async function watchUntilSettled(database: Database, total: number): Promise<StatusCounts> {
   const bar = new SingleBar({
     format:
       '  intents |{bar}| {value}/{total} settled · confirmed {confirmed} · failed {failed} · review {review}',
@@ -164,24 +157,20 @@ async function watchUntilSettled(
     hideCursor: true,
   });
   bar.start(total, 0, { confirmed: 0, failed: 0, review: 0 });
-  for (;;) {
-    const counts = await countIntentsByStatus(database.kysely);
-    const settled = settledCount(counts);
-    bar.update(settled, {
-      confirmed: counts.confirmed ?? 0,
-      failed: counts.failed ?? 0,
-      review: counts.needs_review ?? 0,
-    });
-    if (settled >= total) {
-      bar.stop();
-      return counts;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const counts = await waitUntilSettled(database, total, {
+    onProgress: (seen) =>
+      bar.update(settledCount(seen), {
+        confirmed: seen.confirmed ?? 0,
+        failed: seen.failed ?? 0,
+        review: seen.needs_review ?? 0,
+      }),
+  });
+  bar.stop();
+  return counts;
 }
 
 function printSummary(
-  counts: Partial<Record<IntentStatus, number>>,
+  counts: StatusCounts,
   rejected: number,
   elapsedSeconds: number,
   webUiUrl: string,

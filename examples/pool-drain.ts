@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { submitIntent } from '../client/submit-intent';
-import { terminalStatuses } from '../domain/intent';
+import { waitUntilSettled } from '../client/wait-until-settled';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startDevServer } from '../stack/temporal-servers';
 import { spawnWorker, stopSummary, type StopSummary } from '../stack/worker-process';
@@ -122,11 +122,7 @@ export async function runPoolDrain(
 
     proxy.holdResponses(sendMethod, 0);
     const second = await spawnWorker(workerEnv);
-    await waitFor(
-      async () => (await rows(world)).every((r) => terminalStatuses.has(r.status as never)),
-      120_000,
-      'all intents settled',
-    );
+    await waitUntilSettled(world.database, count, { timeoutMs: 120_000 });
     second.signal('SIGTERM');
     await second.exited;
     const secondWorker = stopSummary(second.output());

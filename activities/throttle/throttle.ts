@@ -69,7 +69,7 @@ export class Throttle {
   private createLimiter(): Bottleneck {
     const { perSecond, burst, maxWaitMs } = this.settings;
     const options: Bottleneck.ConstructorOptions & { heartbeatInterval?: number } = {
-      ...quotaOf(this.settings),
+      ...quotaOf(this.settings, this.cluster !== undefined),
       reservoir: burst,
       // Waiters beyond what the bucket can serve within maxWaitMs (with a margin for timer
       // slack) are turned away at once: they would time out anyway, and a timed-out waiter
@@ -95,7 +95,7 @@ export class Throttle {
     await this.limiter.ready();
     // Redis keeps the settings of whoever created the limiter first: apply ours, so a deploy
     // that changes the quota takes effect (the last process to start wins).
-    if (this.cluster) await this.limiter.updateSettings(quotaOf(this.settings));
+    if (this.cluster) await this.limiter.updateSettings(quotaOf(this.settings, true));
   }
 
   /** Waits for a permit; `permitId` must be unique per acquisition. */
@@ -187,17 +187,22 @@ export class Throttle {
 
 /** The settings that make up the quota (the current reservoir is state, not a setting). */
 /**
- * Bottleneck grows its reservoir only on its heartbeat, and in process by one increment per beat
- * however long the beat was (250 ms by default: 20/s came out as 4/s, 50/s with burst 50 as 4/s
- * and then a queue of waiters that had given up). So the beat is the increase interval: half a
- * token's time, between 10 and 250 ms, with the increment sized to the rate.
+ * Bottleneck grows its reservoir only on its heartbeat (250 ms by default, 5 s clustered: "5 per
+ * second" became 5 per 5 s), so the beat is half a token's time, between 10 and 250 ms, and each
+ * beat adds the rate's share. In process, Bottleneck adds one increment per beat however long the
+ * beat was, and only if a full increase interval has passed by Date.now() (20/s came out as 4/s,
+ * and a beat 1 ms short of the interval was skipped): there the interval is set a little under
+ * the beat. Clustered, it adds one increment per whole interval elapsed: there they are equal.
  */
 const beatMs = ({ perSecond }: ThrottleSettings): number =>
   Math.min(250, Math.max(10, Math.floor(500 / perSecond)));
 
-const quotaOf = (settings: ThrottleSettings): Bottleneck.ConstructorOptions => ({
+const quotaOf = (
+  settings: ThrottleSettings,
+  clustered: boolean,
+): Bottleneck.ConstructorOptions => ({
   maxConcurrent: settings.maxInFlight,
-  reservoirIncreaseInterval: beatMs(settings),
+  reservoirIncreaseInterval: clustered ? beatMs(settings) : beatMs(settings) - 2,
   reservoirIncreaseAmount: (settings.perSecond * beatMs(settings)) / 1000,
   reservoirIncreaseMaximum: settings.burst,
 });

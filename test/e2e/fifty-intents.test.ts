@@ -4,8 +4,8 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tenantBalance } from '../../activities/store/ledger';
 import { submitIntent } from '../../client/submit-intent';
-import { terminalStatuses } from '../../domain/intent';
 import { minedTransactions } from '../support/chain-truth';
+import { waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
@@ -22,17 +22,6 @@ afterAll(async () => {
   await connection?.close();
   await world?.stop();
 });
-
-async function waitUntilSettled(total: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await world.database.kysely.selectFrom('intents').select('status').execute();
-    if (rows.filter((r) => terminalStatuses.has(r.status)).length >= total) return;
-    if (Date.now() > deadline)
-      throw new Error(`not settled in time: ${JSON.stringify(rows.map((r) => r.status))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('50 intents through a worker process with 8 activity slots', () => {
   it('mines exactly 50 transactions, right recipient and amount, contiguous nonces, books balanced', async () => {
@@ -62,7 +51,7 @@ describe('50 intents through a worker process with 8 activity slots', () => {
         submitIntent({ database: world.database, client, taskQueue }, request),
       ),
     );
-    await waitUntilSettled(50, 120_000);
+    await waitUntilSettled(world, 50, 120_000);
 
     const rows = await world.database.kysely.selectFrom('intents').selectAll().execute();
     expect(rows.map((r) => r.status)).toEqual(Array(50).fill('confirmed'));

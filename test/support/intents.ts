@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent, type SubmittedIntent } from '../../client/submit-intent';
-import { terminalStatuses } from '../../domain/intent';
+import { waitUntilSettled as waitUntilSettledIn } from '../../client/wait-until-settled';
 import type { LocalWorld } from '../../stack/local-world';
 
 /** Submits `count` intents spread over the world's wallets and the given tenants. */
@@ -35,20 +35,8 @@ export async function submitMany(
 }
 
 /** Resolves once `count` intents have ended; fails with their statuses after `timeoutMs`. */
-export async function waitUntilSettled(
+export const waitUntilSettled = (
   world: LocalWorld,
   count: number,
   timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await world.database.kysely.selectFrom('intents').select('status').execute();
-    if (rows.filter((r) => terminalStatuses.has(r.status)).length >= count) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `not settled in ${timeoutMs} ms: ${JSON.stringify(rows.map((r) => r.status))}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+): Promise<unknown> => waitUntilSettledIn(world.database, count, { timeoutMs });
