@@ -23,13 +23,20 @@ export interface Pace {
   burst: number;
 }
 
+/**
+ * The pace runs 2% under the quota: a send reaches the node a few ms after the decision, and
+ * those ms differ from send to send (measured: 20 sends in one second against a bound of 19). 2%
+ * is 20 ms of slack in every second.
+ */
+const intervalMs = (perSecond: number): number => (1000 / perSecond) * 1.02;
+
 /** The decision for a send at `now`, from the theoretical arrival time of the next one (`tat`). */
 export function gcra(
   tat: number,
   now: number,
   { perSecond, burst }: Pace,
 ): { waitMs: number; nextTat: number } {
-  const interval = 1000 / perSecond;
+  const interval = intervalMs(perSecond);
   const waitMs = Math.max(tat, now) - now - (burst - 1) * interval;
   return waitMs > 0
     ? { waitMs: Math.ceil(waitMs), nextTat: tat }
@@ -75,6 +82,6 @@ export function redisSendPacer(redis: Redis, key: string, pace: Pace): SendPacer
   if (typeof client.reserveSend !== 'function') {
     redis.defineCommand('reserveSend', { numberOfKeys: 1, lua: gcraScript });
   }
-  const interval = 1000 / pace.perSecond;
+  const interval = intervalMs(pace.perSecond);
   return { reserve: () => client.reserveSend(key, interval, (pace.burst - 1) * interval) };
 }

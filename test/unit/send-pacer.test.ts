@@ -10,21 +10,22 @@ function pacerAt(pace: { perSecond: number; burst: number }) {
 }
 
 describe('send pacing (GCRA, decided at the moment of sending)', () => {
+  // The pace runs 2% under the quota: one send per 204 ms at 5/s, per 102 ms at 10/s.
   it('with burst 1, lets one send through per 1/rate and says how long the others must wait', () => {
     const sendAt = pacerAt({ perSecond: 5, burst: 1 });
     expect(sendAt(1000)).toBe(0);
-    expect(sendAt(1000)).toBe(200);
-    expect(sendAt(1150)).toBe(50);
+    expect(sendAt(1000)).toBe(204);
+    expect(sendAt(1150)).toBe(54);
     // A refused send takes nothing: the next one that comes in time goes.
-    expect(sendAt(1200)).toBe(0);
-    expect(sendAt(1399)).toBe(1);
-    expect(sendAt(1400)).toBe(0);
+    expect(sendAt(1204)).toBe(0);
+    expect(sendAt(1407)).toBe(1);
+    expect(sendAt(1408)).toBe(0);
   });
 
   it('lets `burst` go back to back, then one per interval', () => {
     const sendAt = pacerAt({ perSecond: 10, burst: 3 });
-    expect([0, 0, 0, 0].map(() => sendAt(5000))).toEqual([0, 0, 0, 100]);
-    expect(sendAt(5100)).toBe(0);
+    expect([0, 0, 0, 0].map(() => sendAt(5000))).toEqual([0, 0, 0, 102]);
+    expect(sendAt(5102)).toBe(0);
   });
 
   it('never lets more than perSecond + burst − 1 sends through in any second', async () => {
