@@ -1,5 +1,5 @@
 import { IntentClosedError, NonceConflictError } from '../domain/errors';
-import { IntentStatus, signedTransactionOf } from '../domain/intent';
+import { IntentStatus, revertedReason, signedTransactionOf } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
@@ -63,7 +63,7 @@ export const confirm =
             {
               status,
               blockNumber: seen.blockNumber,
-              reason: seen.succeeded ? null : 'transaction reverted on-chain',
+              reason: seen.succeeded ? null : revertedReason,
             },
             now,
           );

@@ -1,5 +1,5 @@
 import { IntentClosedError } from '../domain/errors';
-import { hasReached, IntentStatus } from '../domain/intent';
+import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
 import { getIntentForUpdate, transitionIntent } from './store/intent-store';
@@ -15,13 +15,9 @@ export const hold =
   async ({ intentId }: IntentStepParameters): Promise<IntentStepResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
-      if (intent.status === IntentStatus.failed) {
-        throw new IntentClosedError(intentId, intent.status);
-      }
-      if (hasReached(intent.status, IntentStatus.held)) return { status: intent.status };
-      if (intent.status !== IntentStatus.settling) {
-        throw new IntentClosedError(intentId, intent.status);
-      }
+      const state = stepState(intent.status, IntentStatus.held);
+      if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
+      if (state === 'done') return { status: intent.status };
       const now = clock.now();
       await placeHold(db, trx, { intentId, tenantId: intent.tenantId, amount: intent.amount }, now);
       const held = await transitionIntent(trx, intent, { status: IntentStatus.held }, now);

@@ -1,5 +1,5 @@
 import { IntentClosedError } from '../domain/errors';
-import { hasReached, IntentStatus } from '../domain/intent';
+import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from './store/intent-store';
 
@@ -19,8 +19,9 @@ export const markSettling =
   ({ db, clock }: ActivityDependencies) =>
   async ({ intentId }: IntentStepParameters): Promise<IntentStepResult> => {
     const intent = await getIntent(db.kysely, intentId);
-    if (intent.status === IntentStatus.failed) throw new IntentClosedError(intentId, intent.status);
-    if (hasReached(intent.status, IntentStatus.settling)) return { status: intent.status };
+    const state = stepState(intent.status, IntentStatus.settling);
+    if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
+    if (state === 'done') return { status: intent.status };
     const settled = await transitionIntent(
       db.kysely,
       intent,

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 const crockford = '0123456789abcdefghjkmnpqrstvwxyz';
 
+export const intentIdPattern = /^pi_[0-9a-hjkmnp-tv-z]{26}$/;
+
 /**
  * `pi_` + 48-bit millisecond time + 80 random bits, in Crockford base32, so that ids sort by
  * creation time in the database and in the Temporal Web UI.

@@ -1,6 +1,7 @@
 /**
- * Every error the relayer raises on purpose. Temporal turns an error's `name` into the failure
- * `type`, so workflows and callers branch on these names, never on messages or `instanceof`.
+ * Every error the relayer raises on purpose. Each has a fixed `name`, which becomes the Temporal
+ * failure `type` (workers/typed-failures.ts sets it: the SDK would use the class name), so
+ * workflows and callers branch on these names, never on messages or `instanceof`.
  */
 export const ErrorType = {
   invalidIntent: 'InvalidIntent',

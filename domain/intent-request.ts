@@ -32,7 +32,6 @@ const newIntentRequestSchema = z.strictObject({
     .refine((value) => value <= maxUint256, { error: 'amount does not fit in 256 bits' }),
 });
 
-export type NewIntentRequest = z.input<typeof newIntentRequestSchema>;
 export type NewIntent = z.output<typeof newIntentRequestSchema>;
 
 /** Checks the shape of a request; checks that need the database live in client/submit-intent.ts. */

@@ -18,6 +18,9 @@ export const IntentStatus = {
 } as const;
 export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
 
+/** Why an intent whose transaction was mined but reverted failed (no value moved). */
+export const revertedReason = 'transaction reverted on-chain';
+
 export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.confirmed,
   IntentStatus.failed,
@@ -36,9 +39,20 @@ const progress: Record<IntentStatus, number> = {
   needs_review: 5,
 };
 
-/** True when `status` is `step` or any state the happy path reaches after it. */
-export function hasReached(status: IntentStatus, step: IntentStatus): boolean {
-  return progress[status] >= progress[step];
+const stepBefore = { settling: IntentStatus.authorized, held: IntentStatus.settling } as const;
+
+/**
+ * What a database step should do with an intent in `status`: `run` it (the intent is at the step
+ * before), skip it as `done` (the intent is there or beyond, needs_review included: a person
+ * decides), or refuse it as `closed` (the intent failed, or is not ready for it).
+ */
+export function stepState(
+  status: IntentStatus,
+  step: keyof typeof stepBefore,
+): 'run' | 'done' | 'closed' {
+  if (status === IntentStatus.failed) return 'closed';
+  if (progress[status] >= progress[step]) return 'done';
+  return status === stepBefore[step] ? 'run' : 'closed';
 }
 
 /** A transaction may exist on-chain from `signed` on: from then on, failing means review. */

@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { submitIntent } from '../client/submit-intent';
 import { waitUntilSettled } from '../client/wait-until-settled';
+import { minedTransactions } from '../stack/chain-truth';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startDevServer } from '../stack/temporal-servers';
+import { waitFor } from '../stack/wait-for';
 import { spawnWorker, stopSummary, type StopSummary } from '../stack/worker-process';
 import { installRuntime } from '../workers/runtime';
 
@@ -93,7 +95,7 @@ export async function runPoolDrain(
       `enqueue ${count} intent(s); pool of 2 slots, 2 sends in flight at most, each send takes ${sendMs / 1000} s`,
     );
 
-    await waitFor(() => proxy.inFlight(sendMethod) === 2, 30_000, 'two sends in flight');
+    await waitFor(() => proxy.inFlight(sendMethod) === 2, 'two sends in flight', 30_000);
     const inFlightHashes = proxy
       .callsOf(sendMethod)
       .filter((call) => call.endedAt === undefined)
@@ -115,7 +117,7 @@ export async function runPoolDrain(
     const untouched = afterStop.filter((r) => r.status === 'authorized' && r.version === 1).length;
     say(`queue   ${untouched} intent(s) untouched, waiting for the next worker`);
     afterStop.forEach((r) => say(formatRow(r)));
-    const minedAfterStop = (await minedSince(world, startBlock)).length;
+    const minedAfterStop = (await minedTransactions(world, startBlock)).length;
     const holdsAfterStop = (
       await world.database.kysely.selectFrom('holds').select('intent_id').execute()
     ).length;
@@ -133,8 +135,8 @@ export async function runPoolDrain(
 
     const minedPerIntent: Record<string, number> = Object.fromEntries(final.map((r) => [r.id, 0]));
     const byHash = new Map(final.map((r) => [r.txHash, r.id]));
-    for (const tx of await minedSince(world, startBlock)) {
-      const id = byHash.get(tx);
+    for (const tx of await minedTransactions(world, startBlock)) {
+      const id = byHash.get(tx.hash);
       if (id) minedPerIntent[id]! += 1;
     }
     return {
@@ -174,27 +176,6 @@ async function rows(world: LocalWorld): Promise<IntentRow[]> {
     version: Number(r.version),
     txHash: r.tx_hash,
   }));
-}
-
-async function minedSince(world: LocalWorld, startBlock: bigint): Promise<string[]> {
-  const head = await world.testClient.getBlockNumber({ cacheTime: 0 });
-  const hashes: string[] = [];
-  for (let n = startBlock + 1n; n <= head; n++) {
-    hashes.push(...(await world.testClient.getBlock({ blockNumber: n })).transactions);
-  }
-  return hashes;
-}
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 if (require.main === module) {

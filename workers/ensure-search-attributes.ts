@@ -1,24 +1,26 @@
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { relayerSearchAttributes } from '../workflows/search-attributes';
+import { ConfigError } from './config';
 
-const indexedValueType = {
-  KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  TEXT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
-  INT: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-  DOUBLE: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
-  BOOL: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
-  DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-  KEYWORD_LIST: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-} as const;
+/** A client or a worker connection: both reach the operator service. */
+type OperatorConnection = Pick<Connection, 'operatorService'>;
+type SearchAttributeKeys = typeof relayerSearchAttributes;
+
+const indexedValueType = (type: SearchAttributeKeys[number]['type']) =>
+  temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${type}`];
+
+/** The CLI spells types in PascalCase: KEYWORD_LIST → KeywordList. */
+const cliType = (type: string) =>
+  type.toLowerCase().replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
 
 /**
  * Workflows upsert these search attributes at every step; on a namespace that lacks one, every
  * workflow task would fail. So a worker registers them before it starts, or refuses to start with
- * the command an operator can run (Temporal Cloud does not let workers register them).
+ * the commands an operator can run (Temporal Cloud does not let workers register them).
  */
 export async function ensureSearchAttributes(
-  connection: Connection,
+  connection: OperatorConnection,
   namespace: string,
 ): Promise<void> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
@@ -27,28 +29,24 @@ export async function ensureSearchAttributes(
   try {
     await addSearchAttributes(connection, namespace, missing);
   } catch (error) {
-    const commands = missing
-      .map(
-        (key) =>
-          `temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type Keyword`,
-      )
-      .join('\n  ');
-    throw new Error(
-      `search attributes missing on namespace ${namespace}; create them with:\n  ${commands}`,
-      {
-        cause: error,
-      },
+    const commands = missing.map(
+      (key) =>
+        `temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type ${cliType(key.type)}`,
+    );
+    throw new ConfigError(
+      [...commands, `(registering them failed: ${(error as Error).message})`],
+      `search attributes missing on namespace ${namespace} and this worker may not create them; run`,
     );
   }
 }
 
 export async function addSearchAttributes(
-  connection: Connection,
+  connection: OperatorConnection,
   namespace: string,
-  keys: typeof relayerSearchAttributes = relayerSearchAttributes,
+  keys: SearchAttributeKeys = relayerSearchAttributes,
 ): Promise<void> {
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(keys.map((key) => [key.name, indexedValueType[key.type]])),
+    searchAttributes: Object.fromEntries(keys.map((key) => [key.name, indexedValueType(key.type)])),
   });
 }

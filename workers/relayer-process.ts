@@ -1,9 +1,7 @@
-import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createActivities } from '../activities';
-import type { ChainRegistry } from '../activities/chain/chain';
 import { createChainRegistry, createEvmChain } from '../activities/chain/evm-chain';
 import { systemClock } from '../activities/dependencies';
 import { openDatabase, type Database } from '../activities/store/database';
@@ -20,8 +18,6 @@ import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 export interface RelayerProcess {
   readonly processId: string;
   readonly database: Database;
-  readonly chains: ChainRegistry;
-  readonly throttle: Throttle;
   readonly worker: RelayerWorker;
   readonly metrics: Registry;
   /** Settles when the worker stops; rejects if it fails. */
@@ -30,14 +26,10 @@ export interface RelayerProcess {
   stop(): Promise<void>;
 }
 
-export const newProcessId = (): string =>
-  `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+const newProcessId = (): string => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
 /** Everything one worker process runs, built from its configuration. */
-export async function startRelayerProcess(
-  config: RelayerConfig,
-  options: { maxCachedWorkflows?: number } = {},
-): Promise<RelayerProcess> {
+export async function startRelayerProcess(config: RelayerConfig): Promise<RelayerProcess> {
   const processId = newProcessId();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -67,10 +59,8 @@ export async function startRelayerProcess(
           limiterId: quotaLimiterId(config.taskQueue, config.chainId),
         },
   );
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
-  await ensureSearchAttributes(clientConnection, config.temporalNamespace);
-  await clientConnection.close();
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  await ensureSearchAttributes(connection, config.temporalNamespace);
   const worker = await createRelayerWorker({
     connection,
     namespace: config.temporalNamespace,
@@ -86,7 +76,6 @@ export async function startRelayerProcess(
     poolWidth: config.poolWidth,
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
     drainTimeoutMs: config.drainTimeoutMs,
-    maxCachedWorkflows: options.maxCachedWorkflows,
     stats: new RunStats(metrics),
   });
   const metricsServer =
@@ -97,8 +86,6 @@ export async function startRelayerProcess(
   return {
     processId,
     database,
-    chains,
-    throttle,
     worker,
     metrics,
     done,

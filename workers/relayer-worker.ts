@@ -18,8 +18,6 @@ export interface RelayerWorkerOptions {
   /** Concurrent permit waits this process serves; waiting costs only a promise each. */
   throttleWaiters: number;
   drainTimeoutMs: number;
-  /** Tests set 0 to replay every workflow task from history. */
-  maxCachedWorkflows?: number;
   /** Where activity outcomes are counted; a private one when omitted. */
   stats?: RunStats;
 }
@@ -51,9 +49,6 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
       shutdownGraceTime: options.drainTimeoutMs,
-      ...(options.maxCachedWorkflows !== undefined && {
-        maxCachedWorkflows: options.maxCachedWorkflows,
-      }),
     }),
     Worker.create({
       interceptors,

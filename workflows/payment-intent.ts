@@ -11,7 +11,7 @@ import {
 import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
-import { IntentStatus } from '../domain/intent';
+import { IntentStatus, revertedReason } from '../domain/intent';
 import { throttleTaskQueue } from '../domain/task-queues';
 import { confirmStep, dbStep, releaseStep, rpcStep, throttleStep } from './activity-profiles';
 import { intentStatusKey } from './search-attributes';
@@ -76,7 +76,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     }
     const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress.txHash);
     progress.blockNumber = mined.blockNumber;
-    if (mined.state === 'reverted') progress.reason = 'transaction reverted on-chain';
+    if (mined.state === 'reverted') progress.reason = revertedReason;
     enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
   } catch (error) {
     progress.reason = describeFailure(error);

@@ -7,7 +7,7 @@ import type { IntentsTable, Schema } from './schema';
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
-export function intentFromRow(row: Selectable<IntentsTable>): Intent {
+function intentFromRow(row: Selectable<IntentsTable>): Intent {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -27,15 +27,10 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
   };
 }
 
-export async function findIntent(db: Kysely<Schema>, id: string): Promise<Intent | undefined> {
-  const row = await db.selectFrom('intents').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && intentFromRow(row);
-}
-
 export async function getIntent(db: Kysely<Schema>, id: string): Promise<Intent> {
-  const intent = await findIntent(db, id);
-  if (!intent) throw new IntentNotFoundError(id);
-  return intent;
+  const row = await db.selectFrom('intents').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new IntentNotFoundError(id);
+  return intentFromRow(row);
 }
 
 /** Reads the intent and locks its row until the transaction ends. */

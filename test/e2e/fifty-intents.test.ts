@@ -4,37 +4,29 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tenantBalance } from '../../activities/store/ledger';
 import { submitIntent } from '../../client/submit-intent';
-import { minedTransactions } from '../support/chain-truth';
+import { minedTransactions } from '../../stack/chain-truth';
 import { waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
-import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
+import { useTestWorld } from '../support/test-world';
 
-let world: TestWorld;
+const suite = useTestWorld({ tenants: { acme: '100', globex: '100' } });
 let connection: Connection;
-let worker: WorkerProcess | undefined;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '100', globex: '100' } });
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
 });
-afterAll(async () => {
-  worker?.signal('SIGKILL');
-  await connection?.close();
-  await world?.stop();
-});
+afterAll(() => connection?.close());
 
 describe('50 intents through a worker process with 8 activity slots', () => {
   it('mines exactly 50 transactions, right recipient and amount, contiguous nonces, books balanced', async () => {
+    const world = suite.world();
     const taskQueue = `e2e-${randomUUID()}`;
-    worker = await spawnWorker(
-      world.env({
-        TASK_QUEUE: taskQueue,
-        POOL_WIDTH: '8',
-        THROTTLE_MAX_IN_FLIGHT: '8',
-        THROTTLE_PER_SECOND: '100',
-        THROTTLE_BURST: '20',
-      }),
-    );
+    const [worker] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      POOL_WIDTH: '8',
+      THROTTLE_MAX_IN_FLIGHT: '8',
+      THROTTLE_PER_SECOND: '100',
+      THROTTLE_BURST: '20',
+    });
     const client = new Client({ connection });
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     const startNonces = await Promise.all(world.wallets.map((w) => world.chain.pendingNonce(w)));
@@ -90,8 +82,8 @@ describe('50 intents through a worker process with 8 activity slots', () => {
       });
     }
 
-    worker.signal('SIGTERM');
-    expect(await worker.exited).toBe(0);
-    expect(worker.output()).toMatch(/pool stopped: sent 50, retry \d+, abandoned 0, panics 0/);
+    worker!.signal('SIGTERM');
+    expect(await worker!.exited).toBe(0);
+    expect(worker!.output()).toMatch(/pool stopped: sent 50, retry \d+, abandoned 0, panics 0/);
   });
 });

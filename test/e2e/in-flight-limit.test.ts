@@ -1,35 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { maxConcurrent } from '../../stack/rpc-proxy';
-import { spawnWorker, stopSummary } from '../../stack/worker-process';
-import { minedTransactions } from '../support/chain-truth';
+import { stopSummary } from '../../stack/worker-process';
+import { minedTransactions } from '../../stack/chain-truth';
 import { submitMany, waitUntilSettled } from '../support/intents';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { useTestWorld } from '../support/test-world';
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startTestWorld({ proxy: true });
-});
-afterAll(() => world?.stop());
+const suite = useTestWorld({ proxy: true });
 
 describe('the in-flight limit', () => {
   it('50 intents on 8 activity slots with 3 permits: 50 transactions, never more than 3 sends at once', async () => {
+    const world = suite.world();
     // Slow sends make overlap likely, so the limit is what keeps them at 3.
     world.proxy!.holdResponses('eth_sendRawTransaction', 150);
     const taskQueue = `in-flight-${randomUUID()}`;
-    const worker = await spawnWorker(
-      world.env({
-        TASK_QUEUE: taskQueue,
-        POOL_WIDTH: '8',
-        THROTTLE_MAX_IN_FLIGHT: '3',
-        THROTTLE_PER_SECOND: '1000',
-        THROTTLE_BURST: '1000',
-      }),
-    );
+    const [worker] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      POOL_WIDTH: '8',
+      THROTTLE_MAX_IN_FLIGHT: '3',
+      THROTTLE_PER_SECOND: '1000',
+      THROTTLE_BURST: '1000',
+    });
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     await submitMany(world, taskQueue, 50);
     await waitUntilSettled(world, 50, 120_000);
-    worker.signal('SIGTERM');
-    await worker.exited;
+    worker!.signal('SIGTERM');
+    await worker!.exited;
 
     const sends = world.proxy!.callsOf('eth_sendRawTransaction');
     expect(sends).toHaveLength(50);
@@ -42,6 +37,6 @@ describe('the in-flight limit', () => {
       .execute();
     expect(rows.every((r) => r.status === 'confirmed')).toBe(true);
     expect(new Set(rows.map((r) => r.tx_hash))).toEqual(new Set(mined.map((tx) => tx.hash)));
-    expect(stopSummary(worker.output())).toMatchObject({ sent: 50, abandoned: 0, panics: 0 });
+    expect(stopSummary(worker!.output())).toMatchObject({ sent: 50, abandoned: 0, panics: 0 });
   });
 });

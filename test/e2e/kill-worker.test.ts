@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { quotaLimiterId, Throttle } from '../../activities/throttle/throttle';
-import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
-import { minedTransactions } from '../support/chain-truth';
+import { waitFor } from '../../stack/wait-for';
+import { minedTransactions } from '../../stack/chain-truth';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { useTestWorld, type TestWorld } from '../support/test-world';
 
-let world: TestWorld;
-let workers: WorkerProcess[] = [];
-beforeAll(async () => {
-  world = await startTestWorld({ proxy: true, redis: true });
-});
-afterAll(async () => {
-  for (const worker of workers) worker.signal('SIGKILL');
-  await world?.stop();
-});
+const suite = useTestWorld({ proxy: true, redis: true });
 
 describe('kill -9 of a worker process in the middle of a run', () => {
   it('every intent still ends confirmed exactly once, and no permit stays lost', async () => {
+    const world = suite.world();
     const taskQueue = `kill-${randomUUID()}`;
     const quota = {
       maxInFlight: 3,
@@ -27,7 +20,7 @@ describe('kill -9 of a worker process in the middle of a run', () => {
       permitTtlMs: 3_000,
     };
     world.proxy!.holdResponses('eth_sendRawTransaction', 300);
-    const env = world.env({
+    const workers = await suite.spawnWorkers(3, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '4',
       THROTTLE_MAX_IN_FLIGHT: String(quota.maxInFlight),
@@ -35,14 +28,14 @@ describe('kill -9 of a worker process in the middle of a run', () => {
       THROTTLE_BURST: String(quota.burst),
       PERMIT_TTL_MS: String(quota.permitTtlMs),
     });
-    workers = await Promise.all([1, 2, 3].map(() => spawnWorker(env)));
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     const submitted = await submitMany(world, taskQueue, 30);
 
     // Kill one process while sends are in flight, permits held, steps half done.
     await waitFor(
       async () =>
-        (await confirmedCount()) >= 6 && world.proxy!.inFlight('eth_sendRawTransaction') > 0,
+        (await confirmedCount(world)) >= 6 && world.proxy!.inFlight('eth_sendRawTransaction') > 0,
+      'a send in flight after 6 confirmations',
     );
     workers[0]!.signal('SIGKILL');
     expect(await workers[0]!.exited).toBe('SIGKILL');
@@ -76,19 +69,11 @@ describe('kill -9 of a worker process in the middle of a run', () => {
   });
 });
 
-async function confirmedCount(): Promise<number> {
+async function confirmedCount(world: TestWorld): Promise<number> {
   const rows = await world.database.kysely
     .selectFrom('intents')
     .select('status')
     .where('status', '=', 'confirmed')
     .execute();
   return rows.length;
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

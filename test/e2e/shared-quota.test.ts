@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { maxInWindow } from '../../stack/rpc-proxy';
-import { spawnWorker, stopSummary, type WorkerProcess } from '../../stack/worker-process';
+import { stopSummary } from '../../stack/worker-process';
 import { submitMany, waitUntilSettled } from '../support/intents';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { useTestWorld } from '../support/test-world';
 
-let world: TestWorld;
-let workers: WorkerProcess[] = [];
-beforeAll(async () => {
-  world = await startTestWorld({ proxy: true, redis: true });
-});
-afterAll(async () => {
-  for (const worker of workers) worker.signal('SIGKILL');
-  await world?.stop();
-});
+const suite = useTestWorld({ proxy: true, redis: true });
 
 describe('one quota shared by three worker processes through Redis', () => {
   it('5 sends/s, burst 1: no 1-second window holds more than 5 sends, across all processes', async () => {
     const perSecond = 5;
     const burst = 1;
     const taskQueue = `shared-quota-${randomUUID()}`;
-    const env = world.env({
+    const world = suite.world();
+    const workers = await suite.spawnWorkers(3, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '8',
       THROTTLE_MAX_IN_FLIGHT: '100',
       THROTTLE_PER_SECOND: String(perSecond),
       THROTTLE_BURST: String(burst),
     });
-    workers = await Promise.all([1, 2, 3].map(() => spawnWorker(env)));
     await submitMany(world, taskQueue, 30);
     await waitUntilSettled(world, 30, 60_000);
     for (const worker of workers) worker.signal('SIGTERM');

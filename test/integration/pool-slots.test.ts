@@ -2,18 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { submitMany, waitUntilSettled } from '../support/intents';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { useTestWorld } from '../support/test-world';
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startTestWorld({ proxy: true });
-});
-afterAll(() => world?.stop());
+const suite = useTestWorld({ proxy: true });
 
 describe('waiting never occupies a pool slot', () => {
   it('pool 2, 2 permits, 6 intents: all finish and no permit wait reaches its deadline', async () => {
     // The trap: if waiting for a permit took a pool slot, 2 waiters could fill the pool while the
     // 2 intents holding the permits wait for a slot to finish: stuck until the 20 s deadline.
+    const world = suite.world();
     world.proxy!.holdResponses('eth_sendRawTransaction', 500);
     const taskQueue = `slots-${randomUUID()}`;
     const relayer = await startRelayerProcess(

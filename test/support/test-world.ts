@@ -1,3 +1,4 @@
+import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
 import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../stack/local-world';
 
 export type TestWorld = LocalWorld;
@@ -12,3 +13,34 @@ export const startTestWorld = (options: LocalWorldOptions = {}): Promise<TestWor
     postgresServerUrl: process.env.TEST_POSTGRES_URL || undefined,
     ...options,
   });
+
+/**
+ * One world for a test file, started before its tests and stopped after them; worker processes
+ * spawned through it are killed at the end whatever happened, so none outlives a failed test.
+ */
+export function useTestWorld(options: LocalWorldOptions = {}) {
+  let started: TestWorld | undefined;
+  const spawned: WorkerProcess[] = [];
+  beforeAll(async () => {
+    started = await startTestWorld(options);
+  });
+  afterAll(async () => {
+    for (const worker of spawned) worker.signal('SIGKILL');
+    await started?.stop();
+  });
+  const world = (): TestWorld => {
+    if (!started) throw new Error('the test world is only there inside tests');
+    return started;
+  };
+  return {
+    world,
+    /** `count` worker processes on this world with the given settings. */
+    async spawnWorkers(count: number, overrides: Record<string, string>): Promise<WorkerProcess[]> {
+      const workers = await Promise.all(
+        Array.from({ length: count }, () => spawnWorker(world().env(overrides))),
+      );
+      spawned.push(...workers);
+      return workers;
+    },
+  };
+}

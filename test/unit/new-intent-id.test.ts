@@ -1,5 +1,4 @@
-import { newIntentId } from '../../client/new-intent-id';
-import { intentIdPattern } from '../../domain/intent-id';
+import { intentIdPattern, newIntentId } from '../../client/new-intent-id';
 
 describe('newIntentId', () => {
   it('matches the documented pattern and sorts by creation time', () => {

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import type { TestWorld } from './test-world';
+import type { LocalWorld } from './local-world';
 
 export interface MinedTransaction {
   hash: Hex;
@@ -11,7 +11,7 @@ export interface MinedTransaction {
 
 /** Every transaction mined after `afterBlock`: the chain's own word on what was sent. */
 export async function minedTransactions(
-  world: TestWorld,
+  world: LocalWorld,
   afterBlock: bigint,
 ): Promise<MinedTransaction[]> {
   const head = await world.testClient.getBlockNumber({ cacheTime: 0 });
