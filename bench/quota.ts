@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { table } from '../client/table';
-import { submitIntent } from '../client/submit-intent';
+import { submitIntent } from '../service/submit-intent';
 import { settledCount, waitUntilSettled } from '../client/wait-until-settled';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { maxConcurrent, maxInWindow, type RecordedCall } from '../stack/rpc-proxy';

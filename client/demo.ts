@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from '../workers/config';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
 import { installRuntime } from '../workers/runtime';
-import { submitIntent } from './submit-intent';
+import { submitIntent } from '../service/submit-intent';
 import { table } from './table';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
 

@@ -17,6 +17,12 @@ export const ErrorType = {
   unknownWallet: 'UnknownWallet',
   toolchainMissing: 'ToolchainMissing',
   invalidConfig: 'InvalidConfig',
+  tenantLimitReached: 'TenantLimitReached',
+  poolFull: 'PoolFull',
+  relayerClosed: 'RelayerClosed',
+  notCancellable: 'NotCancellable',
+  notInReview: 'NotInReview',
+  reviewRefused: 'ReviewRefused',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -80,10 +86,14 @@ export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
 }
 
 export class IntentConflictError extends RelayerError<{ intentId: string }> {
-  constructor(intentId: string) {
-    super(ErrorType.intentConflict, `intent ${intentId} already exists with different contents`, {
-      intentId,
-    });
+  constructor(intentId: string, idempotencyKey?: string) {
+    super(
+      ErrorType.intentConflict,
+      idempotencyKey === undefined
+        ? `intent ${intentId} already exists with different contents`
+        : `Idempotency-Key "${idempotencyKey}" was used for intent ${intentId} with a different body`,
+      { intentId },
+    );
   }
 }
 
@@ -163,5 +173,75 @@ export class SendPacedError extends RelayerError<{ waitMs: number }> {
         retryAfterMs: waitMs,
       },
     );
+  }
+}
+
+/** Admission: the tenant already has as many open intents as it may. */
+export class TenantLimitReachedError extends RelayerError<{ tenantId: string; limit: number }> {
+  constructor(tenantId: string, limit: number) {
+    super(
+      ErrorType.tenantLimitReached,
+      `tenant ${tenantId} already has ${limit} open intents (its limit): submit again when one ends`,
+      { tenantId, limit },
+    );
+  }
+}
+
+/** Admission: the relayer holds as much unsent work as it is allowed to queue. */
+export class PoolFullError extends RelayerError<{ backlog: number; limit: number }> {
+  constructor(backlog: number, limit: number, retryAfterMs: number) {
+    super(
+      ErrorType.poolFull,
+      `the relayer already has ${backlog} intents waiting to be sent (limit ${limit}): try again later`,
+      { backlog, limit },
+      { retryAfterMs },
+    );
+  }
+}
+
+/** Admission: this process is shutting down and takes no new work. */
+export class RelayerClosedError extends RelayerError<Record<string, never>> {
+  constructor() {
+    super(ErrorType.relayerClosed, 'the relayer is shutting down and takes no new intents', {});
+  }
+}
+
+export class NotCancellableError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(
+      ErrorType.notCancellable,
+      `intent ${intentId} is ${status}: ` +
+        (status === 'signed' || status === 'confirming'
+          ? 'its transaction is signed and may already be on-chain, so it can no longer be cancelled'
+          : 'it has ended'),
+      { intentId, status },
+    );
+  }
+}
+
+export class NotInReviewError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(
+      ErrorType.notInReview,
+      `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`,
+      { intentId, status },
+    );
+  }
+}
+
+/** What the chain says makes the operator's resolution unsafe; `problem` says which check. */
+export type ReviewProblem =
+  | 'transaction_not_found'
+  | 'transaction_not_mined'
+  | 'transaction_reverted'
+  | 'transaction_mismatch'
+  | 'transaction_taken'
+  | 'transaction_mined'
+  | 'transaction_may_still_land'
+  | 'nothing_signed';
+
+export class ReviewRefusedError extends RelayerError<{ intentId: string; problem: ReviewProblem }> {
+  constructor(intentId: string, problem: ReviewProblem, message: string) {
+    super(ErrorType.reviewRefused, `intent ${intentId}: ${message}`, { intentId, problem });
   }
 }

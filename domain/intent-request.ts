@@ -12,10 +12,14 @@ const address = (field: string) =>
     })
     .transform((value) => getAddress(value));
 
-const newIntentRequestSchema = z.strictObject({
-  tenantId: z.string({ error: 'tenantId must be a string' }).regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+export const tenantIdSchema = z
+  .string({ error: 'tenantId must be a string' })
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
     error: 'tenantId must be 1-63 lowercase letters, digits, "-" or "_"',
-  }),
+  });
+
+/** A payment as a tenant asks for it; the API takes the tenant from the caller's key. */
+export const newIntentBodySchema = z.strictObject({
   chainId: z
     .number({ error: 'chainId must be a number' })
     .int({ error: 'chainId must be an integer' })
@@ -32,9 +36,11 @@ const newIntentRequestSchema = z.strictObject({
     .refine((value) => value <= maxUint256, { error: 'amount does not fit in 256 bits' }),
 });
 
+const newIntentRequestSchema = newIntentBodySchema.extend({ tenantId: tenantIdSchema });
+
 export type NewIntent = z.output<typeof newIntentRequestSchema>;
 
-/** Checks the shape of a request; checks that need the database live in client/submit-intent.ts. */
+/** Checks the shape of a request; checks that need the database live in service/submit-intent.ts. */
 export function parseNewIntent(input: unknown): NewIntent {
   const result = newIntentRequestSchema.safeParse(input);
   if (!result.success) {

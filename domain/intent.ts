@@ -4,7 +4,8 @@
  * authorized → settling → held → signed → confirming → confirmed
  * A failure before anything was signed ends in `failed` (hold released). Once a transaction is
  * signed its outcome can only be learned from the chain, so the exits are `confirmed`, `failed`
- * (mined but reverted) or `needs_review` for a human.
+ * (mined but reverted) or `needs_review` for a human. Before anything is signed, a tenant may
+ * cancel: `cancelled`, hold released.
  */
 export const IntentStatus = {
   authorized: 'authorized',
@@ -15,6 +16,7 @@ export const IntentStatus = {
   confirmed: 'confirmed',
   failed: 'failed',
   needsReview: 'needs_review',
+  cancelled: 'cancelled',
 } as const;
 export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
 
@@ -25,7 +27,23 @@ export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.confirmed,
   IntentStatus.failed,
   IntentStatus.needsReview,
+  IntentStatus.cancelled,
 ]);
+
+/**
+ * Nothing was signed yet, so nothing can be on-chain: the intent may still be cancelled, and it
+ * counts in the backlog of work the relayer has accepted but not yet sent.
+ */
+export const notYetSignedStatuses: ReadonlySet<IntentStatus> = new Set([
+  IntentStatus.authorized,
+  IntentStatus.settling,
+  IntentStatus.held,
+]);
+
+/** Accepted and not ended: what a tenant's in-flight limit counts. */
+export const openStatuses: readonly IntentStatus[] = Object.values(IntentStatus).filter(
+  (status) => !terminalStatuses.has(status),
+);
 
 /** Order of the happy path; used to decide whether a step already ran. */
 const progress: Record<IntentStatus, number> = {
@@ -37,6 +55,7 @@ const progress: Record<IntentStatus, number> = {
   confirmed: 5,
   failed: 5,
   needs_review: 5,
+  cancelled: 5,
 };
 
 const stepBefore = { settling: IntentStatus.authorized, held: IntentStatus.settling } as const;
@@ -44,13 +63,14 @@ const stepBefore = { settling: IntentStatus.authorized, held: IntentStatus.settl
 /**
  * What a database step should do with an intent in `status`: `run` it (the intent is at the step
  * before), skip it as `done` (the intent is there or beyond, needs_review included: a person
- * decides), or refuse it as `closed` (the intent failed, or is not ready for it).
+ * decides), or refuse it as `closed` (the intent failed or was cancelled, or is not ready for
+ * it).
  */
 export function stepState(
   status: IntentStatus,
   step: keyof typeof stepBefore,
 ): 'run' | 'done' | 'closed' {
-  if (status === IntentStatus.failed) return 'closed';
+  if (status === IntentStatus.failed || status === IntentStatus.cancelled) return 'closed';
   if (progress[status] >= progress[step]) return 'done';
   return status === stepBefore[step] ? 'run' : 'closed';
 }
@@ -76,6 +96,8 @@ export interface Intent {
   rawTx: `0x${string}` | null;
   blockNumber: bigint | null;
   reason: string | null;
+  /** The tenant's Idempotency-Key it was submitted with, if any. */
+  idempotencyKey: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

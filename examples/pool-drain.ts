@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import { submitIntent } from '../client/submit-intent';
+import { submitIntent } from '../service/submit-intent';
 import { waitUntilSettled } from '../client/wait-until-settled';
 import { minedTransactions } from '../stack/chain-truth';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';

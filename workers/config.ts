@@ -172,6 +172,36 @@ export const settings = {
     doc: 'Serve Prometheus metrics on this port at /metrics; unset: no metrics server',
     parse: optional(integer(1, 65535)),
   }),
+  apiPort: setting({
+    env: 'API_PORT',
+    fallback: '',
+    doc: 'Serve the HTTP API (and /metrics, /openapi.json) on this port; unset: no API in this process',
+    parse: optional(integer(1, 65535)),
+  }),
+  apiHost: setting({
+    env: 'API_HOST',
+    fallback: '127.0.0.1',
+    doc: 'Interface the API listens on (0.0.0.0 in a container)',
+    parse: z.string().min(1),
+  }),
+  tenantMaxInFlight: setting({
+    env: 'TENANT_MAX_IN_FLIGHT',
+    fallback: '2',
+    doc: "Open intents per tenant when the tenant's own limit is unset (429 tenant_limit_reached)",
+    parse: integer(1, 1_000_000),
+  }),
+  backlogLimit: setting({
+    env: 'BACKLOG_LIMIT',
+    fallback: '100',
+    doc: 'Intents accepted but not yet signed, all tenants, before submits get 503 pool_full',
+    parse: integer(1, 10_000_000),
+  }),
+  temporalMetricsPort: setting({
+    env: 'TEMPORAL_METRICS_PORT',
+    fallback: '',
+    doc: "Serve the Temporal SDK's own worker metrics (Prometheus) on this port; unset: off",
+    parse: optional(integer(1, 65535)),
+  }),
   logLevel: setting({
     env: 'LOG_LEVEL',
     fallback: 'INFO',

@@ -1,3 +1,4 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -9,6 +10,8 @@ import { registerWallet } from '../activities/store/wallet-nonces';
 import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { buildApi, type RelayerApi } from '../api/server';
+import { resumeOrphanedIntents } from '../service/resume-orphaned-intents';
 import type { RelayerConfig } from './config';
 import { startMetricsServer } from './metrics-server';
 import { RunStats } from './run-stats';
@@ -20,6 +23,8 @@ export interface RelayerProcess {
   readonly database: Database;
   readonly worker: RelayerWorker;
   readonly metrics: Registry;
+  /** The HTTP API, when API_PORT is set; its URL. */
+  readonly apiUrl?: string;
   /** Settles when the worker stops; rejects if it fails. */
   readonly done: Promise<void>;
   /** Drains the worker (see RelayerWorker.shutdown), then closes connections. */
@@ -83,19 +88,68 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
       ? undefined
       : await startMetricsServer(metrics, config.metricsPort);
   const done = worker.run();
+  const api =
+    config.apiPort === undefined
+      ? undefined
+      : await startApi(config, { database, chains, metrics }, config.apiPort);
   return {
     processId,
     database,
     worker,
     metrics,
+    apiUrl: api?.url,
     done,
     async stop() {
+      api?.startClosing();
       await worker.shutdown();
       await done;
+      await api?.close();
       await metricsServer?.close();
       await throttle.close();
       await connection.close();
       await database.close();
+    },
+  };
+}
+
+const orphanSweepMs = 60_000;
+
+/**
+ * The API of this process, sharing its database, chains and metrics. It also starts, once a
+ * minute, the workflow of any intent left authorized without one (resume-orphaned-intents.ts).
+ */
+async function startApi(
+  config: RelayerConfig,
+  shared: { database: Database; chains: ReturnType<typeof createChainRegistry>; metrics: Registry },
+  port: number,
+): Promise<{ url: string; startClosing(): void; close(): Promise<void> }> {
+  const connection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const api: RelayerApi = await buildApi({
+    database: shared.database,
+    client,
+    chains: shared.chains,
+    taskQueue: config.taskQueue,
+    admission: {
+      tenantMaxInFlight: config.tenantMaxInFlight,
+      backlogLimit: config.backlogLimit,
+      perSecond: config.perSecond,
+    },
+    registry: shared.metrics,
+  });
+  const address = await api.app.listen({ port, host: config.apiHost });
+  const sweep = () =>
+    resumeOrphanedIntents(shared.database, client, config.taskQueue, {
+      olderThanMs: orphanSweepMs,
+    }).catch((error: unknown) => console.error('resuming orphaned intents failed', error));
+  const sweeper = setInterval(() => void sweep(), orphanSweepMs);
+  return {
+    url: address,
+    startClosing: api.startClosing,
+    async close() {
+      clearInterval(sweeper);
+      await api.app.close();
+      await connection.close();
     },
   };
 }

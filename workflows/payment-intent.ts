@@ -1,7 +1,9 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   defineQuery,
+  isCancellation,
   proxyActivities,
   setHandler,
   sleep,
@@ -72,15 +74,21 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
       enter(sent.status);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
-      permitReleased = releasePermit(permit);
+      permitReleased = CancellationScope.nonCancellable(() => releasePermit(permit));
     }
     const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
     enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
   } catch (error) {
-    progress.reason = describeFailure(error);
-    enter((await closeIntent({ intentId, reason: progress.reason })).status);
+    progress.reason = isCancellation(error) ? 'workflow cancelled' : describeFailure(error);
+    // A cancelled workflow still closes its intent: one signed by then goes to review, one not
+    // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
+    const closed = await CancellationScope.nonCancellable(() =>
+      closeIntent({ intentId, reason: progress.reason! }),
+    );
+    enter(closed.status);
+    if (closed.status === IntentStatus.cancelled) progress.reason = 'cancelled';
   }
   await permitReleased;
   return progress;

@@ -47,6 +47,18 @@ export interface Chain {
    */
   broadcast(signed: SignedTransfer): Promise<BroadcastOutcome>;
   observe(txHash: Hex): Promise<TransactionObservation>;
+  /** The transfer a hash names, as the node has it (for an operator's claim); undefined if none. */
+  lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined>;
+  /** Transactions of `address` already mined: every nonce below it is used for good. */
+  minedNonce(address: Hex): Promise<number>;
+  /** The head block: answers only if an endpoint is reachable. */
+  blockNumber(): Promise<bigint>;
+}
+
+export interface ObservedTransfer extends TransferRequest {
+  chainId: number;
+  nonce: number;
+  observation: TransactionObservation;
 }
 
 export interface ChainRegistry {

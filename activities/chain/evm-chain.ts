@@ -2,10 +2,12 @@ import {
   BaseError,
   createPublicClient,
   fallback,
+  getAddress,
   http,
   keccak256,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
+  zeroAddress,
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -15,6 +17,7 @@ import type {
   Chain,
   ChainRegistry,
   Hex,
+  ObservedTransfer,
   SignedTransfer,
   TransactionObservation,
   TransferPlan,
@@ -65,7 +68,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     }
   }
 
-  return {
+  const chain: Chain = {
     chainId: settings.chainId,
     confirmations: settings.confirmations,
     pollIntervalMs: settings.pollIntervalMs,
@@ -124,7 +127,25 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       }
       return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
     },
+
+    async lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined> {
+      const transaction = await findTransaction(txHash);
+      if (!transaction) return undefined;
+      return {
+        chainId: transaction.chainId ?? settings.chainId,
+        from: getAddress(transaction.from),
+        to: transaction.to ? getAddress(transaction.to) : zeroAddress,
+        value: transaction.value,
+        nonce: transaction.nonce,
+        observation: await chain.observe(txHash),
+      };
+    },
+
+    minedNonce: (address) => client.getTransactionCount({ address, blockTag: 'latest' }),
+
+    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
   };
+  return chain;
 }
 
 const saysNonceTooLow = (error: unknown): boolean =>

@@ -21,6 +21,12 @@ export interface Database {
   forUpdate<DB, TB extends keyof DB, O>(
     query: SelectQueryBuilder<DB, TB, O>,
   ): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * Makes transactions that call it with the same `lock` run one after another (a PostgreSQL
+   * transaction-scoped advisory lock; SQLite's write lock already does it). For decisions that
+   * read many rows and no single row could be locked for, like "is there still a free slot".
+   */
+  serialize(trx: Kysely<Schema>, lock: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ function openSqlite(url: string): Database {
         }
       }),
     forUpdate: (query) => query,
+    serialize: async () => {},
     close: () => db.destroy(),
   };
 }
@@ -71,6 +78,9 @@ function openPostgres(url: string): Database {
     dialect: 'postgres',
     transaction: (work) => db.transaction().execute(work),
     forUpdate: (query) => query.forUpdate(),
+    serialize: async (trx, lock) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${lock}))`.execute(trx);
+    },
     close: () => db.destroy(),
   };
 }

@@ -22,6 +22,7 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     rawTx: row.raw_tx as `0x${string}` | null,
     blockNumber: row.block_number === null ? null : BigInt(row.block_number),
     reason: row.reason,
+    idempotencyKey: row.idempotency_key ?? null,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };
@@ -46,12 +47,26 @@ export async function getIntentForUpdate(
   return intentFromRow(row);
 }
 
-const sameRequest = (intent: Intent, request: NewIntent): boolean =>
+export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.tenantId === request.tenantId &&
   intent.chainId === request.chainId &&
   intent.from === request.from &&
   intent.to === request.to &&
   intent.amount === request.amount;
+
+export async function findIntentByIdempotencyKey(
+  db: Kysely<Schema>,
+  tenantId: string,
+  idempotencyKey: string,
+): Promise<Intent | undefined> {
+  const row = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+  return row && intentFromRow(row);
+}
 
 /**
  * Records an accepted intent as `authorized` (version 1). Inserting the same id with the same
@@ -62,6 +77,7 @@ export async function insertIntent(
   id: string,
   request: NewIntent,
   now: Date,
+  idempotencyKey?: string,
 ): Promise<{ intent: Intent; created: boolean }> {
   const inserted = await db
     .insertInto('intents')
@@ -79,6 +95,7 @@ export async function insertIntent(
       raw_tx: null,
       block_number: null,
       reason: null,
+      idempotency_key: idempotencyKey ?? null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
     })
@@ -139,4 +156,38 @@ export async function countIntentsByStatus(
     .groupBy('status')
     .execute();
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+export interface IntentPageQuery {
+  tenantId?: string;
+  status?: IntentStatus;
+  /** Only intents older than this one (the last of the previous page). */
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** Newest first; ties on the creation time are broken by id, so pages never skip or repeat. */
+export async function listIntentPage(
+  db: Kysely<Schema>,
+  query: IntentPageQuery,
+): Promise<Intent[]> {
+  let select = db.selectFrom('intents').selectAll();
+  if (query.tenantId !== undefined) select = select.where('tenant_id', '=', query.tenantId);
+  if (query.status !== undefined) select = select.where('status', '=', query.status);
+  const after = query.after;
+  if (after) {
+    const createdAt = after.createdAt.toISOString();
+    select = select.where((eb) =>
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+  return rows.map(intentFromRow);
 }

@@ -77,13 +77,18 @@ async function post(
 
 export async function createTenant(
   database: Database,
-  tenant: { id: string; name: string },
+  tenant: { id: string; name: string; maxInFlight?: number | null },
   now: Date,
 ): Promise<void> {
   await database.transaction(async (trx) => {
     await trx
       .insertInto('tenants')
-      .values({ id: tenant.id, name: tenant.name, created_at: now.toISOString() })
+      .values({
+        id: tenant.id,
+        name: tenant.name,
+        max_in_flight: tenant.maxInFlight ?? null,
+        created_at: now.toISOString(),
+      })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .execute();
     await trx

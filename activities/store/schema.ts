@@ -11,6 +11,33 @@ type BigIntColumn = ColumnType<string | number, string | number, string | number
 export interface TenantsTable {
   id: string;
   name: string;
+  /** Intents of the tenant open at once; null = the relayer's default. */
+  max_in_flight: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+export type ApiKeyRole = 'tenant' | 'operator';
+
+/** Only a hash of each key's secret is kept: a leaked table grants nothing. */
+export interface ApiKeysTable {
+  id: string;
+  role: ApiKeyRole;
+  /** The tenant a `tenant` key acts for; null for operator keys. */
+  tenant_id: string | null;
+  label: string;
+  secret_sha256: string;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+/** Every operator (and tenant) action on an intent outside its workflow: who, what, when. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  intent_id: string;
+  action: string;
+  actor: string;
+  /** JSON. */
+  detail: string;
   created_at: Timestamp;
 }
 
@@ -66,6 +93,8 @@ export interface IntentsTable {
   raw_tx: string | null;
   block_number: BigIntColumn | null;
   reason: string | null;
+  /** The tenant's Idempotency-Key the intent was submitted with, if any. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -77,4 +106,6 @@ export interface Schema {
   holds: HoldsTable;
   wallets: WalletsTable;
   intents: IntentsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
 }

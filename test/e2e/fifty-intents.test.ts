@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tenantBalance } from '../../activities/store/ledger';
-import { submitIntent } from '../../client/submit-intent';
+import { submitIntent } from '../../service/submit-intent';
 import { minedTransactions } from '../../stack/chain-truth';
 import { waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';

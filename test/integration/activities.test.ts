@@ -9,7 +9,7 @@ import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../activities/store/intent-store';
 import { tenantBalance } from '../../activities/store/ledger';
 import { Throttle } from '../../activities/throttle/throttle';
-import { newIntentId } from '../../client/new-intent-id';
+import { newIntentId } from '../../service/new-intent-id';
 import { ErrorType } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';

@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import { newIntentId } from '../../client/new-intent-id';
-import { submitIntent, type SubmitDependencies } from '../../client/submit-intent';
+import { newIntentId } from '../../service/new-intent-id';
+import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
 import { ErrorType } from '../../domain/errors';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { startTestWorld, type TestWorld } from '../support/test-world';

@@ -3,7 +3,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
-import { submitIntent } from '../../client/submit-intent';
+import { submitIntent } from '../../service/submit-intent';
 import { startDevServer } from '../../stack/temporal-servers';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { installRuntime } from '../../workers/runtime';

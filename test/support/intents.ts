@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { submitIntent, type SubmittedIntent } from '../../client/submit-intent';
+import { submitIntent, type SubmittedIntent } from '../../service/submit-intent';
 import { waitUntilSettled as waitUntilSettledIn } from '../../client/wait-until-settled';
 import type { LocalWorld } from '../../stack/local-world';
 

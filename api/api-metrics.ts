@@ -1,0 +1,65 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Database } from '../activities/store/database';
+import { countIntentsByStatus } from '../activities/store/intent-store';
+import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
+import type { RejectionCode } from '../domain/rejections';
+
+/**
+ * What the API admits and refuses, counted here, and the intents by status, read from the
+ * database at each scrape: the durable truth, the same whichever process is scraped.
+ */
+export class ApiMetrics {
+  private readonly submitted: Counter;
+  private readonly rejected: Counter<'reason'>;
+
+  constructor(registry: Registry, database: Database) {
+    this.submitted = new Counter({
+      name: 'relayer_intents_submitted_total',
+      help: 'New intents admitted through the API (an idempotent replay is not counted)',
+      registers: [registry],
+    });
+    this.rejected = new Counter({
+      name: 'relayer_intents_rejected_total',
+      help: 'Submits turned away, by reason (the API error code)',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+    const byStatus = () => countIntentsByStatus(database.kysely);
+    new Gauge({
+      name: 'relayer_intents',
+      help: 'Intents by status (confirmed, failed, needs_review, cancelled are completed ones)',
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        const counts = await byStatus();
+        for (const status of Object.values(IntentStatus)) this.set({ status }, counts[status] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'relayer_intents_queued',
+      help: 'Intents accepted and not yet signed (the backlog admission bounds)',
+      registers: [registry],
+      async collect() {
+        const counts = await byStatus();
+        this.set([...notYetSignedStatuses].reduce((sum, s) => sum + (counts[s] ?? 0), 0));
+      },
+    });
+    new Gauge({
+      name: 'relayer_sends_active',
+      help: 'Intents whose transaction is signed and not yet confirmed',
+      registers: [registry],
+      async collect() {
+        const counts = await byStatus();
+        this.set((counts.signed ?? 0) + (counts.confirming ?? 0));
+      },
+    });
+  }
+
+  recordSubmitted(): void {
+    this.submitted.inc();
+  }
+
+  recordRejected(reason: RejectionCode): void {
+    this.rejected.inc({ reason });
+  }
+}

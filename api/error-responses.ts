@@ -1,0 +1,107 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { RelayerError, type FieldIssue } from '../domain/errors';
+import { RejectionCode, rejectionCodeOf } from '../domain/rejections';
+
+/** The body of every answer that is not a success: `code` is what a client branches on. */
+export const errorBodySchema = z
+  .object({
+    code: z.enum(Object.values(RejectionCode) as [RejectionCode, ...RejectionCode[]]),
+    message: z.string(),
+    issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+const statusOf: Record<RejectionCode, number> = {
+  invalid_request: 400,
+  malformed_body: 400,
+  unsupported_media_type: 415,
+  body_too_large: 413,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  idempotency_key_reused: 422,
+  insufficient_balance: 422,
+  unknown_tenant: 422,
+  tenant_limit_reached: 429,
+  pool_full: 503,
+  closed: 503,
+  not_cancellable: 409,
+  not_in_review: 409,
+  review_refused: 409,
+  internal_error: 500,
+};
+
+export class ApiRejection extends Error {
+  constructor(
+    readonly code: RejectionCode,
+    message: string,
+    readonly extra: Pick<ErrorBody, 'issues' | 'details'> & { retryAfterMs?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Fastify's own request errors (the body could not be read at all), in our vocabulary. */
+const fastifyCodes: Record<string, RejectionCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: RejectionCode.unsupportedMediaType,
+  FST_ERR_CTP_BODY_TOO_LARGE: RejectionCode.bodyTooLarge,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: RejectionCode.malformedBody,
+  FST_ERR_CTP_EMPTY_JSON_BODY: RejectionCode.malformedBody,
+  FST_ERR_CTP_INVALID_JSON_BODY: RejectionCode.malformedBody,
+};
+
+export function toRejection(error: unknown): ApiRejection {
+  if (error instanceof ApiRejection) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues: FieldIssue[] = error.validation.map((issue) => ({
+      field: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+      message: issue.message ?? 'is invalid',
+    }));
+    return new ApiRejection(
+      RejectionCode.invalidRequest,
+      `invalid request: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
+      { issues },
+    );
+  }
+  if (error instanceof RelayerError) {
+    const code = rejectionCodeOf[error.name];
+    if (code) {
+      const { issues, ...details } = error.details as { issues?: FieldIssue[] };
+      return new ApiRejection(code, error.message, {
+        issues,
+        details: Object.keys(details).length > 0 ? details : undefined,
+        retryAfterMs: error.retryAfterMs,
+      });
+    }
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const statusCode = fastifyError.statusCode ?? 500;
+  if (statusCode >= 400 && statusCode < 500) {
+    const code = fastifyCodes[fastifyError.code ?? ''] ?? RejectionCode.malformedBody;
+    return new ApiRejection(code, fastifyError.message ?? 'the request could not be read');
+  }
+  return new ApiRejection(RejectionCode.internalError, 'internal error (logged by the relayer)');
+}
+
+export function sendRejection(
+  reply: FastifyReply,
+  rejection: ApiRejection,
+): FastifyReply | Promise<FastifyReply> {
+  const { retryAfterMs, issues, details } = rejection.extra;
+  if (retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(retryAfterMs / 1000));
+  const body: ErrorBody = { code: rejection.code, message: rejection.message, issues, details };
+  // Our own body, built right here: the route's response schema has nothing to add to it.
+  return reply
+    .code(statusOf[rejection.code])
+    .type('application/json')
+    .serializer(JSON.stringify)
+    .send(body);
+}
+
+export const logIfInternal = (request: FastifyRequest, error: unknown, rejection: ApiRejection) => {
+  if (rejection.code === RejectionCode.internalError) request.log.error({ err: error }, 'internal');
+};

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RelayerClosedError } from '../../domain/errors';
+import { newIntentBodySchema } from '../../domain/intent-request';
+import { auditTrail } from '../../service/audit-log';
+import { cancelIntent } from '../../service/cancel-intent';
+import { findIntentFor, listIntentsFor } from '../../service/intent-queries';
+import { submitParsedIntent } from '../../service/submit-intent';
+import { callerOf, tenantOf } from '../auth';
+import type { ApiContext } from '../api-context';
+import { errorBodySchema } from '../error-responses';
+import {
+  auditTrailSchema,
+  auditView,
+  idempotencyHeadersSchema,
+  intentListQuerySchema,
+  intentListSchema,
+  intentParamsSchema,
+  intentSchema,
+  intentView,
+} from '../schemas';
+
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+/** A tenant's own intents: submit, read, list, cancel. Operators may read and list every one. */
+export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
+  const { deps } = context;
+  const db = deps.database.kysely;
+
+  app.post('/v1/intents', {
+    schema: {
+      summary: 'Submit a payment intent (tenant key)',
+      description:
+        'The same Idempotency-Key with the same body returns the same intent (200); with another ' +
+        'body it is refused (422 idempotency_key_reused). A new intent is admitted (202) unless ' +
+        'the tenant is at its in-flight limit (429 tenant_limit_reached), the backlog is full ' +
+        '(503 pool_full, Retry-After) or the relayer is shutting down (503 closed).',
+      headers: idempotencyHeadersSchema,
+      body: newIntentBodySchema,
+      response: { 200: intentSchema, 202: intentSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const tenant = tenantOf(request);
+      if (context.isClosing()) throw new RelayerClosedError();
+      const submitted = await submitParsedIntent(
+        {
+          database: deps.database,
+          client: deps.client,
+          taskQueue: deps.taskQueue,
+          admission: deps.admission,
+          clock: deps.clock,
+        },
+        { ...request.body, tenantId: tenant.tenantId },
+        { idempotencyKey: request.headers['idempotency-key'] },
+      );
+      if (submitted.created) context.metrics.recordSubmitted();
+      return reply.code(submitted.created ? 202 : 200).send(intentView(submitted.intent));
+    },
+  });
+
+  app.get('/v1/intents', {
+    schema: {
+      summary: 'List intents, newest first (a tenant sees its own)',
+      querystring: intentListQuerySchema,
+      response: { 200: intentListSchema, ...errors },
+    },
+    handler: async (request) => {
+      const list = await listIntentsFor(db, callerOf(request), request.query);
+      return { intents: list.intents.map(intentView), nextCursor: list.nextCursor };
+    },
+  });
+
+  app.get('/v1/intents/:id', {
+    schema: {
+      summary: 'One intent (another tenant’s is a 404)',
+      params: intentParamsSchema,
+      response: { 200: intentSchema, ...errors },
+    },
+    handler: async (request) =>
+      intentView(await findIntentFor(db, callerOf(request), request.params.id)),
+  });
+
+  app.get('/v1/intents/:id/audit', {
+    schema: {
+      summary: 'Who did what to an intent outside its workflow (cancels, reviews)',
+      params: intentParamsSchema,
+      response: { 200: auditTrailSchema, ...errors },
+    },
+    handler: async (request) => {
+      const intent = await findIntentFor(db, callerOf(request), request.params.id);
+      return auditView(await auditTrail(db, intent.id));
+    },
+  });
+
+  app.post('/v1/intents/:id/cancel', {
+    schema: {
+      summary: 'Cancel an intent before anything was signed (409 not_cancellable after)',
+      params: intentParamsSchema,
+      response: { 200: intentSchema, ...errors },
+    },
+    handler: async (request) =>
+      intentView(await cancelIntent(deps, callerOf(request), request.params.id)),
+  });
+};

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { resolveAsConfirmed, resolveAsFailed, retrySend } from '../../service/review-intent';
+import type { ApiContext } from '../api-context';
+import { operatorOf } from '../auth';
+import { errorBodySchema } from '../error-responses';
+import {
+  intentParamsSchema,
+  intentSchema,
+  intentView,
+  resolveConfirmedBodySchema,
+  resolveFailedBodySchema,
+  retryBodySchema,
+} from '../schemas';
+
+const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
+
+/** An operator's ways out of needs_review; each is checked on-chain and audited. */
+export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
+  app.post('/v1/intents/:id/review/confirm', {
+    schema: {
+      summary: 'Resolve as confirmed: the given transaction paid it (checked on-chain)',
+      params: intentParamsSchema,
+      body: resolveConfirmedBodySchema,
+      response,
+    },
+    handler: async (request) => {
+      const { txHash, note } = request.body;
+      return intentView(
+        await resolveAsConfirmed(deps, operatorOf(request), request.params.id, txHash, note),
+      );
+    },
+  });
+
+  app.post('/v1/intents/:id/review/fail', {
+    schema: {
+      summary: 'Resolve as failed: hold released (refused while its transaction may still land)',
+      params: intentParamsSchema,
+      body: resolveFailedBodySchema,
+      response,
+    },
+    handler: async (request) =>
+      intentView(
+        await resolveAsFailed(deps, operatorOf(request), request.params.id, request.body.reason),
+      ),
+  });
+
+  app.post('/v1/intents/:id/review/retry', {
+    schema: {
+      summary: 'Send the same signed transaction again and follow it to its end',
+      params: intentParamsSchema,
+      body: retryBodySchema,
+      response,
+    },
+    handler: async (request) =>
+      intentView(await retrySend(deps, operatorOf(request), request.params.id, request.body?.note)),
+  });
+};

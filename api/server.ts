@@ -1,0 +1,81 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ApiContext, ApiDependencies } from './api-context';
+import { ApiMetrics } from './api-metrics';
+import { requireApiKey } from './auth';
+import { logIfInternal, sendRejection, toRejection } from './error-responses';
+import { ApiRejection } from './error-responses';
+import { RejectionCode } from '../domain/rejections';
+import { healthRoutes } from './routes/health';
+import { intentRoutes } from './routes/intents';
+import { reviewRoutes } from './routes/review';
+
+export interface RelayerApi {
+  readonly app: FastifyInstance;
+  /** Refuse new intents (503 closed) and report not ready, while in-flight requests finish. */
+  startClosing(): void;
+}
+
+/**
+ * The HTTP API: routes validate with zod schemas, which also make the OpenAPI document
+ * (GET /openapi.json). Every refusal is a JSON body with a `code` from domain/rejections.ts.
+ */
+export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
+  let closing = false;
+  const metrics = new ApiMetrics(deps.registry, deps.database);
+  const context: ApiContext = { deps, metrics, isClosing: () => closing };
+  const app = Fastify({
+    logger: { level: 'warn' },
+    bodyLimit: 64 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler((error, request, reply) => {
+    const rejection = toRejection(error);
+    logIfInternal(request, error, rejection);
+    if (request.method === 'POST' && request.routeOptions.url === '/v1/intents') {
+      metrics.recordRejected(rejection.code);
+    }
+    return sendRejection(reply, rejection);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendRejection(
+      reply,
+      new ApiRejection(RejectionCode.notFound, `no route ${request.method} ${request.url}`),
+    ),
+  );
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Payment relayer',
+        version: '1',
+        description: 'Payment intents sent on-chain exactly once, under an RPC quota',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(healthRoutes, context);
+  await app.register(async (v1) => {
+    v1.addHook('onRequest', requireApiKey(deps.database.kysely));
+    await v1.register(intentRoutes, context);
+    await v1.register(reviewRoutes, context);
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return {
+    app,
+    startClosing: () => {
+      closing = true;
+    },
+  };
+}

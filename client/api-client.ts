@@ -1,0 +1,114 @@
+import type { IntentView } from '../api/schemas';
+import type { ErrorBody } from '../api/error-responses';
+
+export interface ApiAnswer<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A refusal from the API, with its machine-readable code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`${body.code}: ${body.message}`);
+  }
+}
+
+/**
+ * The relayer's HTTP API for scripts and tests: one method per endpoint, JSON in and out,
+ * a non-2xx answer thrown as an ApiError.
+ */
+export class RelayerApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey?: string,
+  ) {}
+
+  async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer<T>> {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers: {
+        ...(this.apiKey && { authorization: `Bearer ${this.apiKey}` }),
+        ...(options.body !== undefined && { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    const body = (
+      text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text
+    ) as unknown;
+    if (!response.ok) {
+      const retryAfter = response.headers.get('retry-after');
+      throw new ApiError(
+        response.status,
+        isErrorBody(body) ? body : { code: 'internal_error', message: String(text) },
+        retryAfter === null ? undefined : Number(retryAfter),
+      );
+    }
+    return { status: response.status, body: body as T, headers: response.headers };
+  }
+
+  submit(intent: SubmitBody, idempotencyKey: string): Promise<ApiAnswer<IntentView>> {
+    return this.call('POST', '/v1/intents', {
+      body: intent,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+  }
+
+  async get(id: string): Promise<IntentView> {
+    return (await this.call<IntentView>('GET', `/v1/intents/${encodeURIComponent(id)}`)).body;
+  }
+
+  async list(query: { status?: string; tenantId?: string; limit?: number; cursor?: string } = {}) {
+    const params = new URLSearchParams(
+      Object.entries(query)
+        .filter(([, value]) => value !== undefined)
+        .map(([key, value]): [string, string] => [key, String(value)]),
+    );
+    const suffix = params.size > 0 ? `?${params}` : '';
+    return (
+      await this.call<{ intents: IntentView[]; nextCursor: string | null }>(
+        'GET',
+        `/v1/intents${suffix}`,
+      )
+    ).body;
+  }
+
+  async cancel(id: string): Promise<IntentView> {
+    return (await this.call<IntentView>('POST', `/v1/intents/${encodeURIComponent(id)}/cancel`))
+      .body;
+  }
+
+  async review(
+    id: string,
+    action: 'confirm' | 'fail' | 'retry',
+    body: { txHash?: string; reason?: string; note?: string },
+  ): Promise<IntentView> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/review/${action}`;
+    return (await this.call<IntentView>('POST', path, { body })).body;
+  }
+
+  async audit(id: string) {
+    const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
+    return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
+  }
+}
+
+export interface SubmitBody {
+  chainId: number;
+  from: string;
+  to: string;
+  amount: string;
+}
+
+const isErrorBody = (body: unknown): body is ErrorBody =>
+  typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'string';

@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import { getIntent, listIntentPage } from '../activities/store/intent-store';
+import type { Schema } from '../activities/store/schema';
+import { IntentNotFoundError, InvalidIntentError } from '../domain/errors';
+import type { Intent, IntentStatus } from '../domain/intent';
+import { canSee, type Caller } from './caller';
+
+/** Another tenant's intent does not exist for the caller: a 404, never a hint that it exists. */
+export async function findIntentFor(
+  db: Kysely<Schema>,
+  caller: Caller,
+  intentId: string,
+): Promise<Intent> {
+  const intent = await getIntent(db, intentId);
+  if (!canSee(caller, intent)) throw new IntentNotFoundError(intentId);
+  return intent;
+}
+
+export interface IntentListRequest {
+  status?: IntentStatus;
+  /** Operators only: one tenant's intents. */
+  tenantId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface IntentList {
+  intents: Intent[];
+  /** Pass back to get the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+export async function listIntentsFor(
+  db: Kysely<Schema>,
+  caller: Caller,
+  request: IntentListRequest,
+): Promise<IntentList> {
+  const tenantId = caller.role === 'tenant' ? caller.tenantId : request.tenantId;
+  const intents = await listIntentPage(db, {
+    tenantId,
+    status: request.status,
+    after: request.cursor === undefined ? undefined : decodeCursor(request.cursor),
+    limit: request.limit + 1,
+  });
+  const page = intents.slice(0, request.limit);
+  const last = page.at(-1);
+  return {
+    intents: page,
+    nextCursor:
+      intents.length > request.limit && last
+        ? encodeCursor({ createdAt: last.createdAt, id: last.id })
+        : null,
+  };
+}
+
+const encodeCursor = (position: { createdAt: Date; id: string }): string =>
+  Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString(
+    'base64url',
+  );
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    const at = new Date(String(createdAt));
+    if (typeof createdAt === 'string' && typeof id === 'string' && !isNaN(at.getTime())) {
+      return { createdAt: at, id };
+    }
+  } catch {
+    // reported below
+  }
+  throw new InvalidIntentError([
+    { field: 'cursor', message: 'is not a cursor this API returned (pass nextCursor back as is)' },
+  ]);
+}

@@ -1,0 +1,197 @@
+import type { Client } from '@temporalio/client';
+import type { ChainRegistry, Hex } from '../activities/chain/chain';
+import type { Database } from '../activities/store/database';
+import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
+import { endHold } from '../activities/store/ledger';
+import { IntentNotFoundError, NotInReviewError, ReviewRefusedError } from '../domain/errors';
+import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { paymentIntentWorkflowId } from '../domain/workflow-ids';
+import { recordAudit, type AuditAction } from './audit-log';
+import { actorOf, type Caller } from './caller';
+import { startIntentWorkflow } from './start-intent-workflow';
+
+export interface ReviewDependencies {
+  database: Database;
+  chains: ChainRegistry;
+  client: Client;
+  taskQueue: string;
+  clock?: () => Date;
+}
+
+/**
+ * An operator's way out of needs_review. Each resolution is checked against the chain first, so
+ * an operator cannot book a payment that did not happen, nor release money a signed transaction
+ * may still spend; each is recorded in the audit log with who and when.
+ */
+export async function resolveAsConfirmed(
+  deps: ReviewDependencies,
+  operator: Caller,
+  intentId: string,
+  txHash: Hex,
+  note?: string,
+): Promise<Intent> {
+  const intent = await intentInReview(deps, intentId);
+  const chain = deps.chains.get(intent.chainId);
+  const transfer = await chain.lookupTransfer(txHash);
+  const refuse = (problem: ConstructorParameters<typeof ReviewRefusedError>[1], why: string) =>
+    new ReviewRefusedError(intentId, problem, why);
+  if (!transfer) throw refuse('transaction_not_found', `the node does not know ${txHash}`);
+  if (
+    transfer.from !== intent.from ||
+    transfer.to !== intent.to ||
+    transfer.value !== intent.amount ||
+    transfer.chainId !== intent.chainId
+  ) {
+    throw refuse(
+      'transaction_mismatch',
+      `${txHash} sends ${transfer.value} wei from ${transfer.from} to ${transfer.to} on chain ` +
+        `${transfer.chainId}; the intent is ${intent.amount} wei from ${intent.from} to ${intent.to}`,
+    );
+  }
+  const seen = transfer.observation;
+  if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
+    throw refuse(
+      'transaction_not_mined',
+      `${txHash} has ${seen.state === 'mined' ? seen.confirmations : 0} of ` +
+        `${chain.confirmations} confirmations: resolve it once it has them`,
+    );
+  }
+  if (!seen.succeeded) {
+    throw refuse('transaction_reverted', `${txHash} reverted: no value moved; resolve as failed`);
+  }
+  const claimed = await deps.database.kysely
+    .selectFrom('intents')
+    .select('id')
+    .where('tx_hash', '=', txHash)
+    .where('id', '!=', intentId)
+    .executeTakeFirst();
+  if (claimed) {
+    throw refuse('transaction_taken', `${txHash} already settles intent ${claimed.id}`);
+  }
+  return resolve(deps, operator, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
+    patch: { txHash, blockNumber: seen.blockNumber, reason: null },
+    hold: 'captured',
+    detail: {
+      txHash,
+      blockNumber: seen.blockNumber.toString(),
+      previousTxHash: intent.txHash,
+      note,
+    },
+  });
+}
+
+export async function resolveAsFailed(
+  deps: ReviewDependencies,
+  operator: Caller,
+  intentId: string,
+  reason: string,
+): Promise<Intent> {
+  const intent = await intentInReview(deps, intentId);
+  const signed = signedTransactionOf(intent);
+  if (signed) {
+    const chain = deps.chains.get(intent.chainId);
+    const seen = await chain.observe(signed.txHash);
+    if (seen.state === 'mined' && seen.succeeded) {
+      throw new ReviewRefusedError(
+        intentId,
+        'transaction_mined',
+        `its transaction ${signed.txHash} was mined and paid: resolve as confirmed`,
+      );
+    }
+    if (seen.state !== 'mined' && (await chain.minedNonce(intent.from)) <= signed.nonce) {
+      throw new ReviewRefusedError(
+        intentId,
+        'transaction_may_still_land',
+        `nonce ${signed.nonce} of ${intent.from} is still unused, so the signed transaction ` +
+          `${signed.txHash} can still be mined: retry it, or wait until the nonce is used`,
+      );
+    }
+  }
+  return resolve(deps, operator, intentId, 'resolve_failed', IntentStatus.failed, {
+    patch: { reason: `resolved as failed by ${actorOf(operator)}: ${reason}` },
+    hold: 'released',
+    detail: { reason, txHash: intent.txHash },
+  });
+}
+
+/**
+ * Sends the same signed bytes again (never a new transaction) under a fresh workflow run, which
+ * then confirms them like any other: the intent goes back to `signed`.
+ */
+export async function retrySend(
+  deps: ReviewDependencies,
+  operator: Caller,
+  intentId: string,
+  note?: string,
+): Promise<Intent> {
+  const intent = await intentInReview(deps, intentId);
+  const signed = signedTransactionOf(intent);
+  if (!signed) {
+    throw new ReviewRefusedError(
+      intentId,
+      'nothing_signed',
+      'it has no signed transaction to send',
+    );
+  }
+  const chain = deps.chains.get(intent.chainId);
+  const seen = await chain.observe(signed.txHash);
+  if (seen.state === 'unknown' && (await chain.minedNonce(intent.from)) > signed.nonce) {
+    throw new ReviewRefusedError(
+      intentId,
+      'transaction_taken',
+      `nonce ${signed.nonce} of ${intent.from} was used by another transaction, so ` +
+        `${signed.txHash} can never be mined: resolve as failed`,
+    );
+  }
+  const retried = await resolve(deps, operator, intentId, 'retry', IntentStatus.signed, {
+    patch: { reason: null },
+    detail: { txHash: signed.txHash, note },
+  });
+  await startIntentWorkflow(
+    deps.client,
+    deps.taskQueue,
+    retried,
+    `${paymentIntentWorkflowId(intentId)}-retry-v${retried.version}`,
+  );
+  return retried;
+}
+
+async function intentInReview(deps: ReviewDependencies, intentId: string): Promise<Intent> {
+  const intent = await getIntent(deps.database.kysely, intentId);
+  if (intent.status !== IntentStatus.needsReview) {
+    throw new NotInReviewError(intentId, intent.status);
+  }
+  return intent;
+}
+
+/** The change itself: re-checked under the row lock, with its hold movement and audit entry. */
+async function resolve(
+  deps: ReviewDependencies,
+  operator: Caller,
+  intentId: string,
+  action: AuditAction,
+  status: IntentStatus,
+  change: {
+    patch: Omit<Parameters<typeof transitionIntent>[2], 'status'>;
+    hold?: 'captured' | 'released';
+    detail: Record<string, unknown>;
+  },
+): Promise<Intent> {
+  if (operator.role !== 'operator') throw new IntentNotFoundError(intentId);
+  const { database } = deps;
+  const now = deps.clock?.() ?? new Date();
+  return database.transaction(async (trx) => {
+    const current = await getIntentForUpdate(database, trx, intentId);
+    if (current.status !== IntentStatus.needsReview) {
+      throw new NotInReviewError(intentId, current.status);
+    }
+    const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
+    if (change.hold) await endHold(database, trx, intentId, change.hold, now);
+    await recordAudit(
+      trx,
+      { intentId, action, actor: actorOf(operator), detail: change.detail },
+      now,
+    );
+    return updated;
+  });
+}
