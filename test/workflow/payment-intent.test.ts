@@ -1,3 +1,4 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { ErrorType, InsufficientBalanceError } from '../../domain/errors';
@@ -16,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => env?.teardown());
 
 /** Runs one intent workflow through the real worker wiring with faked activities. */
-async function runIntent(overrides: ActivityOverrides, input: Partial<PaymentIntentInput> = {}) {
+async function runIntent(
+  overrides: ActivityOverrides,
+  input: Partial<PaymentIntentInput> = {},
+  meanwhile?: (handle: WorkflowHandle) => Promise<void>,
+) {
   const taskQueue = `wf-${randomUUID()}`;
   const processId = 'test-process';
   const { activities, calls } = fakeActivities(
@@ -41,6 +46,7 @@ async function runIntent(overrides: ActivityOverrides, input: Partial<PaymentInt
       workflowId: `intent-${randomUUID()}`,
       args: [{ intentId: 'pi_test', ...input }],
     });
+    await meanwhile?.(handle);
     const result = await handle.result();
     const elapsedMs = (await env.currentTimeMs()) - startedAt;
     return { result, calls, elapsedMs };
@@ -169,6 +175,23 @@ describe('paymentIntent workflow (time-skipping)', () => {
       /^ConfirmationTimeout: transaction 0xabc not confirmed within 1200s/,
     );
     expect(elapsedMs).toBeGreaterThanOrEqual(20 * 60_000);
+  });
+
+  it('closes the intent when the workflow is cancelled while it waits for a permit', async () => {
+    const { result, calls } = await runIntent(
+      {
+        acquireThrottle: async () => ({ granted: false, reason: 'busy', retryAfterMs: 10_000 }),
+        closeIntent: async () => ({ status: IntentStatus.cancelled }),
+      },
+      {},
+      async (handle) => {
+        await env.sleep(60_000);
+        await handle.cancel();
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.cancelled, reason: 'cancelled' });
+    expect(calls).not.toContain('markSettling');
+    expect(calls.at(-1)).toBe('closeIntent');
   });
 
   it('records a reverted transaction as failed', async () => {

@@ -1,0 +1,174 @@
+import { Client, Connection } from '@temporalio/client';
+import { parseEther } from 'viem';
+import { insertIntent } from '../../activities/store/intent-store';
+import { createTenant, deposit } from '../../activities/store/ledger';
+import { ApiError, RelayerApiClient } from '../../client/api-client';
+import { parseNewIntent } from '../../domain/intent-request';
+import { newIntentId } from '../../service/new-intent-id';
+import { resumeOrphanedIntents } from '../../service/resume-orphaned-intents';
+import { freePort } from '../../stack/free-port';
+import { waitFor } from '../../stack/wait-for';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { createKeys, databaseSnapshot, paymentBody, startApiWithoutWorkers } from '../support/api';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+async function outcome(call: Promise<{ status: number }>) {
+  try {
+    return { status: (await call).status };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, code: error.body.code, retryAfter: error.retryAfterSeconds };
+  }
+}
+
+const countIntents = async (world: TestWorld, tenantId: string) =>
+  (
+    await world.database.kysely
+      .selectFrom('intents')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .execute()
+  ).length;
+
+describe('admission without workers (intents stay open)', () => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await startTestWorld({ tenants: { solo: '10' } });
+    await createTenant(world.database, { id: 'bulk', name: 'bulk', maxInFlight: 1000 }, new Date());
+    await deposit(world.database, 'bulk', parseEther('10'), new Date());
+  });
+  afterAll(() => world?.stop());
+
+  it('20 concurrent submits for a tenant with limit 2 admit exactly 2; a restart still counts them', async () => {
+    const api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 2 });
+    try {
+      const keys = await createKeys(world, ['solo']);
+      const solo = api.as(keys.solo);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          outcome(solo.submit(paymentBody(world), `burst-${i}`)),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 202)).toHaveLength(2);
+      expect(outcomes.filter((o) => o.status !== 202)).toEqual(
+        Array(18).fill({ status: 429, code: 'tenant_limit_reached', retryAfter: undefined }),
+      );
+      expect(await countIntents(world, 'solo')).toBe(2);
+      await api.close();
+
+      const restarted = await startApiWithoutWorkers(world, { tenantMaxInFlight: 2 });
+      try {
+        const again = await outcome(
+          restarted.as(keys.solo).submit(paymentBody(world), 'after-restart'),
+        );
+        expect(again).toMatchObject({ status: 429, code: 'tenant_limit_reached' });
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await api.close().catch(() => undefined);
+    }
+  });
+
+  it('a full backlog is a 503 pool_full with Retry-After that writes nothing; a cancel frees a place', async () => {
+    const backlog = (await world.database.kysely.selectFrom('intents').select('id').execute())
+      .length;
+    const api = await startApiWithoutWorkers(world, { backlogLimit: backlog + 3, perSecond: 2 });
+    try {
+      const { bulk } = await createKeys(world, ['bulk']);
+      const client = api.as(bulk);
+      const admitted = [];
+      for (let i = 0; i < 3; i++)
+        admitted.push((await client.submit(paymentBody(world), `fill-${i}`)).body);
+      const before = await databaseSnapshot(world);
+      const full = await outcome(client.submit(paymentBody(world), 'one-too-many'));
+      expect(full).toEqual({
+        status: 503,
+        code: 'pool_full',
+        retryAfter: Math.ceil((backlog + 3) / 2),
+      });
+      expect(await databaseSnapshot(world)).toEqual(before);
+      await client.cancel(admitted[0]!.id);
+      expect((await client.submit(paymentBody(world), 'one-too-many')).status).toBe(202);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('admission with real workers', () => {
+  let world: TestWorld;
+  let relayer: RelayerProcess;
+  let connection: Connection;
+  let api: RelayerApiClient;
+  const taskQueue = `admission-${newIntentId()}`;
+  beforeAll(async () => {
+    world = await startTestWorld({ tenants: { acme: '10' } });
+    relayer = await startRelayerProcess(
+      world.config({
+        API_PORT: String(await freePort()),
+        TENANT_MAX_IN_FLIGHT: '2',
+        TASK_QUEUE: taskQueue,
+      }),
+    );
+    connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const keys = await createKeys(world, ['acme']);
+    api = new RelayerApiClient(relayer.apiUrl!, keys.acme);
+  });
+  afterAll(async () => {
+    await relayer?.stop();
+    await connection?.close();
+    await world?.stop();
+  });
+
+  it('a tenant at its limit is refused, and admitted again as soon as one of its intents completes', async () => {
+    // Transactions wait in the mempool until the test mines them: the two intents stay open.
+    await world.testClient.setAutomine(false);
+    const first = (await api.submit(paymentBody(world), 'limit-1')).body;
+    const second = (await api.submit(paymentBody(world), 'limit-2')).body;
+    await waitFor(
+      async () =>
+        (await api.get(first.id)).status === 'confirming' &&
+        (await api.get(second.id)).status === 'confirming',
+      'both intents to be sent',
+      30_000,
+    );
+    expect(await outcome(api.submit(paymentBody(world), 'limit-3'))).toMatchObject({
+      status: 429,
+      code: 'tenant_limit_reached',
+    });
+    await world.testClient.mine({ blocks: 1 });
+    await world.testClient.setAutomine(true);
+    await waitFor(
+      async () => (await api.get(first.id)).status === 'confirmed',
+      'the first to confirm',
+      30_000,
+    );
+    expect((await api.submit(paymentBody(world), 'limit-3')).status).toBe(202);
+  });
+
+  it('an intent admitted just before a crash (no workflow yet) is started by the sweep and frees its slot', async () => {
+    await waitFor(
+      async () => (await api.list({ status: 'confirmed' })).intents.length === 3,
+      'earlier intents',
+      30_000,
+    );
+    const request = parseNewIntent({ ...paymentBody(world), tenantId: 'acme' });
+    const { intent } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      request,
+      new Date(),
+    );
+    const client = new Client({ connection });
+    const started = await resumeOrphanedIntents(world.database, client, taskQueue, {
+      olderThanMs: 0,
+    });
+    expect(started).toBe(1);
+    await waitFor(
+      async () => (await api.get(intent.id)).status === 'confirmed',
+      'the orphan to confirm',
+      30_000,
+    );
+  });
+});
