@@ -1,5 +1,5 @@
 import { mayBeOnChain, IntentStatus, terminalStatuses } from '../domain/intent';
-import type { ActivityDependencies } from './dependencies';
+import { ageMs, type ActivityDependencies } from './dependencies';
 import { getIntentForUpdate, transitionIntent } from './store/intent-store';
 import { endHold } from './store/ledger';
 
@@ -10,6 +10,8 @@ export interface CloseIntentParameters {
 
 export interface CloseIntentResult {
   status: IntentStatus;
+  /** From submit to now, for the end-to-end latency metric. */
+  ageMs: number;
 }
 
 /**
@@ -22,10 +24,12 @@ export const closeIntent =
   async ({ intentId, reason }: CloseIntentParameters): Promise<CloseIntentResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
-      if (terminalStatuses.has(intent.status)) return { status: intent.status };
       const now = clock.now();
+      if (terminalStatuses.has(intent.status)) {
+        return { status: intent.status, ageMs: ageMs(intent, clock) };
+      }
       const status = mayBeOnChain(intent.status) ? IntentStatus.needsReview : IntentStatus.failed;
       await transitionIntent(trx, intent, { status, reason }, now);
       if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
-      return { status };
+      return { status, ageMs: ageMs(intent, clock) };
     });

@@ -1,14 +1,15 @@
 import { IntentClosedError, NonceConflictError } from '../domain/errors';
 import { IntentStatus, revertedReason, signedTransactionOf } from '../domain/intent';
-import type { ActivityDependencies } from './dependencies';
+import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
 import { endHold } from './store/ledger';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 
+/** `ageMs`: from submit to now, for the end-to-end latency metric. */
 export type ConfirmResult =
-  | { state: 'confirmed'; blockNumber: string }
-  | { state: 'reverted'; blockNumber: string }
+  | { state: 'confirmed'; blockNumber: string; ageMs: number }
+  | { state: 'reverted'; blockNumber: string; ageMs: number }
   | { state: 'pending'; confirmations: number; retryAfterMs: number };
 
 /**
@@ -26,7 +27,7 @@ export const confirm =
         intent.blockNumber !== null
       ) {
         const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
-        return { state, blockNumber: intent.blockNumber.toString() };
+        return { state, blockNumber: intent.blockNumber.toString(), ageMs: ageMs(intent, clock) };
       }
       const signed = signedTransactionOf(intent);
       if (intent.status !== IntentStatus.confirming || !signed) {
@@ -72,6 +73,7 @@ export const confirm =
         return {
           state: seen.succeeded ? 'confirmed' : 'reverted',
           blockNumber: seen.blockNumber.toString(),
+          ageMs: ageMs(current, clock),
         };
       });
     });

@@ -8,6 +8,10 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** How long ago an intent was submitted, by `clock`. */
+export const ageMs = (intent: { createdAt: Date }, clock: Clock): number =>
+  Math.max(0, clock.now().getTime() - intent.createdAt.getTime());
+
 /** The part of the quota the steps use; the Bottleneck limiter or a test double. */
 export interface PermitSource {
   acquire(permitId: string, signal?: AbortSignal): Promise<PermitGrant>;

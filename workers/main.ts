@@ -9,7 +9,7 @@ import { installRuntime } from './runtime';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  installRuntime(config.logLevel);
+  installRuntime(config.logLevel, config.temporalMetricsPort);
   const relayer = await startRelayerProcess(config);
   const { stats } = relayer.worker;
   const name = `worker ${relayer.processId}`;
@@ -24,7 +24,11 @@ async function main(): Promise<void> {
     `${name}: queue ${config.taskQueue}, pool ${config.poolWidth}, ` +
       `quota ${config.maxInFlight} in flight and ${config.perSecond}/s burst ${config.burst} (${quota}), ` +
       `drain ${config.drainTimeoutMs} ms` +
-      (config.metricsPort === undefined ? '' : `, metrics :${config.metricsPort}/metrics`),
+      (config.metricsPort === undefined ? '' : `, metrics :${config.metricsPort}/metrics`) +
+      (relayer.apiUrl === undefined ? '' : `, API ${relayer.apiUrl}`) +
+      (config.temporalMetricsPort === undefined
+        ? ''
+        : `, SDK metrics :${config.temporalMetricsPort}/metrics`),
   );
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {

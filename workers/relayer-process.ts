@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../activities/store/database';
 import { registerWallet } from '../activities/store/wallet-nonces';
 import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { buildApi, type RelayerApi } from '../api/server';
 import { resumeOrphanedIntents } from '../service/resume-orphaned-intents';
 import type { RelayerConfig } from './config';
@@ -64,6 +64,14 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
           limiterId: quotaLimiterId(config.taskQueue, config.chainId),
         },
   );
+  new Gauge({
+    name: 'relayer_permits_in_use',
+    help: 'RPC permits this process holds right now (sends in flight)',
+    registers: [metrics],
+    collect() {
+      this.set(throttle.inFlight);
+    },
+  });
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const worker = await createRelayerWorker({

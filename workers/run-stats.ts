@@ -8,6 +8,8 @@ import type {
 import type { Context } from '@temporalio/activity';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
+import type { CloseIntentResult } from '../activities/close-intent';
+import type { ConfirmResult } from '../activities/confirm';
 import { ErrorType, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
 
 export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'paced' | 'abandoned' | 'panic';
@@ -38,6 +40,8 @@ export class RunStats {
   private readonly executions: Counter<'activity' | 'outcome'>;
   private readonly permitWait: Histogram;
   private readonly permitRefusals: Counter<'reason'>;
+  private readonly finished: Counter<'status'>;
+  private readonly latency: Histogram<'status'>;
 
   constructor(registry: Registry) {
     this.executions = new Counter({
@@ -58,6 +62,19 @@ export class RunStats {
       labelNames: ['reason'],
       registers: [registry],
     });
+    this.finished = new Counter({
+      name: 'relayer_intents_finished_total',
+      help: 'Intents this process took to their end, by final status (confirmed = completed)',
+      labelNames: ['status'],
+      registers: [registry],
+    });
+    this.latency = new Histogram({
+      name: 'relayer_intent_latency_seconds',
+      help: 'From submit to the final status, by that status',
+      labelNames: ['status'],
+      buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 1800],
+      registers: [registry],
+    });
   }
 
   record(activity: string, outcome: ActivityOutcome, result?: unknown): void {
@@ -67,11 +84,26 @@ export class RunStats {
     if (outcome === 'paced') this.paced++;
     if (outcome === 'abandoned') this.abandoned++;
     if (outcome === 'panic') this.panics++;
-    if (outcome === 'completed' && activity === 'acquireThrottle') {
+    if (outcome !== 'completed') return;
+    if (activity === 'acquireThrottle') {
       const grant = result as AcquireThrottleResult;
       if (grant.granted) this.permitWait.observe(grant.waitedMs / 1000);
       else this.permitRefusals.inc({ reason: grant.reason });
     }
+    if (activity === 'confirm') {
+      const confirmed = result as ConfirmResult;
+      if (confirmed.state === 'confirmed') this.recordFinished('confirmed', confirmed.ageMs);
+      if (confirmed.state === 'reverted') this.recordFinished('failed', confirmed.ageMs);
+    }
+    if (activity === 'closeIntent') {
+      const closed = result as CloseIntentResult;
+      this.recordFinished(closed.status, closed.ageMs);
+    }
+  }
+
+  private recordFinished(status: string, ageMs: number): void {
+    this.finished.inc({ status });
+    this.latency.observe({ status }, ageMs / 1000);
   }
 
   /** Counts a rejection nobody handled (a bug in floating code) instead of dying of it. */

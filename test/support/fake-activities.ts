@@ -31,8 +31,11 @@ export function fakeActivities(
       signed = true;
       return { status: IntentStatus.confirming, txHash: '0xabc', nonce: 0 };
     },
-    confirm: async () => ({ state: 'confirmed', blockNumber: '7' }),
-    closeIntent: async () => ({ status: signed ? IntentStatus.needsReview : IntentStatus.failed }),
+    confirm: async () => ({ state: 'confirmed', blockNumber: '7', ageMs: 1 }),
+    closeIntent: async () => ({
+      status: signed ? IntentStatus.needsReview : IntentStatus.failed,
+      ageMs: 1,
+    }),
   };
   const merged = {
     ...defaults,

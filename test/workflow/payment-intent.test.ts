@@ -74,7 +74,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
       confirm: async () =>
         ++looks < 4
           ? { state: 'pending', confirmations: looks - 1, retryAfterMs: 12_000 }
-          : { state: 'confirmed', blockNumber: '9' },
+          : { state: 'confirmed', blockNumber: '9', ageMs: 1 },
     });
     expect(result.status).toBe(IntentStatus.confirmed);
     expect(calls.filter((c) => c === 'confirm')).toHaveLength(4);
@@ -151,7 +151,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         attempts++;
         throw new Error('connection refused');
       },
-      closeIntent: async () => ({ status: IntentStatus.needsReview }),
+      closeIntent: async () => ({ status: IntentStatus.needsReview, ageMs: 1 }),
     });
     expect(result.status).toBe(IntentStatus.needsReview);
     expect(result.reason).toBe(
@@ -181,7 +181,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
     const { result, calls } = await runIntent(
       {
         acquireThrottle: async () => ({ granted: false, reason: 'busy', retryAfterMs: 10_000 }),
-        closeIntent: async () => ({ status: IntentStatus.cancelled }),
+        closeIntent: async () => ({ status: IntentStatus.cancelled, ageMs: 1 }),
       },
       {},
       async (handle) => {
@@ -196,7 +196,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
 
   it('records a reverted transaction as failed', async () => {
     const { result, calls } = await runIntent({
-      confirm: async () => ({ state: 'reverted', blockNumber: '3' }),
+      confirm: async () => ({ state: 'reverted', blockNumber: '3', ageMs: 1 }),
     });
     expect(result).toMatchObject({
       status: IntentStatus.failed,

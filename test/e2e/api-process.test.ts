@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { RelayerApiClient } from '../../client/api-client';
+import { freePort } from '../../stack/free-port';
+import { waitFor } from '../../stack/wait-for';
+import { stopSummary } from '../../stack/worker-process';
+import { createKeys, paymentBody } from '../support/api';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld();
+
+describe('a worker process serving the API', () => {
+  it('takes intents over HTTP to confirmed and reports them in both metrics endpoints', async () => {
+    const world = suite.world();
+    const [apiPort, sdkMetricsPort] = [await freePort(), await freePort()];
+    const [worker] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: `api-process-${randomUUID()}`,
+      API_PORT: String(apiPort),
+      TEMPORAL_METRICS_PORT: String(sdkMetricsPort),
+      TENANT_MAX_IN_FLIGHT: '10',
+    });
+    expect(worker!.output()).toContain(`API http://127.0.0.1:${apiPort}`);
+    const keys = await createKeys(world, ['acme']);
+    const api = new RelayerApiClient(`http://127.0.0.1:${apiPort}`, keys.acme);
+    const ids = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async (_, i) => (await api.submit(paymentBody(world), `e2e-${i}`)).body.id,
+      ),
+    );
+    await waitFor(
+      async () => (await api.list({ status: 'confirmed' })).intents.length === ids.length,
+      'every intent to confirm',
+      60_000,
+    );
+
+    const metrics = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
+    expect(metrics).toMatch(/^relayer_intents_submitted_total 6$/m);
+    expect(metrics).toMatch(/^relayer_intents_finished_total\{status="confirmed"\} 6$/m);
+    expect(metrics).toMatch(/^relayer_intent_latency_seconds_count\{status="confirmed"\} 6$/m);
+    expect(metrics).toMatch(/^relayer_permit_wait_seconds_count 6$/m);
+    expect(metrics).toMatch(/^relayer_intents\{status="confirmed"\} 6$/m);
+    expect(metrics).toMatch(/^relayer_intents_queued 0$/m);
+    expect(metrics).toMatch(/^relayer_permits_in_use 0$/m);
+    const sdkMetrics = await (await fetch(`http://127.0.0.1:${sdkMetricsPort}/metrics`)).text();
+    expect(sdkMetrics).toMatch(/^temporal_\w+/m);
+
+    worker!.signal('SIGTERM');
+    expect(await worker!.exited).toBe(0);
+    expect(stopSummary(worker!.output())).toMatchObject({ sent: 6, panics: 0 });
+  });
+});
