@@ -20,7 +20,7 @@ export async function resumeOrphanedIntents(
     .selectFrom('intents')
     .select('id')
     .where('status', '=', IntentStatus.authorized)
-    .where('created_at', '<', cutoff.toISOString())
+    .where('created_at', '<=', cutoff.toISOString())
     .limit(1000)
     .execute();
   for (const { id } of rows) {

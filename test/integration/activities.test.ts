@@ -124,7 +124,11 @@ describe('activities against real SQLite and anvil', () => {
     expect(await world.chain.pendingNonce(intent.from)).toBe(nonceBefore + 1);
 
     const confirmed = await confirmSettled(activities, intentId);
-    expect(confirmed).toEqual({ state: 'confirmed', blockNumber: expect.any(String) });
+    expect(confirmed).toEqual({
+      state: 'confirmed',
+      blockNumber: expect.any(String),
+      ageMs: expect.any(Number),
+    });
     expect(await run(activities.confirm, { intentId })).toEqual(confirmed);
 
     const stored = await getIntent(world.database.kysely, intentId);
@@ -203,7 +207,7 @@ describe('activities against real SQLite and anvil', () => {
     );
     expect(
       await run(activities.closeIntent, { intentId: intent.id, reason: 'nonce conflict' }),
-    ).toEqual({ status: 'needs_review' });
+    ).toEqual({ status: 'needs_review', ageMs: expect.any(Number) });
     const snapshot = await ledgerSnapshot(world.database);
     expect(snapshot.holds.find((h) => h.intentId === intent.id)).toMatchObject({
       status: 'active',
@@ -269,9 +273,10 @@ describe('activities against real SQLite and anvil', () => {
 
     expect(
       await run(activities.closeIntent, { intentId: tooMuch.id, reason: 'InsufficientBalance' }),
-    ).toEqual({ status: 'failed' });
+    ).toEqual({ status: 'failed', ageMs: expect.any(Number) });
     expect(await run(activities.closeIntent, { intentId: fits.id, reason: 'cancelled' })).toEqual({
       status: 'failed',
+      ageMs: expect.any(Number),
     });
     expect(await tenantBalance(world.database.kysely, 'acme')).toEqual(before);
     await expectBooksBalanced(world.database);

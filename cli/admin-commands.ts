@@ -1,0 +1,147 @@
+import type { Command } from 'commander';
+import { parseEther } from 'viem';
+import { openDatabase, type Database } from '../activities/store/database';
+import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
+import { tenantIdSchema } from '../domain/intent-request';
+import { createApiKey, listApiKeys, revokeApiKey } from '../service/api-keys';
+import { table } from '../client/table';
+import { badInput, CliFailure, ExitCode } from './exit-codes';
+import { print, type OutputOptions } from './output';
+
+interface DatabaseOptions extends OutputOptions {
+  databaseUrl: string;
+}
+
+async function withDatabase<T>(url: string, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(url);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const tenantId = (value: string) => {
+  const parsed = tenantIdSchema.safeParse(value);
+  if (!parsed.success) throw badInput(`tenant: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+};
+
+const ether = (flag: string) => (value: string) => {
+  if (!/^\d+(\.\d{1,18})?$/.test(value)) {
+    throw badInput(`${flag}: must be a decimal amount of ether like 25 or 0.5 (got "${value}")`);
+  }
+  return parseEther(value);
+};
+
+const limit = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw badInput(`--max-in-flight: must be a whole number from 1 (got "${value}")`);
+  }
+  return Number(value);
+};
+
+/**
+ * Tenants and API keys, written straight to the database (DATABASE_URL): the bootstrap an
+ * operator does before any key exists.
+ */
+export function addAdminCommands(program: Command, db: () => DatabaseOptions): void {
+  const tenants = program.command('tenants').description('operator: tenants and their balances');
+  tenants
+    .command('create <tenantId>')
+    .description('create a tenant (no-op if it exists)')
+    .option('--name <name>', 'display name (default: the id)')
+    .option('--max-in-flight <n>', 'its open-intent limit (default: TENANT_MAX_IN_FLIGHT)', limit)
+    .option('--deposit <ether>', 'credit its balance with this much', ether('--deposit'))
+    .action(
+      async (id: string, flags: { name?: string; maxInFlight?: number; deposit?: bigint }) => {
+        const options = db();
+        const tenant = tenantId(id);
+        const balance = await withDatabase(options.databaseUrl, async (database) => {
+          const now = new Date();
+          await createTenant(
+            database,
+            { id: tenant, name: flags.name ?? tenant, maxInFlight: flags.maxInFlight },
+            now,
+          );
+          if (flags.deposit) await deposit(database, tenant, flags.deposit, now);
+          return tenantBalance(database.kysely, tenant);
+        });
+        const view = {
+          id: tenant,
+          available: balance!.available.toString(),
+          held: balance!.held.toString(),
+        };
+        print(
+          options,
+          view,
+          () => `tenant ${tenant}: ${view.available} wei available, ${view.held} wei held`,
+        );
+      },
+    );
+
+  const keys = program
+    .command('keys')
+    .description('operator: API keys (only their hashes are stored)');
+  keys
+    .command('create')
+    .description('create a key and print it: it is shown this once')
+    .option('--tenant <id>', 'a key that acts for this tenant')
+    .option('--operator', 'an operator key (review endpoints, every tenant)')
+    .option('--label <text>', 'who or what holds it', 'cli')
+    .action(async (flags: { tenant?: string; operator?: boolean; label: string }) => {
+      const options = db();
+      if (!!flags.tenant === !!flags.operator)
+        throw badInput('give exactly one of --tenant <id> or --operator');
+      const created = await withDatabase(options.databaseUrl, (database) =>
+        createApiKey(
+          database.kysely,
+          flags.operator
+            ? { role: 'operator', label: flags.label }
+            : { role: 'tenant', tenantId: tenantId(flags.tenant!), label: flags.label },
+          new Date(),
+        ),
+      );
+      print(
+        options,
+        created,
+        () => `key ${created.id} created; keep it now, it is never shown again:\n${created.apiKey}`,
+      );
+    });
+  keys
+    .command('list')
+    .description('every key, without secrets')
+    .action(async () => {
+      const options = db();
+      const all = await withDatabase(options.databaseUrl, (database) =>
+        listApiKeys(database.kysely),
+      );
+      print(options, all, () => {
+        const rows = table(
+          ['id', 'role', 'tenant', 'label', 'created', 'revoked'],
+          ['left', 'left', 'left', 'left', 'left', 'left'],
+        );
+        for (const key of all)
+          rows.push([
+            key.id,
+            key.role,
+            key.tenantId ?? '',
+            key.label,
+            key.createdAt,
+            key.revoked ? 'yes' : '',
+          ]);
+        return rows.toString();
+      });
+    });
+  keys
+    .command('revoke <keyId>')
+    .description('the key stops working at once')
+    .action(async (keyId: string) => {
+      const options = db();
+      const revoked = await withDatabase(options.databaseUrl, (database) =>
+        revokeApiKey(database.kysely, keyId, new Date()),
+      );
+      if (!revoked) throw new CliFailure('not_found', `no live key ${keyId}`, ExitCode.notFound);
+      print(options, { id: keyId, revoked }, () => `key ${keyId} revoked`);
+    });
+}

@@ -1,0 +1,52 @@
+import { RejectionCode } from '../domain/rejections';
+
+/**
+ * What the CLI's exit status means, so scripts can branch without parsing output:
+ * 0 done · 1 unexpected (API unreachable, internal error) · 2 bad input · 3 not found ·
+ * 4 not allowed (key) · 5 conflict with the intent's state · 6 not admitted now (try later) ·
+ * 7 the awaited intent ended without being confirmed.
+ */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  badInput: 2,
+  notFound: 3,
+  notAllowed: 4,
+  conflict: 5,
+  notAdmitted: 6,
+  notConfirmed: 7,
+} as const;
+
+export const exitCodeOf: Record<RejectionCode, number> = {
+  invalid_request: ExitCode.badInput,
+  malformed_body: ExitCode.badInput,
+  unsupported_media_type: ExitCode.badInput,
+  body_too_large: ExitCode.badInput,
+  insufficient_balance: ExitCode.badInput,
+  unknown_tenant: ExitCode.badInput,
+  unauthorized: ExitCode.notAllowed,
+  forbidden: ExitCode.notAllowed,
+  not_found: ExitCode.notFound,
+  idempotency_key_reused: ExitCode.conflict,
+  not_cancellable: ExitCode.conflict,
+  not_in_review: ExitCode.conflict,
+  review_refused: ExitCode.conflict,
+  tenant_limit_reached: ExitCode.notAdmitted,
+  pool_full: ExitCode.notAdmitted,
+  closed: ExitCode.notAdmitted,
+  internal_error: ExitCode.unexpected,
+};
+
+/** A failure the CLI reports as one line (or one JSON object) and an exit code. */
+export class CliFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export const badInput = (message: string) =>
+  new CliFailure(RejectionCode.invalidRequest, message, ExitCode.badInput);

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { formatEther, parseEther } from 'viem';
+import { RelayerApiClient } from '../client/api-client';
+import { badInput, CliFailure, ExitCode } from './exit-codes';
+import { intentDetails, intentTable, print, type OutputOptions } from './output';
+import { watchIntent } from './watch-intent';
+
+interface ApiOptions extends OutputOptions {
+  apiUrl: string;
+  apiKey?: string;
+}
+
+const apiOf = (options: ApiOptions) => {
+  if (!options.apiKey) throw badInput('no API key: pass --api-key or set RELAYER_API_KEY');
+  return new RelayerApiClient(options.apiUrl, options.apiKey);
+};
+
+const whole = (flag: string, max: number) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw badInput(`${flag}: must be a whole number from 1 to ${max} (got "${value}")`);
+  }
+  return Number(value);
+};
+
+/** The commands that talk to the HTTP API with a tenant's or an operator's key. */
+export function addIntentCommands(program: Command, api: () => ApiOptions): void {
+  program
+    .command('submit')
+    .description('submit a payment intent (tenant key)')
+    .requiredOption('--chain-id <id>', 'EVM chain id', whole('--chain-id', 2 ** 31))
+    .requiredOption('--from <address>', 'hot wallet to send from')
+    .requiredOption('--to <address>', 'recipient')
+    .option('--eth <amount>', 'amount in ether, e.g. 0.25')
+    .option('--wei <amount>', 'amount in wei')
+    .option('--idempotency-key <key>', 'your name for this payment (default: a new UUID)')
+    .option('--wait', 'wait until the intent ends, with a progress bar')
+    .action(async (flags: SubmitFlags) => {
+      const options = api();
+      const amount = amountOf(flags);
+      const key = flags.idempotencyKey ?? randomUUID();
+      const client = apiOf(options);
+      const { status, body } = await client.submit(
+        { chainId: flags.chainId, from: flags.from, to: flags.to, amount },
+        key,
+      );
+      const intent = flags.wait
+        ? await watchIntent(client, body.id, { timeoutMs: 30 * 60_000, quiet: !!options.json })
+        : body;
+      print(options, intent, () =>
+        [
+          status === 200 ? `already submitted under key ${key}:` : `submitted (key ${key}):`,
+          intentDetails(intent),
+        ].join('\n'),
+      );
+      if (flags.wait) exitUnlessConfirmed(intent.status);
+    });
+
+  program
+    .command('status <intentId>')
+    .description('show one intent')
+    .option('--wait', 'wait until it ends, with a progress bar')
+    .action(async (intentId: string, flags: { wait?: boolean }) => {
+      const options = api();
+      const client = apiOf(options);
+      const intent = flags.wait
+        ? await watchIntent(client, intentId, { timeoutMs: 30 * 60_000, quiet: !!options.json })
+        : await client.get(intentId);
+      print(options, intent, () => intentDetails(intent));
+      if (flags.wait) exitUnlessConfirmed(intent.status);
+    });
+
+  program
+    .command('list')
+    .description('list intents, newest first')
+    .option('--status <status>', 'only this status (e.g. needs_review)')
+    .option('--tenant <id>', 'operator keys: only this tenant')
+    .option('--limit <n>', 'at most this many', whole('--limit', 10_000), 50)
+    .action(async (flags: { status?: string; tenant?: string; limit: number }) => {
+      const options = api();
+      const client = apiOf(options);
+      const intents = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.list({
+          status: flags.status,
+          tenantId: flags.tenant,
+          limit: Math.min(200, flags.limit - intents.length),
+          cursor,
+        });
+        intents.push(...page.intents);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor && intents.length < flags.limit);
+      print(options, intents, () => `${intentTable(intents)}\n${intents.length} intents`);
+    });
+
+  program
+    .command('cancel <intentId>')
+    .description('cancel an intent before anything was signed')
+    .action(async (intentId: string) => {
+      const options = api();
+      const intent = await apiOf(options).cancel(intentId);
+      print(options, intent, () => intentDetails(intent));
+    });
+
+  const review = program
+    .command('review')
+    .description('operator: resolve intents in needs_review (checked on-chain, audited)');
+  review
+    .command('list')
+    .description('intents waiting for a person')
+    .action(async () => {
+      const options = api();
+      const { intents } = await apiOf(options).list({ status: 'needs_review', limit: 200 });
+      print(options, intents, () => `${intentTable(intents)}\n${intents.length} in review`);
+    });
+  review
+    .command('confirm <intentId>')
+    .description('the given transaction paid it')
+    .requiredOption('--tx-hash <hash>', 'the transaction that paid it')
+    .option('--note <text>', 'for the audit log')
+    .action(async (intentId: string, flags: { txHash: string; note?: string }) => {
+      const options = api();
+      const intent = await apiOf(options).review(intentId, 'confirm', flags);
+      print(options, intent, () => intentDetails(intent));
+    });
+  review
+    .command('fail <intentId>')
+    .description('it did not pay and cannot: release the hold')
+    .requiredOption('--reason <text>', 'why (kept in the intent and the audit log)')
+    .action(async (intentId: string, flags: { reason: string }) => {
+      const options = api();
+      const intent = await apiOf(options).review(intentId, 'fail', flags);
+      print(options, intent, () => intentDetails(intent));
+    });
+  review
+    .command('retry <intentId>')
+    .description('send the same signed transaction again and follow it')
+    .option('--note <text>', 'for the audit log')
+    .action(async (intentId: string, flags: { note?: string }) => {
+      const options = api();
+      const intent = await apiOf(options).review(intentId, 'retry', flags);
+      print(options, intent, () => intentDetails(intent));
+    });
+  review
+    .command('audit <intentId>')
+    .description('who did what to an intent')
+    .action(async (intentId: string) => {
+      const options = api();
+      const entries = await apiOf(options).audit(intentId);
+      print(
+        options,
+        entries,
+        () =>
+          entries
+            .map((e) => `${e.at}  ${e.action}  ${e.actor}  ${JSON.stringify(e.detail)}`)
+            .join('\n') || 'no entries',
+      );
+    });
+}
+
+interface SubmitFlags {
+  chainId: number;
+  from: string;
+  to: string;
+  eth?: string;
+  wei?: string;
+  idempotencyKey?: string;
+  wait?: boolean;
+}
+
+function amountOf(flags: SubmitFlags): string {
+  if ((flags.eth === undefined) === (flags.wei === undefined)) {
+    throw badInput('give the amount once: --eth <ether> or --wei <wei>');
+  }
+  if (flags.wei !== undefined) return flags.wei;
+  if (!/^\d+(\.\d{1,18})?$/.test(flags.eth!)) {
+    throw badInput(`--eth: must be a decimal amount of ether like 0.25 (got "${flags.eth}")`);
+  }
+  const wei = parseEther(flags.eth!);
+  if (formatEther(wei) === '0') throw badInput('--eth: must be more than zero');
+  return wei.toString();
+}
+
+function exitUnlessConfirmed(status: string): void {
+  if (status !== 'confirmed') {
+    throw new CliFailure(status, `the intent ended ${status}`, ExitCode.notConfirmed);
+  }
+}

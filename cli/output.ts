@@ -1,0 +1,54 @@
+import { formatEther } from 'viem';
+import type { IntentView } from '../api/schemas';
+import { table } from '../client/table';
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+/** A result: JSON for scripts, a table or a line for people. */
+export function print(options: OutputOptions, value: unknown, forPeople: () => string): void {
+  console.log(options.json ? JSON.stringify(value, null, 2) : forPeople());
+}
+
+export function intentTable(intents: IntentView[]): string {
+  const rows = table(
+    ['id', 'tenant', 'status', 'amount ETH', 'to', 'tx', 'created'],
+    ['left', 'left', 'left', 'right', 'left', 'left', 'left'],
+  );
+  for (const intent of intents) {
+    rows.push([
+      intent.id,
+      intent.tenantId,
+      intent.status,
+      formatEther(BigInt(intent.amount)),
+      shorten(intent.to),
+      intent.txHash ? shorten(intent.txHash) : '',
+      intent.createdAt.replace('T', ' ').slice(0, 19),
+    ]);
+  }
+  return rows.toString();
+}
+
+export function intentDetails(intent: IntentView): string {
+  const rows = table(['field', 'value'], ['left', 'left']);
+  rows.push(
+    ['id', intent.id],
+    ['tenant', intent.tenantId],
+    ['status', intent.status],
+    ['amount', `${formatEther(BigInt(intent.amount))} ETH (${intent.amount} wei)`],
+    ['chain', String(intent.chainId)],
+    ['from', intent.from],
+    ['to', intent.to],
+    ['nonce', intent.nonce === null ? '' : String(intent.nonce)],
+    ['tx hash', intent.txHash ?? ''],
+    ['block', intent.blockNumber ?? ''],
+    ['reason', intent.reason ?? ''],
+    ['idempotency key', intent.idempotencyKey ?? ''],
+    ['created', intent.createdAt],
+    ['updated', intent.updatedAt],
+  );
+  return rows.toString();
+}
+
+const shorten = (hex: string) => `${hex.slice(0, 8)}…${hex.slice(-6)}`;
