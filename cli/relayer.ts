@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ApiError } from '../client/api-client';
 import { RelayerError } from '../domain/errors';
 import { rejectionCodeOf } from '../domain/rejections';
@@ -13,20 +13,17 @@ import { addIntentCommands } from './intent-commands';
  */
 const program = new Command('relayer')
   .description('payment relayer: submit and follow intents, review them, manage tenants and keys')
-  .option(
-    '--api-url <url>',
-    'the relayer API',
-    process.env.RELAYER_API_URL ?? 'http://127.0.0.1:8080',
+  // From the environment without echoing it: help must never print a key or a password.
+  .addOption(
+    new Option('--api-url <url>', 'the relayer API')
+      .env('RELAYER_API_URL')
+      .default('http://127.0.0.1:8080'),
   )
-  .option(
-    '--api-key <key>',
-    'tenant or operator key (default: $RELAYER_API_KEY)',
-    process.env.RELAYER_API_KEY,
-  )
-  .option(
-    '--database-url <url>',
-    'for tenants and keys (default: $DATABASE_URL)',
-    process.env.DATABASE_URL ?? 'sqlite:.relayer/relayer.sqlite',
+  .addOption(new Option('--api-key <key>', 'tenant or operator key').env('RELAYER_API_KEY'))
+  .addOption(
+    new Option('--database-url <url>', 'for tenants and keys')
+      .env('DATABASE_URL')
+      .default('sqlite:.relayer/relayer.sqlite'),
   )
   .option('--json', 'machine-readable output')
   .showHelpAfterError()

@@ -4,13 +4,13 @@ import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../activities/store/database';
 import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
-import { RelayerError } from '../domain/errors';
 import { startEmbeddedStack } from '../stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
 import { installRuntime } from '../workers/runtime';
-import { submitIntent } from '../service/submit-intent';
+import { createApiKey } from '../service/api-keys';
+import { ApiError, RelayerApiClient, type SubmitBody } from './api-client';
 import { table } from './table';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
 
@@ -20,6 +20,7 @@ const usage = `npm start [-- options]
   --temporal-port <p>   Temporal dev server port (default 7233; Web UI on --ui-port, default 8233)
   --ui-port <p>
   --anvil-port <p>      anvil JSON-RPC port (default 8545)
+  --api-port <p>        relayer HTTP API port (default 8080)
   --dir <path>          where the run keeps its files (default .relayer/demo)`;
 
 function parseOptions() {
@@ -31,6 +32,7 @@ function parseOptions() {
         'temporal-port': { type: 'string', default: '7233' },
         'ui-port': { type: 'string', default: '8233' },
         'anvil-port': { type: 'string', default: '8545' },
+        'api-port': { type: 'string', default: '8080' },
         dir: { type: 'string', default: '.relayer/demo' },
         help: { type: 'boolean', default: false },
       },
@@ -55,6 +57,7 @@ function parseOptions() {
     temporalPort: number('temporal-port', values['temporal-port'], 65535),
     uiPort: number('ui-port', values['ui-port'], 65535),
     anvilPort: number('anvil-port', values['anvil-port'], 65535),
+    apiPort: number('api-port', values['api-port'], 65535),
     dir: values.dir,
   };
 }
@@ -62,9 +65,10 @@ function parseOptions() {
 const usageError = (problem: string) =>
   new ConfigError([problem, '', usage], 'invalid command line');
 
+/** Each tenant may have 6 intents open at once: the demo shows admission turning the rest away. */
 const tenants = [
-  { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50') },
-  { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50') },
+  { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50'), maxInFlight: 6 },
+  { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50'), maxInFlight: 6 },
 ];
 
 async function main(): Promise<void> {
@@ -84,8 +88,9 @@ async function main(): Promise<void> {
     CHAIN_ID: String(stack.anvil.chainId),
     HOT_WALLET_KEYS: `${walletA},${walletB}`,
     CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
+    API_PORT: String(options.apiPort),
   });
-  step('starting a relayer worker');
+  step('starting a relayer worker and its HTTP API');
   const relayer = await startRelayerProcess(config);
 
   let stopping: Promise<void> | undefined;
@@ -99,48 +104,65 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown().then(() => process.exit(143)));
 
   const now = new Date();
+  const apiKeys = new Map<string, string>();
   for (const tenant of tenants) {
     await createTenant(relayer.database, tenant, now);
     await deposit(relayer.database, tenant.id, tenant.deposit, now);
+    const { apiKey } = await createApiKey(
+      relayer.database.kysely,
+      { role: 'tenant', tenantId: tenant.id, label: 'demo' },
+      now,
+    );
+    apiKeys.set(tenant.id, apiKey);
   }
   step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.deposit)} ETH)`).join(', ')}`);
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
   const startedAt = Date.now();
+  let refusals = 0;
+  step(`submitting ${options.intents} intents through ${relayer.apiUrl}`);
   const submissions = await Promise.allSettled(
-    Array.from({ length: options.intents }, (_, i) =>
-      submitIntent(
-        { database: relayer.database, client: stack.temporal.client, taskQueue: config.taskQueue },
+    Array.from({ length: options.intents }, (_, i) => {
+      const tenant = tenants[i % tenants.length]!;
+      const api = new RelayerApiClient(relayer.apiUrl!, apiKeys.get(tenant.id));
+      return submitUntilAdmitted(
+        api,
         {
-          tenantId: tenants[i % tenants.length]!.id,
           chainId: config.chainId,
-          from: senders[i % senders.length],
+          from: senders[i % senders.length]!,
           to: privateKeyToAccount(generatePrivateKey()).address,
           amount: parseEther(`0.${String(10 + (i % 90)).padStart(2, '0')}`).toString(),
         },
-      ),
-    ),
+        `demo-${startedAt}-${i}`,
+        () => refusals++,
+      );
+    }),
   );
   const rejected = submissions.filter((s) => s.status === 'rejected');
-  for (const failure of rejected) {
-    const reason = failure.reason;
-    console.log(
-      `  rejected: ${reason instanceof RelayerError ? `${reason.name}: ${reason.message}` : reason}`,
-    );
-  }
+  for (const failure of rejected) console.log(`  rejected: ${String(failure.reason)}`);
   const accepted = submissions.length - rejected.length;
   step(
-    `submitted ${accepted} intents; watch them at ${stack.webUiUrl}/namespaces/default/workflows`,
+    `submitted ${accepted} intents (${refusals} admission refusals, retried); ` +
+      `watch them at ${stack.webUiUrl}/namespaces/default/workflows`,
   );
 
   const counts = await watchUntilSettled(relayer.database, accepted);
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
-  printSummary(counts, rejected.length, elapsedSeconds, stack.webUiUrl);
+  printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
 
   if (options.keepRunning) {
     step(
       `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`,
+    );
+    step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try:`);
+    console.log(
+      [
+        `  export RELAYER_API_URL=${relayer.apiUrl} RELAYER_API_KEY=${apiKeys.get('acme')}`,
+        `  npm run -s relayer -- list`,
+        `  npm run -s relayer -- submit --chain-id ${config.chainId} --from ${senders[0]} ` +
+          `--to ${senders[1]} --eth 0.01 --wait`,
+      ].join('\n'),
     );
     step('Ctrl-C stops everything');
     return;
@@ -172,6 +194,7 @@ async function watchUntilSettled(database: Database, total: number): Promise<Sta
 function printSummary(
   counts: StatusCounts,
   rejected: number,
+  refusals: number,
   elapsedSeconds: number,
   webUiUrl: string,
 ): void {
@@ -182,6 +205,7 @@ function printSummary(
     ['failed', counts.failed ?? 0],
     ['needs_review', counts.needs_review ?? 0],
     ['rejected at submit', rejected],
+    ['admission refusals (retried)', refusals],
     ['elapsed', `${elapsedSeconds.toFixed(1)} s`],
     ['throughput', `${(settled / elapsedSeconds).toFixed(1)} intents/s`],
   );
@@ -202,6 +226,26 @@ async function printLedger(database: Database): Promise<void> {
     ]);
   }
   console.log(ledger.toString());
+}
+
+/** Submits like a well-behaved client: a refusal for now is retried after the time it asks for. */
+async function submitUntilAdmitted(
+  api: RelayerApiClient,
+  body: SubmitBody,
+  idempotencyKey: string,
+  onRefusal: () => void,
+): Promise<void> {
+  for (;;) {
+    try {
+      await api.submit(body, idempotencyKey);
+      return;
+    } catch (error) {
+      const retryable = error instanceof ApiError && [429, 503].includes(error.status);
+      if (!retryable || error.body.code === 'closed') throw error;
+      onRefusal();
+      await new Promise((r) => setTimeout(r, (error.retryAfterSeconds ?? 0.25) * 1000));
+    }
+  }
 }
 
 main().catch(exitOnError);
