@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { formatEther, parseEther } from 'viem';
+import type { IntentView } from '../api/schemas';
 import { RelayerApiClient } from '../client/api-client';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { intentDetails, intentTable, print, type OutputOptions } from './output';
@@ -79,7 +80,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .action(async (flags: { status?: string; tenant?: string; limit: number }) => {
       const options = api();
       const client = apiOf(options);
-      const intents = [];
+      const intents: IntentView[] = [];
       let cursor: string | undefined;
       do {
         const page = await client.list({
