@@ -70,9 +70,11 @@ function openSqlite(url: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const db = new Kysely<Schema>({
-    dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 10 }) }),
-  });
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closes (restart, failover) is replaced on the next query; the
+  // pool reports it as an 'error' event, which would otherwise end the process.
+  pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely: db,
     dialect: 'postgres',
