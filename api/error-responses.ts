@@ -15,7 +15,7 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-const statusOf: Record<RejectionCode, number> = {
+export const httpStatusOf: Record<RejectionCode, number> = {
   invalid_request: 400,
   malformed_body: 400,
   unsupported_media_type: 415,
@@ -96,7 +96,7 @@ export function sendRejection(
   const body: ErrorBody = { code: rejection.code, message: rejection.message, issues, details };
   // Our own body, built right here: the route's response schema has nothing to add to it.
   return reply
-    .code(statusOf[rejection.code])
+    .code(httpStatusOf[rejection.code])
     .type('application/json')
     .serializer(JSON.stringify)
     .send(body);

@@ -1,0 +1,65 @@
+import { httpStatusOf, toRejection } from '../../api/error-responses';
+import { exitCodeOf } from '../../cli/exit-codes';
+import {
+  InvalidIntentError,
+  NotCancellableError,
+  PoolFullError,
+  StaleVersionError,
+  TenantLimitReachedError,
+} from '../../domain/errors';
+import { RejectionCode } from '../../domain/rejections';
+import { drainTimeMs } from '../../service/admission';
+
+describe('one error vocabulary', () => {
+  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission', () => {
+    for (const code of Object.values(RejectionCode)) {
+      expect(httpStatusOf[code]).toBeGreaterThanOrEqual(400);
+      expect(exitCodeOf[code]).toBeGreaterThan(0);
+    }
+    const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf[code] >= 500);
+    expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full']);
+  });
+
+  it('turns relayer errors into codes, keeping field issues, details and Retry-After', () => {
+    const invalid = toRejection(new InvalidIntentError([{ field: 'to', message: 'bad' }]));
+    expect(invalid).toMatchObject({
+      code: 'invalid_request',
+      extra: { issues: [{ field: 'to', message: 'bad' }] },
+    });
+    expect(toRejection(new TenantLimitReachedError('acme', 2))).toMatchObject({
+      code: 'tenant_limit_reached',
+      extra: { details: { tenantId: 'acme', limit: 2 } },
+    });
+    expect(toRejection(new PoolFullError(100, 100, 10_000))).toMatchObject({
+      code: 'pool_full',
+      extra: { retryAfterMs: 10_000 },
+    });
+    expect(toRejection(new NotCancellableError('pi_1', 'signed')).message).toMatch(
+      /may already be on-chain/,
+    );
+  });
+
+  it('names what Fastify could not read, and hides everything else as internal', () => {
+    const fastify = (statusCode: number, code: string) =>
+      Object.assign(new Error('x'), { statusCode, code });
+    expect(toRejection(fastify(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')).code).toBe(
+      'unsupported_media_type',
+    );
+    expect(toRejection(fastify(413, 'FST_ERR_CTP_BODY_TOO_LARGE')).code).toBe('body_too_large');
+    expect(toRejection(fastify(400, 'FST_ERR_SOMETHING_NEW')).code).toBe('malformed_body');
+    expect(toRejection(new TypeError('oops'))).toMatchObject({
+      code: 'internal_error',
+      message: expect.not.stringContaining('oops'),
+    });
+    // A retryable internal error is not something a request did wrong.
+    expect(toRejection(new StaleVersionError('pi_1', 3)).code).toBe('internal_error');
+  });
+});
+
+describe('Retry-After for a full backlog', () => {
+  it('is the time the quota needs to send the backlog, at least a second', () => {
+    expect(drainTimeMs(0, 10)).toBe(1000);
+    expect(drainTimeMs(25, 10)).toBe(3000);
+    expect(drainTimeMs(100, 10)).toBe(10_000);
+  });
+});
