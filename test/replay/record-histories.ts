@@ -3,6 +3,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
+import { cancelIntent } from '../../service/cancel-intent';
 import { submitIntent } from '../../service/submit-intent';
 import { startDevServer } from '../../stack/temporal-servers';
 import { startRelayerProcess } from '../../workers/relayer-process';
@@ -43,6 +44,14 @@ async function main(): Promise<void> {
       submitIntent(deps, request('0.6')),
       submitIntent(deps, request('0.1')),
     ]);
+    // A fourth waits behind them for a permit and is cancelled by its tenant meanwhile.
+    const cancelled = await submitIntent(deps, request('0.1'));
+    await cancelIntent(
+      deps,
+      { role: 'tenant', tenantId: 'acme', keyId: 'recorder', label: 'record' },
+      cancelled.intent.id,
+    );
+    scenarios.push(cancelled);
     for (const { workflowId } of scenarios) {
       const handle = deps.client.workflow.getHandle(workflowId);
       const outcome = await handle.result();
