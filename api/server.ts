@@ -9,8 +9,7 @@ import {
 import type { ApiContext, ApiDependencies } from './api-context';
 import { ApiMetrics } from './api-metrics';
 import { requireApiKey } from './auth';
-import { logIfInternal, sendRejection, toRejection } from './error-responses';
-import { ApiRejection } from './error-responses';
+import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import { RejectionCode } from '../domain/rejections';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';

@@ -129,7 +129,10 @@ describe('activities against real SQLite and anvil', () => {
       blockNumber: expect.any(String),
       ageMs: expect.any(Number),
     });
-    expect(await run(activities.confirm, { intentId })).toEqual(confirmed);
+    expect(await run(activities.confirm, { intentId })).toEqual({
+      ...confirmed,
+      ageMs: expect.any(Number),
+    });
 
     const stored = await getIntent(world.database.kysely, intentId);
     expect(stored).toMatchObject({
