@@ -7,7 +7,12 @@ import { minedTransactions } from '../stack/chain-truth';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startDevServer } from '../stack/temporal-servers';
 import { waitFor } from '../stack/wait-for';
-import { spawnWorker, stopSummary, type StopSummary } from '../stack/worker-process';
+import {
+  spawnWorker,
+  stopSummary,
+  type StopSummary,
+  type WorkerProcess,
+} from '../stack/worker-process';
 import { installRuntime } from '../workers/runtime';
 
 export type DrainVariant = 'graceful' | 'drain-timeout';
@@ -60,6 +65,12 @@ export async function runPoolDrain(
   };
   const world = await startLocalWorld({ temporalAddress, proxy: true, tenants: { acme: '10' } });
   const connection = await Connection.connect({ address: temporalAddress });
+  const workers: WorkerProcess[] = [];
+  const spawn = async (env: Record<string, string>) => {
+    const worker = await spawnWorker(env);
+    workers.push(worker);
+    return worker;
+  };
   try {
     const proxy = world.proxy!;
     const taskQueue = `pool-drain-${randomUUID()}`;
@@ -76,7 +87,7 @@ export async function runPoolDrain(
     });
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
 
-    const first = await spawnWorker(workerEnv);
+    const first = await spawn(workerEnv);
     const client = new Client({ connection });
     const count = 6;
     for (let i = 0; i < count; i++) {
@@ -123,7 +134,7 @@ export async function runPoolDrain(
     ).length;
 
     proxy.holdResponses(sendMethod, 0);
-    const second = await spawnWorker(workerEnv);
+    const second = await spawn(workerEnv);
     await waitUntilSettled(world.database, count, { timeoutMs: 120_000 });
     second.signal('SIGTERM');
     await second.exited;
@@ -153,6 +164,8 @@ export async function runPoolDrain(
       log,
     };
   } finally {
+    // Only after a failure is one still running; it must not outlive the run.
+    for (const worker of workers) if (worker.child.exitCode === null) worker.signal('SIGKILL');
     await connection.close();
     await world.stop();
   }

@@ -2,6 +2,9 @@ import { runPoolDrain } from '../../examples/pool-drain';
 
 const address = () => process.env.TEMPORAL_TEST_ADDRESS!;
 
+// Each run waits for its own steps (sends in flight: 30 s at most, the rest: 120 s at most).
+jest.setTimeout(180_000);
+
 describe("examples/pool-drain (the seed's Example_poolDrain)", () => {
   it('stop while 2 sends are in flight: sent 2, retry 0, abandoned 0, panics 0; 4 untouched; the next worker finishes', async () => {
     const report = await runPoolDrain('graceful', address());
