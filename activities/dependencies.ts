@@ -1,3 +1,4 @@
+import type { AdmissionLimits } from '../service/admission';
 import type { ChainRegistry } from './chain/chain';
 import type { Database } from './store/database';
 import type { PermitGrant } from './throttle/throttle';
@@ -28,4 +29,6 @@ export interface ActivityDependencies {
   clock: Clock;
   /** The task queue on which this process serves permit releases (see domain/task-queues.ts). */
   permitReleaseQueue: string;
+  /** The API's admission limits, applied to batch items too; none: every item is admitted. */
+  admission?: AdmissionLimits;
 }

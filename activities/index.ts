@@ -1,4 +1,8 @@
 import { acquireThrottle } from './acquire-throttle';
+import { admitBatchItem } from './batch/admit-batch-item';
+import { cancelBatchItems } from './batch/cancel-batch-items';
+import { loadBatchItems } from './batch/load-batch-items';
+import { finishBatch, recordItemOutcome, skipPendingItems } from './batch/record-batch-outcomes';
 import { broadcast } from './broadcast';
 import { closeIntent } from './close-intent';
 import { confirm } from './confirm';
@@ -16,6 +20,12 @@ export const createActivities = (deps: ActivityDependencies) => ({
   broadcast: broadcast(deps),
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
+  loadBatchItems: loadBatchItems(deps),
+  admitBatchItem: admitBatchItem(deps),
+  recordItemOutcome: recordItemOutcome(deps),
+  cancelBatchItems: cancelBatchItems(deps),
+  skipPendingItems: skipPendingItems(deps),
+  finishBatch: finishBatch(deps),
 });
 
 export type RelayerActivities = ReturnType<typeof createActivities>;

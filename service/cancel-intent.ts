@@ -15,26 +15,52 @@ export interface CancelDependencies {
 }
 
 /**
- * Cancels an intent that has nothing signed yet: `cancelled`, hold released, audit entry, all in
- * one transaction. The broadcast step signs in a transaction on the same row, so exactly one of
- * the two wins: a cancelled intent is never signed, a signed one is never cancelled (409).
- * Cancelling again returns the cancelled intent.
+ * Cancels an intent a tenant may see (see cancelUnsignedIntent), then asks its workflow to stop
+ * waiting. Cancelling again returns the cancelled intent.
  */
 export async function cancelIntent(
   deps: CancelDependencies,
   caller: Caller,
   intentId: string,
 ): Promise<Intent> {
-  const { database } = deps;
-  const now = deps.clock?.() ?? new Date();
-  const { intent, changed } = await database.transaction(async (trx) => {
+  const { intent, changed } = await cancelUnsignedIntent(
+    deps.database,
+    intentId,
+    actorOf(caller),
+    deps.clock?.() ?? new Date(),
+    (found) => canSee(caller, found),
+  );
+  if (changed) {
+    // Only a shortcut: the workflow finds the intent closed at its next step anyway, so a failed
+    // request (workflow already gone, Temporal unreachable) changes nothing that matters.
+    await deps.client.workflow
+      .getHandle(paymentIntentWorkflowId(intentId))
+      .cancel()
+      .catch(() => undefined);
+  }
+  return intent;
+}
+
+/**
+ * Cancels an intent that has nothing signed yet: `cancelled`, hold released, audit entry, all in
+ * one transaction. The broadcast step signs in a transaction on the same row, so exactly one of
+ * the two wins: a cancelled intent is never signed, a signed one is never cancelled
+ * (NotCancellable).
+ */
+export async function cancelUnsignedIntent(
+  database: Database,
+  intentId: string,
+  actor: string,
+  now: Date,
+  visible: (intent: Intent) => boolean = () => true,
+): Promise<{ intent: Intent; changed: boolean }> {
+  return database.transaction(async (trx) => {
     const current = await getIntentForUpdate(database, trx, intentId);
-    if (!canSee(caller, current)) throw new IntentNotFoundError(intentId);
+    if (!visible(current)) throw new IntentNotFoundError(intentId);
     if (current.status === IntentStatus.cancelled) return { intent: current, changed: false };
     if (!notYetSignedStatuses.has(current.status)) {
       throw new NotCancellableError(intentId, current.status);
     }
-    const actor = actorOf(caller);
     const cancelled = await transitionIntent(
       trx,
       current,
@@ -54,13 +80,4 @@ export async function cancelIntent(
     );
     return { intent: cancelled, changed: true };
   });
-  if (changed) {
-    // Only a shortcut: the workflow finds the intent closed at its next step anyway, so a failed
-    // request (workflow already gone, Temporal unreachable) changes nothing that matters.
-    await deps.client.workflow
-      .getHandle(paymentIntentWorkflowId(intentId))
-      .cancel()
-      .catch(() => undefined);
-  }
-  return intent;
 }

@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   defineQuery,
+  getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -16,12 +17,15 @@ import type { ConfirmResult } from '../activities/confirm';
 import { IntentStatus, revertedReason } from '../domain/intent';
 import { throttleTaskQueue } from '../domain/task-queues';
 import { confirmStep, dbStep, releaseStep, rpcStep, throttleStep } from './activity-profiles';
+import { batchItemSignedSignal } from './batch-signals';
 import { intentStatusKey } from './search-attributes';
 
 export interface PaymentIntentInput {
   intentId: string;
   /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
   confirmTimeoutMs?: number;
+  /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
+  batch?: { workflowId: string; index: number };
 }
 
 export interface PaymentIntentProgress {
@@ -72,6 +76,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
       const sent = await broadcast({ intentId });
       progress.txHash = sent.txHash;
       enter(sent.status);
+      if (input.batch) await tellBatchSigned(input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
       permitReleased = CancellationScope.nonCancellable(() => releasePermit(permit));
@@ -108,6 +113,16 @@ async function waitForPermit(
     progress.permitRefusals++;
     await sleep(result.retryAfterMs);
   }
+}
+
+/**
+ * Lets the batch start the wallet's next item. Never throws: a batch that is gone must not send a
+ * signed payment to review; without the signal the batch moves on when this workflow ends.
+ */
+async function tellBatchSigned(batch: { workflowId: string; index: number }): Promise<void> {
+  await getExternalWorkflowHandle(batch.workflowId)
+    .signal(batchItemSignedSignal, batch.index)
+    .catch(() => undefined);
 }
 
 /** Never throws: a release that cannot be delivered is covered by the permit's expiration. */

@@ -99,6 +99,49 @@ export interface IntentsTable {
   updated_at: Timestamp;
 }
 
+export type BatchMode = 'collect_all' | 'fail_fast';
+export type BatchStatus = 'running' | 'completed' | 'cancelled' | 'stopped';
+
+export interface BatchesTable {
+  id: string;
+  tenant_id: string;
+  mode: BatchMode;
+  /** Items running at once, at most. */
+  concurrency: number;
+  item_count: number;
+  status: BatchStatus;
+  /** Why a fail-fast batch stopped, or who cancelled it. */
+  cause: string | null;
+  idempotency_key: string;
+  /** Of the items as submitted: the same key with other items is refused. */
+  request_sha256: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/**
+ * pending → started (its intent admitted, its workflow running) → finished; or skipped (never
+ * started: the batch was cancelled or stopped first) or rejected (its intent was refused).
+ */
+export type BatchItemState = 'pending' | 'started' | 'finished' | 'skipped' | 'rejected';
+
+export interface BatchItemsTable {
+  batch_id: string;
+  item_index: number;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  amount: Amount;
+  state: BatchItemState;
+  intent_id: string | null;
+  /** The intent's status when its workflow ended (the intent row stays the truth). */
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
 export interface Schema {
   tenants: TenantsTable;
   ledger_accounts: LedgerAccountsTable;
@@ -108,4 +151,6 @@ export interface Schema {
   intents: IntentsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
 }

@@ -36,6 +36,7 @@ export function fakeActivities(
       status: signed ? IntentStatus.needsReview : IntentStatus.failed,
       ageMs: 1,
     }),
+    ...batchStepsNotFaked,
   };
   const merged = {
     ...defaults,
@@ -52,3 +53,17 @@ export function fakeActivities(
   ) as RelayerActivities;
   return { activities: logged, calls };
 }
+
+const notFaked = (name: string) => async (): Promise<never> => {
+  throw new Error(`${name} is not faked in this test`);
+};
+
+/** The batch steps, for tests of a single intent: calling one is a mistake in the test. */
+export const batchStepsNotFaked = {
+  loadBatchItems: notFaked('loadBatchItems'),
+  admitBatchItem: notFaked('admitBatchItem'),
+  recordItemOutcome: notFaked('recordItemOutcome'),
+  cancelBatchItems: notFaked('cancelBatchItems'),
+  skipPendingItems: notFaked('skipPendingItems'),
+  finishBatch: notFaked('finishBatch'),
+} satisfies Partial<RelayerActivities>;

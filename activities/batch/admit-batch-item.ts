@@ -1,0 +1,66 @@
+import { ErrorType, RelayerError, UnknownTenantError } from '../../domain/errors';
+import { rejectionCodeOf } from '../../domain/rejections';
+import { admitIntent } from '../../service/admit-intent';
+import type { ActivityDependencies } from '../dependencies';
+import { batchItems, findBatch, updateBatchItem } from '../store/batch-store';
+import type { BatchItemParameters } from './batch-item-parameters';
+
+export type AdmitBatchItemResult =
+  | { kind: 'admitted'; intentId: string; tenantId: string }
+  /** The tenant or the relayer is full: ask again later; the item waits in the database. */
+  | { kind: 'wait'; retryAfterMs: number; reason: string }
+  | { kind: 'rejected'; code: string; message: string };
+
+const waitTypes: readonly string[] = [ErrorType.tenantLimitReached, ErrorType.poolFull];
+
+/**
+ * Turns a batch item into an `authorized` intent under the same admission rules as the API (so a
+ * tenant's in-flight limit holds inside a batch too). Idempotent: the intent's Idempotency-Key is
+ * the item's place in the batch, so a retried or replayed admission finds the same intent.
+ */
+export const admitBatchItem =
+  ({ db, clock, admission }: ActivityDependencies) =>
+  async ({ batchId, index }: BatchItemParameters): Promise<AdmitBatchItemResult> => {
+    const batch = await findBatch(db.kysely, { id: batchId });
+    const [item] = await batchItems(db.kysely, batchId, index, 1);
+    if (!batch || item?.index !== index) throw new Error(`no item ${index} in batch ${batchId}`);
+    const now = clock.now();
+    try {
+      const { intent } = await admitIntent(
+        db,
+        {
+          tenantId: batch.tenantId,
+          chainId: item.chainId,
+          from: item.from,
+          to: item.to,
+          amount: item.amount,
+        },
+        { idempotencyKey: `batch:${batchId}:${index}` },
+        admission,
+        now,
+      );
+      if (item.state === 'pending') {
+        await updateBatchItem(db.kysely, batchId, index, {
+          state: 'started',
+          intent_id: intent.id,
+          started_at: now.toISOString(),
+        });
+      }
+      return { kind: 'admitted', intentId: intent.id, tenantId: batch.tenantId };
+    } catch (error) {
+      if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;
+      if (waitTypes.includes(error.name)) {
+        return { kind: 'wait', retryAfterMs: error.retryAfterMs ?? 1000, reason: error.name };
+      }
+      const code = rejectionCodeOf[error.name];
+      if (!code) throw error;
+      await updateBatchItem(db.kysely, batchId, index, {
+        state: 'rejected',
+        outcome: 'rejected',
+        error_code: code,
+        error_message: error.message,
+        finished_at: now.toISOString(),
+      });
+      return { kind: 'rejected', code, message: error.message };
+    }
+  };

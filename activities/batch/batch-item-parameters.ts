@@ -1,0 +1,4 @@
+export interface BatchItemParameters {
+  batchId: string;
+  index: number;
+}

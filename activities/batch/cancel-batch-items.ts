@@ -1,0 +1,34 @@
+import { ErrorType, RelayerError } from '../../domain/errors';
+import { cancelUnsignedIntent } from '../../service/cancel-intent';
+import type { ActivityDependencies } from '../dependencies';
+
+export interface CancelBatchItemsParameters {
+  batchId: string;
+  intentIds: string[];
+  why: string;
+}
+
+/**
+ * Cancels the batch's running intents that have nothing signed yet (holds released); the others
+ * may already be on-chain, so they are left to finish. Returns the ones it cancelled.
+ */
+export const cancelBatchItems =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ batchId, intentIds, why }: CancelBatchItemsParameters): Promise<string[]> => {
+    const cancelled: string[] = [];
+    for (const intentId of intentIds) {
+      try {
+        const { intent } = await cancelUnsignedIntent(
+          db,
+          intentId,
+          `batch ${batchId} (${why})`,
+          clock.now(),
+        );
+        if (intent.status === 'cancelled') cancelled.push(intentId);
+      } catch (error) {
+        if (!(error instanceof RelayerError && error.name === ErrorType.notCancellable))
+          throw error;
+      }
+    }
+    return cancelled;
+  };

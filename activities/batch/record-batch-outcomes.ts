@@ -1,0 +1,59 @@
+import type { BatchItemOutcome } from '../../domain/batch';
+import type { BatchStatus } from '../store/schema';
+import type { ActivityDependencies } from '../dependencies';
+import { terminalStatuses } from '../../domain/intent';
+import { batchItems, updateBatchItem } from '../store/batch-store';
+import { getIntent } from '../store/intent-store';
+import type { BatchItemParameters } from './batch-item-parameters';
+
+/**
+ * Marks a started item finished with how its intent ended (and when: the record of items active
+ * over time). Reads the intent itself, the one truth; null while the intent has not ended.
+ */
+export const recordItemOutcome =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ batchId, index }: BatchItemParameters): Promise<BatchItemOutcome | null> => {
+    const [item] = await batchItems(db.kysely, batchId, index, 1);
+    if (item?.index !== index || !item.intentId) {
+      throw new Error(`item ${index} of batch ${batchId} was never started`);
+    }
+    const intent = await getIntent(db.kysely, item.intentId);
+    if (!terminalStatuses.has(intent.status)) return null;
+    if (item.state === 'started') {
+      await updateBatchItem(db.kysely, batchId, index, {
+        state: 'finished',
+        outcome: intent.status,
+        finished_at: clock.now().toISOString(),
+      });
+    }
+    return intent.status;
+  };
+
+/** Every item not started yet will not be: the batch was cancelled or stopped. */
+export const skipPendingItems =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ batchId }: { batchId: string }): Promise<number> => {
+    const result = await db.kysely
+      .updateTable('batch_items')
+      .set({ state: 'skipped', outcome: 'skipped', finished_at: clock.now().toISOString() })
+      .where('batch_id', '=', batchId)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  };
+
+export interface FinishBatchParameters {
+  batchId: string;
+  status: Exclude<BatchStatus, 'running'>;
+  cause: string | null;
+}
+
+export const finishBatch =
+  ({ db, clock }: ActivityDependencies) =>
+  async ({ batchId, status, cause }: FinishBatchParameters): Promise<void> => {
+    await db.kysely
+      .updateTable('batches')
+      .set({ status, cause, updated_at: clock.now().toISOString() })
+      .where('id', '=', batchId)
+      .execute();
+  };

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { RelayerActivities } from '../../activities';
+import type { BatchItemOutcome } from '../../domain/batch';
+import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
+import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
+
+export interface FakeItem {
+  wallet: string;
+  /** How the item's payment goes: the hold fails, or admission refuses it. */
+  fails?: 'hold' | 'admission';
+  /** Workflow time the first look at its receipt says "pending" for. */
+  confirmAfterMs?: number;
+  /** Permit refusals before it gets one (each a 10 s timer). */
+  permitRefusals?: number;
+}
+
+/**
+ * A batch and its intents kept in memory behind the real activity names, so the batch workflow
+ * and its paymentIntent children run for real on the time-skipping server. It records what a
+ * database and a chain would show: each item's state and outcome, the order items were signed in
+ * per wallet, and the most items active at once.
+ */
+export function fakeBatch(items: FakeItem[], releaseQueue: string) {
+  const status = new Map<string, IntentStatus>();
+  const state = items.map(() => ({ state: 'pending', outcome: null as BatchItemOutcome | null }));
+  const signedOrder = new Map<string, number[]>();
+  const ended: number[] = [];
+  const refusals = new Map<string, number>();
+  const confirmLooks = new Map<string, number>();
+  let active = 0;
+  let maxActive = 0;
+  let finished: { status: string; cause: string | null } | undefined;
+  // Intent ids (and so child workflow ids) unique to this batch, as real ones are.
+  const prefix = `pi_${randomUUID().slice(0, 8)}_`;
+  const intentIdOf = (index: number) => `${prefix}${index}`;
+  const indexOf = (intentId: string) => Number(intentId.slice(prefix.length));
+
+  const activities: RelayerActivities = {
+    acquireThrottle: async ({ intentId }) => {
+      const seen = refusals.get(intentId) ?? 0;
+      if (seen < (items[indexOf(intentId)]!.permitRefusals ?? 0)) {
+        refusals.set(intentId, seen + 1);
+        return { granted: false, reason: 'busy', retryAfterMs: 10_000 };
+      }
+      return { granted: true, permitId: `permit-${intentId}`, releaseQueue, waitedMs: 0 };
+    },
+    releaseThrottle: async () => true,
+    markSettling: async ({ intentId }) => {
+      const current = status.get(intentId)!;
+      if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
+      status.set(intentId, IntentStatus.settling);
+      return { status: IntentStatus.settling };
+    },
+    hold: async ({ intentId }) => {
+      const current = status.get(intentId)!;
+      if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
+      if (items[indexOf(intentId)]!.fails === 'hold') {
+        throw new InsufficientBalanceError('acme', 0n, 1n);
+      }
+      status.set(intentId, IntentStatus.held);
+      return { status: IntentStatus.held };
+    },
+    broadcast: async ({ intentId }) => {
+      const current = status.get(intentId)!;
+      if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
+      const index = indexOf(intentId);
+      const wallet = items[index]!.wallet;
+      signedOrder.set(wallet, [...(signedOrder.get(wallet) ?? []), index]);
+      status.set(intentId, IntentStatus.confirming);
+      return { status: IntentStatus.confirming, txHash: `0x${index}`, nonce: index };
+    },
+    confirm: async ({ intentId }) => {
+      const looks = (confirmLooks.get(intentId) ?? 0) + 1;
+      confirmLooks.set(intentId, looks);
+      const waitMs = items[indexOf(intentId)]!.confirmAfterMs ?? 0;
+      if (looks === 1 && waitMs > 0) {
+        return { state: 'pending', confirmations: 0, retryAfterMs: waitMs };
+      }
+      status.set(intentId, IntentStatus.confirmed);
+      return { state: 'confirmed', blockNumber: '1', ageMs: 1 };
+    },
+    closeIntent: async ({ intentId }) => {
+      const current = status.get(intentId)!;
+      if (!terminalStatuses.has(current)) {
+        status.set(
+          intentId,
+          notYetSignedStatuses.has(current) ? IntentStatus.failed : IntentStatus.needsReview,
+        );
+      }
+      return { status: status.get(intentId)!, ageMs: 1 };
+    },
+    loadBatchItems: async ({ fromIndex, count }) =>
+      items
+        .map((item, index) => ({ index, wallet: item.wallet }))
+        .slice(fromIndex, fromIndex + count),
+    admitBatchItem: async ({ index }) => {
+      if (items[index]!.fails === 'admission') {
+        state[index] = { state: 'rejected', outcome: 'rejected' };
+        return { kind: 'rejected', code: 'insufficient_balance', message: 'no money' };
+      }
+      const intentId = intentIdOf(index);
+      if (!status.has(intentId)) {
+        status.set(intentId, IntentStatus.authorized);
+        state[index] = { state: 'started', outcome: null };
+        maxActive = Math.max(maxActive, ++active);
+      }
+      return { kind: 'admitted', intentId, tenantId: 'acme' };
+    },
+    recordItemOutcome: async ({ index }) => {
+      const current = status.get(intentIdOf(index))!;
+      if (!terminalStatuses.has(current)) return null;
+      if (state[index]!.state === 'started') {
+        state[index] = { state: 'finished', outcome: current };
+        active--;
+        ended.push(index);
+      }
+      return current;
+    },
+    cancelBatchItems: async ({ intentIds }) =>
+      intentIds.filter((intentId) => {
+        if (!notYetSignedStatuses.has(status.get(intentId)!)) return false;
+        status.set(intentId, IntentStatus.cancelled);
+        return true;
+      }),
+    skipPendingItems: async () => {
+      let skipped = 0;
+      state.forEach((item, index) => {
+        if (item.state === 'pending') {
+          state[index] = { state: 'skipped', outcome: 'skipped' };
+          skipped++;
+        }
+      });
+      return skipped;
+    },
+    finishBatch: async ({ status: batchStatus, cause }) => {
+      finished = { status: batchStatus, cause };
+    },
+  };
+
+  return {
+    activities,
+    /** results[i]: how item i ended, as the results table would say. */
+    results: () => state.map((item) => item.outcome),
+    intentStatus: (index: number) => status.get(intentIdOf(index)),
+    signedOrder: (wallet: string) => signedOrder.get(wallet) ?? [],
+    endOrder: () => [...ended],
+    maxActive: () => maxActive,
+    finished: () => finished,
+  };
+}

@@ -1,0 +1,176 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { randomUUID } from 'node:crypto';
+import { BatchMode } from '../../domain/batch';
+import { permitReleaseTaskQueue } from '../../domain/task-queues';
+import { startTimeSkippingServer } from '../../stack/temporal-servers';
+import { createRelayerWorker } from '../../workers/relayer-worker';
+import {
+  batchProgressQuery,
+  cancelBatchSignal,
+  type paymentBatch,
+  type PaymentBatchInput,
+} from '../../workflows';
+import { fakeBatch, type FakeItem } from '../support/fake-batch';
+
+let env: TestWorkflowEnvironment;
+beforeAll(async () => {
+  env = await startTimeSkippingServer();
+}, 60_000);
+afterAll(() => env?.teardown());
+
+/** Runs a batch of fake items through the real workers and workflows. */
+async function runBatch(
+  items: FakeItem[],
+  input: Partial<PaymentBatchInput> = {},
+  meanwhile?: (
+    handle: WorkflowHandle<typeof paymentBatch>,
+    batch: ReturnType<typeof fakeBatch>,
+  ) => Promise<void>,
+) {
+  const taskQueue = `batch-${randomUUID()}`;
+  const batch = fakeBatch(items, permitReleaseTaskQueue(taskQueue, 'test'));
+  const worker = await createRelayerWorker({
+    connection: env.nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    processId: 'test',
+    activities: batch.activities,
+    poolWidth: 20,
+    throttleWaiters: 50,
+    drainTimeoutMs: 1000,
+  });
+  const running = worker.run();
+  try {
+    const handle = await env.client.workflow.start<typeof paymentBatch>('paymentBatch', {
+      taskQueue,
+      workflowId: `batch-${randomUUID()}`,
+      args: [
+        {
+          batchId: 'b1',
+          itemCount: items.length,
+          concurrency: 4,
+          mode: BatchMode.collectAll,
+          ...input,
+        },
+      ],
+    });
+    await meanwhile?.(handle, batch);
+    const result = await handle.result();
+    return { result, batch, handle };
+  } finally {
+    await worker.shutdown();
+    await running;
+  }
+}
+
+const wallets = ['w0', 'w1', 'w2'];
+
+describe('paymentBatch workflow (time-skipping)', () => {
+  it('answers results[i] for item i whatever the completion order; one wallet signs in input order', async () => {
+    // Earlier items take longer to confirm, so they end after later ones.
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      wallet: wallets[i % 3]!,
+      confirmAfterMs: (12 - i) * 10_000,
+    }));
+    const { result, batch } = await runBatch(items, { concurrency: 4 });
+    expect(result.counts).toMatchObject({ confirmed: 12, failed: 0, skipped: 0 });
+    expect(batch.results()).toEqual(Array(12).fill('confirmed'));
+    expect(batch.endOrder()).not.toEqual([...batch.endOrder()].sort((a, b) => a - b));
+    for (const [w, wallet] of wallets.entries()) {
+      expect(batch.signedOrder(wallet)).toEqual([0, 1, 2, 3].map((k) => k * 3 + w));
+    }
+    expect(batch.maxActive()).toBe(4);
+    expect(batch.finished()).toEqual({ status: 'completed', cause: null });
+  });
+
+  it('collect-all runs every item past a failure in the middle and reports each', async () => {
+    const items: FakeItem[] = Array.from({ length: 9 }, (_, i) => ({ wallet: wallets[i % 3]! }));
+    items[4] = { wallet: 'w1', fails: 'hold' };
+    items[6] = { wallet: 'w0', fails: 'admission' };
+    const { result, batch } = await runBatch(items, { concurrency: 3 });
+    expect(batch.results()).toEqual([
+      'confirmed',
+      'confirmed',
+      'confirmed',
+      'confirmed',
+      'failed',
+      'confirmed',
+      'rejected',
+      'confirmed',
+      'confirmed',
+    ]);
+    expect(result.counts).toMatchObject({ confirmed: 7, failed: 1, rejected: 1 });
+    expect(batch.finished()?.status).toBe('completed');
+  });
+
+  it('fail-fast stops starting items at the first failure; running ones end safely, the rest are skipped', async () => {
+    const items: FakeItem[] = Array.from({ length: 10 }, (_, i) => ({
+      wallet: wallets[i % 3]!,
+      confirmAfterMs: 30_000,
+    }));
+    items[3] = { wallet: 'w0', fails: 'hold' };
+    // Items 4 and 5 start with item 3 and are still waiting for a permit when it fails:
+    // cancelled, nothing held or sent.
+    items[4] = { wallet: 'w1', permitRefusals: 5 };
+    items[5] = { wallet: 'w2', permitRefusals: 5 };
+    const { result, batch } = await runBatch(items, { concurrency: 3, mode: BatchMode.failFast });
+    expect(result.stopCause).toBe('item 3 ended failed');
+    expect(batch.results()[3]).toBe('failed');
+    expect(batch.results().slice(0, 6)).toEqual([
+      'confirmed',
+      'confirmed',
+      'confirmed',
+      'failed',
+      'cancelled',
+      'cancelled',
+    ]);
+    expect(batch.results().slice(6)).toEqual(Array(4).fill('skipped'));
+    expect(result.counts).toEqual({
+      confirmed: 3,
+      failed: 1,
+      needs_review: 0,
+      cancelled: 2,
+      rejected: 0,
+      skipped: 4,
+    });
+    expect(batch.finished()).toEqual({ status: 'stopped', cause: 'item 3 ended failed' });
+  });
+
+  it('a cancel mid-batch reaches every running item: unsigned ones cancelled, signed ones followed to the end', async () => {
+    const items: FakeItem[] = Array.from({ length: 12 }, (_, i) => ({
+      wallet: wallets[i % 3]!,
+      confirmAfterMs: 120_000,
+      // Every third item waits long for a permit, so some are unsigned when the cancel comes.
+      permitRefusals: i % 3 === 2 ? 30 : 0,
+    }));
+    const { result, batch } = await runBatch(items, { concurrency: 4 }, async (handle) => {
+      await env.sleep(60_000);
+      const progress = await handle.query(batchProgressQuery);
+      expect(progress.running).toBe(4);
+      await handle.signal(cancelBatchSignal, 'payroll withdrawn');
+    });
+    const outcomes = batch.results();
+    expect(outcomes.every((outcome) => outcome !== null)).toBe(true);
+    expect(outcomes.filter((o) => o === 'confirmed').length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o === 'cancelled').length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o === 'skipped').length).toBeGreaterThan(0);
+    for (const [index, outcome] of outcomes.entries()) {
+      // A cancelled item never reached a signature; a signed one was never cancelled.
+      if (outcome === 'cancelled')
+        expect(batch.signedOrder(items[index]!.wallet)).not.toContain(index);
+      if (outcome === 'confirmed') expect(batch.intentStatus(index)).toBe('confirmed');
+    }
+    expect(result.stopCause).toBe('cancelled: payroll withdrawn');
+    expect(batch.finished()?.status).toBe('cancelled');
+  });
+
+  it('continues as new every few items and still answers every item once', async () => {
+    const items = Array.from({ length: 23 }, (_, i) => ({ wallet: wallets[i % 3]! }));
+    const { result, batch, handle } = await runBatch(items, { concurrency: 3, itemsPerRun: 5 });
+    expect(result.counts.confirmed).toBe(23);
+    expect(batch.results()).toEqual(Array(23).fill('confirmed'));
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+  });
+});

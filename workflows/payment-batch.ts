@@ -1,0 +1,262 @@
+import {
+  CancellationScope,
+  condition,
+  continueAsNew,
+  executeChild,
+  getExternalWorkflowHandle,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RelayerActivities } from '../activities';
+import type { ScheduledItem } from '../activities/batch/load-batch-items';
+import {
+  BatchMode,
+  emptyCounts,
+  isItemFailure,
+  itemsPerRun,
+  type BatchCounts,
+  type BatchItemOutcome,
+} from '../domain/batch';
+import { paymentIntentWorkflowId } from '../domain/workflow-ids';
+import { dbStep } from './activity-profiles';
+import {
+  batchItemSignedSignal,
+  batchProgressQuery,
+  cancelBatchSignal,
+  type BatchProgress,
+} from './batch-signals';
+import { paymentIntent } from './payment-intent';
+import { intentStatusKey, tenantIdKey } from './search-attributes';
+
+export interface PaymentBatchInput {
+  batchId: string;
+  itemCount: number;
+  concurrency: number;
+  mode: BatchMode;
+  /** Items one run starts before it continues as new (default itemsPerRun). */
+  itemsPerRun?: number;
+  /** What earlier runs did; set by continue-as-new. */
+  carried?: CarriedState;
+}
+
+interface CarriedState {
+  /** Every item below this index was started (or rejected, or skipped). */
+  startedBelow: number;
+  /** Items at or above startedBelow that were started out of order (another wallet was busy). */
+  startedAhead: number[];
+  counts: BatchCounts;
+  stopCause: string | null;
+  cancelled: boolean;
+}
+
+export interface PaymentBatchResult {
+  batchId: string;
+  counts: BatchCounts;
+  stopCause: string | null;
+}
+
+const {
+  loadBatchItems,
+  admitBatchItem,
+  recordItemOutcome,
+  cancelBatchItems,
+  skipPendingItems,
+  finishBatch,
+} = proxyActivities<RelayerActivities>(dbStep);
+
+/** Pages of items read at a time; a few times the concurrency keeps every slot fed. */
+const pageSize = 200;
+/** How often an item whose workflow cannot be followed is looked at in the database. */
+const outcomePollMs = 5000;
+
+/**
+ * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
+ * once, the others waiting in the database (not in any process's memory). Items of one sending
+ * wallet start in input order, each once the previous one is signed, so their nonces follow the
+ * input. Results live in the database by item index; the workflow keeps only counts, and
+ * continues as new every `itemsPerRun` items (after its running items end) to keep its history
+ * small whatever the batch size.
+ */
+export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBatchResult> {
+  const { batchId, itemCount, concurrency, mode } = input;
+  const state: CarriedState = input.carried ?? {
+    startedBelow: 0,
+    startedAhead: [],
+    counts: emptyCounts(),
+    stopCause: null,
+    cancelled: false,
+  };
+  const startedAhead = new Set(state.startedAhead);
+  const startedThisRun = { count: 0 };
+  const running = new Map<number, ScheduledItem & { intentId: string }>();
+  /** Wallets with an item started and neither signed nor ended yet. */
+  const busyWallets = new Set<string>();
+  let pending: ScheduledItem[] = [];
+  let loadedUpTo = state.startedBelow;
+  let stopHandled = false;
+  let wakeUp = false;
+
+  setHandler(batchItemSignedSignal, (index) => {
+    const item = running.get(index);
+    if (item) busyWallets.delete(item.wallet);
+    wakeUp = true;
+  });
+  setHandler(cancelBatchSignal, (reason) => {
+    if (state.stopCause === null) {
+      state.stopCause = `cancelled: ${reason}`;
+      state.cancelled = true;
+    }
+    wakeUp = true;
+  });
+  setHandler(batchProgressQuery, (): BatchProgress => ({
+    batchId,
+    itemCount,
+    started: state.startedBelow + startedAhead.size,
+    running: running.size,
+    counts: state.counts,
+    stopCause: state.stopCause,
+  }));
+
+  const stopping = () => state.stopCause !== null;
+  const runIsFull = () =>
+    startedThisRun.count >= (input.itemsPerRun ?? itemsPerRun) ||
+    workflowInfo().continueAsNewSuggested;
+  const allStarted = () => pending.length === 0 && loadedUpTo >= itemCount;
+
+  /** The first pending item of each wallet is the only one of that wallet that may start. */
+  function nextStartable(): ScheduledItem | undefined {
+    const seen = new Set<string>();
+    for (const item of pending) {
+      if (!seen.has(item.wallet) && !busyWallets.has(item.wallet)) return item;
+      seen.add(item.wallet);
+    }
+    return undefined;
+  }
+
+  function markStarted(item: ScheduledItem): void {
+    pending = pending.filter((other) => other.index !== item.index);
+    startedThisRun.count++;
+    startedAhead.add(item.index);
+    while (startedAhead.has(state.startedBelow)) startedAhead.delete(state.startedBelow++);
+  }
+
+  function itemEnded(item: ScheduledItem, outcome: BatchItemOutcome): void {
+    state.counts[outcome as keyof BatchCounts]++;
+    running.delete(item.index);
+    busyWallets.delete(item.wallet);
+    if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {
+      state.stopCause = `item ${item.index} ended ${outcome}`;
+    }
+    wakeUp = true;
+  }
+
+  async function follow(item: ScheduledItem, intentId: string, tenantId: string): Promise<void> {
+    try {
+      await executeChild(paymentIntent, {
+        workflowId: paymentIntentWorkflowId(intentId),
+        args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
+        // A batch ending early (or terminated) must never cut a payment off halfway.
+        parentClosePolicy: 'ABANDON',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: intentStatusKey, value: 'authorized' },
+          { key: tenantIdKey, value: tenantId },
+        ],
+      });
+    } catch {
+      // Started elsewhere already, or failed: either way the intent's own row says how it ends.
+    }
+    for (;;) {
+      const outcome = await recordItemOutcome({ batchId, index: item.index });
+      if (outcome !== null) return itemEnded(item, outcome);
+      await sleep(outcomePollMs);
+    }
+  }
+
+  /** Starts items while there are free slots; returns how long to wait if admission said so. */
+  async function startWhatFits(): Promise<number | undefined> {
+    while (running.size < concurrency && !stopping() && !runIsFull()) {
+      if (pending.length < concurrency && loadedUpTo < itemCount) {
+        const page = await loadBatchItems({ batchId, fromIndex: loadedUpTo, count: pageSize });
+        loadedUpTo = page.length > 0 ? page[page.length - 1]!.index + 1 : itemCount;
+        pending.push(...page.filter((item) => !startedAhead.has(item.index)));
+        continue;
+      }
+      const item = nextStartable();
+      if (!item) return undefined;
+      const admitted = await admitBatchItem({ batchId, index: item.index });
+      if (admitted.kind === 'wait') return admitted.retryAfterMs;
+      markStarted(item);
+      if (admitted.kind === 'rejected') {
+        itemEnded(item, 'rejected');
+        continue;
+      }
+      running.set(item.index, { ...item, intentId: admitted.intentId });
+      busyWallets.add(item.wallet);
+      // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
+      // be signed; stop() cancels only what has nothing signed.
+      void CancellationScope.nonCancellable(() =>
+        follow(item, admitted.intentId, admitted.tenantId),
+      );
+    }
+    return undefined;
+  }
+
+  /** Once: nothing more starts, and running items with nothing signed are cancelled. */
+  async function stop(): Promise<void> {
+    stopHandled = true;
+    state.counts.skipped += await skipPendingItems({ batchId });
+    pending = [];
+    loadedUpTo = itemCount;
+    const cancelled = await cancelBatchItems({
+      batchId,
+      intentIds: [...running.values()].map((item) => item.intentId),
+      why: state.stopCause!,
+    });
+    for (const intentId of cancelled) {
+      // A shortcut only: the item's workflow finds its intent cancelled at its next step anyway.
+      await getExternalWorkflowHandle(paymentIntentWorkflowId(intentId))
+        .cancel()
+        .catch(() => undefined);
+    }
+  }
+
+  async function run(): Promise<void> {
+    for (;;) {
+      if (stopping() && !stopHandled) await stop();
+      const backoffMs = await startWhatFits();
+      if (running.size === 0 && (stopping() || allStarted() || runIsFull())) return;
+      wakeUp = false;
+      await condition(() => wakeUp || (stopping() && !stopHandled), backoffMs ?? '1 day');
+    }
+  }
+
+  try {
+    await run();
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    // Cancelled through Temporal (the Web UI, `temporal workflow cancel`): the same as the
+    // cancel signal, finished where cancellation cannot reach.
+    state.stopCause ??= 'cancelled: the batch workflow was cancelled';
+    state.cancelled = true;
+    await CancellationScope.nonCancellable(run);
+  }
+
+  if (!stopping() && !allStarted()) {
+    return continueAsNew<typeof paymentBatch>({
+      ...input,
+      carried: { ...state, startedAhead: [...startedAhead] },
+    });
+  }
+  await CancellationScope.nonCancellable(() =>
+    finishBatch({
+      batchId,
+      status: state.cancelled ? 'cancelled' : state.stopCause ? 'stopped' : 'completed',
+      cause: state.stopCause,
+    }),
+  );
+  return { batchId, counts: state.counts, stopCause: state.stopCause };
+}
