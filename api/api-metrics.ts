@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../activities/store/database';
 import { countIntentsByStatus } from '../activities/store/intent-store';
 import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
@@ -11,6 +11,7 @@ import type { RejectionCode } from '../domain/rejections';
 export class ApiMetrics {
   private readonly submitted: Counter;
   private readonly rejected: Counter<'reason'>;
+  private readonly batchSizes: Histogram;
 
   constructor(registry: Registry, database: Database) {
     this.submitted = new Counter({
@@ -22,6 +23,12 @@ export class ApiMetrics {
       name: 'relayer_intents_rejected_total',
       help: 'Submits turned away, by reason (the API error code)',
       labelNames: ['reason'],
+      registers: [registry],
+    });
+    this.batchSizes = new Histogram({
+      name: 'relayer_batch_items',
+      help: 'Items per batch submitted',
+      buckets: [1, 10, 100, 1000, 10_000, 50_000],
       registers: [registry],
     });
     const byStatus = () => countIntentsByStatus(database.kysely);
@@ -61,5 +68,9 @@ export class ApiMetrics {
 
   recordRejected(reason: RejectionCode): void {
     this.rejected.inc({ reason });
+  }
+
+  recordBatch(items: number): void {
+    this.batchSizes.observe(items);
   }
 }

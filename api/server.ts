@@ -11,9 +11,13 @@ import { ApiMetrics } from './api-metrics';
 import { requireApiKey } from './auth';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import { RejectionCode } from '../domain/rejections';
+import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
 import { reviewRoutes } from './routes/review';
+
+/** Where a refusal counts in relayer_intents_rejected_total. */
+const submitRoutes = new Set(['/v1/intents', '/v1/batches']);
 
 export interface RelayerApi {
   readonly app: FastifyInstance;
@@ -38,7 +42,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   app.setErrorHandler((error, request, reply) => {
     const rejection = toRejection(error);
     logIfInternal(request, error, rejection);
-    if (request.method === 'POST' && request.routeOptions.url === '/v1/intents') {
+    if (request.method === 'POST' && submitRoutes.has(request.routeOptions.url ?? '')) {
       metrics.recordRejected(rejection.code);
     }
     return sendRejection(reply, rejection);
@@ -68,6 +72,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     v1.addHook('onRequest', requireApiKey(deps.database.kysely));
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);
+    await v1.register(batchRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -97,10 +97,68 @@ export class RelayerApiClient {
     return (await this.call<IntentView>('POST', path, { body })).body;
   }
 
+  submitBatch(
+    batch: { items: SubmitBody[]; concurrency?: number; mode?: 'collect_all' | 'fail_fast' },
+    idempotencyKey: string,
+  ): Promise<ApiAnswer<BatchView>> {
+    return this.call('POST', '/v1/batches', {
+      body: batch,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+  }
+
+  async getBatch(id: string): Promise<BatchView> {
+    return (await this.call<BatchView>('GET', `/v1/batches/${encodeURIComponent(id)}`)).body;
+  }
+
+  /** Every result, in input order, fetched a page at a time. */
+  async batchResults(id: string): Promise<BatchItemResultView[]> {
+    const results: BatchItemResultView[] = [];
+    let fromIndex: number | null = 0;
+    while (fromIndex !== null) {
+      const page: { results: BatchItemResultView[]; nextIndex: number | null } = (
+        await this.call<{ results: BatchItemResultView[]; nextIndex: number | null }>(
+          'GET',
+          `/v1/batches/${encodeURIComponent(id)}/results?fromIndex=${fromIndex}&limit=1000`,
+        )
+      ).body;
+      results.push(...page.results);
+      fromIndex = page.nextIndex;
+    }
+    return results;
+  }
+
+  async cancelBatch(id: string, reason?: string): Promise<BatchView> {
+    const path = `/v1/batches/${encodeURIComponent(id)}/cancel`;
+    return (await this.call<BatchView>('POST', path, { body: reason ? { reason } : {} })).body;
+  }
+
   async audit(id: string) {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
+}
+
+export interface BatchView {
+  id: string;
+  tenantId: string;
+  status: string;
+  mode: string;
+  concurrency: number;
+  itemCount: number;
+  counts: Record<string, number>;
+  cause: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BatchItemResultView {
+  index: number;
+  status: string;
+  intentId: string | null;
+  txHash: string | null;
+  errorCode: string | null;
+  reason: string | null;
 }
 
 export interface SubmitBody {

@@ -23,6 +23,7 @@ export const ErrorType = {
   notCancellable: 'NotCancellable',
   notInReview: 'NotInReview',
   reviewRefused: 'ReviewRefused',
+  batchNotFound: 'BatchNotFound',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -91,7 +92,7 @@ export class IntentConflictError extends RelayerError<{ intentId: string }> {
       ErrorType.intentConflict,
       idempotencyKey === undefined
         ? `intent ${intentId} already exists with different contents`
-        : `Idempotency-Key "${idempotencyKey}" was used for intent ${intentId} with a different body`,
+        : `Idempotency-Key "${idempotencyKey}" was already used for ${intentId} with a different body`,
       { intentId },
     );
   }
@@ -243,5 +244,11 @@ export type ReviewProblem =
 export class ReviewRefusedError extends RelayerError<{ intentId: string; problem: ReviewProblem }> {
   constructor(intentId: string, problem: ReviewProblem, message: string) {
     super(ErrorType.reviewRefused, `intent ${intentId}: ${message}`, { intentId, problem });
+  }
+}
+
+export class BatchNotFoundError extends RelayerError<{ batchId: string }> {
+  constructor(batchId: string) {
+    super(ErrorType.batchNotFound, `batch ${batchId} does not exist`, { batchId });
   }
 }

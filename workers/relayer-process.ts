@@ -11,7 +11,8 @@ import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { buildApi, type RelayerApi } from '../api/server';
-import { resumeOrphanedIntents } from '../service/resume-orphaned-intents';
+import type { AdmissionLimits } from '../service/admission';
+import { resumeOrphanedBatches, resumeOrphanedIntents } from '../service/resume-orphaned-intents';
 import type { RelayerConfig } from './config';
 import { startMetricsServer } from './metrics-server';
 import { RunStats } from './run-stats';
@@ -85,6 +86,7 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
       throttle,
       clock: systemClock,
       permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
+      admission: admissionLimits(config),
     }),
     poolWidth: config.poolWidth,
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
@@ -124,7 +126,7 @@ const orphanSweepMs = 60_000;
 
 /**
  * The API of this process, sharing its database, chains and metrics. It also starts, once a
- * minute, the workflow of any intent left authorized without one (resume-orphaned-intents.ts).
+ * minute, the workflow of any intent or batch left without one (resume-orphaned-intents.ts).
  */
 async function startApi(
   config: RelayerConfig,
@@ -138,18 +140,19 @@ async function startApi(
     client,
     chains: shared.chains,
     taskQueue: config.taskQueue,
-    admission: {
-      tenantMaxInFlight: config.tenantMaxInFlight,
-      backlogLimit: config.backlogLimit,
-      perSecond: config.perSecond,
-    },
+    admission: admissionLimits(config),
     registry: shared.metrics,
   });
   const address = await api.app.listen({ port, host: config.apiHost });
-  const sweep = () =>
-    resumeOrphanedIntents(shared.database, client, config.taskQueue, {
-      olderThanMs: orphanSweepMs,
-    }).catch((error: unknown) => console.error('resuming orphaned intents failed', error));
+  const sweep = async () => {
+    const options = { olderThanMs: orphanSweepMs };
+    try {
+      await resumeOrphanedIntents(shared.database, client, config.taskQueue, options);
+      await resumeOrphanedBatches(shared.database, client, config.taskQueue, options);
+    } catch (error) {
+      console.error('resuming orphaned intents and batches failed', error);
+    }
+  };
   const sweeper = setInterval(() => void sweep(), orphanSweepMs);
   return {
     url: address,
@@ -161,3 +164,9 @@ async function startApi(
     },
   };
 }
+
+const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
+  tenantMaxInFlight: config.tenantMaxInFlight,
+  backlogLimit: config.backlogLimit,
+  perSecond: config.perSecond,
+});

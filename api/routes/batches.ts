@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RelayerClosedError } from '../../domain/errors';
+import { batchResultsFor, cancelBatch, findBatchFor } from '../../service/batch-queries';
+import { submitBatch } from '../../service/submit-batch';
+import type { ApiContext } from '../api-context';
+import { callerOf, tenantOf } from '../auth';
+import { errorBodySchema } from '../error-responses';
+import {
+  batchBodySchema,
+  batchCancelBodySchema,
+  batchResultsQuerySchema,
+  batchResultsSchema,
+  batchSchema,
+  batchView,
+  idempotencyHeadersSchema,
+  intentParamsSchema,
+} from '../schemas';
+
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+/** Batch payouts: submit, follow, read results in input order, cancel. */
+export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
+  const { deps } = context;
+  const db = deps.database.kysely;
+
+  app.post('/v1/batches', {
+    // 10,000 items are about 2 MB of JSON.
+    bodyLimit: 16 * 1024 * 1024,
+    schema: {
+      summary: 'Submit a batch of payments (tenant key)',
+      description:
+        'Every item is validated first (an invalid one is reported by its index and nothing is ' +
+        'written). Items run as intents, at most `concurrency` at once and within the tenant’s ' +
+        'in-flight limit; items of one sending wallet keep their order.',
+      headers: idempotencyHeadersSchema,
+      body: batchBodySchema,
+      response: { 200: batchSchema, 202: batchSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const tenant = tenantOf(request);
+      if (context.isClosing()) throw new RelayerClosedError();
+      const { batch, created } = await submitBatch(
+        {
+          database: deps.database,
+          client: deps.client,
+          taskQueue: deps.taskQueue,
+          clock: deps.clock,
+        },
+        tenant.tenantId,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      if (created) context.metrics.recordBatch(batch.itemCount);
+      const view = batchView(await findBatchFor(db, tenant, batch.id));
+      return reply.code(created ? 202 : 200).send(view);
+    },
+  });
+
+  app.get('/v1/batches/:id', {
+    schema: {
+      summary: 'A batch and its items counted by status',
+      params: intentParamsSchema,
+      response: { 200: batchSchema, ...errors },
+    },
+    handler: async (request) =>
+      batchView(await findBatchFor(db, callerOf(request), request.params.id)),
+  });
+
+  app.get('/v1/batches/:id/results', {
+    schema: {
+      summary: 'Per-item results in input order (results[i] is item i), a page at a time',
+      params: intentParamsSchema,
+      querystring: batchResultsQuerySchema,
+      response: { 200: batchResultsSchema, ...errors },
+    },
+    handler: async (request) =>
+      batchResultsFor(db, callerOf(request), request.params.id, request.query),
+  });
+
+  app.post('/v1/batches/:id/cancel', {
+    schema: {
+      summary: 'Cancel a batch: nothing more starts; unsigned items are cancelled, signed ones end',
+      params: intentParamsSchema,
+      body: batchCancelBodySchema,
+      response: { 202: batchSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const batch = await cancelBatch(
+        deps.client,
+        db,
+        callerOf(request),
+        request.params.id,
+        request.body?.reason ?? 'cancel requested',
+      );
+      return reply.code(202).send(batchView(batch));
+    },
+  });
+};

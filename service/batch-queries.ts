@@ -1,0 +1,63 @@
+import type { Client } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import {
+  batchOutcomeCounts,
+  batchResults,
+  findBatch,
+  type Batch,
+  type BatchItemResult,
+} from '../activities/store/batch-store';
+import type { Schema } from '../activities/store/schema';
+import { batchWorkflowId } from '../domain/batch';
+import { BatchNotFoundError } from '../domain/errors';
+import { cancelBatchSignal } from '../workflows/batch-signals';
+import { actorOf, canSee, type Caller } from './caller';
+
+export interface BatchWithCounts extends Batch {
+  /** Items by status: pending, running, each intent status, rejected, skipped. */
+  counts: Record<string, number>;
+}
+
+/** Another tenant's batch does not exist for the caller. */
+export async function findBatchFor(
+  db: Kysely<Schema>,
+  caller: Caller,
+  batchId: string,
+): Promise<BatchWithCounts> {
+  const batch = await findBatch(db, { id: batchId });
+  if (!batch || !canSee(caller, batch)) throw new BatchNotFoundError(batchId);
+  return { ...batch, counts: await batchOutcomeCounts(db, batchId) };
+}
+
+/** results[i] for item i, a page at a time, in input order. */
+export async function batchResultsFor(
+  db: Kysely<Schema>,
+  caller: Caller,
+  batchId: string,
+  page: { fromIndex: number; limit: number },
+): Promise<{ results: BatchItemResult[]; nextIndex: number | null }> {
+  const batch = await findBatchFor(db, caller, batchId);
+  const results = await batchResults(db, batchId, page.fromIndex, page.limit);
+  const next = page.fromIndex + results.length;
+  return { results, nextIndex: next < batch.itemCount ? next : null };
+}
+
+/**
+ * Asks the batch to stop: nothing more starts, running items with nothing signed are cancelled,
+ * signed ones are followed to their end (see workflows/payment-batch.ts).
+ */
+export async function cancelBatch(
+  client: Client,
+  db: Kysely<Schema>,
+  caller: Caller,
+  batchId: string,
+  reason: string,
+): Promise<BatchWithCounts> {
+  const batch = await findBatchFor(db, caller, batchId);
+  if (batch.status === 'running') {
+    await client.workflow
+      .getHandle(batchWorkflowId(batchId))
+      .signal(cancelBatchSignal, `${reason} (${actorOf(caller)})`);
+  }
+  return batch;
+}

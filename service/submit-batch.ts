@@ -1,0 +1,117 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import type { Database } from '../activities/store/database';
+import {
+  findBatch,
+  insertBatch,
+  type Batch,
+  type BatchItemRequest,
+} from '../activities/store/batch-store';
+import { batchWorkflowId, type BatchMode } from '../domain/batch';
+import { IntentConflictError, UnknownTenantError } from '../domain/errors';
+import type { paymentBatch } from '../workflows';
+import { tenantIdKey } from '../workflows/search-attributes';
+import { newIntentId } from './new-intent-id';
+
+export interface BatchRequest {
+  items: BatchItemRequest[];
+  concurrency: number;
+  mode: BatchMode;
+}
+
+export interface SubmitBatchDependencies {
+  database: Database;
+  client: Client;
+  taskQueue: string;
+  clock?: () => Date;
+}
+
+const fingerprint = (request: BatchRequest): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify([
+        request.mode,
+        request.concurrency,
+        request.items.map((item) => [item.chainId, item.from, item.to, item.amount.toString()]),
+      ]),
+    )
+    .digest('hex');
+
+/**
+ * Records a batch and its items in one transaction and starts its workflow. The same
+ * Idempotency-Key with the same items returns the same batch; with other items it is refused.
+ * Items are only validated here: each becomes an intent (and passes admission) when its turn
+ * comes, so a batch is never refused for the tenant's in-flight limit.
+ */
+export async function submitBatch(
+  deps: SubmitBatchDependencies,
+  tenantId: string,
+  request: BatchRequest,
+  idempotencyKey: string,
+): Promise<{ batch: Batch; created: boolean }> {
+  const now = deps.clock?.() ?? new Date();
+  const requestSha256 = fingerprint(request);
+  const { database } = deps;
+  const { id, created } = await database.transaction(async (trx) => {
+    const existing = await findBatch(trx, { tenantId, idempotencyKey });
+    if (existing) {
+      if (existing.requestSha256 !== requestSha256) {
+        throw new IntentConflictError(existing.id, idempotencyKey);
+      }
+      return { id: existing.id, created: false };
+    }
+    const tenant = await trx
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', '=', tenantId)
+      .executeTakeFirst();
+    if (!tenant) throw new UnknownTenantError(tenantId);
+    const batchId = newIntentId(now.getTime()).replace(/^pi_/, 'pb_');
+    await insertBatch(
+      trx,
+      {
+        id: batchId,
+        tenantId,
+        mode: request.mode,
+        concurrency: request.concurrency,
+        itemCount: request.items.length,
+        idempotencyKey,
+        requestSha256,
+      },
+      request.items,
+      now,
+    );
+    return { id: batchId, created: true };
+  });
+  const batch = (await findBatch(database.kysely, { id }))!;
+  await startBatchWorkflow(deps.client, deps.taskQueue, batch);
+  return { batch, created };
+}
+
+/** Starts (or joins) a batch's workflow; a finished batch's is never run again. */
+export async function startBatchWorkflow(
+  client: Client,
+  taskQueue: string,
+  batch: Batch,
+): Promise<void> {
+  try {
+    await client.workflow.start<typeof paymentBatch>('paymentBatch', {
+      taskQueue,
+      workflowId: batchWorkflowId(batch.id),
+      args: [
+        {
+          batchId: batch.id,
+          itemCount: batch.itemCount,
+          concurrency: batch.concurrency,
+          mode: batch.mode,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [{ key: tenantIdKey, value: batch.tenantId }],
+      memo: { items: batch.itemCount, mode: batch.mode },
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}

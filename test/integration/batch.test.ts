@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ApiError, RelayerApiClient } from '../../client/api-client';
+import { freePort } from '../../stack/free-port';
+import { minedTransactions } from '../../stack/chain-truth';
+import { waitFor } from '../../stack/wait-for';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { createKeys, databaseSnapshot } from '../support/api';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+let world: TestWorld;
+let relayer: RelayerProcess;
+let api: RelayerApiClient;
+beforeAll(async () => {
+  world = await startTestWorld({ wallets: 3, tenants: { acme: '100' } });
+  await world.database.kysely.updateTable('tenants').set({ max_in_flight: 50 }).execute();
+  relayer = await startRelayerProcess(
+    world.config({
+      API_PORT: String(await freePort()),
+      TASK_QUEUE: `batch-${randomUUID()}`,
+      POOL_WIDTH: '16',
+      THROTTLE_MAX_IN_FLIGHT: '8',
+      THROTTLE_PER_SECOND: '100',
+      THROTTLE_BURST: '100',
+    }),
+  );
+  const keys = await createKeys(world, ['acme']);
+  api = new RelayerApiClient(relayer.apiUrl!, keys.acme);
+}, 120_000);
+afterAll(async () => {
+  await relayer?.stop();
+  await world?.stop();
+});
+
+/** Item i pays its own recipient i wei more than item i-1, so a mix-up would show. */
+const itemFor = (i: number) => ({
+  chainId: world.anvil.chainId,
+  from: world.wallets[i % 3]!,
+  to: privateKeyToAccount(`0x${(i + 1).toString(16).padStart(64, '0')}`).address,
+  amount: String(1_000_000 + i),
+});
+
+/** The most items whose [started, finished] windows overlap, from the database's record. */
+async function mostActiveAtOnce(batchId: string): Promise<number> {
+  const rows = await world.database.kysely
+    .selectFrom('batch_items')
+    .select(['started_at', 'finished_at'])
+    .where('batch_id', '=', batchId)
+    .execute();
+  const events = rows.flatMap((row) => [
+    { at: new Date(row.started_at!).getTime(), change: 1 },
+    { at: new Date(row.finished_at!).getTime(), change: -1 },
+  ]);
+  // An item that finished at the same millisecond another started was over first.
+  events.sort((a, b) => a.at - b.at || a.change - b.change);
+  let active = 0;
+  let most = 0;
+  for (const event of events) most = Math.max(most, (active += event.change));
+  return most;
+}
+
+describe('a batch on the dev server, anvil and SQLite', () => {
+  it('200 items, concurrency 8, three wallets: results in input order, nonces contiguous per wallet, never more than 8 active', async () => {
+    const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
+    const items = Array.from({ length: 200 }, (_, i) => itemFor(i));
+    const submitted = await api.submitBatch({ items, concurrency: 8 }, 'payroll-2026-11');
+    expect(submitted.status).toBe(202);
+    const again = await api.submitBatch({ items, concurrency: 8 }, 'payroll-2026-11');
+    expect({ status: again.status, id: again.body.id }).toEqual({
+      status: 200,
+      id: submitted.body.id,
+    });
+
+    const batchId = submitted.body.id;
+    await waitFor(
+      async () => (await api.getBatch(batchId)).status !== 'running',
+      'the batch to end',
+      240_000,
+    );
+    const batch = await api.getBatch(batchId);
+    expect(batch).toMatchObject({
+      status: 'completed',
+      itemCount: 200,
+      counts: { confirmed: 200 },
+    });
+
+    const results = await api.batchResults(batchId);
+    expect(results.map((r) => r.index)).toEqual(items.map((_, i) => i));
+    const intents = await world.database.kysely.selectFrom('intents').selectAll().execute();
+    const byId = new Map(intents.map((row) => [row.id, row]));
+    for (const [i, result] of results.entries()) {
+      const intent = byId.get(result.intentId!)!;
+      expect({
+        i,
+        status: result.status,
+        to: intent.to_address,
+        amount: intent.amount,
+        tx: result.txHash,
+      }).toEqual({
+        i,
+        status: 'confirmed',
+        to: items[i]!.to,
+        amount: items[i]!.amount,
+        tx: intent.tx_hash,
+      });
+    }
+
+    for (const wallet of world.wallets) {
+      const nonces = results
+        .filter((_, i) => items[i]!.from === wallet)
+        .map((result) => byId.get(result.intentId!)!.nonce!);
+      const first = nonces[0]!;
+      expect(nonces).toEqual(nonces.map((_, k) => first + k));
+    }
+    const mined = await minedTransactions(world, startBlock);
+    expect(mined).toHaveLength(200);
+    expect(new Set(mined.map((tx) => tx.hash))).toEqual(new Set(results.map((r) => r.txHash)));
+
+    const most = await mostActiveAtOnce(batchId);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(most).toBeGreaterThanOrEqual(4);
+    await expectBooksBalanced(world.database);
+  });
+
+  it('refuses a batch with a bad item by its index and writes nothing', async () => {
+    const before = await databaseSnapshot(world);
+    const items = [itemFor(0), { ...itemFor(1), to: '0x1234' }, { ...itemFor(2), amount: '-5' }];
+    const error = await api.submitBatch({ items }, 'bad-rows').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).body.issues?.map((issue) => issue.field)).toEqual([
+      'body.items.1.to',
+      'body.items.2.amount',
+    ]);
+    expect(await databaseSnapshot(world)).toEqual(before);
+  });
+});
