@@ -7,12 +7,12 @@ import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { intentDetails, intentTable, print, type OutputOptions } from './output';
 import { watchIntent } from './watch-intent';
 
-interface ApiOptions extends OutputOptions {
+export interface ApiOptions extends OutputOptions {
   apiUrl: string;
   apiKey?: string;
 }
 
-const apiOf = (options: ApiOptions) => {
+export const apiOf = (options: ApiOptions) => {
   if (!options.apiKey) throw badInput('no API key: pass --api-key or set RELAYER_API_KEY');
   return new RelayerApiClient(options.apiUrl, options.apiKey);
 };

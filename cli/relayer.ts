@@ -4,7 +4,8 @@ import { RelayerError } from '../domain/errors';
 import { rejectionCodeOf } from '../domain/rejections';
 import { addAdminCommands } from './admin-commands';
 import { CliFailure, ExitCode, exitCodeOf } from './exit-codes';
-import { addIntentCommands } from './intent-commands';
+import { addBatchCommands } from './batch-commands';
+import { addIntentCommands, apiOf } from './intent-commands';
 
 /**
  * `npm run relayer -- <command>`: intents through the HTTP API, tenants and keys straight in the
@@ -32,6 +33,7 @@ const program = new Command('relayer')
 const globals = () =>
   program.opts<{ apiUrl: string; apiKey?: string; databaseUrl: string; json?: boolean }>();
 addIntentCommands(program, globals);
+addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
 addAdminCommands(program, globals);
 
 function failureOf(error: unknown): CliFailure {

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -126,5 +128,72 @@ describe('the relayer CLI', () => {
       });
     }
     expect(await databaseSnapshot(world)).toEqual(before);
+  });
+
+  it('submits a batch from CSV only when every row is valid, follows it, and writes results in input order', async () => {
+    const world = suite.world();
+    const { apiKey } = JSON.parse(
+      (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
+    ) as { apiKey: string };
+    const env = { RELAYER_API_KEY: apiKey };
+    const dir = mkdtempSync(join(tmpdir(), 'cli-batch-'));
+    const recipients = world.wallets.concat(world.wallets);
+    const good = recipients.map((to, i) => `${to},${world.wallets[0]},0.00${i + 1}`);
+    const csv = (lines: string[]) => ['to,from,amount_eth', ...lines].join('\n');
+    writeFileSync(
+      join(dir, 'bad.csv'),
+      csv([good[0]!, 'nobody,0x1,1', good[1]!, `${recipients[0]},${world.wallets[0]},-2`]),
+    );
+
+    const before = await databaseSnapshot(world);
+    const refused = await relayerCli(
+      ['batch', 'submit', join(dir, 'bad.csv'), '--chain-id', String(world.anvil.chainId)],
+      env,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/line 3/);
+    expect(refused.stderr).toMatch(/line 5/);
+    expect(refused.stderr).toMatch(/2 of 4 rows are invalid: nothing was submitted/);
+    expect(await databaseSnapshot(world)).toEqual(before);
+
+    writeFileSync(join(dir, 'good.csv'), csv(good));
+    const out = join(dir, 'results.csv');
+    const args = [
+      'batch',
+      'submit',
+      join(dir, 'good.csv'),
+      '--chain-id',
+      String(world.anvil.chainId),
+      '--concurrency',
+      '3',
+      '--wait',
+      '--out',
+      out,
+    ];
+    const done = await relayerCli(args, env);
+    expect(done).toMatchObject({ code: 0 });
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('index,status,intent_id,tx_hash,error_code,reason');
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
+      good.map((_, i) => `${i},confirmed`),
+    );
+    // The same file again is the same batch: nothing is paid twice.
+    const rerun = await relayerCli(args.slice(0, -3), env);
+    expect(rerun.stderr).toMatch(/already submitted batch/);
+
+    const skipped = await relayerCli(
+      [
+        'batch',
+        'submit',
+        join(dir, 'bad.csv'),
+        '--chain-id',
+        String(world.anvil.chainId),
+        '--skip-invalid',
+        '--json',
+      ],
+      env,
+    );
+    expect(skipped.code).toBe(0);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ itemCount: 2 });
   });
 });

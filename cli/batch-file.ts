@@ -1,0 +1,104 @@
+import { parse } from 'csv-parse/sync';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parseEther } from 'viem';
+import type { SubmitBody } from '../client/api-client';
+import { newIntentBodySchema } from '../domain/intent-request';
+import { badInput } from './exit-codes';
+
+export interface BatchFileRow {
+  /** Where the row is: "line 7" in a CSV file, "item 3" in a JSON one. */
+  where: string;
+  item?: SubmitBody;
+  problem?: string;
+}
+
+export interface BatchFile {
+  rows: BatchFileRow[];
+  /** Of the file's bytes: the default Idempotency-Key, so running the same file twice pays once. */
+  sha256: string;
+}
+
+/**
+ * Reads payouts from CSV (columns `to`, `amount` in wei or `amount_eth`, `from`, optional
+ * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount, from, chainId? }`),
+ * and checks every row with the API's own rules, so a bad row is reported before anything is sent.
+ */
+export function readBatchFile(path: string, defaultChainId: number | undefined): BatchFile {
+  let content: Buffer;
+  try {
+    content = readFileSync(path);
+  } catch (error) {
+    throw badInput(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const raw = extname(path).toLowerCase() === '.json' ? jsonRows(content) : csvRows(content);
+  return {
+    sha256: createHash('sha256').update(content).digest('hex'),
+    rows: raw.map(({ where, fields }) => checkRow(where, fields, defaultChainId)),
+  };
+}
+
+type RawRow = { where: string; fields: Record<string, unknown> };
+
+function csvRows(content: Buffer): RawRow[] {
+  let records: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    records = parse(content, {
+      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    });
+  } catch (error) {
+    throw badInput(`not a CSV file this tool can read: ${(error as Error).message}`);
+  }
+  return records.map(({ record, info }) => ({ where: `line ${info.lines}`, fields: record }));
+}
+
+function jsonRows(content: Buffer): RawRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.toString());
+  } catch (error) {
+    throw badInput(`not valid JSON: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { items?: unknown })?.items;
+  if (!Array.isArray(list)) throw badInput('JSON must be an array of items or { "items": [...] }');
+  return list.map((fields: unknown, i) => ({
+    where: `item ${i + 1}`,
+    fields:
+      typeof fields === 'object' && fields !== null ? (fields as Record<string, unknown>) : {},
+  }));
+}
+
+function checkRow(
+  where: string,
+  fields: Record<string, unknown>,
+  defaultChainId: number | undefined,
+): BatchFileRow {
+  const chainField = fields.chain_id ?? fields.chainId;
+  const chainId =
+    chainField === undefined || chainField === '' ? defaultChainId : Number(chainField);
+  if (chainId === undefined) return { where, problem: 'no chain_id column and no --chain-id' };
+  let amount = fields.amount;
+  if (fields.amount_eth !== undefined && fields.amount_eth !== '') {
+    if (amount !== undefined && amount !== '') {
+      return { where, problem: 'give amount (wei) or amount_eth, not both' };
+    }
+    const eth = String(fields.amount_eth);
+    if (!/^\d+(\.\d{1,18})?$/.test(eth)) {
+      return { where, problem: `amount_eth: "${eth}" is not a decimal amount of ether` };
+    }
+    amount = parseEther(eth).toString();
+  }
+  const request = { chainId, from: fields.from, to: fields.to, amount };
+  const parsed = newIntentBodySchema.safeParse(request);
+  if (!parsed.success) {
+    return { where, problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
+  }
+  return {
+    where,
+    item: { chainId, from: parsed.data.from, to: parsed.data.to, amount: String(amount) },
+  };
+}
