@@ -9,7 +9,8 @@ import { table } from '../client/table';
 import { submitIntent } from '../service/submit-intent';
 import { settledCount, waitUntilSettled } from '../client/wait-until-settled';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
-import { maxConcurrent, maxInWindow, type RecordedCall } from '../stack/rpc-proxy';
+import { maxConcurrent, maxInWindow } from '../stack/rpc-proxy';
+import { percentile, steadyRate } from './rates';
 import { startDevServer } from '../stack/temporal-servers';
 import { spawnWorker } from '../stack/worker-process';
 import { installRuntime } from '../workers/runtime';
@@ -137,14 +138,6 @@ async function submitAll(
   }
 }
 
-/** Sends per second between the 10th and the 90th percentile send: no ramp-up, no tail. */
-function steadyRate(sends: RecordedCall[]): number {
-  const starts = sends.map((call) => call.startedAt).sort((a, b) => a - b);
-  const from = Math.floor(starts.length * 0.1);
-  const to = Math.ceil(starts.length * 0.9) - 1;
-  return ((to - from) / (starts[to]! - starts[from]!)) * 1000;
-}
-
 async function confirmLatencies(world: LocalWorld): Promise<number[]> {
   const rows = await world.database.kysely
     .selectFrom('intents')
@@ -154,9 +147,6 @@ async function confirmLatencies(world: LocalWorld): Promise<number[]> {
     .map((r) => new Date(r.updated_at).getTime() - new Date(r.created_at).getTime())
     .sort((a, b) => a - b);
 }
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
   installRuntime('WARN');

@@ -232,3 +232,27 @@ export async function batchOutcomeCounts(
   }
   return counts;
 }
+
+/**
+ * The most items of a batch that were active at once, from each item's recorded window (admitted
+ * to outcome recorded): a measurement of the concurrency bound, not an assumption.
+ */
+export async function mostItemsActiveAtOnce(db: Kysely<Schema>, batchId: string): Promise<number> {
+  const rows = await db
+    .selectFrom('batch_items')
+    .select(['started_at', 'finished_at'])
+    .where('batch_id', '=', batchId)
+    .where('started_at', 'is not', null)
+    .execute();
+  const events = rows
+    .flatMap((row) => [
+      { at: new Date(row.started_at!).getTime(), change: 1 },
+      { at: new Date(row.finished_at ?? Date.now()).getTime(), change: -1 },
+    ])
+    // An item that ended in the same millisecond another started was over first.
+    .sort((a, b) => a.at - b.at || a.change - b.change);
+  let active = 0;
+  let most = 0;
+  for (const event of events) most = Math.max(most, (active += event.change));
+  return most;
+}

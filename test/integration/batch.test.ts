@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { mostItemsActiveAtOnce } from '../../activities/store/batch-store';
+import { createTenant, deposit } from '../../activities/store/ledger';
 import { ApiError, RelayerApiClient } from '../../client/api-client';
 import { freePort } from '../../stack/free-port';
 import { minedTransactions } from '../../stack/chain-truth';
@@ -40,25 +43,6 @@ const itemFor = (i: number) => ({
   to: privateKeyToAccount(`0x${(i + 1).toString(16).padStart(64, '0')}`).address,
   amount: String(1_000_000 + i),
 });
-
-/** The most items whose [started, finished] windows overlap, from the database's record. */
-async function mostActiveAtOnce(batchId: string): Promise<number> {
-  const rows = await world.database.kysely
-    .selectFrom('batch_items')
-    .select(['started_at', 'finished_at'])
-    .where('batch_id', '=', batchId)
-    .execute();
-  const events = rows.flatMap((row) => [
-    { at: new Date(row.started_at!).getTime(), change: 1 },
-    { at: new Date(row.finished_at!).getTime(), change: -1 },
-  ]);
-  // An item that finished at the same millisecond another started was over first.
-  events.sort((a, b) => a.at - b.at || a.change - b.change);
-  let active = 0;
-  let most = 0;
-  for (const event of events) most = Math.max(most, (active += event.change));
-  return most;
-}
 
 describe('a batch on the dev server, anvil and SQLite', () => {
   it('200 items, concurrency 8, three wallets: results in input order, nonces contiguous per wallet, never more than 8 active', async () => {
@@ -117,10 +101,26 @@ describe('a batch on the dev server, anvil and SQLite', () => {
     expect(mined).toHaveLength(200);
     expect(new Set(mined.map((tx) => tx.hash))).toEqual(new Set(results.map((r) => r.txHash)));
 
-    const most = await mostActiveAtOnce(batchId);
+    const most = await mostItemsActiveAtOnce(world.database.kysely, batchId);
     expect(most).toBeLessThanOrEqual(8);
     expect(most).toBeGreaterThanOrEqual(4);
     await expectBooksBalanced(world.database);
+  });
+
+  it('keeps a tenant within its in-flight limit inside a batch', async () => {
+    await createTenant(world.database, { id: 'small', name: 'small', maxInFlight: 2 }, new Date());
+    await deposit(world.database, 'small', parseEther('1'), new Date());
+    const { small } = await createKeys(world, ['small']);
+    const client = new RelayerApiClient(relayer.apiUrl!, small);
+    const items = Array.from({ length: 20 }, (_, i) => itemFor(300 + i));
+    const { body } = await client.submitBatch({ items, concurrency: 8 }, 'small-batch');
+    await waitFor(
+      async () => (await client.getBatch(body.id)).status !== 'running',
+      'the batch',
+      120_000,
+    );
+    expect((await client.getBatch(body.id)).counts).toEqual({ confirmed: 20 });
+    expect(await mostItemsActiveAtOnce(world.database.kysely, body.id)).toBe(2);
   });
 
   it('refuses a batch with a bad item by its index and writes nothing', async () => {
