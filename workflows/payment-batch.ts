@@ -92,8 +92,12 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const startedAhead = new Set(state.startedAhead);
   const startedThisRun = { count: 0 };
   const running = new Map<number, ScheduledItem & { intentId: string }>();
-  /** Wallets with an item started and neither signed nor ended yet. */
-  const busyWallets = new Set<string>();
+  /** Per wallet, its item that started and is neither signed nor ended yet (at most one). */
+  const unsignedItemOf = new Map<string, number>();
+  /** Frees the wallet, if `index` is still what holds it (a signed item ending later does not). */
+  const releaseWallet = (wallet: string, index: number) => {
+    if (unsignedItemOf.get(wallet) === index) unsignedItemOf.delete(wallet);
+  };
   let pending: ScheduledItem[] = [];
   let loadedUpTo = state.startedBelow;
   let stopHandled = false;
@@ -101,7 +105,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
 
   setHandler(batchItemSignedSignal, (index) => {
     const item = running.get(index);
-    if (item) busyWallets.delete(item.wallet);
+    if (item) releaseWallet(item.wallet, index);
     wakeUp = true;
   });
   setHandler(cancelBatchSignal, (reason) => {
@@ -130,7 +134,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   function nextStartable(): ScheduledItem | undefined {
     const seen = new Set<string>();
     for (const item of pending) {
-      if (!seen.has(item.wallet) && !busyWallets.has(item.wallet)) return item;
+      if (!seen.has(item.wallet) && !unsignedItemOf.has(item.wallet)) return item;
       seen.add(item.wallet);
     }
     return undefined;
@@ -146,7 +150,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   function itemEnded(item: ScheduledItem, outcome: BatchItemOutcome): void {
     state.counts[outcome as keyof BatchCounts]++;
     running.delete(item.index);
-    busyWallets.delete(item.wallet);
+    releaseWallet(item.wallet, item.index);
     if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {
       state.stopCause = `item ${item.index} ended ${outcome}`;
     }
@@ -195,7 +199,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
         continue;
       }
       running.set(item.index, { ...item, intentId: admitted.intentId });
-      busyWallets.add(item.wallet);
+      unsignedItemOf.set(item.wallet, item.index);
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
       void CancellationScope.nonCancellable(() =>

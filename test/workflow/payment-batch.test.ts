@@ -84,6 +84,19 @@ describe('paymentBatch workflow (time-skipping)', () => {
     expect(batch.finished()).toEqual({ status: 'completed', cause: null });
   });
 
+  it('a wallet stays held by its unsigned item even when an earlier, signed item of it ends', async () => {
+    // Item 0 is signed at once and ends after 10 s; item 1 waits 30 s for a permit. Item 2 must
+    // not start when item 0 ends: it would be signed (take a nonce) before item 1.
+    const items: FakeItem[] = [
+      { wallet: 'w0', confirmAfterMs: 10_000 },
+      { wallet: 'w0', permitRefusals: 3 },
+      { wallet: 'w0' },
+    ];
+    const { batch } = await runBatch(items, { concurrency: 3 });
+    expect(batch.results()).toEqual(['confirmed', 'confirmed', 'confirmed']);
+    expect(batch.signedOrder('w0')).toEqual([0, 1, 2]);
+  });
+
   it('collect-all runs every item past a failure in the middle and reports each', async () => {
     const items: FakeItem[] = Array.from({ length: 9 }, (_, i) => ({ wallet: wallets[i % 3]! }));
     items[4] = { wallet: 'w1', fails: 'hold' };
