@@ -1,8 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   batchOutcomeCounts,
@@ -14,10 +11,8 @@ import { BatchMode, batchWorkflowId } from '../domain/batch';
 import { submitBatch } from '../service/submit-batch';
 import { startLocalWorld } from '../stack/local-world';
 import { maxConcurrent } from '../stack/rpc-proxy';
-import { startDevServer } from '../stack/temporal-servers';
 import { spawnWorker } from '../stack/worker-process';
-import { installRuntime } from '../workers/runtime';
-import { writeWorkflowBundle } from '../workers/workflow-code';
+import { withBenchStack } from './bench-stack';
 import { steadyRate } from './rates';
 
 /**
@@ -104,7 +99,10 @@ async function measure(wallets: number, temporalAddress: string, bundlePath: str
     });
     for await (const execution of executions) {
       runs++;
-      maxEventsPerRun = Math.max(maxEventsPerRun, execution.historyLength);
+      const history = await client.workflow
+        .getHandle(execution.workflowId, execution.runId)
+        .fetchHistory();
+      maxEventsPerRun = Math.max(maxEventsPerRun, history.events?.length ?? 0);
     }
     const sends = world.proxy!.callsOf('eth_sendRawTransaction');
     return {
@@ -127,23 +125,16 @@ async function measure(wallets: number, temporalAddress: string, bundlePath: str
 }
 
 async function main(): Promise<void> {
-  installRuntime('WARN');
-  const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
-  const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeWorkflowBundle(bundlePath);
-  const server = await startDevServer();
-  const rows: Row[] = [];
-  try {
+  const rows = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
+    const measured: Row[] = [];
     for (const wallets of walletCounts) {
       console.log(
         `• batch of ${items} items, ${wallets} sending wallet(s), concurrency ${concurrency}`,
       );
-      rows.push(await measure(wallets, server.address, bundlePath));
+      measured.push(await measure(wallets, temporalAddress, bundlePath));
     }
-  } finally {
-    await server.teardown();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return measured;
+  });
   const summary = table(
     [
       'items',

@@ -1,8 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { table } from '../client/table';
@@ -10,11 +7,9 @@ import { submitIntent } from '../service/submit-intent';
 import { settledCount, waitUntilSettled } from '../client/wait-until-settled';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { maxConcurrent, maxInWindow } from '../stack/rpc-proxy';
+import { withBenchStack } from './bench-stack';
 import { percentile, steadyRate } from './rates';
-import { startDevServer } from '../stack/temporal-servers';
 import { spawnWorker } from '../stack/worker-process';
-import { installRuntime } from '../workers/runtime';
-import { writeWorkflowBundle } from '../workers/workflow-code';
 
 /**
  * `npm run bench`: how close the relayer gets to its configured RPC quota. For each quota it
@@ -149,11 +144,6 @@ async function confirmLatencies(world: LocalWorld): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  installRuntime('WARN');
-  const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
-  const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeWorkflowBundle(bundlePath);
-  const server = await startDevServer();
   const cells: Cell[] = quotas.flatMap((perSecond) =>
     bursts
       .map((spec) => burstFor(spec, perSecond))
@@ -174,16 +164,14 @@ async function main(): Promise<void> {
         },
       ]),
   );
-  const results: Measurement[] = [];
-  try {
+  const results = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
+    const measured: Measurement[] = [];
     for (const cell of cells) {
       console.log(`• ${cell.label}: ${intentsFor(cell)} intents`);
-      results.push(await measure(cell, server.address, bundlePath));
+      measured.push(await measure(cell, temporalAddress, bundlePath));
     }
-  } finally {
-    await server.teardown();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    return measured;
+  });
 
   const summary = table(
     [

@@ -77,8 +77,8 @@ const outcomePollMs = 5000;
  * once, the others waiting in the database (not in any process's memory). Items of one sending
  * wallet start in input order, each once the previous one is signed, so their nonces follow the
  * input. Results live in the database by item index; the workflow keeps only counts, and
- * continues as new every `itemsPerRun` items (after its running items end) to keep its history
- * small whatever the batch size.
+ * continues as new every `itemsPerRun` items, or when Temporal suggests it (after its running
+ * items end), to keep its history small whatever the batch size.
  */
 export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBatchResult> {
   const { batchId, itemCount, concurrency, mode } = input;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BatchItemOutcome, BatchMode } from '../../domain/batch';
+import type { IntentStatus } from '../../domain/intent';
 import type { NewIntent } from '../../domain/intent-request';
 import type { BatchItemState, BatchStatus, Schema } from './schema';
 
@@ -167,6 +168,15 @@ export interface BatchItemResult {
   reason: string | null;
 }
 
+/** An item's own state until it has an intent, then the intent's status: the one truth. */
+const itemStatus = (
+  state: BatchItemState,
+  intentStatus: IntentStatus | null,
+): BatchItemResult['status'] =>
+  state === 'rejected' || state === 'skipped' || state === 'pending'
+    ? state
+    : (intentStatus ?? 'running');
+
 /**
  * Results in input order. A started item's outcome is its intent's status now (an operator may
  * have resolved it since), so the intents table stays the one truth.
@@ -197,12 +207,7 @@ export async function batchResults(
     .execute();
   return rows.map((row) => ({
     index: Number(row.item_index),
-    status:
-      row.state === 'rejected' || row.state === 'skipped'
-        ? row.state
-        : row.state === 'pending'
-          ? 'pending'
-          : (row.status ?? 'running'),
+    status: itemStatus(row.state, row.status),
     intentId: row.intent_id,
     txHash: row.tx_hash ?? null,
     errorCode: row.error_code,
@@ -224,10 +229,7 @@ export async function batchOutcomeCounts(
     .execute();
   const counts: Record<string, number> = {};
   for (const row of rows) {
-    const key =
-      row.state === 'rejected' || row.state === 'skipped' || row.state === 'pending'
-        ? row.state
-        : (row.status ?? 'running');
+    const key = itemStatus(row.state, row.status);
     counts[key] = (counts[key] ?? 0) + Number(row.count);
   }
   return counts;
