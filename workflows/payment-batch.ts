@@ -229,12 +229,16 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   }
 
   async function run(): Promise<void> {
+    const somethingChanged = () => wakeUp || (stopping() && !stopHandled);
     for (;;) {
+      // Cleared before looking, so a change made while we look (an item ending, a signal) is
+      // never lost: the wait below then returns at once and we look again.
+      wakeUp = false;
       if (stopping() && !stopHandled) await stop();
       const backoffMs = await startWhatFits();
       if (running.size === 0 && (stopping() || allStarted() || runIsFull())) return;
-      wakeUp = false;
-      await condition(() => wakeUp || (stopping() && !stopHandled), backoffMs ?? '1 day');
+      if (backoffMs === undefined) await condition(somethingChanged);
+      else await condition(somethingChanged, backoffMs);
     }
   }
 

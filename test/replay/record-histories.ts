@@ -3,7 +3,12 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
+import { batchResults } from '../../activities/store/batch-store';
+import { BatchMode, batchWorkflowId } from '../../domain/batch';
+import { parseNewIntent } from '../../domain/intent-request';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { cancelIntent } from '../../service/cancel-intent';
+import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
 import { startDevServer } from '../../stack/temporal-servers';
 import { startRelayerProcess } from '../../workers/relayer-process';
@@ -62,6 +67,33 @@ async function main(): Promise<void> {
         `${workflowId}: ${outcome.status} (${outcome.permitRefusals} refusals) → ${file}`,
       );
     }
+    // A batch of four over both wallets, two at a time; its first item's history shows the
+    // child's side (the signal to its batch).
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        mode: BatchMode.collectAll,
+        concurrency: 2,
+        items: [0, 1, 2, 3].map((i) => ({
+          ...parseNewIntent(request('0.001')),
+          from: world.wallets[i % 2]!,
+        })),
+      },
+      'record-histories',
+    );
+    const batchHandle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
+    const summary = await batchHandle.result();
+    const batchFile = join(__dirname, 'histories', 'payment-batch-completed.json');
+    writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
+    console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
+    const [firstItem] = await batchResults(world.database.kysely, batch.id, 0, 1);
+    const itemHandle = deps.client.workflow.getHandle(
+      paymentIntentWorkflowId(firstItem!.intentId!),
+    );
+    const itemFile = join(__dirname, 'histories', 'payment-intent-batch-item.json');
+    writeFileSync(itemFile, historyToJSON(await itemHandle.fetchHistory()));
+    console.log(`${itemHandle.workflowId}: batch item → ${itemFile}`);
   } finally {
     await relayer.stop();
     await world.stop();
