@@ -59,7 +59,7 @@ export const intentListQuerySchema = z.strictObject({
   cursor: z.string().max(512).optional(),
 });
 
-export const intentParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** Printable ASCII, as most payment APIs take it; a UUID is a good choice. */
 export const idempotencyHeadersSchema = z.object({

@@ -13,7 +13,7 @@ import {
   batchSchema,
   batchView,
   idempotencyHeadersSchema,
-  intentParamsSchema,
+  idParamsSchema,
 } from '../schemas';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
@@ -59,7 +59,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   app.get('/v1/batches/:id', {
     schema: {
       summary: 'A batch and its items counted by status',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       response: { 200: batchSchema, ...errors },
     },
     handler: async (request) =>
@@ -69,7 +69,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   app.get('/v1/batches/:id/results', {
     schema: {
       summary: 'Per-item results in input order (results[i] is item i), a page at a time',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       querystring: batchResultsQuerySchema,
       response: { 200: batchResultsSchema, ...errors },
     },
@@ -80,7 +80,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   app.post('/v1/batches/:id/cancel', {
     schema: {
       summary: 'Cancel a batch: nothing more starts; unsigned items are cancelled, signed ones end',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       body: batchCancelBodySchema,
       response: { 202: batchSchema, ...errors },
     },

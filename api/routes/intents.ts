@@ -14,7 +14,7 @@ import {
   idempotencyHeadersSchema,
   intentListQuerySchema,
   intentListSchema,
-  intentParamsSchema,
+  idParamsSchema,
   intentSchema,
   intentView,
 } from '../schemas';
@@ -72,7 +72,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   app.get('/v1/intents/:id', {
     schema: {
       summary: 'One intent (another tenant’s is a 404)',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       response: { 200: intentSchema, ...errors },
     },
     handler: async (request) =>
@@ -82,7 +82,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   app.get('/v1/intents/:id/audit', {
     schema: {
       summary: 'Who did what to an intent outside its workflow (cancels, reviews)',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       response: { 200: auditTrailSchema, ...errors },
     },
     handler: async (request) => {
@@ -94,7 +94,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   app.post('/v1/intents/:id/cancel', {
     schema: {
       summary: 'Cancel an intent before anything was signed (409 not_cancellable after)',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       response: { 200: intentSchema, ...errors },
     },
     handler: async (request) =>

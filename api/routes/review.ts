@@ -4,7 +4,7 @@ import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import {
-  intentParamsSchema,
+  idParamsSchema,
   intentSchema,
   intentView,
   resolveConfirmedBodySchema,
@@ -19,7 +19,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   app.post('/v1/intents/:id/review/confirm', {
     schema: {
       summary: 'Resolve as confirmed: the given transaction paid it (checked on-chain)',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       body: resolveConfirmedBodySchema,
       response,
     },
@@ -34,7 +34,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   app.post('/v1/intents/:id/review/fail', {
     schema: {
       summary: 'Resolve as failed: hold released (refused while its transaction may still land)',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       body: resolveFailedBodySchema,
       response,
     },
@@ -47,7 +47,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   app.post('/v1/intents/:id/review/retry', {
     schema: {
       summary: 'Send the same signed transaction again and follow it to its end',
-      params: intentParamsSchema,
+      params: idParamsSchema,
       body: retryBodySchema,
       response,
     },
