@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readBatchFile } from '../../cli/batch-file';
+import { CliFailure } from '../../cli/exit-codes';
+
+const dir = mkdtempSync(join(tmpdir(), 'batch-file-'));
+const file = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const alice = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const hot = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+describe('reading a batch file', () => {
+  it('reads CSV rows by line, in ether or wei, with the chain from a column or the default', () => {
+    const parsed = readBatchFile(
+      file(
+        'ok.csv',
+        [
+          'To, From, Amount_ETH, amount, chain_id',
+          `${alice},${hot},0.5,,`,
+          '',
+          `${alice.toLowerCase()},${hot},,42,10`,
+        ].join('\n'),
+      ),
+      31337,
+    );
+    expect(parsed.rows).toEqual([
+      {
+        where: 'line 2',
+        item: { chainId: 31337, from: hot, to: alice, amount: '500000000000000000' },
+      },
+      { where: 'line 4', item: { chainId: 10, from: hot, to: alice, amount: '42' } },
+    ]);
+    expect(parsed.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('names the line and the reason of each bad row', () => {
+    const parsed = readBatchFile(
+      file(
+        'bad.csv',
+        [
+          'to,from,amount,amount_eth',
+          `${alice},${hot},1,0.1`,
+          `0x12,${hot},1,`,
+          `${alice},${hot},,lots`,
+          `${alice},${hot},0,`,
+        ].join('\n'),
+      ),
+      1,
+    );
+    expect(parsed.rows.map((row) => [row.where, row.problem])).toEqual([
+      ['line 2', 'give amount (wei) or amount_eth, not both'],
+      ['line 3', expect.stringMatching(/to is not a valid address/)],
+      ['line 4', 'amount_eth: "lots" is not a decimal amount of ether'],
+      ['line 5', 'amount must be greater than zero'],
+    ]);
+  });
+
+  it('needs a chain for every row', () => {
+    const parsed = readBatchFile(
+      file('nochain.csv', `to,from,amount\n${alice},${hot},1\n`),
+      undefined,
+    );
+    expect(parsed.rows[0]!.problem).toBe('no chain_id column and no --chain-id');
+  });
+
+  it('reads JSON arrays and { items }, numbering items from 1', () => {
+    const items = [{ to: alice, from: hot, amount: '7', chainId: 5 }, { to: alice }];
+    for (const content of [items, { items }]) {
+      const parsed = readBatchFile(file('b.json', JSON.stringify(content)), undefined);
+      expect(parsed.rows[0]).toEqual({
+        where: 'item 1',
+        item: { chainId: 5, from: hot, to: alice, amount: '7' },
+      });
+      expect(parsed.rows[1]).toMatchObject({
+        where: 'item 2',
+        problem: expect.stringMatching(/chain/),
+      });
+    }
+  });
+
+  it('refuses a file it cannot read as a usage error', () => {
+    for (const [name, content] of [
+      ['broken.json', '{'],
+      ['odd.json', '"text"'],
+    ]) {
+      expect(() => readBatchFile(file(name!, content!), 1)).toThrow(CliFailure);
+    }
+    expect(() => readBatchFile(join(dir, 'missing.csv'), 1)).toThrow(/cannot read/);
+  });
+});
