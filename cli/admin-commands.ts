@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseEther } from 'viem';
 import { openDatabase, type Database } from '../activities/store/database';
 import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
+import { UnknownTenantError } from '../domain/errors';
 import { tenantIdSchema } from '../domain/intent-request';
 import { createApiKey, listApiKeys, revokeApiKey } from '../service/api-keys';
 import { table } from '../client/table';
@@ -101,7 +102,13 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
             : { role: 'tenant', tenantId: tenantId(flags.tenant!), label: flags.label },
           new Date(),
         ),
-      );
+      ).catch((error: unknown) => {
+        if (!(error instanceof UnknownTenantError)) throw error;
+        throw badInput(
+          `no tenant "${flags.tenant}" in ${options.databaseUrl}: create it first with ` +
+            `\`npm run relayer -- tenants create ${flags.tenant}\``,
+        );
+      });
       print(
         options,
         created,

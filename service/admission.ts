@@ -22,8 +22,8 @@ export const lockAdmission = (database: Database, trx: Kysely<Schema>): Promise<
 
 /**
  * Decides, inside the transaction that will insert the intent and after lockAdmission, whether
- * the tenant may open one more. Slots are counted from the intents table itself: an intent holds its slot from insert
- * until it ends, so a crash cannot leak one and a restart cannot forget one.
+ * the tenant may open one more. Slots are counted from the intents table itself: an intent holds
+ * its slot from insert until it ends, so a crash cannot leak one and a restart cannot forget one.
  */
 export async function admit(
   trx: Kysely<Schema>,

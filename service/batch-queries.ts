@@ -19,13 +19,19 @@ export interface BatchWithCounts extends Batch {
 }
 
 /** Another tenant's batch does not exist for the caller. */
+async function visibleBatch(db: Kysely<Schema>, caller: Caller, batchId: string): Promise<Batch> {
+  const batch = await findBatch(db, { id: batchId });
+  if (!batch || !canSee(caller, batch)) throw new BatchNotFoundError(batchId);
+  return batch;
+}
+
+/** The batch with its items counted by status (one pass over its items). */
 export async function findBatchFor(
   db: Kysely<Schema>,
   caller: Caller,
   batchId: string,
 ): Promise<BatchWithCounts> {
-  const batch = await findBatch(db, { id: batchId });
-  if (!batch || !canSee(caller, batch)) throw new BatchNotFoundError(batchId);
+  const batch = await visibleBatch(db, caller, batchId);
   return { ...batch, counts: await batchOutcomeCounts(db, batchId) };
 }
 
@@ -36,7 +42,7 @@ export async function batchResultsFor(
   batchId: string,
   page: { fromIndex: number; limit: number },
 ): Promise<{ results: BatchItemResult[]; nextIndex: number | null }> {
-  const batch = await findBatchFor(db, caller, batchId);
+  const batch = await visibleBatch(db, caller, batchId);
   const results = await batchResults(db, batchId, page.fromIndex, page.limit);
   const next = page.fromIndex + results.length;
   return { results, nextIndex: next < batch.itemCount ? next : null };

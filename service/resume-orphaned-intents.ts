@@ -1,8 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Database } from '../activities/store/database';
-import { findBatch } from '../activities/store/batch-store';
-import { getIntent } from '../activities/store/intent-store';
-import { IntentStatus } from '../domain/intent';
+import { runningBatchesBefore } from '../activities/store/batch-store';
+import { authorizedIntentsBefore } from '../activities/store/intent-store';
 import { startIntentWorkflow } from './start-intent-workflow';
 import { startBatchWorkflow } from './submit-batch';
 
@@ -17,28 +16,9 @@ export async function resumeOrphanedIntents(
   taskQueue: string,
   options: { olderThanMs: number; now?: Date },
 ): Promise<number> {
-  const cutoff = new Date((options.now ?? new Date()).getTime() - options.olderThanMs);
-  const rows = await database.kysely
-    .selectFrom('intents')
-    .select('id')
-    .where('status', '=', IntentStatus.authorized)
-    .where('created_at', '<=', cutoff.toISOString())
-    // A batch item's workflow is started by its batch, which also survives crashes.
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('batch_items')
-            .select('intent_id')
-            .whereRef('batch_items.intent_id', '=', 'intents.id'),
-        ),
-      ),
-    )
-    .limit(1000)
-    .execute();
-  for (const { id } of rows) {
-    await startIntentWorkflow(client, taskQueue, await getIntent(database.kysely, id));
-  }
-  return rows.length;
+  const orphans = await authorizedIntentsBefore(database.kysely, cutoffOf(options));
+  for (const intent of orphans) await startIntentWorkflow(client, taskQueue, intent);
+  return orphans.length;
 }
 
 /** The same gap for batches: recorded, but the process died before starting their workflow. */
@@ -48,17 +28,10 @@ export async function resumeOrphanedBatches(
   taskQueue: string,
   options: { olderThanMs: number; now?: Date },
 ): Promise<number> {
-  const cutoff = new Date((options.now ?? new Date()).getTime() - options.olderThanMs);
-  const rows = await database.kysely
-    .selectFrom('batches')
-    .select('id')
-    .where('status', '=', 'running')
-    .where('created_at', '<=', cutoff.toISOString())
-    .limit(1000)
-    .execute();
-  for (const { id } of rows) {
-    const batch = await findBatch(database.kysely, { id });
-    if (batch) await startBatchWorkflow(client, taskQueue, batch);
-  }
-  return rows.length;
+  const orphans = await runningBatchesBefore(database.kysely, cutoffOf(options));
+  for (const batch of orphans) await startBatchWorkflow(client, taskQueue, batch);
+  return orphans.length;
 }
+
+const cutoffOf = (options: { olderThanMs: number; now?: Date }): Date =>
+  new Date((options.now ?? new Date()).getTime() - options.olderThanMs);

@@ -3,11 +3,14 @@ import type { ChainRegistry, Hex } from '../activities/chain/chain';
 import type { Database } from '../activities/store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
 import { endHold } from '../activities/store/ledger';
-import { IntentNotFoundError, NotInReviewError, ReviewRefusedError } from '../domain/errors';
+import { NotInReviewError, ReviewRefusedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import { recordAudit, type AuditAction } from './audit-log';
 import { actorOf, type Caller } from './caller';
+
+/** Review is an operator's job: the API asks for an operator key (403 otherwise). */
+type Operator = Extract<Caller, { role: 'operator' }>;
 import { startIntentWorkflow } from './start-intent-workflow';
 
 export interface ReviewDependencies {
@@ -25,7 +28,7 @@ export interface ReviewDependencies {
  */
 export async function resolveAsConfirmed(
   deps: ReviewDependencies,
-  operator: Caller,
+  operator: Operator,
   intentId: string,
   txHash: Hex,
   note?: string,
@@ -82,7 +85,7 @@ export async function resolveAsConfirmed(
 
 export async function resolveAsFailed(
   deps: ReviewDependencies,
-  operator: Caller,
+  operator: Operator,
   intentId: string,
   reason: string,
 ): Promise<Intent> {
@@ -120,7 +123,7 @@ export async function resolveAsFailed(
  */
 export async function retrySend(
   deps: ReviewDependencies,
-  operator: Caller,
+  operator: Operator,
   intentId: string,
   note?: string,
 ): Promise<Intent> {
@@ -167,7 +170,7 @@ async function intentInReview(deps: ReviewDependencies, intentId: string): Promi
 /** The change itself: re-checked under the row lock, with its hold movement and audit entry. */
 async function resolve(
   deps: ReviewDependencies,
-  operator: Caller,
+  operator: Operator,
   intentId: string,
   action: AuditAction,
   status: IntentStatus,
@@ -177,7 +180,6 @@ async function resolve(
     detail: Record<string, unknown>;
   },
 ): Promise<Intent> {
-  if (operator.role !== 'operator') throw new IntentNotFoundError(intentId);
   const { database } = deps;
   const now = deps.clock?.() ?? new Date();
   return database.transaction(async (trx) => {

@@ -90,7 +90,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     cancelled: false,
   };
   const startedAhead = new Set(state.startedAhead);
-  const startedThisRun = { count: 0 };
+  let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
   /** Per wallet, its item that started and is neither signed nor ended yet (at most one). */
   const unsignedItemOf = new Map<string, number>();
@@ -126,8 +126,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
 
   const stopping = () => state.stopCause !== null;
   const runIsFull = () =>
-    startedThisRun.count >= (input.itemsPerRun ?? itemsPerRun) ||
-    workflowInfo().continueAsNewSuggested;
+    startedThisRun >= (input.itemsPerRun ?? itemsPerRun) || workflowInfo().continueAsNewSuggested;
   const allStarted = () => pending.length === 0 && loadedUpTo >= itemCount;
 
   /** The first pending item of each wallet is the only one of that wallet that may start. */
@@ -142,7 +141,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
 
   function markStarted(item: ScheduledItem): void {
     pending = pending.filter((other) => other.index !== item.index);
-    startedThisRun.count++;
+    startedThisRun++;
     startedAhead.add(item.index);
     while (startedAhead.has(state.startedBelow)) startedAhead.delete(state.startedBelow++);
   }

@@ -2,7 +2,7 @@ import { ErrorType, RelayerError, UnknownTenantError } from '../../domain/errors
 import { rejectionCodeOf } from '../../domain/rejections';
 import { admitIntent } from '../../service/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
-import { batchItems, findBatch, updateBatchItem } from '../store/batch-store';
+import { findBatch, findBatchItem, updateBatchItem } from '../store/batch-store';
 import type { BatchItemParameters } from './batch-item-parameters';
 
 export type AdmitBatchItemResult =
@@ -22,8 +22,8 @@ export const admitBatchItem =
   ({ db, clock, admission }: ActivityDependencies) =>
   async ({ batchId, index }: BatchItemParameters): Promise<AdmitBatchItemResult> => {
     const batch = await findBatch(db.kysely, { id: batchId });
-    const [item] = await batchItems(db.kysely, batchId, index, 1);
-    if (!batch || item?.index !== index) throw new Error(`no item ${index} in batch ${batchId}`);
+    const item = await findBatchItem(db.kysely, batchId, index);
+    if (!batch || !item) throw new Error(`no item ${index} in batch ${batchId}`);
     const now = clock.now();
     try {
       const { intent } = await admitIntent(

@@ -18,16 +18,13 @@ export const cancelBatchItems =
     const cancelled: string[] = [];
     for (const intentId of intentIds) {
       try {
-        const { intent } = await cancelUnsignedIntent(
-          db,
-          intentId,
-          `batch ${batchId} (${why})`,
-          clock.now(),
-        );
-        if (intent.status === 'cancelled') cancelled.push(intentId);
+        // Returns the intent cancelled, by this call or an earlier one; throws if it is signed.
+        await cancelUnsignedIntent(db, intentId, `batch ${batchId} (${why})`, clock.now());
+        cancelled.push(intentId);
       } catch (error) {
-        if (!(error instanceof RelayerError && error.name === ErrorType.notCancellable))
+        if (!(error instanceof RelayerError && error.name === ErrorType.notCancellable)) {
           throw error;
+        }
       }
     }
     return cancelled;

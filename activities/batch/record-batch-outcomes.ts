@@ -2,7 +2,7 @@ import type { BatchItemOutcome } from '../../domain/batch';
 import type { BatchStatus } from '../store/schema';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
-import { batchItems, updateBatchItem } from '../store/batch-store';
+import { findBatchItem, updateBatchItem } from '../store/batch-store';
 import { getIntent } from '../store/intent-store';
 import type { BatchItemParameters } from './batch-item-parameters';
 
@@ -13,8 +13,8 @@ import type { BatchItemParameters } from './batch-item-parameters';
 export const recordItemOutcome =
   ({ db, clock }: ActivityDependencies) =>
   async ({ batchId, index }: BatchItemParameters): Promise<BatchItemOutcome | null> => {
-    const [item] = await batchItems(db.kysely, batchId, index, 1);
-    if (item?.index !== index || !item.intentId) {
+    const item = await findBatchItem(db.kysely, batchId, index);
+    if (!item?.intentId) {
       throw new Error(`item ${index} of batch ${batchId} was never started`);
     }
     const intent = await getIntent(db.kysely, item.intentId);

@@ -1,8 +1,14 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { BatchItemOutcome, BatchMode } from '../../domain/batch';
 import type { IntentStatus } from '../../domain/intent';
 import type { NewIntent } from '../../domain/intent-request';
-import type { BatchItemState, BatchStatus, Schema } from './schema';
+import {
+  fromTimestamp,
+  type BatchesTable,
+  type BatchItemState,
+  type BatchStatus,
+  type Schema,
+} from './schema';
 
 export interface Batch {
   id: string;
@@ -20,7 +26,19 @@ export interface Batch {
 
 export type BatchItemRequest = Omit<NewIntent, 'tenantId'>;
 
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const batchFromRow = (row: Selectable<BatchesTable>): Batch => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  mode: row.mode,
+  concurrency: Number(row.concurrency),
+  itemCount: Number(row.item_count),
+  status: row.status,
+  cause: row.cause,
+  idempotencyKey: row.idempotency_key,
+  requestSha256: row.request_sha256,
+  createdAt: fromTimestamp(row.created_at),
+  updatedAt: fromTimestamp(row.updated_at),
+});
 
 export async function findBatch(
   db: Kysely<Schema>,
@@ -34,21 +52,19 @@ export async function findBatch(
           .where('tenant_id', '=', where.tenantId)
           .where('idempotency_key', '=', where.idempotencyKey);
   const row = await query.executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      tenantId: row.tenant_id,
-      mode: row.mode,
-      concurrency: Number(row.concurrency),
-      itemCount: Number(row.item_count),
-      status: row.status,
-      cause: row.cause,
-      idempotencyKey: row.idempotency_key,
-      requestSha256: row.request_sha256,
-      createdAt: toDate(row.created_at),
-      updatedAt: toDate(row.updated_at),
-    }
-  );
+  return row && batchFromRow(row);
+}
+
+/** Batches still running since before `cutoff`: the ones a crash may have left without a workflow. */
+export async function runningBatchesBefore(db: Kysely<Schema>, cutoff: Date): Promise<Batch[]> {
+  const rows = await db
+    .selectFrom('batches')
+    .selectAll()
+    .where('status', '=', 'running')
+    .where('created_at', '<=', cutoff.toISOString())
+    .limit(1000)
+    .execute();
+  return rows.map(batchFromRow);
 }
 
 /** The batch and all its items, in one transaction; items go in by the thousand. */
@@ -134,6 +150,15 @@ export async function batchItems(
     state: row.state,
     intentId: row.intent_id,
   }));
+}
+
+export async function findBatchItem(
+  db: Kysely<Schema>,
+  batchId: string,
+  index: number,
+): Promise<BatchItemRow | undefined> {
+  const [item] = await batchItems(db, batchId, index, 1);
+  return item?.index === index ? item : undefined;
 }
 
 export async function updateBatchItem(

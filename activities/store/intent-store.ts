@@ -3,9 +3,7 @@ import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../
 import type { Intent, IntentStatus } from '../../domain/intent';
 import type { NewIntent } from '../../domain/intent-request';
 import type { Database } from './database';
-import type { IntentsTable, Schema } from './schema';
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+import { fromTimestamp, type IntentsTable, type Schema } from './schema';
 
 function intentFromRow(row: Selectable<IntentsTable>): Intent {
   return {
@@ -23,8 +21,8 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     blockNumber: row.block_number === null ? null : BigInt(row.block_number),
     reason: row.reason,
     idempotencyKey: row.idempotency_key ?? null,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    createdAt: fromTimestamp(row.created_at),
+    updatedAt: fromTimestamp(row.updated_at),
   };
 }
 
@@ -188,6 +186,30 @@ export async function listIntentPage(
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(query.limit)
+    .execute();
+  return rows.map(intentFromRow);
+}
+
+/**
+ * Intents still `authorized` since before `cutoff` that are not batch items (a batch starts its
+ * own): the ones whose workflow a crash may have kept from starting.
+ */
+export async function authorizedIntentsBefore(db: Kysely<Schema>, cutoff: Date): Promise<Intent[]> {
+  const rows = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('status', '=', 'authorized')
+    .where('created_at', '<=', cutoff.toISOString())
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('batch_items')
+            .select('intent_id')
+            .whereRef('batch_items.intent_id', '=', 'intents.id'),
+        ),
+      ),
+    )
+    .limit(1000)
     .execute();
   return rows.map(intentFromRow);
 }

@@ -5,6 +5,10 @@ import type { IntentStatus } from '../../domain/intent';
 type Amount = string;
 /** Timestamps: ISO-8601 TEXT on SQLite, timestamptz on PostgreSQL (read back as Date). */
 type Timestamp = ColumnType<Date | string, string, string>;
+
+/** A timestamp as either driver returns it (pg: Date; better-sqlite3: ISO text). */
+export const fromTimestamp = (value: Date | string): Date =>
+  value instanceof Date ? value : new Date(value);
 /** bigint columns come back as strings from pg and as numbers from better-sqlite3. */
 type BigIntColumn = ColumnType<string | number, string | number, string | number>;
 

@@ -45,13 +45,17 @@ export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       response: { 200: readinessSchema, 503: readinessSchema },
     },
     handler: async (_request, reply) => {
-      const checks: Record<string, string> = {
-        temporal: await check(() => deps.client.workflowService.getSystemInfo({})),
-        database: await check(() => sql`select 1`.execute(deps.database.kysely)),
-      };
-      for (const chainId of deps.chains.chainIds) {
-        checks[`chain ${chainId}`] = await check(() => deps.chains.get(chainId).blockNumber());
-      }
+      // At once, so a slow dependency costs one timeout, not one per check.
+      const probes: [string, () => Promise<unknown>][] = [
+        ['temporal', () => deps.client.workflowService.getSystemInfo({})],
+        ['database', () => sql`select 1`.execute(deps.database.kysely)],
+        ...deps.chains.chainIds.map((chainId): [string, () => Promise<unknown>] => [
+          `chain ${chainId}`,
+          () => deps.chains.get(chainId).blockNumber(),
+        ]),
+      ];
+      const results = await Promise.all(probes.map(([, probe]) => check(probe)));
+      const checks = Object.fromEntries(probes.map(([name], i) => [name, results[i]!]));
       if (context.isClosing()) checks.process = 'shutting down';
       const ready = Object.values(checks).every((result) => result === 'ok');
       return reply.code(ready ? 200 : 503).send({ ready, checks });

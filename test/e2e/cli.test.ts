@@ -118,6 +118,7 @@ describe('the relayer CLI', () => {
         /exactly one of --tenant <id> or --operator/,
       ],
       [['frobnicate'], /unknown command/],
+      [['keys', 'create', '--tenant', 'nobody'], /no tenant "nobody" .*: create it first with/],
     ];
     for (const [args, message] of cases) {
       const result = await relayerCli(args, { RELAYER_API_KEY: 'rly_x' });

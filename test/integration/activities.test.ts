@@ -8,7 +8,7 @@ import type { BroadcastOutcome, ChainRegistry } from '../../activities/chain/cha
 import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../activities/store/intent-store';
 import { tenantBalance } from '../../activities/store/ledger';
-import { Throttle } from '../../activities/throttle/throttle';
+import type { Throttle } from '../../activities/throttle/throttle';
 import { newIntentId } from '../../service/new-intent-id';
 import { ErrorType } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
@@ -16,18 +16,13 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { typedFailures } from '../../workers/typed-failures';
 import { expectBooksBalanced, ledgerSnapshot } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
+import { startTestThrottle } from '../support/test-throttle';
 
 let world: TestWorld;
 let throttle: Throttle;
 beforeAll(async () => {
   world = await startTestWorld({ tenants: { acme: '10' } });
-  throttle = await Throttle.start({
-    maxInFlight: 10,
-    perSecond: 100,
-    burst: 100,
-    maxWaitMs: 1000,
-    permitTtlMs: 10_000,
-  });
+  throttle = await startTestThrottle();
 });
 afterAll(async () => {
   await throttle.close();

@@ -7,7 +7,7 @@ import type { ChainRegistry } from '../../activities/chain/chain';
 import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../activities/store/intent-store';
 import { tenantBalance } from '../../activities/store/ledger';
-import { Throttle } from '../../activities/throttle/throttle';
+import type { Throttle } from '../../activities/throttle/throttle';
 import { ApiError, type RelayerApiClient } from '../../client/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../service/new-intent-id';
@@ -17,6 +17,7 @@ import { typedFailures } from '../../workers/typed-failures';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
+import { startTestThrottle } from '../support/test-throttle';
 
 let world: TestWorld;
 let api: ApiUnderTest;
@@ -29,13 +30,7 @@ beforeAll(async () => {
   const keys = await createKeys(world, ['acme']);
   operator = api.as(keys.operator);
   tenant = api.as(keys.acme);
-  throttle = await Throttle.start({
-    maxInFlight: 10,
-    perSecond: 100,
-    burst: 100,
-    maxWaitMs: 1000,
-    permitTtlMs: 10_000,
-  });
+  throttle = await startTestThrottle();
 });
 afterAll(async () => {
   await throttle?.close();
