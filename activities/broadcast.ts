@@ -1,16 +1,12 @@
-import {
-  IntentClosedError,
-  NonceConflictError,
-  SendPacedError,
-  UnknownWalletError,
-} from '../domain/errors';
+import { IntentClosedError, SendPacedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Hex } from './chain/chain';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
-import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
+import { getIntent, transitionIntent } from './store/intent-store';
 import { unlessCancelled, whileHeartbeating } from './liveness';
-import { allocateNonce } from './store/wallet-nonces';
+import { sendSigned } from './transactions/send-signed';
+import { signAttempt } from './transactions/sign-attempt';
 
 export interface BroadcastResult {
   status: IntentStatus;
@@ -19,9 +15,11 @@ export interface BroadcastResult {
 }
 
 /**
- * held → signed → confirming. Signs first and persists the raw transaction, its hash and its nonce
- * in one transaction, then sends the bytes. Every retry sends the *same* bytes, so whatever
- * happened to an earlier attempt, at most one transaction can land for the intent.
+ * held → signed → confirming. Signs first and persists the raw transaction (attempt 1), its hash
+ * and its nonce in one transaction, then sends the bytes. Every retry sends the *same* bytes, so
+ * whatever happened to an earlier try, at most one transaction can land for the intent. Whatever
+ * the node answers short of an RPC failure, the intent is then `confirming`: the confirm step
+ * looks at the chain and replaces, re-sends or re-signs from there.
  */
 export const broadcast = (deps: ActivityDependencies) => {
   const { db, chains, clock, throttle } = deps;
@@ -32,20 +30,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     const plan = await unlessCancelled(
       chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
     );
-    return db.transaction(async (trx) => {
-      const current = await getIntentForUpdate(db, trx, intent.id);
-      if (current.status !== IntentStatus.held) return current;
-      const wallet = { chainId: intent.chainId, address: intent.from };
-      const nonce = await allocateNonce(db, trx, wallet);
-      if (nonce === undefined) throw new UnknownWalletError(intent.chainId, intent.from);
-      const signed = await chain.signTransfer(plan, nonce);
-      return transitionIntent(
-        trx,
-        current,
-        { status: IntentStatus.signed, nonce, txHash: signed.txHash, rawTx: signed.rawTx },
-        clock.now(),
-      );
-    });
+    return signAttempt(deps, intent, plan, { kind: 'next' });
   }
 
   return ({ intentId }: IntentStepParameters): Promise<BroadcastResult> =>
@@ -57,13 +42,9 @@ export const broadcast = (deps: ActivityDependencies) => {
         throw new IntentClosedError(intentId, intent.status);
       }
       const { txHash, nonce } = signed;
-      if (intent.status === IntentStatus.confirmed) return { status: intent.status, txHash, nonce };
-      const waitMs = await throttle.reserveSend();
-      if (waitMs > 0) throw new SendPacedError(waitMs);
-      // Abandoning the send (drain timeout) is safe: the retry sends these same persisted bytes.
-      const outcome = await unlessCancelled(chains.get(intent.chainId).broadcast(signed));
-      if (outcome === 'nonce-taken') throw new NonceConflictError(intentId, nonce, txHash);
       if (intent.status === IntentStatus.signed) {
+        const outcome = await sendSigned(chains.get(intent.chainId), throttle, signed);
+        if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
         intent = await transitionIntent(
           db.kysely,
           intent,
@@ -75,7 +56,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     });
 };
 
-/** Statuses in which (re-)sending the signed bytes is still the right thing to do. */
+/** Statuses in which the signed bytes are (or were) on their way. */
 const mayBeSent = (status: IntentStatus): boolean =>
   status === IntentStatus.signed ||
   status === IntentStatus.confirming ||

@@ -1,10 +1,16 @@
-import { IntentClosedError, NonceConflictError } from '../domain/errors';
-import { IntentStatus, revertedReason, signedTransactionOf } from '../domain/intent';
+import { ErrorType, IntentClosedError, RelayerError } from '../domain/errors';
+import { IntentStatus, revertedReason, signedTransactionOf, type Intent } from '../domain/intent';
+import { recordAudit } from '../service/audit-log';
+import type { Chain, TransactionObservation } from './chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
 import { endHold } from './store/ledger';
+import { listAttempts, planOf, type TransactionAttempt } from './store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
+import { checkNonceGap } from './transactions/fill-nonce-gap';
+import { sendSigned } from './transactions/send-signed';
+import { signAttempt } from './transactions/sign-attempt';
 
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
 export type ConfirmResult =
@@ -12,14 +18,152 @@ export type ConfirmResult =
   | { state: 'reverted'; blockNumber: string; ageMs: number }
   | { state: 'pending'; confirmations: number; retryAfterMs: number };
 
+type Mined = Extract<TransactionObservation, { state: 'mined' }>;
+
 /**
- * confirming → confirmed (hold captured) or failed (mined but reverted: no value moved, hold
- * released). Looks once and returns: waiting for blocks happens on a workflow timer, not in a
- * pool slot. A transaction the node no longer knows is re-sent from the persisted bytes.
+ * One look at an intent's transactions on the chain, and the one move it calls for. Waiting for
+ * blocks happens on a workflow timer between looks, not in a pool slot.
+ *
+ * - An attempt mined `confirmations` deep: confirmed (hold captured) or failed if it reverted
+ *   (no value moved, hold released). Whichever attempt was mined is the one recorded.
+ * - Mined less deep: keep looking. A receipt seen before and gone now was reorged out: recorded,
+ *   and the intent goes on confirming (its bytes are re-sent if the node lost them).
+ * - Pending longer than the chain's stuck time: if a nonce below ours is missing, fill it;
+ *   otherwise sign a replacement at the same nonce that outbids it, within the fee caps.
+ * - Unknown to the node with our nonce unused: dropped, so the latest bytes are sent again.
+ * - Unknown with our nonce used by a transaction that is none of ours: once that is settled at
+ *   the confirmation depth, none of our attempts can ever land, so sign again at a fresh nonce.
  */
-export const confirm =
-  ({ db, chains, clock, throttle }: ActivityDependencies) =>
-  ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
+export const confirm = (deps: ActivityDependencies) => {
+  const { db, chains, clock, throttle } = deps;
+
+  const pending = (chain: Chain, confirmations = 0, retryAfterMs = chain.pollIntervalMs) => ({
+    state: 'pending' as const,
+    confirmations,
+    retryAfterMs: Math.max(retryAfterMs, chain.pollIntervalMs),
+  });
+
+  async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
+    return db.transaction(async (trx) => {
+      const now = clock.now();
+      const current = await getIntentForUpdate(db, trx, intent.id);
+      const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
+      if (current.status === IntentStatus.confirming) {
+        await transitionIntent(
+          trx,
+          current,
+          {
+            status,
+            nonce: attempt.nonce,
+            txHash: attempt.txHash,
+            rawTx: attempt.rawTx,
+            blockNumber: seen.blockNumber,
+            reason: seen.succeeded ? null : revertedReason,
+          },
+          now,
+        );
+        await endHold(db, trx, intent.id, seen.succeeded ? 'captured' : 'released', now);
+      }
+      return {
+        state: seen.succeeded ? ('confirmed' as const) : ('reverted' as const),
+        blockNumber: seen.blockNumber.toString(),
+        ageMs: ageMs(current, clock),
+      };
+    });
+  }
+
+  /** Remembers the block a receipt was seen in (or that it vanished), to notice reorgs. */
+  async function noteReceipt(
+    intent: Intent,
+    attempt: TransactionAttempt | undefined,
+    seen?: Mined,
+  ) {
+    const blockNumber = seen?.blockNumber ?? null;
+    if (intent.blockNumber === blockNumber && (!attempt || attempt.txHash === intent.txHash))
+      return;
+    await db.transaction(async (trx) => {
+      const now = clock.now();
+      const current = await getIntentForUpdate(db, trx, intent.id);
+      if (current.version !== intent.version) return;
+      if (!seen) {
+        await recordAudit(
+          trx,
+          {
+            intentId: intent.id,
+            action: 'receipt_reorged',
+            actor: 'relayer',
+            detail: { txHash: intent.txHash, blockNumber: String(intent.blockNumber) },
+          },
+          now,
+        );
+      }
+      await transitionIntent(
+        trx,
+        current,
+        {
+          status: current.status,
+          blockNumber,
+          ...(attempt && { nonce: attempt.nonce, txHash: attempt.txHash, rawTx: attempt.rawTx }),
+        },
+        now,
+      );
+    });
+  }
+
+  /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
+  async function whilePending(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    if (clock.now().getTime() - latest.createdAt.getTime() < chain.stuckAfterMs) {
+      return pending(chain);
+    }
+    const gap = await unlessCancelled(
+      checkNonceGap(deps, chain, { ...intent, nonce: latest.nonce }),
+    );
+    if (gap.gap) {
+      if (gap.fill) await sendSigned(chain, throttle, gap.fill);
+      return pending(chain);
+    }
+    return replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`);
+  }
+
+  /** Sends the intent's current bytes again; a refusal that needs a better bid gets one now. */
+  async function resend(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    const outcome = await sendSigned(chain, throttle, latest);
+    if (typeof outcome === 'object') return pending(chain, 0, outcome.pacedMs);
+    if (outcome === 'replace-needed')
+      return replace(chain, intent, latest, 'refused as underpriced');
+    // Some nodes do not show a queued transaction by hash, but do say they have it.
+    if (outcome === 'already-known') return whilePending(chain, intent, latest);
+    if (outcome === 'sent') {
+      await db.transaction((trx) =>
+        recordAudit(
+          trx,
+          {
+            intentId: intent.id,
+            action: 'resent',
+            actor: 'relayer',
+            detail: { txHash: latest.txHash, nonce: latest.nonce },
+          },
+          clock.now(),
+        ),
+      );
+    }
+    return pending(chain);
+  }
+
+  async function replace(chain: Chain, intent: Intent, latest: TransactionAttempt, why: string) {
+    try {
+      const plan = await unlessCancelled(chain.planReplacement(planOf(intent, latest)));
+      const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
+      const signed = signedTransactionOf(replaced);
+      if (signed) await sendSigned(chain, throttle, signed);
+    } catch (error) {
+      // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
+      if (!(error instanceof RelayerError && error.name === ErrorType.feeAboveCap)) throw error;
+    }
+    return pending(chain);
+  }
+
+  return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {
       const intent = await getIntent(db.kysely, intentId);
       if (
@@ -29,51 +173,45 @@ export const confirm =
         const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
         return { state, blockNumber: intent.blockNumber.toString(), ageMs: ageMs(intent, clock) };
       }
-      const signed = signedTransactionOf(intent);
-      if (intent.status !== IntentStatus.confirming || !signed) {
+      const attempts = await listAttempts(db.kysely, intentId);
+      const latest = attempts.at(-1);
+      if (intent.status !== IntentStatus.confirming || !latest) {
         throw new IntentClosedError(intentId, intent.status);
       }
       const chain = chains.get(intent.chainId);
-      const seen = await unlessCancelled(chain.observe(signed.txHash));
-      if (seen.state === 'unknown') {
-        // Dropped by the node: send the persisted bytes again, at the RPC pace.
-        const waitMs = await throttle.reserveSend();
-        if (waitMs > 0) {
-          return {
-            state: 'pending',
-            confirmations: 0,
-            retryAfterMs: Math.max(waitMs, chain.pollIntervalMs),
-          };
-        }
-        if ((await unlessCancelled(chain.broadcast(signed))) === 'nonce-taken') {
-          throw new NonceConflictError(intentId, signed.nonce, signed.txHash);
-        }
+
+      let latestSeen: TransactionObservation | undefined;
+      for (const attempt of [...attempts].reverse()) {
+        const seen = await unlessCancelled(chain.observe(attempt.txHash));
+        latestSeen ??= seen;
+        if (seen.state !== 'mined') continue;
+        if (seen.confirmations >= chain.confirmations) return finish(intent, attempt, seen);
+        await noteReceipt(intent, attempt, seen);
+        return pending(chain, seen.confirmations);
       }
-      if (seen.state !== 'mined' || seen.confirmations < chain.confirmations) {
-        const confirmations = seen.state === 'mined' ? seen.confirmations : 0;
-        return { state: 'pending', confirmations, retryAfterMs: chain.pollIntervalMs };
+      if (intent.blockNumber !== null) await noteReceipt(intent, undefined);
+
+      if (latestSeen?.state === 'pending') return whilePending(chain, intent, latest);
+
+      if ((await chain.minedNonce(intent.from)) > latest.nonce) {
+        // Used by a transaction that is none of ours (none has a receipt). Sign again only once
+        // that is as settled as we ask our own to be: a shallow reorg could still revive ours.
+        if ((await chain.settledNonce(intent.from)) <= latest.nonce) return pending(chain);
+        const plan = await unlessCancelled(
+          chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
+        );
+        const chainPendingNonce = await chain.pendingNonce(intent.from);
+        const reassigned = await signAttempt(
+          deps,
+          intent,
+          plan,
+          { kind: 'fresh', chainPendingNonce },
+          { why: `nonce ${latest.nonce} was used by another transaction` },
+        );
+        const signed = signedTransactionOf(reassigned);
+        if (signed) await sendSigned(chain, throttle, signed);
+        return pending(chain);
       }
-      return db.transaction(async (trx) => {
-        const now = clock.now();
-        const current = await getIntentForUpdate(db, trx, intentId);
-        const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
-        if (current.status === IntentStatus.confirming) {
-          await transitionIntent(
-            trx,
-            current,
-            {
-              status,
-              blockNumber: seen.blockNumber,
-              reason: seen.succeeded ? null : revertedReason,
-            },
-            now,
-          );
-          await endHold(db, trx, intentId, seen.succeeded ? 'captured' : 'released', now);
-        }
-        return {
-          state: seen.succeeded ? 'confirmed' : 'reverted',
-          blockNumber: seen.blockNumber.toString(),
-          ageMs: ageMs(current, clock),
-        };
-      });
+      return resend(chain, intent, latest);
     });
+};

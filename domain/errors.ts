@@ -10,7 +10,6 @@ export const ErrorType = {
   intentConflict: 'IntentConflict',
   insufficientBalance: 'InsufficientBalance',
   intentClosed: 'IntentClosed',
-  nonceConflict: 'NonceConflict',
   staleVersion: 'StaleVersion',
   sendPaced: 'SendPaced',
   unknownChain: 'UnknownChain',
@@ -24,6 +23,10 @@ export const ErrorType = {
   notInReview: 'NotInReview',
   reviewRefused: 'ReviewRefused',
   batchNotFound: 'BatchNotFound',
+  feeAboveCap: 'FeeAboveCap',
+  rpcUnavailable: 'RpcUnavailable',
+  walletUnderfunded: 'WalletUnderfunded',
+  transferRejected: 'TransferRejected',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -35,9 +38,9 @@ export const nonRetryableErrorTypes: ErrorType[] = [
   ErrorType.intentConflict,
   ErrorType.insufficientBalance,
   ErrorType.intentClosed,
-  ErrorType.nonceConflict,
   ErrorType.unknownChain,
   ErrorType.unknownWallet,
+  ErrorType.transferRejected,
 ];
 
 export class RelayerError<Details extends object = Record<string, unknown>> extends Error {
@@ -118,20 +121,6 @@ export class IntentClosedError extends RelayerError<{ intentId: string; status: 
       intentId,
       status,
     });
-  }
-}
-
-export class NonceConflictError extends RelayerError<{
-  intentId: string;
-  nonce: number;
-  txHash: string;
-}> {
-  constructor(intentId: string, nonce: number, txHash: string) {
-    super(
-      ErrorType.nonceConflict,
-      `nonce ${nonce} of intent ${intentId} was used by a transaction other than ${txHash}`,
-      { intentId, nonce, txHash },
-    );
   }
 }
 
@@ -252,3 +241,61 @@ export class BatchNotFoundError extends RelayerError<{ batchId: string }> {
     super(ErrorType.batchNotFound, `batch ${batchId} does not exist`, { batchId });
   }
 }
+
+/** The fee market is above the operator's caps: the send waits rather than overpay. */
+export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: string }> {
+  constructor(chainId: number, reason: string, retryAfterMs: number) {
+    super(
+      ErrorType.feeAboveCap,
+      `chain ${chainId}: not sending now, ${reason}`,
+      { chainId, reason },
+      {
+        retryAfterMs,
+      },
+    );
+  }
+}
+
+/**
+ * The RPC provider did not answer usefully (rate limited, timed out, unreachable, …) on any of
+ * its endpoints; `kind` is the row of the RPC error table (activities/chain/evm-rpc-errors.ts).
+ */
+export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: string }> {
+  constructor(chainId: number, kind: string, cause: unknown) {
+    super(
+      ErrorType.rpcUnavailable,
+      `chain ${chainId}: RPC ${kind.replaceAll('_', ' ')}: ${shortMessageOf(cause)}`,
+      { chainId, kind },
+      { cause },
+    );
+  }
+}
+
+/** The sending wallet cannot pay value + gas: a person has to top it up; sends wait meanwhile. */
+export class WalletUnderfundedError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string, cause: unknown) {
+    super(
+      ErrorType.walletUnderfunded,
+      `${address} on chain ${chainId} cannot pay for the transfer and its gas: top it up`,
+      { chainId, address },
+      { cause },
+    );
+  }
+}
+
+/** The node refuses the transfer as asked, for good (it would revert, its gas is impossible). */
+export class TransferRejectedError extends RelayerError<{ chainId: number; kind: string }> {
+  constructor(chainId: number, kind: string, cause: unknown) {
+    super(
+      ErrorType.transferRejected,
+      `chain ${chainId} refuses the transfer (${kind.replaceAll('_', ' ')}): ${shortMessageOf(cause)}`,
+      { chainId, kind },
+      { cause },
+    );
+  }
+}
+
+const shortMessageOf = (error: unknown): string =>
+  error instanceof Error
+    ? ((error as { details?: string }).details ?? error.message).split('\n')[0]!
+    : String(error);

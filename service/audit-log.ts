@@ -1,7 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../activities/store/schema';
 
-export type AuditAction = 'cancel' | 'resolve_confirmed' | 'resolve_failed' | 'retry';
+/**
+ * Operators' and tenants' actions, and the relayer's own moves on the chain (actor `relayer`):
+ * a fee-bumped replacement, a re-send of dropped bytes, a new nonce after a stranger used ours, a
+ * nonce gap filled, a receipt lost in a reorg.
+ */
+export type AuditAction =
+  | 'cancel'
+  | 'resolve_confirmed'
+  | 'resolve_failed'
+  | 'retry'
+  | 'replaced'
+  | 'resent'
+  | 'nonce_reassigned'
+  | 'nonce_gap_filled'
+  | 'receipt_reorged';
 
 export interface AuditEntry {
   intentId: string;

@@ -10,6 +10,7 @@ import { createChainRegistry, createEvmChain } from '../activities/chain/evm-cha
 import { openDatabase, type Database } from '../activities/store/database';
 import { createTenant, deposit } from '../activities/store/ledger';
 import { registerWallet } from '../activities/store/wallet-nonces';
+import { evmChainSettings } from '../workers/chain-settings';
 import { loadConfig, type RelayerConfig } from '../workers/config';
 import { startAnvil, type Anvil, type AnvilOptions } from './anvil';
 import { startRedis, type RedisServer } from './redis';
@@ -61,6 +62,8 @@ export interface LocalWorldOptions {
    * own, dropped at stop; without it, a fresh SQLite file.
    */
   postgresServerUrl?: string;
+  /** Worker settings (environment variables) of this world, e.g. STUCK_AFTER_MS. */
+  settings?: Record<string, string>;
 }
 
 export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<LocalWorld> {
@@ -75,24 +78,6 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
   const database = await openDatabase(databaseUrl);
   const walletKeys = anvil.keys.slice(0, options.wallets ?? 2);
   const confirmations = options.confirmations ?? 1;
-  const chain = createEvmChain({
-    chainId: anvil.chainId,
-    rpcUrls: [anvil.rpcUrl],
-    hotWalletKeys: walletKeys,
-    confirmations,
-    pollIntervalMs: 100,
-    rpcTimeoutMs: 5000,
-  });
-  const wallets = walletKeys.map((key) => privateKeyToAccount(key).address);
-  for (const address of wallets) {
-    const chainNonce = await chain.pendingNonce(address);
-    await registerWallet(database, { chainId: anvil.chainId, address }, chainNonce);
-  }
-  const now = new Date();
-  for (const [id, ether] of Object.entries(options.tenants ?? { acme: '100', globex: '100' })) {
-    await createTenant(database, { id, name: id }, now);
-    await deposit(database, id, parseEther(ether), now);
-  }
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
     ...(options.temporalAddress && { TEMPORAL_ADDRESS: options.temporalAddress }),
     DATABASE_URL: databaseUrl,
@@ -103,8 +88,21 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
     CONFIRM_POLL_INTERVAL_MS: '100',
     LOG_LEVEL: 'WARN',
     ...(redis && { REDIS_URL: redis.url }),
+    ...options.settings,
     ...overrides,
   });
+  // The world's own chain reads anvil directly, with the settings its workers get.
+  const chain = createEvmChain(evmChainSettings(loadConfig(env({ RPC_URLS: anvil.rpcUrl }))));
+  const wallets = walletKeys.map((key) => privateKeyToAccount(key).address);
+  for (const address of wallets) {
+    const chainNonce = await chain.pendingNonce(address);
+    await registerWallet(database, { chainId: anvil.chainId, address }, chainNonce);
+  }
+  const now = new Date();
+  for (const [id, ether] of Object.entries(options.tenants ?? { acme: '100', globex: '100' })) {
+    await createTenant(database, { id, name: id }, now);
+    await deposit(database, id, parseEther(ether), now);
+  }
   return {
     anvil,
     proxy,

@@ -1,4 +1,4 @@
-import { isHex } from 'viem';
+import { isHex, parseEther, parseGwei } from 'viem';
 import { z } from 'zod';
 import { ErrorType } from '../domain/errors';
 
@@ -54,6 +54,14 @@ const privateKey = z
     error: 'must be 0x followed by 64 hex digits (a private key)',
   })
   .transform((value) => value as `0x${string}`);
+
+/** A decimal amount in `unit` (gwei, ether), read exactly into wei. */
+const decimal = (parse: (value: string) => bigint, unit: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: `must be a decimal number of ${unit}` })
+    .transform((value) => parse(value))
+    .pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
 
 const setting = <T>(s: Setting<T>): Setting<T> => s;
 
@@ -121,6 +129,36 @@ export const settings = {
     fallback: '10000',
     doc: 'Timeout of one JSON-RPC request',
     parse: integer(100, 25_000),
+  }),
+  stuckAfterMs: setting({
+    env: 'STUCK_AFTER_MS',
+    fallback: '60000',
+    doc: 'A sent transaction not mined this long is replaced with a higher fee bid (same nonce), or the nonce gap before it filled',
+    parse: integer(100, 86_400_000),
+  }),
+  maxFeePerGas: setting({
+    env: 'MAX_FEE_PER_GAS_GWEI',
+    fallback: '500',
+    doc: 'Cap on the max fee per gas of any attempt, in gwei: above it sends wait',
+    parse: decimal(parseGwei, 'gwei'),
+  }),
+  maxPriorityFeePerGas: setting({
+    env: 'MAX_PRIORITY_FEE_GWEI',
+    fallback: '20',
+    doc: 'Cap on the priority fee (tip) per gas of any attempt, in gwei',
+    parse: decimal(parseGwei, 'gwei'),
+  }),
+  maxFeePerTransfer: setting({
+    env: 'MAX_FEE_PER_TRANSFER_ETH',
+    fallback: '0.05',
+    doc: 'Cap on what one transfer may spend on gas (gas limit × max fee per gas), in ether',
+    parse: decimal(parseEther, 'ether'),
+  }),
+  replacementBumpPercent: setting({
+    env: 'REPLACEMENT_BUMP_PERCENT',
+    fallback: '20',
+    doc: 'A replacement outbids the stuck attempt by this much on both fee fields (nodes need ≥ 10)',
+    parse: integer(10, 1000),
   }),
   poolWidth: setting({
     env: 'POOL_WIDTH',

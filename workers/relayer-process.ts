@@ -18,6 +18,8 @@ import { startMetricsServer } from './metrics-server';
 import { RunStats } from './run-stats';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
+import { evmChainSettings } from './chain-settings';
+import { rpcResponseCounter } from './rpc-metrics';
 
 export interface RelayerProcess {
   readonly processId: string;
@@ -40,14 +42,7 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
-  const chain = createEvmChain({
-    chainId: config.chainId,
-    rpcUrls: config.rpcUrls,
-    hotWalletKeys: config.hotWalletKeys,
-    confirmations: config.confirmations,
-    pollIntervalMs: config.pollIntervalMs,
-    rpcTimeoutMs: config.rpcTimeoutMs,
-  });
+  const chain = createEvmChain(evmChainSettings(config, rpcResponseCounter(metrics)));
   const chains = createChainRegistry([chain]);
   for (const address of chain.walletAddresses) {
     await registerWallet(

@@ -11,7 +11,10 @@ export interface TransferRequest {
   value: bigint;
 }
 
-/** Everything needed to sign, decided before the nonce is taken (needs RPC, so outside locks). */
+/**
+ * Everything needed to sign, decided before the nonce is taken (needs RPC, so outside locks).
+ * The fee bid is always within the chain's caps (fee-policy.ts).
+ */
 export interface TransferPlan extends TransferRequest {
   gas: bigint;
   maxFeePerGas: bigint;
@@ -23,8 +26,13 @@ export interface SignedTransfer {
   txHash: Hex;
 }
 
-/** `nonce-taken`: the node counted our nonce for a transaction that is not ours. */
-export type BroadcastOutcome = 'sent' | 'already-known' | 'nonce-taken';
+/**
+ * What the node did with signed bytes. `nonce-taken`: the node counts our nonce as used and does
+ * not know these bytes (another attempt of ours, or somebody else's transaction, used it: the
+ * caller finds out which). `replace-needed`: the bytes cannot get in as signed (their fee bid is
+ * below the base fee, or below a transaction holding the same nonce in the pool).
+ */
+export type BroadcastOutcome = 'sent' | 'already-known' | 'nonce-taken' | 'replace-needed';
 
 export type TransactionObservation =
   | { state: 'unknown' }
@@ -37,9 +45,17 @@ export interface Chain {
   readonly confirmations: number;
   /** How long to wait before looking at a pending transaction again. */
   readonly pollIntervalMs: number;
+  /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
+  readonly stuckAfterMs: number;
   readonly walletAddresses: readonly Hex[];
   pendingNonce(address: Hex): Promise<number>;
+  /** Throws FeeAboveCap when the market is above the caps: the send waits, never overpays. */
   planTransfer(request: TransferRequest): Promise<TransferPlan>;
+  /**
+   * The same transfer with a bid that outbids `previous` by the node's replacement minimum and
+   * meets the market; throws FeeAboveCap when that is above the caps.
+   */
+  planReplacement(previous: TransferPlan): Promise<TransferPlan>;
   signTransfer(plan: TransferPlan, nonce: number): Promise<SignedTransfer>;
   /**
    * Hands the signed bytes to the node. Re-sending bytes the node already has, or already mined,
@@ -49,8 +65,10 @@ export interface Chain {
   observe(txHash: Hex): Promise<TransactionObservation>;
   /** The transfer a hash names, as the node has it (for an operator's claim); undefined if none. */
   lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined>;
-  /** Transactions of `address` already mined: every nonce below it is used for good. */
+  /** Transactions of `address` in the head block: every nonce below it is used (until a reorg). */
   minedNonce(address: Hex): Promise<number>;
+  /** Transactions of `address` mined `confirmations` deep: nonces below it are used for good. */
+  settledNonce(address: Hex): Promise<number>;
   /** The head block: answers only if an endpoint is reachable. */
   blockNumber(): Promise<bigint>;
 }

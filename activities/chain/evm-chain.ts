@@ -1,17 +1,24 @@
 import {
-  BaseError,
   createPublicClient,
   fallback,
   getAddress,
   http,
   keccak256,
+  recoverTransactionAddress,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   zeroAddress,
   type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { UnknownChainError, UnknownWalletError } from '../../domain/errors';
+import {
+  FeeAboveCapError,
+  RpcUnavailableError,
+  TransferRejectedError,
+  UnknownChainError,
+  UnknownWalletError,
+  WalletUnderfundedError,
+} from '../../domain/errors';
 import type {
   BroadcastOutcome,
   Chain,
@@ -23,6 +30,23 @@ import type {
   TransferPlan,
   TransferRequest,
 } from './chain';
+import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
+import {
+  firstBid,
+  replacementBid,
+  type FeeChoice,
+  type FeeMarket,
+  type FeePolicy,
+} from './fee-policy';
+
+/** One JSON-RPC request as one endpoint answered it: the per-endpoint metrics count these. */
+export interface RpcResponseEvent {
+  chainId: number;
+  /** host:port of the endpoint (never its path or credentials: provider keys live there). */
+  endpoint: string;
+  method: string;
+  ok: boolean;
+}
 
 export interface EvmChainSettings {
   chainId: number;
@@ -31,22 +55,46 @@ export interface EvmChainSettings {
   confirmations: number;
   pollIntervalMs: number;
   rpcTimeoutMs: number;
+  stuckAfterMs: number;
+  fees: FeePolicy;
+  onRpcResponse?: (event: RpcResponseEvent) => void;
 }
 
+export const endpointLabel = (url: string): string => new URL(url).host;
+
+/** The base fee can rise 12.5% a block; twice today's base fee stays valid for six full blocks. */
+const baseFeeHeadroom = 2n;
+
 /**
- * One viem client per chain. Retries are off in both the transports and the fallback: Temporal's
- * retry policy is the only retry layer, so every RPC call is one the quota knows about.
+ * One viem client per chain over every endpoint of the chain, in order (viem's fallback moves to
+ * the next on a timeout, 429 or 5xx; a refusal of the transaction itself is final). Retries are
+ * off in the transports and the fallback: Temporal's retry policy is the only retry layer, so
+ * every RPC call is one the quota knows about.
  */
 export function createEvmChain(settings: EvmChainSettings): Chain {
-  const transports = settings.rpcUrls.map((url) =>
-    http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs }),
+  const { chainId } = settings;
+  const transport = fallback(
+    settings.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs })),
+    { retryCount: 0 },
   );
   const client: PublicClient = createPublicClient({
-    transport: transports.length === 1 ? transports[0]! : fallback(transports, { retryCount: 0 }),
+    transport,
     // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
     pollingInterval: settings.pollIntervalMs,
     cacheTime: 0,
   });
+  const { onRpcResponse } = settings;
+  if (onRpcResponse) {
+    (client.transport as unknown as ReturnType<typeof transport>['value'])?.onResponse(
+      ({ method, status, transport: endpoint }) =>
+        onRpcResponse({
+          chainId,
+          endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
+          method,
+          ok: status === 'success',
+        }),
+    );
+  }
   const accounts = new Map<string, PrivateKeyAccount>(
     settings.hotWalletKeys.map((key) => {
       const account = privateKeyToAccount(key);
@@ -55,8 +103,26 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   );
   const accountFor = (address: Hex): PrivateKeyAccount => {
     const account = accounts.get(address.toLowerCase());
-    if (!account) throw new UnknownWalletError(settings.chainId, address);
+    if (!account) throw new UnknownWalletError(chainId, address);
     return account;
+  };
+
+  /** Turns a node's refusal into the relayer's typed error (see the RPC error table). */
+  function typed(error: unknown, wallet?: Hex): Error {
+    const { kind, action } = classifyRpcError(error);
+    if (kind === RpcErrorKind.insufficientFunds && wallet) {
+      return new WalletUnderfundedError(chainId, wallet, error);
+    }
+    if (action === 'fail') return new TransferRejectedError(chainId, kind, error);
+    return new RpcUnavailableError(chainId, kind, error);
+  }
+
+  const rpc = async <T>(call: Promise<T>, wallet?: Hex): Promise<T> => {
+    try {
+      return await call;
+    } catch (error) {
+      throw typed(error, wallet);
+    }
   };
 
   async function findTransaction(txHash: Hex) {
@@ -64,31 +130,60 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return await client.getTransaction({ hash: txHash });
     } catch (error) {
       if (error instanceof TransactionNotFoundError) return undefined;
-      throw error;
+      throw typed(error);
     }
   }
 
+  async function feeMarket(): Promise<FeeMarket> {
+    const [block, tip] = await rpc(
+      Promise.all([client.getBlock({ blockTag: 'latest' }), client.estimateMaxPriorityFeePerGas()]),
+    );
+    const baseFeePerGas = block.baseFeePerGas ?? 0n;
+    return {
+      baseFeePerGas,
+      maxFeePerGas: baseFeePerGas * baseFeeHeadroom + tip,
+      maxPriorityFeePerGas: tip,
+    };
+  }
+
+  const chosen = (choice: FeeChoice) => {
+    if (!choice.ok) throw new FeeAboveCapError(chainId, choice.reason, settings.stuckAfterMs);
+    return choice.bid;
+  };
+
   const chain: Chain = {
-    chainId: settings.chainId,
+    chainId,
     confirmations: settings.confirmations,
     pollIntervalMs: settings.pollIntervalMs,
+    stuckAfterMs: settings.stuckAfterMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),
 
-    pendingNonce: (address) => client.getTransactionCount({ address, blockTag: 'pending' }),
+    pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {
       const account = accountFor(request.from);
-      const [fees, gas] = await Promise.all([
-        client.estimateFeesPerGas(),
-        client.estimateGas({ account: account.address, to: request.to, value: request.value }),
+      const [market, gas] = await Promise.all([
+        feeMarket(),
+        rpc(
+          client.estimateGas({ account: account.address, to: request.to, value: request.value }),
+          request.from,
+        ),
       ]);
-      return { ...request, gas, ...fees };
+      return { ...request, gas, ...chosen(firstBid(market, gas, settings.fees.caps)) };
+    },
+
+    async planReplacement(previous: TransferPlan): Promise<TransferPlan> {
+      const market = await feeMarket();
+      return {
+        ...previous,
+        ...chosen(replacementBid(previous, market, previous.gas, settings.fees)),
+      };
     },
 
     async signTransfer(plan: TransferPlan, nonce: number): Promise<SignedTransfer> {
       const rawTx = await accountFor(plan.from).signTransaction({
         type: 'eip1559',
-        chainId: settings.chainId,
+        chainId,
         nonce,
         to: plan.to,
         value: plan.value,
@@ -104,18 +199,25 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         await client.sendRawTransaction({ serializedTransaction: signed.rawTx });
         return 'sent';
       } catch (error) {
-        // "already known" and "nonce too low" read the same whether the node holds *our* bytes or
-        // someone else used the nonce: only a lookup by our hash tells them apart.
-        if (await findTransaction(signed.txHash)) return 'already-known';
-        if (saysNonceTooLow(error)) return 'nonce-taken';
-        throw error;
+        const { action } = classifyRpcError(error);
+        if (action === 'sent') return 'already-known';
+        if (action === 'reconcile') {
+          // "Nonce too low" reads the same whether *these* bytes were mined or another
+          // transaction used the nonce: only a lookup by our hash tells them apart.
+          return (await findTransaction(signed.txHash)) ? 'already-known' : 'nonce-taken';
+        }
+        if (action === 'replace') return 'replace-needed';
+        throw typed(
+          error,
+          await recoverTransactionAddress({ serializedTransaction: signed.rawTx as never }),
+        );
       }
     },
 
     async observe(txHash: Hex): Promise<TransactionObservation> {
       try {
         const receipt = await client.getTransactionReceipt({ hash: txHash });
-        const head = await client.getBlockNumber({ cacheTime: 0 });
+        const head = await rpc(client.getBlockNumber({ cacheTime: 0 }));
         return {
           state: 'mined',
           blockNumber: receipt.blockNumber,
@@ -123,7 +225,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
           succeeded: receipt.status === 'success',
         };
       } catch (error) {
-        if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+        if (!(error instanceof TransactionReceiptNotFoundError)) throw typed(error);
       }
       return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
     },
@@ -132,7 +234,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       const transaction = await findTransaction(txHash);
       if (!transaction) return undefined;
       return {
-        chainId: transaction.chainId ?? settings.chainId,
+        chainId: transaction.chainId ?? chainId,
         from: getAddress(transaction.from),
         to: transaction.to ? getAddress(transaction.to) : zeroAddress,
         value: transaction.value,
@@ -141,17 +243,19 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       };
     },
 
-    minedNonce: (address) => client.getTransactionCount({ address, blockTag: 'latest' }),
+    minedNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'latest' })),
 
-    blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    async settledNonce(address) {
+      const head = await chain.blockNumber();
+      const depth = BigInt(settings.confirmations - 1);
+      const blockNumber = head > depth ? head - depth : 0n;
+      return rpc(client.getTransactionCount({ address, blockNumber }));
+    },
+
+    blockNumber: () => rpc(client.getBlockNumber({ cacheTime: 0 })),
   };
   return chain;
 }
-
-const saysNonceTooLow = (error: unknown): boolean =>
-  /nonce too low/i.test(
-    error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error),
-  );
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.chainId, chain]));

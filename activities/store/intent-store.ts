@@ -111,7 +111,8 @@ export interface IntentPatch {
   nonce?: number;
   txHash?: `0x${string}`;
   rawTx?: `0x${string}`;
-  blockNumber?: bigint;
+  /** null: the receipt seen earlier is gone (reorg). */
+  blockNumber?: bigint | null;
   reason?: string | null;
 }
 
@@ -134,7 +135,9 @@ export async function transitionIntent(
       ...(patch.nonce !== undefined && { nonce: patch.nonce }),
       ...(patch.txHash !== undefined && { tx_hash: patch.txHash }),
       ...(patch.rawTx !== undefined && { raw_tx: patch.rawTx }),
-      ...(patch.blockNumber !== undefined && { block_number: patch.blockNumber.toString() }),
+      ...(patch.blockNumber !== undefined && {
+        block_number: patch.blockNumber === null ? null : patch.blockNumber.toString(),
+      }),
       ...(patch.reason !== undefined && { reason: patch.reason }),
     })
     .where('id', '=', intent.id)

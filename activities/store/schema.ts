@@ -146,6 +146,35 @@ export interface BatchItemsTable {
   finished_at: Timestamp | null;
 }
 
+export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned';
+
+/**
+ * Every transaction signed for an intent, persisted before it is sent. Replacements share the
+ * nonce (only one can be mined); a new nonce only after the old one was settled by a stranger.
+ */
+export interface TransactionAttemptsTable {
+  intent_id: string;
+  attempt: number;
+  nonce: number;
+  tx_hash: string;
+  raw_tx: string;
+  gas: Amount;
+  max_fee_per_gas: Amount;
+  max_priority_fee_per_gas: Amount;
+  cause: AttemptCause;
+  created_at: Timestamp;
+}
+
+/** A zero-value self-transfer signed to use a nonce nobody else will, so later ones can land. */
+export interface NonceFillsTable {
+  chain_id: number;
+  address: string;
+  nonce: number;
+  tx_hash: string;
+  raw_tx: string;
+  created_at: Timestamp;
+}
+
 export interface Schema {
   tenants: TenantsTable;
   ledger_accounts: LedgerAccountsTable;
@@ -157,4 +186,6 @@ export interface Schema {
   audit_log: AuditLogTable;
   batches: BatchesTable;
   batch_items: BatchItemsTable;
+  transaction_attempts: TransactionAttemptsTable;
+  nonce_fills: NonceFillsTable;
 }

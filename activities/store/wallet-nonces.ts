@@ -5,7 +5,8 @@ import type { Schema } from './schema';
 /**
  * The nonce domain of one sending wallet on one chain. Nonces are handed out here, under the
  * wallet row's lock, in the same transaction that stores the signed transaction using it: a
- * nonce is never handed out without a signed transaction to fill it, so there are no gaps.
+ * nonce is never handed out without a signed transaction to fill it. Gaps can still come from
+ * outside (a transaction sent with the wallet elsewhere, then dropped): see fill-nonce-gap.ts.
  */
 interface Wallet {
   chainId: number;
@@ -65,13 +66,19 @@ export async function registerWallet(
   });
 }
 
-/** Takes the wallet's next nonce; call inside the transaction that persists the signed tx. */
+/**
+ * Takes the wallet's next nonce; call inside the transaction that persists the signed tx.
+ * `atLeast`: the chain's pending nonce when the wallet is known to have been used elsewhere.
+ */
 export async function allocateNonce(
   database: Database,
   trx: Kysely<Schema>,
   wallet: Wallet,
+  atLeast = 0,
 ): Promise<number | undefined> {
-  const nonce = await lockWallet(database, trx, wallet);
-  if (nonce !== undefined) await setNextNonce(trx, wallet, nonce + 1);
+  const stored = await lockWallet(database, trx, wallet);
+  if (stored === undefined) return undefined;
+  const nonce = Math.max(stored, atLeast);
+  await setNextNonce(trx, wallet, nonce + 1);
   return nonce;
 }

@@ -1,6 +1,3 @@
-import type { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
@@ -13,10 +10,10 @@ import { newIntentId } from '../../service/new-intent-id';
 import { ErrorType } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
-import { typedFailures } from '../../workers/typed-failures';
-import { expectBooksBalanced, ledgerSnapshot } from '../support/ledger-checks';
+import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { startTestThrottle } from '../support/test-throttle';
+import { failureType, runActivity } from '../support/run-activity';
 
 let world: TestWorld;
 let throttle: Throttle;
@@ -55,12 +52,7 @@ function interceptBroadcast(
   };
 }
 
-/** Runs an activity the way a worker would: in an activity context, failures typed. */
-const run = <P, R>(activity: (parameters: P) => Promise<R>, parameters: P): Promise<R> =>
-  new MockActivityEnvironment(undefined, {
-    interceptors: [typedFailures],
-    logger: new DefaultLogger('ERROR'),
-  }).run(activity, parameters);
+const run = runActivity;
 
 async function newIntent(amountEther = '0.5', from = world.wallets[0]!, to = recipient()) {
   const request = parseNewIntent({
@@ -83,15 +75,6 @@ async function confirmSettled(activities: RelayerActivities, intentId: string) {
   }
   throw new Error(`intent ${intentId} still pending`);
 }
-
-const failureType = async (promise: Promise<unknown>): Promise<string> => {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as ApplicationFailure).type ?? '(untyped)';
-  }
-  throw new Error('expected the activity to fail');
-};
 
 describe('activities against real SQLite and anvil', () => {
   it('each step run twice changes nothing the first run did', async () => {
@@ -171,45 +154,6 @@ describe('activities against real SQLite and anvil', () => {
     expect(sent.txHash).toBe(signed.txHash);
     expect((await getIntent(world.database.kysely, intent.id)).rawTx).toBe(signed.rawTx);
     expect(await confirmSettled(activities, intent.id)).toMatchObject({ state: 'confirmed' });
-  });
-
-  it('a nonce taken by another transaction is a NonceConflict, never a second payment', async () => {
-    let holdBack = true;
-    const delayed = interceptBroadcast((send) =>
-      holdBack ? Promise.reject(new Error('timeout')) : send(),
-    );
-    const activities = activitiesWith(delayed);
-    const intent = await newIntent('0.25', world.wallets[1]);
-    await run(activities.markSettling, { intentId: intent.id });
-    await run(activities.hold, { intentId: intent.id });
-    await expect(run(activities.broadcast, { intentId: intent.id })).rejects.toThrow('timeout');
-    const { nonce } = await getIntent(world.database.kysely, intent.id);
-
-    // Someone else uses the wallet at that nonce while our send is stuck.
-    const outsider = privateKeyToAccount(world.walletKeys[1]!);
-    const raw = await outsider.signTransaction({
-      chainId: world.anvil.chainId,
-      type: 'eip1559',
-      nonce: nonce!,
-      to: outsider.address,
-      value: 0n,
-      gas: 21_000n,
-      maxFeePerGas: 10_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-    });
-    await world.testClient.sendRawTransaction({ serializedTransaction: raw });
-
-    holdBack = false;
-    expect(await failureType(run(activities.broadcast, { intentId: intent.id }))).toBe(
-      ErrorType.nonceConflict,
-    );
-    expect(
-      await run(activities.closeIntent, { intentId: intent.id, reason: 'nonce conflict' }),
-    ).toEqual({ status: 'needs_review', ageMs: expect.any(Number) });
-    const snapshot = await ledgerSnapshot(world.database);
-    expect(snapshot.holds.find((h) => h.intentId === intent.id)).toMatchObject({
-      status: 'active',
-    });
   });
 
   it('confirms only at the configured depth', async () => {

@@ -1,5 +1,3 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
 import { createWalletClient, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities } from '../../activities';
@@ -13,11 +11,11 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../service/new-intent-id';
 import { waitFor } from '../../stack/wait-for';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { typedFailures } from '../../workers/typed-failures';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { startTestThrottle } from '../support/test-throttle';
+import { runActivity } from '../support/run-activity';
 
 let world: TestWorld;
 let api: ApiUnderTest;
@@ -38,11 +36,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-const run = <P, R>(activity: (parameters: P) => Promise<R>, parameters: P): Promise<R> =>
-  new MockActivityEnvironment(undefined, {
-    interceptors: [typedFailures],
-    logger: new DefaultLogger('ERROR'),
-  }).run(activity, parameters);
+const run = runActivity;
 
 /** The world's chains, except that broadcasts never reach the node (a send lost in transit). */
 const sendsLost = (): ChainRegistry => ({

@@ -1,0 +1,94 @@
+import { formatGwei } from 'viem';
+
+/**
+ * EIP-1559 bids under the operator's caps. Pure: the chain adapter feeds it the node's estimate,
+ * tests feed it numbers. A bid never exceeds a cap; when the market is above the caps the answer
+ * is "not now" with the reason, never a bid that overpays.
+ */
+export interface FeeBid {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** What the node says the next block costs: its base fee and a bid that should get in. */
+export interface FeeMarket extends FeeBid {
+  baseFeePerGas: bigint;
+}
+
+export interface FeeCaps {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  /** Most a single transfer may spend on gas: gas limit × max fee per gas. */
+  maxFeePerTransfer: bigint;
+}
+
+export interface FeePolicy {
+  caps: FeeCaps;
+  /** A replacement outbids the previous attempt by at least this much, on both fields. */
+  replacementBumpPercent: number;
+}
+
+export type FeeChoice = { ok: true; bid: FeeBid } | { ok: false; reason: string };
+
+const gwei = (wei: bigint) => `${formatGwei(wei)} gwei`;
+
+/** The highest max fee per gas the caps allow for a transfer using `gas`. */
+function feeCeiling(gas: bigint, caps: FeeCaps): bigint {
+  const byCost = caps.maxFeePerTransfer / gas;
+  return byCost < caps.maxFeePerGas ? byCost : caps.maxFeePerGas;
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** The first attempt's bid: the market's, cut down to the caps if it is above them. */
+export function firstBid(market: FeeMarket, gas: bigint, caps: FeeCaps): FeeChoice {
+  const ceiling = feeCeiling(gas, caps);
+  if (ceiling < market.baseFeePerGas) {
+    return {
+      ok: false,
+      reason:
+        `base fee ${gwei(market.baseFeePerGas)} is above the ${gwei(ceiling)} per gas the caps ` +
+        `allow (max fee per gas ${gwei(caps.maxFeePerGas)}, max ${caps.maxFeePerTransfer} wei per transfer)`,
+    };
+  }
+  const maxFeePerGas = min(market.maxFeePerGas, ceiling);
+  const maxPriorityFeePerGas = min(
+    min(market.maxPriorityFeePerGas, caps.maxPriorityFeePerGas),
+    maxFeePerGas,
+  );
+  return { ok: true, bid: { maxFeePerGas, maxPriorityFeePerGas } };
+}
+
+const bumped = (wei: bigint, percent: number) => (wei * BigInt(100 + percent) + 99n) / 100n;
+
+/**
+ * A replacement for a transaction stuck with `previous`: at least the node's replacement minimum
+ * above it on both fields, and at least what the market asks now; refused if that needs more than
+ * the caps allow (the stuck attempt then keeps its chance, and a person hears of it on timeout).
+ */
+export function replacementBid(
+  previous: FeeBid,
+  market: FeeMarket,
+  gas: bigint,
+  policy: FeePolicy,
+): FeeChoice {
+  const { caps, replacementBumpPercent } = policy;
+  const ceiling = feeCeiling(gas, caps);
+  const leastFee = bumped(previous.maxFeePerGas, replacementBumpPercent);
+  const leastTip = bumped(previous.maxPriorityFeePerGas, replacementBumpPercent);
+  if (leastFee > ceiling || leastTip > caps.maxPriorityFeePerGas) {
+    return {
+      ok: false,
+      reason:
+        `a replacement must bid at least ${gwei(leastFee)} (tip ${gwei(leastTip)}), above the caps ` +
+        `(${gwei(ceiling)} per gas, tip ${gwei(caps.maxPriorityFeePerGas)})`,
+    };
+  }
+  const maxFeePerGas = min(max(leastFee, market.maxFeePerGas), ceiling);
+  const maxPriorityFeePerGas = min(
+    min(max(leastTip, market.maxPriorityFeePerGas), caps.maxPriorityFeePerGas),
+    maxFeePerGas,
+  );
+  return { ok: true, bid: { maxFeePerGas, maxPriorityFeePerGas } };
+}

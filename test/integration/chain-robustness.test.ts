@@ -1,0 +1,365 @@
+import { parseEther, parseGwei, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createActivities, type RelayerActivities } from '../../activities';
+import type { ChainRegistry } from '../../activities/chain/chain';
+import { createChainRegistry, createEvmChain } from '../../activities/chain/evm-chain';
+import { systemClock } from '../../activities/dependencies';
+import { getIntent, insertIntent } from '../../activities/store/intent-store';
+import { listAttempts } from '../../activities/store/transaction-attempts';
+import { registerWallet } from '../../activities/store/wallet-nonces';
+import type { Throttle } from '../../activities/throttle/throttle';
+import { ErrorType } from '../../domain/errors';
+import { parseNewIntent } from '../../domain/intent-request';
+import { auditTrail } from '../../service/audit-log';
+import { newIntentId } from '../../service/new-intent-id';
+import { evmChainSettings } from '../../workers/chain-settings';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { failureType, runActivity as run } from '../support/run-activity';
+import { startTestThrottle } from '../support/test-throttle';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+/**
+ * The transaction manager against a real node: anvil with automine off where the test needs to
+ * decide when blocks come, its own methods for fee spikes, dropped transactions and reorgs.
+ * Activities run in-process, one look at a time, so every step of the story can be checked.
+ */
+const stuckAfterMs = 300;
+let world: TestWorld;
+let throttle: Throttle;
+beforeAll(async () => {
+  world = await startTestWorld({
+    wallets: 8,
+    tenants: { acme: '50' },
+    settings: { STUCK_AFTER_MS: String(stuckAfterMs) },
+  });
+  throttle = await startTestThrottle();
+});
+afterAll(async () => {
+  await throttle.close();
+  await world.stop();
+});
+afterEach(async () => {
+  await world.testClient.setAutomine(true);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The world's chain with other settings (a deeper confirmation rule, other caps). */
+const chainsWith = (settings: Record<string, string>): ChainRegistry =>
+  createChainRegistry([
+    createEvmChain(evmChainSettings(world.config({ RPC_URLS: world.anvil.rpcUrl, ...settings }))),
+  ]);
+
+/** The chains, with a hook run before every broadcast. */
+function beforeEachSend(
+  chains: ChainRegistry,
+  hook: (txHash: Hex) => Promise<void>,
+): ChainRegistry {
+  return {
+    chainIds: chains.chainIds,
+    get: (chainId) => {
+      const chain = chains.get(chainId);
+      return {
+        ...chain,
+        broadcast: async (signed) => {
+          await hook(signed.txHash);
+          return chain.broadcast(signed);
+        },
+      };
+    },
+  };
+}
+
+const activitiesWith = (chains: ChainRegistry = world.chains): RelayerActivities =>
+  createActivities({
+    db: world.database,
+    chains,
+    throttle,
+    clock: systemClock,
+    permitReleaseQueue: 'q',
+  });
+
+const newRecipient = () => privateKeyToAccount(generatePrivateKey()).address;
+
+async function newIntent(wallet: number, amount = parseEther('0.01')) {
+  const request = parseNewIntent({
+    tenantId: 'acme',
+    chainId: world.anvil.chainId,
+    from: world.wallets[wallet],
+    to: newRecipient(),
+    amount: amount.toString(),
+  });
+  return (await insertIntent(world.database.kysely, newIntentId(), request, new Date())).intent;
+}
+
+/** An intent taken through permit-free steps up to its first send. */
+async function sentIntent(activities: RelayerActivities, wallet: number) {
+  const intent = await newIntent(wallet);
+  for (const step of [activities.markSettling, activities.hold, activities.broadcast])
+    await run(step, { intentId: intent.id });
+  return getIntent(world.database.kysely, intent.id);
+}
+
+/** Looks until confirmed, running `between` (mining, waiting) before each look. */
+async function confirmWith(
+  activities: RelayerActivities,
+  intentId: string,
+  between: () => Promise<unknown>,
+) {
+  for (let look = 0; look < 40; look++) {
+    const result = await run(activities.confirm, { intentId });
+    if (result.state !== 'pending') return result;
+    await between();
+  }
+  throw new Error(`intent ${intentId} never confirmed`);
+}
+
+const auditActions = async (intentId: string) =>
+  (await auditTrail(world.database.kysely, intentId)).map((entry) => entry.action);
+
+/** The recipient got exactly the intent's amount: one payment, not two, not none. */
+async function expectPaidOnce(intentId: string) {
+  const intent = await getIntent(world.database.kysely, intentId);
+  expect(await world.testClient.getBalance({ address: intent.to })).toBe(intent.amount);
+  return intent;
+}
+
+describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
+  it('a fee spike leaves a tx stuck: replaced at the same nonce, mined once, both attempts kept', async () => {
+    const persistedBeforeSend: boolean[] = [];
+    const activities = activitiesWith(
+      beforeEachSend(world.chains, async (txHash) => {
+        const stored = await world.database.kysely
+          .selectFrom('transaction_attempts')
+          .select('tx_hash')
+          .where('tx_hash', '=', txHash)
+          .executeTakeFirst();
+        persistedBeforeSend.push(stored !== undefined);
+      }),
+    );
+    await world.testClient.setAutomine(false);
+    const intent = await sentIntent(activities, 0);
+    const [first] = await listAttempts(world.database.kysely, intent.id);
+    // The base fee jumps above everything the first attempt bid, and stays there.
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: first!.maxFeePerGas * 4n });
+    await world.testClient.mine({ blocks: 1 });
+    // anvil evicts a bid below the base fee and refuses it back ("max fee per gas less than
+    // block base fee"): the look replaces it at once. A node that keeps it pending gets its
+    // replacement once it has been stuck for STUCK_AFTER_MS.
+    await sleep(stuckAfterMs);
+    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+      state: 'pending',
+    });
+    const attempts = await listAttempts(world.database.kysely, intent.id);
+    expect(attempts).toHaveLength(2);
+    const [, second] = attempts;
+    expect(second).toMatchObject({ nonce: first!.nonce, cause: 'fee_bump' });
+    expect(second!.maxFeePerGas).toBeGreaterThanOrEqual((first!.maxFeePerGas * 12n) / 10n);
+    expect(second!.maxPriorityFeePerGas).toBeGreaterThanOrEqual(
+      (first!.maxPriorityFeePerGas * 12n) / 10n,
+    );
+
+    const confirmed = await confirmWith(activities, intent.id, () =>
+      world.testClient.mine({ blocks: 1 }),
+    );
+    expect(confirmed.state).toBe('confirmed');
+    const final = await expectPaidOnce(intent.id);
+    expect(final.txHash).toBe(second!.txHash);
+    await expect(world.testClient.getTransactionReceipt({ hash: first!.txHash })).rejects.toThrow();
+    expect(persistedBeforeSend.length).toBeGreaterThanOrEqual(2);
+    expect(persistedBeforeSend.every(Boolean)).toBe(true);
+    expect(await auditActions(intent.id)).toContain('replaced');
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
+    await world.testClient.mine({ blocks: 1 });
+  });
+
+  it('a dropped tx is sent again from the persisted bytes and mined once', async () => {
+    const sends: Hex[] = [];
+    const activities = activitiesWith(
+      beforeEachSend(world.chains, async (txHash) => void sends.push(txHash)),
+    );
+    await world.testClient.setAutomine(false);
+    const intent = await sentIntent(activities, 1);
+    await world.testClient.dropTransaction({ hash: intent.txHash! });
+    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+      state: 'pending',
+    });
+    expect(sends).toEqual([intent.txHash, intent.txHash]);
+
+    await confirmWith(activities, intent.id, () => world.testClient.mine({ blocks: 1 }));
+    await expectPaidOnce(intent.id);
+    expect(await listAttempts(world.database.kysely, intent.id)).toHaveLength(1);
+    expect(await auditActions(intent.id)).toEqual(['resent']);
+  });
+
+  it('a reorg that removes a receipt at depth 1 of 2 sends the intent back to confirming, paid once', async () => {
+    const activities = activitiesWith(chainsWith({ CONFIRMATIONS: '2' }));
+    await world.testClient.setAutomine(false);
+    const intent = await sentIntent(activities, 2);
+    const beforeBlock = await world.testClient.snapshot();
+    await world.testClient.mine({ blocks: 1 });
+    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+      state: 'pending',
+      confirmations: 1,
+    });
+    expect((await getIntent(world.database.kysely, intent.id)).blockNumber).not.toBeNull();
+
+    await world.testClient.revert({ id: beforeBlock });
+    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+      state: 'pending',
+      confirmations: 0,
+    });
+    const reorged = await getIntent(world.database.kysely, intent.id);
+    expect(reorged).toMatchObject({ status: 'confirming', blockNumber: null });
+    expect(await auditActions(intent.id)).toContain('receipt_reorged');
+
+    expect(
+      await confirmWith(activities, intent.id, () => world.testClient.mine({ blocks: 1 })),
+    ).toMatchObject({ state: 'confirmed' });
+    await expectPaidOnce(intent.id);
+  });
+
+  it('a nonce used by an outside transaction is detected; the intent is signed again at a fresh nonce, paid once', async () => {
+    let sendsLost = true;
+    const activities = activitiesWith(
+      beforeEachSend(world.chains, async () => {
+        if (sendsLost) throw new Error('connection reset before the node had it');
+      }),
+    );
+    const intent = await newIntent(3);
+    await run(activities.markSettling, { intentId: intent.id });
+    await run(activities.hold, { intentId: intent.id });
+    await expect(run(activities.broadcast, { intentId: intent.id })).rejects.toThrow('reset');
+    const signed = await getIntent(world.database.kysely, intent.id);
+
+    // Someone uses the wallet outside the relayer, at the nonce our stuck send holds.
+    const outsider = privateKeyToAccount(world.walletKeys[3]!);
+    await world.testClient.sendRawTransaction({
+      serializedTransaction: await outsider.signTransaction({
+        chainId: world.anvil.chainId,
+        type: 'eip1559',
+        nonce: signed.nonce!,
+        to: outsider.address,
+        value: 0n,
+        gas: 21_000n,
+        maxFeePerGas: parseGwei('10'),
+        maxPriorityFeePerGas: parseGwei('1'),
+      }),
+    });
+
+    sendsLost = false;
+    expect(await run(activities.broadcast, { intentId: intent.id })).toMatchObject({
+      status: 'confirming',
+    });
+    await confirmWith(activities, intent.id, () => sleep(20));
+    const attempts = await listAttempts(world.database.kysely, intent.id);
+    expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'nonce_reassigned']);
+    expect(attempts[1]!.nonce).toBeGreaterThan(signed.nonce!);
+    const final = await expectPaidOnce(intent.id);
+    expect(final).toMatchObject({ status: 'confirmed', nonce: attempts[1]!.nonce });
+    expect(await auditActions(intent.id)).toContain('nonce_reassigned');
+    await expectBooksBalanced(world.database);
+  });
+
+  it('a gap left by an outside transaction that was dropped is filled; the intent behind it lands', async () => {
+    const wallet = world.wallets[4]!;
+    const outsider = privateKeyToAccount(world.walletKeys[4]!);
+    await world.testClient.setAutomine(false);
+    const gapNonce = await world.chain.pendingNonce(wallet);
+    const outside = await outsider.signTransaction({
+      chainId: world.anvil.chainId,
+      type: 'eip1559',
+      nonce: gapNonce,
+      to: outsider.address,
+      value: 0n,
+      gas: 21_000n,
+      maxFeePerGas: parseGwei('10'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    });
+    const outsideHash = await world.testClient.sendRawTransaction({
+      serializedTransaction: outside,
+    });
+    // A worker starting now syncs with the chain's pending nonce, past the outside transaction…
+    await registerWallet(
+      world.database,
+      { chainId: world.anvil.chainId, address: wallet },
+      await world.chain.pendingNonce(wallet),
+    );
+    // …which the node then drops: nonce `gapNonce` will never be used unless we use it.
+    await world.testClient.dropTransaction({ hash: outsideHash });
+    await world.testClient.setAutomine(true);
+
+    const activities = activitiesWith();
+    const intent = await sentIntent(activities, 4);
+    expect(intent.nonce).toBe(gapNonce + 1);
+    await confirmWith(activities, intent.id, async () => {
+      await sleep(stuckAfterMs / 3);
+      await world.testClient.mine({ blocks: 1 });
+    });
+    await expectPaidOnce(intent.id);
+    expect(await auditActions(intent.id)).toContain('nonce_gap_filled');
+    const fill = await world.database.kysely
+      .selectFrom('nonce_fills')
+      .selectAll()
+      .where('address', '=', wallet)
+      .executeTakeFirstOrThrow();
+    expect(fill.nonce).toBe(gapNonce);
+    const filled = await world.testClient.getTransaction({ hash: fill.tx_hash as Hex });
+    expect(filled).toMatchObject({ nonce: gapNonce, value: 0n, to: wallet.toLowerCase() });
+  });
+});
+
+describe('fee caps', () => {
+  it('above the caps nothing is signed: the send waits (retryable FeeAboveCap), never overpays', async () => {
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('80') });
+    await world.testClient.mine({ blocks: 1 });
+    const activities = activitiesWith(chainsWith({ MAX_FEE_PER_GAS_GWEI: '50' }));
+    const intent = await newIntent(5);
+    await run(activities.markSettling, { intentId: intent.id });
+    await run(activities.hold, { intentId: intent.id });
+    expect(await failureType(run(activities.broadcast, { intentId: intent.id }))).toBe(
+      ErrorType.feeAboveCap,
+    );
+    expect(await getIntent(world.database.kysely, intent.id)).toMatchObject({
+      status: 'held',
+      txHash: null,
+    });
+    expect(await listAttempts(world.database.kysely, intent.id)).toEqual([]);
+
+    // Once the market is back under the caps the same step goes through.
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
+    await world.testClient.mine({ blocks: 1 });
+    await run(activities.broadcast, { intentId: intent.id });
+    await confirmWith(activities, intent.id, () => sleep(20));
+    const [attempt] = await listAttempts(world.database.kysely, intent.id);
+    expect(attempt!.maxFeePerGas).toBeLessThanOrEqual(parseGwei('50'));
+  });
+
+  it('a stuck tx whose replacement would pass the cap is left to its chance, not overbid', async () => {
+    await world.testClient.setAutomine(false);
+    const base = (await world.testClient.getBlock()).baseFeePerGas!;
+    // The cap leaves room for the first bid (2 × base + tip) but not for a 20% higher one.
+    const cap = base * 2n + parseGwei('1') + 1n;
+    const activities = activitiesWith(chainsWith({ MAX_FEE_PER_GAS_GWEI: formatGweiExact(cap) }));
+    const intent = await sentIntent(activities, 6);
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: cap * 2n });
+    await world.testClient.mine({ blocks: 1 });
+    await sleep(stuckAfterMs);
+    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
+      state: 'pending',
+    });
+    const attempts = await listAttempts(world.database.kysely, intent.id);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.maxFeePerGas).toBeLessThanOrEqual(cap);
+
+    await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
+    await confirmWith(activities, intent.id, () => world.testClient.mine({ blocks: 1 }));
+    await expectPaidOnce(intent.id);
+  });
+});
+
+function formatGweiExact(wei: bigint): string {
+  const whole = wei / 10n ** 9n;
+  const fraction = (wei % 10n ** 9n).toString().padStart(9, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}
