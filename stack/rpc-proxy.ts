@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { keccak256, type Hex } from 'viem';
 import { freePort } from './free-port';
 
@@ -10,6 +10,17 @@ export interface RecordedCall {
   /** For eth_sendRawTransaction: the hash of the bytes sent. */
   txHash?: Hex;
 }
+
+/**
+ * How the proxy answers instead of the node, like a provider on a bad day: an HTTP error status
+ * (429 rate limit, 503), a JSON-RPC error inside an HTTP 200 (how many providers rate-limit, and
+ * how a recorded node message is replayed), no answer at all, or a reset connection.
+ */
+export type ProxyFault =
+  | { kind: 'http-status'; status: number; body?: string }
+  | { kind: 'rpc-error'; code: number; message: string }
+  | { kind: 'hang' }
+  | { kind: 'reset' };
 
 interface JsonRpcRequest {
   id?: unknown;
@@ -24,6 +35,7 @@ interface JsonRpcRequest {
 export class RpcProxy {
   readonly calls: RecordedCall[] = [];
   private readonly holds = new Map<string, number>();
+  private fault: { fault: ProxyFault; methods?: string[] } | undefined;
   private readonly startedAt = performance.now();
 
   private readonly server: Server;
@@ -33,7 +45,7 @@ export class RpcProxy {
     private readonly upstream: string,
   ) {
     this.server = createServer((request, response) => {
-      this.handle(request)
+      this.handle(request, response)
         .then((body) => {
           response.writeHead(200, { 'content-type': 'application/json' });
           response.end(body);
@@ -58,6 +70,11 @@ export class RpcProxy {
     else this.holds.delete(method);
   }
 
+  /** Answers with `fault` (for `methods` only, if given) until cleared with undefined. */
+  failWith(fault: ProxyFault | undefined, methods?: string[]): void {
+    this.fault = fault && { fault, methods };
+  }
+
   /** Calls of `method`, in the order they arrived. */
   callsOf(method: string): RecordedCall[] {
     return this.calls.filter((call) => call.method === method);
@@ -77,10 +94,15 @@ export class RpcProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private async handle(request: IncomingMessage): Promise<string> {
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
     const body = await readBody(request);
     const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
-    const recorded = (Array.isArray(parsed) ? parsed : [parsed]).map((call) => this.record(call));
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    const recorded = calls.map((call) => this.record(call));
+    const fault = this.fault;
+    if (fault && (!fault.methods || calls.some((call) => fault.methods!.includes(call.method!)))) {
+      return this.answerWith(fault.fault, calls, response);
+    }
     const answer = await fetch(this.upstream, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -91,6 +113,32 @@ export class RpcProxy {
     if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     for (const call of recorded) call.endedAt = this.now();
     return text;
+  }
+
+  private answerWith(
+    fault: ProxyFault,
+    calls: JsonRpcRequest[],
+    response: ServerResponse,
+  ): Promise<string> {
+    switch (fault.kind) {
+      case 'hang':
+        return new Promise(() => undefined);
+      case 'reset':
+        response.socket?.destroy();
+        return new Promise(() => undefined);
+      case 'http-status':
+        response.writeHead(fault.status, { 'content-type': 'text/plain' });
+        response.end(fault.body ?? `HTTP ${fault.status}`);
+        return new Promise(() => undefined);
+      case 'rpc-error': {
+        const errors = calls.map((call) => ({
+          jsonrpc: '2.0',
+          id: call.id ?? null,
+          error: { code: fault.code, message: fault.message },
+        }));
+        return Promise.resolve(JSON.stringify(errors.length === 1 ? errors[0] : errors));
+      }
+    }
   }
 
   private record(call: JsonRpcRequest): RecordedCall {

@@ -1,0 +1,97 @@
+import { parseEther, parseGwei } from 'viem';
+import {
+  firstBid,
+  replacementBid,
+  type FeeMarket,
+  type FeePolicy,
+} from '../../activities/chain/fee-policy';
+
+const caps = {
+  maxFeePerGas: parseGwei('100'),
+  maxPriorityFeePerGas: parseGwei('5'),
+  maxFeePerTransfer: parseEther('0.01'),
+};
+const policy: FeePolicy = { caps, replacementBumpPercent: 20 };
+const market = (base: string, tip = '1'): FeeMarket => ({
+  baseFeePerGas: parseGwei(base),
+  maxFeePerGas: parseGwei(base) * 2n + parseGwei(tip),
+  maxPriorityFeePerGas: parseGwei(tip),
+});
+
+describe('first bid', () => {
+  it("is the market's when it is under the caps", () => {
+    expect(firstBid(market('10'), 21_000n, caps)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('21'), maxPriorityFeePerGas: parseGwei('1') },
+    });
+  });
+
+  it('is cut down to the caps, tip included, while the base fee still fits', () => {
+    expect(firstBid(market('60', '9'), 21_000n, caps)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('5') },
+    });
+  });
+
+  it('is refused, with the reason, when the base fee is above the cap', () => {
+    const choice = firstBid(market('120'), 21_000n, caps);
+    expect(choice).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/base fee 120 gwei is above/),
+    });
+  });
+
+  it('keeps gas × max fee under the per-transfer cap', () => {
+    // 1,000,000 gas at most 10 gwei = 0.01 ether.
+    const choice = firstBid(market('4'), 1_000_000n, caps);
+    expect(choice).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('9'), maxPriorityFeePerGas: parseGwei('1') },
+    });
+    expect(firstBid(market('11'), 1_000_000n, caps).ok).toBe(false);
+  });
+});
+
+describe('replacement bid', () => {
+  const previous = { maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('2') };
+
+  it('outbids the stuck attempt by the bump on both fields, rounding up', () => {
+    expect(replacementBid(previous, market('5'), 21_000n, policy)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('24'), maxPriorityFeePerGas: parseGwei('2.4') },
+    });
+    const odd = { maxFeePerGas: 7n, maxPriorityFeePerGas: 3n };
+    expect(
+      replacementBid(
+        odd,
+        { baseFeePerGas: 1n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n },
+        21_000n,
+        policy,
+      ),
+    ).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: 9n, maxPriorityFeePerGas: 4n },
+    });
+  });
+
+  it('meets the market when the market moved further than the bump', () => {
+    expect(replacementBid(previous, market('40', '3'), 21_000n, policy)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('83'), maxPriorityFeePerGas: parseGwei('3') },
+    });
+  });
+
+  it('stops at the caps, and refuses when even the minimum bump would pass them', () => {
+    expect(replacementBid(previous, market('70'), 21_000n, policy)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('2.4') },
+    });
+    const atCap = { maxFeePerGas: parseGwei('90'), maxPriorityFeePerGas: parseGwei('2') };
+    expect(replacementBid(atCap, market('70'), 21_000n, policy)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/at least 108 gwei/),
+    });
+    const tipAtCap = { maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('5') };
+    expect(replacementBid(tipAtCap, market('5'), 21_000n, policy).ok).toBe(false);
+  });
+});
