@@ -6,6 +6,7 @@ import type { BatchWithCounts } from '../service/batch-queries';
 
 /** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
 export const maxBatchItems = 50_000;
+import type { TransactionAttempt } from '../activities/store/transaction-attempts';
 import type { AuditEntry } from '../service/audit-log';
 
 const statuses = Object.values(IntentStatus) as [IntentStatus, ...IntentStatus[]];
@@ -77,6 +78,35 @@ export const auditEntrySchema = z
     at: z.string(),
   })
   .meta({ id: 'AuditEntry' });
+export const attemptsSchema = z
+  .object({
+    attempts: z.array(
+      z.object({
+        attempt: z.number().int(),
+        nonce: z.number().int(),
+        txHash: hex,
+        gas: z.string(),
+        maxFeePerGas: z.string().describe('wei'),
+        maxPriorityFeePerGas: z.string().describe('wei'),
+        cause: z.enum(['first', 'fee_bump', 'nonce_reassigned']),
+        createdAt: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'TransactionAttempts' });
+export const attemptsView = (attempts: TransactionAttempt[]): z.infer<typeof attemptsSchema> => ({
+  attempts: attempts.map((attempt) => ({
+    attempt: attempt.attempt,
+    nonce: attempt.nonce,
+    txHash: attempt.txHash,
+    gas: attempt.gas.toString(),
+    maxFeePerGas: attempt.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: attempt.maxPriorityFeePerGas.toString(),
+    cause: attempt.cause,
+    createdAt: attempt.createdAt.toISOString(),
+  })),
+});
+
 export const auditTrailSchema = z.object({ entries: z.array(auditEntrySchema) });
 export const auditView = (entries: AuditEntry[]) => ({ entries });
 

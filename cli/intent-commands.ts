@@ -4,7 +4,7 @@ import { formatEther, parseEther } from 'viem';
 import type { IntentView } from '../api/schemas';
 import { RelayerApiClient } from '../client/api-client';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
-import { intentDetails, intentTable, print, type OutputOptions } from './output';
+import { attemptTable, intentDetails, intentTable, print, type OutputOptions } from './output';
 import { watchIntent } from './watch-intent';
 
 export interface ApiOptions extends OutputOptions {
@@ -69,6 +69,15 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
         : await client.get(intentId);
       print(options, intent, () => intentDetails(intent));
       if (flags.wait) exitUnlessConfirmed(intent.status);
+    });
+
+  program
+    .command('attempts <intentId>')
+    .description('every transaction signed for an intent (replacements, re-signs)')
+    .action(async (intentId: string) => {
+      const options = api();
+      const attempts = await apiOf(options).attempts(intentId);
+      print(options, attempts, () => attemptTable(attempts));
     });
 
   program

@@ -1,5 +1,6 @@
-import { formatEther } from 'viem';
+import { formatEther, formatGwei } from 'viem';
 import type { IntentView } from '../api/schemas';
+import type { AttemptView } from '../client/api-client';
 import { table } from '../client/table';
 
 export interface OutputOptions {
@@ -25,6 +26,26 @@ export function intentTable(intents: IntentView[]): string {
       shorten(intent.to),
       intent.txHash ? shorten(intent.txHash) : '',
       intent.createdAt.replace('T', ' ').slice(0, 19),
+    ]);
+  }
+  return rows.toString();
+}
+
+export function attemptTable(attempts: AttemptView[]): string {
+  if (attempts.length === 0) return 'nothing signed yet';
+  const rows = table(
+    ['#', 'nonce', 'cause', 'max fee gwei', 'tip gwei', 'tx', 'signed at'],
+    ['right', 'right', 'left', 'right', 'right', 'left', 'left'],
+  );
+  for (const attempt of attempts) {
+    rows.push([
+      attempt.attempt,
+      attempt.nonce,
+      attempt.cause,
+      formatGwei(BigInt(attempt.maxFeePerGas)),
+      formatGwei(BigInt(attempt.maxPriorityFeePerGas)),
+      attempt.txHash,
+      attempt.createdAt.replace('T', ' ').slice(0, 19),
     ]);
   }
   return rows.toString();

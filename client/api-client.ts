@@ -133,10 +133,26 @@ export class RelayerApiClient {
     return (await this.call<BatchView>('POST', path, { body: reason ? { reason } : {} })).body;
   }
 
+  async attempts(id: string): Promise<AttemptView[]> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/attempts`;
+    return (await this.call<{ attempts: AttemptView[] }>('GET', path)).body.attempts;
+  }
+
   async audit(id: string) {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
+}
+
+export interface AttemptView {
+  attempt: number;
+  nonce: number;
+  txHash: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  cause: string;
+  createdAt: string;
 }
 
 export interface BatchView {

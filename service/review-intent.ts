@@ -3,6 +3,7 @@ import type { ChainRegistry, Hex } from '../activities/chain/chain';
 import type { Database } from '../activities/store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
 import { endHold } from '../activities/store/ledger';
+import { listAttempts } from '../activities/store/transaction-attempts';
 import { NotInReviewError, ReviewRefusedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -63,13 +64,20 @@ export async function resolveAsConfirmed(
     throw refuse('transaction_reverted', `${txHash} reverted: no value moved; resolve as failed`);
   }
   const claimed = await deps.database.kysely
-    .selectFrom('intents')
-    .select('id')
+    .selectFrom('transaction_attempts')
+    .select('intent_id')
     .where('tx_hash', '=', txHash)
-    .where('id', '!=', intentId)
+    .where('intent_id', '!=', intentId)
+    .unionAll((db) =>
+      db
+        .selectFrom('intents')
+        .select('id as intent_id')
+        .where('tx_hash', '=', txHash)
+        .where('id', '!=', intentId),
+    )
     .executeTakeFirst();
   if (claimed) {
-    throw refuse('transaction_taken', `${txHash} already settles intent ${claimed.id}`);
+    throw refuse('transaction_taken', `${txHash} belongs to intent ${claimed.intent_id}`);
   }
   return resolve(deps, operator, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
     patch: { txHash, blockNumber: seen.blockNumber, reason: null },
@@ -90,25 +98,21 @@ export async function resolveAsFailed(
   reason: string,
 ): Promise<Intent> {
   const intent = await intentInReview(deps, intentId);
-  const signed = signedTransactionOf(intent);
-  if (signed) {
-    const chain = deps.chains.get(intent.chainId);
-    const seen = await chain.observe(signed.txHash);
-    if (seen.state === 'mined' && seen.succeeded) {
-      throw new ReviewRefusedError(
-        intentId,
-        'transaction_mined',
-        `its transaction ${signed.txHash} was mined and paid: resolve as confirmed`,
-      );
-    }
-    if (seen.state !== 'mined' && (await chain.minedNonce(intent.from)) <= signed.nonce) {
-      throw new ReviewRefusedError(
-        intentId,
-        'transaction_may_still_land',
-        `nonce ${signed.nonce} of ${intent.from} is still unused, so the signed transaction ` +
-          `${signed.txHash} can still be mined: retry it, or wait until the nonce is used`,
-      );
-    }
+  const onChain = await attemptsOnChain(deps, intent);
+  if (onChain.paid) {
+    throw new ReviewRefusedError(
+      intentId,
+      'transaction_mined',
+      `its transaction ${onChain.paid} was mined and paid: resolve as confirmed`,
+    );
+  }
+  if (onChain.unusedNonce !== undefined) {
+    throw new ReviewRefusedError(
+      intentId,
+      'transaction_may_still_land',
+      `nonce ${onChain.unusedNonce} of ${intent.from} is still unused, so a transaction signed ` +
+        `for this intent can still be mined: retry it, or wait until the nonce is used`,
+    );
   }
   return resolve(deps, operator, intentId, 'resolve_failed', IntentStatus.failed, {
     patch: { reason: `resolved as failed by ${actorOf(operator)}: ${reason}` },
@@ -136,9 +140,15 @@ export async function retrySend(
       'it has no signed transaction to send',
     );
   }
-  const chain = deps.chains.get(intent.chainId);
-  const seen = await chain.observe(signed.txHash);
-  if (seen.state === 'unknown' && (await chain.minedNonce(intent.from)) > signed.nonce) {
+  const onChain = await attemptsOnChain(deps, intent);
+  if (onChain.paid) {
+    throw new ReviewRefusedError(
+      intentId,
+      'transaction_mined',
+      `its transaction ${onChain.paid} was mined and paid: resolve as confirmed`,
+    );
+  }
+  if (onChain.unusedNonce === undefined) {
     throw new ReviewRefusedError(
       intentId,
       'transaction_taken',
@@ -157,6 +167,27 @@ export async function retrySend(
     `${paymentIntentWorkflowId(intentId)}-retry-v${retried.version}`,
   );
   return retried;
+}
+
+/**
+ * What the chain says of every transaction ever signed for the intent (replacements and re-signs
+ * included): the one that paid, if any, and a nonce of theirs nobody has used yet, if any (then
+ * one of them can still land).
+ */
+async function attemptsOnChain(
+  deps: ReviewDependencies,
+  intent: Intent,
+): Promise<{ paid?: Hex; unusedNonce?: number }> {
+  const attempts = await listAttempts(deps.database.kysely, intent.id);
+  if (attempts.length === 0) return {};
+  const chain = deps.chains.get(intent.chainId);
+  for (const attempt of attempts) {
+    const seen = await chain.observe(attempt.txHash);
+    if (seen.state === 'mined' && seen.succeeded) return { paid: attempt.txHash };
+  }
+  const minedNonce = await chain.minedNonce(intent.from);
+  const unused = attempts.map((attempt) => attempt.nonce).filter((nonce) => nonce >= minedNonce);
+  return unused.length > 0 ? { unusedNonce: Math.max(...unused) } : {};
 }
 
 async function intentInReview(deps: ReviewDependencies, intentId: string): Promise<Intent> {

@@ -4,6 +4,7 @@ import { newIntentBodySchema } from '../../domain/intent-request';
 import { auditTrail } from '../../service/audit-log';
 import { cancelIntent } from '../../service/cancel-intent';
 import { findIntentFor, listIntentsFor } from '../../service/intent-queries';
+import { listAttempts } from '../../activities/store/transaction-attempts';
 import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
@@ -17,6 +18,8 @@ import {
   idParamsSchema,
   intentSchema,
   intentView,
+  attemptsSchema,
+  attemptsView,
 } from '../schemas';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
@@ -77,6 +80,18 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     },
     handler: async (request) =>
       intentView(await findIntentFor(db, callerOf(request), request.params.id)),
+  });
+
+  app.get('/v1/intents/:id/attempts', {
+    schema: {
+      summary: 'Every transaction signed for the intent: replacements and re-signs, oldest first',
+      params: idParamsSchema,
+      response: { 200: attemptsSchema, ...errors },
+    },
+    handler: async (request) => {
+      const intent = await findIntentFor(db, callerOf(request), request.params.id);
+      return attemptsView(await listAttempts(db, intent.id));
+    },
   });
 
   app.get('/v1/intents/:id/audit', {

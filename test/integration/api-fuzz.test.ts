@@ -108,6 +108,10 @@ const request = fc.oneof(
     path: randomId.map((id) => `/v1/intents/${encodeURIComponent(id)}/audit`),
   }),
   fc.record({
+    method: fc.constant('GET'),
+    path: randomId.map((id) => `/v1/intents/${encodeURIComponent(id)}/attempts`),
+  }),
+  fc.record({
     method: fc.constant('POST'),
     path: fc
       .tuple(

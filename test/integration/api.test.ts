@@ -136,6 +136,8 @@ describe('reading and listing', () => {
     expect(seen.filter((id) => ids.includes(id))).toEqual([...ids].reverse());
     expect((await globex.list({ status: 'confirmed' })).intents).toEqual([]);
     expect((await globex.get(ids[0]!)).id).toBe(ids[0]);
+    // Not signed yet (no workers here): no attempts.
+    expect(await globex.attempts(ids[0]!)).toEqual([]);
   });
 
   it('refuses a query it does not understand', async () => {
@@ -160,7 +162,12 @@ describe('tenant isolation', () => {
   it('another tenant’s intent is a 404 on every endpoint, and absent from its lists', async () => {
     const { body: intent } = await acme.submit(paymentBody(world), 'isolated');
     const before = await databaseSnapshot(world);
-    for (const call of [globex.get(intent.id), globex.cancel(intent.id), globex.audit(intent.id)]) {
+    for (const call of [
+      globex.get(intent.id),
+      globex.cancel(intent.id),
+      globex.audit(intent.id),
+      globex.attempts(intent.id),
+    ]) {
       const error = await refusal(call);
       expect({ status: error.status, code: error.body.code }).toEqual({
         status: 404,

@@ -66,7 +66,9 @@ async function intentInReview(options: { sent: boolean; wallet?: number }) {
   const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
   await run(activities.markSettling, { intentId: intent.id });
   await run(activities.hold, { intentId: intent.id });
-  await run(activities.broadcast, { intentId: intent.id });
+  const { txHash } = await run(activities.broadcast, { intentId: intent.id });
+  // anvil mines at once, but its receipt can lag the send's reply by a moment.
+  if (options.sent) await world.testClient.waitForTransactionReceipt({ hash: txHash });
   const closed = await run(activities.closeIntent, {
     intentId: intent.id,
     reason: 'ConfirmationTimeout: not confirmed in time',

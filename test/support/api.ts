@@ -86,5 +86,6 @@ export async function databaseSnapshot(world: LocalWorld): Promise<unknown> {
     accounts: await db.selectFrom('ledger_accounts').selectAll().orderBy('owner').execute(),
     audit: await db.selectFrom('audit_log').selectAll().orderBy('id').execute(),
     keys: await db.selectFrom('api_keys').selectAll().orderBy('id').execute(),
+    attempts: await db.selectFrom('transaction_attempts').selectAll().orderBy('tx_hash').execute(),
   };
 }
