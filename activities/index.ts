@@ -10,6 +10,7 @@ import type { ActivityDependencies } from './dependencies';
 import { hold } from './hold';
 import { markSettling } from './mark-settling';
 import { releaseThrottle } from './release-throttle';
+import { resolveReview } from './resolve-review';
 
 /** Every activity, bound to its dependencies. Workflows import only this function's type. */
 export const createActivities = (deps: ActivityDependencies) => ({
@@ -20,6 +21,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   broadcast: broadcast(deps),
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
+  resolveReview: resolveReview(deps),
   loadBatchItems: loadBatchItems(deps),
   admitBatchItem: admitBatchItem(deps),
   recordItemOutcome: recordItemOutcome(deps),

@@ -41,6 +41,8 @@ export const nonRetryableErrorTypes: ErrorType[] = [
   ErrorType.unknownChain,
   ErrorType.unknownWallet,
   ErrorType.transferRejected,
+  ErrorType.notInReview,
+  ErrorType.reviewRefused,
 ];
 
 export class RelayerError<Details extends object = Record<string, unknown>> extends Error {

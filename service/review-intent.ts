@@ -1,35 +1,109 @@
-import type { Client } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ChainRegistry, Hex } from '../activities/chain/chain';
 import type { Database } from '../activities/store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
 import { endHold } from '../activities/store/ledger';
 import { listAttempts } from '../activities/store/transaction-attempts';
-import { NotInReviewError, ReviewRefusedError } from '../domain/errors';
+import { NotInReviewError, RelayerError, ReviewRefusedError, type ErrorType } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
+import { resolveReviewUpdate } from '../workflows/review-update';
 import { recordAudit, type AuditAction } from './audit-log';
 import { actorOf, type Caller } from './caller';
+import { startIntentWorkflow } from './start-intent-workflow';
 
 /** Review is an operator's job: the API asks for an operator key (403 otherwise). */
 type Operator = Extract<Caller, { role: 'operator' }>;
-import { startIntentWorkflow } from './start-intent-workflow';
 
-export interface ReviewDependencies {
+/** What deciding needs: the books and the chain, to check the decision against. */
+export interface ReviewCheckDependencies {
   database: Database;
   chains: ChainRegistry;
-  client: Client;
-  taskQueue: string;
   clock?: () => Date;
 }
 
+export interface ReviewDependencies extends ReviewCheckDependencies {
+  client: Client;
+  taskQueue: string;
+}
+
 /**
- * An operator's way out of needs_review. Each resolution is checked against the chain first, so
- * an operator cannot book a payment that did not happen, nor release money a signed transaction
- * may still spend; each is recorded in the audit log with who and when.
+ * An operator's decision on an intent in needs_review. The intent's workflow waits in review for
+ * it (an Update, `resolveReview`): the decision goes there, is checked and applied by an activity,
+ * and a retry goes on in the same workflow. An intent whose workflow has already ended (one that
+ * went to review before workflows waited there) is resolved here directly, the same way.
  */
-export async function resolveAsConfirmed(
+export async function reviewIntent(
   deps: ReviewDependencies,
   operator: Operator,
+  intentId: string,
+  decision: ReviewDecision,
+): Promise<Intent> {
+  await intentInReview(deps, intentId);
+  const handle = deps.client.workflow.getHandle(paymentIntentWorkflowId(intentId));
+  try {
+    await handle.executeUpdate(resolveReviewUpdate, {
+      args: [{ decision, actor: actorOf(operator) }],
+    });
+    return await getIntent(deps.database.kysely, intentId);
+  } catch (error) {
+    if (!workflowHasEnded(error)) throw relayerErrorOf(error);
+  }
+  const resolved = await applyReviewDecision(deps, actorOf(operator), intentId, decision);
+  if (decision.action === 'retry') {
+    await startIntentWorkflow(deps.client, deps.taskQueue, resolved, {
+      workflowId: `${paymentIntentWorkflowId(intentId)}-retry-v${resolved.version}`,
+      // Nobody could find this run to send it a decision: it ends in review as runs used to.
+      waitInReview: false,
+    });
+  }
+  return resolved;
+}
+
+const workflowHasEnded = (error: unknown): boolean =>
+  error instanceof WorkflowNotFoundError ||
+  (error instanceof Error && /workflow execution already completed/i.test(error.message));
+
+/** The relayer error an update failed with (refused, not in review), as the API knows them. */
+function relayerErrorOf(error: unknown): unknown {
+  const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+  const failure = cause instanceof ApplicationFailure ? cause : cause?.cause;
+  if (!(failure instanceof ApplicationFailure) || !failure.type) return error;
+  const details = (failure.details?.[0] ?? {}) as Record<string, unknown>;
+  return new RelayerError(failure.type as ErrorType, failure.message, details, { cause: error });
+}
+
+/**
+ * Checks a decision against the chain and applies it: so an operator cannot book a payment that
+ * did not happen, nor release money a signed transaction may still spend; each is recorded in the
+ * audit log with who and when. A retry only puts the intent back to `signed`: whoever calls this
+ * sends the bytes again.
+ */
+export function applyReviewDecision(
+  deps: ReviewCheckDependencies,
+  actor: string,
+  intentId: string,
+  decision: ReviewDecision,
+): Promise<Intent> {
+  switch (decision.action) {
+    case 'confirm':
+      return resolveAsConfirmed(deps, actor, intentId, decision.txHash, decision.note);
+    case 'fail':
+      return resolveAsFailed(deps, actor, intentId, decision.reason);
+    case 'retry':
+      return prepareRetry(deps, actor, intentId, decision.note);
+  }
+}
+
+async function resolveAsConfirmed(
+  deps: ReviewCheckDependencies,
+  actor: string,
   intentId: string,
   txHash: Hex,
   note?: string,
@@ -79,7 +153,7 @@ export async function resolveAsConfirmed(
   if (claimed) {
     throw refuse('transaction_taken', `${txHash} belongs to intent ${claimed.intent_id}`);
   }
-  return resolve(deps, operator, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
+  return resolve(deps, actor, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
     patch: { txHash, blockNumber: seen.blockNumber, reason: null },
     hold: 'captured',
     detail: {
@@ -91,9 +165,9 @@ export async function resolveAsConfirmed(
   });
 }
 
-export async function resolveAsFailed(
-  deps: ReviewDependencies,
-  operator: Operator,
+async function resolveAsFailed(
+  deps: ReviewCheckDependencies,
+  actor: string,
   intentId: string,
   reason: string,
 ): Promise<Intent> {
@@ -114,20 +188,17 @@ export async function resolveAsFailed(
         `for this intent can still be mined: retry it, or wait until the nonce is used`,
     );
   }
-  return resolve(deps, operator, intentId, 'resolve_failed', IntentStatus.failed, {
-    patch: { reason: `resolved as failed by ${actorOf(operator)}: ${reason}` },
+  return resolve(deps, actor, intentId, 'resolve_failed', IntentStatus.failed, {
+    patch: { reason: `resolved as failed by ${actor}: ${reason}` },
     hold: 'released',
     detail: { reason, txHash: intent.txHash },
   });
 }
 
-/**
- * Sends the same signed bytes again (never a new transaction) under a fresh workflow run, which
- * then confirms them like any other: the intent goes back to `signed`.
- */
-export async function retrySend(
-  deps: ReviewDependencies,
-  operator: Operator,
+/** The same signed bytes go out again (never a new transaction): the intent is `signed` again. */
+async function prepareRetry(
+  deps: ReviewCheckDependencies,
+  actor: string,
   intentId: string,
   note?: string,
 ): Promise<Intent> {
@@ -156,17 +227,10 @@ export async function retrySend(
         `${signed.txHash} can never be mined: resolve as failed`,
     );
   }
-  const retried = await resolve(deps, operator, intentId, 'retry', IntentStatus.signed, {
+  return resolve(deps, actor, intentId, 'retry', IntentStatus.signed, {
     patch: { reason: null },
     detail: { txHash: signed.txHash, note },
   });
-  await startIntentWorkflow(
-    deps.client,
-    deps.taskQueue,
-    retried,
-    `${paymentIntentWorkflowId(intentId)}-retry-v${retried.version}`,
-  );
-  return retried;
 }
 
 /**
@@ -175,7 +239,7 @@ export async function retrySend(
  * one of them can still land).
  */
 async function attemptsOnChain(
-  deps: ReviewDependencies,
+  deps: ReviewCheckDependencies,
   intent: Intent,
 ): Promise<{ paid?: Hex; unusedNonce?: number }> {
   const attempts = await listAttempts(deps.database.kysely, intent.id);
@@ -190,7 +254,7 @@ async function attemptsOnChain(
   return unused.length > 0 ? { unusedNonce: Math.max(...unused) } : {};
 }
 
-async function intentInReview(deps: ReviewDependencies, intentId: string): Promise<Intent> {
+async function intentInReview(deps: ReviewCheckDependencies, intentId: string): Promise<Intent> {
   const intent = await getIntent(deps.database.kysely, intentId);
   if (intent.status !== IntentStatus.needsReview) {
     throw new NotInReviewError(intentId, intent.status);
@@ -200,8 +264,8 @@ async function intentInReview(deps: ReviewDependencies, intentId: string): Promi
 
 /** The change itself: re-checked under the row lock, with its hold movement and audit entry. */
 async function resolve(
-  deps: ReviewDependencies,
-  operator: Operator,
+  deps: ReviewCheckDependencies,
+  actor: string,
   intentId: string,
   action: AuditAction,
   status: IntentStatus,
@@ -222,7 +286,7 @@ async function resolve(
     if (change.hold) await endHold(database, trx, intentId, change.hold, now);
     await recordAudit(
       trx,
-      { intentId, action, actor: actorOf(operator), detail: change.detail },
+      { intentId, action, actor, detail: change.detail },
       now,
     );
     return updated;

@@ -34,6 +34,15 @@ export const confirmStep: ActivityOptions = {
 };
 
 /**
+ * Applying an operator's review decision: a few chain reads and one database transaction, while
+ * the operator's request waits for the answer; a refusal is final and goes back to them.
+ */
+export const reviewStep: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: { ...retryUntilDone, maximumAttempts: 3 },
+};
+
+/**
  * Waiting for a permit, on the throttle queue. The wait inside is bounded by the throttle's
  * maxWait (validated to be shorter than this timeout).
  */

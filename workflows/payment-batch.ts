@@ -23,6 +23,7 @@ import {
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import { dbStep } from './activity-profiles';
 import {
+  batchItemInReviewSignal,
   batchItemSignedSignal,
   batchProgressQuery,
   cancelBatchSignal,
@@ -103,10 +104,16 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   let stopHandled = false;
   let wakeUp = false;
 
+  /** Items whose workflow waits in needs_review: ended, as far as this batch is concerned. */
+  const inReview = new Set<number>();
+
   setHandler(batchItemSignedSignal, (index) => {
     const item = running.get(index);
     if (item) releaseWallet(item.wallet, index);
     wakeUp = true;
+  });
+  setHandler(batchItemInReviewSignal, (index) => {
+    inReview.add(index);
   });
   setHandler(cancelBatchSignal, (reason) => {
     if (state.stopCause === null) {
@@ -157,21 +164,19 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   }
 
   async function follow(item: ScheduledItem, intentId: string, tenantId: string): Promise<void> {
-    try {
-      await executeChild(paymentIntent, {
-        workflowId: paymentIntentWorkflowId(intentId),
-        args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
-        // A batch ending early (or terminated) must never cut a payment off halfway.
-        parentClosePolicy: 'ABANDON',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: intentStatusKey, value: 'authorized' },
-          { key: tenantIdKey, value: tenantId },
-        ],
-      });
-    } catch {
-      // Started elsewhere already, or failed: either way the intent's own row says how it ends.
-    }
+    // Started elsewhere already, or failed: either way the intent's own row says how it ends.
+    const child = executeChild(paymentIntent, {
+      workflowId: paymentIntentWorkflowId(intentId),
+      args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
+      // A batch ending early (or terminated) must never cut a payment off halfway.
+      parentClosePolicy: 'ABANDON',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: intentStatusKey, value: 'authorized' },
+        { key: tenantIdKey, value: tenantId },
+      ],
+    }).catch(() => undefined);
+    await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
       const outcome = await recordItemOutcome({ batchId, index: item.index });
       if (outcome !== null) return itemEnded(item, outcome);

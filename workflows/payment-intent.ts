@@ -2,9 +2,11 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  condition,
   defineQuery,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -15,13 +17,27 @@ import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { IntentStatus, revertedReason } from '../domain/intent';
+import type { ReviewDecision, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
-import { confirmStep, dbStep, releaseStep, rpcStep, throttleStep } from './activity-profiles';
-import { batchItemSignedSignal } from './batch-signals';
+import {
+  confirmStep,
+  dbStep,
+  releaseStep,
+  reviewStep,
+  rpcStep,
+  throttleStep,
+} from './activity-profiles';
+import { batchItemInReviewSignal, batchItemSignedSignal } from './batch-signals';
+import { resolveReviewUpdate } from './review-update';
 import { intentStatusKey } from './search-attributes';
 
 export interface PaymentIntentInput {
   intentId: string;
+  /**
+   * Stay open in needs_review until an operator's decision arrives (the resolveReview update).
+   * False only for a retry run started for an intent whose own workflow had already ended.
+   */
+  waitInReview?: boolean;
   /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
   confirmTimeoutMs?: number;
   /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
@@ -43,12 +59,19 @@ export const intentProgressQuery = defineQuery<PaymentIntentProgress>('intentPro
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
 
 const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
+const { resolveReview } = proxyActivities<RelayerActivities>(reviewStep);
 const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
 const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
+
+/** Recorded in histories where needs_review waits for a decision; older ones ended there. */
+const reviewWaitsPatch = 'review-waits-in-workflow';
 
 /**
  * One payment intent: permit → settling → hold → broadcast → confirmations. The permit comes
  * before anything is written, so a throttled intent stays `authorized` with nothing held.
+ * An intent that ends in needs_review stays open there, visible in the Web UI by its status
+ * search attribute, until an operator's decision arrives as the `resolveReview` update: confirm
+ * or fail end it, retry sends the same bytes again and follows them.
  */
 export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
   const { intentId } = input;
@@ -67,6 +90,64 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     upsertSearchAttributes([{ key: intentStatusKey, value: status }]);
   };
 
+  let review: 'closed' | 'waiting' | 'applying' = 'closed';
+  let decided: { action: ReviewDecision['action']; status: IntentStatus } | undefined;
+  setHandler<{ status: IntentStatus }, [ReviewRequest], typeof resolveReviewUpdate>(
+    resolveReviewUpdate,
+    async (request) => {
+      review = 'applying';
+      try {
+        const result = await resolveReview({ intentId, ...request });
+        decided = { action: request.decision.action, status: result.status };
+        return result;
+      } catch (error) {
+        // The caller gets the refusal itself (ReviewRefused, NotInReview), not its wrapping.
+        throw error instanceof ActivityFailure && error.cause ? error.cause : error;
+      } finally {
+        if (review === 'applying') review = 'waiting';
+      }
+    },
+    {
+      validator: () => {
+        if (review === 'waiting') return;
+        throw ApplicationFailure.create({
+          type: 'NotInReview',
+          message: `intent ${intentId} is ${progress.status}, not waiting for a review decision`,
+          details: [{ intentId, status: progress.status }],
+          nonRetryable: true,
+        });
+      },
+    },
+  );
+
+  for (;;) {
+    await settle(input, progress, enter);
+    if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
+    if (!patched(reviewWaitsPatch)) break;
+    if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
+    review = 'waiting';
+    await condition(() => decided !== undefined);
+    review = 'closed';
+    const { action, status } = decided!;
+    decided = undefined;
+    if (action !== 'retry') {
+      enter(status);
+      progress.reason = status === IntentStatus.failed ? 'resolved as failed in review' : null;
+      break;
+    }
+    progress.reason = null;
+    enter(IntentStatus.signed);
+  }
+  return progress;
+}
+
+/** Takes the intent as far as it goes: confirmed, failed, cancelled or needs_review. */
+async function settle(
+  input: PaymentIntentInput,
+  progress: PaymentIntentProgress,
+  enter: (status: IntentStatus) => void,
+): Promise<void> {
+  const { intentId } = input;
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {
     const permit = await waitForPermit(intentId, progress);
@@ -76,7 +157,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
       const sent = await broadcast({ intentId });
       progress.txHash = sent.txHash;
       enter(sent.status);
-      if (input.batch) await tellBatchSigned(input.batch);
+      if (input.batch) await tellBatch(batchItemSignedSignal, input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
       permitReleased = CancellationScope.nonCancellable(() => releasePermit(permit));
@@ -96,7 +177,6 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     if (closed.status === IntentStatus.cancelled) progress.reason = 'cancelled';
   }
   await permitReleased;
-  return progress;
 }
 
 async function waitForPermit(
@@ -116,12 +196,15 @@ async function waitForPermit(
 }
 
 /**
- * Lets the batch start the wallet's next item. Never throws: a batch that is gone must not send a
- * signed payment to review; without the signal the batch moves on when this workflow ends.
+ * Tells the batch the item is signed (its wallet may take the next item) or waits in review (it
+ * counts as ended). Never throws: a batch that is gone must not send a signed payment to review.
  */
-async function tellBatchSigned(batch: { workflowId: string; index: number }): Promise<void> {
+async function tellBatch(
+  signal: typeof batchItemSignedSignal,
+  batch: { workflowId: string; index: number },
+): Promise<void> {
   await getExternalWorkflowHandle(batch.workflowId)
-    .signal(batchItemSignedSignal, batch.index)
+    .signal(signal, batch.index)
     .catch(() => undefined);
 }
 

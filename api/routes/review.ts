@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { resolveAsConfirmed, resolveAsFailed, retrySend } from '../../service/review-intent';
+import { reviewIntent } from '../../service/review-intent';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
@@ -14,7 +14,10 @@ import {
 
 const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
 
-/** An operator's ways out of needs_review; each is checked on-chain and audited. */
+/**
+ * An operator's ways out of needs_review; each is checked on-chain and audited, and delivered to
+ * the intent's workflow waiting in review (see service/review-intent.ts).
+ */
 export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.post('/v1/intents/:id/review/confirm', {
     schema: {
@@ -26,7 +29,11 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     handler: async (request) => {
       const { txHash, note } = request.body;
       return intentView(
-        await resolveAsConfirmed(deps, operatorOf(request), request.params.id, txHash, note),
+        await reviewIntent(deps, operatorOf(request), request.params.id, {
+          action: 'confirm',
+          txHash: txHash as `0x${string}`,
+          note,
+        }),
       );
     },
   });
@@ -40,7 +47,10 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     },
     handler: async (request) =>
       intentView(
-        await resolveAsFailed(deps, operatorOf(request), request.params.id, request.body.reason),
+        await reviewIntent(deps, operatorOf(request), request.params.id, {
+          action: 'fail',
+          reason: request.body.reason,
+        }),
       ),
   });
 
@@ -52,6 +62,11 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
       response,
     },
     handler: async (request) =>
-      intentView(await retrySend(deps, operatorOf(request), request.params.id, request.body?.note)),
+      intentView(
+        await reviewIntent(deps, operatorOf(request), request.params.id, {
+          action: 'retry',
+          note: request.body?.note,
+        }),
+      ),
   });
 };

@@ -36,6 +36,7 @@ export function fakeActivities(
       status: signed ? IntentStatus.needsReview : IntentStatus.failed,
       ageMs: 1,
     }),
+    resolveReview: async ({ decision }) => ({ status: statusAfterReview[decision.action] }),
     ...batchStepsNotFaked,
   };
   const merged = {
@@ -67,3 +68,10 @@ export const batchStepsNotFaked = {
   skipPendingItems: notFaked('skipPendingItems'),
   finishBatch: notFaked('finishBatch'),
 } satisfies Partial<RelayerActivities>;
+
+/** The status each review decision leaves an intent in, as the real activity would. */
+export const statusAfterReview = {
+  confirm: IntentStatus.confirmed,
+  fail: IntentStatus.failed,
+  retry: IntentStatus.signed,
+} as const;

@@ -3,6 +3,7 @@ import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome } from '../../domain/batch';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
+import { statusAfterReview } from './fake-activities';
 
 export interface FakeItem {
   wallet: string;
@@ -10,6 +11,8 @@ export interface FakeItem {
   fails?: 'hold' | 'admission';
   /** Workflow time the first look at its receipt says "pending" for. */
   confirmAfterMs?: number;
+  /** Its receipt never comes: the item waits in needs_review after the confirmation timeout. */
+  neverMined?: boolean;
   /** Permit refusals before it gets one (each a 10 s timer). */
   permitRefusals?: number;
 }
@@ -72,7 +75,9 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
     confirm: async ({ intentId }) => {
       const looks = (confirmLooks.get(intentId) ?? 0) + 1;
       confirmLooks.set(intentId, looks);
-      const waitMs = items[indexOf(intentId)]!.confirmAfterMs ?? 0;
+      const item = items[indexOf(intentId)]!;
+      if (item.neverMined) return { state: 'pending', confirmations: 0, retryAfterMs: 60_000 };
+      const waitMs = item.confirmAfterMs ?? 0;
       if (looks === 1 && waitMs > 0) {
         return { state: 'pending', confirmations: 0, retryAfterMs: waitMs };
       }
@@ -88,6 +93,10 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
         );
       }
       return { status: status.get(intentId)!, ageMs: 1 };
+    },
+    resolveReview: async ({ intentId, decision }) => {
+      status.set(intentId, statusAfterReview[decision.action]);
+      return { status: statusAfterReview[decision.action] };
     },
     loadBatchItems: async ({ fromIndex, count }) =>
       items
@@ -142,6 +151,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
     /** results[i]: how item i ended, as the results table would say. */
     results: () => state.map((item) => item.outcome),
     intentStatus: (index: number) => status.get(intentIdOf(index)),
+    intentIdOf,
     signedOrder: (wallet: string) => signedOrder.get(wallet) ?? [],
     endOrder: () => [...ended],
     maxActive: () => maxActive,

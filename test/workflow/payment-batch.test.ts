@@ -8,9 +8,11 @@ import { createRelayerWorker } from '../../workers/relayer-worker';
 import {
   batchProgressQuery,
   cancelBatchSignal,
+  intentProgressQuery,
   type paymentBatch,
   type PaymentBatchInput,
 } from '../../workflows';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { fakeBatch, type FakeItem } from '../support/fake-batch';
 
 let env: TestWorkflowEnvironment;
@@ -115,6 +117,25 @@ describe('paymentBatch workflow (time-skipping)', () => {
     ]);
     expect(result.counts).toMatchObject({ confirmed: 7, failed: 1, rejected: 1 });
     expect(batch.finished()?.status).toBe('completed');
+  });
+
+  it('an item waiting in needs_review counts as ended: the batch completes while it waits for a person', async () => {
+    const items: FakeItem[] = Array.from({ length: 4 }, (_, i) => ({ wallet: wallets[i % 3]! }));
+    items[1] = { wallet: 'w1', neverMined: true };
+    let waiting: { run: string; status: string } | undefined;
+    const { result, batch } = await runBatch(items, { concurrency: 2 }, async (handle, batch) => {
+      await handle.result();
+      const child = env.client.workflow.getHandle(paymentIntentWorkflowId(batch.intentIdOf(1)));
+      waiting = {
+        run: (await child.describe()).status.name,
+        status: (await child.query(intentProgressQuery)).status,
+      };
+      // Deciding is the intent workflow's own test; here the child is only let go.
+      await child.terminate('test over');
+    });
+    expect(batch.results()).toEqual(['confirmed', 'needs_review', 'confirmed', 'confirmed']);
+    expect(result.counts).toMatchObject({ confirmed: 3, needs_review: 1 });
+    expect(waiting).toEqual({ run: 'RUNNING', status: 'needs_review' });
   });
 
   it('fail-fast stops starting items at the first failure; running ones end safely, the rest are skipped', async () => {

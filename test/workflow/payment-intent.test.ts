@@ -1,14 +1,19 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import { ErrorType, InsufficientBalanceError } from '../../domain/errors';
+import { ErrorType, InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../stack/temporal-servers';
 import { createRelayerWorker } from '../../workers/relayer-worker';
-import type { paymentIntent, PaymentIntentInput } from '../../workflows';
+import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
+import { resolveReviewUpdate } from '../../workflows/review-update';
 import { intentProgressQuery } from '../../workflows';
-import { fakeActivities, type ActivityOverrides } from '../support/fake-activities';
+import {
+  fakeActivities,
+  statusAfterReview,
+  type ActivityOverrides,
+} from '../support/fake-activities';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -53,6 +58,15 @@ async function runIntent(
   } finally {
     await worker.shutdown();
     await running;
+  }
+}
+
+/** Lets time pass until the workflow waits in needs_review; its progress then. */
+async function untilInReview(handle: WorkflowHandle): Promise<PaymentIntentProgress> {
+  for (;;) {
+    const progress = await handle.query(intentProgressQuery);
+    if (progress.status === IntentStatus.needsReview) return progress;
+    await env.sleep(30_000);
   }
 }
 
@@ -144,17 +158,26 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(calls.filter((c) => c === 'hold')).toHaveLength(1);
   });
 
-  it('keeps re-sending a signed transaction for five minutes, then asks a person', async () => {
+  it('keeps re-sending a signed transaction for five minutes, then waits in review for a person', async () => {
     let attempts = 0;
-    const { result, calls, elapsedMs } = await runIntent({
-      broadcast: async () => {
-        attempts++;
-        throw new Error('connection refused');
+    let inReview: PaymentIntentProgress | undefined;
+    const { result, calls, elapsedMs } = await runIntent(
+      {
+        broadcast: async () => {
+          attempts++;
+          throw new Error('connection refused');
+        },
+        closeIntent: async () => ({ status: IntentStatus.needsReview, ageMs: 1 }),
       },
-      closeIntent: async () => ({ status: IntentStatus.needsReview, ageMs: 1 }),
-    });
-    expect(result.status).toBe(IntentStatus.needsReview);
-    expect(result.reason).toBe(
+      {},
+      async (handle) => {
+        inReview = await untilInReview(handle);
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'never reached a node' }, actor: 'op' }],
+        });
+      },
+    );
+    expect(inReview?.reason).toBe(
       'broadcast still failing when its time ran out; last error Error: connection refused',
     );
     expect(attempts).toBeGreaterThan(1);
@@ -163,18 +186,71 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(4.5 * 60_000);
     expect(calls).not.toContain('confirm');
     expect(calls).toContain('releaseThrottle');
+    expect(calls.at(-1)).toBe('resolveReview');
+    expect(result).toMatchObject({ status: IntentStatus.failed });
   });
 
-  it('sends a transaction that is never mined to review after the confirmation timeout', async () => {
-    const { result, elapsedMs } = await runIntent(
-      { confirm: async () => ({ state: 'pending', confirmations: 0, retryAfterMs: 60_000 }) },
+  it('sends a transaction that is never mined to review after the confirmation timeout; a retry follows it to confirmed', async () => {
+    let looks = 0;
+    let inReview: PaymentIntentProgress | undefined;
+    const { result, calls, elapsedMs } = await runIntent(
+      {
+        confirm: async () =>
+          ++looks < 30
+            ? { state: 'pending', confirmations: 0, retryAfterMs: 60_000 }
+            : { state: 'confirmed', blockNumber: '9', ageMs: 1 },
+      },
       { confirmTimeoutMs: 20 * 60_000 },
+      async (handle) => {
+        inReview = await untilInReview(handle);
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'retry' }, actor: 'op' }],
+        });
+      },
     );
-    expect(result.status).toBe(IntentStatus.needsReview);
-    expect(result.reason).toMatch(
+    expect(inReview?.reason).toMatch(
       /^ConfirmationTimeout: transaction 0xabc not confirmed within 1200s/,
     );
     expect(elapsedMs).toBeGreaterThanOrEqual(20 * 60_000);
+    expect(calls.filter((call) => call === 'broadcast')).toHaveLength(2);
+    expect(result).toMatchObject({
+      status: IntentStatus.confirmed,
+      blockNumber: '9',
+      reason: null,
+    });
+  });
+
+  it('refuses a decision while not in review, and keeps waiting after a refused one', async () => {
+    let refuse = true;
+    const { result, calls } = await runIntent(
+      {
+        confirm: async () => ({ state: 'pending', confirmations: 0, retryAfterMs: 60_000 }),
+        resolveReview: async ({ decision }) => {
+          if (refuse)
+            throw new ReviewRefusedError('pi_test', 'transaction_not_found', 'no such tx');
+          return { status: statusAfterReview[decision.action] };
+        },
+      },
+      { confirmTimeoutMs: 5 * 60_000 },
+      async (handle) => {
+        const early = handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'too early' }, actor: 'op' }],
+        });
+        await expect(early).rejects.toMatchObject({ cause: { type: 'NotInReview' } });
+        await untilInReview(handle);
+        const confirm = { action: 'confirm', txHash: `0x${'7'.repeat(64)}` } as const;
+        await expect(
+          handle.executeUpdate(resolveReviewUpdate, { args: [{ decision: confirm, actor: 'op' }] }),
+        ).rejects.toMatchObject({ cause: { type: ErrorType.reviewRefused } });
+        expect((await handle.query(intentProgressQuery)).status).toBe(IntentStatus.needsReview);
+        refuse = false;
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: confirm, actor: 'op' }],
+        });
+      },
+    );
+    expect(result.status).toBe(IntentStatus.confirmed);
+    expect(calls.filter((call) => call === 'resolveReview')).toHaveLength(2);
   });
 
   it('closes the intent when the workflow is cancelled while it waits for a permit', async () => {

@@ -1,0 +1,24 @@
+import type { IntentStatus } from '../domain/intent';
+import type { ReviewRequest } from '../domain/review';
+import { applyReviewDecision } from '../service/review-intent';
+import type { ActivityDependencies } from './dependencies';
+
+export interface ResolveReviewParameters extends ReviewRequest {
+  intentId: string;
+}
+
+/**
+ * Applies an operator's decision for an intent in review, from inside its workflow (the
+ * `resolveReview` update): checked on-chain, written with its audit entry in one transaction.
+ */
+export const resolveReview =
+  ({ db, chains, clock }: ActivityDependencies) =>
+  async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<{ status: IntentStatus }> => {
+    const intent = await applyReviewDecision(
+      { database: db, chains, clock: () => clock.now() },
+      actor,
+      intentId,
+      decision,
+    );
+    return { status: intent.status };
+  };

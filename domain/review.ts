@@ -1,0 +1,17 @@
+/**
+ * What an operator decides for an intent in needs_review. Pure: the API, the workflow's update
+ * handler and the resolving activity all speak it.
+ */
+export type ReviewDecision =
+  /** This transaction (checked on-chain) paid the intent: capture the hold. */
+  | { action: 'confirm'; txHash: `0x${string}`; note?: string }
+  /** Nothing paid it and nothing signed for it can still land: release the hold. */
+  | { action: 'fail'; reason: string }
+  /** Send the same signed bytes again and follow them to the end. */
+  | { action: 'retry'; note?: string };
+
+export interface ReviewRequest {
+  decision: ReviewDecision;
+  /** The operator, as the audit log names them. */
+  actor: string;
+}
