@@ -1,13 +1,23 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../activities/chain/evm-chain';
 import type { RelayerConfig } from './config';
 
-/** The EVM chain a worker process sends on, as its configuration describes it. */
+/** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS. */
+export const evmChainsSettings = (
+  config: RelayerConfig,
+  onRpcResponse?: (event: RpcResponseEvent) => void,
+): EvmChainSettings[] =>
+  [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) =>
+    evmChainSettings(config, onRpcResponse, chain),
+  );
+
+/** One EVM chain as the configuration describes it (CHAIN_ID's unless `chain` is given). */
 export const evmChainSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
+  chain: { chainId: number; rpcUrls: string[] } = config,
 ): EvmChainSettings => ({
-  chainId: config.chainId,
-  rpcUrls: config.rpcUrls,
+  chainId: chain.chainId,
+  rpcUrls: chain.rpcUrls,
   hotWalletKeys: config.hotWalletKeys,
   confirmations: config.confirmations,
   pollIntervalMs: config.pollIntervalMs,

@@ -63,6 +63,16 @@ const decimal = (parse: (value: string) => bigint, unit: string) =>
     .transform((value) => parse(value))
     .pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
 
+/** `<chainId>=<url>[,<url>…]`: one more chain and its endpoints, in failover order. */
+const extraChain = z
+  .string()
+  .regex(/^\d+=\S+$/, { error: 'each chain must be written <chainId>=<url>[,<url>…]' })
+  .transform((value) => {
+    const [id, urls] = value.split('=', 2) as [string, string];
+    return { chainId: id, rpcUrls: urls };
+  })
+  .pipe(z.object({ chainId: integer(1), rpcUrls: list(url) }));
+
 const setting = <T>(s: Setting<T>): Setting<T> => s;
 
 export const settings = {
@@ -104,7 +114,27 @@ export const settings = {
     env: 'RPC_URLS',
     fallback: 'http://127.0.0.1:8545',
     doc: 'Comma-separated JSON-RPC endpoints, tried in order (failover)',
+    // Provider URLs often carry an API key: never echoed.
+    secret: true,
     parse: list(url),
+  }),
+  extraChains: setting({
+    env: 'EXTRA_CHAINS',
+    fallback: '',
+    doc: 'More EVM chains served at once: `<chainId>=<url>[,<url>…]`, `;` between chains (same wallets, confirmations, caps and quota)',
+    secret: true,
+    parse: z
+      .string()
+      .transform((value) =>
+        value
+          .split(';')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(extraChain))
+      .refine((chains) => new Set(chains.map((c) => c.chainId)).size === chains.length, {
+        error: 'names a chain id twice',
+      }),
   }),
   hotWalletKeys: setting({
     env: 'HOT_WALLET_KEYS',
@@ -287,6 +317,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       const shown = s.secret ? '' : ` (got "${raw}")`;
       problems.push(`${s.env}: ${parsed.error.issues.map((i) => i.message).join(', ')}${shown}`);
     }
+  }
+  const extraChains = (config.extraChains ?? []) as { chainId: number }[];
+  if (extraChains.some((chain) => chain.chainId === config.chainId)) {
+    problems.push(`EXTRA_CHAINS: chain ${String(config.chainId)} is already CHAIN_ID`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as RelayerConfig;

@@ -18,7 +18,7 @@ import { startMetricsServer } from './metrics-server';
 import { RunStats } from './run-stats';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
-import { evmChainSettings } from './chain-settings';
+import { evmChainsSettings } from './chain-settings';
 import { rpcResponseCounter } from './rpc-metrics';
 
 export interface RelayerProcess {
@@ -42,14 +42,15 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
-  const chain = createEvmChain(evmChainSettings(config, rpcResponseCounter(metrics)));
-  const chains = createChainRegistry([chain]);
-  for (const address of chain.walletAddresses) {
-    await registerWallet(
-      database,
-      { chainId: chain.chainId, address },
-      await chain.pendingNonce(address),
-    );
+  const chains = createChainRegistry(
+    evmChainsSettings(config, rpcResponseCounter(metrics)).map(createEvmChain),
+  );
+  for (const chainId of chains.chainIds) {
+    const chain = chains.get(chainId);
+    // Catches the wallet up with the chain (used elsewhere while we were down) before any send.
+    for (const address of chain.walletAddresses) {
+      await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
+    }
   }
   const throttle = await Throttle.start(
     config,
@@ -57,6 +58,7 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
       ? undefined
       : {
           redisUrl: config.redisUrl,
+          // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
           limiterId: quotaLimiterId(config.taskQueue, config.chainId),
         },
   );

@@ -7,6 +7,11 @@ import { batchResults } from '../../activities/store/batch-store';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { insertIntent } from '../../activities/store/intent-store';
+import { newIntentId } from '../../service/new-intent-id';
+import { reviewIntent } from '../../service/review-intent';
+import { waitFor } from '../../stack/wait-for';
+import { intentProgressQuery, type paymentIntent } from '../../workflows';
 import { cancelIntent } from '../../service/cancel-intent';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
@@ -94,6 +99,38 @@ async function main(): Promise<void> {
     const itemFile = join(__dirname, 'histories', 'payment-intent-batch-item.json');
     writeFileSync(itemFile, historyToJSON(await itemHandle.fetchHistory()));
     console.log(`${itemHandle.workflowId}: batch item → ${itemFile}`);
+
+    // An intent whose transaction the node holds but does not mine: it waits in review, an
+    // operator retries it (the resolveReview update), and it is confirmed in the same workflow.
+    await world.testClient.setAutomine(false);
+    const { intent } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      parseNewIntent(request('0.001')),
+      new Date(),
+    );
+    const reviewed = await deps.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+      taskQueue: deps.taskQueue,
+      workflowId: paymentIntentWorkflowId(intent.id),
+      args: [{ intentId: intent.id, confirmTimeoutMs: 1500 }],
+    });
+    await waitFor(
+      async () => (await reviewed.query(intentProgressQuery)).status === 'needs_review',
+      'the intent to wait in review',
+      30_000,
+    );
+    await reviewIntent(
+      { ...deps, chains: world.chains },
+      { role: 'operator', keyId: 'recorder', label: 'record' },
+      intent.id,
+      { action: 'retry', note: 'recorded' },
+    );
+    await world.testClient.setAutomine(true);
+    await world.testClient.mine({ blocks: 1 });
+    const reviewedOutcome = await reviewed.result();
+    const reviewFile = join(__dirname, 'histories', 'payment-intent-review-retried.json');
+    writeFileSync(reviewFile, historyToJSON(await reviewed.fetchHistory()));
+    console.log(`${reviewed.workflowId}: ${reviewedOutcome.status} after review → ${reviewFile}`);
   } finally {
     await relayer.stop();
     await world.stop();

@@ -50,6 +50,51 @@ describe('loadConfig', () => {
     expect(problem).not.toContain('deadbeef');
   });
 
+  it('reads fee caps exactly in wei and refuses ones that are not amounts', () => {
+    const config = loadConfig({
+      HOT_WALLET_KEYS: key,
+      MAX_FEE_PER_GAS_GWEI: '1.5',
+      MAX_FEE_PER_TRANSFER_ETH: '0.000000000000000001',
+    });
+    expect(config.maxFeePerGas).toBe(1_500_000_000n);
+    expect(config.maxFeePerTransfer).toBe(1n);
+    expect(
+      problemsOf({
+        HOT_WALLET_KEYS: key,
+        MAX_PRIORITY_FEE_GWEI: 'lots',
+        MAX_FEE_PER_GAS_GWEI: '0',
+      }),
+    ).toEqual([
+      expect.stringMatching(/^MAX_FEE_PER_GAS_GWEI: must be more than 0 gwei/),
+      expect.stringMatching(/^MAX_PRIORITY_FEE_GWEI: must be a decimal number of gwei/),
+    ]);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, REPLACEMENT_BUMP_PERCENT: '5' })).toEqual([
+      expect.stringMatching(/^REPLACEMENT_BUMP_PERCENT: must be at least 10/),
+    ]);
+  });
+
+  it('serves more chains with EXTRA_CHAINS, each with its endpoints in order', () => {
+    const config = loadConfig({
+      HOT_WALLET_KEYS: key,
+      EXTRA_CHAINS: '8453=https://a.example/key,https://b.example; 10=https://c.example',
+    });
+    expect(config.extraChains).toEqual([
+      { chainId: 8453, rpcUrls: ['https://a.example/key', 'https://b.example'] },
+      { chainId: 10, rpcUrls: ['https://c.example'] },
+    ]);
+    expect(loadConfig({ HOT_WALLET_KEYS: key }).extraChains).toEqual([]);
+    for (const [value, problem] of [
+      ['8453', /each chain must be written <chainId>=<url>/],
+      ['8453=nope', /must be a URL/],
+      ['1=https://a.example;1=https://b.example', /names a chain id twice/],
+      ['31337=https://a.example', /chain 31337 is already CHAIN_ID/],
+    ] as const) {
+      expect(problemsOf({ HOT_WALLET_KEYS: key, EXTRA_CHAINS: value })).toEqual([
+        expect.stringMatching(new RegExp(`^EXTRA_CHAINS: .*${problem.source}`)),
+      ]);
+    }
+  });
+
   it('is what the README documents', () => {
     const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
     expect(readme).toContain(configTable());
