@@ -23,7 +23,10 @@ export const intentSchema = z
     amount: z.string().describe('wei, as a decimal string'),
     nonce: z.number().int().nullable(),
     txHash: hex.nullable(),
-    blockNumber: z.string().nullable(),
+    blockNumber: z
+      .string()
+      .nullable()
+      .describe('block of its receipt; while confirming, the one seen so far (cleared by a reorg)'),
     reason: z.string().nullable(),
     idempotencyKey: z.string().nullable(),
     createdAt: z.string(),
