@@ -13,7 +13,11 @@ export interface ResolveReviewParameters extends ReviewRequest {
  */
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
-  async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<{ status: IntentStatus }> => {
+  async ({
+    intentId,
+    decision,
+    actor,
+  }: ResolveReviewParameters): Promise<{ status: IntentStatus }> => {
     const intent = await applyReviewDecision(
       { database: db, chains, clock: () => clock.now() },
       actor,

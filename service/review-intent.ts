@@ -1,15 +1,16 @@
-import {
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ChainRegistry, Hex } from '../activities/chain/chain';
 import type { Database } from '../activities/store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
 import { endHold } from '../activities/store/ledger';
 import { listAttempts } from '../activities/store/transaction-attempts';
-import { NotInReviewError, RelayerError, ReviewRefusedError, type ErrorType } from '../domain/errors';
+import {
+  NotInReviewError,
+  RelayerError,
+  ReviewRefusedError,
+  type ErrorType,
+} from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -284,11 +285,7 @@ async function resolve(
     }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
     if (change.hold) await endHold(database, trx, intentId, change.hold, now);
-    await recordAudit(
-      trx,
-      { intentId, action, actor, detail: change.detail },
-      now,
-    );
+    await recordAudit(trx, { intentId, action, actor, detail: change.detail }, now);
     return updated;
   });
 }

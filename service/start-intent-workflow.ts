@@ -21,7 +21,9 @@ export async function startIntentWorkflow(
     await client.workflow.start<typeof paymentIntent>('paymentIntent', {
       taskQueue,
       workflowId,
-      args: [{ intentId: intent.id, ...(options.waitInReview === false && { waitInReview: false }) }],
+      args: [
+        { intentId: intent.id, ...(options.waitInReview === false && { waitInReview: false }) },
+      ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [
