@@ -1,5 +1,4 @@
-import type { IntentStatus } from '../domain/intent';
-import type { ReviewRequest } from '../domain/review';
+import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { applyReviewDecision } from '../service/review-intent';
 import type { ActivityDependencies } from './dependencies';
 
@@ -13,16 +12,17 @@ export interface ResolveReviewParameters extends ReviewRequest {
  */
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
-  async ({
-    intentId,
-    decision,
-    actor,
-  }: ResolveReviewParameters): Promise<{ status: IntentStatus }> => {
+  async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<ReviewOutcome> => {
     const intent = await applyReviewDecision(
       { database: db, chains, clock: () => clock.now() },
       actor,
       intentId,
       decision,
     );
-    return { status: intent.status };
+    return {
+      status: intent.status,
+      txHash: intent.txHash,
+      blockNumber: intent.blockNumber?.toString() ?? null,
+      reason: intent.reason,
+    };
   };

@@ -1,3 +1,5 @@
+import type { IntentStatus } from './intent';
+
 /**
  * What an operator decides for an intent in needs_review. Pure: the API, the workflow's update
  * handler and the resolving activity all speak it.
@@ -14,4 +16,12 @@ export interface ReviewRequest {
   decision: ReviewDecision;
   /** The operator, as the audit log names them. */
   actor: string;
+}
+
+/** The intent as a decision left it. */
+export interface ReviewOutcome {
+  status: IntentStatus;
+  txHash: string | null;
+  blockNumber: string | null;
+  reason: string | null;
 }

@@ -173,14 +173,7 @@ async function resolveAsFailed(
   reason: string,
 ): Promise<Intent> {
   const intent = await intentInReview(deps, intentId);
-  const onChain = await attemptsOnChain(deps, intent);
-  if (onChain.paid) {
-    throw new ReviewRefusedError(
-      intentId,
-      'transaction_mined',
-      `its transaction ${onChain.paid} was mined and paid: resolve as confirmed`,
-    );
-  }
+  const onChain = await unpaidAttempts(deps, intent);
   if (onChain.unusedNonce !== undefined) {
     throw new ReviewRefusedError(
       intentId,
@@ -212,14 +205,7 @@ async function prepareRetry(
       'it has no signed transaction to send',
     );
   }
-  const onChain = await attemptsOnChain(deps, intent);
-  if (onChain.paid) {
-    throw new ReviewRefusedError(
-      intentId,
-      'transaction_mined',
-      `its transaction ${onChain.paid} was mined and paid: resolve as confirmed`,
-    );
-  }
+  const onChain = await unpaidAttempts(deps, intent);
   if (onChain.unusedNonce === undefined) {
     throw new ReviewRefusedError(
       intentId,
@@ -236,19 +222,25 @@ async function prepareRetry(
 
 /**
  * What the chain says of every transaction ever signed for the intent (replacements and re-signs
- * included): the one that paid, if any, and a nonce of theirs nobody has used yet, if any (then
- * one of them can still land).
+ * included). Refused if one of them paid (resolve as confirmed instead); otherwise a nonce of
+ * theirs nobody has used yet, if any: then one of them can still land.
  */
-async function attemptsOnChain(
+async function unpaidAttempts(
   deps: ReviewCheckDependencies,
   intent: Intent,
-): Promise<{ paid?: Hex; unusedNonce?: number }> {
+): Promise<{ unusedNonce?: number }> {
   const attempts = await listAttempts(deps.database.kysely, intent.id);
   if (attempts.length === 0) return {};
   const chain = deps.chains.get(intent.chainId);
   for (const attempt of attempts) {
     const seen = await chain.observe(attempt.txHash);
-    if (seen.state === 'mined' && seen.succeeded) return { paid: attempt.txHash };
+    if (seen.state === 'mined' && seen.succeeded) {
+      throw new ReviewRefusedError(
+        intent.id,
+        'transaction_mined',
+        `its transaction ${attempt.txHash} was mined and paid: resolve as confirmed`,
+      );
+    }
   }
   const minedNonce = await chain.minedNonce(intent.from);
   const unused = attempts.map((attempt) => attempt.nonce).filter((nonce) => nonce >= minedNonce);

@@ -17,7 +17,8 @@ import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { IntentStatus, revertedReason } from '../domain/intent';
-import type { ReviewDecision, ReviewRequest } from '../domain/review';
+import { ErrorType } from '../domain/errors';
+import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
 import {
   confirmStep,
@@ -91,14 +92,14 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   };
 
   let review: 'closed' | 'waiting' | 'applying' = 'closed';
-  let decided: { action: ReviewDecision['action']; status: IntentStatus } | undefined;
-  setHandler<{ status: IntentStatus }, [ReviewRequest], typeof resolveReviewUpdate>(
+  let decided: (ReviewOutcome & { action: ReviewDecision['action'] }) | undefined;
+  setHandler<ReviewOutcome, [ReviewRequest], typeof resolveReviewUpdate>(
     resolveReviewUpdate,
     async (request) => {
       review = 'applying';
       try {
         const result = await resolveReview({ intentId, ...request });
-        decided = { action: request.decision.action, status: result.status };
+        decided = { action: request.decision.action, ...result };
         return result;
       } catch (error) {
         // The caller gets the refusal itself (ReviewRefused, NotInReview), not its wrapping.
@@ -111,7 +112,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
       validator: () => {
         if (review === 'waiting') return;
         throw ApplicationFailure.create({
-          type: 'NotInReview',
+          type: ErrorType.notInReview,
           message: `intent ${intentId} is ${progress.status}, not waiting for a review decision`,
           details: [{ intentId, status: progress.status }],
           nonRetryable: true,
@@ -128,11 +129,11 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     review = 'waiting';
     await condition(() => decided !== undefined);
     review = 'closed';
-    const { action, status } = decided!;
+    const { action, status, txHash, blockNumber, reason } = decided!;
     decided = undefined;
     if (action !== 'retry') {
+      Object.assign(progress, { txHash, blockNumber, reason });
       enter(status);
-      progress.reason = status === IntentStatus.failed ? 'resolved as failed in review' : null;
       break;
     }
     progress.reason = null;

@@ -1,11 +1,8 @@
 import { defineUpdate } from '@temporalio/workflow';
-import type { IntentStatus } from '../domain/intent';
-import type { ReviewRequest } from '../domain/review';
+import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 
 /**
  * An operator's decision for an intent waiting in needs_review. Refused (before it reaches the
  * history) when the workflow is not waiting in review or is already applying another decision.
  */
-export const resolveReviewUpdate = defineUpdate<{ status: IntentStatus }, [ReviewRequest]>(
-  'resolveReview',
-);
+export const resolveReviewUpdate = defineUpdate<ReviewOutcome, [ReviewRequest]>('resolveReview');

@@ -36,7 +36,7 @@ export function fakeActivities(
       status: signed ? IntentStatus.needsReview : IntentStatus.failed,
       ageMs: 1,
     }),
-    resolveReview: async ({ decision }) => ({ status: statusAfterReview[decision.action] }),
+    resolveReview: async ({ decision }) => reviewOutcome(decision.action),
     ...batchStepsNotFaked,
   };
   const merged = {
@@ -75,3 +75,11 @@ export const statusAfterReview = {
   fail: IntentStatus.failed,
   retry: IntentStatus.signed,
 } as const;
+
+/** What the real activity answers for a decision, on the fakes' transaction. */
+export const reviewOutcome = (action: keyof typeof statusAfterReview) => ({
+  status: statusAfterReview[action],
+  txHash: '0xabc',
+  blockNumber: action === 'confirm' ? '7' : null,
+  reason: action === 'fail' ? 'resolved as failed by op: test' : null,
+});

@@ -3,7 +3,7 @@ import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome } from '../../domain/batch';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
-import { statusAfterReview } from './fake-activities';
+import { reviewOutcome, statusAfterReview } from './fake-activities';
 
 export interface FakeItem {
   wallet: string;
@@ -96,7 +96,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
     },
     resolveReview: async ({ intentId, decision }) => {
       status.set(intentId, statusAfterReview[decision.action]);
-      return { status: statusAfterReview[decision.action] };
+      return reviewOutcome(decision.action);
     },
     loadBatchItems: async ({ fromIndex, count }) =>
       items

@@ -9,11 +9,7 @@ import { createRelayerWorker } from '../../workers/relayer-worker';
 import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import { intentProgressQuery } from '../../workflows';
-import {
-  fakeActivities,
-  statusAfterReview,
-  type ActivityOverrides,
-} from '../support/fake-activities';
+import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -187,7 +183,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(calls).not.toContain('confirm');
     expect(calls).toContain('releaseThrottle');
     expect(calls.at(-1)).toBe('resolveReview');
-    expect(result).toMatchObject({ status: IntentStatus.failed });
+    expect(result).toMatchObject({ status: IntentStatus.failed, reason: /resolved as failed/ });
   });
 
   it('sends a transaction that is never mined to review after the confirmation timeout; a retry follows it to confirmed', async () => {
@@ -228,7 +224,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         resolveReview: async ({ decision }) => {
           if (refuse)
             throw new ReviewRefusedError('pi_test', 'transaction_not_found', 'no such tx');
-          return { status: statusAfterReview[decision.action] };
+          return reviewOutcome(decision.action);
         },
       },
       { confirmTimeoutMs: 5 * 60_000 },
@@ -249,7 +245,11 @@ describe('paymentIntent workflow (time-skipping)', () => {
         });
       },
     );
-    expect(result.status).toBe(IntentStatus.confirmed);
+    expect(result).toMatchObject({
+      status: IntentStatus.confirmed,
+      blockNumber: '7',
+      reason: null,
+    });
     expect(calls.filter((call) => call === 'resolveReview')).toHaveLength(2);
   });
 
