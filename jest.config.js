@@ -15,6 +15,20 @@ const project = (name, extra = {}) => ({
   ...extra,
 });
 
+const postgresSuites = [
+  'integration/activities',
+  'integration/admission',
+  'integration/api',
+  'integration/batch',
+  'integration/chain-robustness',
+  'integration/review',
+  'integration/review-queue',
+  'integration/submit-intent',
+  'e2e/fifty-intents',
+  'e2e/kill-worker',
+  'e2e/shared-quota',
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60_000,
@@ -30,5 +44,15 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
     }),
     project('replay', { globalSetup: '<rootDir>/test/support/bundle-workflows.ts' }),
+    // The suites that touch the store, again on a real PostgreSQL server (one database per file).
+    project('postgres', {
+      testMatch: postgresSuites.map((suite) => `<rootDir>/test/${suite}.test.ts`),
+      setupFiles: [
+        '<rootDir>/test/support/quiet-runtime.ts',
+        '<rootDir>/test/support/on-postgres.ts',
+      ],
+      globalSetup: '<rootDir>/test/support/start-postgres-project.ts',
+      globalTeardown: '<rootDir>/test/support/stop-postgres-project.ts',
+    }),
   ],
 };

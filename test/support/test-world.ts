@@ -3,14 +3,18 @@ import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../
 
 export type TestWorld = LocalWorld;
 
+/** Whether this test file runs in the PostgreSQL project (see jest.config.js). */
+const onPostgres = () =>
+  (globalThis as { __relayerTestStore?: string }).__relayerTestStore === 'postgres';
+
 /**
- * A fresh local world per test file, its workers pointed at the shared dev server. With
- * TEST_POSTGRES_URL set, its data lives in a fresh PostgreSQL database instead of SQLite.
+ * A fresh local world per test file, its workers pointed at the shared dev server; its data in a
+ * fresh SQLite file, or in the PostgreSQL project a fresh database on TEST_POSTGRES_URL's server.
  */
 export const startTestWorld = (options: LocalWorldOptions = {}): Promise<TestWorld> =>
   startLocalWorld({
     temporalAddress: process.env.TEMPORAL_TEST_ADDRESS,
-    postgresServerUrl: process.env.TEST_POSTGRES_URL || undefined,
+    postgresServerUrl: onPostgres() ? process.env.TEST_POSTGRES_URL : undefined,
     ...options,
   });
 
