@@ -14,9 +14,14 @@ import { signAttempt } from './transactions/sign-attempt';
 
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
 export type ConfirmResult =
-  | { state: 'confirmed'; blockNumber: string; ageMs: number }
-  | { state: 'reverted'; blockNumber: string; ageMs: number }
-  | { state: 'pending'; confirmations: number; retryAfterMs: number };
+  | { state: 'confirmed' | 'reverted'; blockNumber: string; ageMs: number; txHash?: string }
+  | {
+      state: 'pending';
+      confirmations: number;
+      retryAfterMs: number;
+      /** The intent's current transaction after this look (a replacement may have taken over). */
+      txHash?: string;
+    };
 
 type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 
@@ -37,10 +42,16 @@ type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 export const confirm = (deps: ActivityDependencies) => {
   const { db, chains, clock, throttle } = deps;
 
-  const pending = (chain: Chain, confirmations = 0, retryAfterMs = chain.pollIntervalMs) => ({
-    state: 'pending' as const,
+  const pending = (
+    chain: Chain,
+    confirmations = 0,
+    retryAfterMs = chain.pollIntervalMs,
+    txHash?: string,
+  ): ConfirmResult => ({
+    state: 'pending',
     confirmations,
     retryAfterMs: Math.max(retryAfterMs, chain.pollIntervalMs),
+    ...(txHash && { txHash }),
   });
 
   async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
@@ -68,6 +79,7 @@ export const confirm = (deps: ActivityDependencies) => {
         state: seen.succeeded ? ('confirmed' as const) : ('reverted' as const),
         blockNumber: seen.blockNumber.toString(),
         ageMs: ageMs(current, clock),
+        txHash: attempt.txHash,
       };
     });
   }
@@ -156,6 +168,7 @@ export const confirm = (deps: ActivityDependencies) => {
       const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
       const signed = signedTransactionOf(replaced);
       if (signed) await sendSigned(chain, throttle, signed);
+      return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
     } catch (error) {
       // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
       if (!(error instanceof RelayerError && error.name === ErrorType.feeAboveCap)) throw error;
@@ -171,7 +184,12 @@ export const confirm = (deps: ActivityDependencies) => {
         intent.blockNumber !== null
       ) {
         const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
-        return { state, blockNumber: intent.blockNumber.toString(), ageMs: ageMs(intent, clock) };
+        return {
+          state,
+          blockNumber: intent.blockNumber.toString(),
+          ageMs: ageMs(intent, clock),
+          ...(intent.txHash && { txHash: intent.txHash }),
+        };
       }
       const attempts = await listAttempts(db.kysely, intentId);
       const latest = attempts.at(-1);
@@ -187,7 +205,7 @@ export const confirm = (deps: ActivityDependencies) => {
         if (seen.state !== 'mined') continue;
         if (seen.confirmations >= chain.confirmations) return finish(intent, attempt, seen);
         await noteReceipt(intent, attempt, seen);
-        return pending(chain, seen.confirmations);
+        return pending(chain, seen.confirmations, chain.pollIntervalMs, attempt.txHash);
       }
       if (intent.blockNumber !== null) await noteReceipt(intent, undefined);
 
@@ -210,7 +228,7 @@ export const confirm = (deps: ActivityDependencies) => {
         );
         const signed = signedTransactionOf(reassigned);
         if (signed) await sendSigned(chain, throttle, signed);
-        return pending(chain);
+        return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
       }
       return resend(chain, intent, latest);
     });

@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Intent } from '../domain/intent';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntent } from '../workflows';
-import { intentStatusKey, tenantIdKey } from '../workflows/search-attributes';
+import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
 /**
  * Starts the workflow that takes an intent to its end. Starting it again is harmless: a running
@@ -17,6 +17,7 @@ export async function startIntentWorkflow(
   options: { workflowId?: string; waitInReview?: boolean } = {},
 ): Promise<string> {
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
+  const labels = { ...intent, amountWei: intent.amount.toString() };
   try {
     await client.workflow.start<typeof paymentIntent>('paymentIntent', {
       taskQueue,
@@ -26,16 +27,8 @@ export async function startIntentWorkflow(
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: intentStatusKey, value: intent.status },
-        { key: tenantIdKey, value: intent.tenantId },
-      ],
-      memo: {
-        amountWei: intent.amount.toString(),
-        from: intent.from,
-        to: intent.to,
-        chainId: intent.chainId,
-      },
+      typedSearchAttributes: intentSearchAttributes(labels),
+      memo: intentMemo(labels),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

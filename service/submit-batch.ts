@@ -10,7 +10,7 @@ import {
 import { batchWorkflowId, type BatchMode } from '../domain/batch';
 import { IntentConflictError, UnknownTenantError } from '../domain/errors';
 import type { paymentBatch } from '../workflows';
-import { tenantIdKey } from '../workflows/search-attributes';
+import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
 import { newIntentId } from './new-intent-id';
 
 export interface BatchRequest {
@@ -108,7 +108,10 @@ export async function startBatchWorkflow(
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [{ key: tenantIdKey, value: batch.tenantId }],
+      typedSearchAttributes: [
+        { key: tenantIdKey, value: batch.tenantId },
+        { key: batchIdKey, value: batch.id },
+      ],
       memo: { items: batch.itemCount, mode: batch.mode },
     });
   } catch (error) {

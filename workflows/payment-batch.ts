@@ -30,7 +30,13 @@ import {
   type BatchProgress,
 } from './batch-signals';
 import { paymentIntent } from './payment-intent';
-import { intentStatusKey, tenantIdKey } from './search-attributes';
+import {
+  intentMemo,
+  intentSearchAttributes,
+  intentStatusKey,
+  tenantIdKey,
+  type IntentLabels,
+} from './search-attributes';
 
 export interface PaymentBatchInput {
   batchId: string;
@@ -163,7 +169,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     wakeUp = true;
   }
 
-  async function follow(item: ScheduledItem, intentId: string, tenantId: string): Promise<void> {
+  async function follow(
+    item: ScheduledItem,
+    intentId: string,
+    labels: IntentLabels | { tenantId: string },
+  ): Promise<void> {
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
     const child = executeChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
@@ -171,10 +181,14 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       // A batch ending early (or terminated) must never cut a payment off halfway.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: intentStatusKey, value: 'authorized' },
-        { key: tenantIdKey, value: tenantId },
-      ],
+      ...('chainId' in labels
+        ? { typedSearchAttributes: intentSearchAttributes(labels), memo: intentMemo(labels) }
+        : {
+            typedSearchAttributes: [
+              { key: intentStatusKey, value: 'authorized' },
+              { key: tenantIdKey, value: labels.tenantId },
+            ],
+          }),
     }).catch(() => undefined);
     await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
@@ -207,7 +221,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
       void CancellationScope.nonCancellable(() =>
-        follow(item, admitted.intentId, admitted.tenantId),
+        follow(item, admitted.intentId, admitted.labels ?? { tenantId: admitted.tenantId }),
       );
     }
     return undefined;

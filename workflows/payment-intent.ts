@@ -53,6 +53,8 @@ export interface PaymentIntentProgress {
   reason: string | null;
   /** Times the throttle said "not now" before this intent got its permit. */
   permitRefusals: number;
+  /** Every transaction hash that has been the intent's, in order (replacements, re-signs). */
+  txHashes: string[];
 }
 
 export const intentProgressQuery = defineQuery<PaymentIntentProgress>('intentProgress');
@@ -83,6 +85,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     blockNumber: null,
     reason: null,
     permitRefusals: 0,
+    txHashes: [],
   };
   setHandler(intentProgressQuery, () => progress);
   const enter = (status: IntentStatus) => {
@@ -132,7 +135,8 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     const { action, status, txHash, blockNumber, reason } = decided!;
     decided = undefined;
     if (action !== 'retry') {
-      Object.assign(progress, { txHash, blockNumber, reason });
+      if (txHash) noteTxHash(progress, txHash);
+      Object.assign(progress, { blockNumber, reason });
       enter(status);
       break;
     }
@@ -156,14 +160,15 @@ async function settle(
       enter((await markSettling({ intentId })).status);
       enter((await hold({ intentId })).status);
       const sent = await broadcast({ intentId });
-      progress.txHash = sent.txHash;
+      noteTxHash(progress, sent.txHash);
       enter(sent.status);
       if (input.batch) await tellBatch(batchItemSignedSignal, input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
       permitReleased = CancellationScope.nonCancellable(() => releasePermit(permit));
     }
-    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress.txHash);
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
+    if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
     enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
@@ -221,20 +226,27 @@ function releasePermit(permit: { permitId: string; releaseQueue: string }): Prom
 async function waitForConfirmations(
   intentId: string,
   timeoutMs: number = defaultConfirmTimeoutMs,
-  txHash: string | null,
+  progress: PaymentIntentProgress,
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await confirm({ intentId });
     if (result.state !== 'pending') return result;
+    if (result.txHash) noteTxHash(progress, result.txHash);
     if (Date.now() >= deadline) {
       throw ApplicationFailure.nonRetryable(
-        `transaction ${txHash} not confirmed within ${timeoutMs / 1000}s`,
+        `transaction ${progress.txHash} not confirmed within ${timeoutMs / 1000}s`,
         'ConfirmationTimeout',
       );
     }
     await sleep(Math.min(result.retryAfterMs, deadline - Date.now()));
   }
+}
+
+/** The intent's current transaction, and its history for the progress query. */
+function noteTxHash(progress: PaymentIntentProgress, txHash: string): void {
+  progress.txHash = txHash;
+  if (!progress.txHashes.includes(txHash)) progress.txHashes.push(txHash);
 }
 
 function describeFailure(error: unknown): string {

@@ -6,5 +6,44 @@ export const intentStatusKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 export const tenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const chainIdKey = defineSearchAttributeKey('ChainId', SearchAttributeType.INT);
+/** The sending wallet's address, as the intent was submitted. */
+export const walletKey = defineSearchAttributeKey('Wallet', SearchAttributeType.KEYWORD);
+/** On a batch and on each of its items' workflows. */
+export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
 
-export const relayerSearchAttributes = [intentStatusKey, tenantIdKey];
+export const relayerSearchAttributes = [
+  intentStatusKey,
+  tenantIdKey,
+  chainIdKey,
+  walletKey,
+  batchIdKey,
+];
+
+/** What an intent's workflow is started with, for the Web UI: found by these, shown with those. */
+export interface IntentLabels {
+  status: string;
+  tenantId: string;
+  chainId: number;
+  from: string;
+  to: string;
+  amountWei: string;
+  batchId?: string;
+}
+
+/** Search attributes of an intent's workflow; IntentStatus is kept current by the workflow. */
+export const intentSearchAttributes = (intent: IntentLabels) => [
+  { key: intentStatusKey, value: intent.status },
+  { key: tenantIdKey, value: intent.tenantId },
+  { key: chainIdKey, value: intent.chainId },
+  { key: walletKey, value: intent.from },
+  ...(intent.batchId === undefined ? [] : [{ key: batchIdKey, value: intent.batchId }]),
+];
+
+/** Shown on the workflow's page in the Web UI (not searchable). */
+export const intentMemo = (intent: IntentLabels) => ({
+  amountWei: intent.amountWei,
+  from: intent.from,
+  to: intent.to,
+  chainId: intent.chainId,
+});

@@ -3,10 +3,17 @@ import { rejectionCodeOf } from '../../domain/rejections';
 import { admitIntent } from '../../service/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
 import { findBatch, findBatchItem, updateBatchItem } from '../store/batch-store';
+import type { IntentLabels } from '../../workflows/search-attributes';
 import type { BatchItemParameters } from './batch-item-parameters';
 
 export type AdmitBatchItemResult =
-  | { kind: 'admitted'; intentId: string; tenantId: string }
+  | {
+      kind: 'admitted';
+      intentId: string;
+      tenantId: string;
+      /** For the item workflow's search attributes and memo (absent in results recorded before). */
+      labels?: IntentLabels;
+    }
   /** The tenant or the relayer is full: ask again later; the item waits in the database. */
   | { kind: 'wait'; retryAfterMs: number; reason: string }
   | { kind: 'rejected'; code: string; message: string };
@@ -46,7 +53,20 @@ export const admitBatchItem =
           started_at: now.toISOString(),
         });
       }
-      return { kind: 'admitted', intentId: intent.id, tenantId: batch.tenantId };
+      return {
+        kind: 'admitted',
+        intentId: intent.id,
+        tenantId: batch.tenantId,
+        labels: {
+          status: intent.status,
+          tenantId: intent.tenantId,
+          chainId: intent.chainId,
+          from: intent.from,
+          to: intent.to,
+          amountWei: intent.amount.toString(),
+          batchId,
+        },
+      };
     } catch (error) {
       if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;
       if (waitTypes.includes(error.name)) {

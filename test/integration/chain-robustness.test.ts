@@ -147,10 +147,10 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     // block base fee"): the look replaces it at once. A node that keeps it pending gets its
     // replacement once it has been stuck for STUCK_AFTER_MS.
     await sleep(stuckAfterMs);
-    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
-      state: 'pending',
-    });
+    const look = await run(activities.confirm, { intentId: intent.id });
     const attempts = await listAttempts(world.database.kysely, intent.id);
+    // The look reports the replacement as the intent's transaction now (the workflow's history).
+    expect(look).toMatchObject({ state: 'pending', txHash: attempts[1]?.txHash });
     expect(attempts).toHaveLength(2);
     const [, second] = attempts;
     expect(second).toMatchObject({ nonce: first!.nonce, cause: 'fee_bump' });
@@ -345,10 +345,10 @@ describe('fee caps', () => {
     await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: cap * 2n });
     await world.testClient.mine({ blocks: 1 });
     await sleep(stuckAfterMs);
-    expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
-      state: 'pending',
-    });
+    const look = await run(activities.confirm, { intentId: intent.id });
     const attempts = await listAttempts(world.database.kysely, intent.id);
+    // The look reports the replacement as the intent's transaction now (the workflow's history).
+    expect(look).toMatchObject({ state: 'pending', txHash: attempts[1]?.txHash });
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.maxFeePerGas).toBeLessThanOrEqual(cap);
 

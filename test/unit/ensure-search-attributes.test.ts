@@ -14,13 +14,17 @@ const operator = (existing: string[], add: () => Promise<unknown>) =>
 describe('ensureSearchAttributes', () => {
   it('registers only what the namespace lacks', async () => {
     const add = jest.fn(async () => ({}));
-    await ensureSearchAttributes(operator(['IntentStatus'], add), 'default');
+    await ensureSearchAttributes(
+      operator(['IntentStatus', 'ChainId', 'Wallet', 'BatchId'], add),
+      'default',
+    );
     expect(add).toHaveBeenCalledWith({ namespace: 'default', searchAttributes: { TenantId: 2 } });
   });
 
   it('does nothing when all are there', async () => {
     const add = jest.fn(async () => ({}));
-    await ensureSearchAttributes(operator(['IntentStatus', 'TenantId'], add), 'default');
+    const all = ['IntentStatus', 'TenantId', 'ChainId', 'Wallet', 'BatchId'];
+    await ensureSearchAttributes(operator(all, add), 'default');
     expect(add).not.toHaveBeenCalled();
   });
 
@@ -33,6 +37,9 @@ describe('ensureSearchAttributes', () => {
         'search attributes missing on namespace payments and this worker may not create them; run:',
         '  temporal operator search-attribute create --namespace payments --name IntentStatus --type Keyword',
         '  temporal operator search-attribute create --namespace payments --name TenantId --type Keyword',
+        '  temporal operator search-attribute create --namespace payments --name ChainId --type Int',
+        '  temporal operator search-attribute create --namespace payments --name Wallet --type Keyword',
+        '  temporal operator search-attribute create --namespace payments --name BatchId --type Keyword',
         '  (registering them failed: PermissionDenied)',
       ].join('\n'),
     );

@@ -78,6 +78,17 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(calls.slice(4).sort()).toEqual(['confirm', 'releaseThrottle']);
   });
 
+  it('keeps the history of the intent’s transactions when a replacement takes over', async () => {
+    let looks = 0;
+    const { result } = await runIntent({
+      confirm: async () =>
+        ++looks === 1
+          ? { state: 'pending', confirmations: 0, retryAfterMs: 1000, txHash: '0xdef' }
+          : { state: 'confirmed', blockNumber: '8', ageMs: 1, txHash: '0xdef' },
+    });
+    expect(result).toMatchObject({ txHash: '0xdef', txHashes: ['0xabc', '0xdef'] });
+  });
+
   it('waits for confirmations on workflow timers, not inside an activity', async () => {
     let looks = 0;
     const { result, calls, elapsedMs } = await runIntent({
