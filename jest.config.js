@@ -44,6 +44,8 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
     }),
     project('replay', { globalSetup: '<rootDir>/test/support/bundle-workflows.ts' }),
+    // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
+    project('browser'),
     // The suites that touch the store, again on a real PostgreSQL server (one database per file).
     project('postgres', {
       testMatch: postgresSuites.map((suite) => `<rootDir>/test/${suite}.test.ts`),

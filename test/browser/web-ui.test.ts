@@ -1,0 +1,156 @@
+import { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { insertIntent } from '../../activities/store/intent-store';
+import { parseNewIntent } from '../../domain/intent-request';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { newIntentId } from '../../service/new-intent-id';
+import { submitBatch } from '../../service/submit-batch';
+import { batchResults } from '../../activities/store/batch-store';
+import { BatchMode, batchWorkflowId } from '../../domain/batch';
+import { submitIntent } from '../../service/submit-intent';
+import { chromiumExecutable, offlineChromiumArgs } from '../../stack/chromium';
+import { freePort } from '../../stack/free-port';
+import { startLocalWorld, type LocalWorld } from '../../stack/local-world';
+import { startDevServer } from '../../stack/temporal-servers';
+import { waitFor } from '../../stack/wait-for';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { intentProgressQuery } from '../../workflows';
+import { intentStatusKey, tenantIdKey } from '../../workflows/search-attributes';
+import { waitUntilSettled } from '../support/intents';
+
+/**
+ * What an operator sees: the embedded stack with its Web UI, a few intents (three confirmed, one
+ * waiting in needs_review, a batch of two from another wallet), and the UI's workflow list
+ * filtered by the relayer's search attributes in a real (headless, offline) Chromium. Screenshots land in test-output/ for a
+ * person to look at.
+ */
+const screenshots = resolve(__dirname, '../../test-output');
+let server: TestWorkflowEnvironment;
+let uiUrl: string;
+let world: LocalWorld;
+let relayer: RelayerProcess;
+let browser: Browser;
+beforeAll(async () => {
+  const uiPort = await freePort();
+  server = await startDevServer({ uiPort });
+  uiUrl = `http://127.0.0.1:${uiPort}`;
+  world = await startLocalWorld({ temporalAddress: server.address, tenants: { acme: '10' } });
+  relayer = await startRelayerProcess(world.config({ CONFIRM_POLL_INTERVAL_MS: '100' }));
+  browser = await chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: offlineChromiumArgs,
+    headless: true,
+  });
+  mkdirSync(screenshots, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await world?.testClient.setAutomine(true);
+  await relayer?.stop();
+  await world?.stop();
+  await server?.teardown();
+});
+
+/** The UI's workflow list under `query`, once every id in `expected` is on it. */
+async function listWorkflows(page: Page, query: string, expected: string[], shot: string) {
+  const url = `${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`;
+  await page.goto(url);
+  for (const workflowId of expected) {
+    await page.getByText(workflowId, { exact: true }).first().waitFor({ timeout: 30_000 });
+  }
+  await page.screenshot({ path: join(screenshots, shot), fullPage: true });
+  return page.locator('body').innerText();
+}
+
+describe('the Temporal Web UI, filtered by the relayer’s search attributes', () => {
+  it('lists the confirmed intents under IntentStatus, and the needs_review queue of one tenant with one filter', async () => {
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, taskQueue: 'payment-relayer' };
+    const payment = () => ({
+      tenantId: 'acme',
+      chainId: world.anvil.chainId,
+      from: world.wallets[0]!,
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      amount: parseEther('0.01').toString(),
+    });
+    const confirmed = await Promise.all([1, 2, 3].map(() => submitIntent(deps, payment())));
+    await waitUntilSettled(world, 3, 60_000);
+
+    // One more whose transaction the node holds but never mines: it waits in review.
+    await world.testClient.setAutomine(false);
+    const { intent } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      parseNewIntent(payment()),
+      new Date(),
+    );
+    // The default confirmation timeout is 30 minutes; a short one is the test's only shortcut.
+    const reviewRun = await client.workflow.start('paymentIntent', {
+      taskQueue: deps.taskQueue,
+      workflowId: paymentIntentWorkflowId(intent.id),
+      args: [{ intentId: intent.id, confirmTimeoutMs: 1000 }],
+      typedSearchAttributes: [
+        { key: intentStatusKey, value: intent.status },
+        { key: tenantIdKey, value: intent.tenantId },
+      ],
+    });
+    await waitFor(
+      async () => (await reviewRun.query(intentProgressQuery)).status === 'needs_review',
+      'the intent to wait in review',
+      30_000,
+    );
+
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const confirmedIds = confirmed.map((submitted) => submitted.workflowId);
+    const confirmedList = await listWorkflows(
+      page,
+      'IntentStatus = "confirmed"',
+      confirmedIds,
+      'web-ui-confirmed.png',
+    );
+    expect(confirmedList).not.toContain(reviewRun.workflowId);
+
+    const queue = await listWorkflows(
+      page,
+      'IntentStatus = "needs_review" AND TenantId = "acme"',
+      [reviewRun.workflowId],
+      'web-ui-needs-review-acme.png',
+    );
+    for (const workflowId of confirmedIds) expect(queue).not.toContain(workflowId);
+
+    // A batch and its items share BatchId; every intent carries its chain and sending wallet.
+    await world.testClient.setAutomine(true);
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        mode: BatchMode.collectAll,
+        concurrency: 2,
+        items: [1, 2].map(() => ({ ...parseNewIntent(payment()), from: world.wallets[1]! })),
+      },
+      'browser-batch',
+    );
+    await client.workflow.getHandle(batchWorkflowId(batch.id)).result();
+    const items = await batchResults(world.database.kysely, batch.id, 0, 10);
+    const itemIds = items.map((item) => paymentIntentWorkflowId(item.intentId!));
+    await listWorkflows(
+      page,
+      `BatchId = "${batch.id}"`,
+      [batchWorkflowId(batch.id), ...itemIds],
+      'web-ui-batch.png',
+    );
+    const byWallet = await listWorkflows(
+      page,
+      `ChainId = ${world.anvil.chainId} AND Wallet = "${world.wallets[1]}"`,
+      itemIds,
+      'web-ui-wallet.png',
+    );
+    for (const workflowId of confirmedIds) expect(byWallet).not.toContain(workflowId);
+    await page.close();
+  }, 180_000);
+});
