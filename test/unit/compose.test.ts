@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { settings } from '../../workers/config';
+
+const compose = readFileSync(resolve(__dirname, '../../docker-compose.yml'), 'utf8');
+
+/** The workers' shared environment block of the compose file (the `&relayer-environment` map). */
+function workerEnvironment(): Record<string, string> {
+  const block = compose.split('environment: &relayer-environment\n')[1]!.split(/\n {2}\S/)[0]!;
+  return Object.fromEntries(
+    block
+      .split('\n')
+      .map((line) => /^ {4}([A-Z_]+): '?([^']*)'?$/.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => [match[1]!, match[2]!]),
+  );
+}
+
+describe('docker-compose.yml', () => {
+  it('sets every worker setting, and nothing the workers do not read', () => {
+    const documented = Object.values(settings).map((setting) => setting.env);
+    expect(Object.keys(workerEnvironment()).sort()).toEqual([...documented].sort());
+  });
+
+  it('lets a worker drain before it is killed: DRAIN_TIMEOUT_MS below the stop grace period', () => {
+    const drainMs = Number(workerEnvironment().DRAIN_TIMEOUT_MS);
+    const grace = /stop_grace_period: (\d+)s/.exec(compose);
+    expect(grace).not.toBeNull();
+    expect(drainMs).toBeLessThan(Number(grace![1]) * 1000);
+  });
+});
