@@ -106,6 +106,7 @@ describe('activities against real SQLite and anvil', () => {
       state: 'confirmed',
       blockNumber: expect.any(String),
       ageMs: expect.any(Number),
+      txHash: first.txHash,
     });
     expect(await run(activities.confirm, { intentId })).toEqual({
       ...confirmed,
