@@ -8,7 +8,6 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   zeroAddress,
-  type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import {
@@ -77,7 +76,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     settings.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs })),
     { retryCount: 0 },
   );
-  const client: PublicClient = createPublicClient({
+  const client = createPublicClient({
     transport,
     // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
     pollingInterval: settings.pollIntervalMs,
@@ -85,7 +84,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   });
   const { onRpcResponse } = settings;
   if (onRpcResponse) {
-    (client.transport as unknown as ReturnType<typeof transport>['value'])?.onResponse(
+    client.transport.onResponse(
       ({ method, status, transport: endpoint }) =>
         onRpcResponse({
           chainId,

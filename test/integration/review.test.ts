@@ -1,5 +1,5 @@
 import { createWalletClient, http, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createActivities } from '../../activities';
 import type { ChainRegistry } from '../../activities/chain/chain';
 import { systemClock } from '../../activities/dependencies';
@@ -60,7 +60,8 @@ async function intentInReview(options: { sent: boolean; wallet?: number }) {
     tenantId: 'acme',
     chainId: world.anvil.chainId,
     from: world.wallets[options.wallet ?? 0],
-    to: privateKeyToAccount(`0x${'2'.repeat(63)}${Math.floor(Math.random() * 9)}`).address,
+    // A recipient of its own: another intent's transaction must never match this one.
+    to: privateKeyToAccount(generatePrivateKey()).address,
     amount: parseEther('0.25').toString(),
   });
   const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
