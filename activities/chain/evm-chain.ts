@@ -84,14 +84,13 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   });
   const { onRpcResponse } = settings;
   if (onRpcResponse) {
-    client.transport.onResponse(
-      ({ method, status, transport: endpoint }) =>
-        onRpcResponse({
-          chainId,
-          endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
-          method,
-          ok: status === 'success',
-        }),
+    client.transport.onResponse(({ method, status, transport: endpoint }) =>
+      onRpcResponse({
+        chainId,
+        endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
+        method,
+        ok: status === 'success',
+      }),
     );
   }
   const accounts = new Map<string, PrivateKeyAccount>(
