@@ -65,7 +65,9 @@ async function intentStuckInReview(confirmTimeoutMs: number) {
 
 describe('needs_review is a queue of open workflows, resolved by update', () => {
   it('is found with one filter, refuses an unsafe decision, and a retry through the API confirms it', async () => {
-    const { intent, handle } = await intentStuckInReview(1500);
+    // Long enough for the retried send to be mined before the timeout comes round again, even on
+    // a loaded machine; the first wait for review is that long too.
+    const { intent, handle } = await intentStuckInReview(5000);
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
     const query = `IntentStatus = "needs_review" AND TenantId = "acme"`;
