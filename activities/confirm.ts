@@ -215,6 +215,11 @@ export const confirm = (deps: ActivityDependencies) => {
         // Used by a transaction that is none of ours (none has a receipt). Sign again only once
         // that is as settled as we ask our own to be: a shallow reorg could still revive ours.
         if ((await chain.settledNonce(intent.from)) <= latest.nonce) return pending(chain);
+        // Settled now: if one of ours is what used it (mined since the look above, through
+        // another endpoint), its receipt shows now, and the next look confirms it.
+        for (const attempt of attempts) {
+          if ((await chain.observe(attempt.txHash)).state === 'mined') return pending(chain);
+        }
         const plan = await unlessCancelled(
           chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
         );

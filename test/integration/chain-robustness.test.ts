@@ -261,6 +261,32 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     await expectBooksBalanced(world.database);
   });
 
+  it('a lagging endpoint that does not know our mined tx never makes the relayer sign it again', async () => {
+    // The first look at each hash comes from an endpoint that has not seen it (nor its receipt),
+    // while the chain already counts the nonce as used: it looks like a stranger took it.
+    const lookedAt = new Set<string>();
+    const lagging: ChainRegistry = {
+      chainIds: world.chains.chainIds,
+      get: (chainId) => {
+        const chain = world.chains.get(chainId);
+        return {
+          ...chain,
+          observe: async (txHash) => {
+            if (lookedAt.has(txHash)) return chain.observe(txHash);
+            lookedAt.add(txHash);
+            return { state: 'unknown' };
+          },
+        };
+      },
+    };
+    const activities = activitiesWith(lagging);
+    const intent = await sentIntent(activities, 7);
+    await world.testClient.waitForTransactionReceipt({ hash: intent.txHash! });
+    await confirmWith(activities, intent.id, () => sleep(20));
+    expect(await listAttempts(world.database.kysely, intent.id)).toHaveLength(1);
+    await expectPaidOnce(intent.id);
+  });
+
   it('a gap left by an outside transaction that was dropped is filled; the intent behind it lands', async () => {
     const wallet = world.wallets[4]!;
     const outsider = privateKeyToAccount(world.walletKeys[4]!);
