@@ -33,7 +33,7 @@ export async function admitIntent(
   request: NewIntent,
   options: AdmitOptions,
   limits: AdmissionLimits | undefined,
-  now: Date,
+  clock: () => Date,
 ): Promise<{ intent: Intent; created: boolean }> {
   return database.transaction(async (trx) => {
     await lockAdmission(database, trx);
@@ -71,6 +71,9 @@ export async function admitIntent(
       throw new InsufficientBalanceError(request.tenantId, balance.available, request.amount);
     }
     if (limits) await admit(trx, request.tenantId, limits);
+    // Read once admitted, under the lock: an intent is created after every intent whose end made
+    // room for it, so the intents' own timeline never shows more open than admission allowed.
+    const now = clock();
     return insertIntent(
       trx,
       options.intentId ?? newIntentId(now.getTime()),

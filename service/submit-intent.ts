@@ -50,7 +50,7 @@ export async function submitParsedIntent(
     request,
     options,
     deps.admission,
-    deps.clock?.() ?? new Date(),
+    deps.clock ?? (() => new Date()),
   );
   const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent);
   return { intent, workflowId, created };

@@ -44,7 +44,7 @@ export const admitBatchItem =
         },
         { idempotencyKey: `batch:${batchId}:${index}` },
         admission,
-        now,
+        () => clock.now(),
       );
       if (item.state === 'pending') {
         await updateBatchItem(db.kysely, batchId, index, {
