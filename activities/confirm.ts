@@ -1,4 +1,4 @@
-import { ErrorType, IntentClosedError, RelayerError } from '../domain/errors';
+import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
 import { IntentStatus, revertedReason, signedTransactionOf, type Intent } from '../domain/intent';
 import { recordAudit } from '../service/audit-log';
 import type { Chain, TransactionObservation } from './chain/chain';
@@ -171,7 +171,7 @@ export const confirm = (deps: ActivityDependencies) => {
       return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
     } catch (error) {
       // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
-      if (!(error instanceof RelayerError && error.name === ErrorType.feeAboveCap)) throw error;
+      if (!(error instanceof FeeAboveCapError)) throw error;
     }
     return pending(chain);
   }

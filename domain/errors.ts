@@ -249,7 +249,8 @@ export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: st
   constructor(chainId: number, reason: string, retryAfterMs: number) {
     super(
       ErrorType.feeAboveCap,
-      `chain ${chainId}: not sending now, ${reason}`,
+      `chain ${chainId}: not sending now, ${reason}; the send is retried as fees fall, or raise ` +
+        'MAX_FEE_PER_GAS_GWEI / MAX_PRIORITY_FEE_GWEI / MAX_FEE_PER_TRANSFER_ETH to pay more',
       { chainId, reason },
       {
         retryAfterMs,
@@ -266,7 +267,8 @@ export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: s
   constructor(chainId: number, kind: string, cause: unknown) {
     super(
       ErrorType.rpcUnavailable,
-      `chain ${chainId}: RPC ${kind.replaceAll('_', ' ')}: ${shortMessageOf(cause)}`,
+      `chain ${chainId}: RPC ${kind.replaceAll('_', ' ')}: ${shortMessageOf(cause)} (retried; ` +
+        "if it lasts, check RPC_URLS and the provider's quota)",
       { chainId, kind },
       { cause },
     );

@@ -54,7 +54,8 @@ export async function reviewIntent(
     });
     return await getIntent(deps.database.kysely, intentId);
   } catch (error) {
-    if (!workflowHasEnded(error)) throw relayerErrorOf(error);
+    // Also what the server answers for a workflow that has already ended.
+    if (!(error instanceof WorkflowNotFoundError)) throw relayerErrorOf(error);
   }
   const resolved = await applyReviewDecision(deps, actorOf(operator), intentId, decision);
   if (decision.action === 'retry') {
@@ -67,14 +68,9 @@ export async function reviewIntent(
   return resolved;
 }
 
-const workflowHasEnded = (error: unknown): boolean =>
-  error instanceof WorkflowNotFoundError ||
-  (error instanceof Error && /workflow execution already completed/i.test(error.message));
-
 /** The relayer error an update failed with (refused, not in review), as the API knows them. */
 function relayerErrorOf(error: unknown): unknown {
-  const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-  const failure = cause instanceof ApplicationFailure ? cause : cause?.cause;
+  const failure = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
   if (!(failure instanceof ApplicationFailure) || !failure.type) return error;
   const details = (failure.details?.[0] ?? {}) as Record<string, unknown>;
   return new RelayerError(failure.type as ErrorType, failure.message, details, { cause: error });

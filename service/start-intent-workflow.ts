@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Intent } from '../domain/intent';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntent } from '../workflows';
-import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
+import { intentMemo, intentSearchAttributes, labelsOf } from '../workflows/search-attributes';
 
 /**
  * Starts the workflow that takes an intent to its end. Starting it again is harmless: a running
@@ -17,7 +17,7 @@ export async function startIntentWorkflow(
   options: { workflowId?: string; waitInReview?: boolean } = {},
 ): Promise<string> {
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
-  const labels = { ...intent, amountWei: intent.amount.toString() };
+  const labels = labelsOf(intent);
   try {
     await client.workflow.start<typeof paymentIntent>('paymentIntent', {
       taskQueue,

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -45,11 +45,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     asRoot
       ? (['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] as const)
       : ([join(bin, command), args] as const);
-  if (asRoot) {
-    const postgresUser = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    chownSync(dir, Number(postgresUser.stdout.trim()), Number(gid.stdout.trim()));
-  }
+  if (asRoot) spawnSync('chown', ['postgres:', dir]);
   const [initCommand, initArgs] = run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres']);
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);

@@ -47,6 +47,7 @@ export class RpcProxy {
     this.server = createServer((request, response) => {
       this.handle(request, response)
         .then((body) => {
+          if (body === undefined) return; // answered already, by a fault
           response.writeHead(200, { 'content-type': 'application/json' });
           response.end(body);
         })
@@ -94,7 +95,10 @@ export class RpcProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
+  private async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<string | undefined> {
     const body = await readBody(request);
     const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
     const calls = Array.isArray(parsed) ? parsed : [parsed];
@@ -119,17 +123,17 @@ export class RpcProxy {
     fault: ProxyFault,
     calls: JsonRpcRequest[],
     response: ServerResponse,
-  ): Promise<string> {
+  ): Promise<string | undefined> {
     switch (fault.kind) {
       case 'hang':
-        return new Promise(() => undefined);
+        return new Promise(() => undefined); // never: the caller's timeout is the point
       case 'reset':
         response.socket?.destroy();
-        return new Promise(() => undefined);
+        return Promise.resolve(undefined);
       case 'http-status':
         response.writeHead(fault.status, { 'content-type': 'text/plain' });
         response.end(fault.body ?? `HTTP ${fault.status}`);
-        return new Promise(() => undefined);
+        return Promise.resolve(undefined);
       case 'rpc-error': {
         const errors = calls.map((call) => ({
           jsonrpc: '2.0',

@@ -11,6 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
+import type { AdmitBatchItemResult } from '../activities/batch/admit-batch-item';
 import type { ScheduledItem } from '../activities/batch/load-batch-items';
 import {
   BatchMode,
@@ -35,8 +36,9 @@ import {
   intentSearchAttributes,
   intentStatusKey,
   tenantIdKey,
-  type IntentLabels,
 } from './search-attributes';
+
+type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
 
 export interface PaymentBatchInput {
   batchId: string;
@@ -169,11 +171,8 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     wakeUp = true;
   }
 
-  async function follow(
-    item: ScheduledItem,
-    intentId: string,
-    labels: IntentLabels | { tenantId: string },
-  ): Promise<void> {
+  async function follow(item: ScheduledItem, admitted: AdmittedItem): Promise<void> {
+    const { intentId, labels } = admitted;
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
     const child = executeChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
@@ -181,14 +180,14 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       // A batch ending early (or terminated) must never cut a payment off halfway.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      ...('chainId' in labels
-        ? { typedSearchAttributes: intentSearchAttributes(labels), memo: intentMemo(labels) }
-        : {
-            typedSearchAttributes: [
-              { key: intentStatusKey, value: 'authorized' },
-              { key: tenantIdKey, value: labels.tenantId },
-            ],
-          }),
+      // Admissions recorded before items carried labels (older histories) name only the tenant.
+      typedSearchAttributes: labels
+        ? intentSearchAttributes(labels)
+        : [
+            { key: intentStatusKey, value: 'authorized' },
+            { key: tenantIdKey, value: admitted.tenantId },
+          ],
+      ...(labels && { memo: intentMemo(labels) }),
     }).catch(() => undefined);
     await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
@@ -220,9 +219,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       unsignedItemOf.set(item.wallet, item.index);
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
-      void CancellationScope.nonCancellable(() =>
-        follow(item, admitted.intentId, admitted.labels ?? { tenantId: admitted.tenantId }),
-      );
+      void CancellationScope.nonCancellable(() => follow(item, admitted));
     }
     return undefined;
   }

@@ -3,7 +3,7 @@ import { rejectionCodeOf } from '../../domain/rejections';
 import { admitIntent } from '../../service/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
 import { findBatch, findBatchItem, updateBatchItem } from '../store/batch-store';
-import type { IntentLabels } from '../../workflows/search-attributes';
+import { labelsOf, type IntentLabels } from '../../workflows/search-attributes';
 import type { BatchItemParameters } from './batch-item-parameters';
 
 export type AdmitBatchItemResult =
@@ -57,15 +57,7 @@ export const admitBatchItem =
         kind: 'admitted',
         intentId: intent.id,
         tenantId: batch.tenantId,
-        labels: {
-          status: intent.status,
-          tenantId: intent.tenantId,
-          chainId: intent.chainId,
-          from: intent.from,
-          to: intent.to,
-          amountWei: intent.amount.toString(),
-          batchId,
-        },
+        labels: labelsOf(intent, batchId),
       };
     } catch (error) {
       if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;

@@ -8,6 +8,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   zeroAddress,
+  type TransactionSerializedEIP1559,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import {
@@ -207,7 +208,9 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         if (action === 'replace') return 'replace-needed';
         throw typed(
           error,
-          await recoverTransactionAddress({ serializedTransaction: signed.rawTx as never }),
+          await recoverTransactionAddress({
+            serializedTransaction: signed.rawTx as TransactionSerializedEIP1559,
+          }),
         );
       }
     },

@@ -5,10 +5,8 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { insertIntent } from '../../activities/store/intent-store';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { newIntentId } from '../../service/new-intent-id';
 import { submitBatch } from '../../service/submit-batch';
 import { batchResults } from '../../activities/store/batch-store';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
@@ -17,11 +15,9 @@ import { chromiumExecutable, offlineChromiumArgs } from '../../stack/chromium';
 import { freePort } from '../../stack/free-port';
 import { startLocalWorld, type LocalWorld } from '../../stack/local-world';
 import { startDevServer } from '../../stack/temporal-servers';
-import { waitFor } from '../../stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { intentProgressQuery } from '../../workflows';
-import { intentStatusKey, tenantIdKey } from '../../workflows/search-attributes';
 import { waitUntilSettled } from '../support/intents';
+import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
  * What an operator sees: the embedded stack with its Web UI, a few intents (three confirmed, one
@@ -82,27 +78,11 @@ describe('the Temporal Web UI, filtered by the relayer’s search attributes', (
     await waitUntilSettled(world, 3, 60_000);
 
     // One more whose transaction the node holds but never mines: it waits in review.
-    await world.testClient.setAutomine(false);
-    const { intent } = await insertIntent(
-      world.database.kysely,
-      newIntentId(),
+    const { handle: reviewRun } = await intentWaitingInReview(
+      world,
+      deps,
       parseNewIntent(payment()),
-      new Date(),
-    );
-    // The default confirmation timeout is 30 minutes; a short one is the test's only shortcut.
-    const reviewRun = await client.workflow.start('paymentIntent', {
-      taskQueue: deps.taskQueue,
-      workflowId: paymentIntentWorkflowId(intent.id),
-      args: [{ intentId: intent.id, confirmTimeoutMs: 1000 }],
-      typedSearchAttributes: [
-        { key: intentStatusKey, value: intent.status },
-        { key: tenantIdKey, value: intent.tenantId },
-      ],
-    });
-    await waitFor(
-      async () => (await reviewRun.query(intentProgressQuery)).status === 'needs_review',
-      'the intent to wait in review',
-      30_000,
+      1000,
     );
 
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });

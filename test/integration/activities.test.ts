@@ -1,4 +1,4 @@
-import { parseEther } from 'viem';
+import { formatEther, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
 import type { BroadcastOutcome, ChainRegistry } from '../../activities/chain/chain';
@@ -204,7 +204,7 @@ describe('activities against real SQLite and anvil', () => {
     const activities = activitiesWith();
     const before = (await tenantBalance(world.database.kysely, 'acme'))!;
     const balance = before.available;
-    const fits = await newIntent(formatEtherExact(balance - parseEther('0.1')));
+    const fits = await newIntent(formatEther(balance - parseEther('0.1')));
     const tooMuch = await newIntent('0.2');
     for (const intent of [fits, tooMuch])
       await run(activities.markSettling, { intentId: intent.id });
@@ -225,9 +225,3 @@ describe('activities against real SQLite and anvil', () => {
     await expectBooksBalanced(world.database);
   });
 });
-
-function formatEtherExact(wei: bigint): string {
-  const whole = wei / 10n ** 18n;
-  const fraction = (wei % 10n ** 18n).toString().padStart(18, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole.toString();
-}

@@ -1,4 +1,4 @@
-import { parseEther, parseGwei, type Hex } from 'viem';
+import { formatGwei, parseEther, parseGwei, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
 import type { ChainRegistry } from '../../activities/chain/chain';
@@ -366,7 +366,7 @@ describe('fee caps', () => {
     const base = (await world.testClient.getBlock()).baseFeePerGas!;
     // The cap leaves room for the first bid (2 × base + tip) but not for a 20% higher one.
     const cap = base * 2n + parseGwei('1') + 1n;
-    const activities = activitiesWith(chainsWith({ MAX_FEE_PER_GAS_GWEI: formatGweiExact(cap) }));
+    const activities = activitiesWith(chainsWith({ MAX_FEE_PER_GAS_GWEI: formatGwei(cap) }));
     const intent = await sentIntent(activities, 6);
     await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: cap * 2n });
     await world.testClient.mine({ blocks: 1 });
@@ -382,9 +382,3 @@ describe('fee caps', () => {
     await expectPaidOnce(intent.id);
   });
 });
-
-function formatGweiExact(wei: bigint): string {
-  const whole = wei / 10n ** 9n;
-  const fraction = (wei % 10n ** 9n).toString().padStart(9, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole.toString();
-}

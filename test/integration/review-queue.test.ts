@@ -1,17 +1,14 @@
 import { parseEther } from 'viem';
-import { getIntent, insertIntent } from '../../activities/store/intent-store';
 import type { RelayerApiClient } from '../../client/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { newIntentId } from '../../service/new-intent-id';
 import { waitFor } from '../../stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import type { paymentIntent } from '../../workflows';
 import { intentProgressQuery } from '../../workflows';
-import { intentStatusKey, tenantIdKey } from '../../workflows/search-attributes';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
+import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
  * needs_review as a queue: the intent's workflow stays open there, found by its search
@@ -35,33 +32,19 @@ afterAll(async () => {
   await world?.stop();
 });
 
-/** An intent whose transaction the node holds but does not mine: review after `timeoutMs`. */
-async function intentStuckInReview(confirmTimeoutMs: number) {
-  await world.testClient.setAutomine(false);
-  const request = parseNewIntent({
-    tenantId: 'acme',
-    chainId: world.anvil.chainId,
-    from: world.wallets[0],
-    to: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-    amount: parseEther('0.5').toString(),
-  });
-  const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
-  const handle = await api.client.workflow.start<typeof paymentIntent>('paymentIntent', {
-    taskQueue: api.taskQueue,
-    workflowId: paymentIntentWorkflowId(intent.id),
-    args: [{ intentId: intent.id, confirmTimeoutMs }],
-    typedSearchAttributes: [
-      { key: intentStatusKey, value: intent.status },
-      { key: tenantIdKey, value: intent.tenantId },
-    ],
-  });
-  await waitFor(
-    async () => (await handle.query(intentProgressQuery)).status === 'needs_review',
-    'the intent to wait in review',
-    30_000,
+const intentStuckInReview = (confirmTimeoutMs: number) =>
+  intentWaitingInReview(
+    world,
+    api,
+    parseNewIntent({
+      tenantId: 'acme',
+      chainId: world.anvil.chainId,
+      from: world.wallets[0],
+      to: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      amount: parseEther('0.5').toString(),
+    }),
+    confirmTimeoutMs,
   );
-  return { intent: await getIntent(world.database.kysely, intent.id), handle };
-}
 
 describe('needs_review is a queue of open workflows, resolved by update', () => {
   it('is found with one filter, refuses an unsafe decision, and a retry through the API confirms it', async () => {
@@ -101,6 +84,18 @@ describe('needs_review is a queue of open workflows, resolved by update', () => 
     expect(result).toMatchObject({ status: 'confirmed', txHash: intent.txHash });
     expect((await operator.audit(intent.id)).map((entry) => entry.action)).toEqual(['retry']);
     await expectBooksBalanced(world.database);
+  });
+
+  it('an intent in review whose workflow has ended is still resolved, directly', async () => {
+    const { intent, handle } = await intentStuckInReview(1500);
+    await handle.terminate('ended the way workflows ended in review before they waited there');
+    await world.testClient.setAutomine(true);
+    await world.testClient.mine({ blocks: 1 });
+    const resolved = await operator.review(intent.id, 'confirm', { txHash: intent.txHash! });
+    expect(resolved).toMatchObject({ status: 'confirmed', txHash: intent.txHash });
+    expect((await operator.audit(intent.id)).map((entry) => entry.action)).toEqual([
+      'resolve_confirmed',
+    ]);
   });
 
   it('a decision for an intent not in review is refused with not_in_review', async () => {

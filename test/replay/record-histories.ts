@@ -7,11 +7,7 @@ import { batchResults } from '../../activities/store/batch-store';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { insertIntent } from '../../activities/store/intent-store';
-import { newIntentId } from '../../service/new-intent-id';
 import { reviewIntent } from '../../service/review-intent';
-import { waitFor } from '../../stack/wait-for';
-import { intentProgressQuery, type paymentIntent } from '../../workflows';
 import { cancelIntent } from '../../service/cancel-intent';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
@@ -19,6 +15,7 @@ import { startDevServer } from '../../stack/temporal-servers';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { installRuntime } from '../../workers/runtime';
 import { startTestWorld } from '../support/test-world';
+import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack and stores the
@@ -102,22 +99,11 @@ async function main(): Promise<void> {
 
     // An intent whose transaction the node holds but does not mine: it waits in review, an
     // operator retries it (the resolveReview update), and it is confirmed in the same workflow.
-    await world.testClient.setAutomine(false);
-    const { intent } = await insertIntent(
-      world.database.kysely,
-      newIntentId(),
+    const { intent, handle: reviewed } = await intentWaitingInReview(
+      world,
+      deps,
       parseNewIntent(request('0.001')),
-      new Date(),
-    );
-    const reviewed = await deps.client.workflow.start<typeof paymentIntent>('paymentIntent', {
-      taskQueue: deps.taskQueue,
-      workflowId: paymentIntentWorkflowId(intent.id),
-      args: [{ intentId: intent.id, confirmTimeoutMs: 1500 }],
-    });
-    await waitFor(
-      async () => (await reviewed.query(intentProgressQuery)).status === 'needs_review',
-      'the intent to wait in review',
-      30_000,
+      1500,
     );
     await reviewIntent(
       { ...deps, chains: world.chains },

@@ -1,0 +1,36 @@
+import type { Client } from '@temporalio/client';
+import { getIntent, insertIntent } from '../../activities/store/intent-store';
+import type { NewIntent } from '../../domain/intent-request';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { newIntentId } from '../../service/new-intent-id';
+import type { LocalWorld } from '../../stack/local-world';
+import { waitFor } from '../../stack/wait-for';
+import { intentProgressQuery, type paymentIntent } from '../../workflows';
+import { intentSearchAttributes, labelsOf } from '../../workflows/search-attributes';
+
+/**
+ * An intent whose transaction the node holds but does not mine (automine off, left off), its
+ * workflow started as the API would but with a short confirmation timeout (the default is 30
+ * minutes): resolves once the workflow waits in needs_review.
+ */
+export async function intentWaitingInReview(
+  world: LocalWorld,
+  temporal: { client: Client; taskQueue: string },
+  request: NewIntent,
+  confirmTimeoutMs: number,
+) {
+  await world.testClient.setAutomine(false);
+  const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
+  const handle = await temporal.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+    taskQueue: temporal.taskQueue,
+    workflowId: paymentIntentWorkflowId(intent.id),
+    args: [{ intentId: intent.id, confirmTimeoutMs }],
+    typedSearchAttributes: intentSearchAttributes(labelsOf(intent)),
+  });
+  await waitFor(
+    async () => (await handle.query(intentProgressQuery)).status === 'needs_review',
+    'the intent to wait in review',
+    30_000,
+  );
+  return { intent: await getIntent(world.database.kysely, intent.id), handle };
+}
