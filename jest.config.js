@@ -44,6 +44,12 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
     }),
     project('replay', { globalSetup: '<rootDir>/test/support/bundle-workflows.ts' }),
+    // Crashes, restarts, network faults and random histories, each checked against the ledger
+    // invariants; sized by FAULT_INTENTS / FAULT_RUNS (see test/support/fault-settings.ts).
+    project('faults', {
+      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+    }),
     // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
     project('browser'),
     // The suites that touch the store, again on a real PostgreSQL server (one database per file).

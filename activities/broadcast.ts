@@ -22,7 +22,7 @@ export interface BroadcastResult {
  * looks at the chain and replaces, re-sends or re-signs from there.
  */
 export const broadcast = (deps: ActivityDependencies) => {
-  const { db, chains, clock, throttle } = deps;
+  const { db, chains, clock, throttle, failpoints } = deps;
 
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
@@ -36,7 +36,10 @@ export const broadcast = (deps: ActivityDependencies) => {
   return ({ intentId }: IntentStepParameters): Promise<BroadcastResult> =>
     whileHeartbeating(async () => {
       let intent = await getIntent(db.kysely, intentId);
-      if (intent.status === IntentStatus.held) intent = await sign(intent);
+      if (intent.status === IntentStatus.held) {
+        intent = await sign(intent);
+        failpoints?.reach('after-sign');
+      }
       const signed = signedTransactionOf(intent);
       if (!signed || !mayBeSent(intent.status)) {
         throw new IntentClosedError(intentId, intent.status);

@@ -1,5 +1,6 @@
 import type { AdmissionLimits } from '../service/admission';
 import type { ChainRegistry } from './chain/chain';
+import type { Failpoints } from './failpoints';
 import type { Database } from './store/database';
 import type { PermitGrant } from './throttle/throttle';
 
@@ -31,4 +32,6 @@ export interface ActivityDependencies {
   permitReleaseQueue: string;
   /** The API's admission limits, applied to batch items too; none: every item is admitted. */
   admission?: AdmissionLimits;
+  /** Where fault tests kill the process (CRASH_AT); none in normal running. */
+  failpoints?: Failpoints;
 }

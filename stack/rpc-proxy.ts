@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { keccak256, type Hex } from 'viem';
 import { freePort } from './free-port';
 
@@ -9,6 +10,8 @@ export interface RecordedCall {
   endedAt?: number;
   /** For eth_sendRawTransaction: the hash of the bytes sent. */
   txHash?: Hex;
+  /** How the proxy answered instead of the node, if it did (quota, a fault). */
+  refused?: ProxyFault['kind'] | 'quota';
 }
 
 /**
@@ -20,7 +23,34 @@ export type ProxyFault =
   | { kind: 'http-status'; status: number; body?: string }
   | { kind: 'rpc-error'; code: number; message: string }
   | { kind: 'hang' }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** Not refusals: the node gets the call, and answers `ms` late, or its answer is lost. */
+  | { kind: 'latency'; ms: number }
+  | { kind: 'lost-answer' };
+
+/**
+ * A provider's own rate limit: a token bucket of `burst` refilled at `perSecond`, counting the
+ * calls of `methods` (all when omitted). Over it, the call is refused as a provider would: HTTP
+ * 429, or an HTTP 200 carrying JSON-RPC error -32005 "limit exceeded".
+ */
+export interface ProxyQuota {
+  perSecond: number;
+  burst: number;
+  answer: 'http-429' | 'rpc-error';
+  methods?: string[];
+}
+
+/**
+ * Faults on a seeded schedule: each request meets, with probability `rate`, one of `faults`
+ * (chosen uniformly). The same seed and the same order of requests give the same faults.
+ */
+export interface ChaosSchedule {
+  seed: number;
+  rate: number;
+  faults: ProxyFault[];
+}
+
+const quotaError = { code: -32005, message: 'limit exceeded' };
 
 interface JsonRpcRequest {
   id?: unknown;
@@ -36,6 +66,8 @@ export class RpcProxy {
   readonly calls: RecordedCall[] = [];
   private readonly holds = new Map<string, number>();
   private fault: { fault: ProxyFault; methods?: string[] } | undefined;
+  private quota: (ProxyQuota & { tokens: number; refilledAt: number }) | undefined;
+  private chaos: { schedule: ChaosSchedule; random: RandomGenerator } | undefined;
   private readonly startedAt = performance.now();
 
   private readonly server: Server;
@@ -76,6 +108,38 @@ export class RpcProxy {
     this.fault = fault && { fault, methods };
   }
 
+  /** Enforces `quota` from now on (a full bucket), or stops enforcing one with undefined. */
+  enforceQuota(quota: ProxyQuota | undefined): void {
+    this.quota = quota && { ...quota, tokens: quota.burst, refilledAt: this.now() };
+  }
+
+  /** Injects faults on `schedule` from now on, or stops with undefined. */
+  injectChaos(schedule: ChaosSchedule | undefined): void {
+    this.chaos = schedule && { schedule, random: xoroshiro128plus(schedule.seed) };
+  }
+
+  /** How many calls of each method arrived. */
+  countsByMethod(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const call of this.calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
+    return counts;
+  }
+
+  /** Calls the proxy answered itself with a quota refusal: what a provider would have billed as 429s. */
+  quotaRefusals(): number {
+    return this.calls.filter((call) => call.refused === 'quota').length;
+  }
+
+  /** Every distinct transaction hash whose raw bytes the workers sent (answered or not). */
+  sentTxHashes(): Set<Hex> {
+    return new Set(this.calls.flatMap((call) => (call.txHash ? [call.txHash] : [])));
+  }
+
+  /** The log, one JSON object per line: what to keep when a suite fails. */
+  log(): string {
+    return this.calls.map((call) => JSON.stringify(call)).join('\n');
+  }
+
   /** Calls of `method`, in the order they arrived. */
   callsOf(method: string): RecordedCall[] {
     return this.calls.filter((call) => call.method === method);
@@ -103,9 +167,14 @@ export class RpcProxy {
     const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     const recorded = calls.map((call) => this.record(call));
-    const fault = this.fault;
-    if (fault && (!fault.methods || calls.some((call) => fault.methods!.includes(call.method!)))) {
-      return this.answerWith(fault.fault, calls, response);
+    const refusal = this.refusalFor(recorded);
+    if (refusal?.kind === 'latency') await new Promise((r) => setTimeout(r, refusal.ms));
+    else if (refusal && refusal.kind !== 'lost-answer') {
+      for (const call of recorded) {
+        call.refused ??= refusal.kind;
+        call.endedAt = this.now();
+      }
+      return this.answerWith(refusal, calls, response);
     }
     const answer = await fetch(this.upstream, {
       method: 'POST',
@@ -113,10 +182,55 @@ export class RpcProxy {
       body,
     });
     const text = await answer.text();
+    if (refusal?.kind === 'lost-answer') {
+      for (const call of recorded)
+        Object.assign(call, { refused: refusal.kind, endedAt: this.now() });
+      response.socket?.destroy();
+      return undefined;
+    }
     const hold = Math.max(0, ...recorded.map((call) => this.holds.get(call.method) ?? 0));
     if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     for (const call of recorded) call.endedAt = this.now();
     return text;
+  }
+
+  /** The fault this request meets: the standing one, then the quota, then the chaos schedule. */
+  private refusalFor(recorded: RecordedCall[]): ProxyFault | undefined {
+    const fault = this.fault;
+    if (
+      fault &&
+      (!fault.methods || recorded.some((call) => fault.methods!.includes(call.method)))
+    ) {
+      return fault.fault;
+    }
+    if (this.quota && !this.takeQuotaTokens(this.quota, recorded)) {
+      for (const call of recorded) call.refused = 'quota';
+      return this.quota.answer === 'http-429'
+        ? { kind: 'http-status', status: 429, body: 'Too Many Requests' }
+        : { kind: 'rpc-error', ...quotaError };
+    }
+    const chaos = this.chaos;
+    if (!chaos) return undefined;
+    const roll = unsafeUniformIntDistribution(0, 999_999, chaos.random) / 1_000_000;
+    if (roll >= chaos.schedule.rate) return undefined;
+    const pick = unsafeUniformIntDistribution(0, chaos.schedule.faults.length - 1, chaos.random);
+    return chaos.schedule.faults[pick];
+  }
+
+  private takeQuotaTokens(
+    quota: ProxyQuota & { tokens: number; refilledAt: number },
+    recorded: RecordedCall[],
+  ): boolean {
+    const now = this.now();
+    quota.tokens = Math.min(
+      quota.burst,
+      quota.tokens + ((now - quota.refilledAt) / 1000) * quota.perSecond,
+    );
+    quota.refilledAt = now;
+    const cost = recorded.filter((call) => !quota.methods || quota.methods.includes(call.method));
+    if (cost.length > quota.tokens) return false;
+    quota.tokens -= cost.length;
+    return true;
   }
 
   private answerWith(
@@ -127,6 +241,9 @@ export class RpcProxy {
     switch (fault.kind) {
       case 'hang':
         return new Promise(() => undefined); // never: the caller's timeout is the point
+      case 'latency':
+      case 'lost-answer':
+        throw new Error(`${fault.kind} is not a refusal`);
       case 'reset':
         response.socket?.destroy();
         return Promise.resolve(undefined);

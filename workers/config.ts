@@ -1,5 +1,6 @@
 import { isHex, parseEther, parseGwei } from 'viem';
 import { z } from 'zod';
+import { crashPoints, type CrashPoint } from '../activities/failpoints';
 import { ErrorType } from '../domain/errors';
 
 /**
@@ -72,6 +73,23 @@ const extraChain = z
     return { chainId: id, rpcUrls: urls };
   })
   .pipe(z.object({ chainId: integer(1), rpcUrls: list(url) }));
+
+/** `<crash point>[@<n>]`, n-th time reached (default the first). */
+const crashAt = z.string().transform((value, context) => {
+  const [point, times = '1'] = value.split('@', 2) as [string, string?];
+  if (!(crashPoints as readonly string[]).includes(point)) {
+    context.addIssue({
+      code: 'custom',
+      message: `${point} is not one of ${crashPoints.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  if (!/^[1-9]\d*$/.test(times)) {
+    context.addIssue({ code: 'custom', message: `${value}: @ must be followed by a count from 1` });
+    return z.NEVER;
+  }
+  return [point as CrashPoint, Number(times)] as const;
+});
 
 const setting = <T>(s: Setting<T>): Setting<T> => s;
 
@@ -190,6 +208,12 @@ export const settings = {
     doc: 'A replacement outbids the stuck attempt by this much on both fee fields (nodes need ≥ 10)',
     parse: integer(10, 1000),
   }),
+  quotaMode: setting({
+    env: 'QUOTA_MODE',
+    fallback: 'bottleneck',
+    doc: '`bottleneck`: permits and send pacing by Bottleneck (THROTTLE_*, shared through REDIS_URL). `task-queue`: the Temporal server hands out permits at THROTTLE_PER_SECOND (maxTaskQueueActivitiesPerSecond on the throttle queue), no Bottleneck',
+    parse: z.enum(['bottleneck', 'task-queue'], { error: 'must be bottleneck or task-queue' }),
+  }),
   poolWidth: setting({
     env: 'POOL_WIDTH',
     fallback: '8',
@@ -277,6 +301,18 @@ export const settings = {
     parse: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
       error: 'must be TRACE, DEBUG, INFO, WARN or ERROR',
     }),
+  }),
+  maxCachedWorkflows: setting({
+    env: 'MAX_CACHED_WORKFLOWS',
+    fallback: '',
+    doc: "Workflows kept in this worker's cache; 0 replays every workflow task from its history (a determinism check); unset: the SDK's default",
+    parse: optional(integer(0, 1_000_000)),
+  }),
+  crashAt: setting({
+    env: 'CRASH_AT',
+    fallback: '',
+    doc: `Fault tests only: kill this process with SIGKILL at \`<point>[@<n>]\` (n-th time; comma-separated), points ${crashPoints.join(', ')}`,
+    parse: optional(list(crashAt).transform((entries) => new Map(entries))),
   }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',

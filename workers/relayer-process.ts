@@ -7,6 +7,8 @@ import { createChainRegistry, createEvmChain } from '../activities/chain/evm-cha
 import { systemClock } from '../activities/dependencies';
 import { openDatabase, type Database } from '../activities/store/database';
 import { registerWallet } from '../activities/store/wallet-nonces';
+import { crashingFailpoints } from '../activities/failpoints';
+import { serverPacedPermits } from '../activities/throttle/server-paced-permits';
 import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
@@ -52,24 +54,30 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
       await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
     }
   }
-  const throttle = await Throttle.start(
-    config,
-    config.redisUrl === undefined
-      ? undefined
-      : {
-          redisUrl: config.redisUrl,
-          // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
-          limiterId: quotaLimiterId(config.taskQueue, config.chainId),
-        },
-  );
-  new Gauge({
-    name: 'relayer_permits_in_use',
-    help: 'RPC permits this process holds right now (sends in flight)',
-    registers: [metrics],
-    collect() {
-      this.set(throttle.inFlight);
-    },
-  });
+  const serverQuota = config.quotaMode === 'task-queue';
+  const throttle = serverQuota
+    ? undefined
+    : await Throttle.start(
+        config,
+        config.redisUrl === undefined
+          ? undefined
+          : {
+              redisUrl: config.redisUrl,
+              // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
+              limiterId: quotaLimiterId(config.taskQueue, config.chainId),
+            },
+      );
+  if (throttle) {
+    new Gauge({
+      name: 'relayer_permits_in_use',
+      help: 'RPC permits this process holds right now (sends in flight)',
+      registers: [metrics],
+      collect() {
+        this.set(throttle.inFlight);
+      },
+    });
+  }
+  const failpoints = config.crashAt && crashingFailpoints(config.crashAt);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const worker = await createRelayerWorker({
@@ -80,15 +88,19 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
     activities: createActivities({
       db: database,
       chains,
-      throttle,
+      throttle: throttle ?? serverPacedPermits,
       clock: systemClock,
       permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
       admission: admissionLimits(config),
+      failpoints,
     }),
     poolWidth: config.poolWidth,
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
     drainTimeoutMs: config.drainTimeoutMs,
     stats: new RunStats(metrics),
+    ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
+    maxCachedWorkflows: config.maxCachedWorkflows,
+    failpoints,
   });
   const metricsServer =
     config.metricsPort === undefined
@@ -112,7 +124,7 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
       await done;
       await api?.close();
       await metricsServer?.close();
-      await throttle.close();
+      await throttle?.close();
       await connection.close();
       await database.close();
     },

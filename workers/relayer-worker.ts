@@ -2,6 +2,8 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue } from '../domain/task-queues';
 import { Registry } from 'prom-client';
+import type { Failpoints } from '../activities/failpoints';
+import { failpointsAtActivityEnd } from './failpoint-interceptor';
 import { RunStats } from './run-stats';
 import { typedFailures } from './typed-failures';
 import { workflowCode } from './workflow-code';
@@ -18,6 +20,11 @@ export interface RelayerWorkerOptions {
   /** Concurrent permit waits this process serves; waiting costs only a promise each. */
   throttleWaiters: number;
   drainTimeoutMs: number;
+  /** Permits per second the server hands out on the throttle queue (QUOTA_MODE=task-queue). */
+  serverQuotaPerSecond?: number;
+  maxCachedWorkflows?: number;
+  /** Crash points at each activity's end (CRASH_AT). */
+  failpoints?: Failpoints;
   /** Where activity outcomes are counted; a private one when omitted. */
   stats?: RunStats;
 }
@@ -38,7 +45,13 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   const { acquireThrottle, releaseThrottle, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
   // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure.
-  const interceptors = { activity: [typedFailures, stats.interceptor] };
+  const interceptors = {
+    activity: [
+      ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
+      typedFailures,
+      stats.interceptor,
+    ],
+  };
   const [pool, throttle, releases] = await Promise.all([
     Worker.create({
       interceptors,
@@ -48,6 +61,9 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       ...workflowCode(),
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
+      ...(options.maxCachedWorkflows !== undefined && {
+        maxCachedWorkflows: options.maxCachedWorkflows,
+      }),
       shutdownGraceTime: options.drainTimeoutMs,
     }),
     Worker.create({
@@ -57,6 +73,9 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       taskQueue: throttleTaskQueue(taskQueue),
       activities: { acquireThrottle },
       maxConcurrentActivityTaskExecutions: options.throttleWaiters,
+      ...(options.serverQuotaPerSecond !== undefined && {
+        maxTaskQueueActivitiesPerSecond: options.serverQuotaPerSecond,
+      }),
       shutdownGraceTime: 0,
     }),
     Worker.create({

@@ -1,0 +1,57 @@
+/**
+ * Places between a side effect and the report that it happened, where a fault test kills the
+ * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
+ * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
+ * returned. Each is an activity's end except `after-sign`, which lies inside the broadcast.
+ */
+export const crashPoints = [
+  'after-permit',
+  'after-settling',
+  'after-hold',
+  'after-sign',
+  'after-broadcast',
+  'after-confirm',
+  'after-close',
+  'after-release',
+] as const;
+
+export type CrashPoint = (typeof crashPoints)[number];
+
+/** The crash point at the end of each activity that has one. */
+export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
+  acquireThrottle: 'after-permit',
+  markSettling: 'after-settling',
+  hold: 'after-hold',
+  broadcast: 'after-broadcast',
+  confirm: 'after-confirm',
+  closeIntent: 'after-close',
+  releaseThrottle: 'after-release',
+};
+
+export interface Failpoints {
+  /** Called where `point` lies; may not return (the process is gone). */
+  reach(point: CrashPoint): void;
+}
+
+/** Crash point → the time it is reached (1 = the first) at which the process dies. */
+export type CrashPlan = ReadonlyMap<CrashPoint, number>;
+
+/**
+ * Kills this process with SIGKILL (no cleanup, no drain, nothing reported to Temporal) the n-th
+ * time a planned point is reached: what a power cut or an OOM kill does to a worker.
+ */
+export function crashingFailpoints(
+  plan: CrashPlan,
+  kill: () => void = () => process.kill(process.pid, 'SIGKILL'),
+): Failpoints {
+  const reached = new Map<CrashPoint, number>();
+  return {
+    reach(point) {
+      const times = (reached.get(point) ?? 0) + 1;
+      reached.set(point, times);
+      if (plan.get(point) !== times) return;
+      process.stderr.write(`crash point ${point} reached (time ${times}): SIGKILL\n`);
+      kill();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { Client, Connection } from '@temporalio/client';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { crashPoints, type CrashPoint } from '../../activities/failpoints';
+import { cancelIntent } from '../../service/cancel-intent';
+import { submitIntent } from '../../service/submit-intent';
+import { CrashingWorkers } from '../support/crashing-workers';
+import { faultSettings, seededRandom } from '../support/fault-settings';
+import { expectInvariants } from '../support/invariants';
+import { waitUntilSettled } from '../support/intents';
+import { useTestWorld } from '../support/test-world';
+
+const deposits = { acme: parseEther('100'), globex: parseEther('100'), thin: parseEther('0.0035') };
+const suite = useTestWorld({
+  proxy: true,
+  wallets: 3,
+  tenants: { acme: '100', globex: '100', thin: '0.0035' },
+});
+
+jest.setTimeout(600_000);
+
+describe('SIGKILL between a side effect and its report, at every crash point in turn', () => {
+  it('restarted workers finish every intent: each paid at most once, the books balance', async () => {
+    const world = suite.world();
+    const random = seededRandom('crash points');
+    const taskQueue = `crash-${random.seed}`;
+    // The n-th time a point is reached kills the worker: not always the first intent through it.
+    const plan = new Map<CrashPoint, number>(
+      crashPoints.map((point) => [point, point === 'after-close' ? 1 : 1 + random.below(3)]),
+    );
+    const workers = new CrashingWorkers(
+      async (env) =>
+        (
+          await suite.spawnWorkers(1, {
+            TASK_QUEUE: taskQueue,
+            POOL_WIDTH: '8',
+            THROTTLE_PER_SECOND: '50',
+            THROTTLE_BURST: '20',
+            ...env,
+          })
+        )[0]!,
+      plan,
+      2,
+    );
+    await workers.start();
+
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const client = new Client({ connection });
+    const deps = { database: world.database, client, taskQueue };
+    const accepted: string[] = [];
+    const pay = (tenantId: string, i: number) =>
+      submitIntent(deps, {
+        tenantId,
+        chainId: world.anvil.chainId,
+        from: world.wallets[i % world.wallets.length],
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        amount: parseEther('0.001').toString(),
+      }).then(({ intent }) => (accepted.push(intent.id), intent.id));
+    try {
+      // A tenant that can pay for 3 of 6 at once: the rest fail at the hold (or at admission).
+      await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => pay('thin', i)));
+      // Waves while the workers die and come back; one intent in ten cancelled by its tenant.
+      for (let wave = 0; wave * 10 < faultSettings.intents; wave++) {
+        const ids = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => pay(i % 2 ? 'acme' : 'globex', wave * 10 + i)),
+        );
+        await cancelIntent(
+          deps,
+          { role: 'tenant', tenantId: 'globex', keyId: 'test', label: 'test' },
+          ids[0]!,
+        ).catch(() => undefined); // already signed: it goes on to be confirmed
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      await waitUntilSettled(world, accepted.length, 400_000);
+    } finally {
+      await workers.stop();
+      await connection.close();
+    }
+
+    console.log(
+      `crash points: ${workers.crashes.map((c) => `${c.point} at ${c.at} ms`).join(', ')}`,
+    );
+    expect(workers.unexpectedExits).toEqual([]);
+    expect(workers.unreached).toEqual([]);
+    await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
+    const rows = await world.database.kysely.selectFrom('intents').select(['status']).execute();
+    const statuses = new Set(rows.map((row) => row.status));
+    for (const status of statuses) expect(['confirmed', 'failed', 'cancelled']).toContain(status);
+  });
+});

@@ -1,0 +1,92 @@
+import { parseEther } from 'viem';
+import type { ProxyFault } from '../../stack/rpc-proxy';
+import { waitFor } from '../../stack/wait-for';
+import { faultSettings, seededRandom } from '../support/fault-settings';
+import { expectInvariants } from '../support/invariants';
+import { submitMany, waitUntilSettled } from '../support/intents';
+import { useTestWorld, type TestWorld } from '../support/test-world';
+
+const deposits = { acme: parseEther('100'), globex: parseEther('100') };
+const suite = useTestWorld({ proxy: true, wallets: 3 });
+
+jest.setTimeout(300_000);
+
+const chaos: ProxyFault[] = [
+  { kind: 'latency', ms: 400 },
+  { kind: 'latency', ms: 1500 },
+  { kind: 'reset' },
+  { kind: 'lost-answer' },
+  { kind: 'hang' },
+  { kind: 'rpc-error', code: -32005, message: 'limit exceeded' },
+  { kind: 'http-status', status: 503 },
+];
+
+describe('network faults on the worker ↔ node path (through the proxy)', () => {
+  it('seeded latency, resets, lost answers, timeouts and error answers: every intent ends, paid once', async () => {
+    const world = suite.world();
+    const random = seededRandom('network faults');
+    const taskQueue = `chaos-${random.seed}`;
+    // Every workflow task replays its whole history: a determinism check under load.
+    await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      MAX_CACHED_WORKFLOWS: '0',
+      RPC_TIMEOUT_MS: '1500',
+      THROTTLE_PER_SECOND: '50',
+      THROTTLE_BURST: '20',
+    });
+    world.proxy!.injectChaos({ seed: random.seed, rate: 0.2, faults: chaos });
+    const count = Math.max(40, Math.floor(faultSettings.intents / 2));
+    const submitted = await submitMany(world, taskQueue, count);
+    await waitFor(async () => (await confirmed(world)) >= count / 2, 'half confirmed', 200_000);
+    world.proxy!.injectChaos(undefined);
+    await waitUntilSettled(world, count, 200_000);
+
+    const refused = world.proxy!.calls.filter((call) => call.refused).length;
+    console.log(`network faults: ${refused} of ${world.proxy!.calls.length} calls met a fault`);
+    expect(refused).toBeGreaterThan(0);
+    const accepted = submitted.map((s) => s.intent.id);
+    await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
+    expect(await confirmed(world)).toBe(count);
+  });
+
+  it("a provider quota the relayer's own quota matches: zero 429s; one it exceeds: 429s absorbed", async () => {
+    const world = suite.world();
+    const before = await settled(world);
+    const quota = { perSecond: 5, burst: 2, methods: ['eth_sendRawTransaction'] };
+    world.proxy!.enforceQuota({ ...quota, answer: 'rpc-error' });
+    const settings = (perSecond: number, taskQueue: string) => ({
+      TASK_QUEUE: taskQueue,
+      THROTTLE_PER_SECOND: String(perSecond),
+      THROTTLE_BURST: String(quota.burst),
+      THROTTLE_MAX_IN_FLIGHT: '5',
+    });
+    const [matching] = await suite.spawnWorkers(1, settings(quota.perSecond, 'quota-matching'));
+    await submitMany(world, 'quota-matching', 30);
+    await waitUntilSettled(world, before + 30, 120_000);
+    expect(world.proxy!.quotaRefusals()).toBe(0);
+    matching!.signal('SIGTERM');
+    await matching!.exited;
+
+    // Four times the provider's rate, answered with HTTP 429 this time: refused sends are retried.
+    world.proxy!.enforceQuota({ ...quota, answer: 'http-429' });
+    await suite.spawnWorkers(1, settings(quota.perSecond * 4, 'quota-exceeding'));
+    await submitMany(world, 'quota-exceeding', 30);
+    await waitUntilSettled(world, before + 60, 120_000);
+    console.log(`provider quota exceeded 4×: ${world.proxy!.quotaRefusals()} sends refused`);
+    expect(world.proxy!.quotaRefusals()).toBeGreaterThan(0);
+    world.proxy!.enforceQuota(undefined);
+    await expectInvariants({ world, deposits, proxy: world.proxy });
+  });
+});
+
+const countWhere = async (world: TestWorld, statuses: string[]) =>
+  (
+    await world.database.kysely
+      .selectFrom('intents')
+      .select('id')
+      .where('status', 'in', statuses as never)
+      .execute()
+  ).length;
+const confirmed = (world: TestWorld) => countWhere(world, ['confirmed']);
+const settled = (world: TestWorld) =>
+  countWhere(world, ['confirmed', 'failed', 'cancelled', 'needs_review']);

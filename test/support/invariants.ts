@@ -1,0 +1,141 @@
+import { IntentStatus, terminalStatuses } from '../../domain/intent';
+import { minedTransactions } from '../../stack/chain-truth';
+import type { LocalWorld } from '../../stack/local-world';
+import type { RpcProxy } from '../../stack/rpc-proxy';
+import { ledgerSnapshot } from './ledger-checks';
+
+export interface InvariantScope {
+  world: LocalWorld;
+  /** Tenant → everything ever deposited for it. */
+  deposits: Record<string, bigint>;
+  /** Intents the relayer accepted (ids): each must be there and have ended. */
+  accepted?: string[];
+  /** The proxy the workers sent through: every raw transaction it saw must be recorded. */
+  proxy?: RpcProxy;
+}
+
+/**
+ * The ledger invariants of a run, checked once its faults have stopped and its intents have
+ * ended; each broken one is a line naming the intent or account (none: all hold).
+ *
+ * I1 an intent has one transaction, or same-nonce replacements (and re-signs at a new nonce only
+ *    where it recorded why), every one of them recorded before it was sent; at most one is mined;
+ *    its recipient is paid exactly once if it is confirmed, never otherwise.
+ * I2 every accepted intent has ended; one in needs_review says why.
+ * I3 the ledger balances: postings sum to zero, each account is the sum of its postings, no
+ *    tenant account is negative, and a tenant's available + held + paid out is what it deposited.
+ * I4 no hold is active once its intent has ended (needs_review keeps it: the money may yet go).
+ */
+export async function invariantViolations(scope: InvariantScope): Promise<string[]> {
+  const { world } = scope;
+  const db = world.database.kysely;
+  const violations: string[] = [];
+  const intents = await db.selectFrom('intents').selectAll().execute();
+  const attempts = await db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .orderBy('intent_id')
+    .orderBy('attempt')
+    .execute();
+  const fills = await db.selectFrom('nonce_fills').select('tx_hash').execute();
+  const mined = await minedTransactions(world, 0n);
+  const ours = new Set(world.wallets.map((address) => address.toLowerCase()));
+
+  // I1
+  const recorded = new Set<string>([
+    ...attempts.map((a) => a.tx_hash),
+    ...fills.map((f) => f.tx_hash),
+  ]);
+  for (const tx of mined) {
+    if (ours.has(tx.from.toLowerCase()) && !recorded.has(tx.hash)) {
+      violations.push(`I1 ${tx.hash} from ${tx.from} mined but never recorded`);
+    }
+  }
+  for (const hash of scope.proxy?.sentTxHashes() ?? []) {
+    if (!recorded.has(hash)) violations.push(`I1 ${hash} sent but never recorded`);
+  }
+  const minedHashes = new Set<string>(mined.map((tx) => tx.hash));
+  for (const intent of intents) {
+    const own = attempts.filter((a) => a.intent_id === intent.id);
+    own.forEach((attempt, i) => {
+      const previous = own[i - 1];
+      if (previous && previous.nonce !== attempt.nonce && attempt.cause !== 'nonce_reassigned') {
+        violations.push(
+          `I1 ${intent.id} attempt ${attempt.attempt} changed nonce (${attempt.cause})`,
+        );
+      }
+    });
+    if (intent.tx_hash && !own.some((a) => a.tx_hash === intent.tx_hash)) {
+      violations.push(`I1 ${intent.id} carries ${intent.tx_hash}, not one of its attempts`);
+    }
+    const minedOwn = own.filter((a) => minedHashes.has(a.tx_hash));
+    if (minedOwn.length > 1) violations.push(`I1 ${intent.id} has ${minedOwn.length} mined`);
+    const confirmed = intent.status === IntentStatus.confirmed;
+    if (confirmed && minedOwn[0]?.tx_hash !== intent.tx_hash) {
+      violations.push(`I1 ${intent.id} confirmed but ${intent.tx_hash} is not mined`);
+    }
+    const payments = mined.filter(
+      (tx) =>
+        tx.to?.toLowerCase() === intent.to_address.toLowerCase() &&
+        tx.value === BigInt(intent.amount) &&
+        ours.has(tx.from.toLowerCase()),
+    ).length;
+    const expected = confirmed ? [1] : intent.status === IntentStatus.needsReview ? [0, 1] : [0];
+    if (!expected.includes(payments)) {
+      violations.push(`I1 ${intent.id} (${intent.status}) paid ${payments} times`);
+    }
+  }
+
+  // I2
+  const statusOf = new Map(intents.map((intent) => [intent.id, intent]));
+  for (const id of scope.accepted ?? []) {
+    if (!statusOf.has(id)) violations.push(`I2 ${id} accepted but not stored`);
+  }
+  for (const intent of intents) {
+    if (!terminalStatuses.has(intent.status)) {
+      violations.push(`I2 ${intent.id} still ${intent.status}`);
+    } else if (intent.status === IntentStatus.needsReview && !intent.reason) {
+      violations.push(`I2 ${intent.id} in needs_review without a reason`);
+    }
+  }
+
+  // I3
+  const ledger = await ledgerSnapshot(world.database);
+  const total = Object.values(ledger.posted).reduce((sum, amount) => sum + amount, 0n);
+  if (total !== 0n) violations.push(`I3 postings sum to ${total}, not 0`);
+  for (const [account, balance] of Object.entries(ledger.balances)) {
+    const posted = ledger.posted[account] ?? 0n;
+    if (balance !== posted) violations.push(`I3 ${account} is ${balance}, its postings ${posted}`);
+  }
+  for (const [tenant, deposited] of Object.entries(scope.deposits)) {
+    const available = ledger.balances[`${tenant}/available`] ?? 0n;
+    const held = ledger.balances[`${tenant}/held`] ?? 0n;
+    if (available < 0n || held < 0n) {
+      violations.push(`I3 ${tenant} negative: available ${available}, held ${held}`);
+    }
+    const paidOut = ledger.holds
+      .filter((h) => h.status === 'captured' && statusOf.get(h.intentId)?.tenant_id === tenant)
+      .reduce((sum, h) => sum + h.amount, 0n);
+    if (available + held + paidOut !== deposited) {
+      violations.push(
+        `I3 ${tenant}: available ${available} + held ${held} + paid ${paidOut} ≠ deposited ${deposited}`,
+      );
+    }
+  }
+
+  // I4
+  for (const hold of ledger.holds) {
+    const status = statusOf.get(hold.intentId)?.status;
+    if (hold.status === 'active' && status && terminalStatuses.has(status)) {
+      if (status !== IntentStatus.needsReview) {
+        violations.push(`I4 ${hold.intentId} is ${status} with its hold still active`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** Fails the test with every broken invariant at once. */
+export async function expectInvariants(scope: InvariantScope): Promise<void> {
+  expect(await invariantViolations(scope)).toEqual([]);
+}

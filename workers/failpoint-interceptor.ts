@@ -1,0 +1,28 @@
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
+import { activityInfo } from '@temporalio/activity';
+import { crashPointAfterActivity, type Failpoints } from '../activities/failpoints';
+
+/**
+ * Reaches an activity's crash point once its work is done but before Temporal hears of it: the
+ * window in which a dead worker leaves a side effect the workflow does not know about.
+ */
+export const failpointsAtActivityEnd =
+  (failpoints: Failpoints): ActivityInterceptorsFactory =>
+  () => ({
+    inbound: {
+      async execute(
+        input: ActivityExecuteInput,
+        next: Next<ActivityInboundCallsInterceptor, 'execute'>,
+      ) {
+        const result: unknown = await next(input);
+        const point = crashPointAfterActivity[activityInfo().activityType];
+        if (point) failpoints.reach(point);
+        return result;
+      },
+    },
+  });
