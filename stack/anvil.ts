@@ -21,6 +21,8 @@ export interface Anvil {
   chainId: number;
   /** Private keys of the funded development accounts, in anvil's order. */
   keys: `0x${string}`[];
+  /** The node's process, for measuring what it costs. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const keys = Array.from({ length: accounts }, (_, addressIndex) =>
     toHex(mnemonicToAccount(devMnemonic, { addressIndex }).getHdKey().privateKey!),
   );
-  return { rpcUrl, port, chainId, keys, stop: () => stopProcess(child) };
+  return { rpcUrl, port, chainId, keys, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
 async function waitForRpc(
