@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -57,6 +58,8 @@ interface Result {
   historyEventsPerIntent: number | undefined;
   cpuMsPerIntent: { worker: number; server: number; anvil: number };
   peakRssMb: number;
+  /** CPU time of every process of the cell (workers, server, anvil, this one) ÷ wall time. */
+  coresBusy: number;
   wallSeconds: number;
 }
 
@@ -142,8 +145,11 @@ async function measure(
         : spawnWorker(env),
     ),
   );
+  // From here on: what the work costs, not what starting the processes did.
+  const workersBefore = processes.map((p) => processUsage(p.child.pid!).cpuMs);
   const serverBefore = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs;
   const anvilBefore = processUsage(world.anvil.pid).cpuMs;
+  const benchBefore = process.cpuUsage();
   const started = Date.now();
 
   const deps = { database: world.database, client, taskQueue };
@@ -177,8 +183,11 @@ async function measure(
   });
   const wallSeconds = (Date.now() - started) / 1000;
   const usage = processes.map((p) => processUsage(p.child.pid!));
+  const workerMs = usage.reduce((sum, u, i) => sum + u.cpuMs - workersBefore[i]!, 0);
   const serverMs = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs - serverBefore;
   const anvilMs = processUsage(world.anvil.pid).cpuMs - anvilBefore;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const benchMs = (benchCpu.user + benchCpu.system) / 1000;
   for (const p of processes) p.signal('SIGTERM');
   await Promise.all(processes.map((p) => p.exited));
 
@@ -215,11 +224,12 @@ async function measure(
             rows.map((row) => row.id),
           ),
     cpuMsPerIntent: {
-      worker: usage.reduce((sum, u) => sum + u.cpuMs, 0) / cell.intents,
+      worker: workerMs / cell.intents,
       server: serverMs / cell.intents,
       anvil: anvilMs / cell.intents,
     },
     peakRssMb: Math.max(...usage.map((u) => u.peakRssBytes)) / 2 ** 20,
+    coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
     wallSeconds,
   };
 }
@@ -283,6 +293,7 @@ const headings = [
   'history events/intent',
   'CPU ms/intent worker · server · anvil',
   'peak RSS MB',
+  `cores busy (of ${cpus().length})`,
   'wall s',
 ];
 
@@ -303,6 +314,7 @@ function rowOf(r: Result): string[] {
       .map((ms) => ms.toFixed(0))
       .join(' · '),
     r.peakRssMb.toFixed(0),
+    r.coresBusy.toFixed(2),
     r.wallSeconds.toFixed(1),
   ];
 }

@@ -5,6 +5,7 @@ import { newIntentId } from '../../service/new-intent-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
 import { ErrorType } from '../../domain/errors';
 import { startRelayerProcess } from '../../workers/relayer-process';
+import { waitFor } from '../../stack/wait-for';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
 let world: TestWorld;
@@ -86,13 +87,21 @@ describe('submitIntent: the same intent twice', () => {
       intentId,
     }).catch((e: Error) => e);
     expect((conflict as Error).name).toBe(ErrorType.intentConflict);
-    const runs = [];
-    for await (const run of deps.client.workflow.list({
-      query: `WorkflowId = "${first.workflowId}"`,
-    }))
-      runs.push(run);
-    expect(runs).toHaveLength(1);
-    await deps.client.workflow.getHandle(first.workflowId).terminate('test cleanup');
+    const runs = async () => {
+      const found = [];
+      for await (const run of deps.client.workflow.list({
+        query: `WorkflowId = "${first.workflowId}"`,
+      }))
+        found.push(run);
+      return found.length;
+    };
+    try {
+      // Visibility lags a moment behind the start on a busy machine.
+      await waitFor(async () => (await runs()) > 0, 'the workflow visible');
+      expect(await runs()).toBe(1);
+    } finally {
+      await deps.client.workflow.getHandle(first.workflowId).terminate('test cleanup');
+    }
   });
 
   it('never runs a finished intent again', async () => {

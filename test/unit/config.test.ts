@@ -95,6 +95,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads CRASH_AT as crash points with counts, and refuses unknown points or counts', () => {
+    const config = loadConfig({ HOT_WALLET_KEYS: key, CRASH_AT: 'after-sign@3, after-hold' });
+    expect(config.crashAt).toEqual(
+      new Map([
+        ['after-sign', 3],
+        ['after-hold', 1],
+      ]),
+    );
+    expect(loadConfig({ HOT_WALLET_KEYS: key }).crashAt).toBeUndefined();
+    const [problem] = problemsOf({ HOT_WALLET_KEYS: key, CRASH_AT: 'after-lunch,after-sign@0' });
+    expect(problem).toMatch(
+      /^CRASH_AT: after-lunch is not one of after-permit, .*after-sign@0: @ must be followed by a count from 1/,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, QUOTA_MODE: 'redis' })).toEqual([
+      'QUOTA_MODE: must be bottleneck or task-queue (got "redis")',
+    ]);
+  });
+
   it('is what the README documents', () => {
     const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
     expect(readme).toContain(configTable());

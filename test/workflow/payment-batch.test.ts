@@ -143,9 +143,10 @@ describe('paymentBatch workflow (time-skipping)', () => {
       wallet: wallets[i % 3]!,
       confirmAfterMs: 30_000,
     }));
-    items[3] = { wallet: 'w0', fails: 'hold' };
-    // Items 4 and 5 start with item 3 and are still waiting for a permit when it fails:
-    // cancelled, nothing held or sent.
+    // Item 3 fails after one permit refusal: a timer, which the test server skips only once
+    // items 4 and 5 have started too, however busy the machine. Those two are still waiting for
+    // a permit when it fails: cancelled, nothing held or sent.
+    items[3] = { wallet: 'w0', fails: 'hold', permitRefusals: 1 };
     items[4] = { wallet: 'w1', permitRefusals: 5 };
     items[5] = { wallet: 'w2', permitRefusals: 5 };
     const { result, batch } = await runBatch(items, { concurrency: 3, mode: BatchMode.failFast });
