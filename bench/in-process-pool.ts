@@ -7,7 +7,7 @@ import { createChainRegistry, createEvmChain } from '../activities/chain/evm-cha
 import { systemClock } from '../activities/dependencies';
 import { openDatabase } from '../activities/store/database';
 import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
-import { nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+import { ErrorType, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
 import { evmChainsSettings } from '../workers/chain-settings';
 import { loadConfig } from '../workers/config';
 
@@ -24,6 +24,9 @@ import { loadConfig } from '../workers/config';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const logger = new DefaultLogger('ERROR');
 
+/** Step attempts run again, as a worker counts them in its `pool stopped: …` line. */
+const again = { retry: 0, paced: 0 };
+
 /** One step, retried the way the workflow's retry policy would, without Temporal. */
 async function step<P, R>(activity: (parameters: P) => Promise<R>, parameters: P): Promise<R> {
   for (let attempt = 1; ; attempt++) {
@@ -31,6 +34,8 @@ async function step<P, R>(activity: (parameters: P) => Promise<R>, parameters: P
       return await new MockActivityEnvironment(undefined, { logger }).run(activity, parameters);
     } catch (error) {
       if (error instanceof RelayerError && nonRetryableErrorTypes.includes(error.name)) throw error;
+      if (error instanceof RelayerError && error.name === ErrorType.sendPaced) again.paced++;
+      else again.retry++;
       const backoffMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
       await sleep(error instanceof RelayerError ? (error.retryAfterMs ?? backoffMs) : backoffMs);
     }
@@ -102,7 +107,7 @@ async function main(): Promise<void> {
     if (admitted < count) await sleep(100);
   }
   await Promise.all(running);
-  console.log(`pool done: ${taken.size} intents`);
+  console.log(`pool done: ${taken.size} intents, retry ${again.retry}, paced ${again.paced}`);
   await throttle.close();
   await db.close();
   // Kept alive until the benchmark has read what the process used (it sends SIGTERM).

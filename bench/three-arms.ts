@@ -14,6 +14,7 @@ import { admitIntent } from '../service/admit-intent';
 import { submitIntent } from '../service/submit-intent';
 import { parseNewIntent } from '../domain/intent-request';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
+import { startPostgres } from '../stack/postgres';
 import { spawnWorker, type WorkerProcess } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
@@ -21,8 +22,8 @@ import { findProcess, processUsage } from './process-usage';
 import { percentile, steadyRate } from './rates';
 
 /**
- * `npm run bench`: what durability costs. Three arms on the same anvil, database and dev server,
- * interleaved cell by cell over a grid of intents N × quota Q × processes:
+ * `npm run bench`: what durability costs. Three arms on the same dev server, and in each cell of a
+ * grid of intents N × quota Q × processes on the same anvil and database, one after another:
  *   A the relayer's activities step by step in an in-process p-limit pool (no Temporal),
  *   B the Temporal relayer, quota by Bottleneck (shared through Redis across processes),
  *   C the Temporal relayer, quota by the server (maxTaskQueueActivitiesPerSecond on the permit
@@ -53,6 +54,8 @@ interface Result {
   sendsPerSecond: number;
   refusedByProvider: number;
   rpcPerIntent: Record<string, number>;
+  /** Step attempts that did not finish the step: failed and retried, or paced (a send too early). */
+  retriesPerIntent: number;
   p50Ms: number;
   p99Ms: number;
   historyEventsPerIntent: number | undefined;
@@ -190,6 +193,7 @@ async function measure(
   const benchMs = (benchCpu.user + benchCpu.system) / 1000;
   for (const p of processes) p.signal('SIGTERM');
   await Promise.all(processes.map((p) => p.exited));
+  const stepRetries = processes.reduce((sum, p) => sum + retriesOf(p.output()), 0);
 
   const rows = await world.database.kysely
     .selectFrom('intents')
@@ -214,6 +218,7 @@ async function measure(
     sendsPerSecond: steadyRate(proxy.callsOf('eth_sendRawTransaction')),
     refusedByProvider: proxy.quotaRefusals(),
     rpcPerIntent,
+    retriesPerIntent: stepRetries / cell.intents,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     historyEventsPerIntent:
@@ -232,6 +237,17 @@ async function measure(
     coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
     wallSeconds,
   };
+}
+
+/** "… retry R … paced P" of a process's last summary line: the steps it had to run again. */
+function retriesOf(output: string): number {
+  const summary =
+    output
+      .split('\n')
+      .filter((line) => /pool (stopped|done)/.test(line))
+      .pop() ?? '';
+  const count = (what: string) => Number(new RegExp(`${what} (\\d+)`).exec(summary)?.[1] ?? 0);
+  return count('retry') + count('paced');
 }
 
 const countsOf = async (world: LocalWorld) =>
@@ -289,6 +305,7 @@ const headings = [
   'sends/s ÷ Q',
   '429s',
   'RPC calls/intent (top)',
+  'step retries/intent',
   'p50 / p99 latency',
   'history events/intent',
   'CPU ms/intent worker · server · anvil',
@@ -308,6 +325,7 @@ function rowOf(r: Result): string[] {
     cell.quota === undefined ? '–' : (r.sendsPerSecond / cell.quota).toFixed(3),
     String(r.refusedByProvider),
     rpcSummary(r.rpcPerIntent),
+    r.retriesPerIntent.toFixed(2),
     `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
     r.historyEventsPerIntent === undefined ? '–' : r.historyEventsPerIntent.toFixed(0),
     [r.cpuMsPerIntent.worker, r.cpuMsPerIntent.server, r.cpuMsPerIntent.anvil]
@@ -385,6 +403,11 @@ async function main(): Promise<void> {
     )
     .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
     .addOption(new Option('--arms <arms>', 'arms to run').default('A,B,C'))
+    .addOption(
+      new Option('--store <store>', 'the relayer database')
+        .choices(['sqlite', 'postgres'])
+        .default('sqlite'),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .parse();
   const options = program.opts<{
@@ -392,6 +415,7 @@ async function main(): Promise<void> {
     q: string;
     processes: string;
     arms: string;
+    store: 'sqlite' | 'postgres';
     out: string;
   }>();
   const problems: string[] = [];
@@ -414,41 +438,58 @@ async function main(): Promise<void> {
     process.exit(2);
   }
 
-  // Interleaved: each cell runs every arm before the next cell, the arms' order rotating.
-  const cells: Cell[] = [];
-  let rotation = 0;
+  // Each grid cell runs every arm, in an order that rotates from cell to cell, on one fresh
+  // anvil and database: the arms share the chain and the store, and no cell inherits a chain
+  // and a database grown by the cells before it (anvil slows down as its chain grows).
+  const groups: Cell[][] = [];
   for (const intents of counts)
     for (const quota of quotas)
       for (const processes of processCounts) {
-        const order = arms.map((_, i) => arms[(i + rotation) % arms.length]!);
-        rotation++;
-        for (const arm of order) cells.push({ arm, intents, quota, processes });
+        const rotation = groups.length;
+        groups.push(
+          arms.map((_, i) => ({
+            arm: arms[(i + rotation) % arms.length]!,
+            intents,
+            quota,
+            processes,
+          })),
+        );
       }
+  const total = groups.flat().length;
 
   const results = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
-    const world = await startLocalWorld({
-      temporalAddress,
-      proxy: true,
-      redis: true,
-      wallets: 8,
-      tenants: {},
-    });
+    const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
     const serverPid = findProcess(['start-dev', '--port', temporalAddress.split(':')[1]!]);
     const connection = await Connection.connect({ address: temporalAddress });
     const client = new Client({ connection });
+    const measured: Result[] = [];
     try {
-      const measured: Result[] = [];
-      for (const [index, cell] of cells.entries()) {
-        console.log(
-          `[${index + 1}/${cells.length}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
-            `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
-        );
-        measured.push(await measure(world, client, cell, index, bundlePath, serverPid));
+      for (const group of groups) {
+        const world = await startLocalWorld({
+          temporalAddress,
+          postgresServerUrl: postgres?.url,
+          proxy: true,
+          redis: true,
+          wallets: 8,
+          tenants: {},
+        });
+        try {
+          for (const cell of group) {
+            const index = measured.length;
+            console.log(
+              `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
+                `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
+            );
+            measured.push(await measure(world, client, cell, index, bundlePath, serverPid));
+          }
+        } finally {
+          await world.stop();
+        }
       }
       return measured;
     } finally {
       await connection.close();
-      await world.stop();
+      await postgres?.stop();
     }
   });
 
@@ -460,7 +501,9 @@ async function main(): Promise<void> {
   console.log(summary.toString());
   for (const line of headlines(results)) console.log(line);
 
-  const settings = `--n ${options.n} --q ${options.q} --processes ${options.processes} --arms ${options.arms}`;
+  const settings =
+    `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
+    `--arms ${options.arms} --store ${options.store}`;
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
