@@ -110,8 +110,11 @@ async function main(): Promise<void> {
   console.log(`pool done: ${taken.size} intents, retry ${again.retry}, paced ${again.paced}`);
   await throttle.close();
   await db.close();
-  // Kept alive until the benchmark has read what the process used (it sends SIGTERM).
+  // Kept alive (a listener alone would not keep it) until the benchmark has read what the
+  // process used and sends SIGTERM.
+  const alive = setInterval(() => undefined, 60_000);
   await new Promise((resolve) => process.once('SIGTERM', resolve));
+  clearInterval(alive);
 }
 
 main().catch((error: unknown) => {

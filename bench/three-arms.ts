@@ -1,9 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { Command, Option } from 'commander';
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createTenant, deposit } from '../activities/store/ledger';
@@ -15,7 +14,7 @@ import { submitIntent } from '../service/submit-intent';
 import { parseNewIntent } from '../domain/intent-request';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres } from '../stack/postgres';
-import { spawnWorker, type WorkerProcess } from '../stack/worker-process';
+import { spawnNodeProcess, spawnWorker } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
@@ -70,7 +69,6 @@ const poolWidth = 32;
 const burstOf = (quota: number) => Math.max(1, Math.ceil(quota / 10));
 const quotaLabel = (quota: number | undefined) =>
   quota === undefined ? 'unlimited' : `${quota}/s`;
-const root = resolve(__dirname, '..');
 
 function workerEnv(world: LocalWorld, cell: Cell, taskQueue: string, bundlePath: string) {
   const perSecond = cell.quota ?? 100_000;
@@ -86,26 +84,6 @@ function workerEnv(world: LocalWorld, cell: Cell, taskQueue: string, bundlePath:
     // Several Bottleneck processes share one quota through Redis; one needs none.
     REDIS_URL: cell.processes > 1 && cell.arm !== 'C' ? world.redis!.url : '',
   });
-}
-
-/** Arm A's process (bench/in-process-pool.ts), ready once it prints so. */
-async function spawnPool(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/in-process-pool.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
-  );
-  while (!output.includes('pool ready')) {
-    if (child.exitCode !== null) throw new Error(`pool exited before it was ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, output: () => output, exited, signal: (s) => child.kill(s) };
 }
 
 async function measure(
@@ -138,13 +116,17 @@ async function measure(
   const processes = await Promise.all(
     Array.from({ length: cell.processes }, (_, shard) =>
       cell.arm === 'A'
-        ? spawnPool({
-            ...env,
-            BENCH_TENANT: tenantId,
-            BENCH_COUNT: String(cell.intents),
-            BENCH_SHARD: String(shard),
-            BENCH_SHARDS: String(cell.processes),
-          })
+        ? spawnNodeProcess(
+            'bench/in-process-pool.ts',
+            {
+              ...env,
+              BENCH_TENANT: tenantId,
+              BENCH_COUNT: String(cell.intents),
+              BENCH_SHARD: String(shard),
+              BENCH_SHARDS: String(cell.processes),
+            },
+            /pool ready/,
+          )
         : spawnWorker(env),
     ),
   );

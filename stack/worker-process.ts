@@ -12,11 +12,16 @@ export interface WorkerProcess {
 const root = resolve(__dirname, '..');
 
 /**
- * `npm run worker` as a real child process: node with the tsx loader, no wrapper process in
- * between, so a signal (even SIGKILL) reaches the worker itself.
+ * A TypeScript entry point as a real child process: node with the tsx loader, no wrapper process
+ * in between, so a signal (even SIGKILL) reaches it itself. Resolves once its output matches
+ * `ready`.
  */
-export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+export async function spawnNodeProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,13 +33,18 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
     child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
   );
   const deadline = Date.now() + 60_000;
-  while (!/worker \S+: queue/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`worker exited before it was ready:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`worker not ready after 60 s:\n${output}`);
+  while (!ready.test(output)) {
+    if (child.exitCode !== null)
+      throw new Error(`${script} exited before it was ready:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${script} not ready after 60 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, output: () => output, exited, signal: (s) => child.kill(s) };
 }
+
+/** `npm run worker`, ready once its workers poll. */
+export const spawnWorker = (env: Record<string, string>): Promise<WorkerProcess> =>
+  spawnNodeProcess('workers/main.ts', env, /worker \S+: queue/);
 
 export interface StopSummary {
   sent: number;

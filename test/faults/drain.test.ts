@@ -47,26 +47,15 @@ describe('a drain (SIGTERM) in the middle of a slow run', () => {
     expect(untouched.length).toBeGreaterThan(0);
     const rowAtStop = new Map(atStop.map((row) => [row.id, JSON.stringify(row)]));
     for (const row of untouched) expect(JSON.stringify(row)).toBe(rowAtStop.get(row.id));
-    const attempts = await db
-      .selectFrom('transaction_attempts')
-      .select('intent_id')
-      .where(
-        'intent_id',
-        'in',
-        untouched.map((row) => row.id),
-      )
-      .execute();
-    expect(attempts).toEqual([]);
-    const holds = await db
-      .selectFrom('holds')
-      .select('intent_id')
-      .where(
-        'intent_id',
-        'in',
-        untouched.map((row) => row.id),
-      )
-      .execute();
-    expect(holds).toEqual([]);
+    const untouchedIds = untouched.map((row) => row.id);
+    for (const table of ['transaction_attempts', 'holds'] as const) {
+      const rows = await db
+        .selectFrom(table)
+        .select('intent_id')
+        .where('intent_id', 'in', untouchedIds)
+        .execute();
+      expect({ table, rows }).toEqual({ table, rows: [] });
+    }
     // With the worker gone nothing reaches the node any more.
     const callsAfterExit = world.proxy!.calls.length;
     await new Promise((resolve) => setTimeout(resolve, 1000));
