@@ -1,3 +1,7 @@
+import { Resvg } from '@resvg/resvg-js';
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
 export interface ChartPoint {
   /** The grid cell, e.g. "N 100 · Q 20/s · 1 proc". */
   cell: string;
@@ -35,8 +39,8 @@ export async function renderChart(points: ChartPoint[]): Promise<Buffer> {
       },
     },
   });
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     background: 'white',
     vconcat: [
       bars('intentsPerSecond', 'intents/s (steady window)', points),
@@ -47,11 +51,7 @@ export async function renderChart(points: ChartPoint[]): Promise<Buffer> {
       ),
     ],
   };
-  // ESM-only packages, loaded when a chart is drawn.
-  const vegaLite = await import('vega-lite');
-  const vega = await import('vega');
-  const { Resvg } = await import('@resvg/resvg-js');
-  const view = new vega.View(vega.parse(vegaLite.compile(spec).spec), { renderer: 'none' });
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
   return new Resvg(svg, { font: { loadSystemFonts: true } }).render().asPng();

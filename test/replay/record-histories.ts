@@ -11,15 +11,18 @@ import { reviewIntent } from '../../service/review-intent';
 import { cancelIntent } from '../../service/cancel-intent';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startDevServer } from '../../stack/temporal-servers';
+import { spawnWorker } from '../../stack/worker-process';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { installRuntime } from '../../workers/runtime';
 import { startTestWorld } from '../support/test-world';
 import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
- * `npm run record:histories`: runs one intent down each path on the embedded stack and stores the
- * workflow histories under test/replay/histories/. The replay test runs today's workflow code
+ * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
+ * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
+ * (`-- crash`: only the crashed run). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -27,6 +30,16 @@ async function main(): Promise<void> {
   installRuntime('WARN');
   const server = await startDevServer();
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
+  try {
+    // `-- crash`: only the crashed run, leaving the other (older) histories as they are.
+    if (!process.argv.includes('crash')) await recordPaths(server);
+    await recordCrashedRun(server);
+  } finally {
+    await server.teardown();
+  }
+}
+
+async function recordPaths(server: TestWorkflowEnvironment): Promise<void> {
   const world = await startTestWorld({ tenants: { acme: '1' } });
   // 1/s with burst 1 and a short wait, so that concurrent intents see throttle refusals.
   const relayer = await startRelayerProcess(
@@ -120,7 +133,50 @@ async function main(): Promise<void> {
   } finally {
     await relayer.stop();
     await world.stop();
-    await server.teardown();
+  }
+}
+
+/**
+ * An intent whose worker process is killed (CRASH_AT) right after its transaction was sent, before
+ * Temporal heard of it: the broadcast runs again in the next process, sends the same bytes, and the
+ * intent is confirmed once.
+ */
+async function recordCrashedRun(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-crash';
+  try {
+    const crashing = await spawnWorker(
+      world.env({ TASK_QUEUE: taskQueue, CRASH_AT: 'after-broadcast' }),
+    );
+    const client = new Client({ connection: server.connection });
+    const { workflowId } = await submitIntent(
+      { database: world.database, client, taskQueue },
+      {
+        tenantId: 'acme',
+        chainId: world.anvil.chainId,
+        from: world.wallets[0],
+        to: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+        amount: parseEther('0.001').toString(),
+      },
+    );
+    console.log(`worker killed: ${await crashing.exited}`);
+    const worker = await spawnWorker(world.env({ TASK_QUEUE: taskQueue }));
+    try {
+      const handle = client.workflow.getHandle(workflowId);
+      const outcome = await handle.result();
+      const file = join(
+        __dirname,
+        'histories',
+        `payment-intent-${outcome.status}-after-crash.json`,
+      );
+      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+      console.log(`${workflowId}: ${outcome.status} after a crash → ${file}`);
+    } finally {
+      worker.signal('SIGTERM');
+      await worker.exited;
+    }
+  } finally {
+    await world.stop();
   }
 }
 
