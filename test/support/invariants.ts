@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { IntentStatus, terminalStatuses } from '../../domain/intent';
 import { minedTransactions } from '../../stack/chain-truth';
 import type { LocalWorld } from '../../stack/local-world';
@@ -135,7 +137,17 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
   return violations;
 }
 
-/** Fails the test with every broken invariant at once. */
+/**
+ * Fails the test with every broken invariant at once, keeping the proxy's log of every call
+ * (test-output/rpc-*.jsonl) to look into.
+ */
 export async function expectInvariants(scope: InvariantScope): Promise<void> {
-  expect(await invariantViolations(scope)).toEqual([]);
+  const violations = await invariantViolations(scope);
+  if (violations.length > 0 && scope.proxy) {
+    mkdirSync('test-output', { recursive: true });
+    const file = join('test-output', `rpc-${Date.now()}.jsonl`);
+    writeFileSync(file, scope.proxy.log());
+    violations.push(`(every RPC call of the run: ${file})`);
+  }
+  expect(violations).toEqual([]);
 }
