@@ -2,14 +2,16 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
+import { Registry } from 'prom-client';
 import { createActivities } from '../activities';
 import { createChainRegistry, createEvmChain } from '../activities/chain/evm-chain';
 import { systemClock } from '../activities/dependencies';
 import { openDatabase } from '../activities/store/database';
-import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
-import { ErrorType, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+import { RelayerError } from '../domain/errors';
 import { evmChainsSettings } from '../workers/chain-settings';
 import { loadConfig } from '../workers/config';
+import { startQuotaThrottle } from '../workers/quota-throttle';
+import { classifyFailure, RunStats } from '../workers/run-stats';
 
 /**
  * The benchmark's arm A: the relayer's own activities, called one step after another for each
@@ -23,19 +25,24 @@ import { loadConfig } from '../workers/config';
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const logger = new DefaultLogger('ERROR');
-
-/** Step attempts run again, as a worker counts them in its `pool stopped: …` line. */
-const again = { retry: 0, paced: 0 };
+/** Counts every step attempt as a worker does, for the same `pool stopped: …` line. */
+const stats = new RunStats(new Registry());
 
 /** One step, retried the way the workflow's retry policy would, without Temporal. */
-async function step<P, R>(activity: (parameters: P) => Promise<R>, parameters: P): Promise<R> {
+async function step<P, R>(
+  activityType: string,
+  activity: (parameters: P) => Promise<R>,
+  parameters: P,
+): Promise<R> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await new MockActivityEnvironment(undefined, { logger }).run(activity, parameters);
+      const environment = new MockActivityEnvironment(
+        { activityType, attempt },
+        { logger, interceptors: [stats.interceptor] },
+      );
+      return await environment.run(activity, parameters);
     } catch (error) {
-      if (error instanceof RelayerError && nonRetryableErrorTypes.includes(error.name)) throw error;
-      if (error instanceof RelayerError && error.name === ErrorType.sendPaced) again.paced++;
-      else again.retry++;
+      if (classifyFailure(error, false) === 'failed') throw error;
       const backoffMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
       await sleep(error instanceof RelayerError ? (error.retryAfterMs ?? backoffMs) : backoffMs);
     }
@@ -51,12 +58,7 @@ async function main(): Promise<void> {
   const mine = (id: string) => createHash('sha1').update(id).digest()[0]! % shards === shard;
   const db = await openDatabase(config.databaseUrl);
   const chains = createChainRegistry(evmChainsSettings(config).map(createEvmChain));
-  const throttle = await Throttle.start(
-    config,
-    config.redisUrl === undefined
-      ? undefined
-      : { redisUrl: config.redisUrl, limiterId: quotaLimiterId(config.taskQueue, config.chainId) },
-  );
+  const throttle = await startQuotaThrottle(config);
   const activities = createActivities({
     db,
     chains,
@@ -72,17 +74,17 @@ async function main(): Promise<void> {
       await sleep(grant.retryAfterMs);
     }
     try {
-      await step(activities.markSettling, { intentId });
-      await step(activities.hold, { intentId });
-      await step(activities.broadcast, { intentId });
+      await step('markSettling', activities.markSettling, { intentId });
+      await step('hold', activities.hold, { intentId });
+      await step('broadcast', activities.broadcast, { intentId });
     } catch (error) {
-      await step(activities.closeIntent, { intentId, reason: String(error) });
+      await step('closeIntent', activities.closeIntent, { intentId, reason: String(error) });
       return;
     } finally {
       throttle.release(permitId);
     }
     for (;;) {
-      const result = await step(activities.confirm, { intentId });
+      const result = await step('confirm', activities.confirm, { intentId });
       if (result.state !== 'pending') return;
       await sleep(result.retryAfterMs);
     }
@@ -93,21 +95,27 @@ async function main(): Promise<void> {
   const taken = new Set<string>();
   const running: Promise<void>[] = [];
   for (let admitted = 0; admitted < count;) {
-    const rows = await db.kysely
+    const waiting = await db.kysely
       .selectFrom('intents')
-      .select(['id', 'status'])
+      .select('id')
       .where('tenant_id', '=', tenant)
+      .where('status', '=', 'authorized')
       .execute();
-    admitted = rows.length;
-    for (const { id, status } of rows) {
-      if (status !== 'authorized' || taken.has(id) || !mine(id)) continue;
+    for (const { id } of waiting) {
+      if (taken.has(id) || !mine(id)) continue;
       taken.add(id);
       running.push(limit(() => settle(id)));
     }
+    const { n } = await db.kysely
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirstOrThrow();
+    admitted = Number(n);
     if (admitted < count) await sleep(100);
   }
   await Promise.all(running);
-  console.log(`pool done: ${taken.size} intents, retry ${again.retry}, paced ${again.paced}`);
+  console.log(`pool stopped: ${stats.summary()}`);
   await throttle.close();
   await db.close();
   // Kept alive (a listener alone would not keep it) until the benchmark has read what the

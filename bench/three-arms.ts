@@ -5,6 +5,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { countIntentsByStatus } from '../activities/store/intent-store';
 import { createTenant, deposit } from '../activities/store/ledger';
 import { settledCount, waitUntilSettled } from '../client/wait-until-settled';
 import { table } from '../client/table';
@@ -14,7 +15,7 @@ import { submitIntent } from '../service/submit-intent';
 import { parseNewIntent } from '../domain/intent-request';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres } from '../stack/postgres';
-import { spawnNodeProcess, spawnWorker } from '../stack/worker-process';
+import { pacedSends, spawnNodeProcess, spawnWorker, stopSummary } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
@@ -111,7 +112,7 @@ async function measure(
           methods: ['eth_sendRawTransaction'],
         },
   );
-  const settledBefore = settledCount(await countsOf(world));
+  const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
   const env = workerEnv(world, cell, taskQueue, bundlePath);
   const processes = await Promise.all(
     Array.from({ length: cell.processes }, (_, shard) =>
@@ -175,7 +176,10 @@ async function measure(
   const benchMs = (benchCpu.user + benchCpu.system) / 1000;
   for (const p of processes) p.signal('SIGTERM');
   await Promise.all(processes.map((p) => p.exited));
-  const stepRetries = processes.reduce((sum, p) => sum + retriesOf(p.output()), 0);
+  const stepRetries = processes.reduce(
+    (sum, p) => sum + (stopSummary(p.output())?.retry ?? 0) + pacedSends(p.output()),
+    0,
+  );
 
   const rows = await world.database.kysely
     .selectFrom('intents')
@@ -220,28 +224,6 @@ async function measure(
     wallSeconds,
   };
 }
-
-/** "… retry R … paced P" of a process's last summary line: the steps it had to run again. */
-function retriesOf(output: string): number {
-  const summary =
-    output
-      .split('\n')
-      .filter((line) => /pool (stopped|done)/.test(line))
-      .pop() ?? '';
-  const count = (what: string) => Number(new RegExp(`${what} (\\d+)`).exec(summary)?.[1] ?? 0);
-  return count('retry') + count('paced');
-}
-
-const countsOf = async (world: LocalWorld) =>
-  Object.fromEntries(
-    (
-      await world.database.kysely
-        .selectFrom('intents')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('status')
-        .execute()
-    ).map((row) => [row.status, Number(row.n)]),
-  );
 
 /** Mean history length of (up to) 20 of the cell's workflows. */
 async function historyEvents(client: Client, ids: string[]): Promise<number> {

@@ -67,3 +67,7 @@ export function stopSummary(output: string): StopSummary | undefined {
   ];
   return { sent, retry, abandoned, panics };
 }
+
+/** Sends that waited for the RPC pace: the ", paced N" that same line ends with when some did. */
+export const pacedSends = (output: string): number =>
+  Number(/pool stopped: .*, paced (\d+)/.exec(output)?.[1] ?? 0);

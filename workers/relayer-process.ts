@@ -9,7 +9,6 @@ import { openDatabase, type Database } from '../activities/store/database';
 import { registerWallet } from '../activities/store/wallet-nonces';
 import { crashingFailpoints } from '../activities/failpoints';
 import { serverPacedPermits } from '../activities/throttle/server-paced-permits';
-import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { buildApi, type RelayerApi } from '../api/server';
@@ -17,6 +16,7 @@ import type { AdmissionLimits } from '../service/admission';
 import { resumeOrphanedBatches, resumeOrphanedIntents } from '../service/resume-orphaned-intents';
 import type { RelayerConfig } from './config';
 import { startMetricsServer } from './metrics-server';
+import { startQuotaThrottle } from './quota-throttle';
 import { RunStats } from './run-stats';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
@@ -55,18 +55,7 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
     }
   }
   const serverQuota = config.quotaMode === 'task-queue';
-  const throttle = serverQuota
-    ? undefined
-    : await Throttle.start(
-        config,
-        config.redisUrl === undefined
-          ? undefined
-          : {
-              redisUrl: config.redisUrl,
-              // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
-              limiterId: quotaLimiterId(config.taskQueue, config.chainId),
-            },
-      );
+  const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   if (throttle) {
     new Gauge({
       name: 'relayer_permits_in_use',

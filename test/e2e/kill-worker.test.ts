@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { quotaLimiterId, Throttle } from '../../activities/throttle/throttle';
 import { waitFor } from '../../stack/wait-for';
 import { minedTransactions } from '../../stack/chain-truth';
-import { submitMany, waitUntilSettled } from '../support/intents';
+import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { useTestWorld } from '../support/test-world';
 
 const suite = useTestWorld({ proxy: true, redis: true });
 
@@ -68,12 +68,3 @@ describe('kill -9 of a worker process in the middle of a run', () => {
     }
   });
 });
-
-async function confirmedCount(world: TestWorld): Promise<number> {
-  const rows = await world.database.kysely
-    .selectFrom('intents')
-    .select('status')
-    .where('status', '=', 'confirmed')
-    .execute();
-  return rows.length;
-}

@@ -1,10 +1,12 @@
 import { parseEther } from 'viem';
+import { countIntentsByStatus } from '../../activities/store/intent-store';
+import { settledCount } from '../../client/wait-until-settled';
 import type { ProxyFault } from '../../stack/rpc-proxy';
 import { waitFor } from '../../stack/wait-for';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
+import { useTestWorld } from '../support/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld({ proxy: true, wallets: 3 });
@@ -37,7 +39,11 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     world.proxy!.injectChaos({ seed: random.seed, rate: 0.2, faults: chaos });
     const count = Math.max(40, Math.floor(faultSettings.intents / 2));
     const submitted = await submitMany(world, taskQueue, count);
-    await waitFor(async () => (await confirmed(world)) >= count / 2, 'half confirmed', 200_000);
+    await waitFor(
+      async () => (await confirmedCount(world)) >= count / 2,
+      'half confirmed',
+      200_000,
+    );
     world.proxy!.injectChaos(undefined);
     await waitUntilSettled(world, count, 200_000);
 
@@ -46,12 +52,12 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     expect(refused).toBeGreaterThan(0);
     const accepted = submitted.map((s) => s.intent.id);
     await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
-    expect(await confirmed(world)).toBe(count);
+    expect(await confirmedCount(world)).toBe(count);
   });
 
   it("a provider quota the relayer's own quota matches: zero 429s; one it exceeds: 429s absorbed", async () => {
     const world = suite.world();
-    const before = await settled(world);
+    const before = settledCount(await countIntentsByStatus(world.database.kysely));
     const quota = { perSecond: 5, burst: 2, methods: ['eth_sendRawTransaction'] };
     world.proxy!.enforceQuota({ ...quota, answer: 'rpc-error' });
     const settings = (perSecond: number, taskQueue: string) => ({
@@ -78,15 +84,3 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     await expectInvariants({ world, deposits, proxy: world.proxy });
   });
 });
-
-const countWhere = async (world: TestWorld, statuses: string[]) =>
-  (
-    await world.database.kysely
-      .selectFrom('intents')
-      .select('id')
-      .where('status', 'in', statuses as never)
-      .execute()
-  ).length;
-const confirmed = (world: TestWorld) => countWhere(world, ['confirmed']);
-const settled = (world: TestWorld) =>
-  countWhere(world, ['confirmed', 'failed', 'cancelled', 'needs_review']);

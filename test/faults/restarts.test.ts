@@ -1,18 +1,15 @@
-import { Client, Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { submitIntent } from '../../service/submit-intent';
 import { freePort } from '../../stack/free-port';
 import { startDevServer } from '../../stack/temporal-servers';
 import { waitFor } from '../../stack/wait-for';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
-import { waitUntilSettled } from '../support/intents';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
+import { useTestWorld } from '../support/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld({ proxy: true, wallets: 3 });
@@ -39,9 +36,9 @@ describe('the Temporal server restarted and the RPC endpoint down, mid-run', () 
     await suite.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
 
     const count = Math.max(40, Math.floor(faultSettings.intents / 2));
-    const accepted = await submit(world, address, taskQueue, count);
+    const accepted = (await submitMany(world, taskQueue, count, address)).map((s) => s.intent.id);
     await waitFor(
-      async () => (await confirmed(world)) >= count / 4,
+      async () => (await confirmedCount(world)) >= count / 4,
       'a quarter confirmed',
       120_000,
     );
@@ -51,9 +48,9 @@ describe('the Temporal server restarted and the RPC endpoint down, mid-run', () 
     server = undefined;
     await new Promise((resolve) => setTimeout(resolve, 1000 + random.below(3000)));
     server = await start();
-    const afterRestart = await confirmed(world);
+    const afterRestart = await confirmedCount(world);
     await waitFor(
-      async () => (await confirmed(world)) > afterRestart + count / 8,
+      async () => (await confirmedCount(world)) > afterRestart + count / 8,
       'progress after the restart',
       180_000,
     );
@@ -67,36 +64,6 @@ describe('the Temporal server restarted and the RPC endpoint down, mid-run', () 
 
     await waitUntilSettled(world, count, 240_000);
     await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
-    expect(await confirmed(world)).toBe(count);
+    expect(await confirmedCount(world)).toBe(count);
   });
 });
-
-async function submit(world: TestWorld, address: string, taskQueue: string, count: number) {
-  const connection = await Connection.connect({ address });
-  try {
-    const deps = { database: world.database, client: new Client({ connection }), taskQueue };
-    const submitted = await Promise.all(
-      Array.from({ length: count }, (_, i) =>
-        submitIntent(deps, {
-          tenantId: i % 2 ? 'acme' : 'globex',
-          chainId: world.anvil.chainId,
-          from: world.wallets[i % world.wallets.length],
-          to: privateKeyToAccount(generatePrivateKey()).address,
-          amount: parseEther('0.001').toString(),
-        }),
-      ),
-    );
-    return submitted.map((s) => s.intent.id);
-  } finally {
-    await connection.close();
-  }
-}
-
-const confirmed = async (world: TestWorld) =>
-  (
-    await world.database.kysely
-      .selectFrom('intents')
-      .select('id')
-      .where('status', '=', 'confirmed')
-      .execute()
-  ).length;

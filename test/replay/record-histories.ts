@@ -16,7 +16,7 @@ import { startDevServer } from '../../stack/temporal-servers';
 import { spawnWorker } from '../../stack/worker-process';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { installRuntime } from '../../workers/runtime';
-import { startTestWorld } from '../support/test-world';
+import { startTestWorld, type TestWorld } from '../support/test-world';
 import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
@@ -39,6 +39,15 @@ async function main(): Promise<void> {
   }
 }
 
+/** A payment of `amount` ether from acme's first wallet to a fixed recipient. */
+const paymentRequest = (world: TestWorld, amount: string) => ({
+  tenantId: 'acme',
+  chainId: world.anvil.chainId,
+  from: world.wallets[0],
+  to: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+  amount: parseEther(amount).toString(),
+});
+
 async function recordPaths(server: TestWorkflowEnvironment): Promise<void> {
   const world = await startTestWorld({ tenants: { acme: '1' } });
   // 1/s with burst 1 and a short wait, so that concurrent intents see throttle refusals.
@@ -51,13 +60,7 @@ async function recordPaths(server: TestWorkflowEnvironment): Promise<void> {
       client: new Client({ connection: server.connection }),
       taskQueue: 'payment-relayer',
     };
-    const request = (amount: string) => ({
-      tenantId: 'acme',
-      chainId: world.anvil.chainId,
-      from: world.wallets[0],
-      to: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
-      amount: parseEther(amount).toString(),
-    });
+    const request = (amount: string) => paymentRequest(world, amount);
     // Both pass the advisory balance check at submit; the second cannot be held.
     const scenarios = await Promise.all([
       submitIntent(deps, request('0.6')),
@@ -151,13 +154,7 @@ async function recordCrashedRun(server: TestWorkflowEnvironment): Promise<void> 
     const client = new Client({ connection: server.connection });
     const { workflowId } = await submitIntent(
       { database: world.database, client, taskQueue },
-      {
-        tenantId: 'acme',
-        chainId: world.anvil.chainId,
-        from: world.wallets[0],
-        to: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
-        amount: parseEther('0.001').toString(),
-      },
+      paymentRequest(world, '0.001'),
     );
     console.log(`worker killed: ${await crashing.exited}`);
     const worker = await spawnWorker(world.env({ TASK_QUEUE: taskQueue }));

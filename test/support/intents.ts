@@ -2,17 +2,22 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent, type SubmittedIntent } from '../../service/submit-intent';
+import { countIntentsByStatus } from '../../activities/store/intent-store';
 import { waitUntilSettled as waitUntilSettledIn } from '../../client/wait-until-settled';
 import type { LocalWorld } from '../../stack/local-world';
 
-/** Submits `count` intents spread over the world's wallets and the given tenants. */
+/**
+ * Submits `count` intents spread over the world's wallets and two tenants, through the shared dev
+ * server or the one at `temporalAddress`.
+ */
 export async function submitMany(
   world: LocalWorld,
   taskQueue: string,
   count: number,
-  tenants: string[] = ['acme', 'globex'],
+  temporalAddress = process.env.TEMPORAL_TEST_ADDRESS,
 ): Promise<SubmittedIntent[]> {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  const tenants = ['acme', 'globex'];
+  const connection = await Connection.connect({ address: temporalAddress });
   try {
     const client = new Client({ connection });
     return await Promise.all(
@@ -40,3 +45,7 @@ export const waitUntilSettled = (
   count: number,
   timeoutMs: number,
 ): Promise<unknown> => waitUntilSettledIn(world.database, count, { timeoutMs });
+
+/** How many of the world's intents are confirmed. */
+export const confirmedCount = async (world: LocalWorld): Promise<number> =>
+  (await countIntentsByStatus(world.database.kysely)).confirmed ?? 0;

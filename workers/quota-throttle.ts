@@ -1,0 +1,15 @@
+import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
+import type { RelayerConfig } from './config';
+
+/** The Bottleneck quota as configured: in this process, or shared through REDIS_URL. */
+export const startQuotaThrottle = (config: RelayerConfig): Promise<Throttle> =>
+  Throttle.start(
+    config,
+    config.redisUrl === undefined
+      ? undefined
+      : {
+          redisUrl: config.redisUrl,
+          // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
+          limiterId: quotaLimiterId(config.taskQueue, config.chainId),
+        },
+  );
