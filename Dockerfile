@@ -15,4 +15,4 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 # node runs as PID 1 itself (no shell in between), so SIGTERM reaches the drain directly.
-CMD ["node", "dist/workers/main.js"]
+CMD ["node", "dist/workers/worker-main.js"]

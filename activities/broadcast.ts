@@ -1,9 +1,9 @@
 import { IntentClosedError, SendPacedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
-import type { Hex } from './chain/chain';
+import type { Hex } from '../chain/chain';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
-import { getIntent, transitionIntent } from './store/intent-store';
+import { getIntent, transitionIntent } from '../store/intents';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';

@@ -1,7 +1,7 @@
 import { mayBeOnChain, IntentStatus, terminalStatuses } from '../domain/intent';
 import { ageMs, type ActivityDependencies } from './dependencies';
-import { getIntentForUpdate, transitionIntent } from './store/intent-store';
-import { endHold } from './store/ledger';
+import { getIntentForUpdate, transitionIntent } from '../store/intents';
+import { endHold } from '../store/ledger';
 
 export interface CloseIntentParameters {
   intentId: string;

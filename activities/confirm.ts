@@ -1,12 +1,12 @@
 import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
 import { IntentStatus, revertedReason, signedTransactionOf, type Intent } from '../domain/intent';
-import { recordAudit } from '../service/audit-log';
-import type { Chain, TransactionObservation } from './chain/chain';
+import { recordAudit } from '../store/audit-log';
+import type { Chain, TransactionObservation } from '../chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
-import { getIntent, getIntentForUpdate, transitionIntent } from './store/intent-store';
-import { endHold } from './store/ledger';
-import { listAttempts, planOf, type TransactionAttempt } from './store/transaction-attempts';
+import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
+import { endHold } from '../store/ledger';
+import { listAttempts, planOf, type TransactionAttempt } from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { checkNonceGap } from './transactions/fill-nonce-gap';
 import { sendSigned } from './transactions/send-signed';

@@ -1,8 +1,8 @@
-import type { AdmissionLimits } from '../service/admission';
-import type { ChainRegistry } from './chain/chain';
+import type { AdmissionLimits } from '../operations/admission';
+import type { ChainRegistry } from '../chain/chain';
 import type { Failpoints } from './failpoints';
-import type { Database } from './store/database';
-import type { PermitGrant } from './throttle/throttle';
+import type { Database } from '../store/database';
+import type { PermitGrant } from '../throttle/throttle';
 
 export interface Clock {
   now(): Date;

@@ -2,8 +2,8 @@ import { IntentClosedError } from '../domain/errors';
 import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
-import { getIntentForUpdate, transitionIntent } from './store/intent-store';
-import { placeHold } from './store/ledger';
+import { getIntentForUpdate, transitionIntent } from '../store/intents';
+import { placeHold } from '../store/ledger';
 
 /**
  * settling → held: reserves the amount on the tenant's balance, in the same transaction as the

@@ -1,7 +1,7 @@
 import { IntentClosedError } from '../domain/errors';
 import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
-import { getIntent, transitionIntent } from './store/intent-store';
+import { getIntent, transitionIntent } from '../store/intents';
 
 export interface IntentStepParameters {
   intentId: string;

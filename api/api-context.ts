@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Registry } from 'prom-client';
-import type { ChainRegistry } from '../activities/chain/chain';
-import type { Database } from '../activities/store/database';
-import type { AdmissionLimits } from '../service/admission';
+import type { ChainRegistry } from '../chain/chain';
+import type { Database } from '../store/database';
+import type { AdmissionLimits } from '../operations/admission';
 import type { ApiMetrics } from './api-metrics';
 
 export interface ApiDependencies {

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Database } from '../activities/store/database';
-import { countIntentsByStatus } from '../activities/store/intent-store';
+import type { Database } from '../store/database';
+import { countIntentsByStatus } from '../store/intents';
 import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
 import type { RejectionCode } from '../domain/rejections';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Schema } from '../activities/store/schema';
+import type { Schema } from '../store/schema';
 import { RejectionCode } from '../domain/rejections';
 import { authenticate } from '../service/api-keys';
 import type { Caller } from '../service/caller';

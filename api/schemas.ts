@@ -6,8 +6,8 @@ import type { BatchWithCounts } from '../service/batch-queries';
 
 /** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
 export const maxBatchItems = 50_000;
-import type { TransactionAttempt } from '../activities/store/transaction-attempts';
-import type { AuditEntry } from '../service/audit-log';
+import type { TransactionAttempt } from '../store/transaction-attempts';
+import type { AuditEntry } from '../store/audit-log';
 
 const statuses = Object.values(IntentStatus) as [IntentStatus, ...IntentStatus[]];
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { parseEther } from 'viem';
-import { openDatabase, type Database } from '../activities/store/database';
-import { createTenant, deposit, tenantBalance } from '../activities/store/ledger';
+import { openDatabase, type Database } from '../store/database';
+import { createTenant, deposit, tenantBalance } from '../store/ledger';
 import { UnknownTenantError } from '../domain/errors';
 import { tenantIdSchema } from '../domain/intent-request';
 import { createApiKey, listApiKeys, revokeApiKey } from '../service/api-keys';
-import { table } from '../client/table';
+import { table } from './table';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { print, type OutputOptions } from './output';
 

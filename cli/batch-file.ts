@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseEther } from 'viem';
-import type { SubmitBody } from '../client/api-client';
+import type { SubmitBody } from './api-client';
 import { newIntentBodySchema } from '../domain/intent-request';
 import { badInput } from './exit-codes';
 

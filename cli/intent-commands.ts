@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { formatEther, parseEther } from 'viem';
 import type { IntentView } from '../api/schemas';
-import { RelayerApiClient } from '../client/api-client';
+import { RelayerApiClient } from './api-client';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { attemptTable, intentDetails, intentTable, print, type OutputOptions } from './output';
 import { watchIntent } from './watch-intent';

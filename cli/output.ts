@@ -1,7 +1,7 @@
 import { formatEther, formatGwei } from 'viem';
 import type { IntentView } from '../api/schemas';
-import type { AttemptView } from '../client/api-client';
-import { table } from '../client/table';
+import type { AttemptView } from './api-client';
+import { table } from './table';
 
 export interface OutputOptions {
   json?: boolean;

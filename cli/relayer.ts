@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError } from '../client/api-client';
+import { ApiError } from './api-client';
 import { RelayerError } from '../domain/errors';
 import { rejectionCodeOf } from '../domain/rejections';
 import { addAdminCommands } from './admin-commands';

@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { IntentView } from '../api/schemas';
-import type { RelayerApiClient } from '../client/api-client';
+import type { RelayerApiClient } from './api-client';
 import { terminalStatuses, type IntentStatus } from '../domain/intent';
 
 const stages: IntentStatus[] = [

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ApiKeyRole, Schema } from '../activities/store/schema';
+import type { ApiKeyRole, Schema } from '../store/schema';
 import { UnknownTenantError } from '../domain/errors';
 import type { Caller } from './caller';
 

@@ -6,8 +6,8 @@ import {
   findBatch,
   type Batch,
   type BatchItemResult,
-} from '../activities/store/batch-store';
-import type { Schema } from '../activities/store/schema';
+} from '../store/batches';
+import type { Schema } from '../store/schema';
 import { batchWorkflowId } from '../domain/batch';
 import { BatchNotFoundError } from '../domain/errors';
 import { cancelBatchSignal } from '../workflows/batch-signals';

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
-import type { Database } from '../activities/store/database';
-import { getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
-import { endHold } from '../activities/store/ledger';
+import type { Database } from '../store/database';
+import { getIntentForUpdate, transitionIntent } from '../store/intents';
+import { endHold } from '../store/ledger';
 import { IntentNotFoundError, NotCancellableError } from '../domain/errors';
 import { IntentStatus, notYetSignedStatuses, type Intent } from '../domain/intent';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
-import { recordAudit } from './audit-log';
+import { recordAudit } from '../store/audit-log';
 import { actorOf, canSee, type Caller } from './caller';
 
 export interface CancelDependencies {

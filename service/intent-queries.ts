@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { getIntent, listIntentPage } from '../activities/store/intent-store';
-import type { Schema } from '../activities/store/schema';
+import { getIntent, listIntentPage } from '../store/intents';
+import type { Schema } from '../store/schema';
 import { IntentNotFoundError, InvalidIntentError } from '../domain/errors';
 import type { Intent, IntentStatus } from '../domain/intent';
 import { canSee, type Caller } from './caller';

@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ChainRegistry, Hex } from '../activities/chain/chain';
-import type { Database } from '../activities/store/database';
-import { getIntent, getIntentForUpdate, transitionIntent } from '../activities/store/intent-store';
-import { endHold } from '../activities/store/ledger';
-import { listAttempts } from '../activities/store/transaction-attempts';
+import type { ChainRegistry, Hex } from '../chain/chain';
+import type { Database } from '../store/database';
+import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
+import { endHold } from '../store/ledger';
+import { listAttempts } from '../store/transaction-attempts';
 import {
   NotInReviewError,
   RelayerError,
@@ -15,9 +15,9 @@ import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import { resolveReviewUpdate } from '../workflows/review-update';
-import { recordAudit, type AuditAction } from './audit-log';
+import { recordAudit, type AuditAction } from '../store/audit-log';
 import { actorOf, type Caller } from './caller';
-import { startIntentWorkflow } from './start-intent-workflow';
+import { startIntentWorkflow } from '../client/intent-workflows';
 
 /** Review is an operator's job: the API asks for an operator key (403 otherwise). */
 type Operator = Extract<Caller, { role: 'operator' }>;

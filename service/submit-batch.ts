@@ -1,17 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
-import type { Database } from '../activities/store/database';
-import {
-  findBatch,
-  insertBatch,
-  type Batch,
-  type BatchItemRequest,
-} from '../activities/store/batch-store';
+import type { Database } from '../store/database';
+import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../store/batches';
 import { batchWorkflowId, type BatchMode } from '../domain/batch';
 import { IntentConflictError, UnknownTenantError } from '../domain/errors';
 import type { paymentBatch } from '../workflows';
 import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
-import { newIntentId } from './new-intent-id';
+import { newIntentId } from '../operations/new-intent-id';
 
 export interface BatchRequest {
   items: BatchItemRequest[];

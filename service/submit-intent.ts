@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import type { Database } from '../activities/store/database';
+import type { Database } from '../store/database';
 import type { Intent } from '../domain/intent';
 import { parseNewIntent, type NewIntent } from '../domain/intent-request';
-import type { AdmissionLimits } from './admission';
-import { admitIntent, type AdmitOptions } from './admit-intent';
-import { startIntentWorkflow } from './start-intent-workflow';
+import type { AdmissionLimits } from '../operations/admission';
+import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
+import { startIntentWorkflow } from '../client/intent-workflows';
 
 export interface SubmitDependencies {
   database: Database;

@@ -1,4 +1,4 @@
-import type { EvmChainSettings, RpcResponseEvent } from '../activities/chain/evm-chain';
+import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
 import type { RelayerConfig } from './config';
 
 /** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS. */

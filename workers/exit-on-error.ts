@@ -1,4 +1,4 @@
-import { ToolchainMissingError } from '../stack/temporal-binaries';
+import { ToolchainMissingError } from '../dev/stack/temporal-binaries';
 import { ConfigError } from './config';
 
 /**

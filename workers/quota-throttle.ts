@@ -1,4 +1,4 @@
-import { quotaLimiterId, Throttle } from '../activities/throttle/throttle';
+import { quotaLimiterId, Throttle } from '../throttle/throttle';
 import type { RelayerConfig } from './config';
 
 /** The Bottleneck quota as configured: in this process, or shared through REDIS_URL. */

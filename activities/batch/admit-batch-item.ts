@@ -1,8 +1,8 @@
 import { ErrorType, RelayerError, UnknownTenantError } from '../../domain/errors';
 import { rejectionCodeOf } from '../../domain/rejections';
-import { admitIntent } from '../../service/admit-intent';
+import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
-import { findBatch, findBatchItem, updateBatchItem } from '../store/batch-store';
+import { findBatch, findBatchItem, updateBatchItem } from '../../store/batches';
 import { labelsOf, type IntentLabels } from '../../workflows/search-attributes';
 import type { BatchItemParameters } from './batch-item-parameters';
 

@@ -1,5 +1,5 @@
 import type { ActivityDependencies } from '../dependencies';
-import { batchItems } from '../store/batch-store';
+import { batchItems } from '../../store/batches';
 
 export interface LoadBatchItemsParameters {
   batchId: string;

@@ -1,9 +1,9 @@
 import type { BatchItemOutcome } from '../../domain/batch';
-import type { BatchStatus } from '../store/schema';
+import type { BatchStatus } from '../../store/schema';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
-import { findBatchItem, updateBatchItem } from '../store/batch-store';
-import { getIntent } from '../store/intent-store';
+import { findBatchItem, updateBatchItem } from '../../store/batches';
+import { getIntent } from '../../store/intents';
 import type { BatchItemParameters } from './batch-item-parameters';
 
 /**

@@ -1,9 +1,9 @@
 import type { Intent } from '../../domain/intent';
-import { recordAudit } from '../../service/audit-log';
-import type { Chain, SignedTransfer } from '../chain/chain';
+import { recordAudit } from '../../store/audit-log';
+import type { Chain, SignedTransfer } from '../../chain/chain';
 import type { ActivityDependencies } from '../dependencies';
-import { findNonceFill, storeNonceFill } from '../store/nonce-fills';
-import { nonceHasAttempt } from '../store/transaction-attempts';
+import { findNonceFill, storeNonceFill } from '../../store/nonce-fills';
+import { nonceHasAttempt } from '../../store/transaction-attempts';
 
 export type GapCheck =
   /** Nothing missing below the intent's nonce: its transaction waits on its own fee bid. */

@@ -1,4 +1,4 @@
-import type { BroadcastOutcome, Chain, SignedTransfer } from '../chain/chain';
+import type { BroadcastOutcome, Chain, SignedTransfer } from '../../chain/chain';
 import type { PermitSource } from '../dependencies';
 import { unlessCancelled } from '../liveness';
 

@@ -1,12 +1,12 @@
 import { UnknownWalletError } from '../../domain/errors';
 import { IntentStatus, type Intent } from '../../domain/intent';
-import { recordAudit } from '../../service/audit-log';
-import type { TransferPlan } from '../chain/chain';
+import { recordAudit } from '../../store/audit-log';
+import type { TransferPlan } from '../../chain/chain';
 import type { ActivityDependencies } from '../dependencies';
-import { getIntentForUpdate, transitionIntent } from '../store/intent-store';
-import type { AttemptCause } from '../store/schema';
-import { insertAttempt, listAttempts } from '../store/transaction-attempts';
-import { allocateNonce } from '../store/wallet-nonces';
+import { getIntentForUpdate, transitionIntent } from '../../store/intents';
+import type { AttemptCause } from '../../store/schema';
+import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
+import { allocateNonce } from '../../store/wallet-nonces';
 
 export type NonceChoice =
   /** The wallet's next nonce (the first attempt). */

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RelayerClosedError } from '../../domain/errors';
 import { newIntentBodySchema } from '../../domain/intent-request';
-import { auditTrail } from '../../service/audit-log';
+import { auditTrail } from '../../store/audit-log';
 import { cancelIntent } from '../../service/cancel-intent';
 import { findIntentFor, listIntentsFor } from '../../service/intent-queries';
-import { listAttempts } from '../../activities/store/transaction-attempts';
+import { listAttempts } from '../../store/transaction-attempts';
 import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { RelayerApiClient } from '../../client/api-client';
-import { freePort } from '../../stack/free-port';
-import { waitFor } from '../../stack/wait-for';
-import { stopSummary } from '../../stack/worker-process';
+import { RelayerApiClient } from '../../cli/api-client';
+import { freePort } from '../../dev/stack/free-port';
+import { waitFor } from '../../dev/stack/wait-for';
+import { stopSummary } from '../../dev/stack/worker-process';
 import { createKeys, paymentBody } from '../support/api';
 import { useTestWorld } from '../support/test-world';
 

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
-import { minedTransactions } from '../../stack/chain-truth';
-import { waitFor } from '../../stack/wait-for';
+import { minedTransactions } from '../../dev/stack/chain-truth';
+import { waitFor } from '../../dev/stack/wait-for';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { useTestWorld } from '../support/test-world';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../stack/free-port';
+import { freePort } from '../../dev/stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { databaseSnapshot } from '../support/api';
 import { useTestWorld } from '../support/test-world';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { maxConcurrent } from '../../stack/rpc-proxy';
-import { stopSummary } from '../../stack/worker-process';
-import { minedTransactions } from '../../stack/chain-truth';
+import { maxConcurrent } from '../../dev/stack/rpc-proxy';
+import { stopSummary } from '../../dev/stack/worker-process';
+import { minedTransactions } from '../../dev/stack/chain-truth';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { useTestWorld } from '../support/test-world';
 

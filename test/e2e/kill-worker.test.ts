@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { quotaLimiterId, Throttle } from '../../activities/throttle/throttle';
-import { waitFor } from '../../stack/wait-for';
-import { minedTransactions } from '../../stack/chain-truth';
+import { quotaLimiterId, Throttle } from '../../throttle/throttle';
+import { waitFor } from '../../dev/stack/wait-for';
+import { minedTransactions } from '../../dev/stack/chain-truth';
 import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { useTestWorld } from '../support/test-world';

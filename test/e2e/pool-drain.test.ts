@@ -1,4 +1,4 @@
-import { runPoolDrain } from '../../examples/pool-drain';
+import { runPoolDrain } from '../../dev/examples/pool-drain';
 
 const address = () => process.env.TEMPORAL_TEST_ADDRESS!;
 

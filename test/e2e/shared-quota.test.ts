@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { maxInWindow } from '../../stack/rpc-proxy';
-import { stopSummary } from '../../stack/worker-process';
+import { maxInWindow } from '../../dev/stack/rpc-proxy';
+import { stopSummary } from '../../dev/stack/worker-process';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { useTestWorld } from '../support/test-world';
 

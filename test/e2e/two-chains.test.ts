@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent } from '../../service/submit-intent';
-import { startAnvil, type Anvil } from '../../stack/anvil';
+import { startAnvil, type Anvil } from '../../dev/stack/anvil';
 import { waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { useTestWorld } from '../support/test-world';

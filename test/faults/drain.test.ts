@@ -1,6 +1,6 @@
 import { parseEther } from 'viem';
-import { stopSummary } from '../../stack/worker-process';
-import { waitFor } from '../../stack/wait-for';
+import { stopSummary } from '../../dev/stack/worker-process';
+import { waitFor } from '../../dev/stack/wait-for';
 import { expectInvariants } from '../support/invariants';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { useTestWorld } from '../support/test-world';

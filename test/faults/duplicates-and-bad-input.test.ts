@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { freePort } from '../../stack/free-port';
-import { waitFor } from '../../stack/wait-for';
+import { freePort } from '../../dev/stack/free-port';
+import { waitFor } from '../../dev/stack/wait-for';
 import { createKeys, databaseSnapshot, paymentBody } from '../support/api';
 import { expectInvariants } from '../support/invariants';
 import { useTestWorld } from '../support/test-world';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
-import { createTenant, deposit } from '../../activities/store/ledger';
+import { createTenant, deposit } from '../../store/ledger';
 import { ErrorType } from '../../domain/errors';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from '../support/crashing-workers';

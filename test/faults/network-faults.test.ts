@@ -1,8 +1,8 @@
 import { parseEther } from 'viem';
-import { countIntentsByStatus } from '../../activities/store/intent-store';
-import { settledCount } from '../../client/wait-until-settled';
-import type { ProxyFault } from '../../stack/rpc-proxy';
-import { waitFor } from '../../stack/wait-for';
+import { countIntentsByStatus } from '../../store/intents';
+import { settledCount } from '../../dev/wait-until-settled';
+import type { ProxyFault } from '../../dev/stack/rpc-proxy';
+import { waitFor } from '../../dev/stack/wait-for';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
 import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';

@@ -1,12 +1,12 @@
 import { formatEther, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
-import type { BroadcastOutcome, ChainRegistry } from '../../activities/chain/chain';
+import type { BroadcastOutcome, ChainRegistry } from '../../chain/chain';
 import { systemClock } from '../../activities/dependencies';
-import { getIntent, insertIntent } from '../../activities/store/intent-store';
-import { tenantBalance } from '../../activities/store/ledger';
-import type { Throttle } from '../../activities/throttle/throttle';
-import { newIntentId } from '../../service/new-intent-id';
+import { getIntent, insertIntent } from '../../store/intents';
+import { tenantBalance } from '../../store/ledger';
+import type { Throttle } from '../../throttle/throttle';
+import { newIntentId } from '../../operations/new-intent-id';
 import { ErrorType } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';

@@ -1,4 +1,4 @@
-import { ApiError, type RelayerApiClient } from '../../client/api-client';
+import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { IntentStatus } from '../../domain/intent';
 import {
   createKeys,

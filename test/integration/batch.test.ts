@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { mostItemsActiveAtOnce } from '../../activities/store/batch-store';
-import { createTenant, deposit } from '../../activities/store/ledger';
-import { ApiError, RelayerApiClient } from '../../client/api-client';
-import { freePort } from '../../stack/free-port';
-import { minedTransactions } from '../../stack/chain-truth';
-import { waitFor } from '../../stack/wait-for';
+import { mostItemsActiveAtOnce } from '../../store/batches';
+import { createTenant, deposit } from '../../store/ledger';
+import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { freePort } from '../../dev/stack/free-port';
+import { minedTransactions } from '../../dev/stack/chain-truth';
+import { waitFor } from '../../dev/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys, databaseSnapshot } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';

@@ -1,8 +1,8 @@
 import { parseEther } from 'viem';
-import type { RelayerApiClient } from '../../client/api-client';
+import type { RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { waitFor } from '../../stack/wait-for';
+import { waitFor } from '../../dev/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { intentProgressQuery } from '../../workflows';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';

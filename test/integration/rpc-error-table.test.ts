@@ -1,15 +1,15 @@
 import { keccak256, parseEther, parseGwei, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { Chain } from '../../activities/chain/chain';
-import { createEvmChain } from '../../activities/chain/evm-chain';
+import type { Chain } from '../../chain/chain';
+import { createEvmChain } from '../../chain/evm-chain';
 import {
   classifyRpcError,
   rpcErrorTable,
   type RpcErrorClass,
   type RpcErrorKind,
-} from '../../activities/chain/evm-rpc-errors';
+} from '../../chain/evm-rpc-errors';
 import { ErrorType, RelayerError } from '../../domain/errors';
-import type { ProxyFault } from '../../stack/rpc-proxy';
+import type { ProxyFault } from '../../dev/stack/rpc-proxy';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 

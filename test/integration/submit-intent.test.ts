@@ -1,11 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import { newIntentId } from '../../service/new-intent-id';
+import { newIntentId } from '../../operations/new-intent-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
 import { ErrorType } from '../../domain/errors';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { waitFor } from '../../stack/wait-for';
+import { waitFor } from '../../dev/stack/wait-for';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
 let world: TestWorld;

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { Throttle, type ThrottleSettings } from '../../activities/throttle/throttle';
-import { startRedis, type RedisServer } from '../../stack/redis';
+import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
+import { startRedis, type RedisServer } from '../../dev/stack/redis';
 
 const settings: ThrottleSettings = {
   maxInFlight: 2,

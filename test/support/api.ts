@@ -2,10 +2,10 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { buildApi, type RelayerApi } from '../../api/server';
-import { RelayerApiClient } from '../../client/api-client';
-import type { AdmissionLimits } from '../../service/admission';
+import { RelayerApiClient } from '../../cli/api-client';
+import type { AdmissionLimits } from '../../operations/admission';
 import { createApiKey } from '../../service/api-keys';
-import type { LocalWorld } from '../../stack/local-world';
+import type { LocalWorld } from '../../dev/stack/local-world';
 
 export interface ApiUnderTest {
   api: RelayerApi;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ensureTestServer } from '../../stack/temporal-binaries';
+import { ensureTestServer } from '../../dev/stack/temporal-binaries';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 
 export const testOutputDir = resolve(__dirname, '../../test-output');

@@ -1,5 +1,5 @@
 import type { CrashPoint } from '../../activities/failpoints';
-import type { WorkerProcess } from '../../stack/worker-process';
+import type { WorkerProcess } from '../../dev/stack/worker-process';
 
 export interface Crash {
   point: CrashPoint;

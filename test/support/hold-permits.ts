@@ -1,4 +1,4 @@
-import { Throttle } from '../../activities/throttle/throttle';
+import { Throttle } from '../../throttle/throttle';
 
 /**
  * Run as a child process: takes `count` permits from a clustered quota, says "held", and waits

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { getIntent, insertIntent } from '../../activities/store/intent-store';
+import { getIntent, insertIntent } from '../../store/intents';
 import type { NewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { newIntentId } from '../../service/new-intent-id';
-import type { LocalWorld } from '../../stack/local-world';
-import { waitFor } from '../../stack/wait-for';
+import { newIntentId } from '../../operations/new-intent-id';
+import type { LocalWorld } from '../../dev/stack/local-world';
+import { waitFor } from '../../dev/stack/wait-for';
 import { intentProgressQuery, type paymentIntent } from '../../workflows';
 import { intentSearchAttributes, labelsOf } from '../../workflows/search-attributes';
 

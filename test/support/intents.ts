@@ -2,9 +2,9 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent, type SubmittedIntent } from '../../service/submit-intent';
-import { countIntentsByStatus } from '../../activities/store/intent-store';
-import { waitUntilSettled as waitUntilSettledIn } from '../../client/wait-until-settled';
-import type { LocalWorld } from '../../stack/local-world';
+import { countIntentsByStatus } from '../../store/intents';
+import { waitUntilSettled as waitUntilSettledIn } from '../../dev/wait-until-settled';
+import type { LocalWorld } from '../../dev/stack/local-world';
 
 /**
  * Submits `count` intents spread over the world's wallets and two tenants, through the shared dev

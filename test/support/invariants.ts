@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IntentStatus, terminalStatuses } from '../../domain/intent';
-import { minedTransactions } from '../../stack/chain-truth';
-import type { LocalWorld } from '../../stack/local-world';
-import type { RpcProxy } from '../../stack/rpc-proxy';
+import { minedTransactions } from '../../dev/stack/chain-truth';
+import type { LocalWorld } from '../../dev/stack/local-world';
+import type { RpcProxy } from '../../dev/stack/rpc-proxy';
 import { ledgerSnapshot } from './ledger-checks';
 
 export interface InvariantScope {

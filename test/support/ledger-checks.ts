@@ -1,4 +1,4 @@
-import type { Database } from '../../activities/store/database';
+import type { Database } from '../../store/database';
 import { terminalStatuses, type IntentStatus } from '../../domain/intent';
 
 export interface LedgerSnapshot {

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { installRuntime } from '../../workers/runtime';
-import { startDevServer } from '../../stack/temporal-servers';
+import { startDevServer } from '../../dev/stack/temporal-servers';
 import bundleWorkflows from './bundle-workflows';
 
 const shared = globalThis as { __devServer?: TestWorkflowEnvironment };

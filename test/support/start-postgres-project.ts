@@ -1,4 +1,4 @@
-import { startPostgres, type PostgresServer } from '../../stack/postgres';
+import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
 import startSharedDevServer from './start-dev-server';
 
 const shared = globalThis as { __postgres?: PostgresServer };

@@ -1,4 +1,4 @@
-import type { PostgresServer } from '../../stack/postgres';
+import type { PostgresServer } from '../../dev/stack/postgres';
 import stopSharedDevServer from './stop-dev-server';
 
 const shared = globalThis as { __postgres?: PostgresServer };

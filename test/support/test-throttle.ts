@@ -1,4 +1,4 @@
-import { Throttle } from '../../activities/throttle/throttle';
+import { Throttle } from '../../throttle/throttle';
 
 /** An in-process quota roomy enough that it never shapes a test that runs activities directly. */
 export const startTestThrottle = (): Promise<Throttle> =>

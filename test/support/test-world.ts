@@ -1,5 +1,9 @@
-import { spawnWorker, type WorkerProcess } from '../../stack/worker-process';
-import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../stack/local-world';
+import { spawnWorker, type WorkerProcess } from '../../dev/stack/worker-process';
+import {
+  startLocalWorld,
+  type LocalWorld,
+  type LocalWorldOptions,
+} from '../../dev/stack/local-world';
 
 export type TestWorld = LocalWorld;
 

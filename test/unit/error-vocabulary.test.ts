@@ -8,7 +8,7 @@ import {
   TenantLimitReachedError,
 } from '../../domain/errors';
 import { RejectionCode } from '../../domain/rejections';
-import { drainTimeMs } from '../../service/admission';
+import { drainTimeMs } from '../../operations/admission';
 
 describe('one error vocabulary', () => {
   it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission', () => {

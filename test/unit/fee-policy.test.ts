@@ -1,10 +1,5 @@
 import { parseEther, parseGwei } from 'viem';
-import {
-  firstBid,
-  replacementBid,
-  type FeeMarket,
-  type FeePolicy,
-} from '../../activities/chain/fee-policy';
+import { firstBid, replacementBid, type FeeMarket, type FeePolicy } from '../../chain/fee-policy';
 
 const caps = {
   maxFeePerGas: parseGwei('100'),

@@ -1,4 +1,4 @@
-import { intentIdPattern, newIntentId } from '../../service/new-intent-id';
+import { intentIdPattern, newIntentId } from '../../operations/new-intent-id';
 
 describe('newIntentId', () => {
   it('matches the documented pattern and sorts by creation time', () => {

@@ -1,4 +1,4 @@
-import { gcra, localSendPacer } from '../../activities/throttle/send-pacer';
+import { gcra, localSendPacer } from '../../throttle/send-pacer';
 
 function pacerAt(pace: { perSecond: number; burst: number }) {
   let tat = 0;

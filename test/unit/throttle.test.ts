@@ -1,4 +1,4 @@
-import { Throttle, type ThrottleSettings } from '../../activities/throttle/throttle';
+import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
 
 const settings = (overrides: Partial<ThrottleSettings>): ThrottleSettings => ({
   maxInFlight: 100,

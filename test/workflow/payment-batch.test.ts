@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { BatchMode } from '../../domain/batch';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
-import { startTimeSkippingServer } from '../../stack/temporal-servers';
+import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import { createRelayerWorker } from '../../workers/relayer-worker';
 import {
   batchProgressQuery,

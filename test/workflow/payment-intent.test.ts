@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorType, InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
 import { IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
-import { startTimeSkippingServer } from '../../stack/temporal-servers';
+import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import { createRelayerWorker } from '../../workers/relayer-worker';
 import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';

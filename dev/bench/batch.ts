@@ -1,0 +1,174 @@
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { batchOutcomeCounts, findBatch, mostItemsActiveAtOnce } from '../../store/batches';
+import { table } from '../../cli/table';
+import { BatchMode, batchWorkflowId } from '../../domain/batch';
+import { submitBatch } from '../../service/submit-batch';
+import { startLocalWorld } from '../stack/local-world';
+import { maxConcurrent } from '../stack/rpc-proxy';
+import { spawnWorker } from '../stack/worker-process';
+import { withBenchStack } from './bench-stack';
+import { steadyRate } from './rates';
+
+/**
+ * `npm run bench:batch`: one batch of 1,000 payouts per row, measured against the configured
+ * quota: items ended per second from submit to the last one, and sends per second at an RPC
+ * proxy in front of the node. Items of one wallet start once the previous one is signed (their
+ * nonces follow the input), so the number of sending wallets bounds a batch too: the rows put
+ * one wallet and several side by side. Printed, never asserted.
+ */
+
+const items = Number(process.env.BENCH_BATCH_ITEMS ?? 1000);
+const perSecond = Number(process.env.BENCH_BATCH_QUOTA ?? 20);
+const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 32);
+const walletCounts = (process.env.BENCH_BATCH_WALLETS ?? '8,1').split(',').map(Number);
+
+interface Row {
+  wallets: number;
+  itemsPerSecond: number;
+  sendsPerSecond: number;
+  maxInFlight: number;
+  mostActive: number;
+  /** Workflow runs of the batch (continue-as-new) and the longest history among them. */
+  runs: number;
+  maxEventsPerRun: number;
+  confirmed: number;
+  wallSeconds: number;
+}
+
+async function measure(wallets: number, temporalAddress: string, bundlePath: string): Promise<Row> {
+  const world = await startLocalWorld({
+    temporalAddress,
+    proxy: true,
+    wallets,
+    tenants: { acme: '10000' },
+  });
+  await world.database.kysely.updateTable('tenants').set({ max_in_flight: items }).execute();
+  const connection = await Connection.connect({ address: temporalAddress });
+  const taskQueue = `bench-batch-${randomUUID()}`;
+  const worker = await spawnWorker(
+    world.env({
+      TASK_QUEUE: taskQueue,
+      WORKFLOW_BUNDLE_PATH: bundlePath,
+      POOL_WIDTH: '32',
+      THROTTLE_MAX_IN_FLIGHT: '64',
+      THROTTLE_PER_SECOND: String(perSecond),
+      THROTTLE_BURST: String(perSecond),
+      TENANT_MAX_IN_FLIGHT: String(items),
+      BACKLOG_LIMIT: String(items),
+    }),
+  );
+  try {
+    const client = new Client({ connection });
+    const started = Date.now();
+    const { batch } = await submitBatch(
+      { database: world.database, client, taskQueue },
+      'acme',
+      {
+        mode: BatchMode.collectAll,
+        concurrency,
+        items: Array.from({ length: items }, (_, i) => ({
+          chainId: world.anvil.chainId,
+          from: world.wallets[i % wallets]!,
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: 1000n + BigInt(i),
+        })),
+      },
+      `bench-${wallets}`,
+    );
+    let reportedAt = Date.now();
+    while ((await findBatch(world.database.kysely, { id: batch.id }))?.status === 'running') {
+      if (Date.now() - reportedAt > 5000) {
+        reportedAt = Date.now();
+        const counts = await batchOutcomeCounts(world.database.kysely, batch.id);
+        console.log(`  ${wallets} wallet(s): ${counts.confirmed ?? 0}/${items} confirmed`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const wallSeconds = (Date.now() - started) / 1000;
+    const counts = await batchOutcomeCounts(world.database.kysely, batch.id);
+    let runs = 0;
+    let maxEventsPerRun = 0;
+    const executions = client.workflow.list({
+      query: `WorkflowId = "${batchWorkflowId(batch.id)}"`,
+    });
+    for await (const execution of executions) {
+      runs++;
+      const history = await client.workflow
+        .getHandle(execution.workflowId, execution.runId)
+        .fetchHistory();
+      maxEventsPerRun = Math.max(maxEventsPerRun, history.events?.length ?? 0);
+    }
+    const sends = world.proxy!.callsOf('eth_sendRawTransaction');
+    return {
+      wallets,
+      itemsPerSecond: items / wallSeconds,
+      sendsPerSecond: steadyRate(sends),
+      maxInFlight: maxConcurrent(sends),
+      mostActive: await mostItemsActiveAtOnce(world.database.kysely, batch.id),
+      runs,
+      maxEventsPerRun,
+      confirmed: counts.confirmed ?? 0,
+      wallSeconds,
+    };
+  } finally {
+    worker.signal('SIGTERM');
+    await worker.exited;
+    await connection.close();
+    await world.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const rows = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
+    const measured: Row[] = [];
+    for (const wallets of walletCounts) {
+      console.log(
+        `• batch of ${items} items, ${wallets} sending wallet(s), concurrency ${concurrency}`,
+      );
+      measured.push(await measure(wallets, temporalAddress, bundlePath));
+    }
+    return measured;
+  });
+  const summary = table(
+    [
+      'items',
+      'wallets',
+      'concurrency (most active)',
+      'quota',
+      'items/s',
+      'items/s ÷ quota',
+      'sends/s (steady) ÷ quota',
+      'runs (max events)',
+      'confirmed',
+      'wall',
+    ],
+    Array<'right'>(10).fill('right'),
+  );
+  for (const row of rows) {
+    summary.push([
+      items,
+      row.wallets,
+      `${concurrency} (${row.mostActive})`,
+      `${perSecond}/s`,
+      row.itemsPerSecond.toFixed(2),
+      (row.itemsPerSecond / perSecond).toFixed(3),
+      (row.sendsPerSecond / perSecond).toFixed(3),
+      `${row.runs} (${row.maxEventsPerRun})`,
+      row.confirmed,
+      `${row.wallSeconds.toFixed(1)} s`,
+    ]);
+  }
+  console.log(summary.toString());
+  console.log(
+    'items/s: items ended per second, submit to last; most active: from the items’ recorded start and end\n' +
+      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous is signed\n' +
+      'runs: the batch continues as new every 500 items; max events: the longest run history (limit 51,200)',
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,492 @@
+import { Client, Connection } from '@temporalio/client';
+import { Command, Option } from 'commander';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { countIntentsByStatus } from '../../store/intents';
+import { createTenant, deposit } from '../../store/ledger';
+import { settledCount, waitUntilSettled } from '../wait-until-settled';
+import { table } from '../../cli/table';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { admitIntent } from '../../operations/admit-intent';
+import { submitIntent } from '../../service/submit-intent';
+import { parseNewIntent } from '../../domain/intent-request';
+import { startLocalWorld, type LocalWorld } from '../stack/local-world';
+import { startPostgres } from '../stack/postgres';
+import { pacedSends, spawnNodeProcess, spawnWorker, stopSummary } from '../stack/worker-process';
+import { withBenchStack } from './bench-stack';
+import { renderChart } from './chart';
+import { findProcess, processUsage } from './process-usage';
+import { percentile, steadyRate } from './rates';
+
+/**
+ * `npm run bench`: what durability costs. Three arms on the same dev server, and in each cell of a
+ * grid of intents N × quota Q × processes on the same anvil and database, one after another:
+ *   A the relayer's activities step by step in an in-process p-limit pool (no Temporal),
+ *   B the Temporal relayer, quota by Bottleneck (shared through Redis across processes),
+ *   C the Temporal relayer, quota by the server (maxTaskQueueActivitiesPerSecond on the permit
+ *     queue) instead of Bottleneck.
+ * The RPC proxy in front of anvil is the ground truth: it counts every call and, where Q is
+ * limited, enforces Q on sends itself as a provider would (a refusal is a 429). Ratios are
+ * measured side by side in one run and printed, never asserted.
+ */
+
+type Arm = 'A' | 'B' | 'C';
+const armNames: Record<Arm, string> = {
+  A: 'A in-process pool',
+  B: 'B Temporal + Bottleneck',
+  C: 'C Temporal + server quota',
+};
+
+interface Cell {
+  arm: Arm;
+  intents: number;
+  /** Sends per second; undefined: unlimited. */
+  quota: number | undefined;
+  processes: number;
+}
+
+interface Result {
+  cell: Cell;
+  intentsPerSecond: number;
+  sendsPerSecond: number;
+  refusedByProvider: number;
+  rpcPerIntent: Record<string, number>;
+  /** Step attempts that did not finish the step: failed and retried, or paced (a send too early). */
+  retriesPerIntent: number;
+  p50Ms: number;
+  p99Ms: number;
+  historyEventsPerIntent: number | undefined;
+  cpuMsPerIntent: { worker: number; server: number; anvil: number };
+  peakRssMb: number;
+  /** CPU time of every process of the cell (workers, server, anvil, this one) ÷ wall time. */
+  coresBusy: number;
+  wallSeconds: number;
+}
+
+const poolWidth = 32;
+const burstOf = (quota: number) => Math.max(1, Math.ceil(quota / 10));
+const quotaLabel = (quota: number | undefined) =>
+  quota === undefined ? 'unlimited' : `${quota}/s`;
+
+function workerEnv(world: LocalWorld, cell: Cell, taskQueue: string, bundlePath: string) {
+  const perSecond = cell.quota ?? 100_000;
+  return world.env({
+    TASK_QUEUE: taskQueue,
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    POOL_WIDTH: String(poolWidth),
+    THROTTLE_MAX_IN_FLIGHT: cell.quota === undefined ? '10000' : '64',
+    THROTTLE_PER_SECOND: String(perSecond),
+    THROTTLE_BURST: String(cell.quota === undefined ? perSecond : burstOf(perSecond)),
+    THROTTLE_MAX_WAIT_MS: '60000',
+    QUOTA_MODE: cell.arm === 'C' ? 'task-queue' : 'bottleneck',
+    // Several Bottleneck processes share one quota through Redis; one needs none.
+    REDIS_URL: cell.processes > 1 && cell.arm !== 'C' ? world.redis!.url : '',
+  });
+}
+
+async function measure(
+  world: LocalWorld,
+  client: Client,
+  cell: Cell,
+  index: number,
+  bundlePath: string,
+  serverPid: number | undefined,
+): Promise<Result> {
+  const tenantId = `cell${index}`;
+  const taskQueue = `bench-${index}`;
+  const now = new Date();
+  await createTenant(world.database, { id: tenantId, name: tenantId }, now);
+  await deposit(world.database, tenantId, parseEther('0.001') * BigInt(cell.intents + 1), now);
+  const proxy = world.proxy!;
+  proxy.calls.splice(0);
+  proxy.enforceQuota(
+    cell.quota === undefined
+      ? undefined
+      : {
+          perSecond: cell.quota,
+          burst: burstOf(cell.quota),
+          answer: 'rpc-error',
+          methods: ['eth_sendRawTransaction'],
+        },
+  );
+  const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
+  const env = workerEnv(world, cell, taskQueue, bundlePath);
+  const processes = await Promise.all(
+    Array.from({ length: cell.processes }, (_, shard) =>
+      cell.arm === 'A'
+        ? spawnNodeProcess(
+            'dev/bench/in-process-pool.ts',
+            {
+              ...env,
+              BENCH_TENANT: tenantId,
+              BENCH_COUNT: String(cell.intents),
+              BENCH_SHARD: String(shard),
+              BENCH_SHARDS: String(cell.processes),
+            },
+            /pool ready/,
+          )
+        : spawnWorker(env),
+    ),
+  );
+  // From here on: what the work costs, not what starting the processes did.
+  const workersBefore = processes.map((p) => processUsage(p.child.pid!).cpuMs);
+  const serverBefore = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs;
+  const anvilBefore = processUsage(world.anvil.pid).cpuMs;
+  const benchBefore = process.cpuUsage();
+  const started = Date.now();
+
+  const deps = { database: world.database, client, taskQueue };
+  for (let first = 0; first < cell.intents; first += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, cell.intents - first) }, (_, k) => {
+        const request = {
+          tenantId,
+          chainId: world.anvil.chainId,
+          from: world.wallets[(first + k) % world.wallets.length],
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: parseEther('0.001').toString(),
+        };
+        return cell.arm === 'A'
+          ? admitIntent(world.database, parseNewIntent(request), {}, undefined, () => new Date())
+          : submitIntent(deps, request);
+      }),
+    );
+  }
+  let reportedAt = Date.now();
+  await waitUntilSettled(world.database, settledBefore + cell.intents, {
+    pollMs: 100,
+    onProgress: (counts) => {
+      if (Date.now() - reportedAt < 5000) return;
+      reportedAt = Date.now();
+      const done = settledCount(counts) - settledBefore;
+      console.log(
+        `    ${done}/${cell.intents} settled, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
+    },
+  });
+  const wallSeconds = (Date.now() - started) / 1000;
+  const usage = processes.map((p) => processUsage(p.child.pid!));
+  const workerMs = usage.reduce((sum, u, i) => sum + u.cpuMs - workersBefore[i]!, 0);
+  const serverMs = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs - serverBefore;
+  const anvilMs = processUsage(world.anvil.pid).cpuMs - anvilBefore;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const benchMs = (benchCpu.user + benchCpu.system) / 1000;
+  for (const p of processes) p.signal('SIGTERM');
+  await Promise.all(processes.map((p) => p.exited));
+  const stepRetries = processes.reduce(
+    (sum, p) => sum + (stopSummary(p.output())?.retry ?? 0) + pacedSends(p.output()),
+    0,
+  );
+
+  const rows = await world.database.kysely
+    .selectFrom('intents')
+    .select(['id', 'status', 'created_at', 'updated_at'])
+    .where('tenant_id', '=', tenantId)
+    .execute();
+  const notConfirmed = rows.filter((row) => row.status !== 'confirmed');
+  if (notConfirmed.length > 0) {
+    console.log(`    ${notConfirmed.length} not confirmed: ${notConfirmed[0]!.status}`);
+  }
+  const finished = rows.map((row) => new Date(row.updated_at).getTime()).sort((a, b) => a - b);
+  const latencies = rows
+    .map((row) => new Date(row.updated_at).getTime() - new Date(row.created_at).getTime())
+    .sort((a, b) => a - b);
+  const counts = proxy.countsByMethod();
+  const rpcPerIntent = Object.fromEntries(
+    Object.entries(counts).map(([method, n]) => [method, n / cell.intents]),
+  );
+  return {
+    cell,
+    intentsPerSecond: steadyRate(finished.map((at) => ({ method: 'done', startedAt: at }))),
+    sendsPerSecond: steadyRate(proxy.callsOf('eth_sendRawTransaction')),
+    refusedByProvider: proxy.quotaRefusals(),
+    rpcPerIntent,
+    retriesPerIntent: stepRetries / cell.intents,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    historyEventsPerIntent:
+      cell.arm === 'A'
+        ? undefined
+        : await historyEvents(
+            client,
+            rows.map((row) => row.id),
+          ),
+    cpuMsPerIntent: {
+      worker: workerMs / cell.intents,
+      server: serverMs / cell.intents,
+      anvil: anvilMs / cell.intents,
+    },
+    peakRssMb: Math.max(...usage.map((u) => u.peakRssBytes)) / 2 ** 20,
+    coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
+    wallSeconds,
+  };
+}
+
+/** Mean history length of (up to) 20 of the cell's workflows. */
+async function historyEvents(client: Client, ids: string[]): Promise<number> {
+  const sample = ids.slice(0, 20);
+  const lengths = await Promise.all(
+    sample.map(
+      async (id) =>
+        (await client.workflow.getHandle(paymentIntentWorkflowId(id)).describe()).historyLength,
+    ),
+  );
+  return lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.length);
+}
+
+const methodShort: Record<string, string> = {
+  eth_sendRawTransaction: 'send',
+  eth_getTransactionReceipt: 'receipt',
+  eth_getTransactionCount: 'nonce',
+  eth_getTransactionByHash: 'tx',
+  eth_blockNumber: 'block#',
+  eth_getBlockByNumber: 'block',
+  eth_estimateGas: 'gas',
+  eth_maxPriorityFeePerGas: 'tip',
+  eth_feeHistory: 'fees',
+  eth_chainId: 'chainId',
+  eth_gasPrice: 'gasPrice',
+};
+
+function rpcSummary(perIntent: Record<string, number>): string {
+  const total = Object.values(perIntent).reduce((sum, n) => sum + n, 0);
+  const top = Object.entries(perIntent)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([method, n]) => `${methodShort[method] ?? method} ${n.toFixed(1)}`);
+  return `${total.toFixed(1)}: ${top.join(', ')}`;
+}
+
+const headings = [
+  'arm',
+  'N',
+  'Q',
+  'procs',
+  'intents/s',
+  'sends/s ÷ Q',
+  '429s',
+  'RPC calls/intent (top)',
+  'step retries/intent',
+  'p50 / p99 latency',
+  'history events/intent',
+  'CPU ms/intent worker · server · anvil',
+  'peak RSS MB',
+  `cores busy (of ${cpus().length})`,
+  'wall s',
+];
+
+function rowOf(r: Result): string[] {
+  const { cell } = r;
+  return [
+    armNames[cell.arm],
+    String(cell.intents),
+    quotaLabel(cell.quota),
+    String(cell.processes),
+    r.intentsPerSecond.toFixed(1),
+    cell.quota === undefined ? '–' : (r.sendsPerSecond / cell.quota).toFixed(3),
+    String(r.refusedByProvider),
+    rpcSummary(r.rpcPerIntent),
+    r.retriesPerIntent.toFixed(2),
+    `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
+    r.historyEventsPerIntent === undefined ? '–' : r.historyEventsPerIntent.toFixed(0),
+    [r.cpuMsPerIntent.worker, r.cpuMsPerIntent.server, r.cpuMsPerIntent.anvil]
+      .map((ms) => ms.toFixed(0))
+      .join(' · '),
+    r.peakRssMb.toFixed(0),
+    r.coresBusy.toFixed(2),
+    r.wallSeconds.toFixed(1),
+  ];
+}
+
+/** The ratios worth a glance: B÷A throughput at unlimited Q, and each arm's efficiency per Q. */
+function headlines(results: Result[]): string[] {
+  const lines: string[] = [];
+  const find = (arm: Arm, like: Cell) =>
+    results.find(
+      (r) =>
+        r.cell.arm === arm &&
+        r.cell.intents === like.intents &&
+        r.cell.quota === like.quota &&
+        r.cell.processes === like.processes,
+    );
+  for (const b of results.filter((r) => r.cell.arm === 'B' && r.cell.quota === undefined)) {
+    const a = find('A', b.cell);
+    const c = find('C', b.cell);
+    if (!a) continue;
+    lines.push(
+      `B÷A throughput, N ${b.cell.intents}, unlimited Q, ${b.cell.processes} proc: ` +
+        `${(b.intentsPerSecond / a.intentsPerSecond).toFixed(2)}` +
+        (c ? ` (C÷A ${(c.intentsPerSecond / a.intentsPerSecond).toFixed(2)})` : ''),
+    );
+  }
+  const quotas = [...new Set(results.flatMap((r) => (r.cell.quota ? [r.cell.quota] : [])))];
+  for (const quota of quotas.sort((x, y) => x - y)) {
+    const parts = (['A', 'B', 'C'] as Arm[]).flatMap((arm) => {
+      const cells = results.filter((r) => r.cell.arm === arm && r.cell.quota === quota);
+      if (cells.length === 0) return [];
+      const mean = cells.reduce((sum, r) => sum + r.sendsPerSecond / quota, 0) / cells.length;
+      const refused = cells.reduce((sum, r) => sum + r.refusedByProvider, 0);
+      return [`${arm} ${mean.toFixed(3)} (${refused} 429s)`];
+    });
+    lines.push(`efficiency (sends/s ÷ Q) at Q ${quota}/s: ${parts.join(', ')}`);
+  }
+  return lines;
+}
+
+function markdown(results: Result[], settings: string): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    '# Benchmark: in-process pool vs Temporal relayer vs server-side quota',
+    '',
+    `Generated by \`npm run bench -- ${settings}\` on ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    ...headlines(results).map((h) => `- ${h}`),
+    '',
+    line(headings),
+    line(headings.map(() => '---')),
+    ...results.map((r) => line(rowOf(r))),
+    '',
+    '![throughput and quota efficiency per arm](bench.png)',
+    '',
+  ].join('\n');
+}
+
+const list = (value: string) => value.split(',').map((part) => part.trim());
+
+async function main(): Promise<void> {
+  const program = new Command('bench')
+    .description('three arms over a grid of intents × quota × processes')
+    .addOption(new Option('--n <counts>', 'intents per cell').default('100,1000'))
+    .addOption(
+      new Option('--q <quotas>', 'sends/s per cell, or "unlimited"').default(
+        '20,100,500,unlimited',
+      ),
+    )
+    .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
+    .addOption(new Option('--arms <arms>', 'arms to run').default('A,B,C'))
+    .addOption(
+      new Option('--store <store>', 'the relayer database')
+        .choices(['sqlite', 'postgres'])
+        .default('sqlite'),
+    )
+    .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
+    .parse();
+  const options = program.opts<{
+    n: string;
+    q: string;
+    processes: string;
+    arms: string;
+    store: 'sqlite' | 'postgres';
+    out: string;
+  }>();
+  const problems: string[] = [];
+  const numbers = (flag: string, value: string) =>
+    list(value).map((part) => {
+      if (!/^[1-9]\d*$/.test(part))
+        problems.push(`${flag}: "${part}" is not a whole number above 0`);
+      return Number(part);
+    });
+  const counts = numbers('--n', options.n);
+  const processCounts = numbers('--processes', options.processes);
+  const quotas = list(options.q).map((part) =>
+    part === 'unlimited' ? undefined : numbers('--q', part)[0],
+  );
+  const arms = list(options.arms) as Arm[];
+  for (const arm of arms)
+    if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B or C`);
+  if (problems.length > 0) {
+    console.error(`bench: ${problems.join('; ')}`);
+    process.exit(2);
+  }
+
+  // Each grid cell runs every arm, in an order that rotates from cell to cell, on one fresh
+  // anvil and database: the arms share the chain and the store, and no cell inherits a chain
+  // and a database grown by the cells before it (anvil slows down as its chain grows).
+  const groups: Cell[][] = [];
+  for (const intents of counts)
+    for (const quota of quotas)
+      for (const processes of processCounts) {
+        const rotation = groups.length;
+        groups.push(
+          arms.map((_, i) => ({
+            arm: arms[(i + rotation) % arms.length]!,
+            intents,
+            quota,
+            processes,
+          })),
+        );
+      }
+  const total = groups.flat().length;
+
+  const results = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
+    const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
+    const serverPid = findProcess(['start-dev', '--port', temporalAddress.split(':')[1]!]);
+    const connection = await Connection.connect({ address: temporalAddress });
+    const client = new Client({ connection });
+    const measured: Result[] = [];
+    try {
+      for (const group of groups) {
+        const world = await startLocalWorld({
+          temporalAddress,
+          postgresServerUrl: postgres?.url,
+          proxy: true,
+          redis: true,
+          wallets: 8,
+          tenants: {},
+        });
+        try {
+          for (const cell of group) {
+            const index = measured.length;
+            console.log(
+              `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
+                `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
+            );
+            measured.push(await measure(world, client, cell, index, bundlePath, serverPid));
+          }
+        } finally {
+          await world.stop();
+        }
+      }
+      return measured;
+    } finally {
+      await connection.close();
+      await postgres?.stop();
+    }
+  });
+
+  const summary = table(
+    headings,
+    headings.map((_, i) => (i < 1 || i === 7 ? 'left' : 'right')),
+  );
+  for (const r of results) summary.push(rowOf(r));
+  console.log(summary.toString());
+  for (const line of headlines(results)) console.log(line);
+
+  const settings =
+    `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
+    `--arms ${options.arms} --store ${options.store}`;
+  mkdirSync(options.out, { recursive: true });
+  writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
+  writeFileSync(
+    join(options.out, 'bench.png'),
+    await renderChart(
+      results.map((r) => ({
+        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p`,
+        arm: armNames[r.cell.arm],
+        intentsPerSecond: r.intentsPerSecond,
+        ...(r.cell.quota !== undefined && { efficiency: r.sendsPerSecond / r.cell.quota }),
+      })),
+    ),
+  );
+  console.log(
+    `table and chart: ${join(options.out, 'README.md')}, ${join(options.out, 'bench.png')}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

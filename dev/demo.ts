@@ -1,0 +1,251 @@
+import { SingleBar } from 'cli-progress';
+import { parseArgs } from 'node:util';
+import { formatEther, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Database } from '../store/database';
+import { createTenant, deposit, tenantBalance } from '../store/ledger';
+import { startEmbeddedStack } from './stack/embedded-stack';
+import { ConfigError, loadConfig } from '../workers/config';
+import { exitOnError } from '../workers/exit-on-error';
+import { startRelayerProcess } from '../workers/relayer-process';
+import { installRuntime } from '../workers/runtime';
+import { createApiKey } from '../service/api-keys';
+import { ApiError, RelayerApiClient, type SubmitBody } from '../cli/api-client';
+import { table } from '../cli/table';
+import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
+
+const usage = `npm start [-- options]
+  --intents <n>         demo intents to submit (default 24)
+  --keep-running        keep the stack up afterwards to browse the Web UI (Ctrl-C stops it)
+  --temporal-port <p>   Temporal dev server port (default 7233; Web UI on --ui-port, default 8233)
+  --ui-port <p>
+  --anvil-port <p>      anvil JSON-RPC port (default 8545)
+  --api-port <p>        relayer HTTP API port (default 8080)
+  --dir <path>          where the run keeps its files (default .relayer/demo)`;
+
+function parseOptions() {
+  const parse = () =>
+    parseArgs({
+      options: {
+        intents: { type: 'string', default: '24' },
+        'keep-running': { type: 'boolean', default: false },
+        'temporal-port': { type: 'string', default: '7233' },
+        'ui-port': { type: 'string', default: '8233' },
+        'anvil-port': { type: 'string', default: '8545' },
+        'api-port': { type: 'string', default: '8080' },
+        dir: { type: 'string', default: '.relayer/demo' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse());
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const number = (flag: string, value: string, max: number) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) {
+      throw usageError(`--${flag}: must be a whole number from 1 to ${max} (got "${value}")`);
+    }
+    return parsed;
+  };
+  return {
+    help: values.help,
+    intents: number('intents', values.intents, 10_000),
+    keepRunning: values['keep-running'],
+    temporalPort: number('temporal-port', values['temporal-port'], 65535),
+    uiPort: number('ui-port', values['ui-port'], 65535),
+    anvilPort: number('anvil-port', values['anvil-port'], 65535),
+    apiPort: number('api-port', values['api-port'], 65535),
+    dir: values.dir,
+  };
+}
+
+const usageError = (problem: string) =>
+  new ConfigError([problem, '', usage], 'invalid command line');
+
+/** Each tenant may have 6 intents open at once: the demo shows admission turning the rest away. */
+const tenants = [
+  { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50'), maxInFlight: 6 },
+  { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50'), maxInFlight: 6 },
+];
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options.help) return console.log(usage);
+  installRuntime('WARN');
+  const step = (message: string) => console.log(`• ${message}`);
+
+  step('starting Temporal dev server, anvil and the database');
+  const stack = await startEmbeddedStack({ ...options, progress: step });
+  const [walletA, walletB] = stack.anvil.keys;
+  const config = loadConfig({
+    ...process.env,
+    TEMPORAL_ADDRESS: stack.temporal.address,
+    DATABASE_URL: stack.databaseUrl,
+    RPC_URLS: stack.anvil.rpcUrl,
+    CHAIN_ID: String(stack.anvil.chainId),
+    HOT_WALLET_KEYS: `${walletA},${walletB}`,
+    CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
+    API_PORT: String(options.apiPort),
+  });
+  step('starting a relayer worker and its HTTP API');
+  const relayer = await startRelayerProcess(config);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      step('stopping: draining the worker, then the dev server and anvil');
+      await relayer.stop();
+      await stack.stop();
+    })());
+  process.once('SIGINT', () => void shutdown().then(() => process.exit(130)));
+  process.once('SIGTERM', () => void shutdown().then(() => process.exit(143)));
+
+  const now = new Date();
+  const apiKeys = new Map<string, string>();
+  for (const tenant of tenants) {
+    await createTenant(relayer.database, tenant, now);
+    await deposit(relayer.database, tenant.id, tenant.deposit, now);
+    const { apiKey } = await createApiKey(
+      relayer.database.kysely,
+      { role: 'tenant', tenantId: tenant.id, label: 'demo' },
+      now,
+    );
+    apiKeys.set(tenant.id, apiKey);
+  }
+  step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.deposit)} ETH)`).join(', ')}`);
+
+  const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
+  const startedAt = Date.now();
+  let refusals = 0;
+  step(`submitting ${options.intents} intents through ${relayer.apiUrl}`);
+  const submissions = await Promise.allSettled(
+    Array.from({ length: options.intents }, (_, i) => {
+      const tenant = tenants[i % tenants.length]!;
+      const api = new RelayerApiClient(relayer.apiUrl!, apiKeys.get(tenant.id));
+      return submitUntilAdmitted(
+        api,
+        {
+          chainId: config.chainId,
+          from: senders[i % senders.length]!,
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: parseEther(`0.${String(10 + (i % 90)).padStart(2, '0')}`).toString(),
+        },
+        `demo-${startedAt}-${i}`,
+        () => refusals++,
+      );
+    }),
+  );
+  const rejected = submissions.filter((s) => s.status === 'rejected');
+  for (const failure of rejected) console.log(`  rejected: ${String(failure.reason)}`);
+  const accepted = submissions.length - rejected.length;
+  step(
+    `submitted ${accepted} intents (${refusals} admission refusals, retried); ` +
+      `watch them at ${stack.webUiUrl}/namespaces/default/workflows`,
+  );
+
+  const counts = await watchUntilSettled(relayer.database, accepted);
+  const elapsedSeconds = (Date.now() - startedAt) / 1000;
+  printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
+  await printLedger(relayer.database);
+
+  if (options.keepRunning) {
+    step(
+      `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`,
+    );
+    step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try:`);
+    console.log(
+      [
+        `  export RELAYER_API_URL=${relayer.apiUrl} RELAYER_API_KEY=${apiKeys.get('acme')}`,
+        `  npm run -s relayer -- list`,
+        `  npm run -s relayer -- submit --chain-id ${config.chainId} --from ${senders[0]} ` +
+          `--to ${senders[1]} --eth 0.01 --wait`,
+      ].join('\n'),
+    );
+    step('Ctrl-C stops everything');
+    return;
+  }
+  await shutdown();
+}
+
+async function watchUntilSettled(database: Database, total: number): Promise<StatusCounts> {
+  const bar = new SingleBar({
+    format:
+      '  intents |{bar}| {value}/{total} settled · confirmed {confirmed} · failed {failed} · review {review}',
+    noTTYOutput: true,
+    notTTYSchedule: 2000,
+    hideCursor: true,
+  });
+  bar.start(total, 0, { confirmed: 0, failed: 0, review: 0 });
+  const counts = await waitUntilSettled(database, total, {
+    onProgress: (seen) =>
+      bar.update(settledCount(seen), {
+        confirmed: seen.confirmed ?? 0,
+        failed: seen.failed ?? 0,
+        review: seen.needs_review ?? 0,
+      }),
+  });
+  bar.stop();
+  return counts;
+}
+
+function printSummary(
+  counts: StatusCounts,
+  rejected: number,
+  refusals: number,
+  elapsedSeconds: number,
+  webUiUrl: string,
+): void {
+  const settled = settledCount(counts);
+  const summary = table(['outcome', 'intents'], ['left', 'right']);
+  summary.push(
+    ['confirmed', counts.confirmed ?? 0],
+    ['failed', counts.failed ?? 0],
+    ['needs_review', counts.needs_review ?? 0],
+    ['rejected at submit', rejected],
+    ['admission refusals (retried)', refusals],
+    ['elapsed', `${elapsedSeconds.toFixed(1)} s`],
+    ['throughput', `${(settled / elapsedSeconds).toFixed(1)} intents/s`],
+  );
+  console.log(summary.toString());
+  console.log(
+    `  Web UI: ${webUiUrl}/namespaces/default/workflows?query=IntentStatus%3D%22confirmed%22`,
+  );
+}
+
+async function printLedger(database: Database): Promise<void> {
+  const ledger = table(['tenant', 'available ETH', 'held ETH'], ['left', 'right', 'right']);
+  for (const tenant of tenants) {
+    const balance = await tenantBalance(database.kysely, tenant.id);
+    ledger.push([
+      tenant.id,
+      formatEther(balance?.available ?? 0n),
+      formatEther(balance?.held ?? 0n),
+    ]);
+  }
+  console.log(ledger.toString());
+}
+
+/** Submits like a well-behaved client: a refusal for now is retried after the time it asks for. */
+async function submitUntilAdmitted(
+  api: RelayerApiClient,
+  body: SubmitBody,
+  idempotencyKey: string,
+  onRefusal: () => void,
+): Promise<void> {
+  for (;;) {
+    try {
+      await api.submit(body, idempotencyKey);
+      return;
+    } catch (error) {
+      const retryable = error instanceof ApiError && [429, 503].includes(error.status);
+      if (!retryable || error.body.code === 'closed') throw error;
+      onRefusal();
+      await new Promise((r) => setTimeout(r, (error.retryAfterSeconds ?? 0.25) * 1000));
+    }
+  }
+}
+
+main().catch(exitOnError);

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as PgClient } from 'pg';
+import { createTestClient, http, parseEther, publicActions } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Chain, ChainRegistry, Hex } from '../../chain/chain';
+import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
+import { openDatabase, type Database } from '../../store/database';
+import { createTenant, deposit } from '../../store/ledger';
+import { registerWallet } from '../../store/wallet-nonces';
+import { evmChainSettings } from '../../workers/chain-settings';
+import { loadConfig, type RelayerConfig } from '../../workers/config';
+import { startAnvil, type Anvil, type AnvilOptions } from './anvil';
+import { startRedis, type RedisServer } from './redis';
+import { RpcProxy } from './rpc-proxy';
+
+const anvilClient = (rpcUrl: string) =>
+  createTestClient({ mode: 'anvil', transport: http(rpcUrl, { retryCount: 0 }) }).extend(
+    publicActions,
+  );
+
+/**
+ * A chain, a database and funded tenants on one machine: what tests, the examples and the
+ * benchmark run workers against. Workers reach the chain through `proxy` when there is one, so
+ * it sees every call they make; the world's own reads go to anvil directly.
+ */
+export interface LocalWorld {
+  anvil: Anvil;
+  proxy?: RpcProxy;
+  redis?: RedisServer;
+  /** anvil's own methods (mining, balances) and the usual reads, for checking ground truth. */
+  testClient: ReturnType<typeof anvilClient>;
+  database: Database;
+  databaseUrl: string;
+  chain: Chain;
+  chains: ChainRegistry;
+  /** Sending wallets registered with the relayer. */
+  wallets: Hex[];
+  walletKeys: Hex[];
+  /** Worker environment pointing at this world; `overrides` win. */
+  env(overrides?: Record<string, string>): Record<string, string>;
+  config(overrides?: Record<string, string>): RelayerConfig;
+  stop(): Promise<void>;
+}
+
+export interface LocalWorldOptions {
+  /** Temporal frontend the workers use. */
+  temporalAddress?: string;
+  anvil?: AnvilOptions;
+  wallets?: number;
+  confirmations?: number;
+  /** Tenant id → ether deposited. */
+  tenants?: Record<string, string>;
+  /** Put an RpcProxy between the workers and anvil. */
+  proxy?: boolean;
+  /** Start a redis-server and share the quota through it. */
+  redis?: boolean;
+  /**
+   * A PostgreSQL server (postgres://…/any) to keep the world's data in a fresh database of its
+   * own, dropped at stop; without it, a fresh SQLite file.
+   */
+  postgresServerUrl?: string;
+  /** Worker settings (environment variables) of this world, e.g. STUCK_AFTER_MS. */
+  settings?: Record<string, string>;
+}
+
+export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<LocalWorld> {
+  const anvil = await startAnvil(options.anvil);
+  const proxy = options.proxy ? await RpcProxy.start(anvil.rpcUrl) : undefined;
+  const redis = options.redis ? await startRedis() : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'relayer-world-'));
+  const scratch = options.postgresServerUrl
+    ? await createScratchDatabase(options.postgresServerUrl)
+    : undefined;
+  const databaseUrl = scratch?.url ?? `sqlite:${join(dir, 'relayer.sqlite')}`;
+  const database = await openDatabase(databaseUrl);
+  const walletKeys = anvil.keys.slice(0, options.wallets ?? 2);
+  const confirmations = options.confirmations ?? 1;
+  const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
+    ...(options.temporalAddress && { TEMPORAL_ADDRESS: options.temporalAddress }),
+    DATABASE_URL: databaseUrl,
+    RPC_URLS: proxy?.url ?? anvil.rpcUrl,
+    CHAIN_ID: String(anvil.chainId),
+    HOT_WALLET_KEYS: walletKeys.join(','),
+    CONFIRMATIONS: String(confirmations),
+    CONFIRM_POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'WARN',
+    ...(redis && { REDIS_URL: redis.url }),
+    ...options.settings,
+    ...overrides,
+  });
+  // The world's own chain reads anvil directly, with the settings its workers get.
+  const chain = createEvmChain(evmChainSettings(loadConfig(env({ RPC_URLS: anvil.rpcUrl }))));
+  const wallets = walletKeys.map((key) => privateKeyToAccount(key).address);
+  for (const address of wallets) {
+    const chainNonce = await chain.pendingNonce(address);
+    await registerWallet(database, { chainId: anvil.chainId, address }, chainNonce);
+  }
+  const now = new Date();
+  for (const [id, ether] of Object.entries(options.tenants ?? { acme: '100', globex: '100' })) {
+    await createTenant(database, { id, name: id }, now);
+    await deposit(database, id, parseEther(ether), now);
+  }
+  return {
+    anvil,
+    proxy,
+    redis,
+    testClient: anvilClient(anvil.rpcUrl),
+    database,
+    databaseUrl,
+    chain,
+    chains: createChainRegistry([chain]),
+    wallets,
+    walletKeys,
+    env,
+    config: (overrides) => loadConfig(env(overrides)),
+    async stop() {
+      await database.close();
+      await scratch?.drop();
+      await Promise.all([anvil.stop(), proxy?.close(), redis?.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createScratchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `relayer_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new PgClient({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE ${name} WITH (FORCE)`) };
+}

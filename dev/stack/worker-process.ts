@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process is gone. */
+  exited: Promise<number | string>;
+  signal(signal: NodeJS.Signals): void;
+}
+
+const root = resolve(__dirname, '../..');
+
+/**
+ * A TypeScript entry point as a real child process: node with the tsx loader, no wrapper process
+ * in between, so a signal (even SIGKILL) reaches it itself. Resolves once its output matches
+ * `ready`.
+ */
+export async function spawnNodeProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!ready.test(output)) {
+    if (child.exitCode !== null)
+      throw new Error(`${script} exited before it was ready:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${script} not ready after 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output, exited, signal: (s) => child.kill(s) };
+}
+
+/** `npm run worker`, ready once its workers poll. */
+export const spawnWorker = (env: Record<string, string>): Promise<WorkerProcess> =>
+  spawnNodeProcess('workers/worker-main.ts', env, /worker \S+: queue/);
+
+export interface StopSummary {
+  sent: number;
+  retry: number;
+  abandoned: number;
+  panics: number;
+}
+
+/** The numbers of the worker's last line: "pool stopped: sent 2, retry 0, abandoned 0, panics 0". */
+export function stopSummary(output: string): StopSummary | undefined {
+  const match = output.match(
+    /pool stopped: sent (\d+), retry (\d+), abandoned (\d+), panics (\d+)/,
+  );
+  if (!match) return undefined;
+  const [sent, retry, abandoned, panics] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { sent, retry, abandoned, panics };
+}
+
+/** Sends that waited for the RPC pace: the ", paced N" that same line ends with when some did. */
+export const pacedSends = (output: string): number =>
+  Number(/pool stopped: .*, paced (\d+)/.exec(output)?.[1] ?? 0);

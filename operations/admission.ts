@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database';
+import type { Schema } from '../store/schema';
+import { PoolFullError, TenantLimitReachedError, UnknownTenantError } from '../domain/errors';
+import { notYetSignedStatuses, openStatuses, type IntentStatus } from '../domain/intent';
+
+export interface AdmissionLimits {
+  /** Open intents a tenant may have when its own row sets no limit (the seed's maxPerUser, 2). */
+  tenantMaxInFlight: number;
+  /** Intents accepted but not yet signed, across all tenants, before new ones are turned away. */
+  backlogLimit: number;
+  /** Sends per second of the RPC quota: how fast the backlog drains, for Retry-After. */
+  perSecond: number;
+}
+
+/**
+ * Taken first by every submit transaction, so two submits never both take the last slot nor
+ * both insert the same Idempotency-Key.
+ */
+export const lockAdmission = (database: Database, trx: Kysely<Schema>): Promise<void> =>
+  database.serialize(trx, 'payment-relayer:admission');
+
+/**
+ * Decides, inside the transaction that will insert the intent and after lockAdmission, whether
+ * the tenant may open one more. Slots are counted from the intents table itself: an intent holds
+ * its slot from insert until it ends, so a crash cannot leak one and a restart cannot forget one.
+ */
+export async function admit(
+  trx: Kysely<Schema>,
+  tenantId: string,
+  limits: AdmissionLimits,
+): Promise<void> {
+  const tenant = await trx
+    .selectFrom('tenants')
+    .select('max_in_flight')
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
+  if (!tenant) throw new UnknownTenantError(tenantId);
+  const limit = tenant.max_in_flight ?? limits.tenantMaxInFlight;
+  const open = await countIntents(trx, [...openStatuses], tenantId);
+  if (open >= limit) throw new TenantLimitReachedError(tenantId, limit);
+  const backlog = await countIntents(trx, [...notYetSignedStatuses]);
+  if (backlog >= limits.backlogLimit) {
+    throw new PoolFullError(backlog, limits.backlogLimit, drainTimeMs(backlog, limits.perSecond));
+  }
+}
+
+/** How long the quota needs to send the backlog: when trying again is worth it. */
+export const drainTimeMs = (backlog: number, perSecond: number): number =>
+  Math.max(1000, Math.ceil(backlog / perSecond) * 1000);
+
+async function countIntents(
+  db: Kysely<Schema>,
+  statuses: readonly IntentStatus[],
+  tenantId?: string,
+): Promise<number> {
+  let query = db
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', 'in', statuses);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,81 @@
+import type { Database } from '../store/database';
+import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
+import { tenantBalance } from '../store/ledger';
+import {
+  InsufficientBalanceError,
+  IntentConflictError,
+  InvalidIntentError,
+  UnknownTenantError,
+} from '../domain/errors';
+import type { Intent } from '../domain/intent';
+import type { NewIntent } from '../domain/intent-request';
+import { admit, lockAdmission, type AdmissionLimits } from './admission';
+import { newIntentId } from './new-intent-id';
+
+export interface AdmitOptions {
+  intentId?: string;
+  /** The tenant's name for this payment: the same key with the same body is the same intent. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Records a valid request as `authorized`, in one transaction that checks everything first, so a
+ * refused intent writes nothing. The same Idempotency-Key (or id) with the same body returns the
+ * stored intent (`created: false`); with another body it is refused. Starting its workflow is the
+ * caller's part: the API starts one, a batch starts it as a child.
+ */
+export async function admitIntent(
+  database: Database,
+  request: NewIntent,
+  options: AdmitOptions,
+  limits: AdmissionLimits | undefined,
+  clock: () => Date,
+): Promise<{ intent: Intent; created: boolean }> {
+  return database.transaction(async (trx) => {
+    await lockAdmission(database, trx);
+    if (options.idempotencyKey !== undefined) {
+      const existing = await findIntentByIdempotencyKey(
+        trx,
+        request.tenantId,
+        options.idempotencyKey,
+      );
+      if (existing) {
+        if (!sameRequest(existing, request)) {
+          throw new IntentConflictError(existing.id, options.idempotencyKey);
+        }
+        return { intent: existing, created: false };
+      }
+    }
+    const balance = await tenantBalance(trx, request.tenantId);
+    if (!balance) throw new UnknownTenantError(request.tenantId);
+    const wallet = await trx
+      .selectFrom('wallets')
+      .select('address')
+      .where('chain_id', '=', request.chainId)
+      .where('address', '=', request.from)
+      .executeTakeFirst();
+    if (!wallet) {
+      throw new InvalidIntentError([
+        {
+          field: 'from',
+          message: `${request.from} is not a hot wallet of the relayer on chain ${request.chainId}`,
+        },
+      ]);
+    }
+    // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
+    if (balance.available < request.amount) {
+      throw new InsufficientBalanceError(request.tenantId, balance.available, request.amount);
+    }
+    if (limits) await admit(trx, request.tenantId, limits);
+    // Read once admitted, under the lock: an intent is created after every intent whose end made
+    // room for it, so the intents' own timeline never shows more open than admission allowed.
+    const now = clock();
+    return insertIntent(
+      trx,
+      options.intentId ?? newIntentId(now.getTime()),
+      request,
+      now,
+      options.idempotencyKey,
+    );
+  });
+}

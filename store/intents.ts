@@ -1,0 +1,218 @@
+import type { Kysely, Selectable } from 'kysely';
+import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
+import type { Intent, IntentStatus } from '../domain/intent';
+import type { NewIntent } from '../domain/intent-request';
+import type { Database } from './database';
+import { fromTimestamp, type IntentsTable, type Schema } from './schema';
+
+function intentFromRow(row: Selectable<IntentsTable>): Intent {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    chainId: Number(row.chain_id),
+    from: row.from_address as `0x${string}`,
+    to: row.to_address as `0x${string}`,
+    amount: BigInt(row.amount),
+    status: row.status,
+    version: Number(row.version),
+    nonce: row.nonce === null ? null : Number(row.nonce),
+    txHash: row.tx_hash as `0x${string}` | null,
+    rawTx: row.raw_tx as `0x${string}` | null,
+    blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+    reason: row.reason,
+    idempotencyKey: row.idempotency_key ?? null,
+    createdAt: fromTimestamp(row.created_at),
+    updatedAt: fromTimestamp(row.updated_at),
+  };
+}
+
+export async function getIntent(db: Kysely<Schema>, id: string): Promise<Intent> {
+  const row = await db.selectFrom('intents').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new IntentNotFoundError(id);
+  return intentFromRow(row);
+}
+
+/** Reads the intent and locks its row until the transaction ends. */
+export async function getIntentForUpdate(
+  database: Database,
+  trx: Kysely<Schema>,
+  id: string,
+): Promise<Intent> {
+  const row = await database
+    .forUpdate(trx.selectFrom('intents').selectAll().where('id', '=', id))
+    .executeTakeFirst();
+  if (!row) throw new IntentNotFoundError(id);
+  return intentFromRow(row);
+}
+
+export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
+  intent.tenantId === request.tenantId &&
+  intent.chainId === request.chainId &&
+  intent.from === request.from &&
+  intent.to === request.to &&
+  intent.amount === request.amount;
+
+export async function findIntentByIdempotencyKey(
+  db: Kysely<Schema>,
+  tenantId: string,
+  idempotencyKey: string,
+): Promise<Intent | undefined> {
+  const row = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+  return row && intentFromRow(row);
+}
+
+/**
+ * Records an accepted intent as `authorized` (version 1). Inserting the same id with the same
+ * contents again returns the stored intent, so a retried submit is harmless.
+ */
+export async function insertIntent(
+  db: Kysely<Schema>,
+  id: string,
+  request: NewIntent,
+  now: Date,
+  idempotencyKey?: string,
+): Promise<{ intent: Intent; created: boolean }> {
+  const inserted = await db
+    .insertInto('intents')
+    .values({
+      id,
+      tenant_id: request.tenantId,
+      chain_id: request.chainId,
+      from_address: request.from,
+      to_address: request.to,
+      amount: request.amount.toString(),
+      status: 'authorized',
+      version: 1,
+      nonce: null,
+      tx_hash: null,
+      raw_tx: null,
+      block_number: null,
+      reason: null,
+      idempotency_key: idempotencyKey ?? null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { intent: intentFromRow(inserted), created: true };
+  const existing = await getIntent(db, id);
+  if (!sameRequest(existing, request)) throw new IntentConflictError(id);
+  return { intent: existing, created: false };
+}
+
+export interface IntentPatch {
+  status: IntentStatus;
+  nonce?: number;
+  txHash?: `0x${string}`;
+  rawTx?: `0x${string}`;
+  /** null: the receipt seen earlier is gone (reorg). */
+  blockNumber?: bigint | null;
+  reason?: string | null;
+}
+
+/**
+ * The only way an intent changes: a compare-and-set on its version. Losing the race throws
+ * StaleVersionError (retryable); the retry re-reads the row and sees what the winner did.
+ */
+export async function transitionIntent(
+  db: Kysely<Schema>,
+  intent: Pick<Intent, 'id' | 'version'>,
+  patch: IntentPatch,
+  now: Date,
+): Promise<Intent> {
+  const row = await db
+    .updateTable('intents')
+    .set({
+      status: patch.status,
+      version: intent.version + 1,
+      updated_at: now.toISOString(),
+      ...(patch.nonce !== undefined && { nonce: patch.nonce }),
+      ...(patch.txHash !== undefined && { tx_hash: patch.txHash }),
+      ...(patch.rawTx !== undefined && { raw_tx: patch.rawTx }),
+      ...(patch.blockNumber !== undefined && {
+        block_number: patch.blockNumber === null ? null : patch.blockNumber.toString(),
+      }),
+      ...(patch.reason !== undefined && { reason: patch.reason }),
+    })
+    .where('id', '=', intent.id)
+    .where('version', '=', intent.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new StaleVersionError(intent.id, intent.version);
+  return intentFromRow(row);
+}
+
+export async function countIntentsByStatus(
+  db: Kysely<Schema>,
+): Promise<Partial<Record<IntentStatus, number>>> {
+  const rows = await db
+    .selectFrom('intents')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+export interface IntentPageQuery {
+  tenantId?: string;
+  status?: IntentStatus;
+  /** Only intents older than this one (the last of the previous page). */
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** Newest first; ties on the creation time are broken by id, so pages never skip or repeat. */
+export async function listIntentPage(
+  db: Kysely<Schema>,
+  query: IntentPageQuery,
+): Promise<Intent[]> {
+  let select = db.selectFrom('intents').selectAll();
+  if (query.tenantId !== undefined) select = select.where('tenant_id', '=', query.tenantId);
+  if (query.status !== undefined) select = select.where('status', '=', query.status);
+  const after = query.after;
+  if (after) {
+    const createdAt = after.createdAt.toISOString();
+    select = select.where((eb) =>
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+  return rows.map(intentFromRow);
+}
+
+/**
+ * Intents still `authorized` since before `cutoff` that are not batch items (a batch starts its
+ * own): the ones whose workflow a crash may have kept from starting.
+ */
+export async function authorizedIntentsBefore(db: Kysely<Schema>, cutoff: Date): Promise<Intent[]> {
+  const rows = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('status', '=', 'authorized')
+    .where('created_at', '<=', cutoff.toISOString())
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('batch_items')
+            .select('intent_id')
+            .whereRef('batch_items.intent_id', '=', 'intents.id'),
+        ),
+      ),
+    )
+    .limit(1000)
+    .execute();
+  return rows.map(intentFromRow);
+}

@@ -1,0 +1,191 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { IntentStatus } from '../domain/intent';
+
+/** Wei amounts: TEXT on SQLite (64-bit integers are too small), NUMERIC(78,0) on PostgreSQL. */
+type Amount = string;
+/** Timestamps: ISO-8601 TEXT on SQLite, timestamptz on PostgreSQL (read back as Date). */
+type Timestamp = ColumnType<Date | string, string, string>;
+
+/** A timestamp as either driver returns it (pg: Date; better-sqlite3: ISO text). */
+export const fromTimestamp = (value: Date | string): Date =>
+  value instanceof Date ? value : new Date(value);
+/** bigint columns come back as strings from pg and as numbers from better-sqlite3. */
+type BigIntColumn = ColumnType<string | number, string | number, string | number>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  /** Intents of the tenant open at once; null = the relayer's default. */
+  max_in_flight: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+export type ApiKeyRole = 'tenant' | 'operator';
+
+/** Only a hash of each key's secret is kept: a leaked table grants nothing. */
+export interface ApiKeysTable {
+  id: string;
+  role: ApiKeyRole;
+  /** The tenant a `tenant` key acts for; null for operator keys. */
+  tenant_id: string | null;
+  label: string;
+  secret_sha256: string;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+/** Every operator (and tenant) action on an intent outside its workflow: who, what, when. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  intent_id: string;
+  action: string;
+  actor: string;
+  /** JSON. */
+  detail: string;
+  created_at: Timestamp;
+}
+
+export type TenantAccountKind = 'available' | 'held';
+export type SystemAccountKind = 'funding' | 'settled';
+export const systemAccountOwner = '@system';
+
+export interface LedgerAccountsTable {
+  owner: string;
+  kind: TenantAccountKind | SystemAccountKind;
+  balance: Amount;
+}
+
+/** Double entry: every ledger movement writes postings that sum to zero. */
+export interface PostingsTable {
+  id: Generated<number>;
+  entry: string;
+  intent_id: string | null;
+  owner: string;
+  kind: TenantAccountKind | SystemAccountKind;
+  amount: Amount;
+  created_at: Timestamp;
+}
+
+export type HoldStatus = 'active' | 'captured' | 'released';
+
+export interface HoldsTable {
+  intent_id: string;
+  tenant_id: string;
+  amount: Amount;
+  status: HoldStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WalletsTable {
+  chain_id: number;
+  address: string;
+  next_nonce: number;
+}
+
+export interface IntentsTable {
+  id: string;
+  tenant_id: string;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  amount: Amount;
+  status: IntentStatus;
+  version: number;
+  nonce: number | null;
+  tx_hash: string | null;
+  raw_tx: string | null;
+  block_number: BigIntColumn | null;
+  reason: string | null;
+  /** The tenant's Idempotency-Key the intent was submitted with, if any. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type BatchMode = 'collect_all' | 'fail_fast';
+export type BatchStatus = 'running' | 'completed' | 'cancelled' | 'stopped';
+
+export interface BatchesTable {
+  id: string;
+  tenant_id: string;
+  mode: BatchMode;
+  /** Items running at once, at most. */
+  concurrency: number;
+  item_count: number;
+  status: BatchStatus;
+  /** Why a fail-fast batch stopped, or who cancelled it. */
+  cause: string | null;
+  idempotency_key: string;
+  /** Of the items as submitted: the same key with other items is refused. */
+  request_sha256: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/**
+ * pending → started (its intent admitted, its workflow running) → finished; or skipped (never
+ * started: the batch was cancelled or stopped first) or rejected (its intent was refused).
+ */
+export type BatchItemState = 'pending' | 'started' | 'finished' | 'skipped' | 'rejected';
+
+export interface BatchItemsTable {
+  batch_id: string;
+  item_index: number;
+  chain_id: number;
+  from_address: string;
+  to_address: string;
+  amount: Amount;
+  state: BatchItemState;
+  intent_id: string | null;
+  /** The intent's status when its workflow ended (the intent row stays the truth). */
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned';
+
+/**
+ * Every transaction signed for an intent, persisted before it is sent. Replacements share the
+ * nonce (only one can be mined); a new nonce only after the old one was settled by a stranger.
+ */
+export interface TransactionAttemptsTable {
+  intent_id: string;
+  attempt: number;
+  nonce: number;
+  tx_hash: string;
+  raw_tx: string;
+  gas: Amount;
+  max_fee_per_gas: Amount;
+  max_priority_fee_per_gas: Amount;
+  cause: AttemptCause;
+  created_at: Timestamp;
+}
+
+/** A zero-value self-transfer signed to use a nonce nobody else will, so later ones can land. */
+export interface NonceFillsTable {
+  chain_id: number;
+  address: string;
+  nonce: number;
+  tx_hash: string;
+  raw_tx: string;
+  created_at: Timestamp;
+}
+
+export interface Schema {
+  tenants: TenantsTable;
+  ledger_accounts: LedgerAccountsTable;
+  postings: PostingsTable;
+  holds: HoldsTable;
+  wallets: WalletsTable;
+  intents: IntentsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
+  transaction_attempts: TransactionAttemptsTable;
+  nonce_fills: NonceFillsTable;
+}

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { Intent } from '../domain/intent';
+import type { Hex, SignedTransfer, TransferPlan } from '../chain/chain';
+import { fromTimestamp, type AttemptCause, type Schema } from './schema';
+
+export interface TransactionAttempt extends SignedTransfer {
+  intentId: string;
+  /** 1 for the first signature, then one more per replacement or new nonce. */
+  attempt: number;
+  nonce: number;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  cause: AttemptCause;
+  createdAt: Date;
+}
+
+/** Oldest first. */
+export async function listAttempts(
+  db: Kysely<Schema>,
+  intentId: string,
+): Promise<TransactionAttempt[]> {
+  const rows = await db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('intent_id', '=', intentId)
+    .orderBy('attempt')
+    .execute();
+  return rows.map((row) => ({
+    intentId: row.intent_id,
+    attempt: row.attempt,
+    nonce: Number(row.nonce),
+    txHash: row.tx_hash as Hex,
+    rawTx: row.raw_tx as Hex,
+    gas: BigInt(row.gas),
+    maxFeePerGas: BigInt(row.max_fee_per_gas),
+    maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas),
+    cause: row.cause,
+    createdAt: fromTimestamp(row.created_at),
+  }));
+}
+
+/** Call in the transaction that makes the attempt the intent's current transaction. */
+export async function insertAttempt(
+  trx: Kysely<Schema>,
+  attempt: Omit<TransactionAttempt, 'createdAt'>,
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('transaction_attempts')
+    .values({
+      intent_id: attempt.intentId,
+      attempt: attempt.attempt,
+      nonce: attempt.nonce,
+      tx_hash: attempt.txHash,
+      raw_tx: attempt.rawTx,
+      gas: attempt.gas.toString(),
+      max_fee_per_gas: attempt.maxFeePerGas.toString(),
+      max_priority_fee_per_gas: attempt.maxPriorityFeePerGas.toString(),
+      cause: attempt.cause,
+      created_at: now.toISOString(),
+    })
+    .execute();
+}
+
+/** The transfer an attempt signed, to plan its replacement from. */
+export const planOf = (intent: Intent, attempt: TransactionAttempt): TransferPlan => ({
+  from: intent.from,
+  to: intent.to,
+  value: intent.amount,
+  gas: attempt.gas,
+  maxFeePerGas: attempt.maxFeePerGas,
+  maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,
+});
+
+/** Whether any attempt of any intent of this wallet was signed with `nonce`. */
+export async function nonceHasAttempt(
+  db: Kysely<Schema>,
+  wallet: { chainId: number; address: string },
+  nonce: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('transaction_attempts')
+    .innerJoin('intents', 'intents.id', 'transaction_attempts.intent_id')
+    .select('transaction_attempts.intent_id')
+    .where('intents.chain_id', '=', wallet.chainId)
+    .where('intents.from_address', '=', wallet.address)
+    .where('transaction_attempts.nonce', '=', nonce)
+    .executeTakeFirst();
+  return row !== undefined;
+}

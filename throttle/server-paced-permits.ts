@@ -1,0 +1,12 @@
+import type { PermitSource } from '../activities/dependencies';
+
+/**
+ * QUOTA_MODE=task-queue: the Temporal server hands out permit activities at the quota's rate
+ * (maxTaskQueueActivitiesPerSecond on the throttle queue), so once one runs its permit is granted
+ * and the send goes without pacing. The benchmark's arm C measures this against Bottleneck.
+ */
+export const serverPacedPermits: PermitSource = {
+  acquire: (permitId) => Promise.resolve({ granted: true, permitId, waitedMs: 0 }),
+  release: () => true,
+  reserveSend: () => Promise.resolve(0),
+};
