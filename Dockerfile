@@ -15,4 +15,5 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 # node runs as PID 1 itself (no shell in between), so SIGTERM reaches the drain directly.
+# A worker by default; the API process is `node dist/workers/api-main.js` (see docker-compose.yml).
 CMD ["node", "dist/workers/worker-main.js"]

@@ -45,18 +45,11 @@ module.exports = tseslint.config(
               message: 'workflows must stay deterministic: side effects belong in activities',
               allowTypeImports: true,
             })),
+          // Internal imports (activities only as types) are checked by .dependency-cruiser.js.
           patterns: [
             {
-              group: [
-                'viem/*',
-                '../activities/*',
-                '../activities',
-                '../workers/*',
-                '../client/*',
-                '../stack/*',
-              ],
-              allowTypeImports: true,
-              message: 'workflows import activities and workers only as types',
+              group: ['viem/*'],
+              message: 'workflows must stay deterministic: side effects belong in activities',
             },
           ],
         },

@@ -1,6 +1,6 @@
 import { IntentClosedError, SendPacedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
-import type { Hex } from '../chain/chain';
+import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, transitionIntent } from '../store/intents';

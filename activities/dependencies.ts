@@ -2,7 +2,9 @@ import type { AdmissionLimits } from '../operations/admission';
 import type { ChainRegistry } from '../chain/chain';
 import type { Failpoints } from './failpoints';
 import type { Database } from '../store/database';
-import type { PermitGrant } from '../throttle/throttle';
+import type { PermitSource } from '../throttle/permit-source';
+import type { Batch } from '../store/batches';
+import type { Intent } from '../domain/intent';
 
 export interface Clock {
   now(): Date;
@@ -14,12 +16,13 @@ export const systemClock: Clock = { now: () => new Date() };
 export const ageMs = (intent: { createdAt: Date }, clock: Clock): number =>
   Math.max(0, clock.now().getTime() - intent.createdAt.getTime());
 
-/** The part of the quota the steps use; the Bottleneck limiter or a test double. */
-export interface PermitSource {
-  acquire(permitId: string, signal?: AbortSignal): Promise<PermitGrant>;
-  release(permitId: string): boolean;
-  /** Right before a send: 0 to go now (counted), otherwise the ms to wait (see SendPacer). */
-  reserveSend(): Promise<number>;
+/**
+ * Starts (or joins) the workflow of an intent or a batch, through the worker's Temporal client:
+ * handed in by the worker, so steps never reach for a client themselves.
+ */
+export interface WorkflowStarter {
+  startIntent(intent: Intent): Promise<void>;
+  startBatch(batch: Batch): Promise<void>;
 }
 
 /** Everything a step touches, handed in so tests can pass real parts or fakes. */
@@ -32,6 +35,8 @@ export interface ActivityDependencies {
   permitReleaseQueue: string;
   /** The API's admission limits, applied to batch items too; none: every item is admitted. */
   admission?: AdmissionLimits;
+  /** For the orphan sweep; none where nothing is swept (the benchmark's in-process pool). */
+  workflows?: WorkflowStarter;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

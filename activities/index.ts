@@ -11,6 +11,7 @@ import { hold } from './hold';
 import { markSettling } from './mark-settling';
 import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
+import { resumeOrphans } from './resume-orphans';
 
 /** Every activity, bound to its dependencies. Workflows import only this function's type. */
 export const createActivities = (deps: ActivityDependencies) => ({
@@ -28,6 +29,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   cancelBatchItems: cancelBatchItems(deps),
   skipPendingItems: skipPendingItems(deps),
   finishBatch: finishBatch(deps),
+  resumeOrphans: resumeOrphans(deps),
 });
 
 export type RelayerActivities = ReturnType<typeof createActivities>;

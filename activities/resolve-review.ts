@@ -1,5 +1,5 @@
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
-import { applyReviewDecision } from '../service/review-intent';
+import { applyReviewDecision } from '../operations/review-decision';
 import type { ActivityDependencies } from './dependencies';
 
 export interface ResolveReviewParameters extends ReviewRequest {

@@ -1,37 +1,32 @@
-import type { Client } from '@temporalio/client';
-import type { Database } from '../store/database';
 import { runningBatchesBefore } from '../store/batches';
 import { authorizedIntentsBefore } from '../store/intents';
-import { startIntentWorkflow } from '../client/intent-workflows';
-import { startBatchWorkflow } from '../service/submit-batch';
+import type { ActivityDependencies } from './dependencies';
+
+export interface ResumeOrphansParameters {
+  /** An intent or batch recorded at least this long ago without progress is looked at. */
+  olderThanMs: number;
+}
+
+export interface ResumeOrphansResult {
+  intents: number;
+  batches: number;
+}
 
 /**
  * An intent is inserted, then its workflow started: a crash in between leaves it `authorized`
- * with no workflow, holding a tenant slot. Starting the workflow of every intent that has been
- * authorized for a while closes that gap; for the ones whose workflow runs, it is a no-op.
+ * with no workflow, holding a tenant slot (a batch likewise, `running` with no workflow). This
+ * starts the workflow of every intent authorized (and batch running) for a while; for those whose
+ * workflow runs it joins it, so running it twice, or after a crash halfway, changes nothing.
+ * Batch items are left to their batch, which starts them itself.
  */
-export async function resumeOrphanedIntents(
-  database: Database,
-  client: Client,
-  taskQueue: string,
-  options: { olderThanMs: number; now?: Date },
-): Promise<number> {
-  const orphans = await authorizedIntentsBefore(database.kysely, cutoffOf(options));
-  for (const intent of orphans) await startIntentWorkflow(client, taskQueue, intent);
-  return orphans.length;
-}
-
-/** The same gap for batches: recorded, but the process died before starting their workflow. */
-export async function resumeOrphanedBatches(
-  database: Database,
-  client: Client,
-  taskQueue: string,
-  options: { olderThanMs: number; now?: Date },
-): Promise<number> {
-  const orphans = await runningBatchesBefore(database.kysely, cutoffOf(options));
-  for (const batch of orphans) await startBatchWorkflow(client, taskQueue, batch);
-  return orphans.length;
-}
-
-const cutoffOf = (options: { olderThanMs: number; now?: Date }): Date =>
-  new Date((options.now ?? new Date()).getTime() - options.olderThanMs);
+export const resumeOrphans =
+  ({ db, clock, workflows }: ActivityDependencies) =>
+  async ({ olderThanMs }: ResumeOrphansParameters): Promise<ResumeOrphansResult> => {
+    if (!workflows) throw new Error('resumeOrphans needs a workflow starter in its dependencies');
+    const cutoff = new Date(clock.now().getTime() - olderThanMs);
+    const intents = await authorizedIntentsBefore(db.kysely, cutoff);
+    for (const intent of intents) await workflows.startIntent(intent);
+    const batches = await runningBatchesBefore(db.kysely, cutoff);
+    for (const batch of batches) await workflows.startBatch(batch);
+    return { intents: intents.length, batches: batches.length };
+  };

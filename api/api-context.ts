@@ -1,18 +1,10 @@
-import type { Client } from '@temporalio/client';
 import type { Registry } from 'prom-client';
-import type { ChainRegistry } from '../chain/chain';
-import type { Database } from '../store/database';
-import type { AdmissionLimits } from '../operations/admission';
+import type { ServiceDependencies } from '../service/dependencies';
 import type { ApiMetrics } from './api-metrics';
 
-export interface ApiDependencies {
-  database: Database;
-  client: Client;
-  chains: ChainRegistry;
-  taskQueue: string;
-  admission: AdmissionLimits;
+/** The service layer's parts, and where this process's metrics are registered. */
+export interface ApiDependencies extends ServiceDependencies {
   registry: Registry;
-  clock?: () => Date;
 }
 
 /** What every route plugin is handed. */

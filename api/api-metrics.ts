@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Database } from '../store/database';
-import { countIntentsByStatus } from '../store/intents';
+import type { ServiceDependencies } from '../service/dependencies';
+import { intentCountsByStatus } from '../service/intent-queries';
 import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
 import type { RejectionCode } from '../domain/rejections';
 
@@ -13,7 +13,7 @@ export class ApiMetrics {
   private readonly rejected: Counter<'reason'>;
   private readonly batchSizes: Histogram;
 
-  constructor(registry: Registry, database: Database) {
+  constructor(registry: Registry, database: ServiceDependencies['database']) {
     this.submitted = new Counter({
       name: 'relayer_intents_submitted_total',
       help: 'New intents admitted through the API (an idempotent replay is not counted)',
@@ -31,7 +31,7 @@ export class ApiMetrics {
       buckets: [1, 10, 100, 1000, 10_000, 50_000],
       registers: [registry],
     });
-    const byStatus = () => countIntentsByStatus(database.kysely);
+    const byStatus = () => intentCountsByStatus(database);
     new Gauge({
       name: 'relayer_intents',
       help: 'Intents by status (confirmed, failed, needs_review, cancelled are completed ones)',

@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Schema } from '../store/schema';
 import { RejectionCode } from '../domain/rejections';
 import { authenticate } from '../service/api-keys';
 import type { Caller } from '../service/caller';
+import type { ServiceDependencies } from '../service/dependencies';
 import { ApiRejection } from './error-responses';
 
 declare module 'fastify' {
@@ -17,11 +16,11 @@ declare module 'fastify' {
  * valid key is a 401 that touched nothing.
  */
 export const requireApiKey =
-  (db: Kysely<Schema>) =>
+  (database: ServiceDependencies['database']) =>
   async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? /^Bearer (\S+)$/i.exec(header)?.[1] : undefined;
-    const caller = presented === undefined ? undefined : await authenticate(db, presented);
+    const caller = presented === undefined ? undefined : await authenticate(database, presented);
     if (!caller) {
       throw new ApiRejection(
         RejectionCode.unauthorized,

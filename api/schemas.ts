@@ -3,11 +3,10 @@ import { BatchMode } from '../domain/batch';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { newIntentBodySchema } from '../domain/intent-request';
 import type { BatchWithCounts } from '../service/batch-queries';
+import type { AuditEntry, TransactionAttempt } from '../service/intent-queries';
 
 /** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
 export const maxBatchItems = 50_000;
-import type { TransactionAttempt } from '../store/transaction-attempts';
-import type { AuditEntry } from '../store/audit-log';
 
 const statuses = Object.values(IntentStatus) as [IntentStatus, ...IntentStatus[]];
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);

@@ -69,7 +69,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   });
   await app.register(healthRoutes, context);
   await app.register(async (v1) => {
-    v1.addHook('onRequest', requireApiKey(deps.database.kysely));
+    v1.addHook('onRequest', requireApiKey(deps.database));
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);

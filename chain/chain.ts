@@ -3,28 +3,7 @@
  * a chain with another replay guard (Solana blockhash, TON seqno, Sui object version) would
  * implement the same seam without touching workflows.
  */
-export type Hex = `0x${string}`;
-
-export interface TransferRequest {
-  from: Hex;
-  to: Hex;
-  value: bigint;
-}
-
-/**
- * Everything needed to sign, decided before the nonce is taken (needs RPC, so outside locks).
- * The fee bid is always within the chain's caps (fee-policy.ts).
- */
-export interface TransferPlan extends TransferRequest {
-  gas: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
-export interface SignedTransfer {
-  rawTx: Hex;
-  txHash: Hex;
-}
+import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 
 /**
  * What the node did with signed bytes. `nonce-taken`: the node counts our nonce as used and does

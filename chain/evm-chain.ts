@@ -23,13 +23,10 @@ import type {
   BroadcastOutcome,
   Chain,
   ChainRegistry,
-  Hex,
   ObservedTransfer,
-  SignedTransfer,
   TransactionObservation,
-  TransferPlan,
-  TransferRequest,
 } from './chain';
+import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
 import {
   firstBid,

@@ -1,25 +1,15 @@
 import type { Command } from 'commander';
 import { parseEther } from 'viem';
-import { openDatabase, type Database } from '../store/database';
-import { createTenant, deposit, tenantBalance } from '../store/ledger';
 import { UnknownTenantError } from '../domain/errors';
 import { tenantIdSchema } from '../domain/intent-request';
-import { createApiKey, listApiKeys, revokeApiKey } from '../service/api-keys';
+import { createApiKey, listKeys, revokeKey } from '../service/api-keys';
+import { setUpTenant, withBooks } from '../service/tenants';
 import { table } from './table';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { print, type OutputOptions } from './output';
 
 interface DatabaseOptions extends OutputOptions {
   databaseUrl: string;
-}
-
-async function withDatabase<T>(url: string, work: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openDatabase(url);
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
 }
 
 const tenantId = (value: string) => {
@@ -58,20 +48,22 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       async (id: string, flags: { name?: string; maxInFlight?: number; deposit?: bigint }) => {
         const options = db();
         const tenant = tenantId(id);
-        const balance = await withDatabase(options.databaseUrl, async (database) => {
-          const now = new Date();
-          await createTenant(
+        const balance = await withBooks(options.databaseUrl, (database) =>
+          setUpTenant(
             database,
-            { id: tenant, name: flags.name ?? tenant, maxInFlight: flags.maxInFlight },
-            now,
-          );
-          if (flags.deposit) await deposit(database, tenant, flags.deposit, now);
-          return tenantBalance(database.kysely, tenant);
-        });
+            {
+              id: tenant,
+              name: flags.name ?? tenant,
+              maxInFlight: flags.maxInFlight,
+              deposit: flags.deposit,
+            },
+            new Date(),
+          ),
+        );
         const view = {
           id: tenant,
-          available: balance!.available.toString(),
-          held: balance!.held.toString(),
+          available: balance.available.toString(),
+          held: balance.held.toString(),
         };
         print(
           options,
@@ -94,9 +86,9 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       const options = db();
       if (!!flags.tenant === !!flags.operator)
         throw badInput('give exactly one of --tenant <id> or --operator');
-      const created = await withDatabase(options.databaseUrl, (database) =>
+      const created = await withBooks(options.databaseUrl, (database) =>
         createApiKey(
-          database.kysely,
+          database,
           flags.operator
             ? { role: 'operator', label: flags.label }
             : { role: 'tenant', tenantId: tenantId(flags.tenant!), label: flags.label },
@@ -120,9 +112,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description('every key, without secrets')
     .action(async () => {
       const options = db();
-      const all = await withDatabase(options.databaseUrl, (database) =>
-        listApiKeys(database.kysely),
-      );
+      const all = await withBooks(options.databaseUrl, listKeys);
       print(options, all, () => {
         const rows = table(
           ['id', 'role', 'tenant', 'label', 'created', 'revoked'],
@@ -145,8 +135,8 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description('the key stops working at once')
     .action(async (keyId: string) => {
       const options = db();
-      const revoked = await withDatabase(options.databaseUrl, (database) =>
-        revokeApiKey(database.kysely, keyId, new Date()),
+      const revoked = await withBooks(options.databaseUrl, (database) =>
+        revokeKey(database, keyId, new Date()),
       );
       if (!revoked) throw new CliFailure('not_found', `no live key ${keyId}`, ExitCode.notFound);
       print(options, { id: keyId, revoked }, () => `key ${keyId} revoked`);

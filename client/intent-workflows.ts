@@ -1,14 +1,18 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Intent } from '../domain/intent';
+import { labelsOf } from '../domain/intent-labels';
+import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntent } from '../workflows';
-import { intentMemo, intentSearchAttributes, labelsOf } from '../workflows/search-attributes';
+import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
+import { resolveReviewUpdate } from '../workflows/review-update';
+import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
 /**
  * Starts the workflow that takes an intent to its end. Starting it again is harmless: a running
  * one is joined and a finished one is never re-run, so at most one workflow ever works on an
  * intent under `workflowId`. A retry of an intent whose workflow has ended passes a new id and
- * `waitInReview: false` (see review-intent.ts).
+ * `waitInReview: false` (see service/review-intent.ts).
  */
 export async function startIntentWorkflow(
   client: Client,
@@ -34,4 +38,18 @@ export async function startIntentWorkflow(
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
   return workflowId;
+}
+
+/** What a script may ask of an intent's workflow, by intent id. */
+export function intentWorkflow(client: Client, intentId: string) {
+  const handle = client.workflow.getHandle<typeof paymentIntent>(paymentIntentWorkflowId(intentId));
+  return {
+    handle,
+    /** An operator's decision, applied by the workflow waiting in review (refusals thrown). */
+    resolveReview: (request: ReviewRequest): Promise<ReviewOutcome> =>
+      handle.executeUpdate(resolveReviewUpdate, { args: [request] }),
+    progress: (): Promise<PaymentIntentProgress> => handle.query(intentProgressQuery),
+    /** Asks the workflow to stop; it closes the intent as its state allows. */
+    cancel: () => handle.cancel(),
+  };
 }

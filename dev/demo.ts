@@ -3,13 +3,14 @@ import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
-import { createTenant, deposit, tenantBalance } from '../store/ledger';
+import { tenantBalance } from '../store/ledger';
 import { startEmbeddedStack } from './stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
 import { installRuntime } from '../workers/runtime';
 import { createApiKey } from '../service/api-keys';
+import { setUpTenant } from '../service/tenants';
 import { ApiError, RelayerApiClient, type SubmitBody } from '../cli/api-client';
 import { table } from '../cli/table';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     API_PORT: String(options.apiPort),
   });
   step('starting a relayer worker and its HTTP API');
-  const relayer = await startRelayerProcess(config);
+  const relayer = await startRelayerProcess(config, ['worker', 'api']);
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
@@ -106,10 +107,9 @@ async function main(): Promise<void> {
   const now = new Date();
   const apiKeys = new Map<string, string>();
   for (const tenant of tenants) {
-    await createTenant(relayer.database, tenant, now);
-    await deposit(relayer.database, tenant.id, tenant.deposit, now);
+    await setUpTenant(relayer.database, tenant, now);
     const { apiKey } = await createApiKey(
-      relayer.database.kysely,
+      relayer.database,
       { role: 'tenant', tenantId: tenant.id, label: 'demo' },
       now,
     );

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/database';
-import type { Schema } from '../store/schema';
 import { PoolFullError, TenantLimitReachedError, UnknownTenantError } from '../domain/errors';
 import { notYetSignedStatuses, openStatuses, type IntentStatus } from '../domain/intent';
+import type { Database } from '../store/database';
+import { countIntentsByStatus } from '../store/intents';
+import type { Schema } from '../store/schema';
+import { findTenant } from '../store/tenants';
 
 export interface AdmissionLimits {
   /** Open intents a tenant may have when its own row sets no limit (the seed's maxPerUser, 2). */
@@ -30,16 +32,12 @@ export async function admit(
   tenantId: string,
   limits: AdmissionLimits,
 ): Promise<void> {
-  const tenant = await trx
-    .selectFrom('tenants')
-    .select('max_in_flight')
-    .where('id', '=', tenantId)
-    .executeTakeFirst();
+  const tenant = await findTenant(trx, tenantId);
   if (!tenant) throw new UnknownTenantError(tenantId);
-  const limit = tenant.max_in_flight ?? limits.tenantMaxInFlight;
-  const open = await countIntents(trx, [...openStatuses], tenantId);
+  const limit = tenant.maxInFlight ?? limits.tenantMaxInFlight;
+  const open = sumOf(await countIntentsByStatus(trx, tenantId), openStatuses);
   if (open >= limit) throw new TenantLimitReachedError(tenantId, limit);
-  const backlog = await countIntents(trx, [...notYetSignedStatuses]);
+  const backlog = sumOf(await countIntentsByStatus(trx), notYetSignedStatuses);
   if (backlog >= limits.backlogLimit) {
     throw new PoolFullError(backlog, limits.backlogLimit, drainTimeMs(backlog, limits.perSecond));
   }
@@ -49,16 +47,7 @@ export async function admit(
 export const drainTimeMs = (backlog: number, perSecond: number): number =>
   Math.max(1000, Math.ceil(backlog / perSecond) * 1000);
 
-async function countIntents(
-  db: Kysely<Schema>,
-  statuses: readonly IntentStatus[],
-  tenantId?: string,
-): Promise<number> {
-  let query = db
-    .selectFrom('intents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', 'in', statuses);
-  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+const sumOf = (
+  counts: Partial<Record<IntentStatus, number>>,
+  statuses: Iterable<IntentStatus>,
+): number => [...statuses].reduce((sum, status) => sum + (counts[status] ?? 0), 0);

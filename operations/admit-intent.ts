@@ -1,6 +1,7 @@
 import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
+import { isRegisteredWallet } from '../store/wallet-nonces';
 import {
   InsufficientBalanceError,
   IntentConflictError,
@@ -48,13 +49,7 @@ export async function admitIntent(
     }
     const balance = await tenantBalance(trx, request.tenantId);
     if (!balance) throw new UnknownTenantError(request.tenantId);
-    const wallet = await trx
-      .selectFrom('wallets')
-      .select('address')
-      .where('chain_id', '=', request.chainId)
-      .where('address', '=', request.from)
-      .executeTakeFirst();
-    if (!wallet) {
+    if (!(await isRegisteredWallet(trx, { chainId: request.chainId, address: request.from }))) {
       throw new InvalidIntentError([
         {
           field: 'from',

@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { ApiKeyRole, Schema } from '../store/schema';
 import { UnknownTenantError } from '../domain/errors';
+import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../store/api-keys';
+import type { Database } from '../store/database';
+import type { ApiKeyRole } from '../store/schema';
+import { findTenant } from '../store/tenants';
 import type { Caller } from './caller';
 
 /**
@@ -31,70 +33,59 @@ export interface ApiKeyInfo {
 
 /** Creates a key and returns it whole: the only time the secret is ever seen. */
 export async function createApiKey(
-  db: Kysely<Schema>,
+  database: Database,
   key: NewApiKey,
   now: Date,
 ): Promise<{ id: string; apiKey: string }> {
   if (key.role === 'tenant') {
     if (!key.tenantId) throw new Error('a tenant key needs a tenant');
-    const tenant = await db
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', '=', key.tenantId)
-      .executeTakeFirst();
-    if (!tenant) throw new UnknownTenantError(key.tenantId);
+    if (!(await findTenant(database.kysely, key.tenantId))) {
+      throw new UnknownTenantError(key.tenantId);
+    }
   }
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
-  await db
-    .insertInto('api_keys')
-    .values({
+  await insertApiKey(
+    database.kysely,
+    {
       id,
       role: key.role,
-      tenant_id: key.role === 'tenant' ? key.tenantId! : null,
+      tenantId: key.role === 'tenant' ? key.tenantId! : null,
       label: key.label,
-      secret_sha256: sha256(secret).toString('hex'),
-      created_at: now.toISOString(),
-    })
-    .execute();
+      secretSha256: sha256(secret).toString('hex'),
+    },
+    now,
+  );
   return { id, apiKey: `rly_${id}_${secret}` };
 }
 
 /** The caller a presented key stands for; undefined for anything but a live, well-formed key. */
 export async function authenticate(
-  db: Kysely<Schema>,
+  database: Database,
   presented: string,
 ): Promise<Caller | undefined> {
   const match = keyFormat.exec(presented);
   if (!match) return undefined;
   const [, id, secret] = match as unknown as [string, string, string];
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row || row.revoked_at !== null) return undefined;
-  if (!timingSafeEqual(sha256(secret), Buffer.from(row.secret_sha256, 'hex'))) return undefined;
-  if (row.role === 'operator') return { role: 'operator', keyId: id, label: row.label };
-  return row.tenant_id === null
+  const key = await findApiKey(database.kysely, id);
+  if (!key || key.revoked) return undefined;
+  if (!timingSafeEqual(sha256(secret), Buffer.from(key.secretSha256, 'hex'))) return undefined;
+  if (key.role === 'operator') return { role: 'operator', keyId: id, label: key.label };
+  return key.tenantId === null
     ? undefined
-    : { role: 'tenant', tenantId: row.tenant_id, keyId: id, label: row.label };
+    : { role: 'tenant', tenantId: key.tenantId, keyId: id, label: key.label };
 }
 
-export async function revokeApiKey(db: Kysely<Schema>, id: string, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+export const revokeKey = (database: Database, id: string, now: Date): Promise<boolean> =>
+  revokeApiKey(database.kysely, id, now);
 
-export async function listApiKeys(db: Kysely<Schema>): Promise<ApiKeyInfo[]> {
-  const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
-  return rows.map((row) => ({
-    id: row.id,
-    role: row.role,
-    tenantId: row.tenant_id,
-    label: row.label,
-    createdAt: new Date(row.created_at).toISOString(),
-    revoked: row.revoked_at !== null,
+export async function listKeys(database: Database): Promise<ApiKeyInfo[]> {
+  return (await listApiKeys(database.kysely)).map((key) => ({
+    id: key.id,
+    role: key.role,
+    tenantId: key.tenantId,
+    label: key.label,
+    createdAt: key.createdAt.toISOString(),
+    revoked: key.revoked,
   }));
 }

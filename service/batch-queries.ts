@@ -1,5 +1,4 @@
 import type { Client } from '@temporalio/client';
-import type { Kysely } from 'kysely';
 import {
   batchOutcomeCounts,
   batchResults,
@@ -7,10 +6,9 @@ import {
   type Batch,
   type BatchItemResult,
 } from '../store/batches';
-import type { Schema } from '../store/schema';
-import { batchWorkflowId } from '../domain/batch';
+import type { Database } from '../store/database';
+import { batchWorkflow } from '../client/batch-workflows';
 import { BatchNotFoundError } from '../domain/errors';
-import { cancelBatchSignal } from '../workflows/batch-signals';
 import { actorOf, canSee, type Caller } from './caller';
 
 export interface BatchWithCounts extends Batch {
@@ -19,31 +17,31 @@ export interface BatchWithCounts extends Batch {
 }
 
 /** Another tenant's batch does not exist for the caller. */
-async function visibleBatch(db: Kysely<Schema>, caller: Caller, batchId: string): Promise<Batch> {
-  const batch = await findBatch(db, { id: batchId });
+async function visibleBatch(database: Database, caller: Caller, batchId: string): Promise<Batch> {
+  const batch = await findBatch(database.kysely, { id: batchId });
   if (!batch || !canSee(caller, batch)) throw new BatchNotFoundError(batchId);
   return batch;
 }
 
 /** The batch with its items counted by status (one pass over its items). */
 export async function findBatchFor(
-  db: Kysely<Schema>,
+  database: Database,
   caller: Caller,
   batchId: string,
 ): Promise<BatchWithCounts> {
-  const batch = await visibleBatch(db, caller, batchId);
-  return { ...batch, counts: await batchOutcomeCounts(db, batchId) };
+  const batch = await visibleBatch(database, caller, batchId);
+  return { ...batch, counts: await batchOutcomeCounts(database.kysely, batchId) };
 }
 
 /** results[i] for item i, a page at a time, in input order. */
 export async function batchResultsFor(
-  db: Kysely<Schema>,
+  database: Database,
   caller: Caller,
   batchId: string,
   page: { fromIndex: number; limit: number },
 ): Promise<{ results: BatchItemResult[]; nextIndex: number | null }> {
-  const batch = await visibleBatch(db, caller, batchId);
-  const results = await batchResults(db, batchId, page.fromIndex, page.limit);
+  const batch = await visibleBatch(database, caller, batchId);
+  const results = await batchResults(database.kysely, batchId, page.fromIndex, page.limit);
   const next = page.fromIndex + results.length;
   return { results, nextIndex: next < batch.itemCount ? next : null };
 }
@@ -54,16 +52,14 @@ export async function batchResultsFor(
  */
 export async function cancelBatch(
   client: Client,
-  db: Kysely<Schema>,
+  database: Database,
   caller: Caller,
   batchId: string,
   reason: string,
 ): Promise<BatchWithCounts> {
-  const batch = await findBatchFor(db, caller, batchId);
+  const batch = await findBatchFor(database, caller, batchId);
   if (batch.status === 'running') {
-    await client.workflow
-      .getHandle(batchWorkflowId(batchId))
-      .signal(cancelBatchSignal, `${reason} (${actorOf(caller)})`);
+    await batchWorkflow(client, batchId).cancel(`${reason} (${actorOf(caller)})`);
   }
   return batch;
 }

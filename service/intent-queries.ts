@@ -1,17 +1,20 @@
-import type { Kysely } from 'kysely';
-import { getIntent, listIntentPage } from '../store/intents';
-import type { Schema } from '../store/schema';
 import { IntentNotFoundError, InvalidIntentError } from '../domain/errors';
 import type { Intent, IntentStatus } from '../domain/intent';
+import { auditTrail, type AuditEntry } from '../store/audit-log';
+import type { Database } from '../store/database';
+import { countIntentsByStatus, getIntent, listIntentPage } from '../store/intents';
+import { listAttempts, type TransactionAttempt } from '../store/transaction-attempts';
 import { canSee, type Caller } from './caller';
+
+export type { AuditEntry, TransactionAttempt };
 
 /** Another tenant's intent does not exist for the caller: a 404, never a hint that it exists. */
 export async function findIntentFor(
-  db: Kysely<Schema>,
+  database: Database,
   caller: Caller,
   intentId: string,
 ): Promise<Intent> {
-  const intent = await getIntent(db, intentId);
+  const intent = await getIntent(database.kysely, intentId);
   if (!canSee(caller, intent)) throw new IntentNotFoundError(intentId);
   return intent;
 }
@@ -31,12 +34,12 @@ export interface IntentList {
 }
 
 export async function listIntentsFor(
-  db: Kysely<Schema>,
+  database: Database,
   caller: Caller,
   request: IntentListRequest,
 ): Promise<IntentList> {
   const tenantId = caller.role === 'tenant' ? caller.tenantId : request.tenantId;
-  const intents = await listIntentPage(db, {
+  const intents = await listIntentPage(database.kysely, {
     tenantId,
     status: request.status,
     after: request.cursor === undefined ? undefined : decodeCursor(request.cursor),
@@ -52,6 +55,31 @@ export async function listIntentsFor(
         : null,
   };
 }
+
+/** Every transaction signed for an intent the caller may see, oldest first. */
+export async function attemptsFor(
+  database: Database,
+  caller: Caller,
+  intentId: string,
+): Promise<TransactionAttempt[]> {
+  const intent = await findIntentFor(database, caller, intentId);
+  return listAttempts(database.kysely, intent.id);
+}
+
+/** Who did what to an intent the caller may see. */
+export async function auditTrailFor(
+  database: Database,
+  caller: Caller,
+  intentId: string,
+): Promise<AuditEntry[]> {
+  const intent = await findIntentFor(database, caller, intentId);
+  return auditTrail(database.kysely, intent.id);
+}
+
+/** Intents by status, all tenants: what the metrics report at each scrape. */
+export const intentCountsByStatus = (
+  database: Database,
+): Promise<Partial<Record<IntentStatus, number>>> => countIntentsByStatus(database.kysely);
 
 const encodeCursor = (position: { createdAt: Date; id: string }): string =>
   Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString(

@@ -1,12 +1,12 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Database } from '../store/database';
 import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../store/batches';
-import { batchWorkflowId, type BatchMode } from '../domain/batch';
+import type { BatchMode } from '../domain/batch';
 import { IntentConflictError, UnknownTenantError } from '../domain/errors';
-import type { paymentBatch } from '../workflows';
-import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
+import { startBatchWorkflow } from '../client/batch-workflows';
 import { newIntentId } from '../operations/new-intent-id';
+import { findTenant } from '../store/tenants';
 
 export interface BatchRequest {
   items: BatchItemRequest[];
@@ -55,12 +55,7 @@ export async function submitBatch(
       }
       return { id: existing.id, created: false };
     }
-    const tenant = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', '=', tenantId)
-      .executeTakeFirst();
-    if (!tenant) throw new UnknownTenantError(tenantId);
+    if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     const batchId = newIntentId(now.getTime()).replace(/^pi_/, 'pb_');
     await insertBatch(
       trx,
@@ -81,35 +76,4 @@ export async function submitBatch(
   const batch = (await findBatch(database.kysely, { id }))!;
   await startBatchWorkflow(deps.client, deps.taskQueue, batch);
   return { batch, created };
-}
-
-/** Starts (or joins) a batch's workflow; a finished batch's is never run again. */
-export async function startBatchWorkflow(
-  client: Client,
-  taskQueue: string,
-  batch: Batch,
-): Promise<void> {
-  try {
-    await client.workflow.start<typeof paymentBatch>('paymentBatch', {
-      taskQueue,
-      workflowId: batchWorkflowId(batch.id),
-      args: [
-        {
-          batchId: batch.id,
-          itemCount: batch.itemCount,
-          concurrency: batch.concurrency,
-          mode: batch.mode,
-        },
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: tenantIdKey, value: batch.tenantId },
-        { key: batchIdKey, value: batch.id },
-      ],
-      memo: { items: batch.itemCount, mode: batch.mode },
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
 }

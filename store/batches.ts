@@ -183,6 +183,34 @@ export async function updateBatchItem(
     .execute();
 }
 
+/** Marks every item not started yet as skipped; returns how many. */
+export async function skipPendingBatchItems(
+  db: Kysely<Schema>,
+  batchId: string,
+  now: Date,
+): Promise<number> {
+  const result = await db
+    .updateTable('batch_items')
+    .set({ state: 'skipped', outcome: 'skipped', finished_at: now.toISOString() })
+    .where('batch_id', '=', batchId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function setBatchStatus(
+  db: Kysely<Schema>,
+  batchId: string,
+  change: { status: BatchStatus; cause: string | null },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('batches')
+    .set({ ...change, updated_at: now.toISOString() })
+    .where('id', '=', batchId)
+    .execute();
+}
+
 export interface BatchItemResult {
   index: number;
   /** The outcome once ended; before, `pending` (not started) or the intent's current status. */

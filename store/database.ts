@@ -4,9 +4,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type SelectQueryBuilder } from 'kysely';
 import { Pool } from 'pg';
 import { migrateToLatest } from './migrations';
-import type { Schema } from './schema';
-
-export type Dialect = 'sqlite' | 'postgres';
+import type { Dialect, Schema } from './schema';
 
 export interface Database {
   readonly kysely: Kysely<Schema>;
@@ -27,6 +25,8 @@ export interface Database {
    * read many rows and no single row could be locked for, like "is there still a free slot".
    */
   serialize(trx: Kysely<Schema>, lock: string): Promise<void>;
+  /** Answers once the database does: for readiness checks. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,6 +65,7 @@ function openSqlite(url: string): Database {
       }),
     forUpdate: (query) => query,
     serialize: async () => {},
+    ping: () => ping(db),
     close: () => db.destroy(),
   };
 }
@@ -83,6 +84,11 @@ function openPostgres(url: string): Database {
     serialize: async (trx, lock) => {
       await sql`select pg_advisory_xact_lock(hashtext(${lock}))`.execute(trx);
     },
+    ping: () => ping(db),
     close: () => db.destroy(),
   };
 }
+
+const ping = async (db: Kysely<Schema>): Promise<void> => {
+  await sql`select 1`.execute(db);
+};

@@ -148,14 +148,17 @@ export async function transitionIntent(
   return intentFromRow(row);
 }
 
+/** Intents by status, of one tenant or of all. */
 export async function countIntentsByStatus(
   db: Kysely<Schema>,
+  tenantId?: string,
 ): Promise<Partial<Record<IntentStatus, number>>> {
-  const rows = await db
+  let query = db
     .selectFrom('intents')
     .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy('status')
-    .execute();
+    .groupBy('status');
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  const rows = await query.execute();
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }
 

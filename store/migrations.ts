@@ -1,7 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { parseTransaction } from 'viem';
-import type { Dialect } from './database';
-import type { Schema } from './schema';
+import type { Dialect, Schema } from './schema';
 
 /**
  * Migrations live in code, in order, never edited once released: a new change is a new entry.

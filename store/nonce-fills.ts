@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Hex, SignedTransfer } from '../chain/chain';
+import type { Hex, SignedTransfer } from '../domain/transfer';
 import type { Schema } from './schema';
 
 interface Wallet {

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { IntentStatus } from '../domain/intent';
 
+/** The SQL dialect of a database: column types differ where SQLite cannot hold a value. */
+export type Dialect = 'sqlite' | 'postgres';
+
 /** Wei amounts: TEXT on SQLite (64-bit integers are too small), NUMERIC(78,0) on PostgreSQL. */
 type Amount = string;
 /** Timestamps: ISO-8601 TEXT on SQLite, timestamptz on PostgreSQL (read back as Date). */

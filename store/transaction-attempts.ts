@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Intent } from '../domain/intent';
-import type { Hex, SignedTransfer, TransferPlan } from '../chain/chain';
+import type { Hex, SignedTransfer, TransferPlan } from '../domain/transfer';
 import { fromTimestamp, type AttemptCause, type Schema } from './schema';
 
 export interface TransactionAttempt extends SignedTransfer {
@@ -88,4 +88,26 @@ export async function nonceHasAttempt(
     .where('transaction_attempts.nonce', '=', nonce)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The other intent, if any, that signed `txHash` or holds it as its transaction. */
+export async function intentClaimingTransaction(
+  db: Kysely<Schema>,
+  txHash: string,
+  exceptIntentId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('transaction_attempts')
+    .select('intent_id')
+    .where('tx_hash', '=', txHash)
+    .where('intent_id', '!=', exceptIntentId)
+    .unionAll((union) =>
+      union
+        .selectFrom('intents')
+        .select('id as intent_id')
+        .where('tx_hash', '=', txHash)
+        .where('id', '!=', exceptIntentId),
+    )
+    .executeTakeFirst();
+  return row?.intent_id;
 }

@@ -1,4 +1,4 @@
-import type { PermitSource } from '../activities/dependencies';
+import type { PermitSource } from './permit-source';
 
 /**
  * QUOTA_MODE=task-queue: the Temporal server hands out permit activities at the quota's rate

@@ -8,11 +8,16 @@ import { ErrorType } from '../domain/errors';
  * Parsed once at start; a bad value stops the process with the variable's name. The README's
  * configuration table is generated from this list (`npm run docs:config`) and checked by a test.
  */
+/** What a process runs: the Temporal workers, the HTTP API, or both (`npm start`). */
+export type Role = 'worker' | 'api';
+
 interface Setting<T> {
   env: string;
   doc: string;
   /** The default as it would be written in the environment; undefined = required. */
   fallback?: string;
+  /** Unset is fine unless the process runs this role (its fallback is then ''). */
+  requiredBy?: Role;
   /** Never echoed back in an error message. */
   secret?: boolean;
   parse: z.ZodType<T, string>;
@@ -156,9 +161,11 @@ export const settings = {
   }),
   hotWalletKeys: setting({
     env: 'HOT_WALLET_KEYS',
-    doc: 'Comma-separated private keys of the sending wallets',
+    fallback: '',
+    requiredBy: 'worker',
+    doc: 'Comma-separated private keys of the sending wallets (workers sign; the API process needs none)',
     secret: true,
-    parse: list(privateKey),
+    parse: optional(list(privateKey)).transform((keys) => keys ?? []),
   }),
   confirmations: setting({
     env: 'CONFIRMATIONS',
@@ -267,7 +274,8 @@ export const settings = {
   apiPort: setting({
     env: 'API_PORT',
     fallback: '',
-    doc: 'Serve the HTTP API (and /metrics, /openapi.json) on this port; unset: no API in this process',
+    requiredBy: 'api',
+    doc: 'Port of the HTTP API (and its /metrics, /openapi.json), in a process that serves it',
     parse: optional(integer(1, 65535)),
   }),
   apiHost: setting({
@@ -314,6 +322,14 @@ export const settings = {
     doc: `Fault tests only: kill this process with SIGKILL at \`<point>[@<n>]\` (n-th time; comma-separated), points ${crashPoints.join(', ')}`,
     parse: optional(list(crashAt).transform((entries) => new Map(entries))),
   }),
+  orphanSweepMs: setting({
+    env: 'ORPHAN_SWEEP_MS',
+    fallback: '60000',
+    doc: "How often the fleet's orphan sweep (a Temporal Schedule each worker ensures at start) starts the workflow of an intent or batch a crash left without one; 0: this worker leaves the schedule alone",
+    parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
+      error: 'must be 0 (leave the schedule alone) or at least 1000',
+    }),
+  }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',
     fallback: '20000',
@@ -337,14 +353,23 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads every setting; reports all bad variables at once, each by name. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): RelayerConfig {
+/**
+ * Reads every setting for a process running `roles`; reports all bad variables at once, each by
+ * name.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  roles: readonly Role[] = ['worker'],
+): RelayerConfig {
   const problems: string[] = [];
   const config: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(settings) as [string, Setting<unknown>][]) {
-    const raw = env[s.env]?.trim() || s.fallback;
-    if (raw === undefined) {
-      problems.push(`${s.env}: required (${s.doc})`);
+    const given = env[s.env]?.trim();
+    const raw = given || s.fallback;
+    if (raw === undefined || (!given && s.requiredBy && roles.includes(s.requiredBy))) {
+      problems.push(
+        `${s.env}: required${s.requiredBy ? ` by the ${s.requiredBy} process` : ''} (${s.doc})`,
+      );
       continue;
     }
     const parsed = s.parse.safeParse(raw);
@@ -365,11 +390,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** The configuration table of the README. */
 export function configTable(): string {
   const shown = (s: Setting<unknown>) =>
-    s.fallback === undefined
-      ? '*(required)*'
-      : s.fallback === ''
-        ? '*(unset)*'
-        : `\`${s.fallback}\``;
+    s.requiredBy
+      ? `*(required by the ${s.requiredBy} process)*`
+      : s.fallback === undefined
+        ? '*(required)*'
+        : s.fallback === ''
+          ? '*(unset)*'
+          : `\`${s.fallback}\``;
   const rows = Object.values(settings).map(
     (s: Setting<unknown>) => `| \`${s.env}\` | ${shown(s)} | ${s.doc} |`,
   );

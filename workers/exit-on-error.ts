@@ -1,12 +1,14 @@
-import { ToolchainMissingError } from '../dev/stack/temporal-binaries';
-import { ConfigError } from './config';
+import { ErrorType } from '../domain/errors';
+
+/** Problems a user fixes (a setting, a missing toolchain), told apart by name across packages. */
+const userFixable: readonly string[] = [ErrorType.invalidConfig, ErrorType.toolchainMissing];
 
 /**
- * Ends a command-line process on an error: a problem the user can fix (configuration, a missing
- * toolchain) is one clear message and exit code 2; anything else is a bug and keeps its stack.
+ * Ends a command-line process on an error: a problem the user can fix is one clear message and
+ * exit code 2; anything else is a bug and keeps its stack.
  */
 export function exitOnError(error: unknown): never {
-  if (error instanceof ConfigError || error instanceof ToolchainMissingError) {
+  if (error instanceof Error && userFixable.includes(error.name)) {
     console.error(error.message);
     process.exit(2);
   }

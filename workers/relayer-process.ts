@@ -1,45 +1,56 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createActivities } from '../activities';
-import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
+import { crashingFailpoints } from '../activities/failpoints';
+import { buildApi } from '../api/server';
+import type { ChainRegistry } from '../chain/chain';
+import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
+import { startBatchWorkflow } from '../client/batch-workflows';
+import { startIntentWorkflow } from '../client/intent-workflows';
+import { ensureOrphanSweepSchedule } from '../client/orphan-sweep-schedule';
+import { permitReleaseTaskQueue } from '../domain/task-queues';
+import type { AdmissionLimits } from '../operations/admission';
 import { openDatabase, type Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
-import { crashingFailpoints } from '../activities/failpoints';
 import { serverPacedPermits } from '../throttle/server-paced-permits';
-import { permitReleaseTaskQueue } from '../domain/task-queues';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { buildApi, type RelayerApi } from '../api/server';
-import type { AdmissionLimits } from '../operations/admission';
-import { resumeOrphanedBatches, resumeOrphanedIntents } from '../activities/resume-orphans';
-import type { RelayerConfig } from './config';
+import { evmChainsSettings } from './chain-settings';
+import type { RelayerConfig, Role } from './config';
+import { ensureSearchAttributes } from './ensure-search-attributes';
 import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
-import { RunStats } from './run-stats';
-import { ensureSearchAttributes } from './ensure-search-attributes';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
-import { evmChainsSettings } from './chain-settings';
 import { rpcResponseCounter } from './rpc-metrics';
+import { RunStats } from './run-stats';
 
 export interface RelayerProcess {
   readonly processId: string;
   readonly database: Database;
-  readonly worker: RelayerWorker;
   readonly metrics: Registry;
-  /** The HTTP API, when API_PORT is set; its URL. */
+  /** The Temporal workers, when this process runs the worker role. */
+  readonly worker?: RelayerWorker;
+  /** The HTTP API's URL, when this process runs the api role. */
   readonly apiUrl?: string;
-  /** Settles when the worker stops; rejects if it fails. */
+  /** Settles when the process's work stops (the workers end, or `stop` is called). */
   readonly done: Promise<void>;
-  /** Drains the worker (see RelayerWorker.shutdown), then closes connections. */
+  /** Stops taking work, drains the workers (see RelayerWorker.shutdown), closes connections. */
   stop(): Promise<void>;
 }
 
 const newProcessId = (): string => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-/** Everything one worker process runs, built from its configuration. */
-export async function startRelayerProcess(config: RelayerConfig): Promise<RelayerProcess> {
+/**
+ * One relayer process from its configuration: the Temporal workers (`worker`), the HTTP API
+ * (`api`), or both in one process (what `npm start` runs). Either role scales on its own: run as
+ * many of each as you like against one Temporal namespace and one database.
+ */
+export async function startRelayerProcess(
+  config: RelayerConfig,
+  roles: readonly Role[] = ['worker'],
+): Promise<RelayerProcess> {
   const processId = newProcessId();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
@@ -47,6 +58,57 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
   const chains = createChainRegistry(
     evmChainsSettings(config, rpcResponseCounter(metrics)).map(createEvmChain),
   );
+  // One native connection per process, shared by the workers and the client.
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const shared = { config, processId, metrics, database, chains, client, connection };
+  const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
+  const api = roles.includes('api') ? await startApiRole(shared) : undefined;
+  let stopped: () => void = () => undefined;
+  const done = worker
+    ? worker.run.done
+    : new Promise<void>((resolve) => {
+        stopped = resolve;
+      });
+  return {
+    processId,
+    database,
+    metrics,
+    worker: worker?.worker,
+    apiUrl: api?.url,
+    done,
+    async stop() {
+      api?.startClosing();
+      await worker?.stop();
+      stopped();
+      await done;
+      await api?.close();
+      await connection.close();
+      await database.close();
+    },
+  };
+}
+
+interface SharedParts {
+  config: RelayerConfig;
+  processId: string;
+  metrics: Registry;
+  database: Database;
+  chains: ChainRegistry;
+  client: Client;
+  connection: NativeConnection;
+}
+
+/** The workers: the pool, the throttle, the permit releases; the quota; the orphan sweep. */
+async function startWorkerRole({
+  config,
+  processId,
+  metrics,
+  database,
+  chains,
+  client,
+  connection,
+}: SharedParts) {
   for (const chainId of chains.chainIds) {
     const chain = chains.get(chainId);
     // Catches the wallet up with the chain (used elsewhere while we were down) before any send.
@@ -67,22 +129,28 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
     });
   }
   const failpoints = config.crashAt && crashingFailpoints(config.crashAt);
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
+  const deps: ActivityDependencies = {
+    db: database,
+    chains,
+    throttle: throttle ?? serverPacedPermits,
+    clock: systemClock,
+    permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
+    admission: admissionLimits(config),
+    workflows: {
+      startIntent: async (intent) => {
+        await startIntentWorkflow(client, config.taskQueue, intent);
+      },
+      startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch),
+    },
+    failpoints,
+  };
   const worker = await createRelayerWorker({
     connection,
     namespace: config.temporalNamespace,
     taskQueue: config.taskQueue,
     processId,
-    activities: createActivities({
-      db: database,
-      chains,
-      throttle: throttle ?? serverPacedPermits,
-      clock: systemClock,
-      permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
-      admission: admissionLimits(config),
-      failpoints,
-    }),
+    activities: createActivities(deps),
     poolWidth: config.poolWidth,
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
     drainTimeoutMs: config.drainTimeoutMs,
@@ -91,75 +159,45 @@ export async function startRelayerProcess(config: RelayerConfig): Promise<Relaye
     maxCachedWorkflows: config.maxCachedWorkflows,
     failpoints,
   });
+  if (config.orphanSweepMs > 0) {
+    await ensureOrphanSweepSchedule(client, {
+      taskQueue: config.taskQueue,
+      everyMs: config.orphanSweepMs,
+    });
+  }
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
       : await startMetricsServer(metrics, config.metricsPort);
-  const done = worker.run();
-  const api =
-    config.apiPort === undefined
-      ? undefined
-      : await startApi(config, { database, chains, metrics }, config.apiPort);
+  const run = { done: worker.run() };
   return {
-    processId,
-    database,
     worker,
-    metrics,
-    apiUrl: api?.url,
-    done,
+    run,
     async stop() {
-      api?.startClosing();
       await worker.shutdown();
-      await done;
-      await api?.close();
+      await run.done;
       await metricsServer?.close();
       await throttle?.close();
-      await connection.close();
-      await database.close();
     },
   };
 }
 
-const orphanSweepMs = 60_000;
-
-/**
- * The API of this process, sharing its database, chains and metrics. It also starts, once a
- * minute, the workflow of any intent or batch left without one (resume-orphaned-intents.ts).
- */
-async function startApi(
-  config: RelayerConfig,
-  shared: { database: Database; chains: ReturnType<typeof createChainRegistry>; metrics: Registry },
-  port: number,
-): Promise<{ url: string; startClosing(): void; close(): Promise<void> }> {
-  const connection = await Connection.connect({ address: config.temporalAddress });
-  const client = new Client({ connection, namespace: config.temporalNamespace });
-  const api: RelayerApi = await buildApi({
-    database: shared.database,
+/** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
+async function startApiRole({ config, metrics, database, chains, client }: SharedParts) {
+  const api = await buildApi({
+    database,
     client,
-    chains: shared.chains,
+    chains,
     taskQueue: config.taskQueue,
     admission: admissionLimits(config),
-    registry: shared.metrics,
+    registry: metrics,
   });
-  const address = await api.app.listen({ port, host: config.apiHost });
-  const sweep = async () => {
-    const options = { olderThanMs: orphanSweepMs };
-    try {
-      await resumeOrphanedIntents(shared.database, client, config.taskQueue, options);
-      await resumeOrphanedBatches(shared.database, client, config.taskQueue, options);
-    } catch (error) {
-      console.error('resuming orphaned intents and batches failed', error);
-    }
-  };
-  const sweeper = setInterval(() => void sweep(), orphanSweepMs);
+  // No port given (tests, in one process with the workers): any free one.
+  const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });
   return {
-    url: address,
+    url,
     startClosing: api.startClosing,
-    async close() {
-      clearInterval(sweeper);
-      await api.app.close();
-      await connection.close();
-    },
+    close: () => api.app.close(),
   };
 }
 

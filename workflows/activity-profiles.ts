@@ -43,6 +43,15 @@ export const reviewStep: ActivityOptions = {
 };
 
 /**
+ * The orphan sweep: a database read and one workflow start per orphan (up to a thousand). Tried
+ * once more at most; the schedule's next run is the real retry.
+ */
+export const sweepStep: ActivityOptions = {
+  startToCloseTimeout: '1m',
+  retry: { ...retryUntilDone, maximumAttempts: 2 },
+};
+
+/**
  * Waiting for a permit, on the throttle queue. The wait inside is bounded by the throttle's
  * maxWait (validated to be shorter than this timeout).
  */

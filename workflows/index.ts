@@ -1,7 +1,10 @@
-export { paymentIntent, intentProgressQuery } from './payment-intent';
-export type { PaymentIntentInput, PaymentIntentProgress } from './payment-intent';
+export { paymentIntent } from './payment-intent';
+export type { PaymentIntentInput } from './payment-intent';
+export { intentProgressQuery } from './intent-progress';
+export type { PaymentIntentProgress } from './intent-progress';
 export { paymentBatch } from './payment-batch';
 export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './batch-signals';
 export { resolveReviewUpdate } from './review-update';
 export type { BatchProgress } from './batch-signals';
+export { orphanSweep } from './orphan-sweep';

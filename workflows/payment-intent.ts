@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  defineQuery,
   getExternalWorkflowHandle,
   isCancellation,
   patched,
@@ -29,6 +28,7 @@ import {
   throttleStep,
 } from './activity-profiles';
 import { batchItemInReviewSignal, batchItemSignedSignal } from './batch-signals';
+import { intentProgressQuery, type PaymentIntentProgress } from './intent-progress';
 import { resolveReviewUpdate } from './review-update';
 import { intentStatusKey } from './search-attributes';
 
@@ -44,20 +44,6 @@ export interface PaymentIntentInput {
   /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
   batch?: { workflowId: string; index: number };
 }
-
-export interface PaymentIntentProgress {
-  intentId: string;
-  status: IntentStatus;
-  txHash: string | null;
-  blockNumber: string | null;
-  reason: string | null;
-  /** Times the throttle said "not now" before this intent got its permit. */
-  permitRefusals: number;
-  /** Every transaction hash that has been the intent's, in order (replacements, re-signs). */
-  txHashes: string[];
-}
-
-export const intentProgressQuery = defineQuery<PaymentIntentProgress>('intentProgress');
 
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
 

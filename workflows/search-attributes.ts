@@ -1,5 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import type { Intent } from '../domain/intent';
+import type { IntentLabels } from '../domain/intent-labels';
 
 /** Shown in the Web UI and filterable there: `IntentStatus = "needs_review"`. */
 export const intentStatusKey = defineSearchAttributeKey(
@@ -20,28 +20,6 @@ export const relayerSearchAttributes = [
   walletKey,
   batchIdKey,
 ];
-
-/** What an intent's workflow is started with, for the Web UI: found by these, shown with those. */
-export interface IntentLabels {
-  status: string;
-  tenantId: string;
-  chainId: number;
-  from: string;
-  to: string;
-  amountWei: string;
-  batchId?: string;
-}
-
-/** An intent's labels (pure: `intent` is the stored row, as activities and services read it). */
-export const labelsOf = (intent: Intent, batchId?: string): IntentLabels => ({
-  status: intent.status,
-  tenantId: intent.tenantId,
-  chainId: intent.chainId,
-  from: intent.from,
-  to: intent.to,
-  amountWei: intent.amount.toString(),
-  ...(batchId !== undefined && { batchId }),
-});
 
 /** Search attributes of an intent's workflow; IntentStatus is kept current by the workflow. */
 export const intentSearchAttributes = (intent: IntentLabels) => [

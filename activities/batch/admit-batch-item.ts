@@ -3,7 +3,7 @@ import { rejectionCodeOf } from '../../domain/rejections';
 import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
 import { findBatch, findBatchItem, updateBatchItem } from '../../store/batches';
-import { labelsOf, type IntentLabels } from '../../workflows/search-attributes';
+import { labelsOf, type IntentLabels } from '../../domain/intent-labels';
 import type { BatchItemParameters } from './batch-item-parameters';
 
 export type AdmitBatchItemResult =

@@ -1,5 +1,5 @@
 import { ErrorType, RelayerError } from '../../domain/errors';
-import { cancelUnsignedIntent } from '../../service/cancel-intent';
+import { cancelUnsignedIntent } from '../../operations/cancel-intent';
 import type { ActivityDependencies } from '../dependencies';
 
 export interface CancelBatchItemsParameters {

@@ -2,7 +2,12 @@ import type { BatchItemOutcome } from '../../domain/batch';
 import type { BatchStatus } from '../../store/schema';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
-import { findBatchItem, updateBatchItem } from '../../store/batches';
+import {
+  findBatchItem,
+  setBatchStatus,
+  skipPendingBatchItems,
+  updateBatchItem,
+} from '../../store/batches';
 import { getIntent } from '../../store/intents';
 import type { BatchItemParameters } from './batch-item-parameters';
 
@@ -32,15 +37,8 @@ export const recordItemOutcome =
 /** Every item not started yet will not be: the batch was cancelled or stopped. */
 export const skipPendingItems =
   ({ db, clock }: ActivityDependencies) =>
-  async ({ batchId }: { batchId: string }): Promise<number> => {
-    const result = await db.kysely
-      .updateTable('batch_items')
-      .set({ state: 'skipped', outcome: 'skipped', finished_at: clock.now().toISOString() })
-      .where('batch_id', '=', batchId)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
-  };
+  async ({ batchId }: { batchId: string }): Promise<number> =>
+    skipPendingBatchItems(db.kysely, batchId, clock.now());
 
 export interface FinishBatchParameters {
   batchId: string;
@@ -50,10 +48,5 @@ export interface FinishBatchParameters {
 
 export const finishBatch =
   ({ db, clock }: ActivityDependencies) =>
-  async ({ batchId, status, cause }: FinishBatchParameters): Promise<void> => {
-    await db.kysely
-      .updateTable('batches')
-      .set({ status, cause, updated_at: clock.now().toISOString() })
-      .where('id', '=', batchId)
-      .execute();
-  };
+  async ({ batchId, status, cause }: FinishBatchParameters): Promise<void> =>
+    setBatchStatus(db.kysely, batchId, { status, cause }, clock.now());

@@ -1,6 +1,7 @@
 import type { Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
-import type { Chain, SignedTransfer } from '../../chain/chain';
+import type { Chain } from '../../chain/chain';
+import type { SignedTransfer } from '../../domain/transfer';
 import type { ActivityDependencies } from '../dependencies';
 import { findNonceFill, storeNonceFill } from '../../store/nonce-fills';
 import { nonceHasAttempt } from '../../store/transaction-attempts';

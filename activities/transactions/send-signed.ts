@@ -1,5 +1,6 @@
-import type { BroadcastOutcome, Chain, SignedTransfer } from '../../chain/chain';
-import type { PermitSource } from '../dependencies';
+import type { BroadcastOutcome, Chain } from '../../chain/chain';
+import type { SignedTransfer } from '../../domain/transfer';
+import type { PermitSource } from '../../throttle/permit-source';
 import { unlessCancelled } from '../liveness';
 
 /**

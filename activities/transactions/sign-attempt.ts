@@ -1,7 +1,7 @@
 import { UnknownWalletError } from '../../domain/errors';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
-import type { TransferPlan } from '../../chain/chain';
+import type { TransferPlan } from '../../domain/transfer';
 import type { ActivityDependencies } from '../dependencies';
 import { getIntentForUpdate, transitionIntent } from '../../store/intents';
 import type { AttemptCause } from '../../store/schema';

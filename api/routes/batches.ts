@@ -21,7 +21,7 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 /** Batch payouts: submit, follow, read results in input order, cancel. */
 export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
   const { deps } = context;
-  const db = deps.database.kysely;
+  const db = deps.database;
 
   app.post('/v1/batches', {
     // 10,000 items are about 2 MB of JSON.

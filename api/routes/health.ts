@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { readinessProbes } from '../../service/readiness';
 import type { ApiContext } from '../api-context';
 
 const checkTimeoutMs = 2000;
@@ -46,16 +46,9 @@ export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     },
     handler: async (_request, reply) => {
       // At once, so a slow dependency costs one timeout, not one per check.
-      const probes: [string, () => Promise<unknown>][] = [
-        ['temporal', () => deps.client.workflowService.getSystemInfo({})],
-        ['database', () => sql`select 1`.execute(deps.database.kysely)],
-        ...deps.chains.chainIds.map((chainId): [string, () => Promise<unknown>] => [
-          `chain ${chainId}`,
-          () => deps.chains.get(chainId).blockNumber(),
-        ]),
-      ];
-      const results = await Promise.all(probes.map(([, probe]) => check(probe)));
-      const checks = Object.fromEntries(probes.map(([name], i) => [name, results[i]!]));
+      const probes = readinessProbes(deps);
+      const results = await Promise.all(probes.map(({ probe }) => check(probe)));
+      const checks = Object.fromEntries(probes.map(({ name }, i) => [name, results[i]!]));
       if (context.isClosing()) checks.process = 'shutting down';
       const ready = Object.values(checks).every((result) => result === 'ok');
       return reply.code(ready ? 200 : 503).send({ ready, checks });

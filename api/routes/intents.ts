@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RelayerClosedError } from '../../domain/errors';
 import { newIntentBodySchema } from '../../domain/intent-request';
-import { auditTrail } from '../../store/audit-log';
 import { cancelIntent } from '../../service/cancel-intent';
-import { findIntentFor, listIntentsFor } from '../../service/intent-queries';
-import { listAttempts } from '../../store/transaction-attempts';
+import {
+  attemptsFor,
+  auditTrailFor,
+  findIntentFor,
+  listIntentsFor,
+} from '../../service/intent-queries';
 import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
@@ -27,7 +30,7 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 /** A tenant's own intents: submit, read, list, cancel. Operators may read and list every one. */
 export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
   const { deps } = context;
-  const db = deps.database.kysely;
+  const db = deps.database;
 
   app.post('/v1/intents', {
     schema: {
@@ -88,10 +91,8 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       params: idParamsSchema,
       response: { 200: attemptsSchema, ...errors },
     },
-    handler: async (request) => {
-      const intent = await findIntentFor(db, callerOf(request), request.params.id);
-      return attemptsView(await listAttempts(db, intent.id));
-    },
+    handler: async (request) =>
+      attemptsView(await attemptsFor(db, callerOf(request), request.params.id)),
   });
 
   app.get('/v1/intents/:id/audit', {
@@ -100,10 +101,8 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       params: idParamsSchema,
       response: { 200: auditTrailSchema, ...errors },
     },
-    handler: async (request) => {
-      const intent = await findIntentFor(db, callerOf(request), request.params.id);
-      return auditView(await auditTrail(db, intent.id));
-    },
+    handler: async (request) =>
+      auditView(await auditTrailFor(db, callerOf(request), request.params.id)),
   });
 
   app.post('/v1/intents/:id/cancel', {

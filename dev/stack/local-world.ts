@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { createTestClient, http, parseEther, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Chain, ChainRegistry, Hex } from '../../chain/chain';
+import type { Chain, ChainRegistry } from '../../chain/chain';
+import type { Hex } from '../../domain/transfer';
 import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
 import { openDatabase, type Database } from '../../store/database';
 import { createTenant, deposit } from '../../store/ledger';
@@ -87,6 +88,8 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
     CONFIRMATIONS: String(confirmations),
     CONFIRM_POLL_INTERVAL_MS: '100',
     LOG_LEVEL: 'WARN',
+    // Each test's task queue would otherwise leave a schedule behind on the shared dev server.
+    ORPHAN_SWEEP_MS: '0',
     ...(redis && { REDIS_URL: redis.url }),
     ...options.settings,
     ...overrides,

@@ -71,3 +71,7 @@ export function stopSummary(output: string): StopSummary | undefined {
 /** Sends that waited for the RPC pace: the ", paced N" that same line ends with when some did. */
 export const pacedSends = (output: string): number =>
   Number(/pool stopped: .*, paced (\d+)/.exec(output)?.[1] ?? 0);
+
+/** `npm run api`, ready once it listens. */
+export const spawnApi = (env: Record<string, string>): Promise<WorkerProcess> =>
+  spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /);

@@ -8,17 +8,29 @@ import { useTestWorld } from '../support/test-world';
 
 const suite = useTestWorld();
 
-describe('a worker process serving the API', () => {
-  it('takes intents over HTTP to confirmed and reports them in both metrics endpoints', async () => {
+describe('an API process beside a worker process', () => {
+  it('takes intents over HTTP to confirmed and reports them in every metrics endpoint', async () => {
     const world = suite.world();
-    const [apiPort, sdkMetricsPort] = [await freePort(), await freePort()];
+    const [apiPort, metricsPort, sdkMetricsPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const taskQueue = `api-process-${randomUUID()}`;
     const [worker] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: `api-process-${randomUUID()}`,
-      API_PORT: String(apiPort),
+      TASK_QUEUE: taskQueue,
+      METRICS_PORT: String(metricsPort),
       TEMPORAL_METRICS_PORT: String(sdkMetricsPort),
-      TENANT_MAX_IN_FLIGHT: '10',
     });
-    expect(worker!.output()).toContain(`API http://127.0.0.1:${apiPort}`);
+    // The API process signs nothing: it gets no keys.
+    const apiProcess = await suite.spawnApi({
+      TASK_QUEUE: taskQueue,
+      API_PORT: String(apiPort),
+      TENANT_MAX_IN_FLIGHT: '10',
+      HOT_WALLET_KEYS: '',
+    });
+    expect(apiProcess.output()).toContain(`API http://127.0.0.1:${apiPort}`);
+    expect(worker!.output()).not.toContain('API http');
     const keys = await createKeys(world, ['acme']);
     const api = new RelayerApiClient(`http://127.0.0.1:${apiPort}`, keys.acme);
     const ids = await Promise.all(
@@ -33,18 +45,23 @@ describe('a worker process serving the API', () => {
       60_000,
     );
 
-    const metrics = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
-    expect(metrics).toMatch(/^relayer_intents_submitted_total 6$/m);
-    expect(metrics).toMatch(/^relayer_intents_finished_total\{status="confirmed"\} 6$/m);
-    expect(metrics).toMatch(/^relayer_intent_latency_seconds_count\{status="confirmed"\} 6$/m);
-    expect(metrics).toMatch(/^relayer_permit_wait_seconds_count 6$/m);
-    expect(metrics).toMatch(/^relayer_intents\{status="confirmed"\} 6$/m);
-    expect(metrics).toMatch(/^relayer_intents_queued 0$/m);
-    expect(metrics).toMatch(/^relayer_permits_in_use 0$/m);
+    const apiMetrics = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
+    expect(apiMetrics).toMatch(/^relayer_intents_submitted_total 6$/m);
+    expect(apiMetrics).toMatch(/^relayer_intents\{status="confirmed"\} 6$/m);
+    expect(apiMetrics).toMatch(/^relayer_intents_queued 0$/m);
+    const workerMetrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(workerMetrics).toMatch(/^relayer_intents_finished_total\{status="confirmed"\} 6$/m);
+    expect(workerMetrics).toMatch(
+      /^relayer_intent_latency_seconds_count\{status="confirmed"\} 6$/m,
+    );
+    expect(workerMetrics).toMatch(/^relayer_permit_wait_seconds_count 6$/m);
+    expect(workerMetrics).toMatch(/^relayer_permits_in_use 0$/m);
     const sdkMetrics = await (await fetch(`http://127.0.0.1:${sdkMetricsPort}/metrics`)).text();
     expect(sdkMetrics).toMatch(/^temporal_\w+/m);
 
+    apiProcess.signal('SIGTERM');
     worker!.signal('SIGTERM');
+    expect(await apiProcess.exited).toBe(0);
     expect(await worker!.exited).toBe(0);
     expect(stopSummary(worker!.output())).toMatchObject({ sent: 6, panics: 0 });
   });

@@ -14,6 +14,7 @@ let relayer: RelayerProcess;
 beforeAll(async () => {
   relayer = await startRelayerProcess(
     suite.world().config({ API_PORT: String(await freePort()), TASK_QUEUE: `cli-${randomUUID()}` }),
+    ['worker', 'api'],
   );
 });
 afterAll(() => relayer?.stop());

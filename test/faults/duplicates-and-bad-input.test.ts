@@ -12,7 +12,7 @@ const suite = useTestWorld({ proxy: true });
 
 jest.setTimeout(120_000);
 
-describe('the API under duplicate and bad submissions (a worker process with its API)', () => {
+describe('the API under duplicate and bad submissions (an API process beside a worker)', () => {
   let api: string;
   let keys: Record<'acme' | 'operator', string>;
   let client: Client;
@@ -20,7 +20,8 @@ describe('the API under duplicate and bad submissions (a worker process with its
   const taskQueue = 'duplicates';
   beforeAll(async () => {
     const port = await freePort();
-    await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, API_PORT: String(port) });
+    await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+    await suite.spawnApi({ TASK_QUEUE: taskQueue, API_PORT: String(port) });
     api = `http://127.0.0.1:${port}`;
     keys = await createKeys(suite.world(), ['acme']);
     connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });

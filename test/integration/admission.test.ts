@@ -5,7 +5,7 @@ import { createTenant, deposit } from '../../store/ledger';
 import { ApiError, RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
-import { resumeOrphanedIntents } from '../../activities/resume-orphans';
+import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
 import { freePort } from '../../dev/stack/free-port';
 import { waitFor } from '../../dev/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -109,7 +109,10 @@ describe('admission with real workers', () => {
         API_PORT: String(await freePort()),
         TENANT_MAX_IN_FLIGHT: '2',
         TASK_QUEUE: taskQueue,
+        // The fleet's sweep, every second here: it finds the orphan of the last test.
+        ORPHAN_SWEEP_MS: '1000',
       }),
+      ['worker', 'api'],
     );
     connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const keys = await createKeys(world, ['acme']);
@@ -117,6 +120,10 @@ describe('admission with real workers', () => {
   });
   afterAll(async () => {
     await relayer?.stop();
+    await new Client({ connection }).schedule
+      .getHandle(orphanSweepScheduleId(taskQueue))
+      .delete()
+      .catch(() => undefined);
     await connection?.close();
     await world?.stop();
   });
@@ -147,7 +154,7 @@ describe('admission with real workers', () => {
     expect((await api.submit(paymentBody(world), 'limit-3')).status).toBe(202);
   });
 
-  it('an intent admitted just before a crash (no workflow yet) is started by the sweep and frees its slot', async () => {
+  it("an intent admitted just before a crash (no workflow yet) is started by the fleet's sweep and frees its slot", async () => {
     await waitFor(
       async () => (await api.list({ status: 'confirmed' })).intents.length === 3,
       'earlier intents',
@@ -160,11 +167,6 @@ describe('admission with real workers', () => {
       request,
       new Date(),
     );
-    const client = new Client({ connection });
-    const started = await resumeOrphanedIntents(world.database, client, taskQueue, {
-      olderThanMs: 0,
-    });
-    expect(started).toBe(1);
     await waitFor(
       async () => (await api.get(intent.id)).status === 'confirmed',
       'the orphan to confirm',

@@ -27,6 +27,7 @@ beforeAll(async () => {
       THROTTLE_PER_SECOND: '100',
       THROTTLE_BURST: '100',
     }),
+    ['worker', 'api'],
   );
   const keys = await createKeys(world, ['acme']);
   api = new RelayerApiClient(relayer.apiUrl!, keys.acme);

@@ -59,11 +59,11 @@ export async function createKeys<T extends string>(
   const keys = {} as Record<T | 'operator', string>;
   for (const tenantId of tenants) {
     keys[tenantId] = (
-      await createApiKey(world.database.kysely, { role: 'tenant', tenantId, label: 'test' }, now)
+      await createApiKey(world.database, { role: 'tenant', tenantId, label: 'test' }, now)
     ).apiKey;
   }
   keys.operator = (
-    await createApiKey(world.database.kysely, { role: 'operator', label: 'test operator' }, now)
+    await createApiKey(world.database, { role: 'operator', label: 'test operator' }, now)
   ).apiKey;
   return keys;
 }

@@ -38,6 +38,7 @@ export function fakeActivities(
     }),
     resolveReview: async ({ decision }) => reviewOutcome(decision.action),
     ...batchStepsNotFaked,
+    resumeOrphans: notFaked('resumeOrphans'),
   };
   const merged = {
     ...defaults,
@@ -55,7 +56,7 @@ export function fakeActivities(
   return { activities: logged, calls };
 }
 
-const notFaked = (name: string) => async (): Promise<never> => {
+export const notFaked = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} is not faked in this test`);
 };
 

@@ -3,7 +3,7 @@ import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome } from '../../domain/batch';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
-import { reviewOutcome, statusAfterReview } from './fake-activities';
+import { notFaked, reviewOutcome, statusAfterReview } from './fake-activities';
 
 export interface FakeItem {
   wallet: string;
@@ -141,6 +141,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
       });
       return skipped;
     },
+    resumeOrphans: notFaked('resumeOrphans'),
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };
     },

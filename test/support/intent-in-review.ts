@@ -6,7 +6,8 @@ import { newIntentId } from '../../operations/new-intent-id';
 import type { LocalWorld } from '../../dev/stack/local-world';
 import { waitFor } from '../../dev/stack/wait-for';
 import { intentProgressQuery, type paymentIntent } from '../../workflows';
-import { intentSearchAttributes, labelsOf } from '../../workflows/search-attributes';
+import { labelsOf } from '../../domain/intent-labels';
+import { intentSearchAttributes } from '../../workflows/search-attributes';
 
 /**
  * An intent whose transaction the node holds but does not mine (automine off, left off), its

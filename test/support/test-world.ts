@@ -1,4 +1,4 @@
-import { spawnWorker, type WorkerProcess } from '../../dev/stack/worker-process';
+import { spawnApi, spawnWorker, type WorkerProcess } from '../../dev/stack/worker-process';
 import {
   startLocalWorld,
   type LocalWorld,
@@ -49,6 +49,12 @@ export function useTestWorld(options: LocalWorldOptions = {}) {
       );
       spawned.push(...workers);
       return workers;
+    },
+    /** An API process (no workers) on this world with the given settings. */
+    async spawnApi(overrides: Record<string, string>): Promise<WorkerProcess> {
+      const api = await spawnApi(world().env(overrides));
+      spawned.push(api);
+      return api;
     },
   };
 }

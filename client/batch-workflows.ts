@@ -1,0 +1,60 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { batchWorkflowId, type BatchMode } from '../domain/batch';
+import type { paymentBatch } from '../workflows';
+import {
+  batchProgressQuery,
+  cancelBatchSignal,
+  type BatchProgress,
+} from '../workflows/batch-signals';
+import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
+
+/** A recorded batch, as its workflow is started with. */
+export interface BatchToStart {
+  id: string;
+  tenantId: string;
+  itemCount: number;
+  concurrency: number;
+  mode: BatchMode;
+}
+
+/** Starts (or joins) a batch's workflow; a finished batch's is never run again. */
+export async function startBatchWorkflow(
+  client: Client,
+  taskQueue: string,
+  batch: BatchToStart,
+): Promise<void> {
+  try {
+    await client.workflow.start<typeof paymentBatch>('paymentBatch', {
+      taskQueue,
+      workflowId: batchWorkflowId(batch.id),
+      args: [
+        {
+          batchId: batch.id,
+          itemCount: batch.itemCount,
+          concurrency: batch.concurrency,
+          mode: batch.mode,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: tenantIdKey, value: batch.tenantId },
+        { key: batchIdKey, value: batch.id },
+      ],
+      memo: { items: batch.itemCount, mode: batch.mode },
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/** What a script may ask of a batch's workflow, by batch id. */
+export function batchWorkflow(client: Client, batchId: string) {
+  const handle = client.workflow.getHandle<typeof paymentBatch>(batchWorkflowId(batchId));
+  return {
+    handle,
+    /** Nothing more starts; running items with nothing signed are cancelled (payment-batch.ts). */
+    cancel: (reason: string) => handle.signal(cancelBatchSignal, reason),
+    progress: (): Promise<BatchProgress> => handle.query(batchProgressQuery),
+  };
+}

@@ -1,0 +1,23 @@
+import type { Intent } from './intent';
+
+/** What an intent's workflow is started with, for the Web UI: found by these, shown with those. */
+export interface IntentLabels {
+  status: string;
+  tenantId: string;
+  chainId: number;
+  from: string;
+  to: string;
+  amountWei: string;
+  batchId?: string;
+}
+
+/** An intent's labels (pure: `intent` is the stored row, as activities and services read it). */
+export const labelsOf = (intent: Intent, batchId?: string): IntentLabels => ({
+  status: intent.status,
+  tenantId: intent.tenantId,
+  chainId: intent.chainId,
+  from: intent.from,
+  to: intent.to,
+  amountWei: intent.amount.toString(),
+  ...(batchId !== undefined && { batchId }),
+});

@@ -1,0 +1,26 @@
+/**
+ * A transfer as the relayer plans, signs and stores it, whatever the chain: pure types, shared by
+ * the chain seam (chain/) and the books (store/).
+ */
+export type Hex = `0x${string}`;
+
+export interface TransferRequest {
+  from: Hex;
+  to: Hex;
+  value: bigint;
+}
+
+/**
+ * Everything needed to sign, decided before the nonce is taken (needs RPC, so outside locks).
+ * The fee bid is always within the chain's caps (fee-policy.ts).
+ */
+export interface TransferPlan extends TransferRequest {
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SignedTransfer {
+  rawTx: Hex;
+  txHash: Hex;
+}

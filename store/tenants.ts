@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from './schema';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  /** Open intents it may have at once; null: the relayer's default. */
+  maxInFlight: number | null;
+}
+
+export async function findTenant(db: Kysely<Schema>, id: string): Promise<Tenant | undefined> {
+  const row = await db
+    .selectFrom('tenants')
+    .select(['id', 'name', 'max_in_flight'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { id: row.id, name: row.name, maxInFlight: row.max_in_flight };
+}
