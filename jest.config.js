@@ -34,8 +34,8 @@ module.exports = {
   testTimeout: 60_000,
   // Most suites wait on servers and timers more than they compute: two files at once on the
   // 2-core CI machine take about a third less time than one (each file has its own world).
-  // `npm test` runs the time-skipping projects on their own first, one file at a time: the Java
-  // test server stalled a batch test twice when it shared the machine with the other suites.
+  // `npm test` (dev/run-tests.ts) runs the unit, workflow and replay projects first, one file at
+  // a time: the Java time-skipping server is slow to start on a busy machine.
   maxWorkers: 2,
   projects: [
     project('unit'),

@@ -1,31 +1,62 @@
-import {
-  ensureTemporalCli,
-  ensureTestServer,
-  ToolchainMissingError,
-} from './stack/temporal-binaries';
+import { table } from '../cli/table';
+import { ensureChromium } from './stack/chromium';
+import { ensurePostgresBinaries } from './stack/postgres';
+import { ensureRedisServer } from './stack/redis';
+import { ensureTemporalCli, ensureTestServer } from './stack/temporal-binaries';
+import { ToolchainMissingError, type Progress, type ResolvedTool } from './stack/toolchain';
+
+const parts: Record<string, { why: string; ensure(progress: Progress): Promise<ResolvedTool> }> = {
+  temporal: {
+    why: 'dev server: integration, end-to-end, fault and browser tests; npm start',
+    ensure: async (progress) => {
+      const cli = await ensureTemporalCli(progress);
+      return {
+        path: cli.executable.type === 'existing-path' ? cli.executable.path : 'SDK download',
+        source: cli.source,
+      };
+    },
+  },
+  'test-server': {
+    why: 'time-skipping server: workflow tests',
+    ensure: async (progress) => {
+      const server = await ensureTestServer(progress);
+      return {
+        path: server.executable.type === 'existing-path' ? server.executable.path : 'SDK download',
+        source: server.source,
+      };
+    },
+  },
+  redis: { why: 'the shared RPC quota across processes', ensure: ensureRedisServer },
+  postgres: { why: 'the store suites on PostgreSQL', ensure: ensurePostgresBinaries },
+  chromium: { why: 'the Web UI test', ensure: ensureChromium },
+};
 
 /**
- * `npm run prepare:temporal` (also run before `npm test`): makes sure both Temporal servers are
- * at hand before anything needs them, printing where each comes from. The first run on a machine
- * builds the CLI with Go (minutes); later runs find it in the cache at once.
+ * `npm run prepare:test-stack [part…]` (run before `npm test`): makes sure every server the tests
+ * start is at hand, fetching or installing what is missing — once per machine, cached outside the
+ * clone — and says where each comes from. The first run builds the Temporal CLI with Go (minutes).
  */
 async function main(): Promise<void> {
-  const started = Date.now();
-  const log = (message: string) => console.log(`[temporal] ${message}`);
-  const cli = await ensureTemporalCli(log);
-  const testServer = await ensureTestServer(log);
-  for (const [name, binary] of [
-    ['CLI (dev server)', cli],
-    ['time-skipping test server', testServer],
-  ] as const) {
-    const where =
-      binary.executable.type === 'existing-path' ? binary.executable.path : 'SDK download';
-    log(`${name}: ${where} (${binary.source})`);
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((part) => !(part in parts));
+  if (unknown.length > 0) {
+    throw new ToolchainMissingError(
+      `unknown part ${unknown.join(', ')}: choose from ${Object.keys(parts).join(', ')}`,
+    );
   }
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const started = Date.now();
+  const rows = table(['part', 'for', 'where', 'from'], ['left', 'left', 'left', 'left']);
+  for (const name of asked.length > 0 ? asked : Object.keys(parts)) {
+    const part = parts[name]!;
+    const log = (message: string) => console.log(`[${name}] ${message}`);
+    const tool = await part.ensure(log);
+    rows.push([name, part.why, tool.path, tool.source]);
+  }
+  console.log(rows.toString());
+  console.log(`test stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ToolchainMissingError ? `[temporal] ${error.message}` : error);
-  process.exit(1);
+  console.error(error instanceof ToolchainMissingError ? error.message : error);
+  process.exit(error instanceof ToolchainMissingError ? 2 : 1);
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createPublicClient, http, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { reapChildrenOnExit, stopProcess } from './children';
 import { freePort } from './free-port';
 
 /** anvil's well-known development mnemonic: its keys hold test ether only on local chains. */
@@ -47,6 +48,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   args.push('--accounts', String(accounts), '--mnemonic', devMnemonic, '--silent');
   if (options.blockTimeSeconds !== undefined)
     args.push('--block-time', String(options.blockTimeSeconds));
+  reapChildrenOnExit();
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -76,16 +78,4 @@ async function waitForRpc(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-}
-
-export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

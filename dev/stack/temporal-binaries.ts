@@ -1,17 +1,20 @@
 import type { EphemeralServerExecutable } from '@temporalio/testing/lib/ephemeral-server';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { ErrorType } from '../../domain/errors';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  cacheDir,
+  fromEnv,
+  isExecutable,
+  javaCommand,
+  mavenAvailable,
+  onPath,
+  runCommand,
+  type Progress,
+} from './toolchain';
 
 /** Pinned: v1.5.1 is the last CLI tag whose go.mod has no `replace`, so `go install` works. */
 export const temporalCliVersion = 'v1.5.1';
-/** Outside the work tree, so every clone on the machine (and CI) shares one build. */
-export const cacheDir =
-  process.env.PAYMENT_RELAYER_CACHE_DIR ??
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'payment-relayer');
 
 const cliCachePath = join(cacheDir, `temporal-cli-${temporalCliVersion}`, 'temporal');
 const testServerPom = resolve(__dirname, 'maven/temporal-test-server/pom.xml');
@@ -32,43 +35,20 @@ export interface ResolvedBinary {
   source: string;
 }
 
-export class ToolchainMissingError extends Error {
-  override readonly name = ErrorType.toolchainMissing;
-}
-
-const isExecutable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-export const onPath = (name: string): string | undefined =>
-  (process.env.PATH ?? '')
-    .split(delimiter)
-    .map((dir) => join(dir, name))
-    .find(isExecutable);
+const existing = (path: string, source: string): ResolvedBinary => ({
+  executable: { type: 'existing-path', path },
+  source,
+});
 
 /** env var → PATH → cache; undefined when none has it. */
 function findBinary(envVar: string, name: string, cachePath: string): ResolvedBinary | undefined {
-  const fromEnv = process.env[envVar];
-  if (fromEnv) {
-    if (!isExecutable(fromEnv)) {
-      throw new ToolchainMissingError(`${envVar}=${fromEnv} is not an executable file`);
-    }
-    return { executable: { type: 'existing-path', path: resolve(fromEnv) }, source: envVar };
-  }
+  const explicit = fromEnv(envVar);
+  if (explicit) return existing(explicit.path, envVar);
   const fromPath = onPath(name);
-  if (fromPath) return { executable: { type: 'existing-path', path: fromPath }, source: 'PATH' };
-  if (isExecutable(cachePath)) {
-    return { executable: { type: 'existing-path', path: cachePath }, source: 'cache' };
-  }
+  if (fromPath) return existing(fromPath, 'PATH');
+  if (isExecutable(cachePath)) return existing(cachePath, 'cache');
   return undefined;
 }
-
-export type Progress = (message: string) => void;
 
 /**
  * The Temporal CLI (dev server). Resolved from TEMPORAL_CLI_PATH, PATH or the cache; otherwise built
@@ -82,17 +62,17 @@ export async function ensureTemporalCli(progress: Progress = () => {}): Promise<
   progress(
     `building Temporal CLI ${temporalCliVersion} with Go into ${cliCachePath} (once; a few minutes)`,
   );
-  await run(
+  await runCommand(
     'go',
     ['install', `github.com/temporalio/cli/cmd/temporal@${temporalCliVersion}`],
+    progress,
     {
       ...process.env,
       GOBIN: join(cacheDir, `temporal-cli-${temporalCliVersion}`),
       GOFLAGS: '-buildvcs=false',
     },
-    progress,
   );
-  return { executable: { type: 'existing-path', path: cliCachePath }, source: 'built now' };
+  return existing(cliCachePath, 'built now');
 }
 
 /**
@@ -103,12 +83,12 @@ export async function ensureTestServer(progress: Progress = () => {}): Promise<R
   const layout = testServerLayout();
   const found = findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server', layout.wrapper);
   if (found) return found;
-  if (!onPath('mvn') || !javaCommand()) {
+  if (!mavenAvailable()) {
     return sdkDownload('Temporal test server', 'Java 17+ and Maven', progress);
   }
   progress(`fetching temporal-test-server ${layout.version} from Maven Central into ${layout.dir}`);
   const lib = join(layout.dir, 'lib');
-  await run(
+  await runCommand(
     'mvn',
     [
       '-q',
@@ -119,17 +99,10 @@ export async function ensureTestServer(progress: Progress = () => {}): Promise<R
       '-DincludeScope=runtime',
       `-DoutputDirectory=${lib}`,
     ],
-    process.env,
     progress,
   );
   writeTestServerWrapper(layout.wrapper, lib);
-  return { executable: { type: 'existing-path', path: layout.wrapper }, source: 'fetched now' };
-}
-
-function javaCommand(): string | undefined {
-  const fromHome = process.env.JAVA_HOME && join(process.env.JAVA_HOME, 'bin', 'java');
-  if (fromHome && isExecutable(fromHome)) return fromHome;
-  return onPath('java');
+  return existing(layout.wrapper, 'fetched now');
 }
 
 /**
@@ -156,38 +129,4 @@ function sdkDownload(what: string, toolchain: string, progress: Progress): Resol
       'falling back to the Temporal SDK download, which needs internet',
   );
   return { executable: { type: 'cached-download', downloadDir: cacheDir }, source: 'SDK download' };
-}
-
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  progress: Progress,
-): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const startedAt = Date.now();
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const ticker = setInterval(
-      () =>
-        progress(`  … ${command} still running (${Math.round((Date.now() - startedAt) / 1000)}s)`),
-      30_000,
-    );
-    child.on('error', (error) => {
-      clearInterval(ticker);
-      reject(new ToolchainMissingError(`could not run ${command}: ${error.message}`));
-    });
-    child.on('exit', (code) => {
-      clearInterval(ticker);
-      if (code === 0) resolvePromise();
-      else
-        reject(
-          new ToolchainMissingError(
-            `${command} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`,
-          ),
-        );
-    });
-  });
 }

@@ -1,13 +1,9 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { relayerSearchAttributes } from '../../workflows/search-attributes';
-import {
-  ensureTemporalCli,
-  ensureTestServer,
-  ToolchainMissingError,
-  type Progress,
-  type ResolvedBinary,
-} from './temporal-binaries';
+import { reapChildrenOnExit } from './children';
+import { ensureTemporalCli, ensureTestServer, type ResolvedBinary } from './temporal-binaries';
+import { ToolchainMissingError, type Progress } from './toolchain';
 
 export interface DevServerOptions {
   /** Default: a free port. */
@@ -25,6 +21,7 @@ export async function startDevServer(
 ): Promise<TestWorkflowEnvironment> {
   const cli = await ensureTemporalCli(options.progress);
   options.progress?.(`Temporal CLI from ${cli.source}`);
+  reapChildrenOnExit();
   return explainDownloadFailure(
     cli,
     'Go (to build the Temporal CLI), or set TEMPORAL_CLI_PATH',
@@ -50,6 +47,7 @@ export async function startTimeSkippingServer(
   progress?: Progress,
 ): Promise<TestWorkflowEnvironment> {
   const server = await ensureTestServer(progress);
+  reapChildrenOnExit();
   const env = await explainDownloadFailure(
     server,
     'Java 17+ and Maven (to fetch temporal-test-server), or set TEMPORAL_TEST_SERVER_PATH',

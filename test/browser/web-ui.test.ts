@@ -11,7 +11,7 @@ import { submitBatch } from '../../service/submit-batch';
 import { batchResults } from '../../store/batches';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { submitIntent } from '../../service/submit-intent';
-import { chromiumExecutable, offlineChromiumArgs } from '../../dev/stack/chromium';
+import { ensureChromium, offlineChromiumArgs } from '../../dev/stack/chromium';
 import { freePort } from '../../dev/stack/free-port';
 import { startLocalWorld, type LocalWorld } from '../../dev/stack/local-world';
 import { startDevServer } from '../../dev/stack/temporal-servers';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   world = await startLocalWorld({ temporalAddress: server.address, tenants: { acme: '10' } });
   relayer = await startRelayerProcess(world.config({ CONFIRM_POLL_INTERVAL_MS: '100' }));
   browser = await chromium.launch({
-    executablePath: chromiumExecutable(),
+    executablePath: (await ensureChromium()).path,
     args: offlineChromiumArgs,
     headless: true,
   });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { seededRandom } from '../support/fault-settings';
 import { parseNewIntent } from '../../domain/intent-request';
 import { RejectionCode } from '../../domain/rejections';
 import {
@@ -131,6 +132,12 @@ const request = fc.oneof(
   }),
 );
 
+/**
+ * A header value as the server receives it: HTTP drops the whitespace around a field value
+ * (RFC 9110 §5.5), so `" key "` arrives as a valid `"key"`.
+ */
+const asSentInHeader = (value: string): string => value.replace(/^[\t ]+|[\t ]+$/g, '');
+
 const isValidSubmit = (body: string): boolean => {
   try {
     parseNewIntent({ ...(JSON.parse(body) as object), tenantId: 'acme' });
@@ -155,7 +162,7 @@ describe('the API under random malformed requests', () => {
             isValidSubmit(body) &&
             'idempotencyKey' in req &&
             req.idempotencyKey !== undefined &&
-            /^[\x21-\x7e]{1,255}$/.test(req.idempotencyKey)
+            /^[\x21-\x7e]{1,255}$/.test(asSentInHeader(req.idempotencyKey))
           ),
         );
         const headers: Record<string, string> = {};
@@ -187,7 +194,7 @@ describe('the API under random malformed requests', () => {
           code: true,
         });
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: seededRandom('api fuzz').seed },
     );
     expect(await databaseSnapshot(world)).toEqual(before);
     // The generators reached the refusals that matter, not only one kind.

@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome } from '../../domain/batch';
@@ -9,21 +10,21 @@ export interface FakeItem {
   wallet: string;
   /** How the item's payment goes: the hold fails, or admission refuses it. */
   fails?: 'hold' | 'admission';
-  /** Workflow time the first look at its receipt says "pending" for. */
+  /** How long the first look at its receipt says "pending" for (a workflow timer). */
   confirmAfterMs?: number;
-  /** Its receipt never comes: the item waits in needs_review after the confirmation timeout. */
-  neverMined?: boolean;
-  /** Permit refusals before it gets one (each a 10 s timer). */
+  /** Signed, then its confirmation fails for good: the item waits in needs_review. */
+  endsInReview?: boolean;
+  /** Permit refusals before it gets one (each a timer of the batch's `permitRetryMs`). */
   permitRefusals?: number;
 }
 
 /**
  * A batch and its intents kept in memory behind the real activity names, so the batch workflow
- * and its paymentIntent children run for real on the time-skipping server. It records what a
+ * and its paymentIntent children run for real on a Temporal server. It records what a
  * database and a chain would show: each item's state and outcome, the order items were signed in
  * per wallet, and the most items active at once.
  */
-export function fakeBatch(items: FakeItem[], releaseQueue: string) {
+export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs: number) {
   const status = new Map<string, IntentStatus>();
   const state = items.map(() => ({ state: 'pending', outcome: null as BatchItemOutcome | null }));
   const signedOrder = new Map<string, number[]>();
@@ -43,7 +44,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
       const seen = refusals.get(intentId) ?? 0;
       if (seen < (items[indexOf(intentId)]!.permitRefusals ?? 0)) {
         refusals.set(intentId, seen + 1);
-        return { granted: false, reason: 'busy', retryAfterMs: 10_000 };
+        return { granted: false, reason: 'busy', retryAfterMs: permitRetryMs };
       }
       return { granted: true, permitId: `permit-${intentId}`, releaseQueue, waitedMs: 0 };
     },
@@ -76,7 +77,9 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string) {
       const looks = (confirmLooks.get(intentId) ?? 0) + 1;
       confirmLooks.set(intentId, looks);
       const item = items[indexOf(intentId)]!;
-      if (item.neverMined) return { state: 'pending', confirmations: 0, retryAfterMs: 60_000 };
+      if (item.endsInReview) {
+        throw ApplicationFailure.nonRetryable('the receipt never came', 'ConfirmationTimeout');
+      }
       const waitMs = item.confirmAfterMs ?? 0;
       if (looks === 1 && waitMs > 0) {
         return { state: 'pending', confirmations: 0, retryAfterMs: waitMs };

@@ -13,6 +13,6 @@ export default async function startSharedDevServer(): Promise<void> {
   if (shared.__devServer) return;
   installRuntime('WARN');
   await bundleWorkflows();
-  shared.__devServer = await startDevServer({ progress: (m) => console.log(m) });
+  shared.__devServer = await startDevServer({ progress: (message) => console.log(message) });
   process.env.TEMPORAL_TEST_ADDRESS = shared.__devServer.address;
 }
