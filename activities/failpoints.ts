@@ -2,7 +2,8 @@
  * Places between a side effect and the report that it happened, where a fault test kills the
  * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
- * returned. Each is an activity's end except `after-sign`, which lies inside the broadcast.
+ * returned, the orphans' workflows started. Each is an activity's end except `after-sign`,
+ * which lies inside the broadcast.
  */
 export const crashPoints = [
   'after-permit',
@@ -13,6 +14,7 @@ export const crashPoints = [
   'after-confirm',
   'after-close',
   'after-release',
+  'after-sweep',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -26,6 +28,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   confirm: 'after-confirm',
   closeIntent: 'after-close',
   releaseThrottle: 'after-release',
+  resumeOrphans: 'after-sweep',
 };
 
 export interface Failpoints {

@@ -1,6 +1,7 @@
 import { runningBatchesBefore } from '../store/batches';
 import { authorizedIntentsBefore } from '../store/intents';
 import type { ActivityDependencies } from './dependencies';
+import { whileHeartbeating } from './liveness';
 
 export interface ResumeOrphansParameters {
   /** An intent or batch recorded at least this long ago without progress is looked at. */
@@ -21,12 +22,13 @@ export interface ResumeOrphansResult {
  */
 export const resumeOrphans =
   ({ db, clock, workflows }: ActivityDependencies) =>
-  async ({ olderThanMs }: ResumeOrphansParameters): Promise<ResumeOrphansResult> => {
-    if (!workflows) throw new Error('resumeOrphans needs a workflow starter in its dependencies');
-    const cutoff = new Date(clock.now().getTime() - olderThanMs);
-    const intents = await authorizedIntentsBefore(db.kysely, cutoff);
-    for (const intent of intents) await workflows.startIntent(intent);
-    const batches = await runningBatchesBefore(db.kysely, cutoff);
-    for (const batch of batches) await workflows.startBatch(batch);
-    return { intents: intents.length, batches: batches.length };
-  };
+  ({ olderThanMs }: ResumeOrphansParameters): Promise<ResumeOrphansResult> =>
+    whileHeartbeating(async () => {
+      if (!workflows) throw new Error('resumeOrphans needs a workflow starter in its dependencies');
+      const cutoff = new Date(clock.now().getTime() - olderThanMs);
+      const intents = await authorizedIntentsBefore(db.kysely, cutoff);
+      for (const intent of intents) await workflows.startIntent(intent);
+      const batches = await runningBatchesBefore(db.kysely, cutoff);
+      for (const batch of batches) await workflows.startBatch(batch);
+      return { intents: intents.length, batches: batches.length };
+    });

@@ -43,11 +43,13 @@ export const reviewStep: ActivityOptions = {
 };
 
 /**
- * The orphan sweep: a database read and one workflow start per orphan (up to a thousand). Tried
- * once more at most; the schedule's next run is the real retry.
+ * The orphan sweep: a database read and one workflow start per orphan (up to a thousand). It
+ * heartbeats, so a sweep whose worker died is noticed in seconds: until then the schedule skips
+ * its next runs. Tried once more at most; the schedule's next run is the real retry.
  */
 export const sweepStep: ActivityOptions = {
   startToCloseTimeout: '1m',
+  heartbeatTimeout: '10s',
   retry: { ...retryUntilDone, maximumAttempts: 2 },
 };
 

@@ -69,7 +69,11 @@ export function reapChildrenOnExit(): void {
 
 function reapLeftoverChildren(): void {
   const children = listProcesses().filter(
-    (entry) => entry.parentPid === process.pid && entry.state !== 'Z',
+    (entry) =>
+      entry.parentPid === process.pid &&
+      entry.state !== 'Z' &&
+      // tsx's esbuild service: the TypeScript loader's own helper, which ends with us anyway.
+      !entry.command.includes('esbuild --service'),
   );
   for (const child of children) {
     try {

@@ -36,7 +36,7 @@ function cachedBinary(): string {
 
 /**
  * A redis-server: REDIS_SERVER_PATH, the project's cache, PATH, else fetched from Maven Central
- * (the `embedded-redis` artifact carries Redis 6.2 for Linux x86-64), else Debian's
+ * (Signal's `embedded-redis` artifact carries a static Redis 7.0 for Linux x86-64), else Debian's
  * `redis-server` when this process may install packages.
  */
 export async function ensureRedisServer(progress: Progress = () => {}): Promise<ResolvedTool> {
@@ -47,7 +47,9 @@ export async function ensureRedisServer(progress: Progress = () => {}): Promise<
   const installed = onPath('redis-server');
   if (installed) return { path: installed, source: 'PATH' };
   if (process.platform === 'linux' && process.arch === 'x64' && mavenAvailable()) {
-    progress(`fetching redis-server (Redis 6.2, Maven Central: embedded-redis) into ${cached}`);
+    progress(
+      `fetching redis-server (Redis 7.0, Maven Central: org.signal:embedded-redis) into ${cached}`,
+    );
     await runCommand(
       'mvn',
       ['-q', '-B', '-f', redisPom, 'dependency:unpack', `-Dredis.output=${resolve(cached, '..')}`],

@@ -2,7 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
+import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
+import { parseNewIntent } from '../../domain/intent-request';
+import { newIntentId } from '../../operations/new-intent-id';
 import { cancelIntent } from '../../service/cancel-intent';
+import { insertIntent } from '../../store/intents';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from '../support/crashing-workers';
 import { faultSettings, seededRandom } from '../support/fault-settings';
@@ -25,8 +29,13 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const random = seededRandom('crash points');
     const taskQueue = `crash-${random.seed}`;
     // The n-th time a point is reached kills the worker: not always the first intent through it.
+    // Closes are rare, and sweeps come by the clock (split between two short-lived workers): for
+    // those the first time, or a run might end before they are reached.
     const plan = new Map<CrashPoint, number>(
-      crashPoints.map((point) => [point, point === 'after-close' ? 1 : 1 + random.below(3)]),
+      crashPoints.map((point) => [
+        point,
+        point === 'after-close' || point === 'after-sweep' ? 1 : 1 + random.below(3),
+      ]),
     );
     const workers = new CrashingWorkers(
       async (env) =>
@@ -36,6 +45,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
             POOL_WIDTH: '8',
             THROTTLE_PER_SECOND: '50',
             THROTTLE_BURST: '20',
+            // The fleet's sweep every second: it finds the orphans below.
+            ORPHAN_SWEEP_MS: '1000',
             ...env,
           })
         )[0]!,
@@ -48,14 +59,27 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue };
     const accepted: string[] = [];
+    const payment = (tenantId: string, i: number) => ({
+      tenantId,
+      chainId: world.anvil.chainId,
+      from: world.wallets[i % world.wallets.length]!,
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      amount: parseEther('0.001').toString(),
+    });
     const pay = (tenantId: string, i: number) =>
-      submitIntent(deps, {
-        tenantId,
-        chainId: world.anvil.chainId,
-        from: world.wallets[i % world.wallets.length],
-        to: privateKeyToAccount(generatePrivateKey()).address,
-        amount: parseEther('0.001').toString(),
-      }).then(({ intent }) => (accepted.push(intent.id), intent.id));
+      submitIntent(deps, payment(tenantId, i)).then(
+        ({ intent }) => (accepted.push(intent.id), intent.id),
+      );
+    // Admitted, but the process died before starting their workflows: the sweep's to find.
+    const orphan = async (i: number) => {
+      const { intent } = await insertIntent(
+        world.database.kysely,
+        newIntentId(),
+        parseNewIntent(payment('acme', i)),
+        new Date(),
+      );
+      accepted.push(intent.id);
+    };
     try {
       // A tenant that can pay for 3 of 6 at once: the rest fail at the hold (or at admission).
       await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => pay('thin', i)));
@@ -69,11 +93,16 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
           { role: 'tenant', tenantId: 'globex', keyId: 'test', label: 'test' },
           ids[0]!,
         ).catch(() => undefined); // already signed: it goes on to be confirmed
+        if (wave % 4 === 0) await orphan(wave);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       await waitUntilSettled(world, accepted.length, 400_000);
     } finally {
       await workers.stop();
+      await client.schedule
+        .getHandle(orphanSweepScheduleId(taskQueue))
+        .delete()
+        .catch(() => undefined);
       await connection.close();
     }
 

@@ -45,6 +45,10 @@ const itemFor = (i: number) => ({
   amount: String(1_000_000 + i),
 });
 
+// 200 payments take ~40 s alone and over a minute beside the other suites: the wait below is the
+// budget, and the test's own timeout matches it.
+jest.setTimeout(240_000);
+
 describe('a batch on the dev server, anvil and SQLite', () => {
   it('200 items, concurrency 8, three wallets: results in input order, nonces contiguous per wallet, never more than 8 active', async () => {
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });

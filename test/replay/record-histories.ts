@@ -6,6 +6,9 @@ import { parseEther } from 'viem';
 import { batchResults } from '../../store/batches';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
+import { newIntentId } from '../../operations/new-intent-id';
+import { insertIntent } from '../../store/intents';
+import type { orphanSweep } from '../../workflows';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { reviewIntent } from '../../service/review-intent';
 import { cancelIntent } from '../../service/cancel-intent';
@@ -22,7 +25,7 @@ import { intentWaitingInReview } from '../support/intent-in-review';
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
- * (`-- crash`: only the crashed run). The replay test runs today's workflow code
+ * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -31,9 +34,11 @@ async function main(): Promise<void> {
   const server = await startDevServer();
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   try {
-    // `-- crash`: only the crashed run, leaving the other (older) histories as they are.
-    if (!process.argv.includes('crash')) await recordPaths(server);
-    await recordCrashedRun(server);
+    // `-- crash` or `-- sweep`: only that one, leaving the other (older) histories as they are.
+    const only = ['crash', 'sweep'].filter((name) => process.argv.includes(name));
+    if (only.length === 0) await recordPaths(server);
+    if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
+    if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
   } finally {
     await server.teardown();
   }
@@ -173,6 +178,38 @@ async function recordCrashedRun(server: TestWorkflowEnvironment): Promise<void> 
       await worker.exited;
     }
   } finally {
+    await world.stop();
+  }
+}
+
+/**
+ * The fleet's orphan sweep finding an intent that was admitted but never got its workflow (a
+ * crash between the insert and the start): the sweep starts it, and it is confirmed.
+ */
+async function recordOrphanSweep(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-sweep';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const client = new Client({ connection: server.connection });
+    const { intent } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      parseNewIntent(paymentRequest(world, '0.001')),
+      new Date(),
+    );
+    const sweep = await client.workflow.start<typeof orphanSweep>('orphanSweep', {
+      taskQueue,
+      workflowId: `orphan-sweep@${taskQueue}-recorded`,
+      args: [{ olderThanMs: 0 }],
+    });
+    console.log(`sweep: ${JSON.stringify(await sweep.result())}`);
+    const outcome = await client.workflow.getHandle(paymentIntentWorkflowId(intent.id)).result();
+    const file = join(__dirname, 'histories', 'orphan-sweep.json');
+    writeFileSync(file, historyToJSON(await sweep.fetchHistory()));
+    console.log(`orphan ${intent.id}: ${outcome.status}; the sweep's history → ${file}`);
+  } finally {
+    await relayer.stop();
     await world.stop();
   }
 }
