@@ -39,7 +39,17 @@ module.exports = {
   maxWorkers: 2,
   projects: [
     project('unit'),
-    project('workflow', { globalSetup: '<rootDir>/test/support/bundle-workflows.ts' }),
+    // Workflows with their activities faked at the factory seam, on the time-skipping server …
+    project('workflow', {
+      testMatch: ['<rootDir>/test/workflow/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/bundle-workflows.ts',
+    }),
+    // … and batches on the dev server, where the time-skipping server leaks its time lock.
+    project('workflow-dev-server', {
+      testMatch: ['<rootDir>/test/workflow/dev-server/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+    }),
     project('integration', {
       globalSetup: '<rootDir>/test/support/start-dev-server.ts',
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',

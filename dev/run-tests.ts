@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { listProcesses } from './stack/children';
 
 /**
- * `npm test`: the time-skipping, unit and replay projects one file at a time (the Java test
- * server is sensitive to a busy machine), then the projects with real servers two files at
- * once; `npm test -- <jest args>` runs jest once with those. Each jest run gets a process group
+ * `npm test`: the unit, time-skipping and replay projects one file at a time (the Java test
+ * server must answer within seconds of its start, which a busy machine delays), then the
+ * projects with real servers two files at once; `npm test -- <jest args>` runs jest once with those. Each jest run gets a process group
  * of its own, so whatever it started can be found afterwards: a process still alive then is a
  * teardown that did not happen — it is killed, named, and the run fails.
  */
@@ -13,7 +13,15 @@ const phases: string[][] =
     ? [process.argv.slice(2)]
     : [
         ['--selectProjects', 'unit', 'workflow', 'replay', '--maxWorkers=1'],
-        ['--selectProjects', 'integration', 'e2e', 'faults', 'postgres', 'browser'],
+        [
+          '--selectProjects',
+          'workflow-dev-server',
+          'integration',
+          'e2e',
+          'faults',
+          'postgres',
+          'browser',
+        ],
       ];
 
 let running: number | undefined;

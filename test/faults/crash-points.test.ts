@@ -45,8 +45,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
             POOL_WIDTH: '8',
             THROTTLE_PER_SECOND: '50',
             THROTTLE_BURST: '20',
-            // The fleet's sweep every second: it finds the orphans below.
-            ORPHAN_SWEEP_MS: '1000',
+            // The fleet's sweep every 3 s: it finds the orphans below.
+            ORPHAN_SWEEP_MS: '3000',
             ...env,
           })
         )[0]!,

@@ -1,32 +1,33 @@
-import type { WorkflowHandle } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { BatchMode } from '../../domain/batch';
-import { permitReleaseTaskQueue } from '../../domain/task-queues';
-import { startDevServer } from '../../dev/stack/temporal-servers';
-import { waitFor } from '../../dev/stack/wait-for';
-import { createRelayerWorker } from '../../workers/relayer-worker';
+import { BatchMode } from '../../../domain/batch';
+import { permitReleaseTaskQueue } from '../../../domain/task-queues';
+import { waitFor } from '../../../dev/stack/wait-for';
+import { createRelayerWorker } from '../../../workers/relayer-worker';
 import {
   batchProgressQuery,
   cancelBatchSignal,
   intentProgressQuery,
   type paymentBatch,
   type PaymentBatchInput,
-} from '../../workflows';
-import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { fakeBatch, type FakeItem } from '../support/fake-batch';
+} from '../../../workflows';
+import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
+import { fakeBatch, type FakeItem } from '../../support/fake-batch';
 
 /**
- * On the CLI dev server in real time, durations in milliseconds: not on the time-skipping test
+ * On the shared dev server in real time, durations in milliseconds: not on the time-skipping test
  * server, whose time lock leaks when a workflow ends with an activity outstanding
  * (temporalio/sdk-java#1138) and which skips no time for children of a run that continued as new
  * (#1540). Batches do both: their cancel stalled one test in six there, and every later test with it.
  */
-let env: TestWorkflowEnvironment;
+let env: { client: Client; nativeConnection: NativeConnection };
+let connection: NativeConnection;
 beforeAll(async () => {
-  env = await startDevServer();
-}, 60_000);
-afterAll(() => env?.teardown());
+  connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  env = { client: new Client({ connection }), nativeConnection: connection };
+});
+afterAll(() => connection?.close());
 
 /**
  * What a test that did not finish (timed out) left running: its batch is terminated, so that no
@@ -117,11 +118,12 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
   });
 
   it('a wallet stays held by its unsigned item even when an earlier, signed item of it ends', async () => {
-    // Item 0 is signed at once and ends after 0.1 s; item 1 waits at least 0.5 s for a permit.
-    // Item 2 must not start when item 0 ends: it would be signed (take a nonce) before item 1.
+    // Item 0 is signed at once and ends after its first timer; item 1 waits three timers for a
+    // permit. Item 2 must not start when item 0 ends: it would be signed (take a nonce) before
+    // item 1. (Short timers fire about a second apart on the dev server.)
     const items: FakeItem[] = [
       { wallet: 'w0', confirmAfterMs: 100 },
-      { wallet: 'w0', permitRefusals: 5 },
+      { wallet: 'w0', permitRefusals: 3 },
       { wallet: 'w0' },
     ];
     const { batch } = await runBatch(items, { concurrency: 3 });
@@ -170,9 +172,9 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
 
   it('fail-fast stops starting items at the first failure; running ones end safely, the rest are skipped', async () => {
     const items: FakeItem[] = Array.from({ length: 10 }, (_, i) => ({ wallet: wallets[i % 3]! }));
-    // Items 3, 4 and 5 start as items 0, 1 and 2 end, at once. Item 3 fails after about a second
-    // of permit waits, while 4 and 5 still wait for theirs (5 s): cancelled, nothing held or sent.
-    items[3] = { wallet: 'w0', fails: 'hold', permitRefusals: 10 };
+    // Items 3, 4 and 5 start as items 0, 1 and 2 end, at once. Item 3 fails after two permit
+    // refusals, while 4 and 5 still wait for theirs (fifty): cancelled, nothing held or sent.
+    items[3] = { wallet: 'w0', fails: 'hold', permitRefusals: 2 };
     items[4] = { wallet: 'w1', permitRefusals: 50 };
     items[5] = { wallet: 'w2', permitRefusals: 50 };
     const { result, batch } = await runBatch(items, { concurrency: 3, mode: BatchMode.failFast });
