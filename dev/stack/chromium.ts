@@ -4,6 +4,7 @@ import {
   installDebianPackages,
   mayInstallDebianPackages,
   onPath,
+  progressOf,
   ToolchainMissingError,
   type Progress,
   type ResolvedTool,
@@ -33,7 +34,9 @@ async function npmChromium(): Promise<string | undefined> {
  * on PATH (Debian's `chromium`), else Debian's package installed now when this process may.
  * playwright-core downloads no browser of its own (it cannot, offline).
  */
-export async function ensureChromium(progress: Progress = () => {}): Promise<ResolvedTool> {
+export async function ensureChromium(
+  progress: Progress = progressOf('chromium'),
+): Promise<ResolvedTool> {
   const explicit = fromEnv('CHROMIUM_PATH');
   if (explicit) return explicit;
   const npm = await npmChromium();

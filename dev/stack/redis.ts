@@ -13,6 +13,7 @@ import {
   mavenAvailable,
   mayInstallDebianPackages,
   onPath,
+  progressOf,
   runCommand,
   ToolchainMissingError,
   type Progress,
@@ -39,7 +40,9 @@ function cachedBinary(): string {
  * (Signal's `embedded-redis` artifact carries a static Redis 7.0 for Linux x86-64), else Debian's
  * `redis-server` when this process may install packages.
  */
-export async function ensureRedisServer(progress: Progress = () => {}): Promise<ResolvedTool> {
+export async function ensureRedisServer(
+  progress: Progress = progressOf('redis'),
+): Promise<ResolvedTool> {
   const explicit = fromEnv('REDIS_SERVER_PATH');
   if (explicit) return explicit;
   const cached = cachedBinary();

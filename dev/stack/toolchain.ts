@@ -23,6 +23,12 @@ export class ToolchainMissingError extends Error {
 
 export type Progress = (message: string) => void;
 
+/** Where fetching or installing a part is told by default: never silently. */
+export const progressOf =
+  (part: string): Progress =>
+  (message) =>
+    process.stderr.write(`[${part}] ${message}\n`);
+
 export const isExecutable = (path: string): boolean => {
   try {
     accessSync(path, constants.X_OK);
