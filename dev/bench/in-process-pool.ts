@@ -94,7 +94,14 @@ async function main(): Promise<void> {
   const limit = pLimit(config.poolWidth);
   const taken = new Set<string>();
   const running: Promise<void>[] = [];
-  for (let admitted = 0; admitted < count;) {
+  for (;;) {
+    // Counted before the waiting ones are read: every intent counted is then among them (or
+    // taken already), so none admitted meanwhile is left behind when the count is reached.
+    const { n } = await db.kysely
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirstOrThrow();
     const waiting = await db.kysely
       .selectFrom('intents')
       .select('id')
@@ -106,13 +113,8 @@ async function main(): Promise<void> {
       taken.add(id);
       running.push(limit(() => settle(id)));
     }
-    const { n } = await db.kysely
-      .selectFrom('intents')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tenant_id', '=', tenant)
-      .executeTakeFirstOrThrow();
-    admitted = Number(n);
-    if (admitted < count) await sleep(100);
+    if (Number(n) >= count) break;
+    await sleep(100);
   }
   await Promise.all(running);
   console.log(`pool stopped: ${stats.summary()}`);
