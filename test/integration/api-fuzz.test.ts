@@ -87,9 +87,14 @@ const request = fc.oneof(
     method: fc.constant('GET'),
     path: fc
       .record({
-        // Every value is wrong: the alphabet of `printable` spells no status and no cursor.
+        // Every value is wrong: the alphabet of `printable` spells no status and no cursor, and
+        // a printable limit is kept only if the API's coercion would not read it as 1-200.
         status: fc.oneof(printable, fc.constant('authorised')),
-        limit: fc.oneof(fc.integer({ min: -5, max: 0 }), fc.integer({ min: 201 }), printable),
+        limit: fc.oneof(
+          fc.integer({ min: -5, max: 0 }),
+          fc.integer({ min: 201 }),
+          printable.filter((value) => !isValidLimit(value)),
+        ),
         cursor: printable.filter((s) => s.length > 0),
         colour: printable,
       })
@@ -131,6 +136,12 @@ const request = fc.oneof(
     path: printable.map((p) => `/v2/${encodeURIComponent(p)}`),
   }),
 );
+
+/** As the list schema reads a limit (`z.coerce.number().int().min(1).max(200)`). */
+const isValidLimit = (value: string): boolean => {
+  const limit = Number(value);
+  return Number.isInteger(limit) && limit >= 1 && limit <= 200;
+};
 
 /**
  * A header value as the server receives it: HTTP drops the whitespace around a field value
