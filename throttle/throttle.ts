@@ -1,6 +1,6 @@
 import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
-import { localSendPacer, redisSendPacer, type SendPacer } from './send-pacer';
+import { localSendPacer, redisSendPacer, type Pace, type SendPacer } from './send-pacer';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
@@ -27,7 +27,15 @@ export interface ThrottleCluster {
 
 export type PermitGrant =
   | { granted: true; permitId: string; waitedMs: number }
-  | { granted: false; reason: 'busy' | 'timeout' | 'closed'; retryAfterMs: number };
+  | { granted: false; reason: 'busy' | 'timeout' | 'closed'; retryAfterMs: number }
+  /** QUOTA_MODE=task-queue: permits come from the server's paced queue, not from here. */
+  | { granted: false; reason: 'server-paced'; retryAfterMs: 0 };
+
+/**
+ * How long a try may wait for a job that the limiter had just said could run, when another took
+ * the slot first: a moment, not a wait in line.
+ */
+const raceWindowMs = 200;
 
 /**
  * The RPC quota: Bottleneck's `maxConcurrent` is the in-flight semaphore and its reservoir, refilled
@@ -40,8 +48,14 @@ export class Throttle {
   private limiter: Bottleneck;
   private readonly connection?: Bottleneck.IORedisConnection;
   private readonly pacer: SendPacer;
-  private readonly held = new Map<string, () => void>();
+  private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
+  /** When the last refused try was told to come back (see nextTurnMs). */
+  private turnsTail = 0;
+  /** How long permits are held, smoothed: how fast a full in-flight bound frees a slot. */
+  private holdMs = 0;
+  /** Permits whose release never came here, taken back by their expiration. */
+  private reclaimed = 0;
 
   private constructor(
     private readonly settings: ThrottleSettings,
@@ -52,9 +66,9 @@ export class Throttle {
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
-      this.pacer = redisSendPacer(client, `${cluster.limiterId}:send-pace`, settings);
+      this.pacer = redisSendPacer(client, `${cluster.limiterId}:send-pace`, paceOf(settings));
     } else {
-      this.pacer = localSendPacer(settings);
+      this.pacer = localSendPacer(paceOf(settings));
     }
     this.limiter = this.createLimiter();
   }
@@ -98,8 +112,24 @@ export class Throttle {
     if (this.cluster) await this.limiter.updateSettings(quotaOf(this.settings, true));
   }
 
-  /** Waits for a permit; `permitId` must be unique per acquisition. */
-  acquire(permitId: string, signal?: AbortSignal): Promise<PermitGrant> {
+  /**
+   * A permit now, or when to ask again — never a wait in line: the caller holds no slot while
+   * refused and comes back on a workflow timer at its turn. `permitId` must be unique per
+   * acquisition.
+   */
+  async tryAcquire(permitId: string): Promise<PermitGrant> {
+    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.nextTurnMs() };
+    const free = await this.limiter.check().catch(() => false);
+    if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.nextTurnMs() };
+    return this.acquire(permitId, undefined, raceWindowMs);
+  }
+
+  /** Waits for a permit (up to maxWaitMs); `permitId` must be unique per acquisition. */
+  acquire(
+    permitId: string,
+    signal?: AbortSignal,
+    maxWaitMs = this.settings.maxWaitMs,
+  ): Promise<PermitGrant> {
     const startedAt = Date.now();
     return new Promise((resolve) => {
       let settled = false;
@@ -111,9 +141,9 @@ export class Throttle {
         resolve(grant);
       };
       const refuse = (reason: 'busy' | 'timeout' | 'closed') =>
-        settle({ granted: false, reason, retryAfterMs: this.retryAfterMs() });
+        settle({ granted: false, reason, retryAfterMs: this.nextTurnMs() });
       const onAbort = () => refuse('closed');
-      const deadline = setTimeout(() => refuse('timeout'), this.settings.maxWaitMs);
+      const deadline = setTimeout(() => refuse('timeout'), maxWaitMs);
       signal?.addEventListener('abort', onAbort);
 
       const limiter = this.limiter;
@@ -122,11 +152,13 @@ export class Throttle {
           // The waiter gave up before its turn came: hand the slot straight back.
           if (settled) return Promise.resolve();
           return new Promise<void>((release) => {
-            this.held.set(permitId, release);
+            this.held.set(permitId, { release, since: Date.now() });
             settle({ granted: true, permitId, waitedMs: Date.now() - startedAt });
           });
         })
         .catch((error: unknown) => {
+          // Still held when the job failed: the expiration took it back before any release.
+          if (this.held.has(permitId)) this.reclaimed++;
           if (isLostRedisState(error)) this.recover(limiter);
           refuse(this.closed ? 'closed' : 'busy');
         })
@@ -154,15 +186,24 @@ export class Throttle {
 
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
   release(permitId: string): boolean {
-    const release = this.held.get(permitId);
-    if (!release) return false;
+    const permit = this.held.get(permitId);
+    if (!permit) return false;
     this.held.delete(permitId);
-    release();
+    this.holdMs =
+      this.holdMs === 0
+        ? Date.now() - permit.since
+        : 0.9 * this.holdMs + 0.1 * (Date.now() - permit.since);
+    permit.release();
     return true;
   }
 
   get inFlight(): number {
     return this.held.size;
+  }
+
+  /** Permits this process granted whose release never came, taken back by their expiration. */
+  get permitsReclaimed(): number {
+    return this.reclaimed;
   }
 
   /** For a process going away: turns every waiter away (they retry elsewhere), drops permits. */
@@ -176,16 +217,48 @@ export class Throttle {
     await this.connection?.disconnect();
   }
 
-  /** Roughly when the bucket could serve a newcomer, jittered so retries do not arrive together. */
-  private retryAfterMs(): number {
-    const backlog = this.limiter.queued() + 1;
-    const estimate = (backlog / this.settings.perSecond) * 1000;
-    const bounded = Math.min(Math.max(estimate, 500), this.settings.maxWaitMs);
-    return Math.round(bounded * (0.8 + Math.random() * 0.4));
+  /**
+   * When a refused caller should ask again: refusals are handed turns one free slot apart, in
+   * the order refused — a slot frees at the bucket's rate, or, when the in-flight bound is what
+   * is full, as often as permits come back (hold time ÷ bound) — so each comes back about when
+   * there is room for it. Jittered, so turns do not arrive together. Per process: with several
+   * processes sharing a quota, turns come back a little early and some are refused again.
+   */
+  /** How often a slot frees: a token, or a permit back when the in-flight bound is what is full. */
+  private slotMs(): number {
+    const { perSecond, maxInFlight } = this.settings;
+    return Math.max(1000 / perSecond, this.holdMs / maxInFlight);
+  }
+
+  private nextTurnMs(): number {
+    const now = Date.now();
+    const interval = this.slotMs();
+    this.turnsTail = Math.max(this.turnsTail, now) + interval;
+    // Jittered late, by a tenth to a half of a slot: turns keep their order, and a token that waits a moment
+    // for its caller is kept in the bucket, while a caller early for its token is refused and
+    // goes to the back of the line. (A jitter that was a share of the whole wait let the refused
+    // overtake each other and be refused again, over and over.)
+    const waitMs = this.turnsTail - now + interval * (0.1 + Math.random() * 0.4);
+    return Math.min(Math.max(Math.round(waitMs), minTurnMs), maxTurnMs);
   }
 }
 
-/** The settings that make up the quota (the current reservoir is state, not a setting). */
+/**
+ * The pace of sends: the provider's rate, and its burst less one token. Between the pace's
+ * decision and the provider's count lie a few ms that differ from send to send (more on a busy
+ * worker): a bucket spent down to its last token turns those into 429s, so one is kept for them.
+ */
+const paceOf = ({ perSecond, burst }: ThrottleSettings): Pace => ({
+  perSecond,
+  burst: Math.max(1, burst - 1),
+});
+
+/** A turn further out than this is asked again then: the line may have moved meanwhile. */
+const maxTurnMs = 5 * 60_000;
+
+/** A refused caller never comes back sooner: each try costs a workflow task. */
+const minTurnMs = 50;
+
 /**
  * Bottleneck grows its reservoir only on its heartbeat (250 ms by default, 5 s clustered: "5 per
  * second" became 5 per 5 s), so the beat is half a token's time, between 10 and 250 ms, and each
@@ -197,6 +270,7 @@ export class Throttle {
 const beatMs = ({ perSecond }: ThrottleSettings): number =>
   Math.min(250, Math.max(10, Math.floor(500 / perSecond)));
 
+/** The settings that make up the quota (the current reservoir is state, not a setting). */
 const quotaOf = (
   settings: ThrottleSettings,
   clustered: boolean,

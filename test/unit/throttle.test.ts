@@ -61,6 +61,58 @@ describe('Throttle (Bottleneck, in-process)', () => {
   });
 });
 
+const aTick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
+  let throttle: Throttle;
+  afterEach(() => throttle.close());
+
+  it('answers at once, and a refusal leaves nobody waiting in line', async () => {
+    throttle = await Throttle.start(settings({ maxInFlight: 1, maxWaitMs: 5000 }));
+    expect(await throttle.tryAcquire('a')).toMatchObject({ granted: true, permitId: 'a' });
+    const started = Date.now();
+    expect(await throttle.tryAcquire('b')).toMatchObject({ granted: false, reason: 'busy' });
+    expect(Date.now() - started).toBeLessThan(100);
+    throttle.release('a');
+    await aTick(); // Bottleneck frees the slot once the released job's promise settles
+    // Nothing queued behind 'b' took the freed slot: the next try gets it.
+    expect(await throttle.tryAcquire('c')).toMatchObject({ granted: true });
+    expect(throttle.inFlight).toBe(1);
+  });
+
+  it('gives refused callers turns one slot apart, so they come back about when there is room', async () => {
+    // 10/s, burst 1: one token now, then one every 100 ms.
+    throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
+    expect((await throttle.tryAcquire('first')).granted).toBe(true);
+    const turns: number[] = [];
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) {
+      const refused = await throttle.tryAcquire(id);
+      if (refused.granted) throw new Error(`${id} was granted with the bucket empty`);
+      turns.push(refused.retryAfterMs);
+    }
+    // Each a slot after the one before, jittered late by a tenth to a half of a slot:
+    // 110–150, 210–250, … ms.
+    turns.forEach((turn, i) => {
+      expect(turn).toBeGreaterThanOrEqual(100 * (i + 1) + 10 - 5);
+      expect(turn).toBeLessThanOrEqual(100 * (i + 1) + 50 + 1);
+    });
+  });
+
+  it('spaces turns by how fast permits come back when the in-flight bound is what is full', async () => {
+    throttle = await Throttle.start(settings({ maxInFlight: 2, perSecond: 1000, burst: 1000 }));
+    // Permits are held about 400 ms each: two slots free a permit every ~200 ms.
+    for (const id of ['h1', 'h2']) expect((await throttle.tryAcquire(id)).granted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    throttle.release('h1');
+    throttle.release('h2');
+    await aTick();
+    for (const id of ['h3', 'h4']) expect((await throttle.tryAcquire(id)).granted).toBe(true);
+    const refused = await throttle.tryAcquire('late');
+    expect(refused).toMatchObject({ granted: false, reason: 'busy' });
+    if (!refused.granted) expect(refused.retryAfterMs).toBeGreaterThanOrEqual(150);
+  });
+});
+
 describe('Throttle rate (in process)', () => {
   it.each([
     [20, 1],
