@@ -2,16 +2,25 @@ import { IntentClosedError, SendPacedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
-import type { IntentStepParameters } from './mark-settling';
 import { getIntent, transitionIntent } from '../store/intents';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 
+export interface BroadcastParameters {
+  intentId: string;
+  /** The intent's permit: given back here once the send is done, if this process holds it. */
+  permitId?: string;
+}
+
 export interface BroadcastResult {
   status: IntentStatus;
   txHash: Hex;
   nonce: number;
+  /** The permit was given back here (it was held by this process): no release step needed. */
+  permitReleased?: boolean;
+  /** When a look at the receipt can first find it deep enough (the chain's block time). */
+  firstLookAfterMs?: number;
 }
 
 /**
@@ -19,7 +28,9 @@ export interface BroadcastResult {
  * and its nonce in one transaction, then sends the bytes. Every retry sends the *same* bytes, so
  * whatever happened to an earlier try, at most one transaction can land for the intent. Whatever
  * the node answers short of an RPC failure, the intent is then `confirming`: the confirm step
- * looks at the chain and replaces, re-sends or re-signs from there.
+ * looks at the chain and replaces, re-sends or re-signs from there. The permit covers the send, so
+ * it is given back here at its end when this process holds it (mostly: the workflow's task and
+ * its activity ran here), saving the workflow a release step.
  */
 export const broadcast = (deps: ActivityDependencies) => {
   const { db, chains, clock, throttle, failpoints } = deps;
@@ -33,20 +44,21 @@ export const broadcast = (deps: ActivityDependencies) => {
     return signAttempt(deps, intent, plan, { kind: 'next' });
   }
 
-  return ({ intentId }: IntentStepParameters): Promise<BroadcastResult> =>
+  return ({ intentId, permitId }: BroadcastParameters): Promise<BroadcastResult> =>
     whileHeartbeating(async () => {
       let intent = await getIntent(db.kysely, intentId);
       if (intent.status === IntentStatus.held) {
         intent = await sign(intent);
         failpoints?.reach('after-sign');
       }
+      const chain = chains.get(intent.chainId);
       const signed = signedTransactionOf(intent);
       if (!signed || !mayBeSent(intent.status)) {
         throw new IntentClosedError(intentId, intent.status);
       }
       const { txHash, nonce } = signed;
       if (intent.status === IntentStatus.signed) {
-        const outcome = await sendSigned(chains.get(intent.chainId), throttle, signed);
+        const outcome = await sendSigned(chain, throttle, signed);
         if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
         intent = await transitionIntent(
           db.kysely,
@@ -55,7 +67,15 @@ export const broadcast = (deps: ActivityDependencies) => {
           clock.now(),
         );
       }
-      return { status: intent.status, txHash, nonce };
+      const permitReleased = permitId !== undefined && throttle.release(permitId);
+      if (permitReleased) failpoints?.reach('after-release');
+      return {
+        status: intent.status,
+        txHash,
+        nonce,
+        ...(permitReleased && { permitReleased }),
+        ...(chain.firstLookAfterMs > 0 && { firstLookAfterMs: chain.firstLookAfterMs }),
+      };
     });
 };
 

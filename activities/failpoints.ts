@@ -2,8 +2,9 @@
  * Places between a side effect and the report that it happened, where a fault test kills the
  * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
- * returned, the orphans' workflows started. Each is an activity's end except `after-sign`,
- * which lies inside the broadcast.
+ * returned, the orphans' workflows started. Each is an activity's end (local activities
+ * included) except `after-sign`, which lies inside the broadcast, and `after-release` when the
+ * broadcast itself gives the permit back.
  */
 export const crashPoints = [
   'after-permit',
@@ -22,6 +23,7 @@ export type CrashPoint = (typeof crashPoints)[number];
 /** The crash point at the end of each activity that has one. */
 export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   acquireThrottle: 'after-permit',
+  tryAcquirePermit: 'after-permit',
   markSettling: 'after-settling',
   hold: 'after-hold',
   broadcast: 'after-broadcast',

@@ -1,4 +1,5 @@
 import { acquireThrottle } from './acquire-throttle';
+import { tryAcquirePermit } from './try-acquire-permit';
 import { admitBatchItem } from './batch/admit-batch-item';
 import { cancelBatchItems } from './batch/cancel-batch-items';
 import { loadBatchItems } from './batch/load-batch-items';
@@ -16,6 +17,7 @@ import { resumeOrphans } from './resume-orphans';
 /** Every activity, bound to its dependencies. Workflows import only this function's type. */
 export const createActivities = (deps: ActivityDependencies) => ({
   acquireThrottle: acquireThrottle(deps),
+  tryAcquirePermit: tryAcquirePermit(deps),
   releaseThrottle: releaseThrottle(deps),
   markSettling: markSettling(deps),
   hold: hold(deps),

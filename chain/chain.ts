@@ -22,6 +22,8 @@ export interface Chain {
   readonly chainId: number;
   /** Blocks on top of the receipt's block (counting it) before an intent is confirmed. */
   readonly confirmations: number;
+  /** How long after a send its receipt can first be deep enough: block time × confirmations. */
+  readonly firstLookAfterMs: number;
   /** How long to wait before looking at a pending transaction again. */
   readonly pollIntervalMs: number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */

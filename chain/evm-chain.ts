@@ -50,6 +50,7 @@ export interface EvmChainSettings {
   rpcUrls: string[];
   hotWalletKeys: Hex[];
   confirmations: number;
+  blockTimeMs: number;
   pollIntervalMs: number;
   rpcTimeoutMs: number;
   stuckAfterMs: number;
@@ -150,6 +151,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   const chain: Chain = {
     chainId,
     confirmations: settings.confirmations,
+    firstLookAfterMs: settings.blockTimeMs * settings.confirmations,
     pollIntervalMs: settings.pollIntervalMs,
     stuckAfterMs: settings.stuckAfterMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),

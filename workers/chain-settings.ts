@@ -20,6 +20,7 @@ export const evmChainSettings = (
   rpcUrls: chain.rpcUrls,
   hotWalletKeys: config.hotWalletKeys,
   confirmations: config.confirmations,
+  blockTimeMs: config.blockTimeMs,
   pollIntervalMs: config.pollIntervalMs,
   rpcTimeoutMs: config.rpcTimeoutMs,
   stuckAfterMs: config.stuckAfterMs,

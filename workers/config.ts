@@ -173,6 +173,12 @@ export const settings = {
     doc: "Blocks (counting the receipt's) before an intent is confirmed",
     parse: integer(1, 1000),
   }),
+  blockTimeMs: setting({
+    env: 'BLOCK_TIME_MS',
+    fallback: '0',
+    doc: "The chains' block time: the first look at a sent transaction waits this × CONFIRMATIONS (0 looks at once, as on a chain that mines on arrival like anvil's automine)",
+    parse: integer(0, 600_000),
+  }),
   pollIntervalMs: setting({
     env: 'CONFIRM_POLL_INTERVAL_MS',
     fallback: '1000',

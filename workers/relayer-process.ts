@@ -63,7 +63,9 @@ export async function startRelayerProcess(
   const client = new Client({ connection, namespace: config.temporalNamespace });
   const shared = { config, processId, metrics, database, chains, client, connection };
   const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
-  const api = roles.includes('api') ? await startApiRole(shared) : undefined;
+  const api = roles.includes('api')
+    ? await startApiRole(shared, { eagerStart: worker !== undefined })
+    : undefined;
   let stopped: () => void = () => undefined;
   const done = worker
     ? worker.run.done
@@ -128,6 +130,8 @@ async function startWorkerRole({
       },
     });
   }
+  const stats = new RunStats(metrics);
+  if (throttle) stats.watchReclaimedPermits(metrics, () => throttle.permitsReclaimed);
   const failpoints = config.crashAt && crashingFailpoints(config.crashAt);
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const deps: ActivityDependencies = {
@@ -154,7 +158,7 @@ async function startWorkerRole({
     poolWidth: config.poolWidth,
     throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
     drainTimeoutMs: config.drainTimeoutMs,
-    stats: new RunStats(metrics),
+    stats,
     ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
     maxCachedWorkflows: config.maxCachedWorkflows,
     failpoints,
@@ -183,8 +187,12 @@ async function startWorkerRole({
 }
 
 /** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
-async function startApiRole({ config, metrics, database, chains, client }: SharedParts) {
+async function startApiRole(
+  { config, metrics, database, chains, client }: SharedParts,
+  { eagerStart }: { eagerStart: boolean },
+) {
   const api = await buildApi({
+    eagerStart,
     database,
     client,
     chains,

@@ -15,7 +15,7 @@ export interface RelayerWorkerOptions {
   /** Identifies this process's permit-release queue. */
   processId: string;
   activities: RelayerActivities;
-  /** Activity slots for the working steps: the pool. */
+  /** Slots for the working steps, activities and local activities alike: the pool. */
   poolWidth: number;
   /** Concurrent permit waits this process serves; waiting costs only a promise each. */
   throttleWaiters: number;
@@ -42,7 +42,10 @@ export interface RelayerWorker {
 
 export async function createRelayerWorker(options: RelayerWorkerOptions): Promise<RelayerWorker> {
   const { connection, namespace, taskQueue, activities } = options;
-  const { acquireThrottle, releaseThrottle, ...steps } = activities;
+  // The main queue runs every step; a waiting permit and a release for another process's
+  // workflow run on queues of their own. releaseThrottle is also a step here: a local activity
+  // returns a permit this process holds.
+  const { acquireThrottle, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
   // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure.
   const interceptors = {
@@ -61,6 +64,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       ...workflowCode(),
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
+      maxConcurrentLocalActivityExecutions: options.poolWidth,
       ...(options.maxCachedWorkflows !== undefined && {
         maxCachedWorkflows: options.maxCachedWorkflows,
       }),
@@ -83,7 +87,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       connection,
       namespace,
       taskQueue: permitReleaseTaskQueue(taskQueue, options.processId),
-      activities: { releaseThrottle },
+      activities: { releaseThrottle: activities.releaseThrottle },
       maxConcurrentActivityTaskExecutions: 100,
       shutdownGraceTime: options.drainTimeoutMs,
     }),

@@ -6,7 +6,7 @@ import type {
   Next,
 } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { CloseIntentResult } from '../activities/close-intent';
 import type { ConfirmResult } from '../activities/confirm';
@@ -37,6 +37,7 @@ export class RunStats {
   paced = 0;
   abandoned = 0;
   panics = 0;
+  private reclaimedPermits: () => number = () => 0;
   private readonly executions: Counter<'activity' | 'outcome'>;
   private readonly permitWait: Histogram;
   private readonly permitRefusals: Counter<'reason'>;
@@ -85,7 +86,7 @@ export class RunStats {
     if (outcome === 'abandoned') this.abandoned++;
     if (outcome === 'panic') this.panics++;
     if (outcome !== 'completed') return;
-    if (activity === 'acquireThrottle') {
+    if (activity === 'acquireThrottle' || activity === 'tryAcquirePermit') {
       const grant = result as AcquireThrottleResult;
       if (grant.granted) this.permitWait.observe(grant.waitedMs / 1000);
       else this.permitRefusals.inc({ reason: grant.reason });
@@ -112,9 +113,26 @@ export class RunStats {
     this.executions.inc({ activity: '(unhandled)', outcome: 'panic' });
   }
 
+  /** Counts, in the metrics and the stop line, the permits whose release never came. */
+  watchReclaimedPermits(registry: Registry, count: () => number): void {
+    this.reclaimedPermits = count;
+    new Gauge({
+      name: 'relayer_permits_reclaimed_total',
+      help: 'Permits this process granted that were taken back by their expiration, never released',
+      registers: [registry],
+      collect() {
+        this.set(count());
+      },
+    });
+  }
+
   summary(): string {
-    const seed = `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`;
-    return this.paced > 0 ? `${seed}, paced ${this.paced}` : seed;
+    const reclaimed = this.reclaimedPermits();
+    return [
+      `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`,
+      ...(this.paced > 0 ? [`paced ${this.paced}`] : []),
+      ...(reclaimed > 0 ? [`reclaimed ${reclaimed}`] : []),
+    ].join(', ');
   }
 
   get interceptor(): ActivityInterceptorsFactory {

@@ -1,19 +1,32 @@
+import { Context } from '@temporalio/activity';
 import type { BroadcastOutcome, Chain } from '../../chain/chain';
 import type { SignedTransfer } from '../../domain/transfer';
 import type { PermitSource } from '../../throttle/permit-source';
 import { unlessCancelled } from '../liveness';
 
 /**
- * Sends persisted bytes at the RPC pace: `paced` when the quota says not yet (nothing was sent).
- * Abandoning a send (drain timeout, lost heartbeat) is safe: the bytes are stored, the next look
- * sends the same ones.
+ * A send the pace holds back for less than this in all waits inside the step (cancellable, like
+ * the step itself); a longer hold becomes the step's retry delay, a Temporal timer. Failing into a
+ * retry round trip for a few tens of ms was what kept sends below the quota.
+ */
+const paceWaitInStepMs = 1000;
+
+/**
+ * Sends persisted bytes at the RPC pace: `paced` when the quota says not yet for longer than a
+ * moment (nothing was sent). Abandoning a send (drain timeout, lost heartbeat) is safe: the bytes
+ * are stored, the next look sends the same ones.
  */
 export async function sendSigned(
   chain: Chain,
   throttle: PermitSource,
   signed: SignedTransfer,
 ): Promise<BroadcastOutcome | { pacedMs: number }> {
-  const waitMs = await throttle.reserveSend();
-  if (waitMs > 0) return { pacedMs: waitMs };
+  for (let waitedMs = 0; ;) {
+    const waitMs = await throttle.reserveSend();
+    if (waitMs === 0) break;
+    if (waitedMs + waitMs > paceWaitInStepMs) return { pacedMs: waitMs };
+    await Context.current().sleep(waitMs);
+    waitedMs += waitMs;
+  }
   return unlessCancelled(chain.broadcast(signed));
 }

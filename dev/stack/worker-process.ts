@@ -72,6 +72,10 @@ export function stopSummary(output: string): StopSummary | undefined {
 export const pacedSends = (output: string): number =>
   Number(/pool stopped: .*, paced (\d+)/.exec(output)?.[1] ?? 0);
 
+/** Permits taken back by their expiration, never released: the line's ", reclaimed N". */
+export const reclaimedPermits = (output: string): number =>
+  Number(/pool stopped: .*, reclaimed (\d+)/.exec(output)?.[1] ?? 0);
+
 /** `npm run api`, ready once it listens. */
 export const spawnApi = (env: Record<string, string>): Promise<WorkerProcess> =>
   spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /);

@@ -1,0 +1,20 @@
+import type { ActivityDependencies } from './dependencies';
+import {
+  permitIdOfThisAttempt,
+  type AcquireThrottleParameters,
+  type AcquireThrottleResult,
+} from './acquire-throttle';
+
+/**
+ * Takes an RPC permit before the intent is touched, as a local activity in the workflow's own
+ * task: no task-queue round trip, and no wait in line — a refusal says when to ask again, and the
+ * workflow waits on a timer with nothing written. The permit is a Bottleneck job in this
+ * process's memory; the grant names this process's release queue, for a release that cannot be
+ * made here (the workflow moved to another process meanwhile).
+ */
+export const tryAcquirePermit =
+  ({ throttle, permitReleaseQueue }: ActivityDependencies) =>
+  async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
+    const grant = await throttle.tryAcquire(permitIdOfThisAttempt(intentId));
+    return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
+  };
