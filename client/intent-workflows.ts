@@ -18,7 +18,15 @@ export async function startIntentWorkflow(
   client: Client,
   taskQueue: string,
   intent: Intent,
-  options: { workflowId?: string; waitInReview?: boolean } = {},
+  options: {
+    workflowId?: string;
+    waitInReview?: boolean;
+    /**
+     * Ask the server to hand the workflow's first task straight back to a worker of this
+     * client's own connection (a process that runs the workers too), skipping a round of matching.
+     */
+    eager?: boolean;
+  } = {},
 ): Promise<string> {
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
   const labels = labelsOf(intent);
@@ -33,6 +41,7 @@ export async function startIntentWorkflow(
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: intentSearchAttributes(labels),
       memo: intentMemo(labels),
+      ...(options.eager && { requestEagerStart: true }),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

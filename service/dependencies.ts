@@ -13,5 +13,7 @@ export interface ServiceDependencies {
   chains: ChainRegistry;
   taskQueue: string;
   admission: AdmissionLimits;
+  /** The workers run in this process too (eager workflow start; see startIntentWorkflow). */
+  eagerStart?: boolean;
   clock?: () => Date;
 }

@@ -16,6 +16,8 @@ export interface SubmitDependencies {
    * admitted (trusted callers that pace themselves: the demo, the tests, the benchmark).
    */
   admission?: AdmissionLimits;
+  /** This process runs the workers too: a new workflow's first task can start here at once. */
+  eagerStart?: boolean;
 }
 
 export interface SubmittedIntent {
@@ -52,6 +54,8 @@ export async function submitParsedIntent(
     deps.admission,
     deps.clock ?? (() => new Date()),
   );
-  const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent);
+  const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent, {
+    eager: deps.eagerStart,
+  });
   return { intent, workflowId, created };
 }

@@ -53,6 +53,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           client: deps.client,
           taskQueue: deps.taskQueue,
           admission: deps.admission,
+          eagerStart: deps.eagerStart,
           clock: deps.clock,
         },
         { ...request.body, tenantId: tenant.tenantId },
