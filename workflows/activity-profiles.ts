@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { nonRetryableErrorTypes } from '../domain/errors';
 
 /** Temporal's retry policy is the only retry layer: transports and steps never loop themselves. */
@@ -12,6 +12,43 @@ const retryUntilDone = {
 /** Database-only steps: milliseconds each, so a short timeout notices a dead worker quickly. */
 export const dbStep: ActivityOptions = {
   startToCloseTimeout: '10s',
+  retry: retryUntilDone,
+};
+
+/**
+ * The database steps as local activities, run inside the workflow's own task by the worker that
+ * runs it: no task-queue round trip, one marker in the history each. Same compare-and-set steps,
+ * same retries.
+ */
+export const localDbStep: LocalActivityOptions = {
+  startToCloseTimeout: '10s',
+  retry: retryUntilDone,
+};
+
+/**
+ * Taking a permit, inside the workflow's task: a try that answers at once (granted, or when to ask
+ * again), so a few quick retries of an error are all it needs; a refusal is a workflow timer.
+ */
+export const localPermitStep: LocalActivityOptions = {
+  startToCloseTimeout: '5s',
+  retry: { ...retryUntilDone, maximumInterval: '5s', maximumAttempts: 5 },
+};
+
+/**
+ * Returning a permit from inside the workflow's task: answers false at once where the permit is
+ * not held (the workflow moved to another process), and the release goes to the holder's queue.
+ */
+export const localReleaseStep: LocalActivityOptions = {
+  startToCloseTimeout: '5s',
+  retry: { maximumAttempts: 1 },
+};
+
+/**
+ * One look at the receipt, inside the workflow's task: the waiting between looks stays a workflow
+ * timer. A look may re-send or replace the transaction (paced, at most about a second).
+ */
+export const localConfirmStep: LocalActivityOptions = {
+  startToCloseTimeout: '30s',
   retry: retryUntilDone,
 };
 

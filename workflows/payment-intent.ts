@@ -7,8 +7,10 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
+  TemporalFailure,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -22,6 +24,10 @@ import { throttleTaskQueue } from '../domain/task-queues';
 import {
   confirmStep,
   dbStep,
+  localConfirmStep,
+  localDbStep,
+  localPermitStep,
+  localReleaseStep,
   releaseStep,
   reviewStep,
   rpcStep,
@@ -51,9 +57,29 @@ const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(d
 const { resolveReview } = proxyActivities<RelayerActivities>(reviewStep);
 const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
 const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
+const here = {
+  ...pick(proxyLocalActivities<RelayerActivities>(localDbStep), 'markSettling', 'hold'),
+  ...pick(proxyLocalActivities<RelayerActivities>(localPermitStep), 'tryAcquirePermit'),
+  ...pick(proxyLocalActivities<RelayerActivities>(localReleaseStep), 'releaseThrottle'),
+  ...pick(proxyLocalActivities<RelayerActivities>(localConfirmStep), 'confirm'),
+};
 
 /** Recorded in histories where needs_review waits for a decision; older ones ended there. */
 const reviewWaitsPatch = 'review-waits-in-workflow';
+
+/**
+ * Recorded in histories whose permit, settling, hold and receipt looks run inside the workflow's
+ * own task (local activities), and which show the status to visibility only where an operator
+ * filters on it. Older histories took a task-queue round trip for each.
+ */
+const leanStepsPatch = 'lean-steps';
+
+/** Settling and held last milliseconds: visibility shows the statuses around them. */
+const statusesVisibleInLean: ReadonlySet<IntentStatus> = new Set(
+  Object.values(IntentStatus).filter(
+    (status) => status !== IntentStatus.settling && status !== IntentStatus.held,
+  ),
+);
 
 /**
  * One payment intent: permit → settling → hold → broadcast → confirmations. The permit comes
@@ -74,9 +100,13 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     txHashes: [],
   };
   setHandler(intentProgressQuery, () => progress);
+  const lean = patched(leanStepsPatch);
+  let visible: IntentStatus = IntentStatus.authorized;
   const enter = (status: IntentStatus) => {
     if (status === progress.status) return;
     progress.status = status;
+    if (status === visible || (lean && !statusesVisibleInLean.has(status))) return;
+    visible = status;
     upsertSearchAttributes([{ key: intentStatusKey, value: status }]);
   };
 
@@ -111,7 +141,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   );
 
   for (;;) {
-    await settle(input, progress, enter);
+    await settle(input, progress, enter, lean);
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!patched(reviewWaitsPatch)) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -137,28 +167,51 @@ async function settle(
   input: PaymentIntentInput,
   progress: PaymentIntentProgress,
   enter: (status: IntentStatus) => void,
+  lean: boolean,
 ): Promise<void> {
   const { intentId } = input;
+  const steps = lean ? here : { markSettling, hold, confirm };
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {
-    const permit = await waitForPermit(intentId, progress);
+    const permit = lean
+      ? await takePermitHere(intentId, progress)
+      : await waitForPermit(intentId, progress);
+    let releasedBySend = false;
+    let firstLookAfterMs = 0;
     try {
-      enter((await markSettling({ intentId })).status);
-      enter((await hold({ intentId })).status);
-      const sent = await broadcast({ intentId });
+      enter((await steps.markSettling({ intentId })).status);
+      enter((await steps.hold({ intentId })).status);
+      const sent = await broadcast(lean ? { intentId, permitId: permit.permitId } : { intentId });
+      releasedBySend = sent.permitReleased === true;
+      firstLookAfterMs = sent.firstLookAfterMs ?? 0;
       noteTxHash(progress, sent.txHash);
       enter(sent.status);
       if (input.batch) await tellBatch(batchItemSignedSignal, input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
-      permitReleased = CancellationScope.nonCancellable(() => releasePermit(permit));
+      if (!releasedBySend) {
+        permitReleased = CancellationScope.nonCancellable(() =>
+          lean ? releasePermitHere(permit) : releasePermit(permit),
+        );
+      }
     }
-    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
+    // Looking before the receipt can be deep enough would only cost a look and a poll interval.
+    if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
+    const mined = await waitForConfirmations(
+      intentId,
+      input.confirmTimeoutMs,
+      progress,
+      steps.confirm,
+    );
     if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
     enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
   } catch (error) {
+    // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this
+    // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes
+    // over), instead of ending payments.
+    if (!(error instanceof TemporalFailure) && !isCancellation(error)) throw error;
     progress.reason = isCancellation(error) ? 'workflow cancelled' : describeFailure(error);
     // A cancelled workflow still closes its intent: one signed by then goes to review, one not
     // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
@@ -171,10 +224,34 @@ async function settle(
   await permitReleased;
 }
 
-async function waitForPermit(
-  intentId: string,
-  progress: PaymentIntentProgress,
-): Promise<Extract<AcquireThrottleResult, { granted: true }>> {
+type Permit = Extract<AcquireThrottleResult, { granted: true }>;
+
+/**
+ * Asks for a permit inside the workflow's task until one is granted; each refusal is a workflow
+ * timer, nothing written. Under QUOTA_MODE=task-queue the permits come from the server's paced
+ * queue instead.
+ */
+async function takePermitHere(intentId: string, progress: PaymentIntentProgress): Promise<Permit> {
+  for (;;) {
+    const result = await here.tryAcquirePermit({ intentId });
+    if (result.granted) return result;
+    if (result.reason === 'server-paced') return waitForPermit(intentId, progress);
+    progress.permitRefusals++;
+    await sleep(result.retryAfterMs);
+  }
+}
+
+/**
+ * Gives the permit back from inside the workflow's task if this process holds it (the workflow
+ * stayed in the cache of the worker that took it); otherwise on the holder's own queue; a holder
+ * that is gone is covered by the permit's expiration. Never throws.
+ */
+async function releasePermitHere(permit: Permit): Promise<unknown> {
+  const released = await here.releaseThrottle({ permitId: permit.permitId }).catch(() => false);
+  return released || releasePermit(permit);
+}
+
+async function waitForPermit(intentId: string, progress: PaymentIntentProgress): Promise<Permit> {
   const { acquireThrottle } = proxyActivities<RelayerActivities>({
     ...throttleStep,
     taskQueue: throttleTaskQueue(workflowInfo().taskQueue),
@@ -201,7 +278,7 @@ async function tellBatch(
 }
 
 /** Never throws: a release that cannot be delivered is covered by the permit's expiration. */
-function releasePermit(permit: { permitId: string; releaseQueue: string }): Promise<unknown> {
+function releasePermit(permit: Permit): Promise<unknown> {
   const { releaseThrottle } = proxyActivities<RelayerActivities>({
     ...releaseStep,
     taskQueue: permit.releaseQueue,
@@ -213,10 +290,11 @@ async function waitForConfirmations(
   intentId: string,
   timeoutMs: number = defaultConfirmTimeoutMs,
   progress: PaymentIntentProgress,
+  look: typeof confirm,
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const result = await confirm({ intentId });
+    const result = await look({ intentId });
     if (result.state !== 'pending') return result;
     if (result.txHash) noteTxHash(progress, result.txHash);
     if (Date.now() >= deadline) {
@@ -245,4 +323,9 @@ function describeFailure(error: unknown): string {
   if (error instanceof ApplicationFailure) return `${error.type}: ${error.message}`;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
+}
+
+/** The named members of an activity proxy (each proxy carries one set of options). */
+function pick<T extends object, K extends keyof T>(from: T, ...keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
 }

@@ -18,6 +18,12 @@ export function fakeActivities(
   const calls: ActivityName[] = [];
   let signed = false;
   const defaults: RelayerActivities = {
+    tryAcquirePermit: async ({ intentId }) => ({
+      granted: true,
+      permitId: `permit-${intentId}`,
+      releaseQueue,
+      waitedMs: 0,
+    }),
     acquireThrottle: async ({ intentId }) => ({
       granted: true,
       permitId: `permit-${intentId}`,

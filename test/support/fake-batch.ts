@@ -40,7 +40,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
   const indexOf = (intentId: string) => Number(intentId.slice(prefix.length));
 
   const activities: RelayerActivities = {
-    acquireThrottle: async ({ intentId }) => {
+    tryAcquirePermit: async ({ intentId }) => {
       const seen = refusals.get(intentId) ?? 0;
       if (seen < (items[indexOf(intentId)]!.permitRefusals ?? 0)) {
         refusals.set(intentId, seen + 1);
@@ -48,6 +48,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       }
       return { granted: true, permitId: `permit-${intentId}`, releaseQueue, waitedMs: 0 };
     },
+    acquireThrottle: notFaked('acquireThrottle'),
     releaseThrottle: async () => true,
     markSettling: async ({ intentId }) => {
       const current = status.get(intentId)!;

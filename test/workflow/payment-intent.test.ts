@@ -74,8 +74,27 @@ describe('paymentIntent workflow (time-skipping)', () => {
       txHash: '0xabc',
       blockNumber: '7',
     });
-    expect(calls.slice(0, 4)).toEqual(['acquireThrottle', 'markSettling', 'hold', 'broadcast']);
+    expect(calls.slice(0, 4)).toEqual(['tryAcquirePermit', 'markSettling', 'hold', 'broadcast']);
     expect(calls.slice(4).sort()).toEqual(['confirm', 'releaseThrottle']);
+  });
+
+  it('needs no release step when the send gave the permit back in the process holding it', async () => {
+    const { result, calls } = await runIntent((defaults) => ({
+      broadcast: async (parameters) => ({
+        ...(await defaults.broadcast(parameters)),
+        permitReleased: true,
+      }),
+    }));
+    expect(result.status).toBe(IntentStatus.confirmed);
+    expect(calls).toEqual(['tryAcquirePermit', 'markSettling', 'hold', 'broadcast', 'confirm']);
+  });
+
+  it('asks the server-paced queue when the permits are the server’s (QUOTA_MODE=task-queue)', async () => {
+    const { result, calls } = await runIntent({
+      tryAcquirePermit: async () => ({ granted: false, reason: 'server-paced', retryAfterMs: 0 }),
+    });
+    expect(result.status).toBe(IntentStatus.confirmed);
+    expect(calls.slice(0, 3)).toEqual(['tryAcquirePermit', 'acquireThrottle', 'markSettling']);
   });
 
   it('keeps the history of the intent’s transactions when a replacement takes over', async () => {
@@ -102,19 +121,31 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(36_000);
   });
 
+  it('first looks at the receipt once the chain’s block time has passed', async () => {
+    const { result, calls, elapsedMs } = await runIntent((defaults) => ({
+      broadcast: async (parameters) => ({
+        ...(await defaults.broadcast(parameters)),
+        firstLookAfterMs: 24_000,
+      }),
+    }));
+    expect(result.status).toBe(IntentStatus.confirmed);
+    expect(calls.filter((c) => c === 'confirm')).toHaveLength(1);
+    expect(elapsedMs).toBeGreaterThanOrEqual(24_000);
+  });
+
   it('touches nothing while the throttle refuses, then proceeds once granted', async () => {
     let asks = 0;
     const { result, calls, elapsedMs } = await runIntent((defaults) => ({
-      acquireThrottle: async (parameters) =>
+      tryAcquirePermit: async (parameters) =>
         ++asks <= 3
           ? { granted: false, reason: 'busy', retryAfterMs: 30_000 }
-          : defaults.acquireThrottle(parameters),
+          : defaults.tryAcquirePermit(parameters),
     }));
     expect(calls.slice(0, 5)).toEqual([
-      'acquireThrottle',
-      'acquireThrottle',
-      'acquireThrottle',
-      'acquireThrottle',
+      'tryAcquirePermit',
+      'tryAcquirePermit',
+      'tryAcquirePermit',
+      'tryAcquirePermit',
       'markSettling',
     ]);
     expect(result).toMatchObject({ status: IntentStatus.confirmed, permitRefusals: 3 });
@@ -124,7 +155,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
   it('never sends a throttled intent to review, however long the throttle refuses', async () => {
     const taskQueue = `wf-${randomUUID()}`;
     const { activities, calls } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), {
-      acquireThrottle: async () => ({ granted: false, reason: 'timeout', retryAfterMs: 60_000 }),
+      tryAcquirePermit: async () => ({ granted: false, reason: 'busy', retryAfterMs: 60_000 }),
     });
     const worker = await createRelayerWorker({
       connection: env.nativeConnection,
@@ -142,11 +173,12 @@ describe('paymentIntent workflow (time-skipping)', () => {
       workflowId: `intent-${randomUUID()}`,
       args: [{ intentId: 'pi_throttled' }],
     });
-    await env.sleep('2 hours');
+    // Six times the five minutes after which a failing send goes to review.
+    await env.sleep('30 minutes');
     const progress = await handle.query(intentProgressQuery);
     expect(progress.status).toBe(IntentStatus.authorized);
     expect(progress.permitRefusals).toBeGreaterThanOrEqual(10);
-    expect(new Set(calls)).toEqual(new Set(['acquireThrottle']));
+    expect(new Set(calls)).toEqual(new Set(['tryAcquirePermit']));
     await handle.terminate();
     await worker.shutdown();
     await running;
@@ -267,7 +299,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
   it('closes the intent when the workflow is cancelled while it waits for a permit', async () => {
     const { result, calls } = await runIntent(
       {
-        acquireThrottle: async () => ({ granted: false, reason: 'busy', retryAfterMs: 10_000 }),
+        tryAcquirePermit: async () => ({ granted: false, reason: 'busy', retryAfterMs: 10_000 }),
         closeIntent: async () => ({ status: IntentStatus.cancelled, ageMs: 1 }),
       },
       {},

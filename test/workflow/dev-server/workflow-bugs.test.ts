@@ -1,0 +1,65 @@
+import { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import type { IntentStatus } from '../../../domain/intent';
+import { permitReleaseTaskQueue } from '../../../domain/task-queues';
+import { waitFor } from '../../../dev/stack/wait-for';
+import { createRelayerWorker } from '../../../workers/relayer-worker';
+import type { paymentIntent } from '../../../workflows';
+import { fakeActivities } from '../../support/fake-activities';
+
+/**
+ * On the dev server: a workflow task that keeps failing holds the time-skipping server's clock,
+ * and terminating its workflow leaves it held for every later test (temporalio/sdk-java#1138).
+ */
+let connection: NativeConnection;
+let client: Client;
+beforeAll(async () => {
+  connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  client = new Client({ connection });
+});
+afterAll(() => connection?.close());
+
+describe('paymentIntent workflow and a bug (dev server, activities faked)', () => {
+  it('lets a bug fail the workflow task, retried, never the payment', async () => {
+    const taskQueue = `wf-${randomUUID()}`;
+    // The workflow's own code breaks on a step result it cannot read (a bug shipped in a step).
+    const { activities, calls } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), {
+      markSettling: async () => undefined as unknown as { status: IntentStatus },
+    });
+    const worker = await createRelayerWorker({
+      connection: connection,
+      namespace: 'default',
+      taskQueue,
+      processId: 'p',
+      activities,
+      poolWidth: 2,
+      throttleWaiters: 10,
+      drainTimeoutMs: 0,
+    });
+    const running = worker.run();
+    try {
+      const handle = await client.workflow.start<typeof paymentIntent>('paymentIntent', {
+        taskQueue,
+        workflowId: `intent-${randomUUID()}`,
+        args: [{ intentId: 'pi_bug' }],
+      });
+      await waitFor(
+        async () =>
+          ((await handle.fetchHistory()).events ?? []).some(
+            (event) => event.workflowTaskFailedEventAttributes,
+          ),
+        'a failed workflow task',
+        20_000,
+      );
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      expect(calls).toContain('markSettling');
+      expect(calls).not.toContain('closeIntent');
+      expect(calls).not.toContain('broadcast');
+      await handle.terminate('test over');
+    } finally {
+      await worker.shutdown();
+      await running;
+    }
+  });
+});
