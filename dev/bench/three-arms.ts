@@ -15,7 +15,13 @@ import { submitIntent } from '../../service/submit-intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres } from '../stack/postgres';
-import { pacedSends, spawnNodeProcess, spawnWorker, stopSummary } from '../stack/worker-process';
+import {
+  pacedSends,
+  reclaimedPermits,
+  spawnNodeProcess,
+  spawnWorker,
+  stopSummary,
+} from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
@@ -26,6 +32,8 @@ import { percentile, steadyRate } from './rates';
  * grid of intents N × quota Q × processes on the same anvil and database, one after another:
  *   A the relayer's activities step by step in an in-process p-limit pool (no Temporal),
  *   B the Temporal relayer, quota by Bottleneck (shared through Redis across processes),
+ *   S the same on a dev server with the CLI's stock settings (B's server is tuned: see
+ *     tunedDevServerSettings),
  *   C the Temporal relayer, quota by the server (maxTaskQueueActivitiesPerSecond on the permit
  *     queue) instead of Bottleneck.
  * The RPC proxy in front of anvil is the ground truth: it counts every call and, where Q is
@@ -33,12 +41,15 @@ import { percentile, steadyRate } from './rates';
  * measured side by side in one run and printed, never asserted.
  */
 
-type Arm = 'A' | 'B' | 'C';
+type Arm = 'A' | 'B' | 'S' | 'C';
 const armNames: Record<Arm, string> = {
   A: 'A in-process pool',
   B: 'B Temporal + Bottleneck',
+  S: 'S = B on the stock dev server',
   C: 'C Temporal + server quota',
 };
+/** The arms that run the Temporal relayer (and have histories to read). */
+const onTemporal = (arm: Arm) => arm !== 'A';
 
 interface Cell {
   arm: Arm;
@@ -56,9 +67,12 @@ interface Result {
   rpcPerIntent: Record<string, number>;
   /** Step attempts that did not finish the step: failed and retried, or paced (a send too early). */
   retriesPerIntent: number;
+  /** Permits never released, taken back by their expiration (each held a slot for its TTL). */
+  permitsReclaimed: number;
   p50Ms: number;
   p99Ms: number;
   historyEventsPerIntent: number | undefined;
+  workflowTasksPerIntent: number | undefined;
   cpuMsPerIntent: { worker: number; server: number; anvil: number };
   peakRssMb: number;
   /** CPU time of every process of the cell (workers, server, anvil, this one) ÷ wall time. */
@@ -71,9 +85,23 @@ const burstOf = (quota: number) => Math.max(1, Math.ceil(quota / 10));
 const quotaLabel = (quota: number | undefined) =>
   quota === undefined ? 'unlimited' : `${quota}/s`;
 
-function workerEnv(world: LocalWorld, cell: Cell, taskQueue: string, bundlePath: string) {
+/** The dev server a cell's arm runs on, and how the bench reaches it. */
+interface Server {
+  address: string;
+  client: Client;
+  pid: number | undefined;
+}
+
+function workerEnv(
+  world: LocalWorld,
+  cell: Cell,
+  server: Server,
+  taskQueue: string,
+  bundlePath: string,
+) {
   const perSecond = cell.quota ?? 100_000;
   return world.env({
+    TEMPORAL_ADDRESS: server.address,
     TASK_QUEUE: taskQueue,
     WORKFLOW_BUNDLE_PATH: bundlePath,
     POOL_WIDTH: String(poolWidth),
@@ -89,12 +117,12 @@ function workerEnv(world: LocalWorld, cell: Cell, taskQueue: string, bundlePath:
 
 async function measure(
   world: LocalWorld,
-  client: Client,
+  server: Server,
   cell: Cell,
   index: number,
   bundlePath: string,
-  serverPid: number | undefined,
 ): Promise<Result> {
+  const { client, pid: serverPid } = server;
   const tenantId = `cell${index}`;
   const taskQueue = `bench-${index}`;
   const now = new Date();
@@ -113,7 +141,7 @@ async function measure(
         },
   );
   const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
-  const env = workerEnv(world, cell, taskQueue, bundlePath);
+  const env = workerEnv(world, cell, server, taskQueue, bundlePath);
   const processes = await Promise.all(
     Array.from({ length: cell.processes }, (_, shard) =>
       cell.arm === 'A'
@@ -205,15 +233,15 @@ async function measure(
     refusedByProvider: proxy.quotaRefusals(),
     rpcPerIntent,
     retriesPerIntent: stepRetries / cell.intents,
+    permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    historyEventsPerIntent:
-      cell.arm === 'A'
-        ? undefined
-        : await historyEvents(
-            client,
-            rows.map((row) => row.id),
-          ),
+    ...(onTemporal(cell.arm)
+      ? await historyShape(
+          client,
+          rows.map((row) => row.id),
+        )
+      : { historyEventsPerIntent: undefined, workflowTasksPerIntent: undefined }),
     cpuMsPerIntent: {
       worker: workerMs / cell.intents,
       server: serverMs / cell.intents,
@@ -225,16 +253,28 @@ async function measure(
   };
 }
 
-/** Mean history length of (up to) 20 of the cell's workflows. */
-async function historyEvents(client: Client, ids: string[]): Promise<number> {
-  const sample = ids.slice(0, 20);
-  const lengths = await Promise.all(
-    sample.map(
-      async (id) =>
-        (await client.workflow.getHandle(paymentIntentWorkflowId(id)).describe()).historyLength,
-    ),
+/** Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows. */
+async function historyShape(
+  client: Client,
+  ids: string[],
+): Promise<{ historyEventsPerIntent: number; workflowTasksPerIntent: number }> {
+  const histories = await Promise.all(
+    ids
+      .slice(0, 20)
+      .map(
+        async (id) =>
+          (await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory()).events ??
+          [],
+      ),
   );
-  return lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, lengths.length);
+  const mean = (count: (events: (typeof histories)[number]) => number) =>
+    histories.reduce((sum, events) => sum + count(events), 0) / Math.max(1, histories.length);
+  return {
+    historyEventsPerIntent: mean((events) => events.length),
+    workflowTasksPerIntent: mean(
+      (events) => events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
+    ),
+  };
 }
 
 const methodShort: Record<string, string> = {
@@ -270,8 +310,10 @@ const headings = [
   '429s',
   'RPC calls/intent (top)',
   'step retries/intent',
+  'permits expired',
   'p50 / p99 latency',
   'history events/intent',
+  'workflow tasks/intent',
   'CPU ms/intent worker · server · anvil',
   'peak RSS MB',
   `cores busy (of ${cpus().length})`,
@@ -290,8 +332,10 @@ function rowOf(r: Result): string[] {
     String(r.refusedByProvider),
     rpcSummary(r.rpcPerIntent),
     r.retriesPerIntent.toFixed(2),
+    String(r.permitsReclaimed),
     `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
     r.historyEventsPerIntent === undefined ? '–' : r.historyEventsPerIntent.toFixed(0),
+    r.workflowTasksPerIntent === undefined ? '–' : r.workflowTasksPerIntent.toFixed(1),
     [r.cpuMsPerIntent.worker, r.cpuMsPerIntent.server, r.cpuMsPerIntent.anvil]
       .map((ms) => ms.toFixed(0))
       .join(' · '),
@@ -366,13 +410,14 @@ async function main(): Promise<void> {
       ),
     )
     .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
-    .addOption(new Option('--arms <arms>', 'arms to run').default('A,B,C'))
+    .addOption(new Option('--arms <arms>', 'arms to run: A, B, S, C').default('A,B,S,C'))
     .addOption(
       new Option('--store <store>', 'the relayer database')
         .choices(['sqlite', 'postgres'])
         .default('sqlite'),
     )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
+    .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
   const options = program.opts<{
     n: string;
@@ -381,6 +426,7 @@ async function main(): Promise<void> {
     arms: string;
     store: 'sqlite' | 'postgres';
     out: string;
+    json?: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -396,7 +442,7 @@ async function main(): Promise<void> {
   );
   const arms = list(options.arms) as Arm[];
   for (const arm of arms)
-    if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B or C`);
+    if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B, S or C`);
   if (problems.length > 0) {
     console.error(`bench: ${problems.join('; ')}`);
     process.exit(2);
@@ -421,41 +467,49 @@ async function main(): Promise<void> {
       }
   const total = groups.flat().length;
 
-  const results = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
-    const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
-    const serverPid = findProcess(['start-dev', '--port', temporalAddress.split(':')[1]!]);
-    const connection = await Connection.connect({ address: temporalAddress });
-    const client = new Client({ connection });
-    const measured: Result[] = [];
-    try {
-      for (const group of groups) {
-        const world = await startLocalWorld({
-          temporalAddress,
-          postgresServerUrl: postgres?.url,
-          proxy: true,
-          redis: true,
-          wallets: 8,
-          tenants: {},
-        });
-        try {
-          for (const cell of group) {
-            const index = measured.length;
-            console.log(
-              `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
-                `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
-            );
-            measured.push(await measure(world, client, cell, index, bundlePath, serverPid));
+  const results = await withBenchStack(
+    async ({ temporalAddress, stockAddress, bundlePath }) => {
+      const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
+      const connect = async (address: string): Promise<Server> => ({
+        address,
+        client: new Client({ connection: await Connection.connect({ address }) }),
+        pid: findProcess(['start-dev', '--port', address.split(':')[1]!]),
+      });
+      const tuned = await connect(temporalAddress);
+      const stock = stockAddress === undefined ? undefined : await connect(stockAddress);
+      const measured: Result[] = [];
+      try {
+        for (const group of groups) {
+          const world = await startLocalWorld({
+            temporalAddress,
+            postgresServerUrl: postgres?.url,
+            proxy: true,
+            redis: true,
+            wallets: 8,
+            tenants: {},
+          });
+          try {
+            for (const cell of group) {
+              const index = measured.length;
+              console.log(
+                `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
+                  `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
+              );
+              const server = cell.arm === 'S' ? stock! : tuned;
+              measured.push(await measure(world, server, cell, index, bundlePath));
+            }
+          } finally {
+            await world.stop();
           }
-        } finally {
-          await world.stop();
         }
+        return measured;
+      } finally {
+        await Promise.all([tuned.client.connection.close(), stock?.client.connection.close()]);
+        await postgres?.stop();
       }
-      return measured;
-    } finally {
-      await connection.close();
-      await postgres?.stop();
-    }
-  });
+    },
+    { stock: arms.includes('S') },
+  );
 
   const summary = table(
     headings,
@@ -484,7 +538,35 @@ async function main(): Promise<void> {
   console.log(
     `table and chart: ${join(options.out, 'README.md')}, ${join(options.out, 'bench.png')}`,
   );
+  if (options.json) {
+    writeFileSync(options.json, `${JSON.stringify(results.map(jsonOf), null, 2)}\n`);
+    console.log(`JSON: ${options.json}`);
+  }
 }
+
+/** One cell in plain units, every column of the table, for a dashboard or a CI job. */
+const jsonOf = (r: Result) => ({
+  arm: r.cell.arm,
+  armName: armNames[r.cell.arm],
+  intents: r.cell.intents,
+  quotaPerSecond: r.cell.quota ?? null,
+  processes: r.cell.processes,
+  intentsPerSecond: r.intentsPerSecond,
+  sendsPerSecondOverQuota: r.cell.quota === undefined ? null : r.sendsPerSecond / r.cell.quota,
+  sendsPerSecond: r.sendsPerSecond,
+  providerRefusals: r.refusedByProvider,
+  rpcCallsPerIntentByMethod: r.rpcPerIntent,
+  stepRetriesPerIntent: r.retriesPerIntent,
+  permitsReclaimedByExpiration: r.permitsReclaimed,
+  latencyP50Ms: r.p50Ms,
+  latencyP99Ms: r.p99Ms,
+  historyEventsPerIntent: r.historyEventsPerIntent ?? null,
+  workflowTasksPerIntent: r.workflowTasksPerIntent ?? null,
+  cpuMsPerIntent: r.cpuMsPerIntent,
+  peakRssMb: r.peakRssMb,
+  coresBusy: r.coresBusy,
+  wallSeconds: r.wallSeconds,
+});
 
 main().catch((error: unknown) => {
   console.error(error);
