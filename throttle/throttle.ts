@@ -118,6 +118,9 @@ export class Throttle {
    * acquisition.
    */
   async tryAcquire(permitId: string): Promise<PermitGrant> {
+    // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
+    // on replay): the permit it already holds, not a second one left to expire.
+    if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
     if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.nextTurnMs() };
     const free = await this.limiter.check().catch(() => false);
     if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.nextTurnMs() };

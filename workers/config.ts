@@ -319,8 +319,8 @@ export const settings = {
   maxCachedWorkflows: setting({
     env: 'MAX_CACHED_WORKFLOWS',
     fallback: '',
-    doc: "Workflows kept in this worker's cache; 0 replays every workflow task from its history (a determinism check); unset: the SDK's default",
-    parse: optional(integer(0, 1_000_000)),
+    doc: "Workflows kept in this worker's cache, at least 1 (a small cache makes most workflow tasks replay their history: a determinism check). 0 is refused: local activities need their workflow kept through its task (with 0, SDK 1.24 let workflow tasks time out over and over); unset: the SDK's default",
+    parse: optional(integer(1, 1_000_000)),
   }),
   crashAt: setting({
     env: 'CRASH_AT',

@@ -44,15 +44,6 @@ export const localReleaseStep: LocalActivityOptions = {
 };
 
 /**
- * One look at the receipt, inside the workflow's task: the waiting between looks stays a workflow
- * timer. A look may re-send or replace the transaction (paced, at most about a second).
- */
-export const localConfirmStep: LocalActivityOptions = {
-  startToCloseTimeout: '30s',
-  retry: retryUntilDone,
-};
-
-/**
  * The send. Retried with the same signed bytes; after five minutes without the node taking them
  * (the seed's review rule) the workflow stops and asks a person instead.
  */

@@ -24,7 +24,6 @@ import { throttleTaskQueue } from '../domain/task-queues';
 import {
   confirmStep,
   dbStep,
-  localConfirmStep,
   localDbStep,
   localPermitStep,
   localReleaseStep,
@@ -61,16 +60,18 @@ const here = {
   ...pick(proxyLocalActivities<RelayerActivities>(localDbStep), 'markSettling', 'hold'),
   ...pick(proxyLocalActivities<RelayerActivities>(localPermitStep), 'tryAcquirePermit'),
   ...pick(proxyLocalActivities<RelayerActivities>(localReleaseStep), 'releaseThrottle'),
-  ...pick(proxyLocalActivities<RelayerActivities>(localConfirmStep), 'confirm'),
 };
 
 /** Recorded in histories where needs_review waits for a decision; older ones ended there. */
 const reviewWaitsPatch = 'review-waits-in-workflow';
 
 /**
- * Recorded in histories whose permit, settling, hold and receipt looks run inside the workflow's
- * own task (local activities), and which show the status to visibility only where an operator
- * filters on it. Older histories took a task-queue round trip for each.
+ * Recorded in histories whose permit, settling and hold run inside the workflow's own task (local
+ * activities), and which show the status to visibility only where an operator filters on it.
+ * Older histories took a task-queue round trip for each. The receipt looks stay activities: a
+ * look can take many seconds of RPC under faults, and a local activity that long was seen
+ * cancelled by the SDK while its workflow was evicted from a small cache, sending a paid intent
+ * to review.
  */
 const leanStepsPatch = 'lean-steps';
 
@@ -170,7 +171,7 @@ async function settle(
   lean: boolean,
 ): Promise<void> {
   const { intentId } = input;
-  const steps = lean ? here : { markSettling, hold, confirm };
+  const steps = lean ? here : { markSettling, hold };
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {
     const permit = lean
@@ -197,12 +198,7 @@ async function settle(
     }
     // Looking before the receipt can be deep enough would only cost a look and a poll interval.
     if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
-    const mined = await waitForConfirmations(
-      intentId,
-      input.confirmTimeoutMs,
-      progress,
-      steps.confirm,
-    );
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
     if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
@@ -290,11 +286,10 @@ async function waitForConfirmations(
   intentId: string,
   timeoutMs: number = defaultConfirmTimeoutMs,
   progress: PaymentIntentProgress,
-  look: typeof confirm,
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const result = await look({ intentId });
+    const result = await confirm({ intentId });
     if (result.state !== 'pending') return result;
     if (result.txHash) noteTxHash(progress, result.txHash);
     if (Date.now() >= deadline) {

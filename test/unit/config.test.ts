@@ -43,6 +43,12 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses a workflow cache of 0: local activities need their workflow kept through its task', () => {
+    expect(problemsOf({ HOT_WALLET_KEYS: key, MAX_CACHED_WORKFLOWS: '0' })).toEqual([
+      expect.stringMatching(/^MAX_CACHED_WORKFLOWS: must be at least 1/),
+    ]);
+  });
+
   it('requires the hot wallet keys and never echoes a key back', () => {
     expect(problemsOf({})).toEqual([expect.stringMatching(/^HOT_WALLET_KEYS: required/)]);
     const [problem] = problemsOf({ HOT_WALLET_KEYS: '0xdeadbeef' });

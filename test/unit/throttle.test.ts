@@ -80,6 +80,15 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
     expect(throttle.inFlight).toBe(1);
   });
 
+  it('answers a try re-run for the same acquisition with the permit it already holds', async () => {
+    throttle = await Throttle.start(settings({ maxInFlight: 2 }));
+    expect(await throttle.tryAcquire('same')).toMatchObject({ granted: true, permitId: 'same' });
+    expect(await throttle.tryAcquire('same')).toMatchObject({ granted: true, permitId: 'same' });
+    expect(throttle.inFlight).toBe(1);
+    expect(throttle.release('same')).toBe(true);
+    expect(throttle.release('same')).toBe(false);
+  });
+
   it('gives refused callers turns one slot apart, so they come back about when there is room', async () => {
     // 10/s, burst 1: one token now, then one every 100 ms.
     throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
