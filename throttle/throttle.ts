@@ -124,7 +124,9 @@ export class Throttle {
     if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.nextTurnMs() };
     const free = await this.limiter.check().catch(() => false);
     if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.nextTurnMs() };
-    return this.acquire(permitId, undefined, raceWindowMs);
+    const grant = await this.acquire(permitId, undefined, raceWindowMs);
+    // Out of the race window: another took the free slot first, not a wait that ran out.
+    return !grant.granted && grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
   }
 
   /** Waits for a permit (up to maxWaitMs); `permitId` must be unique per acquisition. */
