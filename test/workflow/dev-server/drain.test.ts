@@ -1,24 +1,17 @@
-import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
 import { createRelayerWorker } from '../../../workers/relayer-worker';
 import type { paymentIntent } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
+import { useDevServerClient } from '../../support/dev-server-client';
 
 /**
  * On the dev server: the next worker must get the workflow's task once the drained worker is
  * gone, which needs the server to drop the drained worker's sticky queue (the time-skipping
  * server never does).
  */
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-  client = new Client({ connection });
-});
-afterAll(() => connection?.close());
+const devServer = useDevServerClient();
 
 describe('a drain with a local step in flight (dev server, activities faked)', () => {
   it('lets the step finish within the grace time; the next worker goes on from there', async () => {
@@ -36,7 +29,7 @@ describe('a drain with a local step in flight (dev server, activities faked)', (
     });
     const startWorker = async () => {
       const worker = await createRelayerWorker({
-        connection,
+        connection: devServer.connection(),
         namespace: 'default',
         taskQueue,
         processId: 'p',
@@ -49,7 +42,7 @@ describe('a drain with a local step in flight (dev server, activities faked)', (
     };
 
     const first = await startWorker();
-    const handle = await client.workflow.start<typeof paymentIntent>('paymentIntent', {
+    const handle = await devServer.client().workflow.start<typeof paymentIntent>('paymentIntent', {
       taskQueue,
       workflowId: `intent-${randomUUID()}`,
       args: [{ intentId: 'pi_drained' }],

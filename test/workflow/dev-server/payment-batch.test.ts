@@ -1,5 +1,4 @@
-import { Client, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { BatchMode } from '../../../domain/batch';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
@@ -14,6 +13,7 @@ import {
 } from '../../../workflows';
 import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
 import { fakeBatch, type FakeItem } from '../../support/fake-batch';
+import { useDevServerClient } from '../../support/dev-server-client';
 
 /**
  * On the shared dev server in real time, durations in milliseconds: not on the time-skipping test
@@ -21,13 +21,7 @@ import { fakeBatch, type FakeItem } from '../../support/fake-batch';
  * (temporalio/sdk-java#1138) and which skips no time for children of a run that continued as new
  * (#1540). Batches do both: their cancel stalled one test in six there, and every later test with it.
  */
-let env: { client: Client; nativeConnection: NativeConnection };
-let connection: NativeConnection;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-  env = { client: new Client({ connection }), nativeConnection: connection };
-});
-afterAll(() => connection?.close());
+const devServer = useDevServerClient();
 
 /**
  * What a test that did not finish (timed out) left running: its batch is terminated, so that no
@@ -55,7 +49,7 @@ async function runBatch(
   const taskQueue = `batch-${randomUUID()}`;
   const batch = fakeBatch(items, permitReleaseTaskQueue(taskQueue, 'test'), permitRetryMs);
   const worker = await createRelayerWorker({
-    connection: env.nativeConnection,
+    connection: devServer.connection(),
     namespace: 'default',
     taskQueue,
     processId: 'test',
@@ -73,7 +67,7 @@ async function runBatch(
   };
   unfinished.add(cleanUp);
   try {
-    const handle = await env.client.workflow.start<typeof paymentBatch>('paymentBatch', {
+    const handle = await devServer.client().workflow.start<typeof paymentBatch>('paymentBatch', {
       taskQueue,
       workflowId: `batch-${randomUUID()}`,
       args: [
@@ -157,7 +151,9 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
     let waiting: { run: string; status: string } | undefined;
     const { result, batch } = await runBatch(items, { concurrency: 2 }, async (handle, batch) => {
       await handle.result();
-      const child = env.client.workflow.getHandle(paymentIntentWorkflowId(batch.intentIdOf(1)));
+      const child = devServer
+        .client()
+        .workflow.getHandle(paymentIntentWorkflowId(batch.intentIdOf(1)));
       waiting = {
         run: (await child.describe()).status.name,
         status: (await child.query(intentProgressQuery)).status,

@@ -1,5 +1,3 @@
-import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
@@ -7,18 +5,13 @@ import { waitFor } from '../../../dev/stack/wait-for';
 import { createRelayerWorker } from '../../../workers/relayer-worker';
 import type { paymentIntent } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
+import { useDevServerClient } from '../../support/dev-server-client';
 
 /**
  * On the dev server: a workflow task that keeps failing holds the time-skipping server's clock,
  * and terminating its workflow leaves it held for every later test (temporalio/sdk-java#1138).
  */
-let connection: NativeConnection;
-let client: Client;
-beforeAll(async () => {
-  connection = await NativeConnection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-  client = new Client({ connection });
-});
-afterAll(() => connection?.close());
+const devServer = useDevServerClient();
 
 describe('paymentIntent workflow and a bug (dev server, activities faked)', () => {
   it('lets a bug fail the workflow task, retried, never the payment', async () => {
@@ -28,7 +21,7 @@ describe('paymentIntent workflow and a bug (dev server, activities faked)', () =
       markSettling: async () => undefined as unknown as { status: IntentStatus },
     });
     const worker = await createRelayerWorker({
-      connection: connection,
+      connection: devServer.connection(),
       namespace: 'default',
       taskQueue,
       processId: 'p',
@@ -39,11 +32,13 @@ describe('paymentIntent workflow and a bug (dev server, activities faked)', () =
     });
     const running = worker.run();
     try {
-      const handle = await client.workflow.start<typeof paymentIntent>('paymentIntent', {
-        taskQueue,
-        workflowId: `intent-${randomUUID()}`,
-        args: [{ intentId: 'pi_bug' }],
-      });
+      const handle = await devServer
+        .client()
+        .workflow.start<typeof paymentIntent>('paymentIntent', {
+          taskQueue,
+          workflowId: `intent-${randomUUID()}`,
+          args: [{ intentId: 'pi_bug' }],
+        });
       await waitFor(
         async () =>
           ((await handle.fetchHistory()).events ?? []).some(
