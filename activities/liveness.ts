@@ -1,14 +1,12 @@
-import { activityInfo, Context, heartbeat } from '@temporalio/activity';
+import { Context, heartbeat } from '@temporalio/activity';
 
 const heartbeatEveryMs = 2000;
 
 /**
  * Runs `work` while heartbeating, so that Temporal notices within the step's heartbeat timeout
- * when the process running it has died, instead of after its whole start-to-close timeout. A
- * local activity has no heartbeat: it lives and dies with the workflow task that runs it.
+ * when the process running it has died, instead of after its whole start-to-close timeout.
  */
 export async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
-  if (activityInfo().isLocal) return work();
   heartbeat();
   const beat = setInterval(() => heartbeat(), heartbeatEveryMs);
   try {

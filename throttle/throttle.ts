@@ -222,27 +222,27 @@ export class Throttle {
     await this.connection?.disconnect();
   }
 
-  /**
-   * When a refused caller should ask again: refusals are handed turns one free slot apart, in
-   * the order refused — a slot frees at the bucket's rate, or, when the in-flight bound is what
-   * is full, as often as permits come back (hold time ÷ bound) — so each comes back about when
-   * there is room for it. Jittered, so turns do not arrive together. Per process: with several
-   * processes sharing a quota, turns come back a little early and some are refused again.
-   */
   /** How often a slot frees: a token, or a permit back when the in-flight bound is what is full. */
   private slotMs(): number {
     const { perSecond, maxInFlight } = this.settings;
     return Math.max(1000 / perSecond, this.holdMs / maxInFlight);
   }
 
+  /**
+   * When a refused caller should ask again: refusals are handed turns one free slot apart, in
+   * the order refused — a slot frees at the bucket's rate, or, when the in-flight bound is what
+   * is full, as often as permits come back (hold time ÷ bound) — so each comes back about when
+   * there is room for it. Per process: with several
+   * processes sharing a quota, turns come back a little early and some are refused again.
+   */
   private nextTurnMs(): number {
     const now = Date.now();
     const interval = this.slotMs();
     this.turnsTail = Math.max(this.turnsTail, now) + interval;
-    // Jittered late, by a tenth to a half of a slot: turns keep their order, and a token that waits a moment
-    // for its caller is kept in the bucket, while a caller early for its token is refused and
-    // goes to the back of the line. (A jitter that was a share of the whole wait let the refused
-    // overtake each other and be refused again, over and over.)
+    // Jittered late, by a tenth to a half of a slot: turns keep their order, and a token that
+    // waits a moment for its caller is kept in the bucket, while a caller early for its token is
+    // refused and goes to the back of the line. (A jitter that was a share of the whole wait let
+    // the refused overtake each other and be refused again, over and over.)
     const waitMs = this.turnsTail - now + interval * (0.1 + Math.random() * 0.4);
     return Math.min(Math.max(Math.round(waitMs), minTurnMs), maxTurnMs);
   }

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
 import { crashingFailpoints } from '../activities/failpoints';
@@ -120,18 +120,8 @@ async function startWorkerRole({
   }
   const serverQuota = config.quotaMode === 'task-queue';
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
-  if (throttle) {
-    new Gauge({
-      name: 'relayer_permits_in_use',
-      help: 'RPC permits this process holds right now (sends in flight)',
-      registers: [metrics],
-      collect() {
-        this.set(throttle.inFlight);
-      },
-    });
-  }
   const stats = new RunStats(metrics);
-  if (throttle) stats.watchReclaimedPermits(metrics, () => throttle.permitsReclaimed);
+  if (throttle) stats.watchPermits(throttle);
   const failpoints = config.crashAt && crashingFailpoints(config.crashAt);
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const deps: ActivityDependencies = {

@@ -44,7 +44,7 @@ export class RunStats {
   private readonly finished: Counter<'status'>;
   private readonly latency: Histogram<'status'>;
 
-  constructor(registry: Registry) {
+  constructor(private readonly registry: Registry) {
     this.executions = new Counter({
       name: 'relayer_activity_executions_total',
       help: 'Activity attempts by outcome: completed, failed (not retryable), retry, paced, abandoned, panic',
@@ -113,15 +113,26 @@ export class RunStats {
     this.executions.inc({ activity: '(unhandled)', outcome: 'panic' });
   }
 
-  /** Counts, in the metrics and the stop line, the permits whose release never came. */
-  watchReclaimedPermits(registry: Registry, count: () => number): void {
-    this.reclaimedPermits = count;
+  /**
+   * The permits of this process's throttle, in the metrics: those held now, and those whose
+   * release never came (taken back by their expiration; also in the stop line).
+   */
+  watchPermits(throttle: { inFlight: number; permitsReclaimed: number }): void {
+    this.reclaimedPermits = () => throttle.permitsReclaimed;
+    new Gauge({
+      name: 'relayer_permits_in_use',
+      help: 'RPC permits this process holds right now (sends in flight)',
+      registers: [this.registry],
+      collect() {
+        this.set(throttle.inFlight);
+      },
+    });
     new Gauge({
       name: 'relayer_permits_reclaimed_total',
       help: 'Permits this process granted that were taken back by their expiration, never released',
-      registers: [registry],
+      registers: [this.registry],
       collect() {
-        this.set(count());
+        this.set(throttle.permitsReclaimed);
       },
     });
   }

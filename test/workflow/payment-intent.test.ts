@@ -5,11 +5,11 @@ import { ErrorType, InsufficientBalanceError, ReviewRefusedError } from '../../d
 import { IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
-import { createRelayerWorker } from '../../workers/relayer-worker';
 import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import { intentProgressQuery } from '../../workflows';
 import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
+import { runFakeWorker } from '../support/fake-worker';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -24,22 +24,11 @@ async function runIntent(
   meanwhile?: (handle: WorkflowHandle) => Promise<void>,
 ) {
   const taskQueue = `wf-${randomUUID()}`;
-  const processId = 'test-process';
-  const { activities, calls } = fakeActivities(
-    permitReleaseTaskQueue(taskQueue, processId),
-    overrides,
-  );
-  const worker = await createRelayerWorker({
-    connection: env.nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    processId,
-    activities,
+  const { activities, calls } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), overrides);
+  const { worker, running } = await runFakeWorker(env.nativeConnection, taskQueue, activities, {
     poolWidth: 4,
-    throttleWaiters: 10,
     drainTimeoutMs: 1000,
   });
-  const running = worker.run();
   try {
     const startedAt = await env.currentTimeMs();
     const handle = await env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
@@ -157,17 +146,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
     const { activities, calls } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), {
       tryAcquirePermit: async () => ({ granted: false, reason: 'busy', retryAfterMs: 60_000 }),
     });
-    const worker = await createRelayerWorker({
-      connection: env.nativeConnection,
-      namespace: 'default',
-      taskQueue,
-      processId: 'p',
-      activities,
-      poolWidth: 2,
-      throttleWaiters: 10,
-      drainTimeoutMs: 0,
-    });
-    const running = worker.run();
+    const { worker, running } = await runFakeWorker(env.nativeConnection, taskQueue, activities);
     const handle = await env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
       taskQueue,
       workflowId: `intent-${randomUUID()}`,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
-import { createRelayerWorker } from '../../../workers/relayer-worker';
 import type { paymentIntent } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
 import { useDevServerClient } from '../../support/dev-server-client';
+import { runFakeWorker } from '../../support/fake-worker';
 
 /**
  * On the dev server: the next worker must get the workflow's task once the drained worker is
@@ -27,19 +27,8 @@ describe('a drain with a local step in flight (dev server, activities faked)', (
         return { status: IntentStatus.held };
       },
     });
-    const startWorker = async () => {
-      const worker = await createRelayerWorker({
-        connection: devServer.connection(),
-        namespace: 'default',
-        taskQueue,
-        processId: 'p',
-        activities,
-        poolWidth: 2,
-        throttleWaiters: 10,
-        drainTimeoutMs: 10_000,
-      });
-      return { worker, running: worker.run() };
-    };
+    const startWorker = () =>
+      runFakeWorker(devServer.connection(), taskQueue, activities, { drainTimeoutMs: 10_000 });
 
     const first = await startWorker();
     const handle = await devServer.client().workflow.start<typeof paymentIntent>('paymentIntent', {

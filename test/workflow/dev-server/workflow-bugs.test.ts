@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
 import { waitFor } from '../../../dev/stack/wait-for';
-import { createRelayerWorker } from '../../../workers/relayer-worker';
 import type { paymentIntent } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
 import { useDevServerClient } from '../../support/dev-server-client';
+import { runFakeWorker } from '../../support/fake-worker';
 
 /**
  * On the dev server: a workflow task that keeps failing holds the time-skipping server's clock,
@@ -20,17 +20,7 @@ describe('paymentIntent workflow and a bug (dev server, activities faked)', () =
     const { activities, calls } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), {
       markSettling: async () => undefined as unknown as { status: IntentStatus },
     });
-    const worker = await createRelayerWorker({
-      connection: devServer.connection(),
-      namespace: 'default',
-      taskQueue,
-      processId: 'p',
-      activities,
-      poolWidth: 2,
-      throttleWaiters: 10,
-      drainTimeoutMs: 0,
-    });
-    const running = worker.run();
+    const { worker, running } = await runFakeWorker(devServer.connection(), taskQueue, activities);
     try {
       const handle = await devServer
         .client()
