@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
+import { isLostRedisState, refillOf } from './refill';
 import { localSendPacer, redisSendPacer, type Pace, type SendPacer } from './send-pacer';
 
 export interface ThrottleSettings {
@@ -82,7 +83,7 @@ export class Throttle {
 
   private createLimiter(): Bottleneck {
     const { perSecond, burst, maxWaitMs } = this.settings;
-    const options: Bottleneck.ConstructorOptions & { heartbeatInterval?: number } = {
+    const options: Bottleneck.ConstructorOptions = {
       ...quotaOf(this.settings, this.cluster !== undefined),
       reservoir: burst,
       // Waiters beyond what the bucket can serve within maxWaitMs (with a margin for timer
@@ -90,9 +91,6 @@ export class Throttle {
       // still in the queue would burn a token when its turn came.
       highWater: Math.max(1, Math.floor((0.8 * perSecond * maxWaitMs) / 1000)),
       strategy: Bottleneck.strategy.OVERFLOW,
-      // See beatMs (clustered, the default beat is 5 s: "5 per second" became 5 per 5 s). The
-      // option is real but missing from Bottleneck's types.
-      heartbeatInterval: beatMs(this.settings),
       ...(this.cluster && {
         id: this.cluster.limiterId,
         datastore: 'ioredis',
@@ -171,11 +169,7 @@ export class Throttle {
     });
   }
 
-  /**
-   * Bottleneck recreates its Redis state when it finds it gone (Redis restarted, keys flushed)
-   * by comparing the error text to "SETTINGS_KEY_NOT_FOUND"; Redis 7 prefixes script errors with
-   * "ERR ", so that never matches and every later job fails. We do the recreation ourselves.
-   */
+  /** The shared state vanished (see isLostRedisState): a new limiter recreates it. */
   private recover(failed: Bottleneck): void {
     if (this.closed || failed !== this.limiter) return;
     console.error('throttle: the shared quota state vanished from Redis; recreating it');
@@ -264,27 +258,11 @@ const maxTurnMs = 5 * 60_000;
 /** A refused caller never comes back sooner: each try costs a workflow task. */
 const minTurnMs = 50;
 
-/**
- * Bottleneck grows its reservoir only on its heartbeat (250 ms by default, 5 s clustered: "5 per
- * second" became 5 per 5 s), so the beat is half a token's time, between 10 and 250 ms, and each
- * beat adds the rate's share. In process, Bottleneck adds one increment per beat however long the
- * beat was, and only if a full increase interval has passed by Date.now() (20/s came out as 4/s,
- * and a beat 1 ms short of the interval was skipped): there the interval is set a little under
- * the beat. Clustered, it adds one increment per whole interval elapsed: there they are equal.
- */
-const beatMs = ({ perSecond }: ThrottleSettings): number =>
-  Math.min(250, Math.max(10, Math.floor(500 / perSecond)));
-
 /** The settings that make up the quota (the current reservoir is state, not a setting). */
 const quotaOf = (
   settings: ThrottleSettings,
   clustered: boolean,
 ): Bottleneck.ConstructorOptions => ({
   maxConcurrent: settings.maxInFlight,
-  reservoirIncreaseInterval: clustered ? beatMs(settings) : beatMs(settings) - 2,
-  reservoirIncreaseAmount: (settings.perSecond * beatMs(settings)) / 1000,
-  reservoirIncreaseMaximum: settings.burst,
+  ...refillOf(settings, clustered),
 });
-
-const isLostRedisState = (error: unknown): boolean =>
-  error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');

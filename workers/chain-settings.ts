@@ -1,14 +1,17 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
 import type { RelayerConfig } from './config';
+import type { RpcBudgets } from './rpc-budgets';
 
 /** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS. */
 export const evmChainsSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
+  budgets?: RpcBudgets,
 ): EvmChainSettings[] =>
-  [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) =>
-    evmChainSettings(config, onRpcResponse, chain),
-  );
+  [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) => ({
+    ...evmChainSettings(config, onRpcResponse, chain),
+    ...(budgets && { budget: budgets.forChain(chain.chainId) }),
+  }));
 
 /** One EVM chain as the configuration describes it (CHAIN_ID's unless `chain` is given). */
 export const evmChainSettings = (

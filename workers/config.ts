@@ -2,6 +2,15 @@ import { isHex, parseEther, parseGwei } from 'viem';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../activities/failpoints';
 import { ErrorType } from '../domain/errors';
+import {
+  essentialMethods,
+  knownRpcMethods,
+  presetWeights,
+  weightOf,
+  weightPresets,
+  type MethodWeights,
+  type WeightPreset,
+} from '../throttle/rpc-weights';
 
 /**
  * Every setting of a worker process: its environment variable, its default and what it means.
@@ -94,6 +103,40 @@ const crashAt = z.string().transform((value, context) => {
     return z.NEVER;
   }
   return [point as CrashPoint, Number(times)] as const;
+});
+
+/** `[<preset>,]<method>=<units>,…`: a preset's table with some methods weighed otherwise. */
+const methodWeights = z.string().transform((value, context): MethodWeights => {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const first = parts[0] ?? 'per-call';
+  const preset = (weightPresets as readonly string[]).includes(first)
+    ? (first as WeightPreset)
+    : undefined;
+  const base = presetWeights(preset ?? 'per-call');
+  const byMethod: Record<string, number> = { ...base.byMethod };
+  for (const part of preset ? parts.slice(1) : parts) {
+    const match = /^([A-Za-z0-9_]+)=(\S+)$/.exec(part);
+    if (!match) {
+      context.addIssue({
+        code: 'custom',
+        message: `"${part}" is neither a preset (${weightPresets.join(', ')}) nor <method>=<units>`,
+      });
+      continue;
+    }
+    const [, method, units] = match as unknown as [string, string, string];
+    if (!(knownRpcMethods as readonly string[]).includes(method)) {
+      context.addIssue({ code: 'custom', message: `${method} is not a JSON-RPC method we know` });
+    } else if (!/^\d+$/.test(units) || Number(units) < 1) {
+      context.addIssue({
+        code: 'custom',
+        message: `${method}'s weight must be a whole number of units from 1 (got ${units})`,
+      });
+    } else byMethod[method] = Number(units);
+  }
+  return { ...base, byMethod };
 });
 
 const setting = <T>(s: Setting<T>): Setting<T> => s;
@@ -263,6 +306,24 @@ export const settings = {
     doc: 'A permit whose holder never released it is reclaimed after this',
     parse: integer(1000, 3_600_000),
   }),
+  rpcUnitsPerSecond: setting({
+    env: 'RPC_UNITS_PER_SECOND',
+    fallback: '100',
+    doc: "The provider's limit per endpoint, in RPC_WEIGHTS units per second: every JSON-RPC call spends from it (sends first, look-ups that can wait last), shared through REDIS_URL",
+    parse: integer(1, 10_000_000),
+  }),
+  rpcBurstUnits: setting({
+    env: 'RPC_BURST_UNITS',
+    fallback: '100',
+    doc: 'Units that may go back to back after a quiet period (at least the heaviest call the relayer needs)',
+    parse: integer(1, 10_000_000),
+  }),
+  rpcWeights: setting({
+    env: 'RPC_WEIGHTS',
+    fallback: 'per-call',
+    doc: 'What each call costs: `per-call` (1 unit each) or `alchemy` (its throughput compute units: a send 250, most reads 10–26), then `<method>=<units>` overrides, comma-separated (e.g. `alchemy,eth_call=30`)',
+    parse: methodWeights,
+  }),
   redisUrl: setting({
     env: 'REDIS_URL',
     fallback: '',
@@ -389,8 +450,35 @@ export function loadConfig(
   if (extraChains.some((chain) => chain.chainId === config.chainId)) {
     problems.push(`EXTRA_CHAINS: chain ${String(config.chainId)} is already CHAIN_ID`);
   }
+  if (config.rpcWeights && config.rpcBurstUnits && config.rpcUnitsPerSecond) {
+    problems.push(...budgetProblems(config as Pick<RelayerConfig, BudgetKeys>));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as RelayerConfig;
+}
+
+type BudgetKeys = 'rpcWeights' | 'rpcBurstUnits' | 'rpcUnitsPerSecond';
+
+/** A budget that cannot pay for one call the relayer needs would stall it: refused at start. */
+function budgetProblems({
+  rpcWeights,
+  rpcBurstUnits,
+  rpcUnitsPerSecond,
+}: Pick<RelayerConfig, BudgetKeys>) {
+  const heaviest = Math.max(...essentialMethods.map((method) => weightOf(rpcWeights, method)));
+  const send = weightOf(rpcWeights, 'eth_sendRawTransaction');
+  return [
+    ...(rpcBurstUnits < heaviest
+      ? [
+          `RPC_BURST_UNITS: must be at least ${heaviest}, the heaviest call the relayer needs under RPC_WEIGHTS (got "${rpcBurstUnits}")`,
+        ]
+      : []),
+    ...(rpcUnitsPerSecond < send
+      ? [
+          `RPC_UNITS_PER_SECOND: must be at least ${send}, one send under RPC_WEIGHTS (got "${rpcUnitsPerSecond}")`,
+        ]
+      : []),
+  ];
 }
 
 /** The configuration table of the README. */

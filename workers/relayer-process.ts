@@ -23,6 +23,7 @@ import { ensureSearchAttributes } from './ensure-search-attributes';
 import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
+import { startRpcBudgets } from './rpc-budgets';
 import { rpcResponseCounter } from './rpc-metrics';
 import { RunStats } from './run-stats';
 
@@ -55,8 +56,9 @@ export async function startRelayerProcess(
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
+  const budgets = startRpcBudgets(config, metrics);
   const chains = createChainRegistry(
-    evmChainsSettings(config, rpcResponseCounter(metrics)).map(createEvmChain),
+    evmChainsSettings(config, rpcResponseCounter(metrics), budgets).map(createEvmChain),
   );
   // One native connection per process, shared by the workers and the client.
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -85,6 +87,7 @@ export async function startRelayerProcess(
       stopped();
       await done;
       await api?.close();
+      await budgets.close();
       await connection.close();
       await database.close();
     },

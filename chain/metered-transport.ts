@@ -1,0 +1,52 @@
+import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
+
+/**
+ * The provider's budget as the chain sees it: a call waits for its units before it goes, and a
+ * rate refusal from the provider slows the budget down (throttle/rpc-budget.ts implements it).
+ */
+export interface RpcGate {
+  spend(method: string): Promise<void>;
+  /** Resolves once the pause is in place (callers need not wait). */
+  refused(retryAfterMs?: number): Promise<void>;
+}
+
+/**
+ * One endpoint's transport whose every JSON-RPC call first spends from the endpoint's budget:
+ * whatever code makes the call (a step, the head watcher, a review check, the worker's start).
+ */
+export const metered =
+  (inner: Transport, gate: RpcGate): Transport =>
+  (options) => {
+    const transport = inner(options);
+    const request: typeof transport.request = async (args, requestOptions) => {
+      await gate.spend(args.method);
+      try {
+        return await transport.request(args, requestOptions);
+      } catch (error) {
+        const refusal = rateRefusal(error);
+        if (refusal) void gate.refused(refusal.retryAfterMs);
+        throw error;
+      }
+    };
+    return { ...transport, request };
+  };
+
+/** A provider's "too many requests": HTTP 429, or JSON-RPC -32005 inside an HTTP 200. */
+export function rateRefusal(error: unknown): { retryAfterMs?: number } | undefined {
+  if (error instanceof HttpRequestError && error.status === 429) {
+    return { retryAfterMs: retryAfterMs(error.headers?.get('retry-after')) };
+  }
+  if (error instanceof LimitExceededRpcError) return {};
+  return undefined;
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(
+  header: string | null | undefined,
+  now = Date.now(),
+): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

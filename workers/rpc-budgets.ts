@@ -1,0 +1,80 @@
+import Bottleneck from 'bottleneck';
+import Redis from 'ioredis';
+import { createHash } from 'node:crypto';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { endpointLabel, type ChainBudget } from '../chain/evm-chain';
+import { RpcBudget } from '../throttle/rpc-budget';
+import { weightOf } from '../throttle/rpc-weights';
+import type { RelayerConfig } from './config';
+
+export interface RpcBudgets {
+  forChain(chainId: number): ChainBudget;
+  close(): Promise<void>;
+}
+
+/**
+ * The provider's budget of every endpoint this process calls, one per endpoint URL (an endpoint
+ * is a provider account), shared through REDIS_URL by every process that calls it; with metrics
+ * of units spent by chain, endpoint and method, and of the time calls waited for budget.
+ */
+export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBudgets {
+  const units = new Counter({
+    name: 'relayer_rpc_units_total',
+    help: 'Budget units spent on JSON-RPC calls, by chain, endpoint (host:port) and method (see RPC_WEIGHTS)',
+    labelNames: ['chain_id', 'endpoint', 'method'] as const,
+    registers: [metrics],
+  });
+  const waited = new Histogram({
+    name: 'relayer_rpc_budget_wait_seconds',
+    help: 'Time a JSON-RPC call waited for budget before it went, by method',
+    labelNames: ['method'] as const,
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics],
+  });
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  // Failed commands reach the caller as an error; the client itself keeps reconnecting.
+  redis?.on('error', (error: Error) => console.error(`rpc budget: redis: ${error.message}`));
+  const connection = redis && new Bottleneck.IORedisConnection({ client: redis });
+  const budgets = new Map<string, RpcBudget>();
+  const settings = {
+    unitsPerSecond: config.rpcUnitsPerSecond,
+    burstUnits: config.rpcBurstUnits,
+    weights: config.rpcWeights,
+  };
+
+  const budgetOf = (chainId: number, url: string): RpcBudget => {
+    const endpoint = endpointLabel(url);
+    const key = `${chainId} ${url}`;
+    let budget = budgets.get(key);
+    if (!budget) {
+      // The URL's hash, not the URL: a provider's key lives in its path.
+      const budgetId = `rpc-budget:${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
+      budget = new RpcBudget(
+        settings,
+        connection && { connection, budgetId },
+        ({ method, units: spent, waitedMs }) => {
+          units.inc({ chain_id: String(chainId), endpoint, method }, spent);
+          waited.observe({ method }, waitedMs / 1000);
+        },
+      );
+      budget.ready().catch((error: Error) => console.error(`rpc budget: ${error.message}`));
+      budgets.set(key, budget);
+    }
+    return budget;
+  };
+
+  return {
+    forChain: (chainId) => ({
+      gateFor: (url) => budgetOf(chainId, url),
+      unitsOf: (method) => weightOf(config.rpcWeights, method),
+      burstUnits: config.rpcBurstUnits,
+    }),
+    async close() {
+      for (const budget of budgets.values()) await budget.close();
+      await connection?.disconnect();
+    },
+  };
+}
