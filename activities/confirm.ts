@@ -8,6 +8,7 @@ import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intent
 import { endHold } from '../store/ledger';
 import { listAttempts, planOf, type TransactionAttempt } from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
+import { decideConfirmMove, type ConfirmLook } from './confirm-move';
 import { checkNonceGap } from './transactions/fill-nonce-gap';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -26,18 +27,10 @@ export type ConfirmResult =
 type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 
 /**
- * One look at an intent's transactions on the chain, and the one move it calls for. Waiting for
- * blocks happens on a workflow timer between looks, not in a pool slot.
- *
- * - An attempt mined `confirmations` deep: confirmed (hold captured) or failed if it reverted
- *   (no value moved, hold released). Whichever attempt was mined is the one recorded.
- * - Mined less deep: keep looking. A receipt seen before and gone now was reorged out: recorded,
- *   and the intent goes on confirming (its bytes are re-sent if the node lost them).
- * - Pending longer than the chain's stuck time: if a nonce below ours is missing, fill it;
- *   otherwise sign a replacement at the same nonce that outbids it, within the fee caps.
- * - Unknown to the node with our nonce unused: dropped, so the latest bytes are sent again.
- * - Unknown with our nonce used by a transaction that is none of ours: once that is settled at
- *   the confirmation depth, none of our attempts can ever land, so sign again at a fresh nonce.
+ * One look at an intent's transactions on the chain, and the one move it calls for (decided by
+ * `decideConfirmMove`, see confirm-move.ts; carried out here). Waiting for blocks happens on a
+ * workflow timer between looks, not in a pool slot; a look reads the blocks the process watches
+ * (chain.observe), and asks the node itself only when the decision needs it.
  */
 export const confirm = (deps: ActivityDependencies) => {
   const { db, chains, clock, throttle } = deps;
@@ -176,6 +169,24 @@ export const confirm = (deps: ActivityDependencies) => {
     return pending(chain);
   }
 
+  /** Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. */
+  async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    const plan = await unlessCancelled(
+      chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
+    );
+    const chainPendingNonce = await chain.pendingNonce(intent.from);
+    const reassigned = await signAttempt(
+      deps,
+      intent,
+      plan,
+      { kind: 'fresh', chainPendingNonce },
+      { why: `nonce ${latest.nonce} was used by another transaction` },
+    );
+    const signed = signedTransactionOf(reassigned);
+    if (signed) await sendSigned(chain, throttle, signed);
+    return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
+  }
+
   return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {
       const intent = await getIntent(db.kysely, intentId);
@@ -198,43 +209,61 @@ export const confirm = (deps: ActivityDependencies) => {
       }
       const chain = chains.get(intent.chainId);
 
-      let latestSeen: TransactionObservation | undefined;
-      for (const attempt of [...attempts].reverse()) {
-        const seen = await unlessCancelled(chain.observe(attempt.txHash));
-        latestSeen ??= seen;
-        if (seen.state !== 'mined') continue;
-        if (seen.confirmations >= chain.confirmations) return finish(intent, attempt, seen);
-        await noteReceipt(intent, attempt, seen);
-        return pending(chain, seen.confirmations, chain.pollIntervalMs, attempt.txHash);
+      const look: ConfirmLook = {
+        now: clock.now().getTime(),
+        confirmations: chain.confirmations,
+        stuckAfterMs: chain.stuckAfterMs,
+        askNodeAfterMs: chain.askNodeAfterMs,
+        notedBlock: intent.blockNumber,
+        attempts: [],
+      };
+      for (const attempt of attempts) {
+        const seen = await unlessCancelled(chain.observe(attempt.txHash, attempt.createdAt));
+        look.attempts.push({ nonce: attempt.nonce, signedAt: attempt.createdAt.getTime(), seen });
       }
-      if (intent.blockNumber !== null) await noteReceipt(intent, undefined);
-
-      if (latestSeen?.state === 'pending') return whilePending(chain, intent, latest);
-
-      if ((await chain.minedNonce(intent.from)) > latest.nonce) {
-        // Used by a transaction that is none of ours (none has a receipt). Sign again only once
-        // that is as settled as we ask our own to be: a shallow reorg could still revive ours.
-        if ((await chain.settledNonce(intent.from)) <= latest.nonce) return pending(chain);
-        // Settled now: if one of ours is what used it (mined since the look above, through
-        // another endpoint), its receipt shows now, and the next look confirms it.
-        for (const attempt of attempts) {
-          if ((await chain.observe(attempt.txHash)).state === 'mined') return pending(chain);
+      let reorgNoted = false;
+      for (;;) {
+        const { move, reorged } = decideConfirmMove(look);
+        if (reorged && !reorgNoted) {
+          await noteReceipt(intent, undefined);
+          reorgNoted = true;
         }
-        const plan = await unlessCancelled(
-          chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
-        );
-        const chainPendingNonce = await chain.pendingNonce(intent.from);
-        const reassigned = await signAttempt(
-          deps,
-          intent,
-          plan,
-          { kind: 'fresh', chainPendingNonce },
-          { why: `nonce ${latest.nonce} was used by another transaction` },
-        );
-        const signed = signedTransactionOf(reassigned);
-        if (signed) await sendSigned(chain, throttle, signed);
-        return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
+        switch (move.move) {
+          case 'finish': {
+            const seen = look.attempts[move.attempt]!.seen as Mined;
+            return finish(intent, attempts[move.attempt]!, seen);
+          }
+          case 'note-receipt': {
+            const attempt = attempts[move.attempt]!;
+            await noteReceipt(intent, attempt, look.attempts[move.attempt]!.seen as Mined);
+            return pending(chain, move.confirmations, chain.pollIntervalMs, attempt.txHash);
+          }
+          case 'wait':
+            return pending(chain);
+          case 'ask-node':
+            look.attempts.at(-1)!.seen = await unlessCancelled(chain.observeAtNode(latest.txHash));
+            continue;
+          case 'read-nonces':
+            look.nonces = {
+              mined: await chain.minedNonce(intent.from),
+              settled: await chain.settledNonce(intent.from),
+            };
+            continue;
+          case 'recheck-attempts':
+            for (const [index, attempt] of attempts.entries()) {
+              look.attempts[index]!.seen = await unlessCancelled(
+                chain.observeAtNode(attempt.txHash),
+              );
+            }
+            look.rechecked = true;
+            continue;
+          case 'unstick':
+            return whilePending(chain, intent, latest);
+          case 'resend':
+            return resend(chain, intent, latest);
+          case 'reassign':
+            return reassign(chain, intent, latest);
+        }
       }
-      return resend(chain, intent, latest);
     });
 };

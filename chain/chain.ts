@@ -14,8 +14,12 @@ import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../doma
 export type BroadcastOutcome = 'sent' | 'already-known' | 'nonce-taken' | 'replace-needed';
 
 export type TransactionObservation =
+  /** The node does not know the bytes. */
   | { state: 'unknown' }
+  /** The node's pool has them. */
   | { state: 'pending' }
+  /** In no block yet, as far as the watched blocks show: the node may or may not have them. */
+  | { state: 'not-mined' }
   | { state: 'mined'; blockNumber: bigint; confirmations: number; succeeded: boolean };
 
 export interface Chain {
@@ -24,6 +28,10 @@ export interface Chain {
   readonly confirmations: number;
   /** How long after a send its receipt can first be deep enough: block time × confirmations. */
   readonly firstLookAfterMs: number;
+  /** How old the watched head (and the fee market read with it) may be when a step uses it. */
+  readonly headMaxAgeMs: number;
+  /** Not mined this long after signing: the node is asked whether it still has the bytes. */
+  readonly askNodeAfterMs: number;
   /** How long to wait before looking at a pending transaction again. */
   readonly pollIntervalMs: number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
@@ -43,15 +51,23 @@ export interface Chain {
    * is success: the hash is what identifies the payment, not the node's reply.
    */
   broadcast(signed: SignedTransfer): Promise<BroadcastOutcome>;
-  observe(txHash: Hex): Promise<TransactionObservation>;
+  /**
+   * Where a transaction signed at `signedAt` stands, from the blocks the process watches (one
+   * head read and one receipts read per block, shared by every look): mined or not mined.
+   */
+  observe(txHash: Hex, signedAt: Date): Promise<TransactionObservation>;
+  /** The node's own answer for one hash: mined, in its pool (pending) or unknown to it. */
+  observeAtNode(txHash: Hex): Promise<TransactionObservation>;
   /** The transfer a hash names, as the node has it (for an operator's claim); undefined if none. */
   lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined>;
   /** Transactions of `address` in the head block: every nonce below it is used (until a reorg). */
   minedNonce(address: Hex): Promise<number>;
   /** Transactions of `address` mined `confirmations` deep: nonces below it are used for good. */
   settledNonce(address: Hex): Promise<number>;
-  /** The head block: answers only if an endpoint is reachable. */
-  blockNumber(): Promise<bigint>;
+  /** The head block, as watched: read again when older than `maxAgeMs` (default half a block). */
+  blockNumber(maxAgeMs?: number): Promise<bigint>;
+  /** For the readiness probe: the watched head, read again at most every few seconds. */
+  ready(): Promise<{ headAgeMs?: number }>;
 }
 
 export interface ObservedTransfer extends TransferRequest {

@@ -6,8 +6,8 @@ import {
   keccak256,
   recoverTransactionAddress,
   TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
   zeroAddress,
+  type TransactionReceipt,
   type TransactionSerializedEIP1559,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -27,7 +27,10 @@ import type {
   TransactionObservation,
 } from './chain';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
+import { BlockWatcher } from './block-watcher';
+import { CodeProbe } from './code-probe';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
+import { metered, type RpcGate } from './metered-transport';
 import {
   firstBid,
   replacementBid,
@@ -56,7 +59,25 @@ export interface EvmChainSettings {
   stuckAfterMs: number;
   fees: FeePolicy;
   onRpcResponse?: (event: RpcResponseEvent) => void;
+  /** The provider's budget: every call of every endpoint spends from that endpoint's. */
+  budget?: ChainBudget;
 }
+
+export interface ChainBudget {
+  gateFor(rpcUrl: string): RpcGate;
+  unitsOf(method: string): number;
+  /** The most units one call may cost (the budget's burst). */
+  burstUnits: number;
+}
+
+/** A plain transfer to an address without code costs exactly this gas, no estimate needed. */
+const plainTransferGas = 21_000n;
+
+/** How long an address's code (or its absence) is trusted: code can appear (CREATE2, EIP-7702). */
+const codeCacheMs = 10 * 60_000;
+
+/** A readiness check reads the watched head, refreshed at most this often. */
+const readinessMaxAgeMs = 10_000;
 
 export const endpointLabel = (url: string): string => new URL(url).host;
 
@@ -71,8 +92,12 @@ const baseFeeHeadroom = 2n;
  */
 export function createEvmChain(settings: EvmChainSettings): Chain {
   const { chainId } = settings;
+  const { budget } = settings;
   const transport = fallback(
-    settings.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs })),
+    settings.rpcUrls.map((url) => {
+      const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
+      return budget ? metered(endpoint, budget.gateFor(url)) : endpoint;
+    }),
     { retryCount: 0 },
   );
   const client = createPublicClient({
@@ -122,6 +147,21 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     }
   };
 
+  const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
+  const watcher = new BlockWatcher(client, {
+    wallets: [...accounts.values()].map((account) => account.address),
+    maxHole: 4,
+    keep: Math.max(64, settings.confirmations * 2),
+    blockReceiptsCheaper: (ours) =>
+      unitsOf('eth_getBlockReceipts') <= (budget?.burstUnits ?? Infinity) &&
+      unitsOf('eth_getBlockReceipts') <= ours * unitsOf('eth_getTransactionReceipt'),
+  });
+  /** How fresh the head must be for a look: half a block, or a quarter of a poll on automine. */
+  const lookMaxAgeMs =
+    settings.blockTimeMs > 0
+      ? settings.blockTimeMs / 2
+      : Math.min(250, settings.pollIntervalMs / 4);
+
   async function findTransaction(txHash: Hex) {
     try {
       return await client.getTransaction({ hash: txHash });
@@ -131,16 +171,41 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     }
   }
 
+  /** The tip the node suggests, read once per head block whoever asks. */
+  let tipOf: { blockHash: Hex; tip: Promise<bigint> } | undefined;
   async function feeMarket(): Promise<FeeMarket> {
-    const [block, tip] = await rpc(
-      Promise.all([client.getBlock({ blockTag: 'latest' }), client.estimateMaxPriorityFeePerGas()]),
-    );
-    const baseFeePerGas = block.baseFeePerGas ?? 0n;
+    const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
+    if (tipOf?.blockHash !== block.hash) {
+      const tip = client.estimateMaxPriorityFeePerGas();
+      tip.catch(() => (tipOf = undefined));
+      tipOf = { blockHash: block.hash, tip };
+    }
+    const tip = await rpc(tipOf.tip);
+    const { baseFeePerGas } = block;
     return {
       baseFeePerGas,
       maxFeePerGas: baseFeePerGas * baseFeeHeadroom + tip,
       maxPriorityFeePerGas: tip,
     };
+  }
+
+  const codes = new CodeProbe(client, lookMaxAgeMs / 2, codeCacheMs);
+
+  /** Gas of a transfer: exact for a plain one to an address without code, else estimated. */
+  async function gasOf(account: PrivateKeyAccount, request: TransferRequest): Promise<bigint> {
+    if (!(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
+    return rpc(
+      client.estimateGas({ account: account.address, to: request.to, value: request.value }),
+      request.from,
+    );
+  }
+
+  /** The node's own answer for a hash: its receipt, else whether its pool has the bytes. */
+  async function observeAtNode(txHash: Hex): Promise<TransactionObservation> {
+    const receipt = await rpc(watcher.receiptOf(txHash));
+    if (receipt)
+      return minedBy(receipt, (await rpc(watcher.currentHead(lookMaxAgeMs))).block.number);
+    return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
   }
 
   const chosen = (choice: FeeChoice) => {
@@ -152,6 +217,12 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     chainId,
     confirmations: settings.confirmations,
     firstLookAfterMs: settings.blockTimeMs * settings.confirmations,
+    headMaxAgeMs: lookMaxAgeMs,
+    // Two blocks later than it could first be deep enough; on automine, two polls.
+    askNodeAfterMs:
+      settings.blockTimeMs > 0
+        ? settings.blockTimeMs * (settings.confirmations + 2)
+        : settings.pollIntervalMs * 2,
     pollIntervalMs: settings.pollIntervalMs,
     stuckAfterMs: settings.stuckAfterMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),
@@ -160,13 +231,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {
       const account = accountFor(request.from);
-      const [market, gas] = await Promise.all([
-        feeMarket(),
-        rpc(
-          client.estimateGas({ account: account.address, to: request.to, value: request.value }),
-          request.from,
-        ),
-      ]);
+      const [market, gas] = await Promise.all([feeMarket(), gasOf(account, request)]);
       return { ...request, gas, ...chosen(firstBid(market, gas, settings.fees.caps)) };
     },
 
@@ -214,21 +279,19 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       }
     },
 
-    async observe(txHash: Hex): Promise<TransactionObservation> {
-      try {
-        const receipt = await client.getTransactionReceipt({ hash: txHash });
-        const head = await rpc(client.getBlockNumber({ cacheTime: 0 }));
-        return {
-          state: 'mined',
-          blockNumber: receipt.blockNumber,
-          confirmations: Number(head - receipt.blockNumber + 1n),
-          succeeded: receipt.status === 'success',
-        };
-      } catch (error) {
-        if (!(error instanceof TransactionReceiptNotFoundError)) throw typed(error);
-      }
-      return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
+    async observe(txHash: Hex, signedAt: Date): Promise<TransactionObservation> {
+      const head = await rpc(watcher.currentHead(lookMaxAgeMs));
+      const sighting = watcher.sighting(txHash, signedAt);
+      if (sighting.state === 'not-mined') return { state: 'not-mined' };
+      const receipt = await rpc(
+        sighting.state === 'mined'
+          ? watcher.receiptIn(sighting.block, txHash)
+          : watcher.receiptOf(txHash),
+      );
+      return receipt ? minedBy(receipt, head.block.number) : { state: 'not-mined' };
     },
+
+    observeAtNode,
 
     async lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined> {
       const transaction = await findTransaction(txHash);
@@ -239,7 +302,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         to: transaction.to ? getAddress(transaction.to) : zeroAddress,
         value: transaction.value,
         nonce: transaction.nonce,
-        observation: await chain.observe(txHash),
+        observation: await observeAtNode(txHash),
       };
     },
 
@@ -252,10 +315,29 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return rpc(client.getTransactionCount({ address, blockNumber }));
     },
 
-    blockNumber: () => rpc(client.getBlockNumber({ cacheTime: 0 })),
+    async blockNumber(maxAgeMs = lookMaxAgeMs) {
+      return (await rpc(watcher.currentHead(maxAgeMs))).block.number;
+    },
+
+    async ready() {
+      await chain.blockNumber(readinessMaxAgeMs);
+      return { headAgeMs: watcher.headAgeMs() };
+    },
   };
   return chain;
 }
+
+/** A receipt seen with the head at `headNumber` (or later: the receipt's block counts). */
+const minedBy = (receipt: TransactionReceipt, headNumber: bigint): TransactionObservation => ({
+  state: 'mined',
+  blockNumber: receipt.blockNumber,
+  confirmations: Number(
+    (headNumber > receipt.blockNumber ? headNumber : receipt.blockNumber) -
+      receipt.blockNumber +
+      1n,
+  ),
+  succeeded: receipt.status === 'success',
+});
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.chainId, chain]));

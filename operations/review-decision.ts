@@ -157,7 +157,7 @@ async function unpaidAttempts(
   if (attempts.length === 0) return {};
   const chain = deps.chains.get(intent.chainId);
   for (const attempt of attempts) {
-    const seen = await chain.observe(attempt.txHash);
+    const seen = await chain.observeAtNode(attempt.txHash);
     if (seen.state === 'mined' && seen.succeeded) {
       throw new ReviewRefusedError(
         intent.id,

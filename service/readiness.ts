@@ -16,6 +16,6 @@ export const readinessProbes = ({
   { name: 'database', probe: () => database.ping() },
   ...chains.chainIds.map((chainId) => ({
     name: `chain ${chainId}`,
-    probe: () => chains.get(chainId).blockNumber(),
+    probe: () => chains.get(chainId).ready(),
   })),
 ];

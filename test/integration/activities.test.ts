@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { formatEther, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
@@ -187,11 +188,13 @@ describe('activities against real SQLite and anvil', () => {
         seen = await run(activities.confirm, { intentId: intent.id });
       expect(seen).toMatchObject({ state: 'pending', confirmations: 1 });
       await deep.testClient.mine({ blocks: 1 });
+      await sleep(deep.chain.headMaxAgeMs);
       expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
         state: 'pending',
         confirmations: 2,
       });
       await deep.testClient.mine({ blocks: 1 });
+      await sleep(deep.chain.headMaxAgeMs);
       expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
         state: 'confirmed',
       });

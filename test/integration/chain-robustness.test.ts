@@ -181,6 +181,8 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     await world.testClient.setAutomine(false);
     const intent = await sentIntent(activities, 1);
     await world.testClient.dropTransaction({ hash: intent.txHash! });
+    // Not mined for a while: only then is the node asked whether it still has the bytes.
+    await sleep(world.chain.askNodeAfterMs);
     expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
       state: 'pending',
     });
@@ -271,8 +273,12 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
         const chain = world.chains.get(chainId);
         return {
           ...chain,
-          observe: async (txHash) => {
-            if (lookedAt.has(txHash)) return chain.observe(txHash);
+          observe: async (txHash, signedAt) => {
+            if (lookedAt.has(txHash)) return chain.observe(txHash, signedAt);
+            return { state: 'not-mined' };
+          },
+          observeAtNode: async (txHash) => {
+            if (lookedAt.has(txHash)) return chain.observeAtNode(txHash);
             lookedAt.add(txHash);
             return { state: 'unknown' };
           },
@@ -355,6 +361,7 @@ describe('fee caps', () => {
     // Once the market is back under the caps the same step goes through.
     await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
     await world.testClient.mine({ blocks: 1 });
+    await sleep(world.chain.headMaxAgeMs); // the market is read with the head
     await run(activities.broadcast, { intentId: intent.id });
     await confirmWith(activities, intent.id, () => sleep(20));
     const [attempt] = await listAttempts(world.database.kysely, intent.id);

@@ -1,0 +1,208 @@
+import type { PublicClient, TransactionReceipt } from 'viem';
+import type { Hex } from '../domain/transfer';
+
+/** A block as the watcher keeps it: enough to follow the chain and find our transactions. */
+export interface WatchedBlock {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  baseFeePerGas: bigint;
+  /** Every transaction of the block. */
+  transactions: ReadonlySet<Hex>;
+  /** How many of them our wallets sent (what decides how their receipts are read). */
+  ours: number;
+}
+
+export interface Head {
+  block: WatchedBlock;
+  /** When the head was read (Date.now()). */
+  readAt: number;
+}
+
+/** Where a transaction stands in the blocks the watcher saw. */
+export type Sighting =
+  | { state: 'mined'; block: WatchedBlock; head: WatchedBlock }
+  /** In no block up to the head, and every block since it was signed was read. */
+  | { state: 'not-mined' }
+  /** The watcher cannot tell (it missed blocks, or read the head before the signing). */
+  | { state: 'not-covered' };
+
+export interface BlockWatcherSettings {
+  wallets: readonly Hex[];
+  /** Most blocks fetched to fill a hole between two heads; a bigger hole ends the coverage. */
+  maxHole: number;
+  /** Blocks kept behind the head. */
+  keep: number;
+  /** Which is cheaper for `ours` receipts of one block: one eth_getBlockReceipts, or one each. */
+  blockReceiptsCheaper(ours: number): boolean;
+}
+
+/**
+ * Margin between the signing time of a transaction (another process's clock) and the first block
+ * it could be in: coverage must start this much before it.
+ */
+const clockMarginMs = 1000;
+
+/**
+ * Follows one chain's head for every confirmation look of the process: reads the head at most
+ * once per `maxAgeMs` whoever asks, keeps the recent blocks with their transactions, follows
+ * reorgs, and reads receipts once per block (or per transaction, whichever the provider's weights
+ * make cheaper). So the cost of watching grows with blocks, not with intents.
+ */
+export class BlockWatcher {
+  private readonly blocks = new Map<bigint, WatchedBlock>();
+  private readonly minedIn = new Map<Hex, bigint>();
+  private readonly receipts = new Map<Hex, Promise<TransactionReceipt | undefined>>();
+  private readonly blockReceipts = new Map<Hex, Promise<Map<Hex, TransactionReceipt>>>();
+  private readonly wallets: Set<string>;
+  private head?: Head;
+  /** Every block from the one first seen at this time on has been read. */
+  private coveredSince = Number.POSITIVE_INFINITY;
+  private reading?: Promise<Head>;
+
+  constructor(
+    private readonly client: PublicClient,
+    private readonly settings: BlockWatcherSettings,
+  ) {
+    this.wallets = new Set(settings.wallets.map((wallet) => wallet.toLowerCase()));
+  }
+
+  /** The head, read again if the last read is older than `maxAgeMs` (one read for all askers). */
+  async currentHead(maxAgeMs: number): Promise<Head> {
+    if (this.head && Date.now() - this.head.readAt <= maxAgeMs) return this.head;
+    this.reading ??= this.readHead().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** ms since the head was last read; undefined before the first read. */
+  headAgeMs(): number | undefined {
+    return this.head && Date.now() - this.head.readAt;
+  }
+
+  /** Where `txHash`, signed at `signedAt`, stands in the blocks read so far. */
+  sighting(txHash: Hex, signedAt: Date): Sighting {
+    const head = this.head;
+    if (!head) return { state: 'not-covered' };
+    const number = this.minedIn.get(txHash);
+    const block = number === undefined ? undefined : this.blocks.get(number);
+    if (block) return { state: 'mined', block, head: head.block };
+    const since = signedAt.getTime() - clockMarginMs;
+    return this.coveredSince <= since && head.readAt > signedAt.getTime()
+      ? { state: 'not-mined' }
+      : { state: 'not-covered' };
+  }
+
+  /** The receipt of our `txHash` mined in `block` (read once, shared by every asker). */
+  async receiptIn(block: WatchedBlock, txHash: Hex): Promise<TransactionReceipt | undefined> {
+    if (!this.settings.blockReceiptsCheaper(block.ours)) return this.receiptOf(txHash);
+    let all = this.blockReceipts.get(block.hash);
+    if (!all) {
+      all = this.client
+        .getBlockReceipts({ blockHash: block.hash })
+        .then((receipts) => new Map(receipts.map((receipt) => [receipt.transactionHash, receipt])));
+      all.catch(() => this.blockReceipts.delete(block.hash));
+      this.blockReceipts.set(block.hash, all);
+    }
+    return (await all).get(txHash);
+  }
+
+  /** A receipt by hash, asked of the node (one read per hash while it is wanted). */
+  receiptOf(txHash: Hex): Promise<TransactionReceipt | undefined> {
+    let receipt = this.receipts.get(txHash);
+    if (!receipt) {
+      receipt = this.client
+        .getTransactionReceipt({ hash: txHash })
+        .catch((error: unknown) => {
+          if (error instanceof Error && error.name === 'TransactionReceiptNotFoundError') {
+            return undefined;
+          }
+          throw error;
+        })
+        .finally(() => this.receipts.delete(txHash));
+      this.receipts.set(txHash, receipt);
+    }
+    return receipt;
+  }
+
+  private async readHead(): Promise<Head> {
+    const latest = await this.fetchBlock('latest');
+    const previous = this.head?.block;
+    if (!previous || latest.number > previous.number + BigInt(this.settings.maxHole) + 1n) {
+      // Nothing to go on, or too many blocks missed to read them all: coverage starts afresh.
+      this.coveredSince = Date.now();
+    } else if (latest.number > previous.number) {
+      for (let number = previous.number + 1n; number < latest.number; number++) {
+        this.remember(await this.fetchBlock(number));
+      }
+    }
+    // A reorg to a shorter chain: the blocks above the new head are gone.
+    for (const number of this.blocks.keys()) if (number > latest.number) this.forgetBlock(number);
+    this.remember(latest);
+    await this.followReorg(latest);
+    this.forgetOld(latest.number);
+    this.head = { block: latest, readAt: Date.now() };
+    return this.head;
+  }
+
+  /** Walks back from `block` until its ancestry matches what was kept, replacing what changed. */
+  private async followReorg(block: WatchedBlock): Promise<void> {
+    let child = block;
+    for (let depth = 0; depth < this.settings.keep; depth++) {
+      const kept = this.blocks.get(child.number - 1n);
+      if (!kept || kept.hash === child.parentHash) return;
+      const parent = await this.fetchBlock(child.number - 1n);
+      this.remember(parent);
+      child = parent;
+    }
+    this.coveredSince = Date.now();
+  }
+
+  private remember(block: WatchedBlock): void {
+    const replaced = this.blocks.get(block.number);
+    if (replaced?.hash === block.hash) return;
+    if (replaced) {
+      for (const txHash of replaced.transactions) {
+        if (this.minedIn.get(txHash) === block.number) this.minedIn.delete(txHash);
+      }
+      this.blockReceipts.delete(replaced.hash);
+    }
+    this.blocks.set(block.number, block);
+    for (const txHash of block.transactions) this.minedIn.set(txHash, block.number);
+  }
+
+  private forgetOld(headNumber: bigint): void {
+    for (const number of this.blocks.keys()) {
+      if (number <= headNumber - BigInt(this.settings.keep)) this.forgetBlock(number);
+    }
+  }
+
+  private forgetBlock(number: bigint): void {
+    const block = this.blocks.get(number);
+    if (!block) return;
+    this.blocks.delete(number);
+    this.blockReceipts.delete(block.hash);
+    for (const txHash of block.transactions) {
+      if (this.minedIn.get(txHash) === number) this.minedIn.delete(txHash);
+    }
+  }
+
+  private async fetchBlock(at: bigint | 'latest'): Promise<WatchedBlock> {
+    const block = await this.client.getBlock({
+      ...(at === 'latest' ? { blockTag: 'latest' as const } : { blockNumber: at }),
+      includeTransactions: true,
+    });
+    if (block.number === null || block.hash === null) {
+      throw new Error('the node answered a pending block for a mined one');
+    }
+    return {
+      number: block.number,
+      hash: block.hash,
+      parentHash: block.parentHash,
+      baseFeePerGas: block.baseFeePerGas ?? 0n,
+      transactions: new Set(block.transactions.map((transaction) => transaction.hash)),
+      ours: block.transactions.filter((transaction) =>
+        this.wallets.has(transaction.from.toLowerCase()),
+      ).length,
+    };
+  }
+}

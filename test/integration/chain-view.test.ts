@@ -1,0 +1,64 @@
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createEvmChain } from '../../chain/evm-chain';
+import { evmChainSettings } from '../../workers/chain-settings';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld({ proxy: true, wallets: 1 });
+const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
+
+/** A chain of the relayer's, through the proxy (which counts its calls). */
+const relayerChain = () => createEvmChain(evmChainSettings(suite.world().config()));
+
+describe('the watched chain: reads grow with blocks, not with intents', () => {
+  it('five looks at five transactions of one block: one head read, one receipts read', async () => {
+    const world = suite.world();
+    const chain = relayerChain();
+    await world.testClient.setAutomine(false);
+    try {
+      const signedAt = new Date();
+      const sent: `0x${string}`[] = [];
+      const start = await chain.pendingNonce(world.wallets[0]!);
+      for (let i = 0; i < 5; i++) {
+        const plan = await chain.planTransfer({
+          from: world.wallets[0]!,
+          to: recipient(),
+          value: parseEther('0.001'),
+        });
+        const signed = await chain.signTransfer(plan, start + i);
+        expect(await chain.broadcast(signed)).toBe('sent');
+        sent.push(signed.txHash);
+      }
+      await world.testClient.mine({ blocks: 1 });
+      await new Promise((resolve) => setTimeout(resolve, chain.headMaxAgeMs));
+      world.proxy!.calls.splice(0);
+      const seen = await Promise.all(sent.map((txHash) => chain.observe(txHash, signedAt)));
+      expect(seen.map((s) => s.state)).toEqual(Array(5).fill('mined'));
+      expect(world.proxy!.countsByMethod()).toEqual({
+        eth_getBlockByNumber: 1,
+        eth_getBlockReceipts: 1,
+      });
+    } finally {
+      await world.testClient.setAutomine(true);
+    }
+  });
+
+  it('plain transfers to fresh addresses: one code probe for the batch, no gas estimate', async () => {
+    const world = suite.world();
+    const chain = relayerChain();
+    const contract = recipient();
+    await world.testClient.setCode({ address: contract, bytecode: '0x60006000f3' });
+    world.proxy!.calls.splice(0);
+    const plans = await Promise.all(
+      [recipient(), recipient(), recipient(), contract].map((to) =>
+        chain.planTransfer({ from: world.wallets[0]!, to, value: 1n }),
+      ),
+    );
+    expect(plans.slice(0, 3).map((plan) => plan.gas)).toEqual([21_000n, 21_000n, 21_000n]);
+    const counts = world.proxy!.countsByMethod();
+    expect(counts.eth_call).toBe(1);
+    // Only the recipient with code gets an estimate.
+    expect(counts.eth_estimateGas).toBe(1);
+    expect(counts.eth_getCode).toBeUndefined();
+  });
+});

@@ -1,0 +1,81 @@
+import type { TransactionObservation } from '../../chain/chain';
+import { decideConfirmMove, type ConfirmLook } from '../../activities/confirm-move';
+
+const minute = 60_000;
+const mined = (confirmations: number, succeeded = true): TransactionObservation => ({
+  state: 'mined',
+  blockNumber: 100n,
+  confirmations,
+  succeeded,
+});
+
+/** A look at an intent with one attempt (nonce 7) signed `ageMs` ago that saw `seen`. */
+const look = (
+  seen: TransactionObservation,
+  ageMs: number,
+  more: Partial<ConfirmLook> = {},
+): ConfirmLook => ({
+  now: 10 * minute,
+  confirmations: 2,
+  stuckAfterMs: minute,
+  askNodeAfterMs: 3000,
+  notedBlock: null,
+  attempts: [{ nonce: 7, signedAt: 10 * minute - ageMs, seen }],
+  ...more,
+});
+
+const moveOf = (input: ConfirmLook) => decideConfirmMove(input).move;
+
+describe('the move a confirmation look calls for', () => {
+  it('finishes on an attempt mined deep enough, whichever attempt it is', () => {
+    expect(moveOf(look(mined(2), 1000))).toEqual({ move: 'finish', attempt: 0 });
+    const replaced = look({ state: 'not-mined' }, 1000, {
+      attempts: [
+        { nonce: 7, signedAt: 0, seen: mined(3, false) },
+        { nonce: 7, signedAt: 1, seen: { state: 'not-mined' } },
+      ],
+    });
+    expect(moveOf(replaced)).toEqual({ move: 'finish', attempt: 0 });
+  });
+
+  it('notes a receipt not deep enough yet, and waits', () => {
+    expect(moveOf(look(mined(1), 1000))).toEqual({
+      move: 'note-receipt',
+      attempt: 0,
+      confirmations: 1,
+    });
+  });
+
+  it('waits without asking the node while a transaction is young', () => {
+    expect(moveOf(look({ state: 'not-mined' }, 2999))).toEqual({ move: 'wait' });
+  });
+
+  it('asks the node once a transaction is not mined for a while', () => {
+    expect(moveOf(look({ state: 'not-mined' }, 3000))).toEqual({ move: 'ask-node' });
+  });
+
+  it('leaves a pending transaction alone until it is stuck, then unsticks it', () => {
+    expect(moveOf(look({ state: 'pending' }, minute - 1))).toEqual({ move: 'wait' });
+    expect(moveOf(look({ state: 'pending' }, minute))).toEqual({ move: 'unstick' });
+  });
+
+  it('reads the nonces for bytes the node lost, and resends while their nonce is unused', () => {
+    expect(moveOf(look({ state: 'unknown' }, 5000))).toEqual({ move: 'read-nonces' });
+    const unused = look({ state: 'unknown' }, 5000, { nonces: { mined: 7, settled: 7 } });
+    expect(moveOf(unused)).toEqual({ move: 'resend' });
+  });
+
+  it('signs again at a fresh nonce only once a stranger used ours for good and a last look finds none of ours', () => {
+    const shallow = look({ state: 'unknown' }, 5000, { nonces: { mined: 8, settled: 7 } });
+    expect(moveOf(shallow)).toEqual({ move: 'wait' });
+    const settled = look({ state: 'unknown' }, 5000, { nonces: { mined: 8, settled: 8 } });
+    expect(moveOf(settled)).toEqual({ move: 'recheck-attempts' });
+    expect(moveOf({ ...settled, rechecked: true })).toEqual({ move: 'reassign' });
+  });
+
+  it('says a receipt seen before is gone (reorged), and goes on deciding', () => {
+    const reorged = decideConfirmMove(look({ state: 'not-mined' }, 1000, { notedBlock: 99n }));
+    expect(reorged).toEqual({ move: { move: 'wait' }, reorged: true });
+    expect(decideConfirmMove(look(mined(1), 1000, { notedBlock: 99n })).reorged).toBe(false);
+  });
+});
