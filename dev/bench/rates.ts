@@ -10,3 +10,17 @@ export function steadyRate(sends: RecordedCall[]): number {
 
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+/** Units per second of `calls` (each by its method's units) between the 10th and 90th percentile call. */
+export function steadyUnitsRate(
+  calls: RecordedCall[],
+  unitsOf: (method: string) => number,
+): number {
+  const sorted = [...calls].sort((a, b) => a.startedAt - b.startedAt);
+  const from = Math.floor(sorted.length * 0.1);
+  const to = Math.ceil(sorted.length * 0.9) - 1;
+  if (to <= from) return 0;
+  let units = 0;
+  for (let i = from; i < to; i++) units += unitsOf(sorted[i]!.method);
+  return (units / (sorted[to]!.startedAt - sorted[from]!.startedAt)) * 1000;
+}

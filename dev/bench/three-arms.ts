@@ -25,7 +25,9 @@ import {
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
-import { percentile, steadyRate } from './rates';
+import { percentile, steadyRate, steadyUnitsRate } from './rates';
+import { settings as relayerSettings } from '../../workers/config';
+import { essentialMethods, weightOf, type MethodWeights } from '../../throttle/rpc-weights';
 
 /**
  * `npm run bench`: what durability costs. Three arms on the same dev server, and in each cell of a
@@ -51,20 +53,35 @@ const armNames: Record<Arm, string> = {
 /** The arms that run the Temporal relayer (and have histories to read). */
 const onTemporal = (arm: Arm) => arm !== 'A';
 
+/**
+ * What the provider in front of anvil counts: `sends` (eth_sendRawTransaction only, the model of
+ * earlier versions of this bench, kept so their figures compare) or `all` (every call, by weight).
+ */
+type ProviderModel = 'sends' | 'all';
+
 interface Cell {
   arm: Arm;
   intents: number;
-  /** Sends per second; undefined: unlimited. */
+  /** Per second: sends (model `sends`) or units (model `all`); undefined: unlimited. */
   quota: number | undefined;
   processes: number;
+  /** anvil's block time; 0: automine (a block per transaction). */
+  blockTimeSeconds: number;
+  model: ProviderModel;
 }
 
 interface Result {
   cell: Cell;
   intentsPerSecond: number;
   sendsPerSecond: number;
+  /** Provider units (RPC_WEIGHTS of every call) per second, between the 10th and 90th percentile. */
+  unitsPerSecond: number;
+  unitsPerIntent: number;
   refusedByProvider: number;
+  refusedByMethod: Record<string, number>;
   rpcPerIntent: Record<string, number>;
+  /** From the first send of an intent's transaction to its confirmation, in block times. */
+  confirmP50Blocks: number | undefined;
   /** Step attempts that did not finish the step: failed and retried, or paced (a send too early). */
   retriesPerIntent: number;
   /** Permits never released, taken back by their expiration (each held a slot for its TTL). */
@@ -81,9 +98,12 @@ interface Result {
 }
 
 const poolWidth = 32;
-const burstOf = (quota: number) => Math.max(1, Math.ceil(quota / 10));
 const quotaLabel = (quota: number | undefined) =>
   quota === undefined ? 'unlimited' : `${quota}/s`;
+const chainLabel = (cell: Cell) =>
+  cell.blockTimeSeconds === 0 ? 'automine' : `${cell.blockTimeSeconds} s blocks`;
+/** The largest budget RPC_UNITS_PER_SECOND takes: no limit in practice. */
+const unmetered = 10_000_000;
 
 /** The dev server a cell's arm runs on, and how the bench reaches it. */
 interface Server {
@@ -92,22 +112,42 @@ interface Server {
   pid: number | undefined;
 }
 
+/** The provider's weights of each method (RPC_WEIGHTS, as written and as read). */
+interface Provider {
+  setting: string;
+  weights: MethodWeights;
+}
+
+/** The provider's bucket size: a tenth of a second's quota, and at least the heaviest call. */
+const burstOf = (quota: number, weights: MethodWeights) =>
+  Math.max(Math.ceil(quota / 10), ...essentialMethods.map((method) => weightOf(weights, method)));
+
 function workerEnv(
   world: LocalWorld,
   cell: Cell,
   server: Server,
   taskQueue: string,
   bundlePath: string,
+  { weights, setting }: Provider,
 ) {
   const perSecond = cell.quota ?? 100_000;
+  const budgeted = cell.model === 'all' && cell.quota !== undefined;
   return world.env({
+    BLOCK_TIME_MS: String(cell.blockTimeSeconds * 1000),
+    ...(cell.blockTimeSeconds > 0 && {
+      CONFIRM_POLL_INTERVAL_MS: String(cell.blockTimeSeconds * 500),
+    }),
+    RPC_WEIGHTS: setting,
+    // The send-only model meters sends by the permits alone, as earlier versions did.
+    RPC_UNITS_PER_SECOND: String(budgeted ? cell.quota : unmetered),
+    RPC_BURST_UNITS: String(budgeted ? burstOf(cell.quota!, weights) : unmetered),
     TEMPORAL_ADDRESS: server.address,
     TASK_QUEUE: taskQueue,
     WORKFLOW_BUNDLE_PATH: bundlePath,
     POOL_WIDTH: String(poolWidth),
     THROTTLE_MAX_IN_FLIGHT: cell.quota === undefined ? '10000' : '64',
     THROTTLE_PER_SECOND: String(perSecond),
-    THROTTLE_BURST: String(cell.quota === undefined ? perSecond : burstOf(perSecond)),
+    THROTTLE_BURST: String(cell.quota === undefined ? perSecond : Math.ceil(perSecond / 10)),
     THROTTLE_MAX_WAIT_MS: '60000',
     QUOTA_MODE: cell.arm === 'C' ? 'task-queue' : 'bottleneck',
     // Several Bottleneck processes share one quota through Redis; one needs none.
@@ -121,7 +161,9 @@ async function measure(
   cell: Cell,
   index: number,
   bundlePath: string,
+  provider: Provider,
 ): Promise<Result> {
+  const { weights } = provider;
   const { client, pid: serverPid } = server;
   const tenantId = `cell${index}`;
   const taskQueue = `bench-${index}`;
@@ -133,15 +175,23 @@ async function measure(
   proxy.enforceQuota(
     cell.quota === undefined
       ? undefined
-      : {
-          perSecond: cell.quota,
-          burst: burstOf(cell.quota),
-          answer: 'rpc-error',
-          methods: ['eth_sendRawTransaction'],
-        },
+      : cell.model === 'sends'
+        ? {
+            perSecond: cell.quota,
+            burst: Math.ceil(cell.quota / 10),
+            answer: 'rpc-error',
+            methods: ['eth_sendRawTransaction'],
+          }
+        : {
+            perSecond: cell.quota,
+            burst: burstOf(cell.quota, weights),
+            answer: 'http-429',
+            weights: weights.byMethod,
+            otherMethods: weights.otherMethods,
+          },
   );
   const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
-  const env = workerEnv(world, cell, server, taskQueue, bundlePath);
+  const env = workerEnv(world, cell, server, taskQueue, bundlePath, provider);
   const processes = await Promise.all(
     Array.from({ length: cell.processes }, (_, shard) =>
       cell.arm === 'A'
@@ -211,7 +261,7 @@ async function measure(
 
   const rows = await world.database.kysely
     .selectFrom('intents')
-    .select(['id', 'status', 'created_at', 'updated_at'])
+    .select(['id', 'status', 'created_at', 'updated_at', 'tx_hash'])
     .where('tenant_id', '=', tenantId)
     .execute();
   const notConfirmed = rows.filter((row) => row.status !== 'confirmed');
@@ -226,12 +276,32 @@ async function measure(
   const rpcPerIntent = Object.fromEntries(
     Object.entries(counts).map(([method, n]) => [method, n / cell.intents]),
   );
+  const unitsOf = (method: string) => weightOf(weights, method);
+  const firstSent = new Map<string, number>();
+  for (const call of proxy.callsOf('eth_sendRawTransaction')) {
+    if (call.txHash && !firstSent.has(call.txHash)) {
+      firstSent.set(call.txHash, proxy.wallTimeOf(call.startedAt));
+    }
+  }
+  const confirmBlocks = rows
+    .flatMap((row) => {
+      const sentAt = row.tx_hash ? firstSent.get(row.tx_hash) : undefined;
+      if (row.status !== 'confirmed' || sentAt === undefined) return [];
+      return [(new Date(row.updated_at).getTime() - sentAt) / (cell.blockTimeSeconds * 1000)];
+    })
+    .sort((a, b) => a - b);
   return {
     cell,
     intentsPerSecond: steadyRate(finished.map((at) => ({ method: 'done', startedAt: at }))),
     sendsPerSecond: steadyRate(proxy.callsOf('eth_sendRawTransaction')),
+    unitsPerSecond: steadyUnitsRate(proxy.calls, unitsOf),
+    unitsPerIntent:
+      Object.entries(counts).reduce((sum, [method, n]) => sum + n * unitsOf(method), 0) /
+      cell.intents,
     refusedByProvider: proxy.quotaRefusals(),
+    refusedByMethod: proxy.quotaRefusalsByMethod(),
     rpcPerIntent,
+    confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
     retriesPerIntent: stepRetries / cell.intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
     p50Ms: percentile(latencies, 0.5),
@@ -289,7 +359,16 @@ const methodShort: Record<string, string> = {
   eth_feeHistory: 'fees',
   eth_chainId: 'chainId',
   eth_gasPrice: 'gasPrice',
+  eth_getBlockReceipts: 'block receipts',
+  eth_getCode: 'code',
 };
+
+function refusalSummary(r: Result): string {
+  const byMethod = Object.entries(r.refusedByMethod)
+    .sort((a, b) => b[1] - a[1])
+    .map(([method, n]) => `${methodShort[method] ?? method} ${n}`);
+  return byMethod.length === 0 ? '0' : `${r.refusedByProvider} (${byMethod.join(', ')})`;
+}
 
 function rpcSummary(perIntent: Record<string, number>): string {
   const total = Object.values(perIntent).reduce((sum, n) => sum + n, 0);
@@ -302,13 +381,18 @@ function rpcSummary(perIntent: Record<string, number>): string {
 
 const headings = [
   'arm',
+  'chain',
+  'provider counts',
   'N',
   'Q',
   'procs',
   'intents/s',
   'sends/s ÷ Q',
-  '429s',
+  'units/s ÷ Q',
+  '429s (by method)',
   'RPC calls/intent (top)',
+  'units/intent',
+  'confirm p50 (blocks)',
   'step retries/intent',
   'permits expired',
   'p50 / p99 latency',
@@ -324,13 +408,22 @@ function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
     armNames[cell.arm],
+    chainLabel(cell),
+    cell.model === 'sends' ? 'sends' : 'all calls',
     String(cell.intents),
     quotaLabel(cell.quota),
     String(cell.processes),
     r.intentsPerSecond.toFixed(1),
-    cell.quota === undefined ? '–' : (r.sendsPerSecond / cell.quota).toFixed(3),
-    String(r.refusedByProvider),
+    cell.quota === undefined || cell.model === 'all'
+      ? '–'
+      : (r.sendsPerSecond / cell.quota).toFixed(3),
+    cell.quota === undefined || cell.model === 'sends'
+      ? '–'
+      : (r.unitsPerSecond / cell.quota).toFixed(3),
+    refusalSummary(r),
     rpcSummary(r.rpcPerIntent),
+    r.unitsPerIntent.toFixed(1),
+    r.confirmP50Blocks === undefined ? '–' : r.confirmP50Blocks.toFixed(2),
     r.retriesPerIntent.toFixed(2),
     String(r.permitsReclaimed),
     `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
@@ -344,6 +437,12 @@ function rowOf(r: Result): string[] {
     r.wallSeconds.toFixed(1),
   ];
 }
+
+/** What a cell used of its quota: sends (model `sends`) or units (model `all`) per second ÷ Q. */
+const usedOfQuota = (r: Result): number | undefined =>
+  r.cell.quota === undefined
+    ? undefined
+    : (r.cell.model === 'sends' ? r.sendsPerSecond : r.unitsPerSecond) / r.cell.quota;
 
 /** The ratios worth a glance: B÷A throughput at unlimited Q, and each arm's efficiency per Q. */
 function headlines(results: Result[]): string[] {
@@ -366,16 +465,31 @@ function headlines(results: Result[]): string[] {
         (c ? ` (C÷A ${(c.intentsPerSecond / a.intentsPerSecond).toFixed(2)})` : ''),
     );
   }
-  const quotas = [...new Set(results.flatMap((r) => (r.cell.quota ? [r.cell.quota] : [])))];
-  for (const quota of quotas.sort((x, y) => x - y)) {
-    const parts = (['A', 'B', 'C'] as Arm[]).flatMap((arm) => {
-      const cells = results.filter((r) => r.cell.arm === arm && r.cell.quota === quota);
-      if (cells.length === 0) return [];
-      const mean = cells.reduce((sum, r) => sum + r.sendsPerSecond / quota, 0) / cells.length;
-      const refused = cells.reduce((sum, r) => sum + r.refusedByProvider, 0);
-      return [`${arm} ${mean.toFixed(3)} (${refused} 429s)`];
-    });
-    lines.push(`efficiency (sends/s ÷ Q) at Q ${quota}/s: ${parts.join(', ')}`);
+  for (const model of ['sends', 'all'] as const) {
+    const ofModel = results.filter((r) => r.cell.model === model);
+    const quotas = [...new Set(ofModel.flatMap((r) => (r.cell.quota ? [r.cell.quota] : [])))];
+    for (const quota of quotas.sort((x, y) => x - y)) {
+      const parts = (['A', 'B', 'C'] as Arm[]).flatMap((arm) => {
+        const cells = ofModel.filter((r) => r.cell.arm === arm && r.cell.quota === quota);
+        if (cells.length === 0) return [];
+        const mean = cells.reduce((sum, r) => sum + usedOfQuota(r)!, 0) / cells.length;
+        const refused = cells.reduce((sum, r) => sum + r.refusedByProvider, 0);
+        return [`${arm} ${mean.toFixed(3)} (${refused} 429s)`];
+      });
+      lines.push(
+        model === 'sends'
+          ? `efficiency (sends/s ÷ Q) at Q ${quota}/s: ${parts.join(', ')}`
+          : `budget use (units/s ÷ Q, every call counted) at Q ${quota} units/s: ${parts.join(', ')}`,
+      );
+    }
+  }
+  for (const r of results.filter((r) => r.cell.blockTimeSeconds > 0 && r.cell.arm === 'B')) {
+    const calls = Object.values(r.rpcPerIntent).reduce((sum, n) => sum + n, 0);
+    lines.push(
+      `B on ${chainLabel(r.cell)}, N ${r.cell.intents}, Q ${quotaLabel(r.cell.quota)}, ` +
+        `${r.cell.processes} proc: ${calls.toFixed(2)} RPC calls and ${r.unitsPerIntent.toFixed(1)} ` +
+        `units per intent, confirmation p50 ${r.confirmP50Blocks?.toFixed(2)} block times`,
+    );
   }
   return lines;
 }
@@ -412,6 +526,18 @@ async function main(): Promise<void> {
     .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
     .addOption(new Option('--arms <arms>', 'arms to run: A, B, S, C').default('A,B,S,C'))
     .addOption(
+      new Option('--block-time <seconds>', "anvil's block time per cell; 0: automine").default('0'),
+    )
+    .addOption(
+      new Option(
+        '--model <models>',
+        'what the provider counts: "sends" (sends only, as earlier versions) or "all" (every call by weight; Q is units/s)',
+      ).default('sends'),
+    )
+    .addOption(
+      new Option('--weights <table>', "the provider's weights, as RPC_WEIGHTS").default('per-call'),
+    )
+    .addOption(
       new Option('--store <store>', 'the relayer database')
         .choices(['sqlite', 'postgres'])
         .default('sqlite'),
@@ -427,6 +553,9 @@ async function main(): Promise<void> {
     store: 'sqlite' | 'postgres';
     out: string;
     json?: string;
+    blockTime: string;
+    model: string;
+    weights: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -443,6 +572,19 @@ async function main(): Promise<void> {
   const arms = list(options.arms) as Arm[];
   for (const arm of arms)
     if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B, S or C`);
+  const blockTimes = list(options.blockTime).map((part) => {
+    if (!/^\d+$/.test(part))
+      problems.push(`--block-time: "${part}" is not a whole number of seconds`);
+    return Number(part);
+  });
+  const models = list(options.model) as ProviderModel[];
+  for (const model of models)
+    if (model !== 'sends' && model !== 'all')
+      problems.push(`--model: "${model}" is not sends or all`);
+  const parsedWeights = relayerSettings.rpcWeights.parse.safeParse(options.weights);
+  if (!parsedWeights.success) {
+    problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
+  }
   if (problems.length > 0) {
     console.error(`bench: ${problems.join('; ')}`);
     process.exit(2);
@@ -451,20 +593,25 @@ async function main(): Promise<void> {
   // Each grid cell runs every arm, in an order that rotates from cell to cell, on one fresh
   // anvil and database: the arms share the chain and the store, and no cell inherits a chain
   // and a database grown by the cells before it (anvil slows down as its chain grows).
+  const provider: Provider = { setting: options.weights, weights: parsedWeights.data! };
   const groups: Cell[][] = [];
-  for (const intents of counts)
-    for (const quota of quotas)
-      for (const processes of processCounts) {
-        const rotation = groups.length;
-        groups.push(
-          arms.map((_, i) => ({
-            arm: arms[(i + rotation) % arms.length]!,
-            intents,
-            quota,
-            processes,
-          })),
-        );
-      }
+  for (const blockTimeSeconds of blockTimes)
+    for (const model of models)
+      for (const intents of counts)
+        for (const quota of quotas)
+          for (const processes of processCounts) {
+            const rotation = groups.length;
+            groups.push(
+              arms.map((_, i) => ({
+                arm: arms[(i + rotation) % arms.length]!,
+                intents,
+                quota,
+                processes,
+                blockTimeSeconds,
+                model,
+              })),
+            );
+          }
   const total = groups.flat().length;
 
   const results = await withBenchStack(
@@ -480,8 +627,10 @@ async function main(): Promise<void> {
       const measured: Result[] = [];
       try {
         for (const group of groups) {
+          const { blockTimeSeconds } = group[0]!;
           const world = await startLocalWorld({
             temporalAddress,
+            ...(blockTimeSeconds > 0 && { anvil: { blockTimeSeconds } }),
             postgresServerUrl: postgres?.url,
             proxy: true,
             redis: true,
@@ -493,10 +642,11 @@ async function main(): Promise<void> {
               const index = measured.length;
               console.log(
                 `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
-                  `Q ${quotaLabel(cell.quota)}, ${cell.processes} process(es)`,
+                  `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
+                  chainLabel(cell),
               );
               const server = cell.arm === 'S' ? stock! : tuned;
-              measured.push(await measure(world, server, cell, index, bundlePath));
+              measured.push(await measure(world, server, cell, index, bundlePath, provider));
             }
           } finally {
             await world.stop();
@@ -513,7 +663,13 @@ async function main(): Promise<void> {
 
   const summary = table(
     headings,
-    headings.map((_, i) => (i < 1 || i === 7 ? 'left' : 'right')),
+    headings.map((heading) =>
+      ['arm', 'chain', 'provider counts', 'RPC calls/intent (top)', '429s (by method)'].includes(
+        heading,
+      )
+        ? 'left'
+        : 'right',
+    ),
   );
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
@@ -521,17 +677,18 @@ async function main(): Promise<void> {
 
   const settings =
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
-    `--arms ${options.arms} --store ${options.store}`;
+    `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
+    `--model ${options.model} --weights ${options.weights}`;
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
     join(options.out, 'bench.png'),
     await renderChart(
       results.map((r) => ({
-        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p`,
+        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model}`,
         arm: armNames[r.cell.arm],
         intentsPerSecond: r.intentsPerSecond,
-        ...(r.cell.quota !== undefined && { efficiency: r.sendsPerSecond / r.cell.quota }),
+        ...(r.cell.quota !== undefined && { efficiency: usedOfQuota(r) }),
       })),
     ),
   );
@@ -552,10 +709,17 @@ const jsonOf = (r: Result) => ({
   quotaPerSecond: r.cell.quota ?? null,
   processes: r.cell.processes,
   intentsPerSecond: r.intentsPerSecond,
+  blockTimeSeconds: r.cell.blockTimeSeconds,
+  providerCounts: r.cell.model,
   sendsPerSecondOverQuota: r.cell.quota === undefined ? null : r.sendsPerSecond / r.cell.quota,
+  unitsPerSecondOverQuota: r.cell.quota === undefined ? null : r.unitsPerSecond / r.cell.quota,
   sendsPerSecond: r.sendsPerSecond,
+  unitsPerSecond: r.unitsPerSecond,
+  unitsPerIntent: r.unitsPerIntent,
   providerRefusals: r.refusedByProvider,
+  providerRefusalsByMethod: r.refusedByMethod,
   rpcCallsPerIntentByMethod: r.rpcPerIntent,
+  confirmationP50Blocks: r.confirmP50Blocks ?? null,
   stepRetriesPerIntent: r.retriesPerIntent,
   permitsReclaimedByExpiration: r.permitsReclaimed,
   latencyP50Ms: r.p50Ms,

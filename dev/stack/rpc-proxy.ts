@@ -29,15 +29,20 @@ export type ProxyFault =
   | { kind: 'lost-answer' };
 
 /**
- * A provider's own rate limit: a token bucket of `burst` refilled at `perSecond`, counting the
- * calls of `methods` (all when omitted). Over it, the call is refused as a provider would: HTTP
- * 429, or an HTTP 200 carrying JSON-RPC error -32005 "limit exceeded".
+ * A provider's own rate limit: a token bucket of `burst` units refilled at `perSecond`, each call
+ * costing its method's weight (`weights`, 1 unit for a method it does not name, as a provider's
+ * compute-unit table), counting the calls of `methods` only when given (the send-only model of
+ * earlier benchmarks). Over it, the call is refused as a provider would: HTTP 429, or an HTTP
+ * 200 carrying JSON-RPC error -32005 "limit exceeded".
  */
 export interface ProxyQuota {
   perSecond: number;
   burst: number;
   answer: 'http-429' | 'rpc-error';
   methods?: string[];
+  weights?: Readonly<Record<string, number>>;
+  /** Units of a method `weights` does not name (default 1). */
+  otherMethods?: number;
 }
 
 /**
@@ -130,6 +135,15 @@ export class RpcProxy {
     return this.calls.filter((call) => call.refused === 'quota').length;
   }
 
+  /** Quota refusals by method. */
+  quotaRefusalsByMethod(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const call of this.calls) {
+      if (call.refused === 'quota') counts[call.method] = (counts[call.method] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   /** Every distinct transaction hash whose raw bytes the workers sent (answered or not). */
   sentTxHashes(): Set<Hex> {
     return new Set(this.calls.flatMap((call) => (call.txHash ? [call.txHash] : [])));
@@ -152,6 +166,11 @@ export class RpcProxy {
 
   now(): number {
     return performance.now() - this.startedAt;
+  }
+
+  /** A time of the log (ms since the proxy started) as a wall-clock time (ms since 1970). */
+  wallTimeOf(ms: number): number {
+    return performance.timeOrigin + this.startedAt + ms;
   }
 
   close(): Promise<void> {
@@ -227,9 +246,14 @@ export class RpcProxy {
       quota.tokens + ((now - quota.refilledAt) / 1000) * quota.perSecond,
     );
     quota.refilledAt = now;
-    const cost = recorded.filter((call) => !quota.methods || quota.methods.includes(call.method));
-    if (cost.length > quota.tokens) return false;
-    quota.tokens -= cost.length;
+    const cost = recorded
+      .filter((call) => !quota.methods || quota.methods.includes(call.method))
+      .reduce(
+        (units, call) => units + (quota.weights?.[call.method] ?? quota.otherMethods ?? 1),
+        0,
+      );
+    if (cost > quota.tokens) return false;
+    quota.tokens -= cost;
     return true;
   }
 

@@ -57,15 +57,19 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     expect(await confirmedCount(world)).toBe(count);
   });
 
-  it("a provider quota the relayer's own quota matches: zero 429s; one it exceeds: 429s absorbed", async () => {
+  it("a provider quota over every method the relayer's budget matches: zero 429s; one it exceeds: 429s absorbed", async () => {
     const world = suite.world();
     const before = settledCount(await countIntentsByStatus(world.database.kysely));
-    const quota = { perSecond: 5, burst: 2, methods: ['eth_sendRawTransaction'] };
+    // Every call counts, a send three units (a provider's compute-unit table, in small).
+    const quota = { perSecond: 12, burst: 4, weights: { eth_sendRawTransaction: 3 } };
     world.proxy!.enforceQuota({ ...quota, answer: 'rpc-error' });
     const settings = (perSecond: number, taskQueue: string) => ({
       TASK_QUEUE: taskQueue,
+      RPC_UNITS_PER_SECOND: String(perSecond),
+      RPC_BURST_UNITS: String(quota.burst),
+      RPC_WEIGHTS: 'per-call,eth_sendRawTransaction=3',
       THROTTLE_PER_SECOND: String(perSecond),
-      THROTTLE_BURST: String(quota.burst),
+      THROTTLE_BURST: '2',
       THROTTLE_MAX_IN_FLIGHT: '5',
     });
     const [matching] = await suite.spawnWorkers(1, settings(quota.perSecond, 'quota-matching'));
@@ -80,7 +84,9 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     await suite.spawnWorkers(1, settings(quota.perSecond * 4, 'quota-exceeding'));
     await submitMany(world, 'quota-exceeding', 30);
     await waitUntilSettled(world, before + 60, 120_000);
-    console.log(`provider quota exceeded 4×: ${world.proxy!.quotaRefusals()} sends refused`);
+    console.log(
+      `provider quota exceeded 4×: calls refused by method ${JSON.stringify(world.proxy!.quotaRefusalsByMethod())}`,
+    );
     expect(world.proxy!.quotaRefusals()).toBeGreaterThan(0);
     world.proxy!.enforceQuota(undefined);
     await expectInvariants({ world, deposits, proxy: world.proxy });
