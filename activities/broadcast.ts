@@ -67,6 +67,7 @@ export const broadcast = (deps: ActivityDependencies) => {
           clock.now(),
         );
       }
+      const firstLookAfterMs = chain.firstLookInMs();
       const permitReleased = permitId !== undefined && throttle.release(permitId);
       if (permitReleased) failpoints?.reach('after-release');
       return {
@@ -74,7 +75,7 @@ export const broadcast = (deps: ActivityDependencies) => {
         txHash,
         nonce,
         ...(permitReleased && { permitReleased }),
-        ...(chain.firstLookAfterMs > 0 && { firstLookAfterMs: chain.firstLookAfterMs }),
+        ...(firstLookAfterMs > 0 && { firstLookAfterMs }),
       };
     });
 };

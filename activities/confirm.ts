@@ -38,12 +38,12 @@ export const confirm = (deps: ActivityDependencies) => {
   const pending = (
     chain: Chain,
     confirmations = 0,
-    retryAfterMs = chain.pollIntervalMs,
+    retryAfterMs = chain.nextLookInMs(),
     txHash?: string,
   ): ConfirmResult => ({
     state: 'pending',
     confirmations,
-    retryAfterMs: Math.max(retryAfterMs, chain.pollIntervalMs),
+    retryAfterMs: Math.max(retryAfterMs, chain.nextLookInMs()),
     ...(txHash && { txHash }),
   });
 
@@ -161,7 +161,7 @@ export const confirm = (deps: ActivityDependencies) => {
       const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
       const signed = signedTransactionOf(replaced);
       if (signed) await sendSigned(chain, throttle, signed);
-      return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
+      return pending(chain, 0, undefined, signed?.txHash);
     } catch (error) {
       // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
       if (!(error instanceof FeeAboveCapError)) throw error;
@@ -184,7 +184,7 @@ export const confirm = (deps: ActivityDependencies) => {
     );
     const signed = signedTransactionOf(reassigned);
     if (signed) await sendSigned(chain, throttle, signed);
-    return pending(chain, 0, chain.pollIntervalMs, signed?.txHash);
+    return pending(chain, 0, undefined, signed?.txHash);
   }
 
   return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
@@ -236,7 +236,7 @@ export const confirm = (deps: ActivityDependencies) => {
           case 'note-receipt': {
             const attempt = attempts[move.attempt]!;
             await noteReceipt(intent, attempt, look.attempts[move.attempt]!.seen as Mined);
-            return pending(chain, move.confirmations, chain.pollIntervalMs, attempt.txHash);
+            return pending(chain, move.confirmations, undefined, attempt.txHash);
           }
           case 'wait':
             return pending(chain);

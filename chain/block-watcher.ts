@@ -29,6 +29,8 @@ export type Sighting =
 
 export interface BlockWatcherSettings {
   wallets: readonly Hex[];
+  /** The chain's block time; 0 when unknown (anvil's automine). */
+  blockTimeMs: number;
   /** Most blocks fetched to fill a hole between two heads; a bigger hole ends the coverage. */
   maxHole: number;
   /** Blocks kept behind the head. */
@@ -56,6 +58,8 @@ export class BlockWatcher {
   private readonly blockReceipts = new Map<Hex, Promise<Map<Hex, TransactionReceipt>>>();
   private readonly wallets: Set<string>;
   private head?: Head;
+  /** When the head's block was first read: its successor is due a block time later. */
+  private headSeenAt = 0;
   /** Every block from the one first seen at this time on has been read. */
   private coveredSince = Number.POSITIVE_INFINITY;
   private reading?: Promise<Head>;
@@ -67,11 +71,24 @@ export class BlockWatcher {
     this.wallets = new Set(settings.wallets.map((wallet) => wallet.toLowerCase()));
   }
 
-  /** The head, read again if the last read is older than `maxAgeMs` (one read for all askers). */
+  /**
+   * The head, read again (one read for all askers) if the last read is older than `maxAgeMs`, or
+   * once the next block is due — then at most every tenth of a block until it shows.
+   */
   async currentHead(maxAgeMs: number): Promise<Head> {
-    if (this.head && Date.now() - this.head.readAt <= maxAgeMs) return this.head;
+    const { blockTimeMs } = this.settings;
+    if (this.head) {
+      const ageMs = Date.now() - this.head.readAt;
+      const due = blockTimeMs > 0 && Date.now() >= this.nextBlockDueAt();
+      if (ageMs <= maxAgeMs && !(due && ageMs >= blockTimeMs / 10)) return this.head;
+    }
     this.reading ??= this.readHead().finally(() => (this.reading = undefined));
     return this.reading;
+  }
+
+  /** When the block after the head is due (Date.now() time); only with a block time. */
+  nextBlockDueAt(): number {
+    return this.headSeenAt + this.settings.blockTimeMs;
   }
 
   /** ms since the head was last read; undefined before the first read. */
@@ -140,6 +157,7 @@ export class BlockWatcher {
     this.remember(latest);
     await this.followReorg(latest);
     this.forgetOld(latest.number);
+    if (latest.hash !== previous?.hash) this.headSeenAt = Date.now();
     this.head = { block: latest, readAt: Date.now() };
     return this.head;
   }

@@ -26,14 +26,19 @@ export interface Chain {
   readonly chainId: number;
   /** Blocks on top of the receipt's block (counting it) before an intent is confirmed. */
   readonly confirmations: number;
-  /** How long after a send its receipt can first be deep enough: block time × confirmations. */
-  readonly firstLookAfterMs: number;
+  /** After a send, when a look can first find it deep enough: the next block due, + CONFIRMATIONS − 1 blocks; 0 on automine. */
+  firstLookInMs(): number;
   /** How old the watched head (and the fee market read with it) may be when a step uses it. */
   readonly headMaxAgeMs: number;
   /** Not mined this long after signing: the node is asked whether it still has the bytes. */
   readonly askNodeAfterMs: number;
-  /** How long to wait before looking at a pending transaction again. */
+  /** How long to wait before looking at a pending transaction again (no block time known). */
   readonly pollIntervalMs: number;
+  /**
+   * When the next look can see more: just after the next block is due, on a chain with a block
+   * time (BLOCK_TIME_MS); the poll interval otherwise.
+   */
+  nextLookInMs(): number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
   readonly walletAddresses: readonly Hex[];
@@ -64,7 +69,7 @@ export interface Chain {
   minedNonce(address: Hex): Promise<number>;
   /** Transactions of `address` mined `confirmations` deep: nonces below it are used for good. */
   settledNonce(address: Hex): Promise<number>;
-  /** The head block, as watched: read again when older than `maxAgeMs` (default half a block). */
+  /** The head block, as watched: read again when older than `maxAgeMs` (default headMaxAgeMs). */
   blockNumber(maxAgeMs?: number): Promise<bigint>;
   /** For the readiness probe: the watched head, read again at most every few seconds. */
   ready(): Promise<{ headAgeMs?: number }>;

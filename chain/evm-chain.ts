@@ -76,6 +76,9 @@ const plainTransferGas = 21_000n;
 /** How long an address's code (or its absence) is trusted: code can appear (CREATE2, EIP-7702). */
 const codeCacheMs = 10 * 60_000;
 
+/** A look never comes back sooner: each costs a workflow task and an activity. */
+const minLookMs = 50;
+
 /** A readiness check reads the watched head, refreshed at most this often. */
 const readinessMaxAgeMs = 10_000;
 
@@ -149,18 +152,22 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
 
   const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
   const watcher = new BlockWatcher(client, {
+    blockTimeMs: settings.blockTimeMs,
     wallets: [...accounts.values()].map((account) => account.address),
-    maxHole: 4,
+    // A hole costs a read per block, every look that misses coverage a read per hash: with blocks
+    // of many intents, fill more. On automine a block is a transaction: fall back sooner.
+    maxHole: settings.blockTimeMs > 0 ? 16 : 4,
     keep: Math.max(64, settings.confirmations * 2),
     blockReceiptsCheaper: (ours) =>
       unitsOf('eth_getBlockReceipts') <= (budget?.burstUnits ?? Infinity) &&
       unitsOf('eth_getBlockReceipts') <= ours * unitsOf('eth_getTransactionReceipt'),
   });
-  /** How fresh the head must be for a look: half a block, or a quarter of a poll on automine. */
+  /**
+   * How old the head may be for a look: a block, when the block time is known (the watcher reads
+   * again once the next block is due); a quarter of a poll on automine.
+   */
   const lookMaxAgeMs =
-    settings.blockTimeMs > 0
-      ? settings.blockTimeMs / 2
-      : Math.min(250, settings.pollIntervalMs / 4);
+    settings.blockTimeMs > 0 ? settings.blockTimeMs : Math.min(250, settings.pollIntervalMs / 4);
 
   async function findTransaction(txHash: Hex) {
     try {
@@ -189,7 +196,8 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     };
   }
 
-  const codes = new CodeProbe(client, lookMaxAgeMs / 2, codeCacheMs);
+  // The recipients of a block's time go in one probe (a quarter poll on automine).
+  const codes = new CodeProbe(client, lookMaxAgeMs, codeCacheMs);
 
   /** Gas of a transfer: exact for a plain one to an address without code, else estimated. */
   async function gasOf(account: PrivateKeyAccount, request: TransferRequest): Promise<bigint> {
@@ -216,14 +224,27 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   const chain: Chain = {
     chainId,
     confirmations: settings.confirmations,
-    firstLookAfterMs: settings.blockTimeMs * settings.confirmations,
+    firstLookInMs: () =>
+      settings.blockTimeMs === 0
+        ? 0
+        : chain.nextLookInMs() + settings.blockTimeMs * (settings.confirmations - 1),
     headMaxAgeMs: lookMaxAgeMs,
-    // Two blocks later than it could first be deep enough; on automine, two polls.
+    // Ten blocks later than it could first be deep enough (a send may wait for budget after its
+    // signing; a node losing a transaction is rare); on automine, two polls.
     askNodeAfterMs:
       settings.blockTimeMs > 0
-        ? settings.blockTimeMs * (settings.confirmations + 2)
+        ? settings.blockTimeMs * (settings.confirmations + 10)
         : settings.pollIntervalMs * 2,
     pollIntervalMs: settings.pollIntervalMs,
+    nextLookInMs() {
+      if (settings.blockTimeMs === 0) return settings.pollIntervalMs;
+      const dueInMs = watcher.nextBlockDueAt() - Date.now();
+      // A moment after the block is due, for it to be produced and read; a late block (a missed
+      // slot) is looked for a few times a block, not continually.
+      return dueInMs > 0
+        ? Math.max(minLookMs, dueInMs + settings.blockTimeMs / 10)
+        : Math.max(minLookMs, settings.blockTimeMs / 4);
+    },
     stuckAfterMs: settings.stuckAfterMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),
 

@@ -1,7 +1,7 @@
 import Bottleneck from 'bottleneck';
 import type Redis from 'ioredis';
 import { isLostRedisState, refillOf, type Rate } from './refill';
-import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
+import { essentialMethods, priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 
 export interface RpcBudgetSettings {
   /** The provider's limit: units per second (see rpc-weights.ts) … */
@@ -25,10 +25,13 @@ export interface SharedBudget {
 }
 
 /**
- * How long a provider's 429 slows this process down, after its Retry-After has passed: another
- * app on the same key, or a provider counting differently from our table, took part of the limit.
+ * A provider's 429 means another app on the same key, or a provider counting differently from
+ * our table, took part of the limit: each one doubles what this process's calls cost (up to
+ * `maxSlowdown`, and never beyond the burst), and every `easeAfterMs` without one halves it again
+ * — multiplicative decrease, so a budget set 4× too high is matched after two refusals.
  */
-const slowedForMs = 30_000;
+const easeAfterMs = 30_000;
+const maxSlowdown = 16;
 
 /** A 429 without Retry-After pauses the budget this long. */
 const defaultRetryAfterMs = 1000;
@@ -40,6 +43,13 @@ const defaultRetryAfterMs = 1000;
 const rateMargin = 0.98;
 
 /**
+ * How far apart the provider may see two calls the budget let go together, at most: the reservoir
+ * keeps this much of the rate out of its burst, so calls bunched by those ms still fit the
+ * provider's bucket.
+ */
+const deliveryJitterMs = 50;
+
+/**
  * One provider endpoint's budget: a Bottleneck reservoir of units, refilled at the provider's
  * rate up to its burst, every call weighted by its method and queued by its method's priority
  * (sends first, look-ups that can wait last). Clustered through Redis, every process draws from
@@ -47,7 +57,9 @@ const rateMargin = 0.98;
  */
 export class RpcBudget {
   private limiter: Bottleneck;
-  private slowedUntil = 0;
+  /** What a call costs here, times its weight: 1, or more after the provider's refusals. */
+  private slowdown = 1;
+  private lastRefusalAt = 0;
   private closed = false;
 
   constructor(
@@ -68,8 +80,7 @@ export class RpcBudget {
   /** Waits until the budget has the units of one `method` call, and spends them. */
   async spend(method: string): Promise<void> {
     const units = weightOf(this.settings.weights, method);
-    const slowed = Date.now() < this.slowedUntil;
-    const weight = slowed ? Math.min(units * 2, this.settings.burstUnits) : units;
+    const weight = Math.min(units * this.currentSlowdown(), this.fullRate().burst);
     const startedAt = Date.now();
     const limiter = this.limiter;
     try {
@@ -84,14 +95,16 @@ export class RpcBudget {
 
   /**
    * The provider refused a call for its rate (429, or its JSON-RPC "limit exceeded"): the budget
-   * spends what `retryAfterMs` (its Retry-After header, when it sent one) is worth at once, ahead
-   * of every waiting read, so nothing but sends already in line goes before it has refilled; and
-   * for a while after, this process's calls cost twice their weight. Neither changes Bottleneck's
-   * settings: updateSettings stops an in-process limiter's refill for good (2.19.5).
+   * spends what is left and what `retryAfterMs` (its Retry-After header, when it sent one) is
+   * worth at once, ahead of every waiting read, so nothing but sends already in line goes before
+   * it has refilled; and this process's calls cost more for a while (see easeAfterMs). Neither
+   * changes Bottleneck's settings: updateSettings stops an in-process limiter's refill for good
+   * (2.19.5).
    */
   async refused(retryAfterMs = defaultRetryAfterMs): Promise<void> {
     if (this.closed) return;
-    this.slowedUntil = Date.now() + retryAfterMs + slowedForMs;
+    this.slowdown = Math.min(maxSlowdown, this.currentSlowdown() * 2);
+    this.lastRefusalAt = Date.now() + retryAfterMs;
     const { perSecond, burst } = this.fullRate();
     const limiter = this.limiter;
     const left = await limiter.currentReservoir().catch(() => 0);
@@ -104,15 +117,28 @@ export class RpcBudget {
     }
   }
 
+  /** The slowdown, eased by half for every easeAfterMs since the last refusal. */
+  private currentSlowdown(): number {
+    const eased = Math.floor((Date.now() - this.lastRefusalAt) / easeAfterMs);
+    if (eased > 0 && this.slowdown > 1) {
+      this.slowdown = Math.max(1, this.slowdown / 2 ** eased);
+      this.lastRefusalAt += eased * easeAfterMs;
+    }
+    return this.slowdown;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
   }
 
   private fullRate(): Rate {
+    const { unitsPerSecond, burstUnits, weights } = this.settings;
+    const heaviest = Math.max(...essentialMethods.map((method) => weightOf(weights, method)));
+    const jitter = Math.ceil((unitsPerSecond * deliveryJitterMs) / 1000);
     return {
-      perSecond: this.settings.unitsPerSecond * rateMargin,
-      burst: this.settings.burstUnits,
+      perSecond: unitsPerSecond * rateMargin,
+      burst: Math.max(heaviest, burstUnits - jitter),
     };
   }
 

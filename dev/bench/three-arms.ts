@@ -118,9 +118,12 @@ interface Provider {
   weights: MethodWeights;
 }
 
-/** The provider's bucket size: a tenth of a second's quota, and at least the heaviest call. */
+/**
+ * The bucket of a provider counting every call: a second's quota (providers measure their limit
+ * over a second or more), and at least the heaviest call.
+ */
 const burstOf = (quota: number, weights: MethodWeights) =>
-  Math.max(Math.ceil(quota / 10), ...essentialMethods.map((method) => weightOf(weights, method)));
+  Math.max(quota, ...essentialMethods.map((method) => weightOf(weights, method)));
 
 function workerEnv(
   world: LocalWorld,

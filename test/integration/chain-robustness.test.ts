@@ -200,6 +200,7 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     const intent = await sentIntent(activities, 2);
     const beforeBlock = await world.testClient.snapshot();
     await world.testClient.mine({ blocks: 1 });
+    await sleep(world.chain.headMaxAgeMs); // a look reads a head at most this old
     expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
       state: 'pending',
       confirmations: 1,
@@ -207,6 +208,7 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     expect((await getIntent(world.database.kysely, intent.id)).blockNumber).not.toBeNull();
 
     await world.testClient.revert({ id: beforeBlock });
+    await sleep(world.chain.headMaxAgeMs);
     expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
       state: 'pending',
       confirmations: 0,

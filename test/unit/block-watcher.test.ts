@@ -1,0 +1,110 @@
+import type { PublicClient } from 'viem';
+import { BlockWatcher } from '../../chain/block-watcher';
+import type { Hex } from '../../domain/transfer';
+
+const wallet: Hex = '0x00000000000000000000000000000000000000aa';
+const hash = (label: string): Hex => `0x${Buffer.from(label).toString('hex').padEnd(64, '0')}`;
+
+/** A node whose chain the test rewrites: blocks by number, each with its transactions. */
+function fakeNode() {
+  const chain: { hash: Hex; txs: Hex[] }[] = [{ hash: hash('genesis'), txs: [] }];
+  const blockAt = (number: number) => {
+    const block = chain[number]!;
+    return {
+      number: BigInt(number),
+      hash: block.hash,
+      parentHash: number === 0 ? hash('none') : chain[number - 1]!.hash,
+      baseFeePerGas: 1n,
+      transactions: block.txs.map((txHash) => ({ hash: txHash, from: wallet })),
+    };
+  };
+  const client = {
+    getBlock: ({ blockNumber }: { blockNumber?: bigint }) =>
+      Promise.resolve(blockAt(blockNumber === undefined ? chain.length - 1 : Number(blockNumber))),
+  } as unknown as PublicClient;
+  return {
+    client,
+    mine: (label: string, txs: Hex[] = []) => chain.push({ hash: hash(label), txs }),
+    /** Drops the blocks from `number` on (a reorg), to be mined again differently. */
+    dropFrom: (number: number) => chain.splice(number),
+  };
+}
+
+/** maxAge -1: every currentHead reads (the test runs within one ms). */
+const watcherOn = (client: PublicClient) =>
+  new BlockWatcher(client, {
+    wallets: [wallet],
+    blockTimeMs: 0,
+    maxHole: 4,
+    keep: 64,
+    blockReceiptsCheaper: () => true,
+  });
+
+describe('the block watcher', () => {
+  it('finds a transaction in the block that has it, across a hole it fills', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    const signedAt = new Date(Date.now() - 5000);
+    await watcher.currentHead(-1);
+    node.mine('b1');
+    node.mine('b2', [hash('tx')]);
+    node.mine('b3');
+    await watcher.currentHead(-1);
+    const seen = watcher.sighting(hash('tx'), new Date());
+    expect(seen.state === 'mined' && seen.block.number).toBe(2n);
+    // Signed before the watcher started: it cannot say "not mined" for a transaction it missed.
+    expect(watcher.sighting(hash('other'), signedAt)).toEqual({ state: 'not-covered' });
+  });
+
+  it('says not mined only for what was signed well after its coverage began, and before its last read', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    const t0 = Date.parse('2026-12-01T00:00:00Z');
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(t0);
+    try {
+      await watcher.currentHead(-1);
+      node.mine('b1');
+      clock.mockReturnValue(t0 + 5000);
+      await watcher.currentHead(-1);
+      const at = (ms: number) => new Date(t0 + ms);
+      expect(watcher.sighting(hash('tx'), at(2000))).toEqual({ state: 'not-mined' });
+      // Too close to the first read (another process's clock may be ahead), or after the last.
+      expect(watcher.sighting(hash('tx'), at(500))).toEqual({ state: 'not-covered' });
+      expect(watcher.sighting(hash('tx'), at(6000))).toEqual({ state: 'not-covered' });
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('follows a reorg: a transaction of a replaced block is no longer mined, its new block is', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    await watcher.currentHead(-1);
+    node.mine('b1', [hash('tx')]);
+    node.mine('b2');
+    await watcher.currentHead(-1);
+    expect(watcher.sighting(hash('tx'), new Date()).state).toBe('mined');
+
+    node.dropFrom(1);
+    node.mine('b1 again');
+    node.mine('b2 again');
+    node.mine('b3 again', [hash('tx')]);
+    const head = await watcher.currentHead(-1);
+    expect(head.block.hash).toBe(hash('b3 again'));
+    const seen = watcher.sighting(hash('tx'), new Date());
+    expect(seen.state === 'mined' && seen.block.hash).toBe(hash('b3 again'));
+  });
+
+  it('forgets the blocks above a shorter chain after a reorg', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    await watcher.currentHead(-1);
+    node.mine('b1');
+    node.mine('b2', [hash('tx')]);
+    await watcher.currentHead(-1);
+    node.dropFrom(1);
+    node.mine('b1 again');
+    await watcher.currentHead(-1);
+    expect(watcher.sighting(hash('tx'), new Date(0)).state).not.toBe('mined');
+  });
+});
