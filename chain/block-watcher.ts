@@ -79,16 +79,22 @@ export class BlockWatcher {
     const { blockTimeMs } = this.settings;
     if (this.head) {
       const ageMs = Date.now() - this.head.readAt;
-      const due = blockTimeMs > 0 && Date.now() >= this.nextBlockDueAt();
+      const due = blockTimeMs > 0 && Date.now() >= this.headSeenAt + blockTimeMs;
       if (ageMs <= maxAgeMs && !(due && ageMs >= blockTimeMs / 10)) return this.head;
     }
     this.reading ??= this.readHead().finally(() => (this.reading = undefined));
     return this.reading;
   }
 
-  /** When the block after the head is due (Date.now() time); only with a block time. */
-  nextBlockDueAt(): number {
-    return this.headSeenAt + this.settings.blockTimeMs;
+  /**
+   * When the next block is due (Date.now() time; only with a block time): blocks come a block
+   * time apart (slots), counted from when the head was first seen, so a late or missed block
+   * moves the due time on by whole slots.
+   */
+  nextBlockDueAt(now = Date.now()): number {
+    const { blockTimeMs } = this.settings;
+    const slots = Math.max(1, Math.ceil((now - this.headSeenAt) / blockTimeMs));
+    return this.headSeenAt + slots * blockTimeMs;
   }
 
   /** ms since the head was last read; undefined before the first read. */

@@ -238,12 +238,8 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     pollIntervalMs: settings.pollIntervalMs,
     nextLookInMs() {
       if (settings.blockTimeMs === 0) return settings.pollIntervalMs;
-      const dueInMs = watcher.nextBlockDueAt() - Date.now();
-      // A moment after the block is due, for it to be produced and read; a late block (a missed
-      // slot) is looked for a few times a block, not continually.
-      return dueInMs > 0
-        ? Math.max(minLookMs, dueInMs + settings.blockTimeMs / 10)
-        : Math.max(minLookMs, settings.blockTimeMs / 4);
+      // A moment after the next block is due, for it to be produced and read.
+      return Math.max(minLookMs, watcher.nextBlockDueAt() - Date.now() + settings.blockTimeMs / 10);
     },
     stuckAfterMs: settings.stuckAfterMs,
     walletAddresses: [...accounts.values()].map((account) => account.address),

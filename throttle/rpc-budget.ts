@@ -52,7 +52,7 @@ const deliveryJitterMs = 50;
 /**
  * One provider endpoint's budget: a Bottleneck reservoir of units, refilled at the provider's
  * rate up to its burst, every call weighted by its method and queued by its method's priority
- * (sends first, look-ups that can wait last). Clustered through Redis, every process draws from
+ * (the head and receipts first, then sends, look-ups that can wait last). Clustered through Redis, every process draws from
  * one reservoir.
  */
 export class RpcBudget {

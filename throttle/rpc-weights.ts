@@ -84,20 +84,21 @@ export const essentialMethods = [
 ] as const;
 
 /**
- * Whose call goes first when the budget is short (Bottleneck priorities: 0 first, 9 last). Sends
- * first: each holds a permit and the intent's place in its wallet's nonce line. Then the reads
- * that decide intents (the head and receipts), then what a send needs before it signs, then
- * look-ups that can wait (a transaction by hash, code, balances).
+ * Whose call goes first when the budget is short (Bottleneck priorities: 0 first, 9 last). The
+ * reads that decide intents first — the head and its receipts, a read or two per block that every
+ * confirming intent waits on (behind the sends they were measured to add blocks to confirmations)
+ * — then sends, each holding a permit and its wallet's next nonce; then what a send needs before
+ * it signs; then look-ups that can wait (a transaction by hash, code, balances).
  */
 export function priorityOf(method: string): number {
   switch (method) {
-    case 'eth_sendRawTransaction':
-      return 0;
     case 'eth_blockNumber':
     case 'eth_getBlockByNumber':
     case 'eth_getBlockReceipts':
     case 'eth_getTransactionReceipt':
-      return 2;
+      return 0;
+    case 'eth_sendRawTransaction':
+      return 1;
     case 'eth_maxPriorityFeePerGas':
     case 'eth_estimateGas':
     case 'eth_getTransactionCount':

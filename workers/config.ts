@@ -309,7 +309,7 @@ export const settings = {
   rpcUnitsPerSecond: setting({
     env: 'RPC_UNITS_PER_SECOND',
     fallback: '100',
-    doc: "The provider's limit per endpoint, in RPC_WEIGHTS units per second: every JSON-RPC call spends from it (sends first, look-ups that can wait last), shared through REDIS_URL",
+    doc: "The provider's limit per endpoint, in RPC_WEIGHTS units per second: every JSON-RPC call spends from it (the head and receipts first, then sends, look-ups that can wait last), shared through REDIS_URL",
     parse: integer(1, 10_000_000),
   }),
   rpcBurstUnits: setting({

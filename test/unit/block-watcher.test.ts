@@ -31,10 +31,10 @@ function fakeNode() {
 }
 
 /** maxAge -1: every currentHead reads (the test runs within one ms). */
-const watcherOn = (client: PublicClient) =>
+const watcherOn = (client: PublicClient, blockTimeMs = 0) =>
   new BlockWatcher(client, {
     wallets: [wallet],
-    blockTimeMs: 0,
+    blockTimeMs,
     maxHole: 4,
     keep: 64,
     blockReceiptsCheaper: () => true,
@@ -106,5 +106,20 @@ describe('the block watcher', () => {
     node.mine('b1 again');
     await watcher.currentHead(-1);
     expect(watcher.sighting(hash('tx'), new Date(0)).state).not.toBe('mined');
+  });
+
+  it('expects the next block a block time after the head was seen, by whole slots when late', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client, 1000);
+    const t0 = Date.parse('2026-12-01T00:00:00Z');
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(t0);
+    try {
+      await watcher.currentHead(-1);
+      expect(watcher.nextBlockDueAt(t0 + 400)).toBe(t0 + 1000);
+      // The block due at +1000 did not come (a missed slot): the next one is due at +3000.
+      expect(watcher.nextBlockDueAt(t0 + 2500)).toBe(t0 + 3000);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

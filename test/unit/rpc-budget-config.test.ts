@@ -43,10 +43,10 @@ describe('the RPC budget settings', () => {
     ]);
   });
 
-  it('sends go before the reads that decide intents, and those before look-ups that can wait', () => {
+  it('the reads that decide intents go first, then sends, then what a send needs, then look-ups', () => {
     const order = [
-      'eth_sendRawTransaction',
       'eth_getBlockByNumber',
+      'eth_sendRawTransaction',
       'eth_estimateGas',
       'eth_getTransactionByHash',
     ].map(priorityOf);
