@@ -39,6 +39,8 @@ export interface Chain {
    * time (BLOCK_TIME_MS); the poll interval otherwise.
    */
   nextLookInMs(): number;
+  /** How long the provider's Retry-After still holds every call back (0: not paused). */
+  pausedForMs(): number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
   readonly walletAddresses: readonly Hex[];

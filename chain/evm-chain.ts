@@ -96,10 +96,11 @@ const baseFeeHeadroom = 2n;
 export function createEvmChain(settings: EvmChainSettings): Chain {
   const { chainId } = settings;
   const { budget } = settings;
+  const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
   const transport = fallback(
-    settings.rpcUrls.map((url) => {
+    settings.rpcUrls.map((url, i) => {
       const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
-      return budget ? metered(endpoint, budget.gateFor(url)) : endpoint;
+      return budget ? metered(endpoint, gates[i]!) : endpoint;
     }),
     { retryCount: 0 },
   );
@@ -236,6 +237,8 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         ? settings.blockTimeMs * (settings.confirmations + 10)
         : settings.pollIntervalMs * 2,
     pollIntervalMs: settings.pollIntervalMs,
+    pausedForMs: () => Math.max(0, ...gates.map((gate) => gate.pausedForMs())),
+
     nextLookInMs() {
       if (settings.blockTimeMs === 0) return settings.pollIntervalMs;
       // A moment after the next block is due, for it to be produced and read.

@@ -6,8 +6,9 @@ import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
  */
 export interface RpcGate {
   spend(method: string): Promise<void>;
-  /** Resolves once the pause is in place (callers need not wait). */
-  refused(retryAfterMs?: number): Promise<void>;
+  refused(retryAfterMs?: number): void;
+  /** How long calls still wait for the provider's Retry-After (0: none). */
+  pausedForMs(): number;
 }
 
 /**
@@ -24,7 +25,7 @@ export const metered =
         return await transport.request(args, requestOptions);
       } catch (error) {
         const refusal = rateRefusal(error);
-        if (refusal) void gate.refused(refusal.retryAfterMs);
+        if (refusal) gate.refused(refusal.retryAfterMs);
         throw error;
       }
     };

@@ -27,8 +27,8 @@ export interface SharedBudget {
 /**
  * A provider's 429 means another app on the same key, or a provider counting differently from
  * our table, took part of the limit: each one doubles what this process's calls cost (up to
- * `maxSlowdown`, and never beyond the burst), and every `easeAfterMs` without one halves it again
- * — multiplicative decrease, so a budget set 4× too high is matched after two refusals.
+ * `maxSlowdown`), and every `easeAfterMs` without one halves it again — multiplicative decrease,
+ * so a budget set 4× too high is matched after two refusals.
  */
 const easeAfterMs = 30_000;
 const maxSlowdown = 16;
@@ -60,6 +60,8 @@ export class RpcBudget {
   /** What a call costs here, times its weight: 1, or more after the provider's refusals. */
   private slowdown = 1;
   private lastRefusalAt = 0;
+  /** Nothing goes before this (Date.now() time): the provider's Retry-After. */
+  private pausedUntil = 0;
   private closed = false;
 
   constructor(
@@ -77,44 +79,49 @@ export class RpcBudget {
     if (this.shared) await this.limiter.updateSettings(refillOf(this.fullRate(), true));
   }
 
-  /** Waits until the budget has the units of one `method` call, and spends them. */
+  /**
+   * Waits until the budget has the units of one `method` call, and spends them: its weight, times
+   * the slowdown after a provider's refusals, in pieces no bigger than the burst.
+   */
   async spend(method: string): Promise<void> {
     const units = weightOf(this.settings.weights, method);
-    const weight = Math.min(units * this.currentSlowdown(), this.fullRate().burst);
     const startedAt = Date.now();
-    const limiter = this.limiter;
-    try {
-      await limiter.schedule({ priority: priorityOf(method), weight }, () => Promise.resolve());
-    } catch (error) {
-      if (!isLostRedisState(error) || this.closed) throw error;
-      this.recover(limiter);
-      return this.spend(method);
+    const pausedMs = this.pausedForMs();
+    if (pausedMs > 0) await new Promise((resolve) => setTimeout(resolve, pausedMs));
+    const { burst } = this.fullRate();
+    for (let owed = units * this.currentSlowdown(); owed > 0; owed -= burst) {
+      await this.take(priorityOf(method), Math.min(owed, burst));
     }
     this.onSpend?.({ method, units, waitedMs: Date.now() - startedAt });
   }
 
+  private async take(priority: number, weight: number): Promise<void> {
+    const limiter = this.limiter;
+    try {
+      await limiter.schedule({ priority, weight }, () => Promise.resolve());
+    } catch (error) {
+      if (!isLostRedisState(error) || this.closed) throw error;
+      this.recover(limiter);
+      return this.take(priority, weight);
+    }
+  }
+
   /**
-   * The provider refused a call for its rate (429, or its JSON-RPC "limit exceeded"): the budget
-   * spends what is left and what `retryAfterMs` (its Retry-After header, when it sent one) is
-   * worth at once, ahead of every waiting read, so nothing but sends already in line goes before
-   * it has refilled; and this process's calls cost more for a while (see easeAfterMs). Neither
-   * changes Bottleneck's settings: updateSettings stops an in-process limiter's refill for good
-   * (2.19.5).
+   * The provider refused a call for its rate (429, or its JSON-RPC "limit exceeded"): nothing
+   * more goes from this process for `retryAfterMs` (its Retry-After header, when it sent one), and
+   * its calls cost more for a while (see easeAfterMs). Bottleneck's settings stay as they are:
+   * updateSettings stops an in-process limiter's refill for good (2.19.5).
    */
-  async refused(retryAfterMs = defaultRetryAfterMs): Promise<void> {
+  refused(retryAfterMs = defaultRetryAfterMs): void {
     if (this.closed) return;
     this.slowdown = Math.min(maxSlowdown, this.currentSlowdown() * 2);
     this.lastRefusalAt = Date.now() + retryAfterMs;
-    const { perSecond, burst } = this.fullRate();
-    const limiter = this.limiter;
-    const left = await limiter.currentReservoir().catch(() => 0);
-    // What is left now, and what the pause would refill.
-    let owed = Math.max(0, left ?? 0) + Math.ceil((perSecond * retryAfterMs) / 1000);
-    for (; owed > 0; owed -= burst) {
-      limiter
-        .schedule({ priority: 0, weight: Math.min(owed, burst) }, () => Promise.resolve())
-        .catch(() => undefined);
-    }
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
+  }
+
+  /** How long calls still wait for the provider's Retry-After (0: none). */
+  pausedForMs(): number {
+    return Math.max(0, this.pausedUntil - Date.now());
   }
 
   /** The slowdown, eased by half for every easeAfterMs since the last refusal. */

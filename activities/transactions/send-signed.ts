@@ -22,7 +22,10 @@ export async function sendSigned(
   signed: SignedTransfer,
 ): Promise<BroadcastOutcome | { pacedMs: number }> {
   for (let waitedMs = 0; ;) {
-    const waitMs = await throttle.reserveSend();
+    // While the provider's Retry-After holds calls back, the pace is not asked: sends it let go
+    // meanwhile would all reach the provider together when the pause ends.
+    const pausedMs = chain.pausedForMs();
+    const waitMs = pausedMs > 0 ? pausedMs : await throttle.reserveSend();
     if (waitMs === 0) break;
     if (waitedMs + waitMs > paceWaitInStepMs) return { pacedMs: waitMs };
     await Context.current().sleep(waitMs);
