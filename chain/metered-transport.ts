@@ -6,7 +6,7 @@ import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
  */
 export interface RpcGate {
   spend(method: string): Promise<void>;
-  refused(retryAfterMs?: number): void;
+  refused(method: string, retryAfterMs?: number): void;
   /** How long calls still wait for the provider's Retry-After (0: none). */
   pausedForMs(): number;
 }
@@ -25,7 +25,7 @@ export const metered =
         return await transport.request(args, requestOptions);
       } catch (error) {
         const refusal = rateRefusal(error);
-        if (refusal) gate.refused(refusal.retryAfterMs);
+        if (refusal) gate.refused(args.method, refusal.retryAfterMs);
         throw error;
       }
     };

@@ -33,9 +33,6 @@ export interface SharedBudget {
 const easeAfterMs = 30_000;
 const maxSlowdown = 16;
 
-/** A 429 without Retry-After pauses the budget this long. */
-const defaultRetryAfterMs = 1000;
-
 /**
  * The sustained rate runs 2% under the provider's: a call reaches the provider a few ms after the
  * budget lets it go, and those ms differ from call to call.
@@ -107,16 +104,22 @@ export class RpcBudget {
   }
 
   /**
-   * The provider refused a call for its rate (429, or its JSON-RPC "limit exceeded"): nothing
-   * more goes from this process for `retryAfterMs` (its Retry-After header, when it sent one), and
-   * its calls cost more for a while (see easeAfterMs). Bottleneck's settings stay as they are:
-   * updateSettings stops an in-process limiter's refill for good (2.19.5).
+   * The provider refused a `method` call for its rate (429, or its JSON-RPC "limit exceeded"):
+   * nothing more goes from this process for `retryAfterMs` (its Retry-After header), or, without
+   * one, for as long as the budget takes to earn the refused call back — a fixed second would
+   * stall a budget that is only a few jittered ms ahead of the provider. Its calls also cost more
+   * for a while (see easeAfterMs). Bottleneck's settings stay as they are: updateSettings stops an
+   * in-process limiter's refill for good (2.19.5).
    */
-  refused(retryAfterMs = defaultRetryAfterMs): void {
+  refused(method: string, retryAfterMs?: number): void {
     if (this.closed) return;
+    const pauseMs =
+      retryAfterMs ??
+      (1000 * weightOf(this.settings.weights, method) * this.currentSlowdown()) /
+        this.fullRate().perSecond;
     this.slowdown = Math.min(maxSlowdown, this.currentSlowdown() * 2);
-    this.lastRefusalAt = Date.now() + retryAfterMs;
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
+    this.lastRefusalAt = Date.now() + pauseMs;
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pauseMs);
   }
 
   /** How long calls still wait for the provider's Retry-After (0: none). */

@@ -27,10 +27,23 @@ describe('the RPC budget (Bottleneck, in process)', () => {
     await budget.ready();
     try {
       const startedAt = Date.now();
-      budget.refused(400);
+      budget.refused('eth_blockNumber', 400);
       await budget.spend('eth_blockNumber');
       // Retry-After: 400 ms. Timers may fire a ms early.
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(350);
+    } finally {
+      await budget.close();
+    }
+  });
+
+  it('without a Retry-After, pauses as long as the budget takes to earn the refused call back', async () => {
+    const budget = budgetOf(1000, 400);
+    await budget.ready();
+    try {
+      budget.refused('eth_sendRawTransaction');
+      // 250 units at 980 units/s.
+      expect(budget.pausedForMs()).toBeGreaterThan(200);
+      expect(budget.pausedForMs()).toBeLessThanOrEqual(256);
     } finally {
       await budget.close();
     }
