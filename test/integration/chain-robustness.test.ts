@@ -100,7 +100,10 @@ async function sentIntent(activities: RelayerActivities, wallet: number) {
   return getIntent(world.database.kysely, intent.id);
 }
 
-/** Looks until confirmed, running `between` (mining, waiting) before each look. */
+/**
+ * Looks until confirmed, running `between` (mining, waiting) before each look, and then waiting
+ * as long as a look may read a head that old: a look right after mining may not see the block.
+ */
 async function confirmWith(
   activities: RelayerActivities,
   intentId: string,
@@ -110,6 +113,7 @@ async function confirmWith(
     const result = await run(activities.confirm, { intentId });
     if (result.state !== 'pending') return result;
     await between();
+    await sleep(world.chain.headMaxAgeMs);
   }
   throw new Error(`intent ${intentId} never confirmed`);
 }
