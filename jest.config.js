@@ -21,6 +21,7 @@ const postgresSuites = [
   'integration/api',
   'integration/batch',
   'integration/chain-robustness',
+  'integration/migrations',
   'integration/review',
   'integration/review-queue',
   'integration/submit-intent',

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type SelectQueryBuilder } from 'kysely';
 import { Pool } from 'pg';
-import { migrateToLatest } from './migrations';
+import { migrateTo } from './migrations';
 import type { Dialect, Schema } from './schema';
 
 export interface Database {
@@ -32,11 +32,11 @@ export interface Database {
 
 /**
  * `postgres://…` or `postgresql://…` selects PostgreSQL; `sqlite:<path>`, a plain path or
- * `:memory:` selects SQLite.
+ * `:memory:` selects SQLite. Its schema is migrated to the latest, or up to migration `upTo`.
  */
-export async function openDatabase(url: string): Promise<Database> {
+export async function openDatabase(url: string, upTo?: string): Promise<Database> {
   const database = /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
-  await migrateToLatest(database.kysely, database.dialect);
+  await migrateTo(database.kysely, database.dialect, upTo);
   return database;
 }
 

@@ -213,16 +213,84 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0005_wallet_chosen_at_signing': {
+      async up(db: Kysely<unknown>) {
+        // An intent (or batch item) that names no wallet gets one when it is signed.
+        for (const table of ['intents', 'batch_items']) {
+          await allowNull(db, dialect, table, 'from_address');
+        }
+      },
+    },
   };
 }
 
-export async function migrateToLatest(db: Kysely<Schema>, dialect: Dialect): Promise<void> {
+/**
+ * Drops a column's NOT NULL. SQLite cannot alter a column: the table is built again from its own
+ * definition without the constraint (SQLite's documented twelve steps), with the references from
+ * other tables kept, since they name the table, and its indexes made again.
+ */
+async function allowNull(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  table: string,
+  column: string,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} drop not null`.execute(
+      db,
+    );
+    return;
+  }
+  const definitions = await sql<{ type: string; sql: string | null }>`
+    select type, sql from sqlite_master where tbl_name = ${table}`.execute(db);
+  const created = definitions.rows.find((row) => row.type === 'table')?.sql;
+  const notNull = new RegExp(`("${column}"\\s+\\w+)\\s+not null`, 'i');
+  if (!created || !notNull.test(created)) {
+    throw new Error(`${table}.${column}: no NOT NULL column in ${created ?? 'no table'}`);
+  }
+  const rebuilt = `${table}_rebuilt`;
+  // Outside a transaction (SQLite ignores the pragma inside one), then all steps in one.
+  await sql`pragma foreign_keys = off`.execute(db);
+  await sql`begin`.execute(db);
+  try {
+    await sql
+      .raw(
+        created
+          .replace(notNull, '$1')
+          .replace(/^create table\s+"?\w+"?/i, `create table "${rebuilt}"`),
+      )
+      .execute(db);
+    await sql`insert into ${sql.table(rebuilt)} select * from ${sql.table(table)}`.execute(db);
+    await sql`drop table ${sql.table(table)}`.execute(db);
+    await sql`alter table ${sql.table(rebuilt)} rename to ${sql.table(table)}`.execute(db);
+    for (const index of definitions.rows) {
+      if (index.type === 'index' && index.sql) await sql.raw(index.sql).execute(db);
+    }
+    const broken = await sql`pragma foreign_key_check`.execute(db);
+    if (broken.rows.length > 0) throw new Error(`${table}: references broken by the rebuild`);
+    await sql`commit`.execute(db);
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+}
+
+/** Up to and including migration `name` (default: the latest); a test starts old schemas so. */
+export async function migrateTo(
+  db: Kysely<Schema>,
+  dialect: Dialect,
+  name?: string,
+): Promise<void> {
   const migrator = new Migrator({
     // Migrations are written against the schema as it was then, not the current Schema type.
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations(dialect) },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (name === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(name));
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });

@@ -90,7 +90,8 @@ export interface IntentsTable {
   id: string;
   tenant_id: string;
   chain_id: number;
-  from_address: string;
+  /** The sending wallet: named by the request, else chosen when the intent is signed. */
+  from_address: string | null;
   to_address: string;
   amount: Amount;
   status: IntentStatus;
@@ -136,7 +137,7 @@ export interface BatchItemsTable {
   batch_id: string;
   item_index: number;
   chain_id: number;
-  from_address: string;
+  from_address: string | null;
   to_address: string;
   amount: Amount;
   state: BatchItemState;

@@ -147,7 +147,8 @@ async function buildLocalWorld(
   };
 }
 
-async function createScratchDatabase(
+/** A new, empty database on a PostgreSQL server, dropped by `drop`. */
+export async function createScratchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `relayer_${randomBytes(6).toString('hex')}`;
