@@ -1,5 +1,6 @@
 import { IntentClosedError, SendPacedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import type { Chain } from '../chain/chain';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
@@ -17,6 +18,8 @@ export interface BroadcastResult {
   status: IntentStatus;
   txHash: Hex;
   nonce: number;
+  /** The sending wallet (chosen at signing when the request named none). */
+  from?: Hex;
   /** The permit was given back here (it was held by this process): no release step needed. */
   permitReleased?: boolean;
   /** When a look at the receipt can first find it deep enough (the chain's block time). */
@@ -37,11 +40,16 @@ export const broadcast = (deps: ActivityDependencies) => {
 
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
-    // Fees and gas need RPC calls, so they are fetched before any lock is taken.
-    const plan = await unlessCancelled(
-      chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
+    // Fees, gas and balances need RPC calls, so they are read before any lock is taken. An
+    // intent that named no wallet is planned with the first (gas only differs by recipient).
+    const from = intent.from ?? chain.walletAddresses[0]!;
+    const [plan, balances] = await unlessCancelled(
+      Promise.all([
+        chain.planTransfer({ from, to: intent.to, value: intent.amount }),
+        intent.from === null ? walletBalances(chain) : undefined,
+      ]),
     );
-    return signAttempt(deps, intent, plan, { kind: 'next' });
+    return signAttempt(deps, intent, plan, { kind: 'next', ...(balances && { balances }) });
   }
 
   return ({ intentId, permitId }: BroadcastParameters): Promise<BroadcastResult> =>
@@ -74,11 +82,19 @@ export const broadcast = (deps: ActivityDependencies) => {
         status: intent.status,
         txHash,
         nonce,
+        ...(intent.from !== null && { from: intent.from }),
         ...(permitReleased && { permitReleased }),
         ...(firstLookAfterMs > 0 && { firstLookAfterMs }),
       };
     });
 };
+
+/** The hot wallets an unpinned intent may be signed with, and their balances. */
+async function walletBalances(chain: Chain): Promise<Map<Hex, bigint>> {
+  const addresses = chain.walletAddresses;
+  const balances = await Promise.all(addresses.map((address) => chain.walletBalance(address)));
+  return new Map(addresses.map((address, index) => [address, balances[index]!]));
+}
 
 /** Statuses in which the signed bytes are (or were) on their way. */
 const mayBeSent = (status: IntentStatus): boolean =>

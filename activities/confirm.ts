@@ -1,5 +1,11 @@
 import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
-import { IntentStatus, revertedReason, signedTransactionOf, type Intent } from '../domain/intent';
+import {
+  IntentStatus,
+  revertedReason,
+  signedTransactionOf,
+  type Intent,
+  signingWallet,
+} from '../domain/intent';
 import { recordAudit } from '../store/audit-log';
 import type { Chain, TransactionObservation } from '../chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';
@@ -172,9 +178,9 @@ export const confirm = (deps: ActivityDependencies) => {
   /** Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. */
   async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
     const plan = await unlessCancelled(
-      chain.planTransfer({ from: intent.from, to: intent.to, value: intent.amount }),
+      chain.planTransfer({ from: signingWallet(intent), to: intent.to, value: intent.amount }),
     );
-    const chainPendingNonce = await chain.pendingNonce(intent.from);
+    const chainPendingNonce = await chain.pendingNonce(signingWallet(intent));
     const reassigned = await signAttempt(
       deps,
       intent,
@@ -245,8 +251,8 @@ export const confirm = (deps: ActivityDependencies) => {
             continue;
           case 'read-nonces':
             look.nonces = {
-              mined: await chain.minedNonce(intent.from),
-              settled: await chain.settledNonce(intent.from),
+              mined: await chain.minedNonce(signingWallet(intent)),
+              settled: await chain.settledNonce(signingWallet(intent)),
             };
             continue;
           case 'recheck-attempts':

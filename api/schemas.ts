@@ -17,7 +17,9 @@ export const intentSchema = z
     tenantId: z.string(),
     status: z.enum(statuses),
     chainId: z.number().int(),
-    from: hex,
+    from: hex
+      .nullable()
+      .describe('the sending wallet; null until signed when the request named none'),
     to: hex,
     amount: z.string().describe('wei, as a decimal string'),
     nonce: z.number().int().nullable(),

@@ -45,6 +45,8 @@ export interface Chain {
   readonly stuckAfterMs: number;
   readonly walletAddresses: readonly Hex[];
   pendingNonce(address: Hex): Promise<number>;
+  /** A wallet's balance in the watched head block (read once per block per wallet). */
+  walletBalance(address: Hex): Promise<bigint>;
   /** Throws FeeAboveCap when the market is above the caps: the send waits, never overpays. */
   planTransfer(request: TransferRequest): Promise<TransferPlan>;
   /**

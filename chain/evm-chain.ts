@@ -217,6 +217,22 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
   }
 
+  /** Balances of the head block: a read per wallet and block, whoever asks. */
+  let balancesOf: { blockHash: Hex; byWallet: Map<Hex, Promise<bigint>> } | undefined;
+  async function walletBalance(address: Hex): Promise<bigint> {
+    const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
+    if (balancesOf?.blockHash !== block.hash)
+      balancesOf = { blockHash: block.hash, byWallet: new Map() };
+    const { byWallet } = balancesOf;
+    let balance = byWallet.get(address);
+    if (!balance) {
+      balance = client.getBalance({ address, blockNumber: block.number });
+      balance.catch(() => byWallet.delete(address));
+      byWallet.set(address, balance);
+    }
+    return rpc(balance, address);
+  }
+
   const chosen = (choice: FeeChoice) => {
     if (!choice.ok) throw new FeeAboveCapError(chainId, choice.reason, settings.stuckAfterMs);
     return choice.bid;
@@ -248,6 +264,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     walletAddresses: [...accounts.values()].map((account) => account.address),
 
     pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
+    walletBalance,
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {
       const account = accountFor(request.from);

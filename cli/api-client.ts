@@ -179,7 +179,7 @@ export interface BatchItemResultView {
 
 export interface SubmitBody {
   chainId: number;
-  from: string;
+  from?: string;
   to: string;
   amount: string;
 }

@@ -21,8 +21,8 @@ export interface BatchFile {
 }
 
 /**
- * Reads payouts from CSV (columns `to`, `amount` in wei or `amount_eth`, `from`, optional
- * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount, from, chainId? }`),
+ * Reads payouts from CSV (columns `to`, `amount` in wei or `amount_eth`, optional `from` and
+ * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount, from?, chainId? }`),
  * and checks every row with the API's own rules, so a bad row is reported before anything is sent.
  */
 export function readBatchFile(path: string, defaultChainId: number | undefined): BatchFile {
@@ -92,13 +92,20 @@ function checkRow(
     }
     amount = parseEther(eth).toString();
   }
-  const request = { chainId, from: fields.from, to: fields.to, amount };
+  // An empty `from` cell leaves the choice of wallet to the relayer, like an absent column.
+  const from = fields.from === '' ? undefined : fields.from;
+  const request = { chainId, from, to: fields.to, amount };
   const parsed = newIntentBodySchema.safeParse(request);
   if (!parsed.success) {
     return { where, problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
   }
   return {
     where,
-    item: { chainId, from: parsed.data.from, to: parsed.data.to, amount: String(amount) },
+    item: {
+      chainId,
+      ...(parsed.data.from && { from: parsed.data.from }),
+      to: parsed.data.to,
+      amount: String(amount),
+    },
   };
 }

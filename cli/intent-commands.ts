@@ -30,7 +30,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .command('submit')
     .description('submit a payment intent (tenant key)')
     .requiredOption('--chain-id <id>', 'EVM chain id', whole('--chain-id', 2 ** 31))
-    .requiredOption('--from <address>', 'hot wallet to send from')
+    .option('--from <address>', 'hot wallet to send from (default: the relayer chooses one)')
     .requiredOption('--to <address>', 'recipient')
     .option('--eth <amount>', 'amount in ether, e.g. 0.25')
     .option('--wei <amount>', 'amount in wei')
@@ -42,7 +42,12 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const key = flags.idempotencyKey ?? randomUUID();
       const client = apiOf(options);
       const { status, body } = await client.submit(
-        { chainId: flags.chainId, from: flags.from, to: flags.to, amount },
+        {
+          chainId: flags.chainId,
+          ...(flags.from !== undefined && { from: flags.from }),
+          to: flags.to,
+          amount,
+        },
         key,
       );
       const intent = flags.wait
@@ -171,7 +176,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
 
 interface SubmitFlags {
   chainId: number;
-  from: string;
+  from?: string;
   to: string;
   eth?: string;
   wei?: string;

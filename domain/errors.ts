@@ -26,6 +26,7 @@ export const ErrorType = {
   feeAboveCap: 'FeeAboveCap',
   rpcUnavailable: 'RpcUnavailable',
   walletUnderfunded: 'WalletUnderfunded',
+  noFundedWallet: 'NoFundedWallet',
   transferRejected: 'TransferRejected',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
@@ -283,6 +284,20 @@ export class WalletUnderfundedError extends RelayerError<{ chainId: number; addr
       `${address} on chain ${chainId} cannot pay for the transfer and its gas: top it up`,
       { chainId, address },
       { cause },
+    );
+  }
+}
+
+/**
+ * No hot wallet on the chain can pay for the transfer on top of what its signed transactions
+ * still take: retryable, since a confirmation or a top-up frees funds; nothing was signed.
+ */
+export class NoFundedWalletError extends RelayerError<{ chainId: number; cost: string }> {
+  constructor(chainId: number, cost: bigint) {
+    super(
+      ErrorType.noFundedWallet,
+      `no hot wallet on chain ${chainId} can pay ${cost} wei (value + gas × fee cap) on top of its transactions in flight: top one up`,
+      { chainId, cost: cost.toString() },
     );
   }
 }

@@ -5,7 +5,8 @@ export interface IntentLabels {
   status: string;
   tenantId: string;
   chainId: number;
-  from: string;
+  /** Absent until the intent is signed when the request named no wallet. */
+  from?: string;
   to: string;
   amountWei: string;
   batchId?: string;
@@ -16,7 +17,7 @@ export const labelsOf = (intent: Intent, batchId?: string): IntentLabels => ({
   status: intent.status,
   tenantId: intent.tenantId,
   chainId: intent.chainId,
-  from: intent.from,
+  ...(intent.from !== null && { from: intent.from }),
   to: intent.to,
   amountWei: intent.amount.toString(),
   ...(batchId !== undefined && { batchId }),

@@ -24,7 +24,8 @@ export const newIntentBodySchema = z.strictObject({
     .number({ error: 'chainId must be a number' })
     .int({ error: 'chainId must be an integer' })
     .positive({ error: 'chainId must be positive' }),
-  from: address('from'),
+  /** Optional: without it the relayer chooses the wallet when it signs. */
+  from: address('from').optional(),
   to: address('to').refine((to) => to !== zeroAddress, {
     error: 'to is the zero address: funds sent there are burned',
   }),

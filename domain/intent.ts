@@ -75,6 +75,13 @@ export function stepState(
   return status === stepBefore[step] ? 'run' : 'closed';
 }
 
+/** The wallet that signed the intent: every intent from `signed` on has one. */
+export function signingWallet(intent: Intent): `0x${string}` {
+  if (intent.from === null)
+    throw new Error(`intent ${intent.id} is not signed: it has no wallet yet`);
+  return intent.from;
+}
+
 /** A transaction may exist on-chain from `signed` on: from then on, failing means review. */
 export function mayBeOnChain(status: IntentStatus): boolean {
   return status === IntentStatus.signed || status === IntentStatus.confirming;
@@ -84,7 +91,8 @@ export interface Intent {
   id: string;
   tenantId: string;
   chainId: number;
-  from: `0x${string}`;
+  /** The sending wallet: as the request named it, else chosen when the intent is signed. */
+  from: `0x${string}` | null;
   to: `0x${string}`;
   /** Wei. */
   amount: bigint;

@@ -1,7 +1,7 @@
 import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
-import { isRegisteredWallet } from '../store/wallet-nonces';
+import { hasWalletOn, isRegisteredWallet } from '../store/wallet-nonces';
 import {
   InsufficientBalanceError,
   IntentConflictError,
@@ -49,12 +49,18 @@ export async function admitIntent(
     }
     const balance = await tenantBalance(trx, request.tenantId);
     if (!balance) throw new UnknownTenantError(request.tenantId);
-    if (!(await isRegisteredWallet(trx, { chainId: request.chainId, address: request.from }))) {
+    if (request.from !== undefined) {
+      if (!(await isRegisteredWallet(trx, { chainId: request.chainId, address: request.from }))) {
+        throw new InvalidIntentError([
+          {
+            field: 'from',
+            message: `${request.from} is not a hot wallet of the relayer on chain ${request.chainId}`,
+          },
+        ]);
+      }
+    } else if (!(await hasWalletOn(trx, request.chainId))) {
       throw new InvalidIntentError([
-        {
-          field: 'from',
-          message: `${request.from} is not a hot wallet of the relayer on chain ${request.chainId}`,
-        },
+        { field: 'chainId', message: `the relayer has no hot wallet on chain ${request.chainId}` },
       ]);
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.

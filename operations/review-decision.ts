@@ -1,6 +1,6 @@
 import type { ChainRegistry } from '../chain/chain';
 import { NotInReviewError, ReviewRefusedError } from '../domain/errors';
-import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import type { Hex } from '../domain/transfer';
 import { recordAudit, type AuditAction } from '../store/audit-log';
@@ -166,7 +166,7 @@ async function unpaidAttempts(
       );
     }
   }
-  const minedNonce = await chain.minedNonce(intent.from);
+  const minedNonce = await chain.minedNonce(signingWallet(intent));
   const unused = attempts.map((attempt) => attempt.nonce).filter((nonce) => nonce >= minedNonce);
   return unused.length > 0 ? { unusedNonce: Math.max(...unused) } : {};
 }

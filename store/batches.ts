@@ -99,7 +99,7 @@ export async function insertBatch(
           batch_id: batch.id,
           item_index: start + offset,
           chain_id: item.chainId,
-          from_address: item.from,
+          from_address: item.from ?? null,
           to_address: item.to,
           amount: item.amount.toString(),
           state: 'pending' as const,
@@ -112,7 +112,8 @@ export async function insertBatch(
 export interface BatchItemRow {
   index: number;
   chainId: number;
-  from: `0x${string}`;
+  /** Null: the relayer chooses the wallet when the item's intent is signed. */
+  from: `0x${string}` | null;
   to: `0x${string}`;
   amount: bigint;
   state: BatchItemState;
@@ -144,7 +145,7 @@ export async function batchItems(
   return rows.map((row) => ({
     index: Number(row.item_index),
     chainId: Number(row.chain_id),
-    from: row.from_address as `0x${string}`,
+    from: row.from_address as `0x${string}` | null,
     to: row.to_address as `0x${string}`,
     amount: BigInt(row.amount),
     state: row.state,

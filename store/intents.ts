@@ -10,7 +10,7 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     id: row.id,
     tenantId: row.tenant_id,
     chainId: Number(row.chain_id),
-    from: row.from_address as `0x${string}`,
+    from: row.from_address as `0x${string}` | null,
     to: row.to_address as `0x${string}`,
     amount: BigInt(row.amount),
     status: row.status,
@@ -45,10 +45,11 @@ export async function getIntentForUpdate(
   return intentFromRow(row);
 }
 
+/** A request that names no wallet leaves the choice to the relayer: any wallet matches it. */
 export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.tenantId === request.tenantId &&
   intent.chainId === request.chainId &&
-  intent.from === request.from &&
+  (request.from === undefined || intent.from === request.from) &&
   intent.to === request.to &&
   intent.amount === request.amount;
 
@@ -83,7 +84,7 @@ export async function insertIntent(
       id,
       tenant_id: request.tenantId,
       chain_id: request.chainId,
-      from_address: request.from,
+      from_address: request.from ?? null,
       to_address: request.to,
       amount: request.amount.toString(),
       status: 'authorized',
@@ -108,6 +109,8 @@ export async function insertIntent(
 
 export interface IntentPatch {
   status: IntentStatus;
+  /** The wallet chosen when an intent that named none is signed. */
+  from?: `0x${string}`;
   nonce?: number;
   txHash?: `0x${string}`;
   rawTx?: `0x${string}`;
@@ -132,6 +135,7 @@ export async function transitionIntent(
       status: patch.status,
       version: intent.version + 1,
       updated_at: now.toISOString(),
+      ...(patch.from !== undefined && { from_address: patch.from }),
       ...(patch.nonce !== undefined && { nonce: patch.nonce }),
       ...(patch.txHash !== undefined && { tx_hash: patch.txHash }),
       ...(patch.rawTx !== undefined && { raw_tx: patch.rawTx }),

@@ -1,3 +1,4 @@
+import { signingWallet } from '../domain/intent';
 import type { Kysely } from 'kysely';
 import type { Intent } from '../domain/intent';
 import type { Hex, SignedTransfer, TransferPlan } from '../domain/transfer';
@@ -65,7 +66,7 @@ export async function insertAttempt(
 
 /** The transfer an attempt signed, to plan its replacement from. */
 export const planOf = (intent: Intent, attempt: TransactionAttempt): TransferPlan => ({
-  from: intent.from,
+  from: signingWallet(intent),
   to: intent.to,
   value: intent.amount,
   gas: attempt.gas,

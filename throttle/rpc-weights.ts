@@ -101,6 +101,7 @@ export function priorityOf(method: string): number {
       return 1;
     case 'eth_maxPriorityFeePerGas':
     case 'eth_estimateGas':
+    case 'eth_getBalance':
     case 'eth_getTransactionCount':
       return 4;
     default:

@@ -104,8 +104,8 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   /** Per wallet, its item that started and is neither signed nor ended yet (at most one). */
   const unsignedItemOf = new Map<string, number>();
   /** Frees the wallet, if `index` is still what holds it (a signed item ending later does not). */
-  const releaseWallet = (wallet: string, index: number) => {
-    if (unsignedItemOf.get(wallet) === index) unsignedItemOf.delete(wallet);
+  const releaseWallet = (wallet: string | undefined, index: number) => {
+    if (wallet !== undefined && unsignedItemOf.get(wallet) === index) unsignedItemOf.delete(wallet);
   };
   let pending: ScheduledItem[] = [];
   let loadedUpTo = state.startedBelow;
@@ -148,6 +148,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   function nextStartable(): ScheduledItem | undefined {
     const seen = new Set<string>();
     for (const item of pending) {
+      if (item.wallet === undefined) return item;
       if (!seen.has(item.wallet) && !unsignedItemOf.has(item.wallet)) return item;
       seen.add(item.wallet);
     }
@@ -216,7 +217,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
         continue;
       }
       running.set(item.index, { ...item, intentId: admitted.intentId });
-      unsignedItemOf.set(item.wallet, item.index);
+      if (item.wallet !== undefined) unsignedItemOf.set(item.wallet, item.index);
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
       void CancellationScope.nonCancellable(() => follow(item, admitted));

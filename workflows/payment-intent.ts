@@ -35,7 +35,7 @@ import {
 import { batchItemInReviewSignal, batchItemSignedSignal } from './batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from './intent-progress';
 import { resolveReviewUpdate } from './review-update';
-import { intentStatusKey } from './search-attributes';
+import { intentStatusKey, walletKey } from './search-attributes';
 
 export interface PaymentIntentInput {
   intentId: string;
@@ -187,6 +187,10 @@ async function settle(
       firstLookAfterMs = sent.firstLookAfterMs ?? 0;
       noteTxHash(progress, sent.txHash);
       enter(sent.status);
+      // An intent that named no wallet shows the one chosen for it once it is signed.
+      if (sent.from && workflowInfo().typedSearchAttributes.get(walletKey) === undefined) {
+        upsertSearchAttributes([{ key: walletKey, value: sent.from }]);
+      }
       if (input.batch) await tellBatch(batchItemSignedSignal, input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.

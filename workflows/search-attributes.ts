@@ -8,7 +8,7 @@ export const intentStatusKey = defineSearchAttributeKey(
 );
 export const tenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
 export const chainIdKey = defineSearchAttributeKey('ChainId', SearchAttributeType.INT);
-/** The sending wallet's address, as the intent was submitted. */
+/** The sending wallet's address: from the start when the request named it, else once signed. */
 export const walletKey = defineSearchAttributeKey('Wallet', SearchAttributeType.KEYWORD);
 /** On a batch and on each of its items' workflows. */
 export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
@@ -26,14 +26,14 @@ export const intentSearchAttributes = (intent: IntentLabels) => [
   { key: intentStatusKey, value: intent.status },
   { key: tenantIdKey, value: intent.tenantId },
   { key: chainIdKey, value: intent.chainId },
-  { key: walletKey, value: intent.from },
+  ...(intent.from === undefined ? [] : [{ key: walletKey, value: intent.from }]),
   ...(intent.batchId === undefined ? [] : [{ key: batchIdKey, value: intent.batchId }]),
 ];
 
 /** Shown on the workflow's page in the Web UI (not searchable). */
 export const intentMemo = (intent: IntentLabels) => ({
   amountWei: intent.amountWei,
-  from: intent.from,
+  from: intent.from ?? 'chosen when signed',
   to: intent.to,
   chainId: intent.chainId,
 });

@@ -38,7 +38,7 @@ export const admitBatchItem =
         {
           tenantId: batch.tenantId,
           chainId: item.chainId,
-          from: item.from,
+          ...(item.from !== null && { from: item.from }),
           to: item.to,
           amount: item.amount,
         },

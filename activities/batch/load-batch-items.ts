@@ -10,8 +10,11 @@ export interface LoadBatchItemsParameters {
 /** What the batch workflow needs to schedule an item: its place and its nonce domain. */
 export interface ScheduledItem {
   index: number;
-  /** The sending wallet: items of one wallet start in input order. */
-  wallet: string;
+  /**
+   * The sending wallet the item named: items of one wallet start in input order. Absent: the
+   * relayer chooses one when it signs, so the item waits for no other.
+   */
+  wallet?: string;
 }
 
 /** A page of a batch's items, read from the database so the workflow history stays small. */
@@ -20,5 +23,5 @@ export const loadBatchItems =
   async ({ batchId, fromIndex, count }: LoadBatchItemsParameters): Promise<ScheduledItem[]> =>
     (await batchItems(db.kysely, batchId, fromIndex, count)).map((item) => ({
       index: item.index,
-      wallet: `${item.chainId}/${item.from}`,
+      ...(item.from !== null && { wallet: `${item.chainId}/${item.from}` }),
     }));

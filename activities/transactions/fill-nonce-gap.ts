@@ -1,3 +1,4 @@
+import { signingWallet } from '../../domain/intent';
 import type { Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
 import type { Chain } from '../../chain/chain';
@@ -26,15 +27,16 @@ export async function checkNonceGap(
   chain: Chain,
   intent: Intent & { nonce: number },
 ): Promise<GapCheck> {
-  const wallet = { chainId: intent.chainId, address: intent.from };
-  const missing = await chain.pendingNonce(intent.from);
+  const from = signingWallet(intent);
+  const wallet = { chainId: intent.chainId, address: from };
+  const missing = await chain.pendingNonce(from);
   if (missing >= intent.nonce) return { gap: false };
   if (await nonceHasAttempt(db.kysely, wallet, missing)) {
     return { gap: true, nonce: missing, fill: undefined };
   }
   const stored = await findNonceFill(db.kysely, wallet, missing);
   if (stored) return { gap: true, nonce: missing, fill: stored };
-  const plan = await chain.planTransfer({ from: intent.from, to: intent.from, value: 0n });
+  const plan = await chain.planTransfer({ from, to: from, value: 0n });
   const signed = await chain.signTransfer(plan, missing);
   const fill = await db.transaction(async (trx) => {
     const now = clock.now();

@@ -1,16 +1,22 @@
-import { UnknownWalletError } from '../../domain/errors';
+import { NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
+import { chooseWallet } from '../../domain/wallet-choice';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
 import type { TransferPlan } from '../../domain/transfer';
 import type { ActivityDependencies } from '../dependencies';
 import { getIntentForUpdate, transitionIntent } from '../../store/intents';
-import type { AttemptCause } from '../../store/schema';
+import type { Kysely } from 'kysely';
+import type { AttemptCause, Schema } from '../../store/schema';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 import { allocateNonce } from '../../store/wallet-nonces';
+import { walletLanes } from '../../store/wallet-lanes';
 
 export type NonceChoice =
-  /** The wallet's next nonce (the first attempt). */
-  | { kind: 'next' }
+  /**
+   * The wallet's next nonce (the first attempt). An intent that named no wallet gets one here,
+   * chosen from `balances`: the hot wallets and their balances, read before the lock.
+   */
+  | { kind: 'next'; balances?: ReadonlyMap<`0x${string}`, bigint> }
   /** The same nonce as the current attempt: a replacement, only one of them can be mined. */
   | { kind: 'same' }
   /** A fresh one, at least the chain's pending nonce: the old one was used by a stranger. */
@@ -39,7 +45,8 @@ export async function signAttempt(
   return db.transaction(async (trx) => {
     const current = await getIntentForUpdate(db, trx, intent.id);
     if (current.version !== intent.version) return current;
-    const wallet = { chainId: intent.chainId, address: intent.from };
+    const from = current.from ?? (await chosenWallet(trx, current, plan, nonceChoice));
+    const wallet = { chainId: intent.chainId, address: from };
     const nonce =
       nonceChoice.kind === 'same'
         ? current.nonce
@@ -49,9 +56,8 @@ export async function signAttempt(
             wallet,
             nonceChoice.kind === 'fresh' ? nonceChoice.chainPendingNonce : 0,
           );
-    if (nonce === undefined || nonce === null)
-      throw new UnknownWalletError(intent.chainId, intent.from);
-    const signed = await chain.signTransfer(plan, nonce);
+    if (nonce === undefined || nonce === null) throw new UnknownWalletError(intent.chainId, from);
+    const signed = await chain.signTransfer({ ...plan, from }, nonce);
     const now = clock.now();
     const attempt = (await listAttempts(trx, intent.id)).length + 1;
     const cause = causeOf[nonceChoice.kind];
@@ -85,6 +91,7 @@ export async function signAttempt(
       current,
       {
         status: cause === 'first' ? IntentStatus.signed : current.status,
+        ...(current.from === null && { from }),
         nonce,
         txHash: signed.txHash,
         rawTx: signed.rawTx,
@@ -92,4 +99,24 @@ export async function signAttempt(
       now,
     );
   });
+}
+
+/**
+ * The wallet of an intent that named none, chosen under the signing transaction, so the nonces
+ * in flight it counts include every intent signed before it (SQLite runs one writer at a time;
+ * on PostgreSQL two signers may pick the same lane, which only makes it one nonce longer).
+ */
+async function chosenWallet(
+  trx: Kysely<Schema>,
+  intent: Intent,
+  plan: TransferPlan,
+  nonceChoice: NonceChoice,
+): Promise<`0x${string}`> {
+  if (nonceChoice.kind !== 'next' || !nonceChoice.balances) {
+    throw new Error(`intent ${intent.id} has no wallet: only its first signing chooses one`);
+  }
+  const cost = plan.value + plan.gas * plan.maxFeePerGas;
+  const lane = chooseWallet(await walletLanes(trx, intent.chainId, nonceChoice.balances), cost);
+  if (!lane) throw new NoFundedWalletError(intent.chainId, cost);
+  return lane.address;
 }

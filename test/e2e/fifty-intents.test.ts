@@ -55,7 +55,7 @@ describe('50 intents through a worker process with 8 activity slots', () => {
       const row = rows.find((r) => r.id === intent.id)!;
       const tx = mined.find((t) => t.hash === row.tx_hash);
       expect(tx).toMatchObject({
-        from: intent.from.toLowerCase(),
+        from: intent.from!.toLowerCase(),
         to: intent.to.toLowerCase(),
         value: intent.amount,
       });

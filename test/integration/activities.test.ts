@@ -9,7 +9,7 @@ import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
 import { newIntentId } from '../../operations/new-intent-id';
 import { ErrorType } from '../../domain/errors';
-import { IntentStatus } from '../../domain/intent';
+import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
@@ -83,7 +83,7 @@ describe('activities against real SQLite and anvil', () => {
     const intent = await newIntent('1');
     const { intentId } = { intentId: intent.id };
     const before = await tenantBalance(world.database.kysely, 'acme');
-    const nonceBefore = await world.chain.pendingNonce(intent.from);
+    const nonceBefore = await world.chain.pendingNonce(signingWallet(intent));
 
     for (let i = 0; i < 2; i++)
       expect(await run(activities.markSettling, { intentId })).toEqual({ status: 'settling' });
@@ -100,7 +100,7 @@ describe('activities against real SQLite and anvil', () => {
     const second = await run(activities.broadcast, { intentId });
     expect(second).toEqual(first);
     expect(first.status).toBe(IntentStatus.confirming);
-    expect(await world.chain.pendingNonce(intent.from)).toBe(nonceBefore + 1);
+    expect(await world.chain.pendingNonce(signingWallet(intent))).toBe(nonceBefore + 1);
 
     const confirmed = await confirmSettled(activities, intentId);
     expect(confirmed).toEqual({

@@ -25,7 +25,8 @@ import { intentWaitingInReview } from '../support/intent-in-review';
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
- * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep). The replay test runs today's workflow code
+ * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
+ * intent and the batch that name no wallet). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -34,11 +35,12 @@ async function main(): Promise<void> {
   const server = await startDevServer();
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   try {
-    // `-- crash` or `-- sweep`: only that one, leaving the other (older) histories as they are.
-    const only = ['crash', 'sweep'].filter((name) => process.argv.includes(name));
+    // `-- crash`, `-- sweep` or `-- wallet`: only that one, leaving the other (older) histories.
+    const only = ['crash', 'sweep', 'wallet'].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
     if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
+    if (only.length === 0 || only.includes('wallet')) await recordWalletChosen(server);
   } finally {
     await server.teardown();
   }
@@ -138,6 +140,49 @@ async function recordPaths(server: TestWorkflowEnvironment): Promise<void> {
     const reviewFile = join(__dirname, 'histories', 'payment-intent-review-retried.json');
     writeFileSync(reviewFile, historyToJSON(await reviewed.fetchHistory()));
     console.log(`${reviewed.workflowId}: ${reviewedOutcome.status} after review → ${reviewFile}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * An intent and a batch that name no wallet: the wallet is chosen when each is signed, and the
+ * intent's workflow gets its Wallet search attribute then.
+ */
+async function recordWalletChosen(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-wallet';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue,
+    };
+    const unpinned = { ...paymentRequest(world, '0.001'), from: undefined };
+    const { workflowId } = await submitIntent(deps, unpinned);
+    const handle = deps.client.workflow.getHandle(workflowId);
+    const outcome = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-intent-wallet-chosen.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${workflowId}: ${outcome.status}, wallet chosen → ${file}`);
+
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        mode: BatchMode.collectAll,
+        concurrency: 2,
+        items: [1, 2, 3].map(() => parseNewIntent(unpinned)),
+      },
+      'record-wallet-chosen',
+    );
+    const batchHandle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
+    const summary = await batchHandle.result();
+    const batchFile = join(__dirname, 'histories', 'payment-batch-wallets-chosen.json');
+    writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
+    console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
   } finally {
     await relayer.stop();
     await world.stop();
