@@ -1,9 +1,10 @@
-import { IntentClosedError, SendPacedError } from '../domain/errors';
+import { IntentClosedError, SendPacedError, WalletBlockedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Chain } from '../chain/chain';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
+import { walletsInReview } from '../store/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -38,10 +39,40 @@ export interface BroadcastResult {
 export const broadcast = (deps: ActivityDependencies) => {
   const { db, chains, clock, throttle, failpoints } = deps;
 
+  /**
+   * A pinned wallet whose lane waits on an operator signs nothing new: the intent says why (the
+   * API shows its reason) and the step retries.
+   */
+  async function refuseBehindReview(intent: Intent, blockedBy: string | undefined): Promise<void> {
+    if (intent.from === null || blockedBy === undefined) return;
+    const blocked = new WalletBlockedError(intent.chainId, intent.from, blockedBy);
+    if (intent.reason !== blocked.message) {
+      await transitionIntent(
+        db.kysely,
+        intent,
+        { status: intent.status, reason: blocked.message },
+        clock.now(),
+      );
+    }
+    throw blocked;
+  }
+
+  /** Wallet → the intent in review whose unused nonce its lane waits behind. */
+  async function blockedLanes(chain: Chain, chainId: number): Promise<Map<string, string>> {
+    const blocked = new Map<string, string>();
+    for (const [wallet, { intentId, nonce }] of await walletsInReview(db.kysely, chainId)) {
+      // A nonce used since (its own transaction mined, or another): the lane has moved on.
+      if (nonce >= (await chain.minedNonce(wallet as Hex))) blocked.set(wallet, intentId);
+    }
+    return blocked;
+  }
+
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
-    // Fees, gas and balances need RPC calls, so they are read before any lock is taken. An
-    // intent that named no wallet is planned with the first (gas only differs by recipient).
+    // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
+    // An intent that named no wallet is planned with the first (gas only differs by recipient).
+    const blockedBy = await unlessCancelled(blockedLanes(chain, intent.chainId));
+    await refuseBehindReview(intent, intent.from === null ? undefined : blockedBy.get(intent.from));
     const from = intent.from ?? chain.walletAddresses[0]!;
     const [plan, balances] = await unlessCancelled(
       Promise.all([
@@ -49,7 +80,10 @@ export const broadcast = (deps: ActivityDependencies) => {
         intent.from === null ? walletBalances(chain) : undefined,
       ]),
     );
-    return signAttempt(deps, intent, plan, { kind: 'next', ...(balances && { balances }) });
+    return signAttempt(deps, intent, plan, {
+      kind: 'next',
+      ...(balances && { lanes: { balances, blockedBy } }),
+    });
   }
 
   return ({ intentId, permitId }: BroadcastParameters): Promise<BroadcastResult> =>

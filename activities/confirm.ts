@@ -1,5 +1,6 @@
 import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
 import {
+  cancelledOnChainReason,
   IntentStatus,
   revertedReason,
   signedTransactionOf,
@@ -20,8 +21,14 @@ import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
+/** `cancelled`: the operator's cancel took the nonce (mined, or its nonce used elsewhere). */
 export type ConfirmResult =
-  | { state: 'confirmed' | 'reverted'; blockNumber: string; ageMs: number; txHash?: string }
+  | {
+      state: 'confirmed' | 'reverted' | 'cancelled';
+      blockNumber: string;
+      ageMs: number;
+      txHash?: string;
+    }
   | {
       state: 'pending';
       confirmations: number;
@@ -54,10 +61,12 @@ export const confirm = (deps: ActivityDependencies) => {
   });
 
   async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
+    const paid = seen.succeeded && attempt.cause !== 'cancel';
+    const state = paid ? 'confirmed' : attempt.cause === 'cancel' ? 'cancelled' : 'reverted';
     return db.transaction(async (trx) => {
       const now = clock.now();
       const current = await getIntentForUpdate(db, trx, intent.id);
-      const status = seen.succeeded ? IntentStatus.confirmed : IntentStatus.failed;
+      const status = paid ? IntentStatus.confirmed : IntentStatus.failed;
       if (current.status === IntentStatus.confirming) {
         await transitionIntent(
           trx,
@@ -68,14 +77,14 @@ export const confirm = (deps: ActivityDependencies) => {
             txHash: attempt.txHash,
             rawTx: attempt.rawTx,
             blockNumber: seen.blockNumber,
-            reason: seen.succeeded ? null : revertedReason,
+            reason: paid ? null : state === 'cancelled' ? cancelledOnChainReason : revertedReason,
           },
           now,
         );
-        await endHold(db, trx, intent.id, seen.succeeded ? 'captured' : 'released', now);
+        await endHold(db, trx, intent.id, paid ? 'captured' : 'released', now);
       }
       return {
-        state: seen.succeeded ? ('confirmed' as const) : ('reverted' as const),
+        state: state as 'confirmed' | 'reverted' | 'cancelled',
         blockNumber: seen.blockNumber.toString(),
         ageMs: ageMs(current, clock),
         txHash: attempt.txHash,
@@ -175,8 +184,13 @@ export const confirm = (deps: ActivityDependencies) => {
     return pending(chain);
   }
 
-  /** Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. */
+  /**
+   * Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. Not
+   * after an operator's cancel: nothing is signed again, the confirm timeout brings the operator
+   * back, who can then resolve it as failed (the nonce is used).
+   */
   async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    if (latest.cause === 'cancel') return pending(chain);
     const plan = await unlessCancelled(
       chain.planTransfer({ from: signingWallet(intent), to: intent.to, value: intent.amount }),
     );
@@ -200,7 +214,12 @@ export const confirm = (deps: ActivityDependencies) => {
         (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
         intent.blockNumber !== null
       ) {
-        const state = intent.status === IntentStatus.confirmed ? 'confirmed' : 'reverted';
+        const state =
+          intent.status === IntentStatus.confirmed
+            ? 'confirmed'
+            : intent.reason === cancelledOnChainReason
+              ? 'cancelled'
+              : 'reverted';
         return {
           state,
           blockNumber: intent.blockNumber.toString(),

@@ -2,7 +2,8 @@
  * Places between a side effect and the report that it happened, where a fault test kills the
  * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
- * returned, the orphans' workflows started. Each is an activity's end (local activities
+ * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
+ * stored). Each is an activity's end (local activities
  * included) except `after-sign`, which lies inside the broadcast, and `after-release` when the
  * broadcast itself gives the permit back.
  */
@@ -16,6 +17,7 @@ export const crashPoints = [
   'after-close',
   'after-release',
   'after-sweep',
+  'after-review',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -31,6 +33,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   closeIntent: 'after-close',
   releaseThrottle: 'after-release',
   resumeOrphans: 'after-sweep',
+  resolveReview: 'after-review',
 };
 
 export interface Failpoints {

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { applyReviewDecision } from '../operations/review-decision';
 import type { ActivityDependencies } from './dependencies';
@@ -9,15 +10,19 @@ export interface ResolveReviewParameters extends ReviewRequest {
 /**
  * Applies an operator's decision for an intent in review, from inside its workflow (the
  * `resolveReview` update): checked on-chain, written with its audit entry in one transaction.
+ * The entry carries this step's key (its run and activity id), so a try after a worker died past
+ * the commit finds the decision applied and answers with the intent as it left it.
  */
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
   async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<ReviewOutcome> => {
+    const { workflowExecution, activityId } = Context.current().info;
     const intent = await applyReviewDecision(
       { database: db, chains, clock: () => clock.now() },
       actor,
       intentId,
       decision,
+      workflowExecution && `${workflowExecution.runId}/${activityId}`,
     );
     return {
       status: intent.status,

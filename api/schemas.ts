@@ -92,7 +92,7 @@ export const attemptsSchema = z
         gas: z.string(),
         maxFeePerGas: z.string().describe('wei'),
         maxPriorityFeePerGas: z.string().describe('wei'),
-        cause: z.enum(['first', 'fee_bump', 'nonce_reassigned']),
+        cause: z.enum(['first', 'fee_bump', 'nonce_reassigned', 'cancel']),
         createdAt: z.string(),
       }),
     ),
@@ -126,7 +126,7 @@ export const resolveFailedBodySchema = z.strictObject({
   reason: z.string().trim().min(1, { error: 'say why the payment failed' }).max(1000),
 });
 
-export const retryBodySchema = z.strictObject({ note: z.string().max(1000).optional() }).optional();
+export const noteBodySchema = z.strictObject({ note: z.string().max(1000).optional() }).optional();
 
 export const batchBodySchema = z.strictObject({
   items: z

@@ -4,6 +4,7 @@
  * implement the same seam without touching workflows.
  */
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
+import type { FeeBid } from './fee-policy';
 
 /**
  * What the node did with signed bytes. `nonce-taken`: the node counts our nonce as used and does
@@ -54,6 +55,11 @@ export interface Chain {
    * meets the market; throws FeeAboveCap when that is above the caps.
    */
   planReplacement(previous: TransferPlan): Promise<TransferPlan>;
+  /**
+   * A zero-value transfer from `wallet` to itself that outbids every one of `attempts` (signed at
+   * one nonce) on both fee fields, under the cancel cap; throws FeeAboveCap when it cannot.
+   */
+  planCancel(wallet: Hex, attempts: readonly FeeBid[]): Promise<TransferPlan>;
   signTransfer(plan: TransferPlan, nonce: number): Promise<SignedTransfer>;
   /**
    * Hands the signed bytes to the node. Re-sending bytes the node already has, or already mined,

@@ -32,8 +32,10 @@ import { CodeProbe } from './code-probe';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
 import { metered, type RpcGate } from './metered-transport';
 import {
+  cancelBid,
   firstBid,
   replacementBid,
+  type FeeBid,
   type FeeChoice,
   type FeeMarket,
   type FeePolicy,
@@ -277,6 +279,17 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return {
         ...previous,
         ...chosen(replacementBid(previous, market, previous.gas, settings.fees)),
+      };
+    },
+
+    async planCancel(wallet: Hex, attempts: readonly FeeBid[]): Promise<TransferPlan> {
+      const market = await feeMarket();
+      return {
+        from: wallet,
+        to: wallet,
+        value: 0n,
+        gas: plainTransferGas,
+        ...chosen(cancelBid(attempts, market, plainTransferGas, settings.fees)),
       };
     },
 

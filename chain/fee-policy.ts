@@ -24,6 +24,8 @@ export interface FeeCaps {
 
 export interface FeePolicy {
   caps: FeeCaps;
+  /** Cap on the max fee and the tip per gas of a cancel, which must outbid every attempt. */
+  cancelMaxFeePerGas: bigint;
   /** A replacement outbids the previous attempt by at least this much, on both fields. */
   replacementBumpPercent: number;
 }
@@ -91,4 +93,28 @@ export function replacementBid(
     maxFeePerGas,
   );
   return { ok: true, bid: { maxFeePerGas, maxPriorityFeePerGas } };
+}
+
+/**
+ * A cancel of an intent's nonce: a plain transfer (`gas`) that outbids every attempt signed at
+ * that nonce by the node's replacement minimum on both fields, under the cancel's own cap.
+ */
+export function cancelBid(
+  attempts: readonly FeeBid[],
+  market: FeeMarket,
+  gas: bigint,
+  policy: FeePolicy,
+): FeeChoice {
+  const highest = attempts.reduce(
+    (top, bid) => ({
+      maxFeePerGas: max(top.maxFeePerGas, bid.maxFeePerGas),
+      maxPriorityFeePerGas: max(top.maxPriorityFeePerGas, bid.maxPriorityFeePerGas),
+    }),
+    { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n },
+  );
+  const cap = policy.cancelMaxFeePerGas;
+  return replacementBid(highest, market, gas, {
+    ...policy,
+    caps: { maxFeePerGas: cap, maxPriorityFeePerGas: cap, maxFeePerTransfer: cap * gas },
+  });
 }

@@ -90,7 +90,7 @@ export class RelayerApiClient {
 
   async review(
     id: string,
-    action: 'confirm' | 'fail' | 'retry',
+    action: 'confirm' | 'fail' | 'retry' | 'cancel',
     body: { txHash?: string; reason?: string; note?: string },
   ): Promise<IntentView> {
     const path = `/v1/intents/${encodeURIComponent(id)}/review/${action}`;

@@ -158,6 +158,17 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       print(options, intent, () => intentDetails(intent));
     });
   review
+    .command('cancel <intentId>')
+    .description(
+      'take the nonce back: a zero-value transfer to the wallet itself at the same nonce; the intent fails once it is mined',
+    )
+    .option('--note <text>', 'for the audit log')
+    .action(async (intentId: string, flags: { note?: string }) => {
+      const options = api();
+      const intent = await apiOf(options).review(intentId, 'cancel', flags);
+      print(options, intent, () => intentDetails(intent));
+    });
+  review
     .command('audit <intentId>')
     .description('who did what to an intent')
     .action(async (intentId: string) => {

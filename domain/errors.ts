@@ -27,6 +27,7 @@ export const ErrorType = {
   rpcUnavailable: 'RpcUnavailable',
   walletUnderfunded: 'WalletUnderfunded',
   noFundedWallet: 'NoFundedWallet',
+  walletBlocked: 'WalletBlocked',
   transferRejected: 'TransferRejected',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
@@ -231,7 +232,8 @@ export type ReviewProblem =
   | 'transaction_taken'
   | 'transaction_mined'
   | 'transaction_may_still_land'
-  | 'nothing_signed';
+  | 'nothing_signed'
+  | 'cancel_above_cap';
 
 export class ReviewRefusedError extends RelayerError<{ intentId: string; problem: ReviewProblem }> {
   constructor(intentId: string, problem: ReviewProblem, message: string) {
@@ -298,6 +300,25 @@ export class NoFundedWalletError extends RelayerError<{ chainId: number; cost: s
       ErrorType.noFundedWallet,
       `no hot wallet on chain ${chainId} can pay ${cost} wei (value + gas × fee cap) on top of its transactions in flight: top one up`,
       { chainId, cost: cost.toString() },
+    );
+  }
+}
+
+/**
+ * The intent names a wallet whose lane waits on an operator (an intent of it in review holds a
+ * nonce): it is not signed behind it. Retryable: the send step tries again until the decision
+ * comes, or its time runs out and the intent fails unsigned.
+ */
+export class WalletBlockedError extends RelayerError<{
+  chainId: number;
+  address: string;
+  blockedBy: string;
+}> {
+  constructor(chainId: number, address: string, blockedBy: string) {
+    super(
+      ErrorType.walletBlocked,
+      `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review`,
+      { chainId, address, blockedBy },
     );
   }
 }

@@ -22,6 +22,8 @@ export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
 
 /** Why an intent whose transaction was mined but reverted failed (no value moved). */
 export const revertedReason = 'transaction reverted on-chain';
+/** An operator's cancel (a zero-value transfer at the intent's nonce) was mined instead. */
+export const cancelledOnChainReason = 'cancelled on-chain: a zero-value transfer took its nonce';
 
 export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.confirmed,

@@ -10,7 +10,13 @@ export type ReviewDecision =
   /** Nothing paid it and nothing signed for it can still land: release the hold. */
   | { action: 'fail'; reason: string }
   /** Send the same signed bytes again and follow them to the end. */
-  | { action: 'retry'; note?: string };
+  | { action: 'retry'; note?: string }
+  /**
+   * Take the nonce back: a zero-value transfer to the wallet itself at the same nonce, outbidding
+   * every attempt, followed to the end: mined, the intent fails (cancelled on-chain) and its hold
+   * is released; if one of its own attempts wins the race instead, it is confirmed.
+   */
+  | { action: 'cancel'; note?: string };
 
 export interface ReviewRequest {
   decision: ReviewDecision;

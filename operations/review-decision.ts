@@ -1,13 +1,22 @@
 import type { ChainRegistry } from '../chain/chain';
-import { NotInReviewError, ReviewRefusedError } from '../domain/errors';
+import {
+  FeeAboveCapError,
+  NotInReviewError,
+  ReviewRefusedError,
+  StaleVersionError,
+} from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
-import type { Hex } from '../domain/transfer';
-import { recordAudit, type AuditAction } from '../store/audit-log';
+import type { Hex, TransferPlan } from '../domain/transfer';
+import { auditTrail, recordAudit, type AuditAction } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/ledger';
-import { intentClaimingTransaction, listAttempts } from '../store/transaction-attempts';
+import {
+  insertAttempt,
+  intentClaimingTransaction,
+  listAttempts,
+} from '../store/transaction-attempts';
 
 /** What deciding needs: the books and the chain, to check the decision against. */
 export interface ReviewCheckDependencies {
@@ -22,25 +31,42 @@ export interface ReviewCheckDependencies {
  * audit log with who and when. A retry only puts the intent back to `signed`: whoever calls this
  * sends the bytes again.
  */
-export function applyReviewDecision(
+export async function applyReviewDecision(
   deps: ReviewCheckDependencies,
   actor: string,
   intentId: string,
   decision: ReviewDecision,
+  decisionKey?: string,
 ): Promise<Intent> {
+  // Applied already by an earlier try of the same step (its worker died after the commit).
+  if (decisionKey !== undefined) {
+    const trail = await auditTrail(deps.database.kysely, intentId);
+    if (trail.some((entry) => entry.detail.decisionKey === decisionKey)) {
+      return getIntent(deps.database.kysely, intentId);
+    }
+  }
+  const by = { actor, ...(decisionKey !== undefined && { decisionKey }) };
   switch (decision.action) {
     case 'confirm':
-      return resolveAsConfirmed(deps, actor, intentId, decision.txHash, decision.note);
+      return resolveAsConfirmed(deps, by, intentId, decision.txHash, decision.note);
     case 'fail':
-      return resolveAsFailed(deps, actor, intentId, decision.reason);
+      return resolveAsFailed(deps, by, intentId, decision.reason);
     case 'retry':
-      return prepareRetry(deps, actor, intentId, decision.note);
+      return prepareRetry(deps, by, intentId, decision.note);
+    case 'cancel':
+      return prepareCancel(deps, by, intentId, decision.note);
   }
+}
+
+/** Who decides, and the key of the step applying it (recorded in the audit entry), if any. */
+interface DecidedBy {
+  actor: string;
+  decisionKey?: string;
 }
 
 async function resolveAsConfirmed(
   deps: ReviewCheckDependencies,
-  actor: string,
+  by: DecidedBy,
   intentId: string,
   txHash: Hex,
   note?: string,
@@ -78,7 +104,7 @@ async function resolveAsConfirmed(
   if (claimed) {
     throw refuse('transaction_taken', `${txHash} belongs to intent ${claimed}`);
   }
-  return resolve(deps, actor, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
+  return resolve(deps, by, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
     patch: { txHash, blockNumber: seen.blockNumber, reason: null },
     hold: 'captured',
     detail: {
@@ -92,7 +118,7 @@ async function resolveAsConfirmed(
 
 async function resolveAsFailed(
   deps: ReviewCheckDependencies,
-  actor: string,
+  by: DecidedBy,
   intentId: string,
   reason: string,
 ): Promise<Intent> {
@@ -106,8 +132,8 @@ async function resolveAsFailed(
         `for this intent can still be mined: retry it, or wait until the nonce is used`,
     );
   }
-  return resolve(deps, actor, intentId, 'resolve_failed', IntentStatus.failed, {
-    patch: { reason: `resolved as failed by ${actor}: ${reason}` },
+  return resolve(deps, by, intentId, 'resolve_failed', IntentStatus.failed, {
+    patch: { reason: `resolved as failed by ${by.actor}: ${reason}` },
     hold: 'released',
     detail: { reason, txHash: intent.txHash },
   });
@@ -116,7 +142,7 @@ async function resolveAsFailed(
 /** The same signed bytes go out again (never a new transaction): the intent is `signed` again. */
 async function prepareRetry(
   deps: ReviewCheckDependencies,
-  actor: string,
+  by: DecidedBy,
   intentId: string,
   note?: string,
 ): Promise<Intent> {
@@ -138,9 +164,96 @@ async function prepareRetry(
         `${signed.txHash} can never be mined: resolve as failed`,
     );
   }
-  return resolve(deps, actor, intentId, 'retry', IntentStatus.signed, {
+  return resolve(deps, by, intentId, 'retry', IntentStatus.signed, {
     patch: { reason: null },
     detail: { txHash: signed.txHash, note },
+  });
+}
+
+/**
+ * Signs the nonce back: a zero-value transfer to the wallet itself at the intent's nonce, stored
+ * as its newest attempt and made its current transaction, the intent `signed` again, so the
+ * workflow sends it and follows every attempt to whichever is mined. Refused if one of them was
+ * mined and paid (resolve as confirmed), if the nonce was used by another transaction (nothing of
+ * ours can land: resolve as failed), or if outbidding the attempts passes the cancel fee cap.
+ */
+async function prepareCancel(
+  deps: ReviewCheckDependencies,
+  by: DecidedBy,
+  intentId: string,
+  note?: string,
+): Promise<Intent> {
+  const intent = await intentInReview(deps, intentId);
+  const signed = signedTransactionOf(intent);
+  if (!signed) {
+    throw new ReviewRefusedError(
+      intentId,
+      'nothing_signed',
+      'nothing was signed for it, so there is no nonce to take back: resolve as failed',
+    );
+  }
+  const onChain = await unpaidAttempts(deps, intent);
+  if (onChain.unusedNonce === undefined) {
+    throw new ReviewRefusedError(
+      intentId,
+      'transaction_taken',
+      `nonce ${signed.nonce} of ${intent.from} was used by another transaction, so nothing ` +
+        `signed for this intent can be mined: resolve as failed`,
+    );
+  }
+  const chain = deps.chains.get(intent.chainId);
+  const wallet = signingWallet(intent);
+  const attempts = (await listAttempts(deps.database.kysely, intentId)).filter(
+    (attempt) => attempt.nonce === signed.nonce,
+  );
+  let plan: TransferPlan;
+  try {
+    plan = await chain.planCancel(wallet, attempts);
+  } catch (error) {
+    if (!(error instanceof FeeAboveCapError)) throw error;
+    throw new ReviewRefusedError(intentId, 'cancel_above_cap', `cannot cancel: ${error.message}`);
+  }
+  // Signed before the lock (a signer may be remote); nothing is sent until it is stored.
+  const cancel = await chain.signTransfer(plan, signed.nonce);
+  const now = deps.clock?.() ?? new Date();
+  return deps.database.transaction(async (trx) => {
+    const current = await getIntentForUpdate(deps.database, trx, intentId);
+    if (current.status !== IntentStatus.needsReview) {
+      throw new NotInReviewError(intentId, current.status);
+    }
+    // Changed while the cancel was signed: the retry checks it all again.
+    if (current.version !== intent.version) throw new StaleVersionError(intentId, intent.version);
+    const attempt = (await listAttempts(trx, intentId)).length + 1;
+    await insertAttempt(
+      trx,
+      { intentId, attempt, nonce: signed.nonce, ...cancel, ...plan, cause: 'cancel' },
+      now,
+    );
+    const updated = await transitionIntent(
+      trx,
+      current,
+      { status: IntentStatus.signed, txHash: cancel.txHash, rawTx: cancel.rawTx, reason: null },
+      now,
+    );
+    await recordAudit(
+      trx,
+      {
+        intentId,
+        action: 'cancel_signed',
+        actor: by.actor,
+        detail: {
+          ...(by.decisionKey && { decisionKey: by.decisionKey }),
+          txHash: cancel.txHash,
+          nonce: signed.nonce,
+          replaces: signed.txHash,
+          maxFeePerGas: plan.maxFeePerGas.toString(),
+          maxPriorityFeePerGas: plan.maxPriorityFeePerGas.toString(),
+          note,
+        },
+      },
+      now,
+    );
+    return updated;
   });
 }
 
@@ -185,7 +298,7 @@ export async function intentInReview(
 /** The change itself: re-checked under the row lock, with its hold movement and audit entry. */
 async function resolve(
   deps: ReviewCheckDependencies,
-  actor: string,
+  by: DecidedBy,
   intentId: string,
   action: AuditAction,
   status: IntentStatus,
@@ -204,7 +317,8 @@ async function resolve(
     }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
     if (change.hold) await endHold(database, trx, intentId, change.hold, now);
-    await recordAudit(trx, { intentId, action, actor, detail: change.detail }, now);
+    const detail = { ...change.detail, ...(by.decisionKey && { decisionKey: by.decisionKey }) };
+    await recordAudit(trx, { intentId, action, actor: by.actor, detail }, now);
     return updated;
   });
 }

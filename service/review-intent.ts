@@ -45,7 +45,7 @@ export async function reviewIntent(
     if (!(error instanceof WorkflowNotFoundError)) throw relayerErrorOf(error);
   }
   const resolved = await applyReviewDecision(deps, actorOf(operator), intentId, decision);
-  if (decision.action === 'retry') {
+  if (decision.action === 'retry' || decision.action === 'cancel') {
     await startIntentWorkflow(deps.client, deps.taskQueue, resolved, {
       workflowId: `${paymentIntentWorkflowId(intentId)}-retry-v${resolved.version}`,
       // Nobody could find this run to send it a decision: it ends in review as runs used to.

@@ -11,6 +11,7 @@ export type AuditAction =
   | 'resolve_confirmed'
   | 'resolve_failed'
   | 'retry'
+  | 'cancel_signed'
   | 'replaced'
   | 'resent'
   | 'nonce_reassigned'

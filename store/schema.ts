@@ -150,7 +150,8 @@ export interface BatchItemsTable {
   finished_at: Timestamp | null;
 }
 
-export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned';
+/** `cancel`: an operator's zero-value transfer to the wallet itself, to take the nonce back. */
+export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned' | 'cancel';
 
 /**
  * Every transaction signed for an intent, persisted before it is sent. Replacements share the

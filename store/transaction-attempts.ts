@@ -64,11 +64,11 @@ export async function insertAttempt(
     .execute();
 }
 
-/** The transfer an attempt signed, to plan its replacement from. */
+/** The transfer an attempt signed (a cancel: nothing, to the wallet itself), to plan its replacement. */
 export const planOf = (intent: Intent, attempt: TransactionAttempt): TransferPlan => ({
   from: signingWallet(intent),
-  to: intent.to,
-  value: intent.amount,
+  to: attempt.cause === 'cancel' ? signingWallet(intent) : intent.to,
+  value: attempt.cause === 'cancel' ? 0n : intent.amount,
   gas: attempt.gas,
   maxFeePerGas: attempt.maxFeePerGas,
   maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,

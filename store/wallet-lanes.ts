@@ -2,15 +2,23 @@ import type { Kysely } from 'kysely';
 import type { WalletLane } from '../domain/wallet-choice';
 import type { Schema } from './schema';
 
+/** What the chain says of the hot wallets, read before the signing lock. */
+export interface LaneFacts {
+  /** Every hot wallet a choice may take, with its balance. */
+  balances: ReadonlyMap<`0x${string}`, bigint>;
+  /** Wallet → the intent in review whose unused nonce its lane waits behind. */
+  blockedBy: ReadonlyMap<string, string>;
+}
+
 /**
- * The lanes of `wallets` on a chain as the store sees them: nonces in flight (our signed intents
- * not ended) and what the transactions not yet seen mined may still take (value + gas × fee cap
- * of the current attempt). Balances come from the chain.
+ * The lanes of the wallets in `facts` as the store sees them: nonces in flight (our signed
+ * intents not ended) and what the transactions not yet seen mined may still take (value + gas ×
+ * fee cap of the current attempt).
  */
 export async function walletLanes(
   db: Kysely<Schema>,
   chainId: number,
-  balances: ReadonlyMap<`0x${string}`, bigint>,
+  { balances, blockedBy: blocked }: LaneFacts,
 ): Promise<WalletLane[]> {
   const addresses = [...balances.keys()];
   if (addresses.length === 0) return [];
@@ -37,6 +45,34 @@ export async function walletLanes(
           sum + BigInt(row.amount) + BigInt(row.gas ?? 0) * BigInt(row.max_fee_per_gas ?? 0),
         0n,
       );
-    return { address, pending: mine.length, balance: balances.get(address)!, committed };
+    const blockedBy = blocked.get(address);
+    return {
+      address,
+      pending: mine.length,
+      balance: balances.get(address)!,
+      committed,
+      ...(blockedBy !== undefined && { blockedBy }),
+    };
   });
+}
+
+/**
+ * Wallets with an intent in review that holds a nonce: wallet → that intent (the lowest nonce).
+ * Its lane waits behind it while the nonce is unused.
+ */
+export async function walletsInReview(
+  db: Kysely<Schema>,
+  chainId: number,
+): Promise<Map<string, { intentId: string; nonce: number }>> {
+  const rows = await db
+    .selectFrom('intents')
+    .select(['from_address', 'id', 'nonce'])
+    .where('chain_id', '=', chainId)
+    .where('status', '=', 'needs_review')
+    .where('nonce', 'is not', null)
+    .orderBy('nonce', 'desc')
+    .execute();
+  return new Map(
+    rows.map((row) => [row.from_address!, { intentId: row.id, nonce: Number(row.nonce) }]),
+  );
 }

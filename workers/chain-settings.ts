@@ -34,6 +34,7 @@ export const evmChainSettings = (
       maxFeePerTransfer: config.maxFeePerTransfer,
     },
     replacementBumpPercent: config.replacementBumpPercent,
+    cancelMaxFeePerGas: config.cancelMaxFeePerGas,
   },
   onRpcResponse,
 });

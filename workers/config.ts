@@ -258,6 +258,12 @@ export const settings = {
     doc: 'Cap on what one transfer may spend on gas (gas limit × max fee per gas), in ether',
     parse: decimal(parseEther, 'ether'),
   }),
+  cancelMaxFeePerGas: setting({
+    env: 'CANCEL_MAX_FEE_PER_GAS_GWEI',
+    fallback: '1000',
+    doc: "Cap on the max fee and tip per gas of an operator's cancel (review decision), in gwei: it must outbid every attempt",
+    parse: decimal(parseGwei, 'gwei'),
+  }),
   replacementBumpPercent: setting({
     env: 'REPLACEMENT_BUMP_PERCENT',
     fallback: '20',

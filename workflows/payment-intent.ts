@@ -17,7 +17,7 @@ import {
 import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
-import { IntentStatus, revertedReason } from '../domain/intent';
+import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
 import { ErrorType } from '../domain/errors';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
@@ -151,7 +151,8 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     review = 'closed';
     const { action, status, txHash, blockNumber, reason } = decided!;
     decided = undefined;
-    if (action !== 'retry') {
+    // A retry sends the same bytes again; a cancel sends its zero-value transfer at the nonce.
+    if (action !== 'retry' && action !== 'cancel') {
       if (txHash) noteTxHash(progress, txHash);
       Object.assign(progress, { blockNumber, reason });
       enter(status);
@@ -206,6 +207,7 @@ async function settle(
     if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
+    if (mined.state === 'cancelled') progress.reason = cancelledOnChainReason;
     enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
   } catch (error) {
     // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this

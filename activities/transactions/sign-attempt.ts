@@ -9,14 +9,14 @@ import type { Kysely } from 'kysely';
 import type { AttemptCause, Schema } from '../../store/schema';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 import { allocateNonce } from '../../store/wallet-nonces';
-import { walletLanes } from '../../store/wallet-lanes';
+import { walletLanes, type LaneFacts } from '../../store/wallet-lanes';
 
 export type NonceChoice =
   /**
    * The wallet's next nonce (the first attempt). An intent that named no wallet gets one here,
-   * chosen from `balances`: the hot wallets and their balances, read before the lock.
+   * chosen by `lanes`: what the chain said of the hot wallets, read before the lock.
    */
-  | { kind: 'next'; balances?: ReadonlyMap<`0x${string}`, bigint> }
+  | { kind: 'next'; lanes?: LaneFacts }
   /** The same nonce as the current attempt: a replacement, only one of them can be mined. */
   | { kind: 'same' }
   /** A fresh one, at least the chain's pending nonce: the old one was used by a stranger. */
@@ -92,6 +92,8 @@ export async function signAttempt(
       {
         status: cause === 'first' ? IntentStatus.signed : current.status,
         ...(current.from === null && { from }),
+        // A reason it waited for (a blocked lane) is over once it is signed.
+        ...(cause === 'first' && current.reason !== null && { reason: null }),
         nonce,
         txHash: signed.txHash,
         rawTx: signed.rawTx,
@@ -112,11 +114,11 @@ async function chosenWallet(
   plan: TransferPlan,
   nonceChoice: NonceChoice,
 ): Promise<`0x${string}`> {
-  if (nonceChoice.kind !== 'next' || !nonceChoice.balances) {
+  if (nonceChoice.kind !== 'next' || !nonceChoice.lanes) {
     throw new Error(`intent ${intent.id} has no wallet: only its first signing chooses one`);
   }
   const cost = plan.value + plan.gas * plan.maxFeePerGas;
-  const lane = chooseWallet(await walletLanes(trx, intent.chainId, nonceChoice.balances), cost);
+  const lane = chooseWallet(await walletLanes(trx, intent.chainId, nonceChoice.lanes), cost);
   if (!lane) throw new NoFundedWalletError(intent.chainId, cost);
   return lane.address;
 }

@@ -9,7 +9,7 @@ import {
   intentView,
   resolveConfirmedBodySchema,
   resolveFailedBodySchema,
-  retryBodySchema,
+  noteBodySchema,
 } from '../schemas';
 
 const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
@@ -58,13 +58,30 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     schema: {
       summary: 'Send the same signed transaction again and follow it to its end',
       params: idParamsSchema,
-      body: retryBodySchema,
+      body: noteBodySchema,
       response,
     },
     handler: async (request) =>
       intentView(
         await reviewIntent(deps, operatorOf(request), request.params.id, {
           action: 'retry',
+          note: request.body?.note,
+        }),
+      ),
+  });
+
+  app.post('/v1/intents/:id/review/cancel', {
+    schema: {
+      summary:
+        'Take the nonce back: a zero-value transfer to the wallet itself at the same nonce, outbidding every attempt; the intent fails once it is mined (or is confirmed if its own attempt wins)',
+      params: idParamsSchema,
+      body: noteBodySchema,
+      response,
+    },
+    handler: async (request) =>
+      intentView(
+        await reviewIntent(deps, operatorOf(request), request.params.id, {
+          action: 'cancel',
           note: request.body?.note,
         }),
       ),

@@ -6,7 +6,15 @@ import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
 import { cancelIntent } from '../../service/cancel-intent';
-import { insertIntent } from '../../store/intents';
+import { getIntent, insertIntent } from '../../store/intents';
+import { auditTrail } from '../../store/audit-log';
+import { tenantBalance } from '../../store/ledger';
+import { listAttempts } from '../../store/transaction-attempts';
+import { cancelledOnChainReason } from '../../domain/intent';
+import { reviewIntent } from '../../service/review-intent';
+import { waitFor } from '../../dev/stack/wait-for';
+import { intentWaitingInReview } from '../support/intent-in-review';
+import { expectBooksBalanced } from '../support/ledger-checks';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from '../support/crashing-workers';
 import { faultSettings, seededRandom } from '../support/fault-settings';
@@ -31,11 +39,14 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     // The n-th time a point is reached kills the worker: not always the first intent through it.
     // Closes are rare, and sweeps come by the clock (split between two short-lived workers): for
     // those the first time, or a run might end before they are reached.
+    // An operator's decision has its own test below: nothing goes to review here.
     const plan = new Map<CrashPoint, number>(
-      crashPoints.map((point) => [
-        point,
-        point === 'after-close' || point === 'after-sweep' ? 1 : 1 + random.below(3),
-      ]),
+      crashPoints
+        .filter((point) => point !== 'after-review')
+        .map((point) => [
+          point,
+          point === 'after-close' || point === 'after-sweep' ? 1 : 1 + random.below(3),
+        ]),
     );
     const workers = new CrashingWorkers(
       async (env) =>
@@ -115,5 +126,62 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const rows = await world.database.kysely.selectFrom('intents').select(['status']).execute();
     const statuses = new Set(rows.map((row) => row.status));
     for (const status of statuses) expect(['confirmed', 'failed', 'cancelled']).toContain(status);
+  });
+
+  it("an operator's cancel stored just before the worker died is applied once, sent and mined", async () => {
+    const world = suite.world();
+    const taskQueue = `crash-review-${seededRandom('crash review').seed}`;
+    const [dying] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      CRASH_AT: 'after-review',
+    });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const client = new Client({ connection });
+    const deps = { database: world.database, client, taskQueue, chains: world.chains };
+    try {
+      // Its transaction waits in the node's pool (automine off) until the confirm timeout.
+      const { intent, handle } = await intentWaitingInReview(
+        world,
+        deps,
+        parseNewIntent({
+          tenantId: 'acme',
+          chainId: world.anvil.chainId,
+          from: world.wallets[2]!,
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: parseEther('0.25').toString(),
+        }),
+        1500,
+      );
+      const heldBefore = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      const operator = { role: 'operator' as const, keyId: 'test', label: 'test' };
+      const decided = reviewIntent(deps, operator, intent.id, { action: 'cancel' });
+      expect(await dying!.exited).toBeDefined();
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
+      expect((await decided).status).toBe('signed');
+      await waitFor(
+        async () => (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
+        'the cancel to be sent',
+        30_000,
+      );
+      await world.testClient.mine({ blocks: 1 });
+      expect((await handle.result()).status).toBe('failed');
+      const ended = await getIntent(world.database.kysely, intent.id);
+      expect(ended.reason).toBe(cancelledOnChainReason);
+      const attempts = await listAttempts(world.database.kysely, intent.id);
+      expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
+      expect(ended.txHash).toBe(attempts[1]!.txHash);
+      const trail = await auditTrail(world.database.kysely, intent.id);
+      expect(trail.filter((entry) => entry.action === 'cancel_signed')).toHaveLength(1);
+      expect(await world.testClient.getBalance({ address: intent.to })).toBe(0n);
+      const heldAfter = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      expect(heldBefore - heldAfter).toBe(parseEther('0.25'));
+      await expectBooksBalanced(world.database);
+      worker!.signal('SIGTERM');
+      await worker!.exited;
+    } finally {
+      await world.testClient.setAutomine(true);
+      await connection.close();
+    }
   });
 });

@@ -4,6 +4,8 @@ import { createActivities } from '../../activities';
 import type { ChainRegistry } from '../../chain/chain';
 import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../store/intents';
+import { cancelledOnChainReason } from '../../domain/intent';
+import type { Hex } from '../../domain/transfer';
 import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
@@ -15,7 +17,7 @@ import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../suppor
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { startTestThrottle } from '../support/test-throttle';
-import { runActivity } from '../support/run-activity';
+import { failureType, runActivity } from '../support/run-activity';
 
 let world: TestWorld;
 let api: ApiUnderTest;
@@ -23,7 +25,7 @@ let throttle: Throttle;
 let operator: RelayerApiClient;
 let tenant: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' } });
+  world = await startTestWorld({ tenants: { acme: '10' }, wallets: 4 });
   api = await startApiWithoutWorkers(world);
   const keys = await createKeys(world, ['acme']);
   operator = api.as(keys.operator);
@@ -44,32 +46,41 @@ const sendsLost = (): ChainRegistry => ({
   get: (chainId) => ({ ...world.chains.get(chainId), broadcast: async () => 'sent' }),
 });
 
-/**
- * An intent taken through the real steps up to its broadcast, then closed the way a workflow
- * closes one whose outcome it cannot know: needs_review, its hold kept.
- */
-async function intentInReview(options: { sent: boolean; wallet?: number }) {
-  const activities = createActivities({
+const activitiesOn = (chains: ChainRegistry) =>
+  createActivities({
     db: world.database,
-    chains: options.sent ? world.chains : sendsLost(),
+    chains,
     throttle,
     clock: systemClock,
     permitReleaseQueue: 'unused',
   });
+
+/** An intent of 0.25 ether (or `ether`) from wallet `wallet`, to a recipient of its own. */
+async function newIntent(wallet: number, ether = '0.25') {
   const request = parseNewIntent({
     tenantId: 'acme',
     chainId: world.anvil.chainId,
-    from: world.wallets[options.wallet ?? 0],
+    from: world.wallets[wallet],
     // A recipient of its own: another intent's transaction must never match this one.
     to: privateKeyToAccount(generatePrivateKey()).address,
-    amount: parseEther('0.25').toString(),
+    amount: parseEther(ether).toString(),
   });
-  const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
+  return (await insertIntent(world.database.kysely, newIntentId(), request, new Date())).intent;
+}
+
+/**
+ * An intent taken through the real steps up to its broadcast, then closed the way a workflow
+ * closes one whose outcome it cannot know: needs_review, its hold kept. `sent: 'pending'`: the
+ * node has it and does not mine it (automine off); `true`: mined.
+ */
+async function intentInReview(options: { sent: boolean | 'pending'; wallet?: number }) {
+  const activities = activitiesOn(options.sent ? world.chains : sendsLost());
+  const intent = await newIntent(options.wallet ?? 0);
   await run(activities.markSettling, { intentId: intent.id });
   await run(activities.hold, { intentId: intent.id });
   const { txHash } = await run(activities.broadcast, { intentId: intent.id });
   // anvil mines at once, but its receipt can lag the send's reply by a moment.
-  if (options.sent) await world.testClient.waitForTransactionReceipt({ hash: txHash });
+  if (options.sent === true) await world.testClient.waitForTransactionReceipt({ hash: txHash });
   const closed = await run(activities.closeIntent, {
     intentId: intent.id,
     reason: 'ConfirmationTimeout: not confirmed in time',
@@ -199,5 +210,154 @@ describe('operator review of needs_review intents', () => {
     );
     expect(heldBefore - (await held())).toBe(parseEther('0.25'));
     await expectBooksBalanced(world.database);
+  });
+
+  it('cancels a nonce the wallet cannot pay: the zero-value transfer is mined, the intent fails, the hold is released, the intents behind it are mined', async () => {
+    const poor = world.wallets[2]!;
+    // Gas for a few transfers, not the 1 ether of the first.
+    await world.testClient.setBalance({ address: poor, value: parseEther('0.1') });
+    const activities = activitiesOn(world.chains);
+    const stuck = await newIntent(2, '1');
+    await run(activities.markSettling, { intentId: stuck.id });
+    await run(activities.hold, { intentId: stuck.id });
+    expect(await failureType(run(activities.broadcast, { intentId: stuck.id }))).toBe(
+      'WalletUnderfunded',
+    );
+    // Signed while its send was still being retried, before it went to review.
+    const behind = [];
+    for (let i = 0; i < 4; i++) {
+      const intent = await newIntent(2, '0.001');
+      for (const step of [activities.markSettling, activities.hold, activities.broadcast])
+        await run(step, { intentId: intent.id });
+      behind.push(await getIntent(world.database.kysely, intent.id));
+    }
+    expect(
+      (await run(activities.closeIntent, { intentId: stuck.id, reason: 'send failed for 5 min' }))
+        .status,
+    ).toBe('needs_review');
+    const signed = await getIntent(world.database.kysely, stuck.id);
+    expect(behind.map((intent) => intent.nonce)).toEqual(
+      [1, 2, 3, 4].map((i) => signed.nonce! + i),
+    );
+
+    const heldBefore = await held();
+    const cancelling = await operator.review(stuck.id, 'cancel', { note: 'wallet underfunded' });
+    expect(cancelling).toMatchObject({ status: 'signed', nonce: signed.nonce });
+    expect(cancelling.txHash).not.toBe(signed.txHash);
+    const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
+    try {
+      await waitFor(
+        async () => (await operator.get(stuck.id)).status === 'failed',
+        'the cancel to be mined',
+        30_000,
+      );
+    } finally {
+      await relayer.stop();
+    }
+    const cancelled = await operator.get(stuck.id);
+    expect(cancelled.reason).toBe(cancelledOnChainReason);
+    const cancel = await world.testClient.getTransaction({ hash: cancelling.txHash! as Hex });
+    expect(cancel).toMatchObject({ from: poor.toLowerCase(), to: poor.toLowerCase(), value: 0n });
+    expect(heldBefore - (await held())).toBe(parseEther('1'));
+    const attempts = await operator.attempts(stuck.id);
+    expect(attempts.map((a) => a.cause)).toEqual(['first', 'cancel']);
+    expect((await operator.audit(stuck.id)).map((e) => e.action)).toEqual(['cancel_signed']);
+    // Nothing else needed: the nonces behind the cancelled one are mined.
+    for (const intent of behind) {
+      const receipt = await world.testClient.waitForTransactionReceipt({
+        hash: intent.txHash!,
+        timeout: 10_000,
+      });
+      expect(receipt.status).toBe('success');
+    }
+    expect(await world.testClient.getBalance({ address: stuck.to })).toBe(0n);
+  });
+
+  it("a cancel that loses the race to the intent's own transaction ends confirmed", async () => {
+    await world.testClient.setAutomine(false);
+    try {
+      const intent = await intentInReview({ sent: 'pending', wallet: 3 });
+      const cancelling = await operator.review(intent.id, 'cancel', {});
+      expect(cancelling.status).toBe('signed');
+      // The original is mined before the cancel is sent.
+      await world.testClient.mine({ blocks: 1 });
+      await world.testClient.setAutomine(true);
+      const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
+      try {
+        await waitFor(
+          async () => (await operator.get(intent.id)).status === 'confirmed',
+          'the original to be confirmed',
+          30_000,
+        );
+      } finally {
+        await relayer.stop();
+      }
+      expect(await operator.get(intent.id)).toMatchObject({ txHash: intent.txHash });
+      expect(await world.testClient.getBalance({ address: intent.to })).toBe(parseEther('0.25'));
+      await expectBooksBalanced(world.database);
+    } finally {
+      await world.testClient.setAutomine(true);
+    }
+  });
+
+  it('refuses a cancel of an intent not in review, or by a tenant, and writes nothing', async () => {
+    const confirmed = await intentInReview({ sent: true });
+    await operator.review(confirmed.id, 'confirm', { txHash: confirmed.txHash! });
+    expect(await refusal(operator.review(confirmed.id, 'cancel', {}))).toMatchObject({
+      status: 409,
+      code: 'not_in_review',
+    });
+    const inReview = await intentInReview({ sent: false });
+    expect(await refusal(tenant.review(inReview.id, 'cancel', {}))).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
+    for (const intent of [confirmed, inReview]) {
+      expect((await operator.attempts(intent.id)).map((a) => a.cause)).toEqual(['first']);
+      expect((await operator.audit(intent.id)).map((e) => e.action)).not.toContain('cancel_signed');
+    }
+    expect(await getIntent(world.database.kysely, inReview.id)).toEqual(inReview);
+  });
+
+  it('a lane waiting on review takes no new intents: unpinned ones go to another wallet, pinned ones wait and say why', async () => {
+    const blocker = await intentInReview({ sent: false, wallet: 1 });
+    const activities = activitiesOn(world.chains);
+    const pinned = await newIntent(1, '0.01');
+    const unpinnedRequest = {
+      ...parseNewIntent({
+        tenantId: 'acme',
+        chainId: world.anvil.chainId,
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        amount: parseEther('0.01').toString(),
+      }),
+    };
+    const { intent: unpinned } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      unpinnedRequest,
+      new Date(),
+    );
+    for (const intent of [pinned, unpinned]) {
+      await run(activities.markSettling, { intentId: intent.id });
+      await run(activities.hold, { intentId: intent.id });
+    }
+
+    await run(activities.broadcast, { intentId: unpinned.id });
+    const moved = await getIntent(world.database.kysely, unpinned.id);
+    expect(moved.status).toBe('confirming');
+    expect(moved.from).not.toBeNull();
+    expect(moved.from).not.toBe(world.wallets[1]);
+
+    expect(await failureType(run(activities.broadcast, { intentId: pinned.id }))).toBe(
+      'WalletBlocked',
+    );
+    const waiting = await operator.get(pinned.id);
+    expect(waiting).toMatchObject({ status: 'held', txHash: null });
+    expect(waiting.reason).toContain(`blocked by intent ${blocker.id} in review`);
+
+    // The operator's decision frees the lane: the pinned intent is signed, its reason cleared.
+    await operator.review(blocker.id, 'cancel', {});
+    await run(activities.broadcast, { intentId: pinned.id });
+    expect(await operator.get(pinned.id)).toMatchObject({ status: 'confirming', reason: null });
   });
 });

@@ -81,6 +81,7 @@ export const statusAfterReview = {
   confirm: IntentStatus.confirmed,
   fail: IntentStatus.failed,
   retry: IntentStatus.signed,
+  cancel: IntentStatus.signed,
 } as const;
 
 /** What the real activity answers for a decision, on the fakes' transaction. */

@@ -1,12 +1,22 @@
 import { parseEther, parseGwei } from 'viem';
-import { firstBid, replacementBid, type FeeMarket, type FeePolicy } from '../../chain/fee-policy';
+import {
+  cancelBid,
+  firstBid,
+  replacementBid,
+  type FeeMarket,
+  type FeePolicy,
+} from '../../chain/fee-policy';
 
 const caps = {
   maxFeePerGas: parseGwei('100'),
   maxPriorityFeePerGas: parseGwei('5'),
   maxFeePerTransfer: parseEther('0.01'),
 };
-const policy: FeePolicy = { caps, replacementBumpPercent: 20 };
+const policy: FeePolicy = {
+  caps,
+  replacementBumpPercent: 20,
+  cancelMaxFeePerGas: parseGwei('200'),
+};
 const market = (base: string, tip = '1'): FeeMarket => ({
   baseFeePerGas: parseGwei(base),
   maxFeePerGas: parseGwei(base) * 2n + parseGwei(tip),
@@ -88,5 +98,27 @@ describe('replacement bid', () => {
     });
     const tipAtCap = { maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('5') };
     expect(replacementBid(tipAtCap, market('5'), 21_000n, policy).ok).toBe(false);
+  });
+});
+
+describe('a cancel bid', () => {
+  const attempts = [
+    { maxFeePerGas: parseGwei('50'), maxPriorityFeePerGas: parseGwei('4') },
+    { maxFeePerGas: parseGwei('90'), maxPriorityFeePerGas: parseGwei('2') },
+  ];
+
+  it('outbids every attempt on both fields by the bump, above the send caps, under its own', () => {
+    expect(cancelBid(attempts, market('10'), 21_000n, policy)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('108'), maxPriorityFeePerGas: parseGwei('4.8') },
+    });
+  });
+
+  it('is refused when outbidding them passes the cancel cap', () => {
+    const high = [{ maxFeePerGas: parseGwei('180'), maxPriorityFeePerGas: parseGwei('1') }];
+    expect(cancelBid(high, market('10'), 21_000n, policy)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/at least 216 gwei/),
+    });
   });
 });

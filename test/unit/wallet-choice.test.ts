@@ -31,4 +31,10 @@ describe('choosing the wallet of an intent that named none', () => {
     expect(chooseWallet([lane('0xa', 0, 9n), lane('0xb', 0, 100n, 91n)], 10n)).toBeUndefined();
     expect(chooseWallet([], 1n)).toBeUndefined();
   });
+
+  it('skips a wallet blocked by an intent in review, however empty its lane', () => {
+    const lanes = [{ ...lane('0xa', 0, 100n), blockedBy: 'pi_1' }, lane('0xb', 7, 100n)];
+    expect(chooseWallet(lanes, 10n)?.address).toBe('0xb');
+    expect(chooseWallet([lanes[0]!], 10n)).toBeUndefined();
+  });
 });
