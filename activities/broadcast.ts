@@ -1,10 +1,9 @@
 import { IntentClosedError, SendPacedError, WalletBlockedError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
-import type { Chain } from '../chain/chain';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
-import { walletsInReview } from '../store/wallet-lanes';
+import { blockedLanes, laneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -57,33 +56,22 @@ export const broadcast = (deps: ActivityDependencies) => {
     throw blocked;
   }
 
-  /** Wallet → the intent in review whose unused nonce its lane waits behind. */
-  async function blockedLanes(chain: Chain, chainId: number): Promise<Map<string, string>> {
-    const blocked = new Map<string, string>();
-    for (const [wallet, { intentId, nonce }] of await walletsInReview(db.kysely, chainId)) {
-      // A nonce used since (its own transaction mined, or another): the lane has moved on.
-      if (nonce >= (await chain.minedNonce(wallet as Hex))) blocked.set(wallet, intentId);
-    }
-    return blocked;
-  }
-
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
     // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
     // An intent that named no wallet is planned with the first (gas only differs by recipient).
-    const blockedBy = await unlessCancelled(blockedLanes(chain, intent.chainId));
-    await refuseBehindReview(intent, intent.from === null ? undefined : blockedBy.get(intent.from));
+    if (intent.from !== null) {
+      const blockedBy = await unlessCancelled(blockedLanes(db, chain));
+      await refuseBehindReview(intent, blockedBy.get(intent.from));
+    }
     const from = intent.from ?? chain.walletAddresses[0]!;
-    const [plan, balances] = await unlessCancelled(
+    const [plan, lanes] = await unlessCancelled(
       Promise.all([
         chain.planTransfer({ from, to: intent.to, value: intent.amount }),
-        intent.from === null ? walletBalances(chain) : undefined,
+        intent.from === null ? laneFacts(db, chain) : undefined,
       ]),
     );
-    return signAttempt(deps, intent, plan, {
-      kind: 'next',
-      ...(balances && { lanes: { balances, blockedBy } }),
-    });
+    return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
   }
 
   return ({ intentId, permitId }: BroadcastParameters): Promise<BroadcastResult> =>
@@ -122,13 +110,6 @@ export const broadcast = (deps: ActivityDependencies) => {
       };
     });
 };
-
-/** The hot wallets an unpinned intent may be signed with, and their balances. */
-async function walletBalances(chain: Chain): Promise<Map<Hex, bigint>> {
-  const addresses = chain.walletAddresses;
-  const balances = await Promise.all(addresses.map((address) => chain.walletBalance(address)));
-  return new Map(addresses.map((address, index) => [address, balances[index]!]));
-}
 
 /** Statuses in which the signed bytes are (or were) on their way. */
 const mayBeSent = (status: IntentStatus): boolean =>

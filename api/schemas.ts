@@ -4,6 +4,7 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import { newIntentBodySchema } from '../domain/intent-request';
 import type { BatchWithCounts } from '../service/batch-queries';
 import type { AuditEntry, TransactionAttempt } from '../service/intent-queries';
+import type { WalletStanding } from '../service/wallet-standing';
 
 /** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
 export const maxBatchItems = 50_000;
@@ -192,3 +193,26 @@ export const batchResultsQuerySchema = z.strictObject({
 export const batchCancelBodySchema = z
   .strictObject({ reason: z.string().trim().min(1).max(500).optional() })
   .optional();
+
+export const walletSchema = z.object({
+  chainId: z.number().int(),
+  address: hex,
+  balance: z.string().describe('wei, as a decimal string'),
+  pendingNonces: z.number().int().describe('our signed transactions of it not ended yet'),
+  blockedBy: z
+    .string()
+    .nullable()
+    .describe('the intent in review whose unused nonce its lane waits behind'),
+  low: z.boolean().describe('below LOW_BALANCE_ETH'),
+});
+export type WalletView = z.infer<typeof walletSchema>;
+export const walletsSchema = z.object({ wallets: z.array(walletSchema) });
+
+export const walletView = (wallet: WalletStanding): WalletView => ({
+  chainId: wallet.chainId,
+  address: wallet.address,
+  balance: wallet.balanceWei.toString(),
+  pendingNonces: wallet.pendingNonces,
+  blockedBy: wallet.blockedBy,
+  low: wallet.low,
+});

@@ -15,6 +15,7 @@ import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
 import { reviewRoutes } from './routes/review';
+import { walletRoutes } from './routes/wallets';
 
 /** Where a refusal counts in relayer_intents_rejected_total. */
 const submitRoutes = new Set(['/v1/intents', '/v1/batches']);
@@ -73,6 +74,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);
+    await v1.register(walletRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -1,4 +1,4 @@
-import type { IntentView } from '../api/schemas';
+import type { IntentView, WalletView } from '../api/schemas';
 import type { ErrorBody } from '../api/error-responses';
 
 export interface ApiAnswer<T> {
@@ -136,6 +136,10 @@ export class RelayerApiClient {
   async attempts(id: string): Promise<AttemptView[]> {
     const path = `/v1/intents/${encodeURIComponent(id)}/attempts`;
     return (await this.call<{ attempts: AttemptView[] }>('GET', path)).body.attempts;
+  }
+
+  async wallets(): Promise<WalletView[]> {
+    return (await this.call<{ wallets: WalletView[] }>('GET', '/v1/wallets')).body.wallets;
   }
 
   async audit(id: string) {

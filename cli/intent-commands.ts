@@ -4,7 +4,14 @@ import { formatEther, parseEther } from 'viem';
 import type { IntentView } from '../api/schemas';
 import { RelayerApiClient } from './api-client';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
-import { attemptTable, intentDetails, intentTable, print, type OutputOptions } from './output';
+import {
+  attemptTable,
+  intentDetails,
+  intentTable,
+  print,
+  walletTable,
+  type OutputOptions,
+} from './output';
 import { watchIntent } from './watch-intent';
 
 export interface ApiOptions extends OutputOptions {
@@ -116,6 +123,17 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const options = api();
       const intent = await apiOf(options).cancel(intentId);
       print(options, intent, () => intentDetails(intent));
+    });
+
+  program
+    .command('wallets')
+    .description('operator: the hot wallets')
+    .command('list')
+    .description('balance, nonces in flight, blocked by an intent in review, low')
+    .action(async () => {
+      const options = api();
+      const wallets = await apiOf(options).wallets();
+      print(options, wallets, () => walletTable(wallets));
     });
 
   const review = program

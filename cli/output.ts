@@ -1,5 +1,5 @@
 import { formatEther, formatGwei } from 'viem';
-import type { IntentView } from '../api/schemas';
+import type { IntentView, WalletView } from '../api/schemas';
 import type { AttemptView } from './api-client';
 import { table } from './table';
 
@@ -46,6 +46,24 @@ export function attemptTable(attempts: AttemptView[]): string {
       formatGwei(BigInt(attempt.maxPriorityFeePerGas)),
       attempt.txHash,
       attempt.createdAt.replace('T', ' ').slice(0, 19),
+    ]);
+  }
+  return rows.toString();
+}
+
+export function walletTable(wallets: WalletView[]): string {
+  const rows = table(
+    ['chain', 'wallet', 'balance ETH', 'nonces in flight', 'blocked by', 'low'],
+    ['right', 'left', 'right', 'right', 'left', 'left'],
+  );
+  for (const wallet of wallets) {
+    rows.push([
+      wallet.chainId,
+      wallet.address,
+      formatEther(BigInt(wallet.balance)),
+      wallet.pendingNonces,
+      wallet.blockedBy ?? '',
+      wallet.low ? 'LOW' : '',
     ]);
   }
   return rows.toString();

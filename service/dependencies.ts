@@ -13,6 +13,8 @@ export interface ServiceDependencies {
   chains: ChainRegistry;
   taskQueue: string;
   admission: AdmissionLimits;
+  /** A hot wallet below this balance (wei) is reported low. */
+  lowBalanceWei?: bigint;
   /** The workers run in this process too (eager workflow start; see startIntentWorkflow). */
   eagerStart?: boolean;
   clock?: () => Date;

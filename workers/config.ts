@@ -258,6 +258,18 @@ export const settings = {
     doc: 'Cap on what one transfer may spend on gas (gas limit × max fee per gas), in ether',
     parse: decimal(parseEther, 'ether'),
   }),
+  lowBalance: setting({
+    env: 'LOW_BALANCE_ETH',
+    fallback: '0.1',
+    doc: 'A hot wallet below this balance, in ether, is logged by the workers and listed in /readyz (`warnings`) and `wallets list`',
+    parse: decimal(parseEther, 'ether'),
+  }),
+  walletWatchMs: setting({
+    env: 'WALLET_WATCH_MS',
+    fallback: '30000',
+    doc: "How often a worker reads its hot wallets' balances for the metric and the low-balance log; 0: never",
+    parse: integer(0, 86_400_000),
+  }),
   cancelMaxFeePerGas: setting({
     env: 'CANCEL_MAX_FEE_PER_GAS_GWEI',
     fallback: '1000',

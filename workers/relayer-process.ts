@@ -24,6 +24,7 @@ import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 import { startRpcBudgets } from './rpc-budgets';
+import { watchWallets } from './wallet-watch';
 import { rpcResponseCounter } from './rpc-metrics';
 import { RunStats } from './run-stats';
 
@@ -166,11 +167,21 @@ async function startWorkerRole({
     config.metricsPort === undefined
       ? undefined
       : await startMetricsServer(metrics, config.metricsPort);
+  const walletWatch =
+    config.walletWatchMs > 0
+      ? watchWallets({
+          chains,
+          metrics,
+          lowBalanceWei: config.lowBalance,
+          everyMs: config.walletWatchMs,
+        })
+      : undefined;
   const run = { done: worker.run() };
   return {
     worker,
     run,
     async stop() {
+      walletWatch?.stop();
       await worker.shutdown();
       await run.done;
       await metricsServer?.close();
@@ -192,6 +203,7 @@ async function startApiRole(
     taskQueue: config.taskQueue,
     admission: admissionLimits(config),
     registry: metrics,
+    lowBalanceWei: config.lowBalance,
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { formatEther } from 'viem';
 import { readinessProbes } from '../../service/readiness';
+import { walletStandings } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 
 const checkTimeoutMs = 2000;
@@ -8,25 +10,50 @@ const checkTimeoutMs = 2000;
 const readinessSchema = z.object({
   ready: z.boolean(),
   checks: z.record(z.string(), z.string()).describe('"ok" or what failed'),
+  warnings: z
+    .array(z.string())
+    .describe('what an operator should see to, without making the process unready: low wallets'),
 });
 
-async function check(probe: () => Promise<unknown>): Promise<string> {
+/** `work`, or a rejection once the check's time is up. */
+async function withinCheckTime<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      probe(),
-      new Promise((_, reject) => {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`no answer in ${checkTimeoutMs} ms`)),
           checkTimeoutMs,
         );
       }),
     ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function check(probe: () => Promise<unknown>): Promise<string> {
+  try {
+    await withinCheckTime(probe());
     return 'ok';
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
+  }
+}
+
+/** Wallets below LOW_BALANCE_ETH, as lines; a chain that does not answer is its check's part. */
+async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
+  try {
+    const wallets = await withinCheckTime(walletStandings(deps));
+    return wallets
+      .filter((wallet) => wallet.low)
+      .map(
+        (wallet) =>
+          `wallet ${wallet.address} on chain ${wallet.chainId}: ${formatEther(wallet.balanceWei)} ETH, below LOW_BALANCE_ETH`,
+      );
+  } catch {
+    return [];
   }
 }
 
@@ -47,11 +74,14 @@ export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     handler: async (_request, reply) => {
       // At once, so a slow dependency costs one timeout, not one per check.
       const probes = readinessProbes(deps);
-      const results = await Promise.all(probes.map(({ probe }) => check(probe)));
+      const [results, warnings] = await Promise.all([
+        Promise.all(probes.map(({ probe }) => check(probe))),
+        walletWarnings(deps),
+      ]);
       const checks = Object.fromEntries(probes.map(({ name }, i) => [name, results[i]!]));
       if (context.isClosing()) checks.process = 'shutting down';
       const ready = Object.values(checks).every((result) => result === 'ok');
-      return reply.code(ready ? 200 : 503).send({ ready, checks });
+      return reply.code(ready ? 200 : 503).send({ ready, checks, warnings });
     },
   });
 

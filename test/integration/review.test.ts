@@ -360,4 +360,24 @@ describe('operator review of needs_review intents', () => {
     await run(activities.broadcast, { intentId: pinned.id });
     expect(await operator.get(pinned.id)).toMatchObject({ status: 'confirming', reason: null });
   });
+
+  it('shows operators every wallet: balance, nonces in flight, a lane blocked by review, a low one also in /readyz', async () => {
+    const blocker = await intentInReview({ sent: false, wallet: 3 });
+    await world.testClient.setBalance({ address: world.wallets[2]!, value: parseEther('0.05') });
+    // Balances are read once per block: a block makes the new one visible.
+    await world.testClient.mine({ blocks: 1 });
+    const wallets = await operator.wallets();
+    expect(wallets.map((wallet) => wallet.address)).toEqual(world.wallets);
+    const [, , poor, blocked] = wallets;
+    expect(blocked!.blockedBy).toBe(blocker.id);
+    expect(poor).toMatchObject({ balance: parseEther('0.05').toString(), low: true });
+    expect(wallets.filter((wallet) => wallet.low)).toHaveLength(1);
+    expect(await refusal(tenant.wallets())).toMatchObject({ status: 403, code: 'forbidden' });
+    const readiness = (await (await fetch(`${api.url}/readyz`)).json()) as { warnings: string[] };
+    expect(readiness.warnings).toEqual([
+      expect.stringContaining(
+        `wallet ${world.wallets[2]} on chain ${world.anvil.chainId}: 0.05 ETH`,
+      ),
+    ]);
+  });
 });

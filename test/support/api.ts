@@ -35,6 +35,7 @@ export async function startApiWithoutWorkers(
     taskQueue,
     admission: { tenantMaxInFlight: 2, backlogLimit: 100, perSecond: 10, ...admission },
     registry: new Registry(),
+    lowBalanceWei: world.config({}).lowBalance,
   });
   const url = await api.app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -1,0 +1,38 @@
+import type { Chain } from '../chain/chain';
+import type { Hex } from '../domain/transfer';
+import type { WalletLane } from '../domain/wallet-choice';
+import type { Database } from '../store/database';
+import { walletLanes, walletsInReview, type LaneFacts } from '../store/wallet-lanes';
+
+/**
+ * Wallet → the intent in review whose nonce its lane waits behind: only while that nonce is
+ * unused (once its own transaction or another is mined there, the lane has moved on).
+ */
+export async function blockedLanes(database: Database, chain: Chain): Promise<Map<string, string>> {
+  const blocked = new Map<string, string>();
+  for (const [wallet, { intentId, nonce }] of await walletsInReview(
+    database.kysely,
+    chain.chainId,
+  )) {
+    if (nonce >= (await chain.minedNonce(wallet as Hex))) blocked.set(wallet, intentId);
+  }
+  return blocked;
+}
+
+/** The chain's side of every hot wallet: balances (read once per block) and blocked lanes. */
+export async function laneFacts(database: Database, chain: Chain): Promise<LaneFacts> {
+  const addresses = chain.walletAddresses;
+  const [balances, blockedBy] = await Promise.all([
+    Promise.all(addresses.map((address) => chain.walletBalance(address))),
+    blockedLanes(database, chain),
+  ]);
+  return {
+    balances: new Map(addresses.map((address, index) => [address, balances[index]!])),
+    blockedBy,
+  };
+}
+
+/** Every hot wallet of the chain as a lane: balance, nonces in flight, committed, blocked. */
+export async function lanesOf(database: Database, chain: Chain): Promise<WalletLane[]> {
+  return walletLanes(database.kysely, chain.chainId, await laneFacts(database, chain));
+}

@@ -1,0 +1,36 @@
+import { lanesOf } from '../operations/wallet-lanes';
+import type { ServiceDependencies } from './dependencies';
+
+/** One hot wallet as an operator sees it. */
+export interface WalletStanding {
+  chainId: number;
+  address: string;
+  balanceWei: bigint;
+  /** Our signed transactions not ended yet. */
+  pendingNonces: number;
+  /** The intent in review its lane waits behind; null: not blocked. */
+  blockedBy: string | null;
+  /** Below LOW_BALANCE_ETH. */
+  low: boolean;
+}
+
+/** Every hot wallet of every chain: balance, nonces in flight, blocked or not, low or not. */
+export async function walletStandings({
+  database,
+  chains,
+  lowBalanceWei = 0n,
+}: Pick<ServiceDependencies, 'database' | 'chains' | 'lowBalanceWei'>): Promise<WalletStanding[]> {
+  const perChain = await Promise.all(
+    chains.chainIds.map(async (chainId) =>
+      (await lanesOf(database, chains.get(chainId))).map((lane) => ({
+        chainId,
+        address: lane.address,
+        balanceWei: lane.balance,
+        pendingNonces: lane.pending,
+        blockedBy: lane.blockedBy ?? null,
+        low: lane.balance < lowBalanceWei,
+      })),
+    ),
+  );
+  return perChain.flat();
+}

@@ -1,0 +1,52 @@
+import { Gauge, type Registry } from 'prom-client';
+import { formatEther } from 'viem';
+import type { ChainRegistry } from '../chain/chain';
+
+export interface WalletWatchSettings {
+  chains: ChainRegistry;
+  metrics: Registry;
+  /** Below this (wei) a wallet is logged as low, once until it is topped up. */
+  lowBalanceWei: bigint;
+  everyMs: number;
+}
+
+/**
+ * Reads every hot wallet's balance every `everyMs` (through the RPC budget, once per block at
+ * most) into `relayer_wallet_balance_ether`, and logs a wallet going below the low mark and
+ * coming back above it. Sends that waited for funds resume on their own: their steps retry.
+ */
+export function watchWallets({ chains, metrics, lowBalanceWei, everyMs }: WalletWatchSettings): {
+  stop(): void;
+} {
+  const balance = new Gauge({
+    name: 'relayer_wallet_balance_ether',
+    help: 'Balance of each hot wallet, in ether',
+    labelNames: ['chain_id', 'wallet'],
+    registers: [metrics],
+  });
+  const low = new Set<string>();
+  async function look(): Promise<void> {
+    for (const chainId of chains.chainIds) {
+      const chain = chains.get(chainId);
+      for (const wallet of chain.walletAddresses) {
+        const wei = await chain.walletBalance(wallet);
+        balance.set({ chain_id: String(chainId), wallet }, Number(formatEther(wei)));
+        const key = `${chainId}/${wallet}`;
+        if (wei < lowBalanceWei && !low.has(key)) {
+          low.add(key);
+          console.warn(
+            `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below LOW_BALANCE_ETH ${formatEther(lowBalanceWei)}: top it up`,
+          );
+        } else if (wei >= lowBalanceWei && low.delete(key)) {
+          console.log(`wallet ${wallet} on chain ${chainId}: topped up, ${formatEther(wei)} ETH`);
+        }
+      }
+    }
+  }
+  const lookNow = () =>
+    look().catch((error: Error) => console.error(`wallet watch: ${error.message}`));
+  void lookNow();
+  const timer = setInterval(lookNow, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
