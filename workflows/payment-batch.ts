@@ -7,6 +7,7 @@ import {
   isCancellation,
   proxyActivities,
   setHandler,
+  patched,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -23,9 +24,12 @@ import {
 } from '../domain/batch';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import { dbStep } from './activity-profiles';
+import { BatchSchedule, type StartedItem } from './batch-schedule';
 import {
+  batchItemHeldSignal,
   batchItemInReviewSignal,
   batchItemSignedSignal,
+  batchTurnSignal,
   batchProgressQuery,
   cancelBatchSignal,
   type BatchProgress,
@@ -39,6 +43,12 @@ import {
 } from './search-attributes';
 
 type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
+
+/**
+ * Recorded in batches whose items of one wallet start before the one before them is signed, and
+ * wait for their turn only to sign (see batch-schedule.ts). Older runs started each only then.
+ */
+const pipelinedWalletsPatch = 'pipelined-wallets';
 
 export interface PaymentBatchInput {
   batchId: string;
@@ -84,8 +94,9 @@ const outcomePollMs = 5000;
 /**
  * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
  * once, the others waiting in the database (not in any process's memory). Items of one sending
- * wallet start in input order, each once the previous one is signed, so their nonces follow the
- * input. Results live in the database by item index; the workflow keeps only counts, and
+ * wallet sign in input order, so their nonces follow the input: each starts once the one before
+ * it has its permit and hold, and signs once that one is signed (batch-schedule.ts; batches
+ * started before `pipelinedWalletsPatch` start each only once the one before is signed). Results live in the database by item index; the workflow keeps only counts, and
  * continues as new every `itemsPerRun` items, or when Temporal suggests it (after its running
  * items end), to keep its history small whatever the batch size.
  */
@@ -98,16 +109,10 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     stopCause: null,
     cancelled: false,
   };
-  const startedAhead = new Set(state.startedAhead);
+  const pipelined = patched(pipelinedWalletsPatch);
+  const schedule = new BatchSchedule(pipelined, state);
   let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
-  /** Per wallet, its item that started and is neither signed nor ended yet (at most one). */
-  const unsignedItemOf = new Map<string, number>();
-  /** Frees the wallet, if `index` is still what holds it (a signed item ending later does not). */
-  const releaseWallet = (wallet: string | undefined, index: number) => {
-    if (wallet !== undefined && unsignedItemOf.get(wallet) === index) unsignedItemOf.delete(wallet);
-  };
-  let pending: ScheduledItem[] = [];
   let loadedUpTo = state.startedBelow;
   let stopHandled = false;
   let wakeUp = false;
@@ -115,9 +120,21 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   /** Items whose workflow waits in needs_review: ended, as far as this batch is concerned. */
   const inReview = new Set<number>();
 
+  /** The item signs or ends: the next of its wallet may sign, if one waits for that. */
+  const passTurn = (index: number) => {
+    const next = running.get(schedule.signedOrEnded(index) ?? -1);
+    if (next) {
+      void getExternalWorkflowHandle(paymentIntentWorkflowId(next.intentId))
+        .signal(batchTurnSignal)
+        .catch(() => undefined);
+    }
+  };
   setHandler(batchItemSignedSignal, (index) => {
-    const item = running.get(index);
-    if (item) releaseWallet(item.wallet, index);
+    passTurn(index);
+    wakeUp = true;
+  });
+  setHandler(batchItemHeldSignal, (index) => {
+    schedule.holds(index);
     wakeUp = true;
   });
   setHandler(batchItemInReviewSignal, (index) => {
@@ -133,7 +150,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   setHandler(batchProgressQuery, (): BatchProgress => ({
     batchId,
     itemCount,
-    started: state.startedBelow + startedAhead.size,
+    started: schedule.startedCount,
     running: running.size,
     counts: state.counts,
     stopCause: state.stopCause,
@@ -142,42 +159,29 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const stopping = () => state.stopCause !== null;
   const runIsFull = () =>
     startedThisRun >= (input.itemsPerRun ?? itemsPerRun) || workflowInfo().continueAsNewSuggested;
-  const allStarted = () => pending.length === 0 && loadedUpTo >= itemCount;
-
-  /** The first pending item of each wallet is the only one of that wallet that may start. */
-  function nextStartable(): ScheduledItem | undefined {
-    const seen = new Set<string>();
-    for (const item of pending) {
-      if (item.wallet === undefined) return item;
-      if (!seen.has(item.wallet) && !unsignedItemOf.has(item.wallet)) return item;
-      seen.add(item.wallet);
-    }
-    return undefined;
-  }
-
-  function markStarted(item: ScheduledItem): void {
-    pending = pending.filter((other) => other.index !== item.index);
-    startedThisRun++;
-    startedAhead.add(item.index);
-    while (startedAhead.has(state.startedBelow)) startedAhead.delete(state.startedBelow++);
-  }
+  const allStarted = () => schedule.pendingCount === 0 && loadedUpTo >= itemCount;
 
   function itemEnded(item: ScheduledItem, outcome: BatchItemOutcome): void {
     state.counts[outcome as keyof BatchCounts]++;
+    passTurn(item.index);
     running.delete(item.index);
-    releaseWallet(item.wallet, item.index);
     if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {
       state.stopCause = `item ${item.index} ended ${outcome}`;
     }
     wakeUp = true;
   }
 
-  async function follow(item: ScheduledItem, admitted: AdmittedItem): Promise<void> {
+  async function follow(
+    item: ScheduledItem,
+    admitted: AdmittedItem,
+    { waitsForTurn }: StartedItem,
+  ): Promise<void> {
     const { intentId, labels } = admitted;
+    const batch = { workflowId: workflowInfo().workflowId, index: item.index };
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
     const child = executeChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
-      args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
+      args: [{ intentId, batch: pipelined ? { ...batch, pipelined, waitsForTurn } : batch }],
       // A batch ending early (or terminated) must never cut a payment off halfway.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -201,26 +205,26 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   /** Starts items while there are free slots; returns how long to wait if admission said so. */
   async function startWhatFits(): Promise<number | undefined> {
     while (running.size < concurrency && !stopping() && !runIsFull()) {
-      if (pending.length < concurrency && loadedUpTo < itemCount) {
+      if (schedule.pendingCount < concurrency && loadedUpTo < itemCount) {
         const page = await loadBatchItems({ batchId, fromIndex: loadedUpTo, count: pageSize });
         loadedUpTo = page.length > 0 ? page[page.length - 1]!.index + 1 : itemCount;
-        pending.push(...page.filter((item) => !startedAhead.has(item.index)));
+        schedule.add(page);
         continue;
       }
-      const item = nextStartable();
+      const item = schedule.nextStartable();
       if (!item) return undefined;
       const admitted = await admitBatchItem({ batchId, index: item.index });
       if (admitted.kind === 'wait') return admitted.retryAfterMs;
-      markStarted(item);
+      const started = schedule.started(item);
+      startedThisRun++;
       if (admitted.kind === 'rejected') {
         itemEnded(item, 'rejected');
         continue;
       }
       running.set(item.index, { ...item, intentId: admitted.intentId });
-      if (item.wallet !== undefined) unsignedItemOf.set(item.wallet, item.index);
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
-      void CancellationScope.nonCancellable(() => follow(item, admitted));
+      void CancellationScope.nonCancellable(() => follow(item, admitted, started));
     }
     return undefined;
   }
@@ -229,7 +233,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   async function stop(): Promise<void> {
     stopHandled = true;
     state.counts.skipped += await skipPendingItems({ batchId });
-    pending = [];
+    schedule.skipPending();
     loadedUpTo = itemCount;
     const cancelled = await cancelBatchItems({
       batchId,
@@ -272,7 +276,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   if (!stopping() && !allStarted()) {
     return continueAsNew<typeof paymentBatch>({
       ...input,
-      carried: { ...state, startedAhead: [...startedAhead] },
+      carried: { ...state, ...schedule.carried() },
     });
   }
   await CancellationScope.nonCancellable(() =>
