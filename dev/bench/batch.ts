@@ -14,18 +14,27 @@ import { steadyRate } from './rates';
 /**
  * `npm run bench:batch`: one batch of 1,000 payouts per row, measured against the configured
  * quota: items ended per second from submit to the last one, and sends per second at an RPC
- * proxy in front of the node. Items of one wallet start once the previous one is signed (their
- * nonces follow the input), so the number of sending wallets bounds a batch too: the rows put
- * one wallet and several side by side. Printed, never asserted.
+ * proxy in front of the node. Items of one wallet sign in input order (their nonces follow the
+ * input), so the number of sending wallets bounds a batch too: the rows put one wallet and
+ * several side by side, items pinned to wallets round-robin (`pinned`) or naming none, the
+ * relayer choosing at signing (`chosen`; BENCH_BATCH_ASSIGN). Printed, never asserted.
  */
 
 const items = Number(process.env.BENCH_BATCH_ITEMS ?? 1000);
 const perSecond = Number(process.env.BENCH_BATCH_QUOTA ?? 20);
 const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 32);
 const walletCounts = (process.env.BENCH_BATCH_WALLETS ?? '8,1').split(',').map(Number);
+type Assignment = 'pinned' | 'chosen';
+const assignments = (process.env.BENCH_BATCH_ASSIGN ?? 'pinned,chosen').split(',') as Assignment[];
+for (const assignment of assignments) {
+  if (assignment !== 'pinned' && assignment !== 'chosen') {
+    throw new Error(`BENCH_BATCH_ASSIGN: "${assignment}" is not pinned or chosen`);
+  }
+}
 
 interface Row {
   wallets: number;
+  assignment: Assignment;
   itemsPerSecond: number;
   sendsPerSecond: number;
   maxInFlight: number;
@@ -37,7 +46,12 @@ interface Row {
   wallSeconds: number;
 }
 
-async function measure(wallets: number, temporalAddress: string, bundlePath: string): Promise<Row> {
+async function measure(
+  wallets: number,
+  assignment: Assignment,
+  temporalAddress: string,
+  bundlePath: string,
+): Promise<Row> {
   const world = await startLocalWorld({
     temporalAddress,
     proxy: true,
@@ -70,12 +84,12 @@ async function measure(wallets: number, temporalAddress: string, bundlePath: str
         concurrency,
         items: Array.from({ length: items }, (_, i) => ({
           chainId: world.anvil.chainId,
-          from: world.wallets[i % wallets]!,
+          ...(assignment === 'pinned' && { from: world.wallets[i % wallets]! }),
           to: privateKeyToAccount(generatePrivateKey()).address,
           amount: 1000n + BigInt(i),
         })),
       },
-      `bench-${wallets}`,
+      `bench-${wallets}-${assignment}`,
     );
     let reportedAt = Date.now();
     while ((await findBatch(world.database.kysely, { id: batch.id }))?.status === 'running') {
@@ -103,6 +117,7 @@ async function measure(wallets: number, temporalAddress: string, bundlePath: str
     const sends = world.proxy!.callsOf('eth_sendRawTransaction');
     return {
       wallets,
+      assignment,
       itemsPerSecond: items / wallSeconds,
       sendsPerSecond: steadyRate(sends),
       maxInFlight: maxConcurrent(sends),
@@ -124,10 +139,13 @@ async function main(): Promise<void> {
   const rows = await withBenchStack(async ({ temporalAddress, bundlePath }) => {
     const measured: Row[] = [];
     for (const wallets of walletCounts) {
-      console.log(
-        `• batch of ${items} items, ${wallets} sending wallet(s), concurrency ${concurrency}`,
-      );
-      measured.push(await measure(wallets, temporalAddress, bundlePath));
+      // With one wallet, choosing is pinning.
+      for (const assignment of wallets === 1 ? assignments.slice(0, 1) : assignments) {
+        console.log(
+          `• batch of ${items} items, ${wallets} sending wallet(s) ${assignment}, concurrency ${concurrency}`,
+        );
+        measured.push(await measure(wallets, assignment, temporalAddress, bundlePath));
+      }
     }
     return measured;
   });
@@ -135,6 +153,7 @@ async function main(): Promise<void> {
     [
       'items',
       'wallets',
+      'from',
       'concurrency (most active)',
       'quota',
       'items/s',
@@ -144,12 +163,13 @@ async function main(): Promise<void> {
       'confirmed',
       'wall',
     ],
-    Array<'right'>(10).fill('right'),
+    Array<'right'>(11).fill('right'),
   );
   for (const row of rows) {
     summary.push([
       items,
       row.wallets,
+      row.assignment,
       `${concurrency} (${row.mostActive})`,
       `${perSecond}/s`,
       row.itemsPerSecond.toFixed(2),
@@ -163,7 +183,8 @@ async function main(): Promise<void> {
   console.log(summary.toString());
   console.log(
     'items/s: items ended per second, submit to last; most active: from the items’ recorded start and end\n' +
-      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous is signed\n' +
+      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous holds, and signs after it\n' +
+      'from: pinned, items name wallets round-robin; chosen, items name none and the relayer chooses when it signs\n' +
       'runs: the batch continues as new every 500 items; max events: the longest run history (limit 51,200)',
   );
 }
