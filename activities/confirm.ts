@@ -21,7 +21,7 @@ import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
-/** `cancelled`: the operator's cancel took the nonce (mined, or its nonce used elsewhere). */
+/** `cancelled`: an operator's cancel (a zero-value transfer at the nonce) was mined deep enough. */
 export type ConfirmResult =
   | {
       state: 'confirmed' | 'reverted' | 'cancelled';

@@ -2,13 +2,13 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
-  executeChild,
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
   patched,
   sleep,
+  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
@@ -113,6 +113,8 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const schedule = new BatchSchedule(pipelined, state);
   let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
+  /** Settles once the item's workflow has started (or could not be): a signal needs it there. */
+  const childStarted = new Map<number, Promise<unknown>>();
   let loadedUpTo = state.startedBelow;
   let stopHandled = false;
   let wakeUp = false;
@@ -124,8 +126,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const passTurn = (index: number) => {
     const next = running.get(schedule.signedOrEnded(index) ?? -1);
     if (next) {
-      void getExternalWorkflowHandle(paymentIntentWorkflowId(next.intentId))
-        .signal(batchTurnSignal)
+      void childStarted
+        .get(next.index)
+        ?.then(() =>
+          getExternalWorkflowHandle(paymentIntentWorkflowId(next.intentId)).signal(batchTurnSignal),
+        )
         .catch(() => undefined);
     }
   };
@@ -179,7 +184,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     const { intentId, labels } = admitted;
     const batch = { workflowId: workflowInfo().workflowId, index: item.index };
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
-    const child = executeChild(paymentIntent, {
+    const starting = startChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
       args: [{ intentId, batch: pipelined ? { ...batch, pipelined, waitsForTurn } : batch }],
       // A batch ending early (or terminated) must never cut a payment off halfway.
@@ -193,11 +198,19 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
             { key: tenantIdKey, value: admitted.tenantId },
           ],
       ...(labels && { memo: intentMemo(labels) }),
-    }).catch(() => undefined);
+    });
+    childStarted.set(
+      item.index,
+      starting.catch(() => undefined),
+    );
+    const child = starting.then((handle) => handle.result()).catch(() => undefined);
     await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
       const outcome = await recordItemOutcome({ batchId, index: item.index });
-      if (outcome !== null) return itemEnded(item, outcome);
+      if (outcome !== null) {
+        childStarted.delete(item.index);
+        return itemEnded(item, outcome);
+      }
       await sleep(outcomePollMs);
     }
   }
