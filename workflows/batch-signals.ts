@@ -4,12 +4,6 @@ import type { BatchCounts } from '../domain/batch';
 /** From an item's workflow to its batch: the item is signed, so its wallet may take the next. */
 export const batchItemSignedSignal = defineSignal<[index: number]>('batchItemSigned');
 
-/** From an item's workflow to its batch: the item has its permit and hold, and is about to sign. */
-export const batchItemHeldSignal = defineSignal<[index: number]>('batchItemHeld');
-
-/** From a batch to an item's workflow: the item before it of its wallet is signed; it may sign. */
-export const batchTurnSignal = defineSignal('batchTurn');
-
 /**
  * From an item's workflow to its batch: the item waits in needs_review for an operator, so for
  * the batch it has ended (its result shows the live status, whatever the operator decides).

@@ -2,13 +2,12 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  executeChild,
   getExternalWorkflowHandle,
   isCancellation,
   proxyActivities,
   setHandler,
-  patched,
   sleep,
-  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
@@ -24,12 +23,10 @@ import {
 } from '../domain/batch';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import { dbStep } from './activity-profiles';
-import { BatchSchedule, type StartedItem } from './batch-schedule';
+import { BatchSchedule } from './batch-schedule';
 import {
-  batchItemHeldSignal,
   batchItemInReviewSignal,
   batchItemSignedSignal,
-  batchTurnSignal,
   batchProgressQuery,
   cancelBatchSignal,
   type BatchProgress,
@@ -43,12 +40,6 @@ import {
 } from './search-attributes';
 
 type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
-
-/**
- * Recorded in batches whose items of one wallet start before the one before them is signed, and
- * wait for their turn only to sign (see batch-schedule.ts). Older runs started each only then.
- */
-const pipelinedWalletsPatch = 'pipelined-wallets';
 
 export interface PaymentBatchInput {
   batchId: string;
@@ -94,9 +85,8 @@ const outcomePollMs = 5000;
 /**
  * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
  * once, the others waiting in the database (not in any process's memory). Items of one sending
- * wallet sign in input order, so their nonces follow the input: each starts once the one before
- * it has its permit and hold, and signs once that one is signed (batch-schedule.ts; batches
- * started before `pipelinedWalletsPatch` start each only once the one before is signed). Results live in the database by item index; the workflow keeps only counts, and
+ * wallet start in input order, each once the previous one is signed, so their nonces follow the
+ * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps only counts, and
  * continues as new every `itemsPerRun` items, or when Temporal suggests it (after its running
  * items end), to keep its history small whatever the batch size.
  */
@@ -109,12 +99,10 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     stopCause: null,
     cancelled: false,
   };
-  const pipelined = patched(pipelinedWalletsPatch);
-  const schedule = new BatchSchedule(pipelined, state);
+  const schedule = new BatchSchedule(state);
   let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
-  /** Settles once the item's workflow has started (or could not be): a signal needs it there. */
-  const childStarted = new Map<number, Promise<unknown>>();
+
   let loadedUpTo = state.startedBelow;
   let stopHandled = false;
   let wakeUp = false;
@@ -122,24 +110,8 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   /** Items whose workflow waits in needs_review: ended, as far as this batch is concerned. */
   const inReview = new Set<number>();
 
-  /** The item signs or ends: the next of its wallet may sign, if one waits for that. */
-  const passTurn = (index: number) => {
-    const next = running.get(schedule.signedOrEnded(index) ?? -1);
-    if (next) {
-      void childStarted
-        .get(next.index)
-        ?.then(() =>
-          getExternalWorkflowHandle(paymentIntentWorkflowId(next.intentId)).signal(batchTurnSignal),
-        )
-        .catch(() => undefined);
-    }
-  };
   setHandler(batchItemSignedSignal, (index) => {
-    passTurn(index);
-    wakeUp = true;
-  });
-  setHandler(batchItemHeldSignal, (index) => {
-    schedule.holds(index);
+    schedule.signedOrEnded(index);
     wakeUp = true;
   });
   setHandler(batchItemInReviewSignal, (index) => {
@@ -168,7 +140,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
 
   function itemEnded(item: ScheduledItem, outcome: BatchItemOutcome): void {
     state.counts[outcome as keyof BatchCounts]++;
-    passTurn(item.index);
+    schedule.signedOrEnded(item.index);
     running.delete(item.index);
     if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {
       state.stopCause = `item ${item.index} ended ${outcome}`;
@@ -176,17 +148,12 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     wakeUp = true;
   }
 
-  async function follow(
-    item: ScheduledItem,
-    admitted: AdmittedItem,
-    { waitsForTurn }: StartedItem,
-  ): Promise<void> {
+  async function follow(item: ScheduledItem, admitted: AdmittedItem): Promise<void> {
     const { intentId, labels } = admitted;
-    const batch = { workflowId: workflowInfo().workflowId, index: item.index };
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
-    const starting = startChild(paymentIntent, {
+    const child = executeChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
-      args: [{ intentId, batch: pipelined ? { ...batch, pipelined, waitsForTurn } : batch }],
+      args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
       // A batch ending early (or terminated) must never cut a payment off halfway.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -198,19 +165,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
             { key: tenantIdKey, value: admitted.tenantId },
           ],
       ...(labels && { memo: intentMemo(labels) }),
-    });
-    childStarted.set(
-      item.index,
-      starting.catch(() => undefined),
-    );
-    const child = starting.then((handle) => handle.result()).catch(() => undefined);
+    }).catch(() => undefined);
     await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
       const outcome = await recordItemOutcome({ batchId, index: item.index });
-      if (outcome !== null) {
-        childStarted.delete(item.index);
-        return itemEnded(item, outcome);
-      }
+      if (outcome !== null) return itemEnded(item, outcome);
       await sleep(outcomePollMs);
     }
   }
@@ -228,7 +187,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       if (!item) return undefined;
       const admitted = await admitBatchItem({ batchId, index: item.index });
       if (admitted.kind === 'wait') return admitted.retryAfterMs;
-      const started = schedule.started(item);
+      schedule.started(item);
       startedThisRun++;
       if (admitted.kind === 'rejected') {
         itemEnded(item, 'rejected');
@@ -237,7 +196,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       running.set(item.index, { ...item, intentId: admitted.intentId });
       // Not cancellable: cancelling the batch workflow itself must not cancel a payment that may
       // be signed; stop() cancels only what has nothing signed.
-      void CancellationScope.nonCancellable(() => follow(item, admitted, started));
+      void CancellationScope.nonCancellable(() => follow(item, admitted));
     }
     return undefined;
   }

@@ -32,12 +32,7 @@ import {
   rpcStep,
   throttleStep,
 } from './activity-profiles';
-import {
-  batchItemHeldSignal,
-  batchItemInReviewSignal,
-  batchItemSignedSignal,
-  batchTurnSignal,
-} from './batch-signals';
+import { batchItemInReviewSignal, batchItemSignedSignal } from './batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from './intent-progress';
 import { resolveReviewUpdate } from './review-update';
 import { intentStatusKey, walletKey } from './search-attributes';
@@ -51,12 +46,8 @@ export interface PaymentIntentInput {
   waitInReview?: boolean;
   /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
   confirmTimeoutMs?: number;
-  /**
-   * The batch this intent is an item of: told once the item is signed (see payment-batch.ts).
-   * `pipelined`: also told once it has its permit and hold; `waitsForTurn`: it then signs only
-   * when the batch says the item before it of its wallet is signed.
-   */
-  batch?: { workflowId: string; index: number; pipelined?: boolean; waitsForTurn?: boolean };
+  /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
+  batch?: { workflowId: string; index: number };
 }
 
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
@@ -110,8 +101,6 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     txHashes: [],
   };
   setHandler(intentProgressQuery, () => progress);
-  let turn = !input.batch?.waitsForTurn;
-  if (!turn) setHandler(batchTurnSignal, () => void (turn = true));
   const lean = patched(leanStepsPatch);
   let visible: IntentStatus = IntentStatus.authorized;
   const enter = (status: IntentStatus) => {
@@ -153,7 +142,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   );
 
   for (;;) {
-    await settle(input, progress, enter, lean, () => turn);
+    await settle(input, progress, enter, lean);
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!patched(reviewWaitsPatch)) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -181,7 +170,6 @@ async function settle(
   progress: PaymentIntentProgress,
   enter: (status: IntentStatus) => void,
   lean: boolean,
-  myTurn: () => boolean,
 ): Promise<void> {
   const { intentId } = input;
   const steps = lean ? here : { markSettling, hold };
@@ -195,10 +183,6 @@ async function settle(
     try {
       enter((await steps.markSettling({ intentId })).status);
       enter((await steps.hold({ intentId })).status);
-      if (input.batch?.pipelined) {
-        await tellBatch(batchItemHeldSignal, input.batch);
-        await condition(myTurn);
-      }
       const sent = await broadcast(lean ? { intentId, permitId: permit.permitId } : { intentId });
       releasedBySend = sent.permitReleased === true;
       firstLookAfterMs = sent.firstLookAfterMs ?? 0;

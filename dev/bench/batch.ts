@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   console.log(summary.toString());
   console.log(
     'items/s: items ended per second, submit to last; most active: from the items’ recorded start and end\n' +
-      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous holds, and signs after it\n' +
+      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous is signed\n' +
       'from: pinned, items name wallets round-robin; chosen, items name none and the relayer chooses when it signs\n' +
       'runs: the batch continues as new every 500 items; max events: the longest run history (limit 51,200)',
   );

@@ -26,8 +26,7 @@ import { intentWaitingInReview } from '../support/intent-in-review';
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
- * intent and the batch that name no wallet; `-- pipelined`: only a batch whose items of a wallet
- * wait for their turn to sign). The replay test runs today's workflow code
+ * intent and the batch that name no wallet). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -37,14 +36,11 @@ async function main(): Promise<void> {
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   try {
     // `-- crash`, `-- sweep` or `-- wallet`: only that one, leaving the other (older) histories.
-    const only = ['crash', 'sweep', 'wallet', 'pipelined'].filter((name) =>
-      process.argv.includes(name),
-    );
+    const only = ['crash', 'sweep', 'wallet'].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
     if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
     if (only.length === 0 || only.includes('wallet')) await recordWalletChosen(server);
-    if (only.length === 0 || only.includes('pipelined')) await recordPipelinedBatch(server);
   } finally {
     await server.teardown();
   }
@@ -187,57 +183,6 @@ async function recordWalletChosen(server: TestWorkflowEnvironment): Promise<void
     const batchFile = join(__dirname, 'histories', 'payment-batch-wallets-chosen.json');
     writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
     console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
-  } finally {
-    await relayer.stop();
-    await world.stop();
-  }
-}
-
-/**
- * A batch of six items over two wallets, four at a time: an item of a wallet starts once the one
- * before it holds and waits for its turn to sign. Its batch history and one waiting item's.
- */
-async function recordPipelinedBatch(server: TestWorkflowEnvironment): Promise<void> {
-  const world = await startTestWorld({ tenants: { acme: '1' } });
-  const taskQueue = 'record-pipelined';
-  // Sends paced at 2/s: an item holds a while before it signs, and the next of its wallet waits.
-  const relayer = await startRelayerProcess(
-    world.config({
-      TASK_QUEUE: taskQueue,
-      THROTTLE_PER_SECOND: '2',
-      THROTTLE_BURST: '1',
-      TENANT_MAX_IN_FLIGHT: '10',
-    }),
-  );
-  try {
-    const deps = {
-      database: world.database,
-      client: new Client({ connection: server.connection }),
-      taskQueue,
-    };
-    const { batch } = await submitBatch(
-      deps,
-      'acme',
-      {
-        mode: BatchMode.collectAll,
-        concurrency: 4,
-        items: [0, 1, 2, 3, 4, 5].map((i) => ({
-          ...parseNewIntent(paymentRequest(world, '0.001')),
-          from: world.wallets[i % 2]!,
-        })),
-      },
-      'record-pipelined',
-    );
-    const batchHandle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
-    const summary = await batchHandle.result();
-    const batchFile = join(__dirname, 'histories', 'payment-batch-pipelined.json');
-    writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
-    console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
-    const [, , third] = await batchResults(world.database.kysely, batch.id, 0, 3);
-    const itemHandle = deps.client.workflow.getHandle(paymentIntentWorkflowId(third!.intentId!));
-    const itemFile = join(__dirname, 'histories', 'payment-intent-batch-item-pipelined.json');
-    writeFileSync(itemFile, historyToJSON(await itemHandle.fetchHistory()));
-    console.log(`${itemHandle.workflowId}: batch item waiting for its turn → ${itemFile}`);
   } finally {
     await relayer.stop();
     await world.stop();

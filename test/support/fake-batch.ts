@@ -16,8 +16,6 @@ export interface FakeItem {
   endsInReview?: boolean;
   /** Permit refusals before it gets one (each a timer of the batch's `permitRetryMs`). */
   permitRefusals?: number;
-  /** How long its signing and send take (a paced send, a slow signer). */
-  signMs?: number;
 }
 
 /**
@@ -31,8 +29,6 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
   const state = items.map(() => ({ state: 'pending', outcome: null as BatchItemOutcome | null }));
   const signedOrder = new Map<string, number[]>();
   const ended: number[] = [];
-  /** What happened, in order: `admitted 3`, `signed 3`. */
-  const timeline: string[] = [];
   const refusals = new Map<string, number>();
   const confirmLooks = new Map<string, number>();
   let active = 0;
@@ -74,9 +70,6 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
       const index = indexOf(intentId);
       const wallet = items[index]!.wallet;
-      const signMs = items[index]!.signMs ?? 0;
-      if (signMs > 0) await new Promise((resolve) => setTimeout(resolve, signMs));
-      timeline.push(`signed ${index}`);
       signedOrder.set(wallet, [...(signedOrder.get(wallet) ?? []), index]);
       status.set(intentId, IntentStatus.confirming);
       return { status: IntentStatus.confirming, txHash: `0x${index}`, nonce: index };
@@ -120,7 +113,6 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       }
       const intentId = intentIdOf(index);
       if (!status.has(intentId)) {
-        timeline.push(`admitted ${index}`);
         status.set(intentId, IntentStatus.authorized);
         state[index] = { state: 'started', outcome: null };
         maxActive = Math.max(maxActive, ++active);
@@ -167,7 +159,6 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
     intentIdOf,
     signedOrder: (wallet: string) => signedOrder.get(wallet) ?? [],
     endOrder: () => [...ended],
-    timeline: () => [...timeline],
     maxActive: () => maxActive,
     finished: () => finished,
   };

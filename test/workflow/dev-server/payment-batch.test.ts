@@ -111,24 +111,6 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
     expect(batch.finished()).toEqual({ status: 'completed', cause: null });
   });
 
-  it('the next item of a wallet starts while the one before signs, and signs only after it', async () => {
-    // Item 1 signs at once when it may: had it not waited for its turn, it would sign first.
-    const items: FakeItem[] = [
-      { wallet: 'w0', signMs: 1500 },
-      { wallet: 'w0' },
-      { wallet: 'w0', signMs: 500 },
-      { wallet: 'w0' },
-    ];
-    const { batch } = await runBatch(items, { concurrency: 4 });
-    expect(batch.results()).toEqual(Array(4).fill('confirmed'));
-    expect(batch.signedOrder('w0')).toEqual([0, 1, 2, 3]);
-    const timeline = batch.timeline();
-    // Item 1 took its permit and hold while item 0 was signing; item 2 not before item 0 was
-    // signed (one item per wallet waits for its turn, at most).
-    expect(timeline.indexOf('admitted 1')).toBeLessThan(timeline.indexOf('signed 0'));
-    expect(timeline.indexOf('admitted 2')).toBeGreaterThan(timeline.indexOf('signed 0'));
-  });
-
   it('a wallet stays held by its unsigned item even when an earlier, signed item of it ends', async () => {
     // Item 0 is signed at once and ends after its first timer; item 1 waits three timers for a
     // permit. Item 2 must not start when item 0 ends: it would be signed (take a nonce) before
