@@ -1,8 +1,14 @@
-import { IntentClosedError, SendPacedError, WalletBlockedError } from '../domain/errors';
+import {
+  IntentClosedError,
+  SendPacedError,
+  WalletBlockedError,
+  WalletRetiredError,
+} from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
+import { retiredWallets } from '../store/wallet-pools';
 import { blockedLanes, laneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
@@ -61,6 +67,10 @@ export const broadcast = (deps: ActivityDependencies) => {
     // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
     // An intent that named no wallet is planned with the first (gas only differs by recipient).
     if (intent.from !== null) {
+      // Retired since it was admitted: it signs nothing new.
+      if ((await retiredWallets(db.kysely, intent.chainId)).has(intent.from)) {
+        throw new WalletRetiredError(intent.chainId, intent.from);
+      }
       const blockedBy = await unlessCancelled(blockedLanes(db, chain));
       await refuseBehindReview(intent, blockedBy.get(intent.from));
     }
@@ -68,7 +78,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     const [plan, lanes] = await unlessCancelled(
       Promise.all([
         chain.planTransfer({ from, to: intent.to, value: intent.amount }),
-        intent.from === null ? laneFacts(db, chain) : undefined,
+        intent.from === null ? laneFacts(db, chain, intent.tenantId) : undefined,
       ]),
     );
     return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });

@@ -204,6 +204,20 @@ export const walletSchema = z.object({
     .nullable()
     .describe('the intent in review whose unused nonce its lane waits behind'),
   low: z.boolean().describe('below LOW_BALANCE_ETH'),
+  retired: z.boolean().describe('retired by an operator: signs nothing new'),
+});
+
+export const walletParamsSchema = z.strictObject({
+  chainId: z.coerce.number().int().positive(),
+  address: z.string(),
+});
+
+export const walletPoolBodySchema = z.strictObject({
+  chainId: z.number().int().positive(),
+  wallets: z
+    .array(z.string())
+    .nullable()
+    .describe("the tenant's wallets on the chain; null: every wallet of the relayer"),
 });
 export type WalletView = z.infer<typeof walletSchema>;
 export const walletsSchema = z.object({ wallets: z.array(walletSchema) });
@@ -215,4 +229,5 @@ export const walletView = (wallet: WalletStanding): WalletView => ({
   pendingNonces: wallet.pendingNonces,
   blockedBy: wallet.blockedBy,
   low: wallet.low,
+  retired: wallet.retired,
 });

@@ -29,7 +29,7 @@ export class RelayerApiClient {
   ) {}
 
   async call<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<ApiAnswer<T>> {
@@ -140,6 +140,17 @@ export class RelayerApiClient {
 
   async wallets(): Promise<WalletView[]> {
     return (await this.call<{ wallets: WalletView[] }>('GET', '/v1/wallets')).body.wallets;
+  }
+
+  async retireWallet(chainId: number, address: string, retired: boolean): Promise<void> {
+    const action = retired ? 'retire' : 'activate';
+    await this.call('POST', `/v1/wallets/${chainId}/${encodeURIComponent(address)}/${action}`);
+  }
+
+  async setWalletPool(tenantId: string, chainId: number, wallets: string[] | null): Promise<void> {
+    await this.call('PUT', `/v1/tenants/${encodeURIComponent(tenantId)}/wallets`, {
+      body: { chainId, wallets },
+    });
   }
 
   async audit(id: string) {

@@ -53,8 +53,8 @@ export function attemptTable(attempts: AttemptView[]): string {
 
 export function walletTable(wallets: WalletView[]): string {
   const rows = table(
-    ['chain', 'wallet', 'balance ETH', 'nonces in flight', 'blocked by', 'low'],
-    ['right', 'left', 'right', 'right', 'left', 'left'],
+    ['chain', 'wallet', 'balance ETH', 'nonces in flight', 'blocked by', 'low', 'retired'],
+    ['right', 'left', 'right', 'right', 'left', 'left', 'left'],
   );
   for (const wallet of wallets) {
     rows.push([
@@ -64,6 +64,7 @@ export function walletTable(wallets: WalletView[]): string {
       wallet.pendingNonces,
       wallet.blockedBy ?? '',
       wallet.low ? 'LOW' : '',
+      wallet.retired ? 'retired' : '',
     ]);
   }
   return rows.toString();

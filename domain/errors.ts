@@ -28,6 +28,7 @@ export const ErrorType = {
   walletUnderfunded: 'WalletUnderfunded',
   noFundedWallet: 'NoFundedWallet',
   walletBlocked: 'WalletBlocked',
+  walletRetired: 'WalletRetired',
   transferRejected: 'TransferRejected',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
@@ -43,6 +44,7 @@ export const nonRetryableErrorTypes: ErrorType[] = [
   ErrorType.unknownChain,
   ErrorType.unknownWallet,
   ErrorType.transferRejected,
+  ErrorType.walletRetired,
   ErrorType.notInReview,
   ErrorType.reviewRefused,
 ];
@@ -298,7 +300,7 @@ export class NoFundedWalletError extends RelayerError<{ chainId: number; cost: s
   constructor(chainId: number, cost: bigint) {
     super(
       ErrorType.noFundedWallet,
-      `no hot wallet on chain ${chainId} can pay ${cost} wei (value + gas × fee cap) on top of its transactions in flight: top one up`,
+      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap) on top of its transactions in flight: top one up`,
       { chainId, cost: cost.toString() },
     );
   }
@@ -319,6 +321,17 @@ export class WalletBlockedError extends RelayerError<{
       ErrorType.walletBlocked,
       `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review`,
       { chainId, address, blockedBy },
+    );
+  }
+}
+
+/** The intent names a wallet an operator retired after it was admitted: nothing is signed. */
+export class WalletRetiredError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string) {
+    super(
+      ErrorType.walletRetired,
+      `wallet ${address} on chain ${chainId} was retired: it signs nothing new`,
+      { chainId, address },
     );
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
-import { hasWalletOn, isRegisteredWallet } from '../store/wallet-nonces';
+import { usableWallets } from '../store/wallet-pools';
 import {
   InsufficientBalanceError,
   IntentConflictError,
@@ -49,18 +49,23 @@ export async function admitIntent(
     }
     const balance = await tenantBalance(trx, request.tenantId);
     if (!balance) throw new UnknownTenantError(request.tenantId);
-    if (request.from !== undefined) {
-      if (!(await isRegisteredWallet(trx, { chainId: request.chainId, address: request.from }))) {
-        throw new InvalidIntentError([
-          {
-            field: 'from',
-            message: `${request.from} is not a hot wallet of the relayer on chain ${request.chainId}`,
-          },
-        ]);
-      }
-    } else if (!(await hasWalletOn(trx, request.chainId))) {
+    const usable = await usableWallets(trx, request.tenantId, request.chainId);
+    if (request.from !== undefined && !usable.includes(request.from)) {
       throw new InvalidIntentError([
-        { field: 'chainId', message: `the relayer has no hot wallet on chain ${request.chainId}` },
+        {
+          field: 'from',
+          message:
+            `${request.from} is not a hot wallet the tenant may send from on chain ` +
+            `${request.chainId} (unknown, retired, or outside the tenant's wallet pool)`,
+        },
+      ]);
+    }
+    if (usable.length === 0) {
+      throw new InvalidIntentError([
+        {
+          field: 'chainId',
+          message: `the tenant has no hot wallet to send from on chain ${request.chainId} (none, all retired, or an empty pool)`,
+        },
       ]);
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.

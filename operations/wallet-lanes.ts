@@ -3,6 +3,7 @@ import type { Hex } from '../domain/transfer';
 import type { WalletLane } from '../domain/wallet-choice';
 import type { Database } from '../store/database';
 import { walletLanes, walletsInReview, type LaneFacts } from '../store/wallet-lanes';
+import { usableWallets } from '../store/wallet-pools';
 
 /**
  * Wallet → the intent in review whose nonce its lane waits behind: only while that nonce is
@@ -19,9 +20,21 @@ export async function blockedLanes(database: Database, chain: Chain): Promise<Ma
   return blocked;
 }
 
-/** The chain's side of every hot wallet: balances (read once per block) and blocked lanes. */
-export async function laneFacts(database: Database, chain: Chain): Promise<LaneFacts> {
-  const addresses = chain.walletAddresses;
+/**
+ * The chain's side of the hot wallets an intent of `tenantId` may be signed with (in its pool,
+ * not retired; all of this process's wallets when no tenant is named): balances (read once per
+ * block) and blocked lanes.
+ */
+export async function laneFacts(
+  database: Database,
+  chain: Chain,
+  tenantId?: string,
+): Promise<LaneFacts> {
+  const usable =
+    tenantId === undefined
+      ? undefined
+      : new Set(await usableWallets(database.kysely, tenantId, chain.chainId));
+  const addresses = chain.walletAddresses.filter((address) => usable?.has(address) ?? true);
   const [balances, blockedBy] = await Promise.all([
     Promise.all(addresses.map((address) => chain.walletBalance(address))),
     blockedLanes(database, chain),

@@ -1,4 +1,5 @@
 import { lanesOf } from '../operations/wallet-lanes';
+import { retiredWallets } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
 
 /** One hot wallet as an operator sees it. */
@@ -12,6 +13,8 @@ export interface WalletStanding {
   blockedBy: string | null;
   /** Below LOW_BALANCE_ETH. */
   low: boolean;
+  /** Retired by an operator: signs nothing new. */
+  retired: boolean;
 }
 
 /** Every hot wallet of every chain: balance, nonces in flight, blocked or not, low or not. */
@@ -21,16 +24,18 @@ export async function walletStandings({
   lowBalanceWei = 0n,
 }: Pick<ServiceDependencies, 'database' | 'chains' | 'lowBalanceWei'>): Promise<WalletStanding[]> {
   const perChain = await Promise.all(
-    chains.chainIds.map(async (chainId) =>
-      (await lanesOf(database, chains.get(chainId))).map((lane) => ({
+    chains.chainIds.map(async (chainId) => {
+      const retired = await retiredWallets(database.kysely, chainId);
+      return (await lanesOf(database, chains.get(chainId))).map((lane) => ({
         chainId,
         address: lane.address,
         balanceWei: lane.balance,
         pendingNonces: lane.pending,
         blockedBy: lane.blockedBy ?? null,
         low: lane.balance < lowBalanceWei,
-      })),
-    ),
+        retired: retired.has(lane.address),
+      }));
+    }),
   );
   return perChain.flat();
 }

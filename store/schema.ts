@@ -84,6 +84,15 @@ export interface WalletsTable {
   chain_id: number;
   address: string;
   next_nonce: number;
+  /** Set: the wallet signs nothing new (it finishes what it has). */
+  retired_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+/** The wallets a tenant may send from on a chain; no row for the chain: every wallet. */
+export interface TenantWalletsTable {
+  tenant_id: string;
+  chain_id: number;
+  address: string;
 }
 
 export interface IntentsTable {
@@ -186,6 +195,7 @@ export interface Schema {
   postings: PostingsTable;
   holds: HoldsTable;
   wallets: WalletsTable;
+  tenant_wallets: TenantWalletsTable;
   intents: IntentsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

@@ -40,27 +40,6 @@ async function setNextNonce(trx: Kysely<Schema>, wallet: Wallet, nextNonce: numb
     .execute();
 }
 
-/** Whether the relayer sends from this wallet (a worker registered it). */
-export async function isRegisteredWallet(db: Kysely<Schema>, wallet: Wallet): Promise<boolean> {
-  const row = await db
-    .selectFrom('wallets')
-    .select('address')
-    .where('chain_id', '=', wallet.chainId)
-    .where('address', '=', wallet.address)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Whether the relayer sends from any wallet on the chain (a worker registered one). */
-export async function hasWalletOn(db: Kysely<Schema>, chainId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('wallets')
-    .select('address')
-    .where('chain_id', '=', chainId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Makes the wallet known to the relayer (or catches it up with the chain) at worker start. */
 export async function registerWallet(
   database: Database,

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { retireWallet, setWalletPool } from '../../service/wallet-admin';
 import { walletStandings } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
-import { walletsSchema, walletView } from '../schemas';
+import { walletParamsSchema, walletPoolBodySchema, walletsSchema, walletView } from '../schemas';
 
 /** The hot wallets, for operators: what each holds, what it has in flight, whether it waits. */
 export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
@@ -15,6 +17,42 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     handler: async (request) => {
       operatorOf(request);
       return { wallets: (await walletStandings(deps)).map(walletView) };
+    },
+  });
+
+  for (const [action, retired] of [
+    ['retire', true],
+    ['activate', false],
+  ] as const) {
+    app.post(`/v1/wallets/:chainId/:address/${action}`, {
+      schema: {
+        summary: retired
+          ? 'Retire a hot wallet: it signs nothing new and finishes what it has'
+          : 'Put a retired hot wallet back to work',
+        params: walletParamsSchema,
+        response: { 204: z.null(), '4XX': errorBodySchema, 503: errorBodySchema },
+      },
+      handler: async (request, reply) => {
+        operatorOf(request);
+        const { chainId, address } = request.params;
+        await retireWallet(deps, chainId, address, retired);
+        return reply.code(204).send(null);
+      },
+    });
+  }
+
+  app.put('/v1/tenants/:tenantId/wallets', {
+    schema: {
+      summary: "Set the hot wallets a tenant's intents may be sent from on a chain",
+      params: z.strictObject({ tenantId: z.string() }),
+      body: walletPoolBodySchema,
+      response: { 204: z.null(), '4XX': errorBodySchema, 503: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      operatorOf(request);
+      const { chainId, wallets } = request.body;
+      await setWalletPool(deps, request.params.tenantId, chainId, wallets);
+      return reply.code(204).send(null);
     },
   });
 };

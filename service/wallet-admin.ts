@@ -1,0 +1,58 @@
+import { getAddress, isAddress } from 'viem';
+import { InvalidIntentError, UnknownTenantError, UnknownWalletError } from '../domain/errors';
+import { tenantBalance } from '../store/ledger';
+import { registeredWallets, setTenantPool, setWalletRetired } from '../store/wallet-pools';
+import type { ServiceDependencies } from './dependencies';
+
+type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
+
+/** The address in its checksummed form, or a clear refusal naming `field`. */
+function walletAddress(field: string, value: string): `0x${string}` {
+  if (!isAddress(value, { strict: false })) {
+    throw new InvalidIntentError([{ field, message: `"${value}" is not an address` }]);
+  }
+  return getAddress(value);
+}
+
+/**
+ * Retires a hot wallet (it signs nothing new and finishes what it has), or puts it back to
+ * work. An intent pinned to it and not signed yet fails (WalletRetired); unpinned ones go to
+ * another wallet.
+ */
+export async function retireWallet(
+  { database, clock }: Deps,
+  chainId: number,
+  address: string,
+  retired: boolean,
+): Promise<void> {
+  const wallet = { chainId, address: walletAddress('address', address) };
+  const known = await setWalletRetired(database.kysely, wallet, retired, clock?.() ?? new Date());
+  if (!known) throw new UnknownWalletError(chainId, wallet.address);
+}
+
+/**
+ * Sets the wallets `tenantId`'s intents may be sent from on a chain (null: every wallet). Each
+ * must be a hot wallet of the relayer there; nothing is written otherwise.
+ */
+export async function setWalletPool(
+  { database }: Deps,
+  tenantId: string,
+  chainId: number,
+  addresses: readonly string[] | null,
+): Promise<void> {
+  const pool = addresses?.map((address, i) => walletAddress(`wallets[${i}]`, address)) ?? null;
+  await database.transaction(async (trx) => {
+    if (!(await tenantBalance(trx, tenantId))) throw new UnknownTenantError(tenantId);
+    const known = new Set(await registeredWallets(trx, chainId));
+    const unknown = pool?.filter((address) => !known.has(address)) ?? [];
+    if (unknown.length > 0) {
+      throw new InvalidIntentError(
+        unknown.map((address) => ({
+          field: 'wallets',
+          message: `${address} is not a hot wallet of the relayer on chain ${chainId}`,
+        })),
+      );
+    }
+    await setTenantPool(trx, tenantId, chainId, pool);
+  });
+}

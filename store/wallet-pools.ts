@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from './schema';
+
+/**
+ * Which hot wallets may sign for whom: a tenant's pool per chain (no pool: every wallet), and
+ * wallets retired at run time (they sign nothing new and finish what they have).
+ */
+
+/** The wallets `tenantId` may send from on the chain; null: every wallet. */
+export async function tenantPool(
+  db: Kysely<Schema>,
+  tenantId: string,
+  chainId: number,
+): Promise<string[] | null> {
+  const rows = await db
+    .selectFrom('tenant_wallets')
+    .select('address')
+    .where('tenant_id', '=', tenantId)
+    .where('chain_id', '=', chainId)
+    .orderBy('address')
+    .execute();
+  return rows.length === 0 ? null : rows.map((row) => row.address);
+}
+
+/** Sets the tenant's pool on the chain (null: every wallet). Call inside a transaction. */
+export async function setTenantPool(
+  trx: Kysely<Schema>,
+  tenantId: string,
+  chainId: number,
+  addresses: readonly string[] | null,
+): Promise<void> {
+  await trx
+    .deleteFrom('tenant_wallets')
+    .where('tenant_id', '=', tenantId)
+    .where('chain_id', '=', chainId)
+    .execute();
+  if (addresses === null || addresses.length === 0) return;
+  await trx
+    .insertInto('tenant_wallets')
+    .values(addresses.map((address) => ({ tenant_id: tenantId, chain_id: chainId, address })))
+    .execute();
+}
+
+/** Retires the wallet (`retired`), or puts it back to work; false if the relayer has no such wallet. */
+export async function setWalletRetired(
+  db: Kysely<Schema>,
+  wallet: { chainId: number; address: string },
+  retired: boolean,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('wallets')
+    .set({ retired_at: retired ? now.toISOString() : null })
+    .where('chain_id', '=', wallet.chainId)
+    .where('address', '=', wallet.address)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The chain's retired wallets. */
+export async function retiredWallets(db: Kysely<Schema>, chainId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('chain_id', '=', chainId)
+    .where('retired_at', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.address));
+}
+
+/** The registered wallets of the chain `tenantId` may send from now: in its pool, not retired. */
+export async function usableWallets(
+  db: Kysely<Schema>,
+  tenantId: string,
+  chainId: number,
+): Promise<string[]> {
+  const [pool, rows] = await Promise.all([
+    tenantPool(db, tenantId, chainId),
+    db
+      .selectFrom('wallets')
+      .select('address')
+      .where('chain_id', '=', chainId)
+      .where('retired_at', 'is', null)
+      .execute(),
+  ]);
+  const active = rows.map((row) => row.address);
+  return pool === null ? active : active.filter((address) => pool.includes(address));
+}
+
+/** Every wallet the relayer registered on the chain, retired ones included. */
+export async function registeredWallets(db: Kysely<Schema>, chainId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('chain_id', '=', chainId)
+    .execute();
+  return rows.map((row) => row.address);
+}
