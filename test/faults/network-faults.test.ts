@@ -31,7 +31,7 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     // Four cached for sixty running: most workflow tasks replay their whole history, a determinism
     // check under load. (0, every task, is refused: local activities need their workflow kept
     // through its task.)
-    await suite.spawnWorkers(1, {
+    const [worker] = await suite.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       MAX_CACHED_WORKFLOWS: '4',
       RPC_TIMEOUT_MS: '1500',
@@ -55,6 +55,9 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     const accepted = submitted.map((s) => s.intent.id);
     await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
     expect(await confirmedCount(world)).toBe(count);
+    // An idle worker still reads its wallets' balances: gone, it spends none of the next test's quota.
+    worker!.signal('SIGTERM');
+    await worker!.exited;
   });
 
   it("a provider quota over every method the relayer's budget matches: zero 429s; one it exceeds: 429s absorbed", async () => {
