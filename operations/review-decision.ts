@@ -139,58 +139,16 @@ async function resolveAsFailed(
   });
 }
 
-/** The same signed bytes go out again (never a new transaction): the intent is `signed` again. */
-async function prepareRetry(
-  deps: ReviewCheckDependencies,
-  by: DecidedBy,
-  intentId: string,
-  note?: string,
-): Promise<Intent> {
-  const intent = await intentInReview(deps, intentId);
-  const signed = signedTransactionOf(intent);
-  if (!signed) {
-    throw new ReviewRefusedError(
-      intentId,
-      'nothing_signed',
-      'it has no signed transaction to send',
-    );
-  }
-  const onChain = await unpaidAttempts(deps, intent);
-  if (onChain.unusedNonce === undefined) {
-    throw new ReviewRefusedError(
-      intentId,
-      'transaction_taken',
-      `nonce ${signed.nonce} of ${intent.from} was used by another transaction, so ` +
-        `${signed.txHash} can never be mined: resolve as failed`,
-    );
-  }
-  return resolve(deps, by, intentId, 'retry', IntentStatus.signed, {
-    patch: { reason: null },
-    detail: { txHash: signed.txHash, note },
-  });
-}
-
 /**
- * Signs the nonce back: a zero-value transfer to the wallet itself at the intent's nonce, stored
- * as its newest attempt and made its current transaction, the intent `signed` again, so the
- * workflow sends it and follows every attempt to whichever is mined. Refused if one of them was
- * mined and paid (resolve as confirmed), if the nonce was used by another transaction (nothing of
- * ours can land: resolve as failed), or if outbidding the attempts passes the cancel fee cap.
+ * The intent in review and its signed transaction, checked on-chain: refused if nothing was
+ * signed, if one of its attempts was mined and paid, or if its nonce was used by another
+ * transaction (then nothing signed for it can be mined).
  */
-async function prepareCancel(
-  deps: ReviewCheckDependencies,
-  by: DecidedBy,
-  intentId: string,
-  note?: string,
-): Promise<Intent> {
+async function signedAndUnsettled(deps: ReviewCheckDependencies, intentId: string) {
   const intent = await intentInReview(deps, intentId);
   const signed = signedTransactionOf(intent);
   if (!signed) {
-    throw new ReviewRefusedError(
-      intentId,
-      'nothing_signed',
-      'nothing was signed for it, so there is no nonce to take back: resolve as failed',
-    );
+    throw new ReviewRefusedError(intentId, 'nothing_signed', 'it has no signed transaction');
   }
   const onChain = await unpaidAttempts(deps, intent);
   if (onChain.unusedNonce === undefined) {
@@ -201,6 +159,36 @@ async function prepareCancel(
         `signed for this intent can be mined: resolve as failed`,
     );
   }
+  return { intent, signed };
+}
+
+/** The same signed bytes go out again (never a new transaction): the intent is `signed` again. */
+async function prepareRetry(
+  deps: ReviewCheckDependencies,
+  by: DecidedBy,
+  intentId: string,
+  note?: string,
+): Promise<Intent> {
+  const { signed } = await signedAndUnsettled(deps, intentId);
+  return resolve(deps, by, intentId, 'retry', IntentStatus.signed, {
+    patch: { reason: null },
+    detail: { txHash: signed.txHash, note },
+  });
+}
+
+/**
+ * Signs the nonce back: a zero-value transfer to the wallet itself at the intent's nonce, stored
+ * as its newest attempt and made its current transaction, the intent `signed` again, so the
+ * workflow sends it and follows every attempt to whichever is mined. Refused as a retry is, and
+ * if outbidding the attempts passes the cancel fee cap.
+ */
+async function prepareCancel(
+  deps: ReviewCheckDependencies,
+  by: DecidedBy,
+  intentId: string,
+  note?: string,
+): Promise<Intent> {
+  const { intent, signed } = await signedAndUnsettled(deps, intentId);
   const chain = deps.chains.get(intent.chainId);
   const wallet = signingWallet(intent);
   const attempts = (await listAttempts(deps.database.kysely, intentId)).filter(

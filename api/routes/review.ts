@@ -54,36 +54,22 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
       ),
   });
 
-  app.post('/v1/intents/:id/review/retry', {
-    schema: {
-      summary: 'Send the same signed transaction again and follow it to its end',
-      params: idParamsSchema,
-      body: noteBodySchema,
-      response,
-    },
-    handler: async (request) =>
-      intentView(
-        await reviewIntent(deps, operatorOf(request), request.params.id, {
-          action: 'retry',
-          note: request.body?.note,
-        }),
-      ),
-  });
-
-  app.post('/v1/intents/:id/review/cancel', {
-    schema: {
-      summary:
-        'Take the nonce back: a zero-value transfer to the wallet itself at the same nonce, outbidding every attempt; the intent fails once it is mined (or is confirmed if its own attempt wins)',
-      params: idParamsSchema,
-      body: noteBodySchema,
-      response,
-    },
-    handler: async (request) =>
-      intentView(
-        await reviewIntent(deps, operatorOf(request), request.params.id, {
-          action: 'cancel',
-          note: request.body?.note,
-        }),
-      ),
-  });
+  for (const [action, summary] of [
+    ['retry', 'Send the same signed transaction again and follow it to its end'],
+    [
+      'cancel',
+      'Take the nonce back: a zero-value transfer to the wallet itself at the same nonce, outbidding every attempt; the intent fails once it is mined (or is confirmed if its own attempt wins)',
+    ],
+  ] as const) {
+    app.post(`/v1/intents/:id/review/${action}`, {
+      schema: { summary, params: idParamsSchema, body: noteBodySchema, response },
+      handler: async (request) =>
+        intentView(
+          await reviewIntent(deps, operatorOf(request), request.params.id, {
+            action,
+            note: request.body?.note,
+          }),
+        ),
+    });
+  }
 };
