@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +105,12 @@ describe('migrations on a database that holds payments', () => {
     const unpinned = { ...request, from: undefined };
     expect((await insertIntent(db, 'pi_new', unpinned, now)).intent.from).toBeNull();
     // References still hold: an attempt of no intent is refused.
+    if (!onPostgres()) {
+      const [pragma] = (await sql`pragma foreign_keys`.execute(db)).rows as {
+        foreign_keys: number;
+      }[];
+      expect(pragma).toEqual({ foreign_keys: 1 });
+    }
     const [attempt] = await listAttempts(db, intent.id);
     await expect(
       database.transaction((trx) =>
