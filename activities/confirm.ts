@@ -20,11 +20,23 @@ import { checkNonceGap } from './transactions/fill-nonce-gap';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 
+/**
+ * How an intent's confirming ended: paid, reverted (mined, no value moved), or cancelled (an
+ * operator's zero-value transfer at its nonce was mined deep enough).
+ */
+type EndState = 'confirmed' | 'reverted' | 'cancelled';
+
+/** The reason an intent that ended so records (null: paid). */
+const reasonOf: Record<EndState, string | null> = {
+  confirmed: null,
+  reverted: revertedReason,
+  cancelled: cancelledOnChainReason,
+};
+
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
-/** `cancelled`: an operator's cancel (a zero-value transfer at the nonce) was mined deep enough. */
 export type ConfirmResult =
   | {
-      state: 'confirmed' | 'reverted' | 'cancelled';
+      state: EndState;
       blockNumber: string;
       ageMs: number;
       txHash?: string;
@@ -61,8 +73,9 @@ export const confirm = (deps: ActivityDependencies) => {
   });
 
   async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
-    const paid = seen.succeeded && attempt.cause !== 'cancel';
-    const state = paid ? 'confirmed' : attempt.cause === 'cancel' ? 'cancelled' : 'reverted';
+    const state: EndState =
+      attempt.cause === 'cancel' ? 'cancelled' : seen.succeeded ? 'confirmed' : 'reverted';
+    const paid = state === 'confirmed';
     return db.transaction(async (trx) => {
       const now = clock.now();
       const current = await getIntentForUpdate(db, trx, intent.id);
@@ -77,14 +90,14 @@ export const confirm = (deps: ActivityDependencies) => {
             txHash: attempt.txHash,
             rawTx: attempt.rawTx,
             blockNumber: seen.blockNumber,
-            reason: paid ? null : state === 'cancelled' ? cancelledOnChainReason : revertedReason,
+            reason: reasonOf[state],
           },
           now,
         );
         await endHold(db, trx, intent.id, paid ? 'captured' : 'released', now);
       }
       return {
-        state: state as 'confirmed' | 'reverted' | 'cancelled',
+        state,
         blockNumber: seen.blockNumber.toString(),
         ageMs: ageMs(current, clock),
         txHash: attempt.txHash,
@@ -214,10 +227,11 @@ export const confirm = (deps: ActivityDependencies) => {
         (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
         intent.blockNumber !== null
       ) {
+        // Ended by an earlier try: the state its status and reason recorded.
         const state =
           intent.status === IntentStatus.confirmed
             ? 'confirmed'
-            : intent.reason === cancelledOnChainReason
+            : intent.reason === reasonOf.cancelled
               ? 'cancelled'
               : 'reverted';
         return {

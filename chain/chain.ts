@@ -27,7 +27,10 @@ export interface Chain {
   readonly chainId: number;
   /** Blocks on top of the receipt's block (counting it) before an intent is confirmed. */
   readonly confirmations: number;
-  /** After a send, when a look can first find it deep enough: the next block due, + CONFIRMATIONS − 1 blocks; 0 on automine. */
+  /**
+   * After a send, when a look can first find it deep enough: when the next block is due, plus
+   * CONFIRMATIONS − 1 blocks; 0 on automine.
+   */
   firstLookInMs(): number;
   /** How old the watched head (and the fee market read with it) may be when a step uses it. */
   readonly headMaxAgeMs: number;

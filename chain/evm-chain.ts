@@ -27,7 +27,7 @@ import type {
   TransactionObservation,
 } from './chain';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
-import { BlockWatcher } from './block-watcher';
+import { BlockWatcher, type WatchedBlock } from './block-watcher';
 import { CodeProbe } from './code-probe';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
 import { metered, type RpcGate } from './metered-transport';
@@ -181,16 +181,13 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     }
   }
 
-  /** The tip the node suggests, read once per head block whoever asks. */
-  let tipOf: { blockHash: Hex; tip: Promise<bigint> } | undefined;
+  // The tip the node suggests and the wallets' balances: read once per head block, whoever asks.
+  const tipThisBlock = oncePerBlock<bigint>();
+  const balanceThisBlock = oncePerBlock<bigint>();
+
   async function feeMarket(): Promise<FeeMarket> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
-    if (tipOf?.blockHash !== block.hash) {
-      const tip = client.estimateMaxPriorityFeePerGas();
-      tip.catch(() => (tipOf = undefined));
-      tipOf = { blockHash: block.hash, tip };
-    }
-    const tip = await rpc(tipOf.tip);
+    const tip = await rpc(tipThisBlock(block, 'tip', () => client.estimateMaxPriorityFeePerGas()));
     const { baseFeePerGas } = block;
     return {
       baseFeePerGas,
@@ -219,20 +216,14 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
   }
 
-  /** Balances of the head block: a read per wallet and block, whoever asks. */
-  let balancesOf: { blockHash: Hex; byWallet: Map<Hex, Promise<bigint>> } | undefined;
   async function walletBalance(address: Hex): Promise<bigint> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
-    if (balancesOf?.blockHash !== block.hash)
-      balancesOf = { blockHash: block.hash, byWallet: new Map() };
-    const { byWallet } = balancesOf;
-    let balance = byWallet.get(address);
-    if (!balance) {
-      balance = client.getBalance({ address, blockNumber: block.number });
-      balance.catch(() => byWallet.delete(address));
-      byWallet.set(address, balance);
-    }
-    return rpc(balance, address);
+    return rpc(
+      balanceThisBlock(block, address, () =>
+        client.getBalance({ address, blockNumber: block.number }),
+      ),
+      address,
+    );
   }
 
   const chosen = (choice: FeeChoice) => {
@@ -375,6 +366,25 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
   };
   return chain;
+}
+
+/**
+ * A read made once per block and key, whoever asks while that block is the head; a failed read
+ * is made again by the next asker.
+ */
+function oncePerBlock<T>() {
+  let cache: { blockHash: Hex; byKey: Map<string, Promise<T>> } | undefined;
+  return (block: WatchedBlock, key: string, read: () => Promise<T>): Promise<T> => {
+    if (cache?.blockHash !== block.hash) cache = { blockHash: block.hash, byKey: new Map() };
+    const { byKey } = cache;
+    let value = byKey.get(key);
+    if (!value) {
+      value = read();
+      value.catch(() => byKey.delete(key));
+      byKey.set(key, value);
+    }
+    return value;
+  };
 }
 
 /** A receipt seen with the head at `headNumber` (or later: the receipt's block counts). */

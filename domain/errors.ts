@@ -319,7 +319,7 @@ export class WalletBlockedError extends RelayerError<{
   constructor(chainId: number, address: string, blockedBy: string) {
     super(
       ErrorType.walletBlocked,
-      `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review`,
+      `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review (an operator resolves it: confirm, fail, retry or cancel)`,
       { chainId, address, blockedBy },
     );
   }

@@ -64,7 +64,7 @@ export async function admitIntent(
       throw new InvalidIntentError([
         {
           field: 'chainId',
-          message: `the tenant has no hot wallet to send from on chain ${request.chainId} (none, all retired, or an empty pool)`,
+          message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (see wallets list)`,
         },
       ]);
     }

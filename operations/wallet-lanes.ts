@@ -10,14 +10,13 @@ import { usableWallets } from '../store/wallet-pools';
  * unused (once its own transaction or another is mined there, the lane has moved on).
  */
 export async function blockedLanes(database: Database, chain: Chain): Promise<Map<string, string>> {
-  const blocked = new Map<string, string>();
-  for (const [wallet, { intentId, nonce }] of await walletsInReview(
-    database.kysely,
-    chain.chainId,
-  )) {
-    if (nonce >= (await chain.minedNonce(wallet as Hex))) blocked.set(wallet, intentId);
-  }
-  return blocked;
+  const inReview = [...(await walletsInReview(database.kysely, chain.chainId))];
+  const mined = await Promise.all(inReview.map(([wallet]) => chain.minedNonce(wallet as Hex)));
+  return new Map(
+    inReview
+      .filter(([, { nonce }], i) => nonce >= mined[i]!)
+      .map(([wallet, { intentId }]) => [wallet, intentId]),
+  );
 }
 
 /**

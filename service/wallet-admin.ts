@@ -40,6 +40,15 @@ export async function setWalletPool(
   chainId: number,
   addresses: readonly string[] | null,
 ): Promise<void> {
+  if (addresses?.length === 0) {
+    throw new InvalidIntentError([
+      {
+        field: 'wallets',
+        message:
+          'an empty pool would leave the tenant no wallet: name at least one, or null for every wallet',
+      },
+    ]);
+  }
   const pool = addresses?.map((address, i) => walletAddress(`wallets[${i}]`, address)) ?? null;
   await database.transaction(async (trx) => {
     if (!(await tenantBalance(trx, tenantId))) throw new UnknownTenantError(tenantId);

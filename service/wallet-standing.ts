@@ -17,6 +17,30 @@ export interface WalletStanding {
   retired: boolean;
 }
 
+/**
+ * The hot wallets below the low mark, from their balances alone (read once per block): what a
+ * readiness probe shows, often, without scanning the store.
+ */
+export async function lowWallets({
+  chains,
+  lowBalanceWei = 0n,
+}: Pick<ServiceDependencies, 'chains' | 'lowBalanceWei'>): Promise<
+  { chainId: number; address: string; balanceWei: bigint }[]
+> {
+  const perChain = await Promise.all(
+    chains.chainIds.map(async (chainId) => {
+      const chain = chains.get(chainId);
+      const balances = await Promise.all(
+        chain.walletAddresses.map((address) => chain.walletBalance(address)),
+      );
+      return chain.walletAddresses
+        .map((address, i) => ({ chainId, address, balanceWei: balances[i]! }))
+        .filter((wallet) => wallet.balanceWei < lowBalanceWei);
+    }),
+  );
+  return perChain.flat();
+}
+
 /** Every hot wallet of every chain: balance, nonces in flight, blocked or not, low or not. */
 export async function walletStandings({
   database,

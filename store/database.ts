@@ -37,9 +37,6 @@ export interface Database {
 export async function openDatabase(url: string, upTo?: string): Promise<Database> {
   const database = /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
   await migrateTo(database.kysely, database.dialect, upTo);
-  // A migration that rebuilds a table turns SQLite's reference checks off for its steps: they are
-  // on again, whatever became of that migration, before anything else is written.
-  if (database.dialect === 'sqlite') await sql`pragma foreign_keys = on`.execute(database.kysely);
   return database;
 }
 

@@ -1,6 +1,5 @@
-import { signingWallet } from '../domain/intent';
 import type { Kysely } from 'kysely';
-import type { Intent } from '../domain/intent';
+import { signingWallet, type Intent } from '../domain/intent';
 import type { Hex, SignedTransfer, TransferPlan } from '../domain/transfer';
 import { fromTimestamp, type AttemptCause, type Schema } from './schema';
 

@@ -34,7 +34,7 @@ export async function setTenantPool(
     .where('tenant_id', '=', tenantId)
     .where('chain_id', '=', chainId)
     .execute();
-  if (addresses === null || addresses.length === 0) return;
+  if (addresses === null) return;
   await trx
     .insertInto('tenant_wallets')
     .values(addresses.map((address) => ({ tenant_id: tenantId, chain_id: chainId, address })))

@@ -1,5 +1,4 @@
 import Bottleneck from 'bottleneck';
-import type Redis from 'ioredis';
 import { isLostRedisState, refillOf, type Rate } from './refill';
 import { essentialMethods, priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 
@@ -49,8 +48,8 @@ const deliveryJitterMs = 50;
 /**
  * One provider endpoint's budget: a Bottleneck reservoir of units, refilled at the provider's
  * rate up to its burst, every call weighted by its method and queued by its method's priority
- * (the head and receipts first, then sends, look-ups that can wait last). Clustered through Redis, every process draws from
- * one reservoir.
+ * (the head and receipts first, then sends, look-ups that can wait last). Clustered through
+ * Redis, every process draws from one reservoir.
  */
 export class RpcBudget {
   private limiter: Bottleneck;
@@ -175,7 +174,3 @@ export class RpcBudget {
     void failed.stop({ dropWaitingJobs: true }).catch(() => undefined);
   }
 }
-
-/** The Redis connection the budgets of one process share (one subscriber for all of them). */
-export const sharedBudgetConnection = (client: Redis): Bottleneck.IORedisConnection =>
-  new Bottleneck.IORedisConnection({ client });

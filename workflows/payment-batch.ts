@@ -86,9 +86,9 @@ const outcomePollMs = 5000;
  * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
  * once, the others waiting in the database (not in any process's memory). Items of one sending
  * wallet start in input order, each once the previous one is signed, so their nonces follow the
- * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps only counts, and
- * continues as new every `itemsPerRun` items, or when Temporal suggests it (after its running
- * items end), to keep its history small whatever the batch size.
+ * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps
+ * only counts, and continues as new every `itemsPerRun` items, or when Temporal suggests it
+ * (after its running items end), to keep its history small whatever the batch size.
  */
 export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBatchResult> {
   const { batchId, itemCount, concurrency, mode } = input;
@@ -102,7 +102,6 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const schedule = new BatchSchedule(state);
   let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
-
   let loadedUpTo = state.startedBelow;
   let stopHandled = false;
   let wakeUp = false;

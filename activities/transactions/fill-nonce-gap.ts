@@ -1,5 +1,4 @@
-import { signingWallet } from '../../domain/intent';
-import type { Intent } from '../../domain/intent';
+import { signingWallet, type Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
 import type { Chain } from '../../chain/chain';
 import type { SignedTransfer } from '../../domain/transfer';

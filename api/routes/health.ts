@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatEther } from 'viem';
 import { readinessProbes } from '../../service/readiness';
-import { walletStandings } from '../../service/wallet-standing';
+import { lowWallets } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 
 const checkTimeoutMs = 2000;
@@ -45,13 +45,11 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
 /** Wallets below LOW_BALANCE_ETH, as lines; a chain that does not answer is its check's part. */
 async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
   try {
-    const wallets = await withinCheckTime(walletStandings(deps));
-    return wallets
-      .filter((wallet) => wallet.low)
-      .map(
-        (wallet) =>
-          `wallet ${wallet.address} on chain ${wallet.chainId}: ${formatEther(wallet.balanceWei)} ETH, below LOW_BALANCE_ETH`,
-      );
+    const wallets = await withinCheckTime(lowWallets(deps));
+    return wallets.map(
+      (wallet) =>
+        `wallet ${wallet.address} on chain ${wallet.chainId}: ${formatEther(wallet.balanceWei)} ETH, below LOW_BALANCE_ETH`,
+    );
   } catch {
     return [];
   }

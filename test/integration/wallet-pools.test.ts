@@ -80,6 +80,11 @@ describe("a tenant's wallet pool and retired wallets", () => {
     expect(
       await refusal(operator.setWalletPool('acme', chainId, [w1!, `0x${'12'.repeat(20)}`])),
     ).toMatchObject({ status: 400, code: 'invalid_request' });
+    // An empty pool would leave the tenant no wallet: refused, not read as "every wallet".
+    expect(await refusal(operator.setWalletPool('acme', chainId, []))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+    });
     await operator.setWalletPool('acme', chainId, [w1!, w2!]);
 
     for (let i = 0; i < 4; i++) {
