@@ -10,7 +10,6 @@ import {
   type TransactionReceipt,
   type TransactionSerializedEIP1559,
 } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import {
   FeeAboveCapError,
   RpcUnavailableError,
@@ -28,6 +27,7 @@ import type {
 } from './chain';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import { BlockWatcher, type WatchedBlock } from './block-watcher';
+import { signChecked, type WalletSigner } from './signers/wallet-signer';
 import { CodeProbe } from './code-probe';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
 import { metered, type RpcGate } from './metered-transport';
@@ -53,7 +53,8 @@ export interface RpcResponseEvent {
 export interface EvmChainSettings {
   chainId: number;
   rpcUrls: string[];
-  hotWalletKeys: Hex[];
+  /** The hot wallets, each with the key that signs for it (local, remote signer, KMS). */
+  signers: readonly WalletSigner[];
   confirmations: number;
   blockTimeMs: number;
   pollIntervalMs: number;
@@ -123,17 +124,15 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       }),
     );
   }
-  const accounts = new Map<string, PrivateKeyAccount>(
-    settings.hotWalletKeys.map((key) => {
-      const account = privateKeyToAccount(key);
-      return [account.address.toLowerCase(), account];
-    }),
+  const signers = new Map(
+    settings.signers.map((signer) => [signer.account.address.toLowerCase(), signer]),
   );
-  const accountFor = (address: Hex): PrivateKeyAccount => {
-    const account = accounts.get(address.toLowerCase());
-    if (!account) throw new UnknownWalletError(chainId, address);
-    return account;
+  const signerFor = (address: Hex): WalletSigner => {
+    const signer = signers.get(address.toLowerCase());
+    if (!signer) throw new UnknownWalletError(chainId, address);
+    return signer;
   };
+  const walletAddresses = settings.signers.map((signer) => signer.account.address);
 
   /** Turns a node's refusal into the relayer's typed error (see the RPC error table). */
   function typed(error: unknown, wallet?: Hex): Error {
@@ -156,7 +155,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
   const watcher = new BlockWatcher(client, {
     blockTimeMs: settings.blockTimeMs,
-    wallets: [...accounts.values()].map((account) => account.address),
+    wallets: walletAddresses,
     // A hole costs a read per block, every look that misses coverage a read per hash: with blocks
     // of many intents, fill more. On automine a block is a transaction: fall back sooner.
     maxHole: settings.blockTimeMs > 0 ? 16 : 4,
@@ -200,10 +199,10 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   const codes = new CodeProbe(client, lookMaxAgeMs, codeCacheMs);
 
   /** Gas of a transfer: exact for a plain one to an address without code, else estimated. */
-  async function gasOf(account: PrivateKeyAccount, request: TransferRequest): Promise<bigint> {
+  async function gasOf(request: TransferRequest): Promise<bigint> {
     if (!(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
     return rpc(
-      client.estimateGas({ account: account.address, to: request.to, value: request.value }),
+      client.estimateGas({ account: request.from, to: request.to, value: request.value }),
       request.from,
     );
   }
@@ -254,14 +253,14 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return Math.max(minLookMs, watcher.nextBlockDueAt() - Date.now() + settings.blockTimeMs / 10);
     },
     stuckAfterMs: settings.stuckAfterMs,
-    walletAddresses: [...accounts.values()].map((account) => account.address),
+    walletAddresses,
 
     pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
     walletBalance,
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {
-      const account = accountFor(request.from);
-      const [market, gas] = await Promise.all([feeMarket(), gasOf(account, request)]);
+      signerFor(request.from);
+      const [market, gas] = await Promise.all([feeMarket(), gasOf(request)]);
       return { ...request, gas, ...chosen(firstBid(market, gas, settings.fees.caps)) };
     },
 
@@ -285,7 +284,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
 
     async signTransfer(plan: TransferPlan, nonce: number): Promise<SignedTransfer> {
-      const rawTx = await accountFor(plan.from).signTransaction({
+      const rawTx = await signChecked(signerFor(plan.from), {
         type: 'eip1559',
         chainId,
         nonce,

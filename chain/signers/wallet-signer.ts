@@ -1,0 +1,103 @@
+import {
+  parseTransaction,
+  recoverTransactionAddress,
+  type TransactionSerializableEIP1559,
+  type TransactionSerializedEIP1559,
+} from 'viem';
+import { toAccount, type LocalAccount } from 'viem/accounts';
+import { RelayerError, SignerMismatchError, SignerUnavailableError } from '../../domain/errors';
+import type { Hex } from '../../domain/transfer';
+
+/**
+ * One hot wallet and the key that signs for it: a viem account whose `signTransaction` reaches a
+ * local key, a remote JSON-RPC signer or AWS KMS. The chain adapter only ever signs through
+ * `signChecked`.
+ */
+export interface WalletSigner {
+  readonly account: LocalAccount;
+  /** Names the key in logs and errors ("local key", "kms:alias/hot-1", "remote:host:port"). */
+  readonly keyLabel: string;
+  /**
+   * Asks the signer, before anything is signed, whether it holds the wallet's key (KMS: the key's
+   * public key; a remote signer: its accounts). Throws SignerMismatch or SignerRefused when it
+   * does not, SignerUnavailable when it cannot tell now. Absent for a key held in memory.
+   */
+  check?(): Promise<void>;
+}
+
+/** A signer that holds its key elsewhere, as a viem account that signs transactions only. */
+export function signerOf(
+  address: Hex,
+  keyLabel: string,
+  signTransaction: (transaction: TransactionSerializableEIP1559) => Promise<Hex>,
+  check?: () => Promise<void>,
+): WalletSigner {
+  const refuse = () => Promise.reject(new Error(`${keyLabel} signs transactions only`));
+  return {
+    account: toAccount({
+      address,
+      signTransaction: (transaction) =>
+        signTransaction(transaction as TransactionSerializableEIP1559),
+      signMessage: refuse,
+      signTypedData: refuse,
+    }),
+    keyLabel,
+    ...(check && { check }),
+  };
+}
+
+/** The fields a transfer's signature must cover exactly as asked. */
+const checkedFields = [
+  'chainId',
+  'nonce',
+  'to',
+  'value',
+  'gas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+] as const;
+
+/**
+ * Signs `transaction` and proves the bytes are what was asked before anyone stores or sends them:
+ * the sender recovered from the signature is the wallet, and every field is the one requested (a
+ * remote signer fills in or changes nothing). Errors other than the signer's typed ones count as
+ * the signer being unavailable: the step retries and nothing was stored.
+ */
+export async function signChecked(
+  signer: WalletSigner,
+  transaction: TransactionSerializableEIP1559,
+): Promise<Hex> {
+  const wallet = signer.account.address;
+  let rawTx: Hex;
+  try {
+    rawTx = await signer.account.signTransaction({ ...transaction, type: 'eip1559' });
+  } catch (error) {
+    if (error instanceof RelayerError) throw error;
+    throw new SignerUnavailableError(wallet, signer.keyLabel, error);
+  }
+  const serializedTransaction = rawTx as TransactionSerializedEIP1559;
+  let signed: ReturnType<typeof parseTransaction<TransactionSerializedEIP1559>>;
+  let sender: Hex;
+  try {
+    signed = parseTransaction(serializedTransaction);
+    sender = await recoverTransactionAddress({ serializedTransaction });
+  } catch (error) {
+    throw new SignerMismatchError(
+      wallet,
+      signer.keyLabel,
+      `its answer is not a signed EIP-1559 transaction (${(error as Error).message.split('\n')[0]})`,
+    );
+  }
+  if (sender.toLowerCase() !== wallet.toLowerCase()) {
+    throw new SignerMismatchError(wallet, signer.keyLabel, `the signature recovers to ${sender}`);
+  }
+  const changed: string[] = checkedFields.filter(
+    (field) => String(signed[field]).toLowerCase() !== String(transaction[field]).toLowerCase(),
+  );
+  if (signed.type !== 'eip1559') changed.push('type');
+  if ((signed.data ?? '0x') !== (transaction.data ?? '0x')) changed.push('data');
+  if (changed.length > 0) {
+    throw new SignerMismatchError(wallet, signer.keyLabel, `it changed ${changed.join(', ')}`);
+  }
+  return rawTx;
+}
