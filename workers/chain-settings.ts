@@ -1,15 +1,18 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
 import type { RelayerConfig } from './config';
 import type { RpcBudgets } from './rpc-budgets';
+import type { WalletSigner } from '../chain/signers/wallet-signer';
+import { walletSigners } from './wallet-signers';
 
-/** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS. */
+/** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS; one set of signers. */
 export const evmChainsSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
   budgets?: RpcBudgets,
+  signers: readonly WalletSigner[] = walletSigners(config),
 ): EvmChainSettings[] =>
   [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) => ({
-    ...evmChainSettings(config, onRpcResponse, chain),
+    ...evmChainSettings(config, onRpcResponse, chain, signers),
     ...(budgets && { budget: budgets.forChain(chain.chainId) }),
   }));
 
@@ -18,10 +21,11 @@ export const evmChainSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
   chain: { chainId: number; rpcUrls: string[] } = config,
+  signers: readonly WalletSigner[] = walletSigners(config),
 ): EvmChainSettings => ({
   chainId: chain.chainId,
   rpcUrls: chain.rpcUrls,
-  hotWalletKeys: config.hotWalletKeys,
+  signers,
   confirmations: config.confirmations,
   blockTimeMs: config.blockTimeMs,
   pollIntervalMs: config.pollIntervalMs,

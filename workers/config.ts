@@ -1,7 +1,9 @@
 import { isHex, parseEther, parseGwei } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../activities/failpoints';
 import { ErrorType } from '../domain/errors';
+import { keysFileSetting, walletSignersSetting } from './signer-settings';
 import {
   essentialMethods,
   knownRpcMethods,
@@ -205,10 +207,51 @@ export const settings = {
   hotWalletKeys: setting({
     env: 'HOT_WALLET_KEYS',
     fallback: '',
-    requiredBy: 'worker',
-    doc: 'Comma-separated private keys of the sending wallets (workers sign; the API process needs none)',
+    doc: 'Comma-separated private keys of wallets signed for in this process (workers sign; the API process needs none). A worker needs at least one wallet: here, in HOT_WALLET_KEYS_FILE or in WALLET_SIGNERS',
     secret: true,
     parse: optional(list(privateKey)).transform((keys) => keys ?? []),
+  }),
+  hotWalletKeysFile: setting({
+    env: 'HOT_WALLET_KEYS_FILE',
+    fallback: '',
+    doc: 'A file of private keys, one per line (a mounted secret), beside or instead of HOT_WALLET_KEYS',
+    parse: optional(keysFileSetting).transform((keys) => keys ?? []),
+  }),
+  walletSigners: setting({
+    env: 'WALLET_SIGNERS',
+    fallback: '',
+    doc: 'Wallets whose keys live outside the process, comma-separated: `<address>=kms:<key id, ARN or alias>` (AWS KMS, an ECC_SECG_P256K1 key) or `<address>=remote:<http(s) URL>` (a JSON-RPC signer answering `eth_signTransaction`, such as Web3Signer)',
+    // A signer URL may carry credentials: never echoed.
+    secret: true,
+    parse: optional(walletSignersSetting).transform((signers) => signers ?? []),
+  }),
+  awsRegion: setting({
+    env: 'AWS_REGION',
+    fallback: '',
+    doc: "AWS KMS's region, required when WALLET_SIGNERS names a KMS key; credentials come from the AWS SDK's default chain (environment, profile, task or instance role), never from this table",
+    parse: optional(
+      z
+        .string()
+        .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, { error: 'must be an AWS region such as eu-west-2' }),
+    ),
+  }),
+  kmsEndpoint: setting({
+    env: 'KMS_ENDPOINT',
+    fallback: '',
+    doc: "Another KMS endpoint (a VPC endpoint; local-kms in tests); unset: the region's own",
+    parse: optional(url),
+  }),
+  signerConcurrency: setting({
+    env: 'SIGNER_CONCURRENCY',
+    fallback: '8',
+    doc: "Signing requests in flight per signer and process (one for KMS's account and region, one per remote signer URL): KMS has request quotas",
+    parse: integer(1, 1000),
+  }),
+  signerTimeoutMs: setting({
+    env: 'SIGNER_TIMEOUT_MS',
+    fallback: '5000',
+    doc: "Timeout of one request to KMS or a remote signer (a signing holds its wallet's nonce until it ends)",
+    parse: integer(100, 25_000),
   }),
   confirmations: setting({
     env: 'CONFIRMATIONS',
@@ -468,11 +511,50 @@ export function loadConfig(
   if (extraChains.some((chain) => chain.chainId === config.chainId)) {
     problems.push(`EXTRA_CHAINS: chain ${String(config.chainId)} is already CHAIN_ID`);
   }
+  problems.push(...walletProblems(config as Partial<RelayerConfig>, roles));
   if (config.rpcWeights && config.rpcBurstUnits && config.rpcUnitsPerSecond) {
     problems.push(...budgetProblems(config as Pick<RelayerConfig, BudgetKeys>));
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as RelayerConfig;
+}
+
+/** A worker needs a wallet; a wallet is held by one key; a KMS key needs its region. */
+function walletProblems(config: Partial<RelayerConfig>, roles: readonly Role[]): string[] {
+  const problems: string[] = [];
+  const given: { variable: string; address: string }[] = [
+    ...(config.hotWalletKeys ?? []).map((key) => ['HOT_WALLET_KEYS', key] as const),
+    ...(config.hotWalletKeysFile ?? []).map((key) => ['HOT_WALLET_KEYS_FILE', key] as const),
+  ].map(([variable, key]) => ({ variable, address: privateKeyToAccount(key).address }));
+  for (const signer of config.walletSigners ?? []) {
+    given.push({ variable: 'WALLET_SIGNERS', address: signer.address });
+  }
+  const seen = new Map<string, string>();
+  for (const { variable, address } of given) {
+    const first = seen.get(address);
+    if (first) problems.push(`${variable}: wallet ${address} is already given in ${first}`);
+    else seen.set(address, variable);
+  }
+  if (
+    roles.includes('worker') &&
+    seen.size === 0 &&
+    config.hotWalletKeys &&
+    config.hotWalletKeysFile &&
+    config.walletSigners
+  ) {
+    problems.push(
+      'HOT_WALLET_KEYS: required by the worker process, unless HOT_WALLET_KEYS_FILE or WALLET_SIGNERS names its wallets',
+    );
+  }
+  if (
+    config.walletSigners?.some((signer) => signer.kind === 'kms') &&
+    // A region that is there but bad is reported as bad, not as missing.
+    'awsRegion' in config &&
+    config.awsRegion === undefined
+  ) {
+    problems.push('AWS_REGION: required when WALLET_SIGNERS names a KMS key');
+  }
+  return problems;
 }
 
 type BudgetKeys = 'rpcWeights' | 'rpcBurstUnits' | 'rpcUnitsPerSecond';

@@ -25,6 +25,8 @@ import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 import { startRpcBudgets } from './rpc-budgets';
 import { watchWallets } from './wallet-watch';
+import { checkSigners, walletSigners } from './wallet-signers';
+import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { rpcResponseCounter } from './rpc-metrics';
 import { RunStats } from './run-stats';
 
@@ -58,13 +60,14 @@ export async function startRelayerProcess(
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
   const budgets = startRpcBudgets(config, metrics);
+  const signers = walletSigners(config);
   const chains = createChainRegistry(
-    evmChainsSettings(config, rpcResponseCounter(metrics), budgets).map(createEvmChain),
+    evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers).map(createEvmChain),
   );
   // One native connection per process, shared by the workers and the client.
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const client = new Client({ connection, namespace: config.temporalNamespace });
-  const shared = { config, processId, metrics, database, chains, client, connection };
+  const shared = { config, processId, metrics, database, chains, signers, client, connection };
   const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
   const api = roles.includes('api')
     ? await startApiRole(shared, { eagerStart: worker !== undefined })
@@ -101,6 +104,7 @@ interface SharedParts {
   metrics: Registry;
   database: Database;
   chains: ChainRegistry;
+  signers: readonly WalletSigner[];
   client: Client;
   connection: NativeConnection;
 }
@@ -112,9 +116,11 @@ async function startWorkerRole({
   metrics,
   database,
   chains,
+  signers,
   client,
   connection,
 }: SharedParts) {
+  await checkSigners(signers);
   for (const chainId of chains.chainIds) {
     const chain = chains.get(chainId);
     // Catches the wallet up with the chain (used elsewhere while we were down) before any send.

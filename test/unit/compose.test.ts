@@ -16,10 +16,23 @@ function workerEnvironment(): Record<string, string> {
   );
 }
 
+/** Read by the AWS SDK's default credential chain, not by the relayer's settings. */
+const awsSdkVariables = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'];
+
 describe('docker-compose.yml', () => {
   it('sets every worker setting, and nothing the workers do not read', () => {
     const documented = Object.values(settings).map((setting) => setting.env);
-    expect(Object.keys(workerEnvironment()).sort()).toEqual([...documented].sort());
+    expect(Object.keys(workerEnvironment()).sort()).toEqual(
+      [...documented, ...awsSdkVariables].sort(),
+    );
+  });
+
+  it('writes no signing key inline: they come from a secret file or a key store', () => {
+    const environment = workerEnvironment();
+    expect(environment.HOT_WALLET_KEYS).toBe('');
+    expect(environment.HOT_WALLET_KEYS_FILE).toBe('/run/secrets/hot-wallet-keys');
+    expect(environment.WALLET_SIGNERS).toBe('${WALLET_SIGNERS:-}');
+    expect(compose).not.toMatch(/0x[0-9a-fA-F]{64}/);
   });
 
   it('lets a worker drain before it is killed: DRAIN_TIMEOUT_MS below the stop grace period', () => {
