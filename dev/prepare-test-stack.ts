@@ -1,5 +1,6 @@
 import { table } from '../cli/table';
 import { ensureChromium } from './stack/chromium';
+import { ensureLocalKms } from './stack/local-kms';
 import { ensurePostgresBinaries } from './stack/postgres';
 import { ensureRedisServer } from './stack/redis';
 import { ensureTemporalCli, ensureTestServer } from './stack/temporal-binaries';
@@ -28,6 +29,7 @@ const parts: Record<string, { why: string; ensure(progress: Progress): Promise<R
   },
   redis: { why: 'the shared RPC quota across processes', ensure: ensureRedisServer },
   postgres: { why: 'the store suites on PostgreSQL', ensure: ensurePostgresBinaries },
+  'local-kms': { why: 'AWS KMS signing (secp256k1) in the signer tests', ensure: ensureLocalKms },
   chromium: { why: 'the Web UI test', ensure: ensureChromium },
 };
 

@@ -14,6 +14,8 @@ export interface AnvilOptions {
   /** Omit for automine (a block per transaction); set to mine on an interval instead. */
   blockTimeSeconds?: number;
   accounts?: number;
+  /** Another mnemonic than anvil's usual one: other development accounts (a remote signer's). */
+  mnemonic?: string;
 }
 
 export interface Anvil {
@@ -44,8 +46,9 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const port = options.port ?? (await freePort());
   const chainId = options.chainId ?? 31337;
   const accounts = options.accounts ?? 10;
+  const mnemonic = options.mnemonic ?? devMnemonic;
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)];
-  args.push('--accounts', String(accounts), '--mnemonic', devMnemonic, '--silent');
+  args.push('--accounts', String(accounts), '--mnemonic', mnemonic, '--silent');
   if (options.blockTimeSeconds !== undefined)
     args.push('--block-time', String(options.blockTimeSeconds));
   reapChildrenOnExit();
@@ -55,7 +58,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const rpcUrl = `http://127.0.0.1:${port}`;
   await waitForRpc(rpcUrl, child, () => stderr);
   const keys = Array.from({ length: accounts }, (_, addressIndex) =>
-    toHex(mnemonicToAccount(devMnemonic, { addressIndex }).getHdKey().privateKey!),
+    toHex(mnemonicToAccount(mnemonic, { addressIndex }).getHdKey().privateKey!),
   );
   return { rpcUrl, port, chainId, keys, pid: child.pid!, stop: () => stopProcess(child) };
 }

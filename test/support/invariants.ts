@@ -12,6 +12,8 @@ export interface InvariantScope {
   deposits: Record<string, bigint>;
   /** Intents the relayer accepted (ids): each must be there and have ended. */
   accepted?: string[];
+  /** The hot wallets the workers signed for, when not the world's own keys (external signers). */
+  wallets?: readonly string[];
   /** The proxy the workers sent through: every raw transaction it saw must be recorded. */
   proxy?: RpcProxy;
 }
@@ -41,7 +43,7 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
     .execute();
   const fills = await db.selectFrom('nonce_fills').select('tx_hash').execute();
   const mined = await minedTransactions(world, 0n);
-  const ours = new Set(world.wallets.map((address) => address.toLowerCase()));
+  const ours = new Set((scope.wallets ?? world.wallets).map((address) => address.toLowerCase()));
 
   // I1
   const recorded = new Set<string>([

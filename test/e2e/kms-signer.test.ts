@@ -1,0 +1,143 @@
+import { GetPublicKeyCommand, UpdateAliasCommand } from '@aws-sdk/client-kms';
+import { randomUUID } from 'node:crypto';
+import { parseEther, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
+import { publicKeyOfSpki } from '../../chain/signers/kms-signature';
+import { minedTransactions } from '../../dev/stack/chain-truth';
+import { localKmsRegion, startLocalKms, type LocalKms } from '../../dev/stack/local-kms';
+import { waitFor } from '../../dev/stack/wait-for';
+import { spawnWorker } from '../../dev/stack/worker-process';
+import { waitUntilSettled } from '../support/intents';
+import { invariantViolations } from '../support/invariants';
+import { submitPayments } from '../support/submit-unpinned';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld({ wallets: 1, tenants: { acme: '1000' } });
+let kms: LocalKms;
+beforeAll(async () => {
+  kms = await startLocalKms();
+});
+afterAll(() => kms?.stop());
+
+/** A new secp256k1 key in KMS under `alias`, and the address it signs for. */
+async function kmsWallet(alias: string): Promise<Hex> {
+  const keyId = await kms.createSigningKey(alias);
+  const { PublicKey } = await kms.client.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  return publicKeyToAddress(publicKeyOfSpki(PublicKey!));
+}
+
+const kmsSettings = (signers: string) => ({
+  HOT_WALLET_KEYS: '',
+  WALLET_SIGNERS: signers,
+  AWS_REGION: localKmsRegion,
+  KMS_ENDPOINT: kms.endpoint,
+  // local-kms takes any credentials; the AWS SDK finds these in the environment.
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+});
+
+describe('wallets whose keys are in AWS KMS (local-kms)', () => {
+  const intents = 60;
+  let wallets: Hex[];
+  let taskQueue: string;
+
+  it(`sign ${intents} payments; KMS killed mid-run: the steps retry, nothing lost or paid twice`, async () => {
+    const world = suite.world();
+    wallets = [await kmsWallet('alias/hot-1'), await kmsWallet('alias/hot-2')];
+    for (const address of wallets) {
+      await world.testClient.setBalance({ address, value: parseEther('100') });
+    }
+    taskQueue = `e2e-${randomUUID()}`;
+    await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      ...kmsSettings(`${wallets[0]}=kms:alias/hot-1,${wallets[1]}=kms:alias/hot-2`),
+    });
+    const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
+
+    const submitted = await submitPayments(world, taskQueue, intents);
+    const signed = async () =>
+      (
+        await world.database.kysely
+          .selectFrom('transaction_attempts')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count;
+    await waitFor(async () => Number(await signed()) >= intents / 4, 'a quarter signed', 60_000);
+    await kms.kill();
+    const signedWhileDown = Number(await signed());
+    expect(signedWhileDown).toBeLessThan(intents);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Nothing is signed while KMS is away.
+    expect(Number(await signed())).toBe(signedWhileDown);
+    await kms.restart();
+    await waitUntilSettled(world, intents, 180_000);
+
+    const rows = await world.database.kysely.selectFrom('intents').selectAll().execute();
+    expect(rows.filter((row) => row.status !== 'confirmed')).toEqual([]);
+    const mined = await minedTransactions(world, startBlock);
+    expect(mined).toHaveLength(intents);
+    expect(new Set(mined.map((tx) => tx.from))).toEqual(
+      new Set(wallets.map((address) => address.toLowerCase())),
+    );
+    expect(
+      await invariantViolations({
+        world,
+        deposits: { acme: parseEther('1000') },
+        wallets,
+        accepted: submitted.map(({ intent }) => intent.id),
+      }),
+    ).toEqual([]);
+  });
+
+  it('a key re-pointed to another key signs nothing: the intent fails before signing, its hold released', async () => {
+    const world = suite.world();
+    const [, wallet] = wallets;
+    const nonceBefore = await world.chain.pendingNonce(wallet!);
+    // The alias now names a key that is not the wallet's (an operator's slip).
+    const otherKey = await kms.createSigningKey();
+    await kms.client.send(
+      new UpdateAliasCommand({ AliasName: 'alias/hot-2', TargetKeyId: otherKey }),
+    );
+
+    const [submitted] = await submitPayments(world, taskQueue, 1, wallet);
+    const { intent } = submitted!;
+    await waitUntilSettled(world, intents + 1, 60_000);
+
+    const row = await world.database.kysely
+      .selectFrom('intents')
+      .selectAll()
+      .where('id', '=', intent.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('failed');
+    expect(row.reason).toMatch(
+      /^SignerMismatch: the signer of .* \(kms:alias\/hot-2\) does not sign for it as asked/,
+    );
+    expect(row.tx_hash).toBeNull();
+    const attempts = await world.database.kysely
+      .selectFrom('transaction_attempts')
+      .selectAll()
+      .where('intent_id', '=', intent.id)
+      .execute();
+    expect(attempts).toEqual([]);
+    expect(await world.chain.pendingNonce(wallet!)).toBe(nonceBefore);
+    expect(
+      await invariantViolations({ world, deposits: { acme: parseEther('1000') }, wallets }),
+    ).toEqual([]);
+  });
+
+  it("a worker whose KMS key is not its wallet's does not start", async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    await expect(
+      spawnWorker(
+        suite.world().env({
+          TASK_QUEUE: `e2e-${randomUUID()}`,
+          ...kmsSettings(`${stranger}=kms:alias/hot-1`),
+        }),
+      ),
+    ).rejects.toThrow(
+      new RegExp(
+        `WALLET_SIGNERS: the signer of ${stranger} \\(kms:alias/hot-1\\) does not sign for it as asked: the key's address is ${wallets[0]}`,
+      ),
+    );
+  });
+});

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startAnvil, type Anvil } from '../../dev/stack/anvil';
+import { minedTransactions } from '../../dev/stack/chain-truth';
+import { spawnWorker } from '../../dev/stack/worker-process';
+import { waitUntilSettled } from '../support/intents';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { submitPayments } from '../support/submit-unpinned';
+import { useTestWorld } from '../support/test-world';
+
+/** Another node's development accounts: keys the relayer never sees. */
+const signerMnemonic =
+  'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+const suite = useTestWorld({ wallets: 1, tenants: { acme: '1000' } });
+let signerNode: Anvil;
+beforeAll(async () => {
+  // A second anvil, same chain id, as the remote signer: it signs for its accounts through
+  // eth_signTransaction and never sees the chain the transactions are sent to.
+  signerNode = await startAnvil({
+    chainId: suite.world().anvil.chainId,
+    mnemonic: signerMnemonic,
+    accounts: 2,
+  });
+});
+afterAll(() => signerNode?.stop());
+
+const remoteWallets = () => signerNode.keys.map((key) => privateKeyToAccount(key).address);
+
+describe('wallets whose keys a remote JSON-RPC signer holds', () => {
+  it('sign every payment there: the receipts are from the remote accounts', async () => {
+    const world = suite.world();
+    for (const address of remoteWallets()) {
+      await world.testClient.setBalance({ address, value: parseEther('100') });
+    }
+    const taskQueue = `e2e-${randomUUID()}`;
+    await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      HOT_WALLET_KEYS: '',
+      WALLET_SIGNERS: remoteWallets()
+        .map((address) => `${address}=remote:${signerNode.rpcUrl}`)
+        .join(','),
+    });
+    const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
+
+    await submitPayments(world, taskQueue, 20);
+    await waitUntilSettled(world, 20, 120_000);
+
+    const rows = await world.database.kysely.selectFrom('intents').selectAll().execute();
+    expect(rows.filter((row) => row.status !== 'confirmed')).toEqual([]);
+    const mined = await minedTransactions(world, startBlock);
+    expect(mined).toHaveLength(20);
+    const senders = new Set(mined.map((tx) => tx.from));
+    expect([...senders].sort()).toEqual(
+      remoteWallets()
+        .map((a) => a.toLowerCase())
+        .sort(),
+    );
+    for (const row of rows) {
+      expect(mined.find((tx) => tx.hash === row.tx_hash)?.from).toBe(
+        row.from_address!.toLowerCase(),
+      );
+    }
+    await expectBooksBalanced(world.database);
+  });
+
+  it('a worker whose remote signer does not hold a wallet does not start', async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey()).address;
+    const start = spawnWorker(
+      suite.world().env({
+        TASK_QUEUE: `e2e-${randomUUID()}`,
+        HOT_WALLET_KEYS: '',
+        WALLET_SIGNERS: `${stranger}=remote:${signerNode.rpcUrl}`,
+      }),
+    );
+    await expect(start).rejects.toThrow(
+      new RegExp(
+        `wallet signers refuse:\\s+WALLET_SIGNERS: the signer of ${stranger} \\(remote:127\\.0\\.0\\.1:\\d+\\) does not sign for it as asked: the signer does not list it in eth_accounts`,
+      ),
+    );
+  });
+});
