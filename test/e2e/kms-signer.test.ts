@@ -1,4 +1,10 @@
-import { GetPublicKeyCommand, UpdateAliasCommand } from '@aws-sdk/client-kms';
+import {
+  CreateKeyCommand,
+  DescribeKeyCommand,
+  DisableKeyCommand,
+  GetPublicKeyCommand,
+  UpdateAliasCommand,
+} from '@aws-sdk/client-kms';
 import { randomUUID } from 'node:crypto';
 import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
@@ -125,19 +131,51 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
     ).toEqual([]);
   });
 
-  it("a worker whose KMS key is not its wallet's does not start", async () => {
+  it("a worker whose KMS key is not its wallet's, or not secp256k1, does not start", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
-    await expect(
-      spawnWorker(
-        suite.world().env({
-          TASK_QUEUE: `e2e-${randomUUID()}`,
-          ...kmsSettings(`${stranger}=kms:alias/hot-1`),
-        }),
-      ),
-    ).rejects.toThrow(
-      new RegExp(
-        `WALLET_SIGNERS: the signer of ${stranger} \\(kms:alias/hot-1\\) does not sign for it as asked: the key's address is ${wallets[0]}`,
-      ),
+    const another = privateKeyToAccount(generatePrivateKey()).address;
+    const p256 = await kms.client.send(
+      new CreateKeyCommand({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }),
     );
+    const p256KeyId = p256.KeyMetadata!.KeyId!;
+    const start = spawnWorker(
+      suite.world().env({
+        TASK_QUEUE: `e2e-${randomUUID()}`,
+        ...kmsSettings(`${stranger}=kms:alias/hot-1,${another}=kms:${p256KeyId}`),
+      }),
+    );
+    const refusal = await start.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain(
+      `WALLET_SIGNERS: the signer of ${stranger} (kms:alias/hot-1) does not sign for it as asked: the key's address is ${wallets[0]}`,
+    );
+    expect(refusal).toContain(
+      `WALLET_SIGNERS: the signer of ${another} (kms:${p256KeyId}) refuses to sign: the key is ECC_NIST_P256, not ECC_SECG_P256K1`,
+    );
+  });
+
+  it('a disabled key signs nothing: the intent fails unsigned, naming the key', async () => {
+    const world = suite.world();
+    const [wallet] = wallets;
+    const { KeyMetadata } = await kms.client.send(new DescribeKeyCommand({ KeyId: 'alias/hot-1' }));
+    await kms.client.send(new DisableKeyCommand({ KeyId: KeyMetadata!.KeyId! }));
+
+    const [submitted] = await submitPayments(world, taskQueue, 1, wallet);
+    await waitUntilSettled(world, intents + 2, 60_000);
+
+    const row = await world.database.kysely
+      .selectFrom('intents')
+      .selectAll()
+      .where('id', '=', submitted!.intent.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', tx_hash: null });
+    expect(row.reason).toMatch(
+      /^SignerRefused: the signer of .* \(kms:alias\/hot-1\) refuses to sign: DisabledException/,
+    );
+    expect(
+      await invariantViolations({ world, deposits: { acme: parseEther('1000') }, wallets }),
+    ).toEqual([]);
   });
 });

@@ -80,4 +80,20 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
       ),
     );
   });
+
+  it('a worker with a bad signer setting stops at once, naming the variable, never the URL', async () => {
+    const start = spawnWorker(
+      suite.world().env({
+        TASK_QUEUE: `e2e-${randomUUID()}`,
+        HOT_WALLET_KEYS: '',
+        WALLET_SIGNERS: `${remoteWallets()[0]}=remote:ftp://user:hunter2@signer:21`,
+      }),
+    );
+    const refusal = await start.then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain('WALLET_SIGNERS: entry 1: remote needs an http(s) URL');
+    expect(refusal).not.toContain('hunter2');
+  });
 });
