@@ -219,6 +219,18 @@ export const walletPoolBodySchema = z.strictObject({
     .nullable()
     .describe("the tenant's wallets on the chain; null: every wallet of the relayer"),
 });
+export const addWalletBodySchema = z.strictObject({
+  address: z.string().describe('the wallet'),
+  signer: z
+    .string()
+    .describe('where its key is: `kms:<key id, ARN or alias>` or `remote:<http(s) URL>`'),
+});
+export const addedWalletSchema = z
+  .object({
+    address: z.string(),
+    signer: z.string().describe('a remote signer by its host only'),
+  })
+  .meta({ id: 'AddedWallet' });
 export type WalletView = z.infer<typeof walletSchema>;
 export const walletsSchema = z.object({ wallets: z.array(walletSchema) });
 

@@ -5,6 +5,7 @@
  */
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import type { FeeBid } from './fee-policy';
+import type { WalletSigner } from './signers/wallet-signer';
 
 /**
  * What the node did with signed bytes. `nonce-taken`: the node counts our nonce as used and does
@@ -47,7 +48,10 @@ export interface Chain {
   pausedForMs(): number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
+  /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
+  /** Takes on a wallet added at run time; false when the process already signs for it. */
+  addSigner(signer: WalletSigner): boolean;
   pendingNonce(address: Hex): Promise<number>;
   /** A wallet's balance in the watched head block (read once per block per wallet). */
   walletBalance(address: Hex): Promise<bigint>;

@@ -132,6 +132,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     if (!signer) throw new UnknownWalletError(chainId, address);
     return signer;
   };
+  // Grows when a wallet is added at run time (addSigner): readers see the same array.
   const walletAddresses = settings.signers.map((signer) => signer.account.address);
 
   /** Turns a node's refusal into the relayer's typed error (see the RPC error table). */
@@ -254,11 +255,20 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
     stuckAfterMs: settings.stuckAfterMs,
     walletAddresses,
+    addSigner(signer) {
+      const key = signer.account.address.toLowerCase();
+      if (signers.has(key)) return false;
+      signers.set(key, signer);
+      walletAddresses.push(signer.account.address);
+      watcher.watchWallet(signer.account.address);
+      return true;
+    },
 
     pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
     walletBalance,
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {
+      // A wallet this process cannot sign for is refused before any RPC call.
       signerFor(request.from);
       const [market, gas] = await Promise.all([feeMarket(), gasOf(request)]);
       return { ...request, gas, ...chosen(firstBid(market, gas, settings.fees.caps)) };

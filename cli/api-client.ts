@@ -142,6 +142,14 @@ export class RelayerApiClient {
     return (await this.call<{ wallets: WalletView[] }>('GET', '/v1/wallets')).body.wallets;
   }
 
+  async addWallet(address: string, signer: string): Promise<{ address: string; signer: string }> {
+    return (
+      await this.call<{ address: string; signer: string }>('POST', '/v1/wallets', {
+        body: { address, signer },
+      })
+    ).body;
+  }
+
   async retireWallet(chainId: number, address: string, retired: boolean): Promise<void> {
     const action = retired ? 'retire' : 'activate';
     await this.call('POST', `/v1/wallets/${chainId}/${encodeURIComponent(address)}/${action}`);

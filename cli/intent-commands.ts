@@ -134,6 +134,15 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const list = await apiOf(options).wallets();
       print(options, list, () => walletTable(list));
     });
+  wallets
+    .command('add <address>')
+    .description('add a hot wallet by the signer holding its key: every worker takes it on')
+    .requiredOption('--signer <signer>', 'kms:<key id, ARN or alias> or remote:<http(s) URL>')
+    .action(async (address: string, flags: { signer: string }) => {
+      const options = api();
+      const added = await apiOf(options).addWallet(address, flags.signer);
+      print(options, added, () => `${added.address} added (${added.signer})`);
+    });
   for (const [action, retired, what] of [
     ['retire', true, 'it signs nothing new and finishes what it has'],
     ['activate', false, 'a retired wallet signs again'],

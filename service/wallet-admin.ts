@@ -2,6 +2,8 @@ import { getAddress, isAddress } from 'viem';
 import { InvalidIntentError, UnknownTenantError, UnknownWalletError } from '../domain/errors';
 import { tenantBalance } from '../store/ledger';
 import { registeredWallets, setTenantPool, setWalletRetired } from '../store/wallet-pools';
+import { addWalletSigner } from '../store/wallet-signers';
+import { parseSignerSetting, signerLabel } from '../domain/wallet-signer-setting';
 import type { ServiceDependencies } from './dependencies';
 
 type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
@@ -64,4 +66,42 @@ export async function setWalletPool(
     }
     await setTenantPool(trx, tenantId, chainId, pool);
   });
+}
+
+/**
+ * Adds a hot wallet at run time, by the signer that holds its key (`kms:<key id, ARN or alias>`
+ * or `remote:<http(s) URL>`; a private key is never taken this way). Every worker takes it on
+ * within WALLET_WATCH_MS, once its signer says it holds the wallet (docs/operations.md). Adding
+ * it again with the same signer changes nothing; another signer for a wallet already added is
+ * refused.
+ */
+export async function addWallet(
+  { database, clock }: Deps,
+  address: string,
+  signer: string,
+): Promise<{ address: string; signer: string }> {
+  const parsed = parseSignerSetting(address, signer.trim());
+  if (!parsed.ok) {
+    throw new InvalidIntentError([{ field: parsed.field, message: parsed.problem }]);
+  }
+  const { setting } = parsed;
+  if (setting.kind === 'remote' && new URL(setting.url).username) {
+    throw new InvalidIntentError([
+      {
+        field: 'signer',
+        message: 'a remote signer URL must carry no credentials: it is stored and shown',
+      },
+    ]);
+  }
+  const wanted = { address: setting.address, signer: signer.trim() };
+  const stored = await addWalletSigner(database.kysely, wanted, clock?.() ?? new Date());
+  if (stored.signer !== wanted.signer) {
+    throw new InvalidIntentError([
+      {
+        field: 'address',
+        message: `${setting.address} was added with another signer; retire it instead of signing for it twice`,
+      },
+    ]);
+  }
+  return { address: setting.address, signer: signerLabel(setting) };
 }

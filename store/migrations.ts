@@ -235,6 +235,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0007_wallet_signers': {
+      async up(db: Kysely<unknown>) {
+        // Wallets added at run time, each with the signer that holds its key (never a key):
+        // every worker takes them on, on every chain it serves.
+        await db.schema
+          .createTable('wallet_signers')
+          .addColumn('address', 'text', (c) => c.primaryKey())
+          .addColumn('signer', 'text', (c) => c.notNull())
+          .addColumn('added_at', timestamp, (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

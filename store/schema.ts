@@ -189,6 +189,13 @@ export interface NonceFillsTable {
   created_at: Timestamp;
 }
 
+/** A wallet added at run time and the signer holding its key (`kms:<key>` or `remote:<url>`). */
+export interface WalletSignersTable {
+  address: string;
+  signer: string;
+  added_at: Timestamp;
+}
+
 export interface Schema {
   tenants: TenantsTable;
   ledger_accounts: LedgerAccountsTable;
@@ -196,6 +203,7 @@ export interface Schema {
   holds: HoldsTable;
   wallets: WalletsTable;
   tenant_wallets: TenantWalletsTable;
+  wallet_signers: WalletSignersTable;
   intents: IntentsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

@@ -310,7 +310,7 @@ export const settings = {
   walletWatchMs: setting({
     env: 'WALLET_WATCH_MS',
     fallback: '30000',
-    doc: "How often a worker reads its hot wallets' balances for the metric and the low-balance log; 0: never",
+    doc: "How often a worker reads its hot wallets' balances for the metric and the low-balance log, and takes on wallets added at run time (`wallets add`); 0: never (added wallets are then taken on when a worker starts)",
     parse: integer(0, 86_400_000),
   }),
   cancelMaxFeePerGas: setting({

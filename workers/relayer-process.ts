@@ -25,7 +25,8 @@ import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 import { startRpcBudgets } from './rpc-budgets';
 import { watchWallets } from './wallet-watch';
-import { checkSigners, walletSigners } from './wallet-signers';
+import { checkSigners, signerFactory, walletSigners, type SignerFactory } from './wallet-signers';
+import { walletDiscovery } from './wallet-discovery';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { rpcResponseCounter } from './rpc-metrics';
 import { RunStats } from './run-stats';
@@ -60,14 +61,25 @@ export async function startRelayerProcess(
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
   const budgets = startRpcBudgets(config, metrics);
-  const signers = walletSigners(config);
+  const signerFor = signerFactory(config);
+  const signers = walletSigners(config, signerFor);
   const chains = createChainRegistry(
     evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers).map(createEvmChain),
   );
   // One native connection per process, shared by the workers and the client.
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const client = new Client({ connection, namespace: config.temporalNamespace });
-  const shared = { config, processId, metrics, database, chains, signers, client, connection };
+  const shared = {
+    config,
+    processId,
+    metrics,
+    database,
+    chains,
+    signers,
+    signerFor,
+    client,
+    connection,
+  };
   const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
   const api = roles.includes('api')
     ? await startApiRole(shared, { eagerStart: worker !== undefined })
@@ -105,6 +117,7 @@ interface SharedParts {
   database: Database;
   chains: ChainRegistry;
   signers: readonly WalletSigner[];
+  signerFor: SignerFactory;
   client: Client;
   connection: NativeConnection;
 }
@@ -117,6 +130,7 @@ async function startWorkerRole({
   database,
   chains,
   signers,
+  signerFor,
   client,
   connection,
 }: SharedParts) {
@@ -128,6 +142,9 @@ async function startWorkerRole({
       await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
     }
   }
+  // The wallets added at run time are taken on before any work, then looked for with the balances.
+  const discovery = walletDiscovery({ database, chains, signerFor });
+  await discovery.look();
   const serverQuota = config.quotaMode === 'task-queue';
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   const stats = new RunStats(metrics);
@@ -180,6 +197,7 @@ async function startWorkerRole({
           metrics,
           lowBalanceWei: config.lowBalance,
           everyMs: config.walletWatchMs,
+          beforeEachLook: discovery.look,
         })
       : undefined;
   const run = { done: worker.run() };

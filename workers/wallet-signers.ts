@@ -4,7 +4,8 @@ import { localSigner } from '../chain/signers/local-signer';
 import { remoteSigner } from '../chain/signers/remote-signer';
 import { signingSlots, type SigningSlots } from '../chain/signers/signing-slots';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
-import { ErrorType, RelayerError } from '../domain/errors';
+import { ErrorType, RelayerError, SignerRefusedError } from '../domain/errors';
+import { signerLabel, type SignerSetting } from '../domain/wallet-signer-setting';
 import { ConfigError, type RelayerConfig } from './config';
 
 type SignerConfig = Pick<
@@ -18,29 +19,30 @@ type SignerConfig = Pick<
   | 'signerTimeoutMs'
 >;
 
+/** Builds the signer of one external wallet; refuses a KMS key where no region is set. */
+export type SignerFactory = (setting: SignerSetting) => WalletSigner;
+
 /**
- * The process's hot wallets, each with its signer: local keys first, then WALLET_SIGNERS in order.
  * One KMS client and one set of signing slots for every KMS key (the quota is the account's, per
- * region); one set of slots per remote signer URL. Made once per process and shared by every
- * chain, so the bounds hold across chains.
+ * region); one set of slots per remote signer URL. One factory per process, shared by every chain
+ * and by the wallets added at run time, so the bounds hold across all of them.
  */
-export function walletSigners(config: SignerConfig): WalletSigner[] {
-  const local = [...config.hotWalletKeys, ...config.hotWalletKeysFile].map(localSigner);
+export function signerFactory(config: SignerConfig): SignerFactory {
   let kms: { client: KMSClient; slots: SigningSlots } | undefined;
   const remoteSlots = new Map<string, SigningSlots>();
-  const slotsFor = (url: string) => {
-    const slots = remoteSlots.get(url) ?? signingSlots(config.signerConcurrency);
-    remoteSlots.set(url, slots);
-    return slots;
-  };
-  const external = config.walletSigners.map((setting) => {
+  return (setting) => {
     if (setting.kind === 'remote') {
-      return remoteSigner({
-        address: setting.address,
-        url: setting.url,
-        timeoutMs: config.signerTimeoutMs,
-        slots: slotsFor(setting.url),
-      });
+      const slots = remoteSlots.get(setting.url) ?? signingSlots(config.signerConcurrency);
+      remoteSlots.set(setting.url, slots);
+      const { address, url } = setting;
+      return remoteSigner({ address, url, timeoutMs: config.signerTimeoutMs, slots });
+    }
+    if (config.awsRegion === undefined) {
+      throw new SignerRefusedError(
+        setting.address,
+        signerLabel(setting),
+        'AWS_REGION is not set on this worker',
+      );
     }
     kms ??= {
       client: new KMSClient({
@@ -55,14 +57,18 @@ export function walletSigners(config: SignerConfig): WalletSigner[] {
       }),
       slots: signingSlots(config.signerConcurrency),
     };
-    return kmsSigner({
-      address: setting.address,
-      keyId: setting.keyId,
-      kms: kms.client,
-      slots: kms.slots,
-    });
-  });
-  return [...local, ...external];
+    const { address, keyId } = setting;
+    return kmsSigner({ address, keyId, kms: kms.client, slots: kms.slots });
+  };
+}
+
+/** The process's hot wallets from its settings: local keys first, then WALLET_SIGNERS in order. */
+export function walletSigners(
+  config: SignerConfig,
+  signerFor: SignerFactory = signerFactory(config),
+): WalletSigner[] {
+  const local = [...config.hotWalletKeys, ...config.hotWalletKeysFile].map(localSigner);
+  return [...local, ...config.walletSigners.map(signerFor)];
 }
 
 /**

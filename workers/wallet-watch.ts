@@ -8,6 +8,8 @@ export interface WalletWatchSettings {
   /** Below this (wei) a wallet is logged as low, once until it is topped up. */
   lowBalanceWei: bigint;
   everyMs: number;
+  /** Runs before each look (taking on wallets added at run time); never throws. */
+  beforeEachLook?: () => Promise<void>;
 }
 
 /**
@@ -15,7 +17,13 @@ export interface WalletWatchSettings {
  * most) into `relayer_wallet_balance_ether`, and logs a wallet going below the low mark and
  * coming back above it. Sends that waited for funds resume on their own: their steps retry.
  */
-export function watchWallets({ chains, metrics, lowBalanceWei, everyMs }: WalletWatchSettings): {
+export function watchWallets({
+  chains,
+  metrics,
+  lowBalanceWei,
+  everyMs,
+  beforeEachLook,
+}: WalletWatchSettings): {
   stop(): void;
 } {
   const balance = new Gauge({
@@ -26,6 +34,7 @@ export function watchWallets({ chains, metrics, lowBalanceWei, everyMs }: Wallet
   });
   const low = new Set<string>();
   async function look(): Promise<void> {
+    await beforeEachLook?.();
     for (const chainId of chains.chainIds) {
       const chain = chains.get(chainId);
       for (const wallet of chain.walletAddresses) {

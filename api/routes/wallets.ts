@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { retireWallet, setWalletPool } from '../../service/wallet-admin';
+import { addWallet, retireWallet, setWalletPool } from '../../service/wallet-admin';
 import { walletStandings } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
-import { walletParamsSchema, walletPoolBodySchema, walletsSchema, walletView } from '../schemas';
+import {
+  addedWalletSchema,
+  addWalletBodySchema,
+  walletParamsSchema,
+  walletPoolBodySchema,
+  walletsSchema,
+  walletView,
+} from '../schemas';
 
 /** The hot wallets, for operators: what each holds, what it has in flight, whether it waits. */
 export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
@@ -17,6 +24,20 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     handler: async (request) => {
       operatorOf(request);
       return { wallets: (await walletStandings(deps)).map(walletView) };
+    },
+  });
+
+  app.post('/v1/wallets', {
+    schema: {
+      summary:
+        'Add a hot wallet by the signer holding its key (KMS or a remote signer): every worker takes it on',
+      body: addWalletBodySchema,
+      response: { 201: addedWalletSchema, '4XX': errorBodySchema, 503: errorBodySchema },
+    },
+    handler: async (request, reply) => {
+      operatorOf(request);
+      const { address, signer } = request.body;
+      return reply.code(201).send(await addWallet(deps, address, signer));
     },
   });
 

@@ -13,6 +13,7 @@ import {
   SignerUnavailableError,
 } from '../../domain/errors';
 import type { Hex } from '../../domain/transfer';
+import { signerLabel } from '../../domain/wallet-signer-setting';
 import { ethereumSignature, publicKeyOfSpki } from './kms-signature';
 import type { SigningSlots } from './signing-slots';
 import { signerOf, type WalletSigner } from './wallet-signer';
@@ -53,7 +54,7 @@ const refusals = new Set([
  * The public key must be the wallet's before anything is signed.
  */
 export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): WalletSigner {
-  const keyLabel = `kms:${keyId}`;
+  const keyLabel = signerLabel({ address, kind: 'kms', keyId });
   const failure = (error: unknown) => kmsFailure(error, address, keyLabel);
   let publicKey: Promise<Hex> | undefined;
 

@@ -13,6 +13,7 @@ import {
   SignerUnavailableError,
 } from '../../domain/errors';
 import type { Hex } from '../../domain/transfer';
+import { signerLabel } from '../../domain/wallet-signer-setting';
 import type { SigningSlots } from './signing-slots';
 import { signerOf, type WalletSigner } from './wallet-signer';
 
@@ -25,9 +26,6 @@ export interface RemoteSignerSettings {
   slots: SigningSlots;
 }
 
-/** An endpoint's host only: a URL's path or credentials may carry a secret. */
-const hostOf = (url: string) => new URL(url).host;
-
 /**
  * A wallet whose key a remote JSON-RPC signer holds: each transaction goes out as
  * `eth_signTransaction` with every field given (nonce, gas, fees, chain id, type), so the signer
@@ -39,7 +37,8 @@ export function remoteSigner({
   timeoutMs,
   slots,
 }: RemoteSignerSettings): WalletSigner {
-  const keyLabel = `remote:${hostOf(url)}`;
+  // The host only: a URL's path or credentials may carry a secret.
+  const keyLabel = signerLabel({ address, kind: 'remote', url });
   // Retries are Temporal's: the transport makes each request once.
   const client = createWalletClient({
     transport: http(url, { retryCount: 0, timeout: timeoutMs }),

@@ -4,6 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type Anvil } from '../../dev/stack/anvil';
 import { minedTransactions } from '../../dev/stack/chain-truth';
 import { spawnWorker } from '../../dev/stack/worker-process';
+import { waitFor } from '../../dev/stack/wait-for';
+import { addWallet } from '../../service/wallet-admin';
 import { waitUntilSettled } from '../support/intents';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { submitPayments } from '../support/submit-unpinned';
@@ -21,12 +23,14 @@ beforeAll(async () => {
   signerNode = await startAnvil({
     chainId: suite.world().anvil.chainId,
     mnemonic: signerMnemonic,
-    accounts: 2,
+    accounts: 3,
   });
 });
 afterAll(() => signerNode?.stop());
 
-const remoteWallets = () => signerNode.keys.map((key) => privateKeyToAccount(key).address);
+const remoteAccounts = () => signerNode.keys.map((key) => privateKeyToAccount(key).address);
+/** The remote signer's accounts named in WALLET_SIGNERS; the last is added at run time. */
+const remoteWallets = () => remoteAccounts().slice(0, 2);
 
 describe('wallets whose keys a remote JSON-RPC signer holds', () => {
   it('sign every payment there: the receipts are from the remote accounts', async () => {
@@ -95,5 +99,33 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
     );
     expect(refusal).toContain('WALLET_SIGNERS: entry 1: remote needs an http(s) URL');
     expect(refusal).not.toContain('hunter2');
+  });
+
+  it('a wallet added at run time is taken on by a running worker and sends', async () => {
+    const world = suite.world();
+    const added = remoteAccounts()[2]!;
+    await world.testClient.setBalance({ address: added, value: parseEther('100') });
+    const taskQueue = `e2e-${randomUUID()}`;
+    const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, WALLET_WATCH_MS: '200' });
+    const settledBefore = (await world.database.kysely.selectFrom('intents').select('id').execute())
+      .length;
+
+    await addWallet(
+      { database: world.database, chains: world.chains },
+      added,
+      `remote:${signerNode.rpcUrl}`,
+    );
+    await waitFor(
+      () => worker!.output().includes(`wallet ${added} taken on`),
+      'the worker taking the wallet on',
+      10_000,
+    );
+    const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
+    await submitPayments(world, taskQueue, 5, added);
+    await waitUntilSettled(world, settledBefore + 5, 60_000);
+
+    const mined = await minedTransactions(world, startBlock);
+    expect(mined.map((tx) => tx.from)).toEqual(Array(5).fill(added.toLowerCase()));
+    await expectBooksBalanced(world.database);
   });
 });

@@ -124,4 +124,42 @@ describe("a tenant's wallet pool and retired wallets", () => {
     expect(await sign(body.id)).toBe(w3);
     await operator.setWalletPool('acme', chainId, null);
   });
+
+  it('adds a wallet by the signer holding its key; bad input and a second signer write nothing', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const added = () => world.database.kysely.selectFrom('wallet_signers').selectAll().execute();
+    expect(await refusal(tenant.addWallet(wallet, 'kms:alias/hot-9'))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    for (const [address, signer] of [
+      [wallet, 'vault:secret/hot'],
+      [wallet, 'kms:'],
+      [wallet, 'remote:ftp://signer:21'],
+      [wallet, 'remote:https://user:secret@signer:9000'],
+      ['0x1234', 'kms:alias/hot-9'],
+    ] as const) {
+      expect(await refusal(operator.addWallet(address, signer))).toEqual({
+        status: 400,
+        code: 'invalid_request',
+      });
+    }
+    expect(await added()).toEqual([]);
+
+    expect(
+      await operator.addWallet(wallet.toLowerCase(), 'remote:https://signer:9000/key'),
+    ).toEqual({
+      address: wallet,
+      signer: 'remote:signer:9000',
+    });
+    // The same again changes nothing; another signer for it is refused.
+    await operator.addWallet(wallet, 'remote:https://signer:9000/key');
+    expect(await refusal(operator.addWallet(wallet, 'kms:alias/hot-9'))).toEqual({
+      status: 400,
+      code: 'invalid_request',
+    });
+    expect(await added()).toEqual([
+      expect.objectContaining({ address: wallet, signer: 'remote:https://signer:9000/key' }),
+    ]);
+  });
 });

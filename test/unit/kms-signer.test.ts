@@ -9,6 +9,7 @@ import { createPublicKey } from 'node:crypto';
 import { parseGwei, type Hex, type TransactionSerializableEIP1559 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { kmsSigner } from '../../chain/signers/kms-signer';
+import { waitFor } from '../../dev/stack/wait-for';
 import { signingSlots } from '../../chain/signers/signing-slots';
 import { signChecked } from '../../chain/signers/wallet-signer';
 import { ErrorType, RelayerError } from '../../domain/errors';
@@ -38,12 +39,15 @@ function fakeKms(fail?: () => Error) {
   let signed = 0;
   let inFlight = 0;
   let mostInFlight = 0;
+  // Sign requests wait here until the test opens the gate: what is in flight stays in flight.
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
   const client = {
     async send(command: unknown) {
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (command instanceof SignCommand && !fail) await gate;
         if (fail) throw fail();
         if (command instanceof GetPublicKeyCommand) {
           return { KeySpec: 'ECC_SECG_P256K1', PublicKey: spki() };
@@ -60,7 +64,12 @@ function fakeKms(fail?: () => Error) {
       }
     },
   };
-  return { client: client as unknown as KMSClient, mostInFlight: () => mostInFlight };
+  return {
+    client: client as unknown as KMSClient,
+    inFlight: () => inFlight,
+    mostInFlight: () => mostInFlight,
+    openGate,
+  };
 }
 
 const transfer = (nonce: number): TransactionSerializableEIP1559 => ({
@@ -84,7 +93,13 @@ describe('a wallet in KMS', () => {
       slots: signingSlots(3),
     });
     const nonces = Array.from({ length: 24 }, (_, i) => i);
-    const signed = await Promise.all(nonces.map((n) => signChecked(signer, transfer(n))));
+    const signing = Promise.all(nonces.map((n) => signChecked(signer, transfer(n))));
+    await waitFor(() => kms.inFlight() === 3, 'three requests in flight', 5000);
+    // Held there, with 21 more waiting: no fourth goes out.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kms.inFlight()).toBe(3);
+    kms.openGate();
+    const signed = await signing;
     // Deterministic signatures (RFC 6979) with s low: the same bytes as the key in memory.
     expect(signed).toEqual(
       await Promise.all(nonces.map((n) => wallet.signTransaction(transfer(n)))),
