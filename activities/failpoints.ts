@@ -3,7 +3,7 @@
  * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
  * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
- * stored). Each is an activity's end (local activities
+ * stored), the lane rule's cancel signed and stored. Each is an activity's end (local activities
  * included) except `after-sign`, which lies inside the broadcast, and `after-release` when the
  * broadcast itself gives the permit back.
  */
@@ -18,6 +18,7 @@ export const crashPoints = [
   'after-release',
   'after-sweep',
   'after-review',
+  'after-lane-freed',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -34,6 +35,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   releaseThrottle: 'after-release',
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
+  freeAbandonedLane: 'after-lane-freed',
 };
 
 export interface Failpoints {

@@ -7,6 +7,7 @@ import { finishBatch, recordItemOutcome, skipPendingItems } from './batch/record
 import { broadcast } from './broadcast';
 import { closeIntent } from './close-intent';
 import { confirm } from './confirm';
+import { freeAbandonedLane } from './free-abandoned-lane';
 import type { ActivityDependencies } from './dependencies';
 import { hold } from './hold';
 import { markSettling } from './mark-settling';
@@ -25,6 +26,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
   resolveReview: resolveReview(deps),
+  freeAbandonedLane: freeAbandonedLane(deps),
   loadBatchItems: loadBatchItems(deps),
   admitBatchItem: admitBatchItem(deps),
   recordItemOutcome: recordItemOutcome(deps),

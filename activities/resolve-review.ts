@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { Intent } from '../domain/intent';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { applyReviewDecision } from '../operations/review-decision';
 import type { ActivityDependencies } from './dependencies';
@@ -24,10 +25,13 @@ export const resolveReview =
       decision,
       workflowExecution && `${workflowExecution.runId}/${activityId}`,
     );
-    return {
-      status: intent.status,
-      txHash: intent.txHash,
-      blockNumber: intent.blockNumber?.toString() ?? null,
-      reason: intent.reason,
-    };
+    return outcomeOf(intent);
   };
+
+/** The intent as a decision left it, as the workflow takes it on. */
+export const outcomeOf = (intent: Intent): ReviewOutcome => ({
+  status: intent.status,
+  txHash: intent.txHash,
+  blockNumber: intent.blockNumber?.toString() ?? null,
+  reason: intent.reason,
+});

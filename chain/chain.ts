@@ -80,6 +80,11 @@ export interface Chain {
   observe(txHash: Hex, signedAt: Date): Promise<TransactionObservation>;
   /** The node's own answer for one hash: mined, in its pool (pending) or unknown to it. */
   observeAtNode(txHash: Hex): Promise<TransactionObservation>;
+  /**
+   * Whether any configured endpoint has the transaction (in its pool or mined), each asked on
+   * its own: false only when every one answered that it does not. Throws when one cannot be asked.
+   */
+  knownToAnyEndpoint(txHash: Hex): Promise<boolean>;
   /** The transfer a hash names, as the node has it (for an operator's claim); undefined if none. */
   lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined>;
   /** Transactions of `address` in the head block: every nonce below it is used (until a reorg). */

@@ -100,12 +100,14 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   const { chainId } = settings;
   const { budget } = settings;
   const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
-  const transport = fallback(
-    settings.rpcUrls.map((url, i) => {
-      const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
-      return budget ? metered(endpoint, gates[i]!) : endpoint;
-    }),
-    { retryCount: 0 },
+  const endpoints = settings.rpcUrls.map((url, i) => {
+    const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
+    return budget ? metered(endpoint, gates[i]!) : endpoint;
+  });
+  const transport = fallback(endpoints, { retryCount: 0 });
+  // Each endpoint on its own, for the questions whose answer is "no endpoint has it".
+  const endpointClients = endpoints.map((endpoint) =>
+    createPublicClient({ transport: endpoint, cacheTime: 0 }),
   );
   const client = createPublicClient({
     transport,
@@ -342,6 +344,23 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
 
     observeAtNode,
+
+    async knownToAnyEndpoint(txHash) {
+      const answers = await Promise.all(
+        endpointClients.map((endpoint) =>
+          rpc(
+            endpoint.getTransaction({ hash: txHash }).then(
+              () => true,
+              (error: unknown) => {
+                if (error instanceof TransactionNotFoundError) return false;
+                throw error;
+              },
+            ),
+          ),
+        ),
+      );
+      return answers.includes(true);
+    },
 
     async lookupTransfer(txHash: Hex): Promise<ObservedTransfer | undefined> {
       const transaction = await findTransaction(txHash);

@@ -53,7 +53,7 @@ export interface PaymentIntentInput {
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
 
 const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
-const { resolveReview } = proxyActivities<RelayerActivities>(reviewStep);
+const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(reviewStep);
 const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
 const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 const here = {
@@ -74,6 +74,12 @@ const reviewWaitsPatch = 'review-waits-in-workflow';
  * to review.
  */
 const leanStepsPatch = 'lean-steps';
+
+/**
+ * Recorded in histories where an intent waiting in review may have its lane freed by the
+ * relayer (the lane rule, operations/abandoned-lane.ts); older ones waited for a person only.
+ */
+const laneRulePatch = 'lane-rule';
 
 /** Settling and held last milliseconds: visibility shows the statuses around them. */
 const statusesVisibleInLean: ReadonlySet<IntentStatus> = new Set(
@@ -111,11 +117,21 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     upsertSearchAttributes([{ key: intentStatusKey, value: status }]);
   };
 
-  let review: 'closed' | 'waiting' | 'applying' = 'closed';
+  let review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
   let decided: (ReviewOutcome & { action: ReviewDecision['action'] }) | undefined;
+  const notInReview = () =>
+    ApplicationFailure.create({
+      type: ErrorType.notInReview,
+      message: `intent ${intentId} is ${progress.status}, not waiting for a review decision`,
+      details: [{ intentId, status: progress.status }],
+      nonRetryable: true,
+    });
   setHandler<ReviewOutcome, [ReviewRequest], typeof resolveReviewUpdate>(
     resolveReviewUpdate,
     async (request) => {
+      // The lane rule's look at the chain ends first: if it cancelled, this decision is too late.
+      if (review === 'lane-rule') await condition(() => review !== 'lane-rule');
+      if (review !== 'waiting') throw notInReview();
       review = 'applying';
       try {
         const result = await resolveReview({ intentId, ...request });
@@ -130,16 +146,35 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     },
     {
       validator: () => {
-        if (review === 'waiting') return;
-        throw ApplicationFailure.create({
-          type: ErrorType.notInReview,
-          message: `intent ${intentId} is ${progress.status}, not waiting for a review decision`,
-          details: [{ intentId, status: progress.status }],
-          nonRetryable: true,
-        });
+        if (review === 'waiting' || review === 'lane-rule') return;
+        throw notInReview();
       },
     },
   );
+
+  /**
+   * Waits for an operator's decision; meanwhile the lane rule is tried (operations/abandoned-lane.ts)
+   * at once after a confirmation timeout, else once that long in review, and again every
+   * confirmation timeout. A cancel it signs is followed like an operator's.
+   */
+  async function decisionOrLaneRule(): Promise<void> {
+    const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
+    let waitMs = progress.reason?.startsWith('ConfirmationTimeout') ? 0 : confirmTimeoutMs;
+    for (;;) {
+      if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
+      // An operator's decision being applied goes first.
+      await condition(() => decided !== undefined || review === 'waiting');
+      if (decided) return;
+      review = 'lane-rule';
+      const freed = await freeAbandonedLane({ intentId }).catch(() => null);
+      if (freed) {
+        decided = { action: 'cancel', ...freed };
+        return;
+      }
+      review = 'waiting';
+      waitMs = confirmTimeoutMs;
+    }
+  }
 
   for (;;) {
     await settle(input, progress, enter, lean);
@@ -147,7 +182,11 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     if (!patched(reviewWaitsPatch)) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
     review = 'waiting';
-    await condition(() => decided !== undefined);
+    if (patched(laneRulePatch)) {
+      await decisionOrLaneRule();
+    } else {
+      await condition(() => decided !== undefined);
+    }
     review = 'closed';
     const { action, status, txHash, blockNumber, reason } = decided!;
     decided = undefined;

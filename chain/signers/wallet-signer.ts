@@ -91,8 +91,10 @@ export async function signChecked(
   if (sender.toLowerCase() !== wallet.toLowerCase()) {
     throw new SignerMismatchError(wallet, signer.keyLabel, `the signature recovers to ${sender}`);
   }
+  // A zero (a cancel's value, a zero tip) is an empty field in the encoding: parsed as absent.
+  const asSigned = (value: unknown) => String(value ?? 0).toLowerCase();
   const changed: string[] = checkedFields.filter(
-    (field) => String(signed[field]).toLowerCase() !== String(transaction[field]).toLowerCase(),
+    (field) => asSigned(signed[field]) !== asSigned(transaction[field]),
   );
   if (signed.type !== 'eip1559') changed.push('type');
   if ((signed.data ?? '0x') !== (transaction.data ?? '0x')) changed.push('data');

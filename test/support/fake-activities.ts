@@ -43,6 +43,8 @@ export function fakeActivities(
       ageMs: 1,
     }),
     resolveReview: async ({ decision }) => reviewOutcome(decision.action),
+    // The lane rule does not apply unless a test says so.
+    freeAbandonedLane: async () => null,
     ...batchStepsNotFaked,
     resumeOrphans: notFaked('resumeOrphans'),
   };

@@ -102,6 +102,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       status.set(intentId, statusAfterReview[decision.action]);
       return reviewOutcome(decision.action);
     },
+    freeAbandonedLane: async () => null,
     loadBatchItems: async ({ fromIndex, count }) =>
       items
         .map((item, index) => ({ index, wallet: item.wallet }))

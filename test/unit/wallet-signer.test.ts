@@ -36,6 +36,19 @@ describe('signing checked before anything is stored', () => {
     );
   });
 
+  it('takes zeros as signed: a cancel to the wallet itself, value 0, nonce 0, no tip', async () => {
+    const cancel = {
+      ...transfer,
+      nonce: 0,
+      to: wallet.address,
+      value: 0n,
+      maxPriorityFeePerGas: 0n,
+    };
+    await expect(signChecked(localSigner(walletKey), cancel)).resolves.toBe(
+      await wallet.signTransaction(cancel),
+    );
+  });
+
   it('refuses bytes signed by another key than the wallet’s', async () => {
     const wrongKey = signerOf(wallet.address, 'kms:alias/other', (tx) =>
       privateKeyToAccount(otherKey).signTransaction(tx),

@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { ErrorType, InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
-import { IntentStatus } from '../../domain/intent';
+import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
@@ -237,6 +237,99 @@ describe('paymentIntent workflow (time-skipping)', () => {
       reason: null,
     });
   });
+
+  it('frees a lane nobody has the transaction of: after the confirmation timeout the relayer cancels it, followed to failed', async () => {
+    let freed = false;
+    const { result, calls } = await runIntent(
+      {
+        confirm: async () =>
+          freed
+            ? { state: 'cancelled', blockNumber: '11', ageMs: 1, txHash: '0xcancel' }
+            : { state: 'pending', confirmations: 0, retryAfterMs: 60_000 },
+        freeAbandonedLane: async () => {
+          freed = true;
+          return reviewOutcome('cancel');
+        },
+      },
+      { confirmTimeoutMs: 10 * 60_000 },
+    );
+    expect(calls.filter((call) => call === 'freeAbandonedLane')).toHaveLength(1);
+    expect(calls).not.toContain('resolveReview');
+    expect(calls.filter((call) => call === 'broadcast')).toHaveLength(2);
+    expect(result).toMatchObject({
+      status: IntentStatus.failed,
+      blockNumber: '11',
+      reason: cancelledOnChainReason,
+    });
+  });
+
+  it('keeps waiting for a person while the lane rule does not apply, trying it every confirmation timeout', async () => {
+    const confirmTimeoutMs = 5 * 60_000;
+    const { result, calls } = await runIntent(
+      { confirm: async () => ({ state: 'pending', confirmations: 0, retryAfterMs: 60_000 }) },
+      { confirmTimeoutMs },
+      async (handle) => {
+        await untilInReview(handle);
+        // Tried on entering review, then at 5 and 10 minutes.
+        await env.sleep(2 * confirmTimeoutMs + 60_000);
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'looked at it' }, actor: 'op' }],
+        });
+      },
+    );
+    expect(calls.filter((call) => call === 'freeAbandonedLane')).toHaveLength(3);
+    expect(result).toMatchObject({ status: IntentStatus.failed, reason: /resolved as failed/ });
+  });
+
+  it.each([
+    ['the rule does not apply: the decision is applied', false],
+    ['the rule cancels: the decision is refused as too late', true],
+  ])(
+    "an operator's decision sent while the lane rule looks waits for its answer — %s",
+    async (_, frees) => {
+      let answerLook: () => void = () => undefined;
+      const lookAnswered = new Promise<void>((resolve) => (answerLook = resolve));
+      let lookStarted: () => void = () => undefined;
+      const looking = new Promise<void>((resolve) => (lookStarted = resolve));
+      let freed = false;
+      let decision: Promise<unknown> | undefined;
+      const { result } = await runIntent(
+        {
+          confirm: async () =>
+            freed
+              ? { state: 'cancelled', blockNumber: '11', ageMs: 1 }
+              : { state: 'pending', confirmations: 0, retryAfterMs: 60_000 },
+          freeAbandonedLane: async () => {
+            lookStarted();
+            await lookAnswered;
+            freed = frees;
+            return frees ? reviewOutcome('cancel') : null;
+          },
+        },
+        { confirmTimeoutMs: 5 * 60_000 },
+        async (handle) => {
+          await untilInReview(handle);
+          await looking;
+          decision = handle.executeUpdate(resolveReviewUpdate, {
+            args: [{ decision: { action: 'fail', reason: 'looked at it' }, actor: 'op' }],
+          });
+          // The update is in the workflow's hands before the look answers.
+          await env.sleep(1000);
+          answerLook();
+          if (frees) {
+            await expect(decision).rejects.toMatchObject({ cause: { type: 'NotInReview' } });
+          } else {
+            await decision;
+          }
+        },
+      );
+      expect(result).toMatchObject(
+        frees
+          ? { status: IntentStatus.failed, reason: cancelledOnChainReason }
+          : { status: IntentStatus.failed, reason: /resolved as failed/ },
+      );
+    },
+  );
 
   it('refuses a decision while not in review, and keeps waiting after a refused one', async () => {
     let refuse = true;

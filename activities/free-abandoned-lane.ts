@@ -1,0 +1,22 @@
+import { Context } from '@temporalio/activity';
+import type { ReviewOutcome } from '../domain/review';
+import { freeAbandonedLane as applyLaneRule } from '../operations/abandoned-lane';
+import type { ActivityDependencies } from './dependencies';
+import { outcomeOf } from './resolve-review';
+
+/**
+ * The lane rule, from inside the workflow of an intent waiting in review (see
+ * operations/abandoned-lane.ts): the cancel it signs and stores carries this step's key, so a try
+ * after a worker died past the commit finds it applied. Null when the rule does not apply.
+ */
+export const freeAbandonedLane =
+  ({ db, chains, clock }: ActivityDependencies) =>
+  async ({ intentId }: { intentId: string }): Promise<ReviewOutcome | null> => {
+    const { workflowExecution, activityId } = Context.current().info;
+    const intent = await applyLaneRule(
+      { database: db, chains, clock: () => clock.now() },
+      intentId,
+      workflowExecution && `${workflowExecution.runId}/${activityId}`,
+    );
+    return intent ? outcomeOf(intent) : null;
+  };
