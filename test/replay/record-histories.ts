@@ -7,7 +7,8 @@ import { batchResults } from '../../store/batches';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
-import { insertIntent } from '../../store/intents';
+import { getIntent, insertIntent } from '../../store/intents';
+import { waitFor } from '../../dev/stack/wait-for';
 import type { orphanSweep } from '../../workflows';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { reviewIntent } from '../../service/review-intent';
@@ -26,7 +27,7 @@ import { intentWaitingInReview } from '../support/intent-in-review';
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
- * intent and the batch that name no wallet). The replay test runs today's workflow code
+ * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -35,12 +36,14 @@ async function main(): Promise<void> {
   const server = await startDevServer();
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   try {
-    // `-- crash`, `-- sweep` or `-- wallet`: only that one, leaving the other (older) histories.
-    const only = ['crash', 'sweep', 'wallet'].filter((name) => process.argv.includes(name));
+    // `-- crash`, `-- sweep`, `-- wallet` or `-- lane`: only that one, leaving the other (older)
+    // histories.
+    const only = ['crash', 'sweep', 'wallet', 'lane'].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
     if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
     if (only.length === 0 || only.includes('wallet')) await recordWalletChosen(server);
+    if (only.length === 0 || only.includes('lane')) await recordLaneFreed(server);
   } finally {
     await server.teardown();
   }
@@ -184,6 +187,41 @@ async function recordWalletChosen(server: TestWorkflowEnvironment): Promise<void
     writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
     console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
   } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * An intent whose transaction the node drops while it waits in review: the lane rule, which found
+ * it in the node's pool on entering review, finds it nowhere one confirmation timeout later and
+ * cancels it; the cancel is mined and the intent fails.
+ */
+async function recordLaneFreed(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-lane';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const client = new Client({ connection: server.connection });
+    const { intent, handle } = await intentWaitingInReview(
+      world,
+      { client, taskQueue },
+      parseNewIntent(paymentRequest(world, '0.001')),
+      1500,
+    );
+    await world.testClient.dropTransaction({ hash: intent.txHash! });
+    await waitFor(
+      async () => (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
+      'the lane rule to cancel',
+      30_000,
+    );
+    await world.testClient.mine({ blocks: 1 });
+    const outcome = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-intent-lane-freed.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${handle.workflowId}: ${outcome.status} (${outcome.reason}) → ${file}`);
+  } finally {
+    await world.testClient.setAutomine(true);
     await relayer.stop();
     await world.stop();
   }
