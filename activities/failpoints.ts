@@ -4,8 +4,9 @@
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
  * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
  * stored), the lane rule's cancel signed and stored. Each is an activity's end (local activities
- * included) except `after-sign`, which lies inside the broadcast, and `after-release` when the
- * broadcast itself gives the permit back.
+ * included) except `after-sign`, which lies inside the broadcast, `after-release` when the
+ * broadcast itself gives the permit back, and `after-lane-freed`, reached only when the lane
+ * rule's step stored a cancel (most of its looks find nothing to do).
  */
 export const crashPoints = [
   'after-permit',
@@ -35,7 +36,6 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   releaseThrottle: 'after-release',
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
-  freeAbandonedLane: 'after-lane-freed',
 };
 
 export interface Failpoints {

@@ -10,7 +10,7 @@ import { outcomeOf } from './resolve-review';
  * after a worker died past the commit finds it applied. Null when the rule does not apply.
  */
 export const freeAbandonedLane =
-  ({ db, chains, clock }: ActivityDependencies) =>
+  ({ db, chains, clock, failpoints }: ActivityDependencies) =>
   async ({ intentId }: { intentId: string }): Promise<ReviewOutcome | null> => {
     const { workflowExecution, activityId } = Context.current().info;
     const intent = await applyLaneRule(
@@ -18,5 +18,7 @@ export const freeAbandonedLane =
       intentId,
       workflowExecution && `${workflowExecution.runId}/${activityId}`,
     );
-    return intent ? outcomeOf(intent) : null;
+    if (!intent) return null;
+    failpoints?.reach('after-lane-freed');
+    return outcomeOf(intent);
   };

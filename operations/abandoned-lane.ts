@@ -2,7 +2,7 @@ import { ErrorType, RelayerError } from '../domain/errors';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import { getIntent } from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';
-import { applyReviewDecision, type ReviewCheckDependencies } from './review-decision';
+import { applyReviewDecision, decidedBy, type ReviewCheckDependencies } from './review-decision';
 
 /** How the audit log names the relayer when the lane rule decides instead of a person. */
 export const laneRuleActor = 'relayer (lane rule)';
@@ -22,6 +22,10 @@ export async function freeAbandonedLane(
   intentId: string,
   decisionKey?: string,
 ): Promise<Intent | undefined> {
+  // Applied already by an earlier try of the same step (its worker died after the commit).
+  if (decisionKey !== undefined && (await decidedBy(deps, intentId, decisionKey))) {
+    return getIntent(deps.database.kysely, intentId);
+  }
   const intent = await getIntent(deps.database.kysely, intentId);
   if (intent.status !== IntentStatus.needsReview || !signedTransactionOf(intent)) return undefined;
   const chain = deps.chains.get(intent.chainId);

@@ -39,11 +39,8 @@ export async function applyReviewDecision(
   decisionKey?: string,
 ): Promise<Intent> {
   // Applied already by an earlier try of the same step (its worker died after the commit).
-  if (decisionKey !== undefined) {
-    const trail = await auditTrail(deps.database.kysely, intentId);
-    if (trail.some((entry) => entry.detail.decisionKey === decisionKey)) {
-      return getIntent(deps.database.kysely, intentId);
-    }
+  if (decisionKey !== undefined && (await decidedBy(deps, intentId, decisionKey))) {
+    return getIntent(deps.database.kysely, intentId);
   }
   const by = { actor, ...(decisionKey !== undefined && { decisionKey }) };
   switch (decision.action) {
@@ -56,6 +53,16 @@ export async function applyReviewDecision(
     case 'cancel':
       return prepareCancel(deps, by, intentId, decision.note);
   }
+}
+
+/** Whether the step with `decisionKey` (its run and activity id) has applied its decision. */
+export async function decidedBy(
+  deps: ReviewCheckDependencies,
+  intentId: string,
+  decisionKey: string,
+): Promise<boolean> {
+  const trail = await auditTrail(deps.database.kysely, intentId);
+  return trail.some((entry) => entry.detail.decisionKey === decisionKey);
 }
 
 /** Who decides, and the key of the step applying it (recorded in the audit entry), if any. */

@@ -39,10 +39,11 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     // The n-th time a point is reached kills the worker: not always the first intent through it.
     // Closes are rare, and sweeps come by the clock (split between two short-lived workers): for
     // those the first time, or a run might end before they are reached.
-    // An operator's decision has its own test below: nothing goes to review here.
+    // An operator's decision and the lane rule have their own tests below: nothing goes to
+    // review here.
     const plan = new Map<CrashPoint, number>(
       crashPoints
-        .filter((point) => point !== 'after-review')
+        .filter((point) => point !== 'after-review' && point !== 'after-lane-freed')
         .map((point) => [
           point,
           point === 'after-close' || point === 'after-sweep' ? 1 : 1 + random.below(3),
@@ -171,6 +172,57 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       const attempts = await listAttempts(world.database.kysely, intent.id);
       expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
       expect(ended.txHash).toBe(attempts[1]!.txHash);
+      const trail = await auditTrail(world.database.kysely, intent.id);
+      expect(trail.filter((entry) => entry.action === 'cancel_signed')).toHaveLength(1);
+      expect(await world.testClient.getBalance({ address: intent.to })).toBe(0n);
+      const heldAfter = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      expect(heldBefore - heldAfter).toBe(parseEther('0.25'));
+      await expectBooksBalanced(world.database);
+      worker!.signal('SIGTERM');
+      await worker!.exited;
+    } finally {
+      await world.testClient.setAutomine(true);
+      await connection.close();
+    }
+  });
+
+  it("the lane rule's cancel stored just before the worker died is applied once, sent and mined", async () => {
+    const world = suite.world();
+    const taskQueue = `crash-lane-${seededRandom('crash lane').seed}`;
+    const [dying] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      CRASH_AT: 'after-lane-freed',
+    });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const client = new Client({ connection });
+    try {
+      const { intent, handle } = await intentWaitingInReview(
+        world,
+        { client, taskQueue },
+        parseNewIntent({
+          tenantId: 'acme',
+          chainId: world.anvil.chainId,
+          from: world.wallets[1]!,
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          amount: parseEther('0.25').toString(),
+        }),
+        1500,
+      );
+      const heldBefore = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      // The node loses it: one confirmation timeout later the rule finds it nowhere.
+      await world.testClient.dropTransaction({ hash: intent.txHash! });
+      expect(await dying!.exited).toBeDefined();
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
+      await waitFor(
+        async () => (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
+        'the cancel to be sent',
+        60_000,
+      );
+      await world.testClient.mine({ blocks: 1 });
+      expect((await handle.result()).status).toBe('failed');
+      const attempts = await listAttempts(world.database.kysely, intent.id);
+      expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
       const trail = await auditTrail(world.database.kysely, intent.id);
       expect(trail.filter((entry) => entry.action === 'cancel_signed')).toHaveLength(1);
       expect(await world.testClient.getBalance({ address: intent.to })).toBe(0n);
