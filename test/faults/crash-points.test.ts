@@ -10,7 +10,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { auditTrail } from '../../store/audit-log';
 import { tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
-import { cancelledOnChainReason } from '../../domain/intent';
+import { cancelledOnChainReason, type Intent } from '../../domain/intent';
 import { reviewIntent } from '../../service/review-intent';
 import { waitFor } from '../../dev/stack/wait-for';
 import { intentWaitingInReview } from '../support/intent-in-review';
@@ -129,41 +129,49 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     for (const status of statuses) expect(['confirmed', 'failed', 'cancelled']).toContain(status);
   });
 
-  it("an operator's cancel stored just before the worker died is applied once, sent and mined", async () => {
+  /**
+   * A worker that dies right after a cancel is stored (`point`), for an intent whose transaction
+   * waits in the node's pool until its confirmation timeout (automine off); `cancel` brings the
+   * cancel about. The next worker applies it once: one cancel sent and mined, the intent failed,
+   * its hold released.
+   */
+  async function cancelledOnceThroughACrash(
+    point: 'after-review' | 'after-lane-freed',
+    wallet: number,
+    cancel: (context: {
+      deps: Parameters<typeof reviewIntent>[0];
+      intent: Intent;
+    }) => Promise<() => Promise<void>>,
+  ): Promise<void> {
     const world = suite.world();
-    const taskQueue = `crash-review-${seededRandom('crash review').seed}`;
-    const [dying] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
-      CRASH_AT: 'after-review',
-    });
+    const taskQueue = `crash-${point}-${seededRandom(point).seed}`;
+    const [dying] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue, chains: world.chains };
     try {
-      // Its transaction waits in the node's pool (automine off) until the confirm timeout.
       const { intent, handle } = await intentWaitingInReview(
         world,
         deps,
         parseNewIntent({
           tenantId: 'acme',
           chainId: world.anvil.chainId,
-          from: world.wallets[2]!,
+          from: world.wallets[wallet]!,
           to: privateKeyToAccount(generatePrivateKey()).address,
           amount: parseEther('0.25').toString(),
         }),
         1500,
       );
       const heldBefore = (await tenantBalance(world.database.kysely, 'acme'))!.held;
-      const operator = { role: 'operator' as const, keyId: 'test', label: 'test' };
-      const decided = reviewIntent(deps, operator, intent.id, { action: 'cancel' });
+      const afterRestart = await cancel({ deps, intent });
       expect(await dying!.exited).toBeDefined();
       const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
       // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
-      expect((await decided).status).toBe('signed');
+      await afterRestart();
       await waitFor(
         async () => (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
         'the cancel to be sent',
-        30_000,
+        60_000,
       );
       await world.testClient.mine({ blocks: 1 });
       expect((await handle.result()).status).toBe('failed');
@@ -184,56 +192,19 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       await world.testClient.setAutomine(true);
       await connection.close();
     }
-  });
+  }
 
-  it("the lane rule's cancel stored just before the worker died is applied once, sent and mined", async () => {
-    const world = suite.world();
-    const taskQueue = `crash-lane-${seededRandom('crash lane').seed}`;
-    const [dying] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
-      CRASH_AT: 'after-lane-freed',
-    });
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-    const client = new Client({ connection });
-    try {
-      const { intent, handle } = await intentWaitingInReview(
-        world,
-        { client, taskQueue },
-        parseNewIntent({
-          tenantId: 'acme',
-          chainId: world.anvil.chainId,
-          from: world.wallets[1]!,
-          to: privateKeyToAccount(generatePrivateKey()).address,
-          amount: parseEther('0.25').toString(),
-        }),
-        1500,
-      );
-      const heldBefore = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+  it("an operator's cancel stored just before the worker died is applied once, sent and mined", () =>
+    cancelledOnceThroughACrash('after-review', 2, async ({ deps, intent }) => {
+      const operator = { role: 'operator' as const, keyId: 'test', label: 'test' };
+      const decided = reviewIntent(deps, operator, intent.id, { action: 'cancel' });
+      return async () => expect((await decided).status).toBe('signed');
+    }));
+
+  it("the lane rule's cancel stored just before the worker died is applied once, sent and mined", () =>
+    cancelledOnceThroughACrash('after-lane-freed', 1, async ({ intent }) => {
       // The node loses it: one confirmation timeout later the rule finds it nowhere.
-      await world.testClient.dropTransaction({ hash: intent.txHash! });
-      expect(await dying!.exited).toBeDefined();
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
-      // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
-      await waitFor(
-        async () => (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
-        'the cancel to be sent',
-        60_000,
-      );
-      await world.testClient.mine({ blocks: 1 });
-      expect((await handle.result()).status).toBe('failed');
-      const attempts = await listAttempts(world.database.kysely, intent.id);
-      expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
-      const trail = await auditTrail(world.database.kysely, intent.id);
-      expect(trail.filter((entry) => entry.action === 'cancel_signed')).toHaveLength(1);
-      expect(await world.testClient.getBalance({ address: intent.to })).toBe(0n);
-      const heldAfter = (await tenantBalance(world.database.kysely, 'acme'))!.held;
-      expect(heldBefore - heldAfter).toBe(parseEther('0.25'));
-      await expectBooksBalanced(world.database);
-      worker!.signal('SIGTERM');
-      await worker!.exited;
-    } finally {
-      await world.testClient.setAutomine(true);
-      await connection.close();
-    }
-  });
+      await suite.world().testClient.dropTransaction({ hash: intent.txHash! });
+      return async () => undefined;
+    }));
 });

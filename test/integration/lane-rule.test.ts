@@ -1,20 +1,18 @@
 import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createActivities } from '../../activities';
 import { systemClock } from '../../activities/dependencies';
 import { cancelledOnChainReason } from '../../domain/intent';
-import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
 import { laneRuleActor } from '../../operations/abandoned-lane';
 import { auditTrail } from '../../store/audit-log';
-import { getIntent, insertIntent } from '../../store/intents';
+import { getIntent } from '../../store/intents';
 import { tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
 import type { Throttle } from '../../throttle/throttle';
 import { expectBooksBalanced } from '../support/ledger-checks';
-import { failureType, runActivity as run } from '../support/run-activity';
+import { runActivity as run } from '../support/run-activity';
 import { startTestThrottle } from '../support/test-throttle';
 import { startTestWorld, type TestWorld } from '../support/test-world';
+import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../support/unpayable-intent';
 
 /**
  * The lane rule against a real node and store: an intent in review whose transactions no
@@ -42,38 +40,12 @@ const activities = () =>
     permitReleaseQueue: 'unused',
   });
 
-async function newIntent(wallet: number, ether: string) {
-  const request = parseNewIntent({
-    tenantId: 'acme',
-    chainId: world.anvil.chainId,
-    from: world.wallets[wallet],
-    to: privateKeyToAccount(generatePrivateKey()).address,
-    amount: parseEther(ether).toString(),
-  });
-  return (await insertIntent(world.database.kysely, newIntentId(), request, new Date())).intent;
-}
-
 const held = async () => (await tenantBalance(world.database.kysely, 'acme'))!.held;
 
 describe('the lane rule', () => {
   it('cancels the nonce of an intent its wallet cannot pay: the intents behind it are mined, its hold released', async () => {
     const steps = activities();
-    const poor = world.wallets[0]!;
-    await world.testClient.setBalance({ address: poor, value: parseEther('0.1') });
-    const stuck = await newIntent(0, '1');
-    await run(steps.markSettling, { intentId: stuck.id });
-    await run(steps.hold, { intentId: stuck.id });
-    expect(await failureType(run(steps.broadcast, { intentId: stuck.id }))).toBe(
-      'WalletUnderfunded',
-    );
-    const behind = [];
-    for (let i = 0; i < 3; i++) {
-      const intent = await newIntent(0, '0.001');
-      for (const step of [steps.markSettling, steps.hold, steps.broadcast])
-        await run(step, { intentId: intent.id });
-      behind.push(await getIntent(world.database.kysely, intent.id));
-    }
-    await run(steps.closeIntent, { intentId: stuck.id, reason: 'send failed for 5 min' });
+    const { stuck, behind } = await laneStuckBehindUnpayableIntent(world, steps, 0, 3);
     const heldBefore = await held();
 
     const freed = await run(steps.freeAbandonedLane, { intentId: stuck.id });
@@ -110,7 +82,7 @@ describe('the lane rule', () => {
   it('leaves to a person an intent whose transaction the node still has, writing nothing', async () => {
     const steps = activities();
     await world.testClient.setAutomine(false);
-    const intent = await newIntent(1, '0.25');
+    const intent = await newIntentFrom(world, 1, '0.25');
     for (const step of [steps.markSettling, steps.hold, steps.broadcast])
       await run(step, { intentId: intent.id });
     await run(steps.closeIntent, { intentId: intent.id, reason: 'ConfirmationTimeout: test' });

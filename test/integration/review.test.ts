@@ -17,6 +17,7 @@ import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../suppor
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { startTestThrottle } from '../support/test-throttle';
+import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../support/unpayable-intent';
 import { failureType, runActivity } from '../support/run-activity';
 
 let world: TestWorld;
@@ -56,17 +57,7 @@ const activitiesOn = (chains: ChainRegistry) =>
   });
 
 /** An intent of 0.25 ether (or `ether`) from wallet `wallet`, to a recipient of its own. */
-async function newIntent(wallet: number, ether = '0.25') {
-  const request = parseNewIntent({
-    tenantId: 'acme',
-    chainId: world.anvil.chainId,
-    from: world.wallets[wallet],
-    // A recipient of its own: another intent's transaction must never match this one.
-    to: privateKeyToAccount(generatePrivateKey()).address,
-    amount: parseEther(ether).toString(),
-  });
-  return (await insertIntent(world.database.kysely, newIntentId(), request, new Date())).intent;
-}
+const newIntent = (wallet: number, ether = '0.25') => newIntentFrom(world, wallet, ether);
 
 /**
  * An intent taken through the real steps up to its broadcast, then closed the way a workflow
@@ -214,36 +205,16 @@ describe('operator review of needs_review intents', () => {
 
   it('cancels a nonce the wallet cannot pay: the zero-value transfer is mined, the intent fails, the hold is released, the intents behind it are mined', async () => {
     const poor = world.wallets[2]!;
-    // Gas for a few transfers, not the 1 ether of the first.
-    await world.testClient.setBalance({ address: poor, value: parseEther('0.1') });
-    const activities = activitiesOn(world.chains);
-    const stuck = await newIntent(2, '1');
-    await run(activities.markSettling, { intentId: stuck.id });
-    await run(activities.hold, { intentId: stuck.id });
-    expect(await failureType(run(activities.broadcast, { intentId: stuck.id }))).toBe(
-      'WalletUnderfunded',
+    const { stuck, behind } = await laneStuckBehindUnpayableIntent(
+      world,
+      activitiesOn(world.chains),
+      2,
+      4,
     );
-    // Signed while its send was still being retried, before it went to review.
-    const behind = [];
-    for (let i = 0; i < 4; i++) {
-      const intent = await newIntent(2, '0.001');
-      for (const step of [activities.markSettling, activities.hold, activities.broadcast])
-        await run(step, { intentId: intent.id });
-      behind.push(await getIntent(world.database.kysely, intent.id));
-    }
-    expect(
-      (await run(activities.closeIntent, { intentId: stuck.id, reason: 'send failed for 5 min' }))
-        .status,
-    ).toBe('needs_review');
-    const signed = await getIntent(world.database.kysely, stuck.id);
-    expect(behind.map((intent) => intent.nonce)).toEqual(
-      [1, 2, 3, 4].map((i) => signed.nonce! + i),
-    );
-
     const heldBefore = await held();
     const cancelling = await operator.review(stuck.id, 'cancel', { note: 'wallet underfunded' });
-    expect(cancelling).toMatchObject({ status: 'signed', nonce: signed.nonce });
-    expect(cancelling.txHash).not.toBe(signed.txHash);
+    expect(cancelling).toMatchObject({ status: 'signed', nonce: stuck.nonce });
+    expect(cancelling.txHash).not.toBe(stuck.txHash);
     const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
     try {
       await waitFor(

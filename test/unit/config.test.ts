@@ -1,18 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configTable, ConfigError, loadConfig } from '../../workers/config';
+import { configTable, loadConfig } from '../../workers/config';
+import { problemsOf } from '../support/config-problems';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

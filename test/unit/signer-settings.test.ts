@@ -2,22 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ConfigError, loadConfig } from '../../workers/config';
+import { loadConfig } from '../../workers/config';
+import { problemsOf } from '../support/config-problems';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const keyAddress = privateKeyToAccount(key).address;
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('where the wallets’ keys are', () => {
   it('reads each wallet’s signer: a KMS key by id, ARN or alias, or a remote signer’s URL', () => {
