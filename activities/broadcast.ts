@@ -9,7 +9,7 @@ import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
 import { retiredWallets } from '../store/wallet-pools';
-import { blockedLanes, laneFacts } from '../operations/wallet-lanes';
+import { blockedLanes, signableLaneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -78,7 +78,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     const [plan, lanes] = await unlessCancelled(
       Promise.all([
         chain.planTransfer({ from, to: intent.to, value: intent.amount }),
-        intent.from === null ? laneFacts(db, chain, intent.tenantId) : undefined,
+        intent.from === null ? signableLaneFacts(db, chain, intent.tenantId) : undefined,
       ]),
     );
     return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });

@@ -1,8 +1,7 @@
-import { Context } from '@temporalio/activity';
 import type { ReviewOutcome } from '../domain/review';
 import { freeAbandonedLane as applyLaneRule } from '../operations/abandoned-lane';
 import type { ActivityDependencies } from './dependencies';
-import { outcomeOf } from './resolve-review';
+import { outcomeOf, thisStepKey } from './resolve-review';
 
 /**
  * The lane rule, from inside the workflow of an intent waiting in review (see
@@ -12,11 +11,10 @@ import { outcomeOf } from './resolve-review';
 export const freeAbandonedLane =
   ({ db, chains, clock, failpoints }: ActivityDependencies) =>
   async ({ intentId }: { intentId: string }): Promise<ReviewOutcome | null> => {
-    const { workflowExecution, activityId } = Context.current().info;
     const intent = await applyLaneRule(
       { database: db, chains, clock: () => clock.now() },
       intentId,
-      workflowExecution && `${workflowExecution.runId}/${activityId}`,
+      thisStepKey(),
     );
     if (!intent) return null;
     failpoints?.reach('after-lane-freed');

@@ -17,16 +17,24 @@ export interface ResolveReviewParameters extends ReviewRequest {
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
   async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<ReviewOutcome> => {
-    const { workflowExecution, activityId } = Context.current().info;
     const intent = await applyReviewDecision(
       { database: db, chains, clock: () => clock.now() },
       actor,
       intentId,
       decision,
-      workflowExecution && `${workflowExecution.runId}/${activityId}`,
+      thisStepKey(),
     );
     return outcomeOf(intent);
   };
+
+/**
+ * The running step's key, its run and activity id: the same for every try of the step, so a
+ * decision recorded with it is found applied by a try after a worker died past the commit.
+ */
+export function thisStepKey(): string | undefined {
+  const { workflowExecution, activityId } = Context.current().info;
+  return workflowExecution && `${workflowExecution.runId}/${activityId}`;
+}
 
 /** The intent as a decision left it, as the workflow takes it on. */
 export const outcomeOf = (intent: Intent): ReviewOutcome => ({

@@ -86,16 +86,16 @@ export class BlockWatcher {
     return this.reading;
   }
 
-  /**
-   * When the next block is due (Date.now() time; only with a block time): blocks come a block
-   * time apart (slots), counted from when the head was first seen, so a late or missed block
-   * moves the due time on by whole slots.
-   */
   /** A wallet added at run time: its transactions count as ours from the next block read. */
   watchWallet(address: Hex): void {
     this.wallets.add(address.toLowerCase());
   }
 
+  /**
+   * When the next block is due (Date.now() time; only with a block time): blocks come a block
+   * time apart (slots), counted from when the head was first seen, so a late or missed block
+   * moves the due time on by whole slots.
+   */
   nextBlockDueAt(now = Date.now()): number {
     const { blockTimeMs } = this.settings;
     const slots = Math.max(1, Math.ceil((now - this.headSeenAt) / blockTimeMs));

@@ -399,7 +399,7 @@ export class SignerMismatchError extends RelayerError<SignerDetails & { problem:
   constructor(wallet: string, signer: string, problem: string) {
     super(
       ErrorType.signerMismatch,
-      `the signer of ${wallet} (${signer}) does not sign for it as asked: ${problem}; nothing was stored or sent`,
+      `the signer of ${wallet} (${signer}) does not sign for it as asked: ${problem}; nothing was stored or sent: check which key that signer uses for this wallet (WALLET_SIGNERS, wallets add)`,
       { wallet, signer, problem },
     );
   }

@@ -3,7 +3,7 @@ import type { Hex } from '../domain/transfer';
 import type { WalletLane } from '../domain/wallet-choice';
 import type { Database } from '../store/database';
 import { walletLanes, walletsInReview, type LaneFacts } from '../store/wallet-lanes';
-import { usableWallets } from '../store/wallet-pools';
+import { registeredWallets, usableWallets } from '../store/wallet-pools';
 
 /**
  * Wallet → the intent in review whose nonce its lane waits behind: only while that nonce is
@@ -20,20 +20,37 @@ export async function blockedLanes(database: Database, chain: Chain): Promise<Ma
 }
 
 /**
- * The chain's side of the hot wallets an intent of `tenantId` may be signed with (in its pool,
- * not retired; all of this process's wallets when no tenant is named): balances (read once per
- * block) and blocked lanes.
+ * The chain's side of the hot wallets an intent of `tenantId` may be signed with here: this
+ * process signs for them, and they are in the tenant's pool and not retired. Balances (read once
+ * per block) and blocked lanes.
  */
-export async function laneFacts(
+export async function signableLaneFacts(
   database: Database,
   chain: Chain,
-  tenantId?: string,
+  tenantId: string,
 ): Promise<LaneFacts> {
-  const usable =
-    tenantId === undefined
-      ? undefined
-      : new Set(await usableWallets(database.kysely, tenantId, chain.chainId));
-  const addresses = chain.walletAddresses.filter((address) => usable?.has(address) ?? true);
+  const usable = new Set(await usableWallets(database.kysely, tenantId, chain.chainId));
+  return laneFacts(
+    database,
+    chain,
+    chain.walletAddresses.filter((address) => usable.has(address)),
+  );
+}
+
+/**
+ * Every registered hot wallet of the chain as a lane (balance, nonces in flight, committed,
+ * blocked), whichever process signs for it: what operators see, from the API process too.
+ */
+export async function lanesOf(database: Database, chain: Chain): Promise<WalletLane[]> {
+  const registered = (await registeredWallets(database.kysely, chain.chainId)) as Hex[];
+  return walletLanes(database.kysely, chain.chainId, await laneFacts(database, chain, registered));
+}
+
+async function laneFacts(
+  database: Database,
+  chain: Chain,
+  addresses: readonly Hex[],
+): Promise<LaneFacts> {
   const [balances, blockedBy] = await Promise.all([
     Promise.all(addresses.map((address) => chain.walletBalance(address))),
     blockedLanes(database, chain),
@@ -42,9 +59,4 @@ export async function laneFacts(
     balances: new Map(addresses.map((address, index) => [address, balances[index]!])),
     blockedBy,
   };
-}
-
-/** Every hot wallet of the chain as a lane: balance, nonces in flight, committed, blocked. */
-export async function lanesOf(database: Database, chain: Chain): Promise<WalletLane[]> {
-  return walletLanes(database.kysely, chain.chainId, await laneFacts(database, chain));
 }

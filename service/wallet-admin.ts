@@ -99,7 +99,7 @@ export async function addWallet(
     throw new InvalidIntentError([
       {
         field: 'address',
-        message: `${setting.address} was added with another signer; retire it instead of signing for it twice`,
+        message: `${setting.address} was already added with another signer: a wallet has one key, so keep that one (wallets retire takes the wallet out of use)`,
       },
     ]);
   }

@@ -1,5 +1,6 @@
 import { lanesOf } from '../operations/wallet-lanes';
-import { retiredWallets } from '../store/wallet-pools';
+import type { Hex } from '../domain/transfer';
+import { registeredWallets, retiredWallets } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
 
 /** One hot wallet as an operator sees it. */
@@ -18,22 +19,22 @@ export interface WalletStanding {
 }
 
 /**
- * The hot wallets below the low mark, from their balances alone (read once per block): what a
- * readiness probe shows, often, without scanning the store.
+ * The registered hot wallets below the low mark, from their balances alone (read once per
+ * block; the wallets from one small table): what a readiness probe shows, often, from any process.
  */
 export async function lowWallets({
+  database,
   chains,
   lowBalanceWei = 0n,
-}: Pick<ServiceDependencies, 'chains' | 'lowBalanceWei'>): Promise<
+}: Pick<ServiceDependencies, 'database' | 'chains' | 'lowBalanceWei'>): Promise<
   { chainId: number; address: string; balanceWei: bigint }[]
 > {
   const perChain = await Promise.all(
     chains.chainIds.map(async (chainId) => {
       const chain = chains.get(chainId);
-      const balances = await Promise.all(
-        chain.walletAddresses.map((address) => chain.walletBalance(address)),
-      );
-      return chain.walletAddresses
+      const addresses = (await registeredWallets(database.kysely, chainId)) as Hex[];
+      const balances = await Promise.all(addresses.map((address) => chain.walletBalance(address)));
+      return addresses
         .map((address, i) => ({ chainId, address, balanceWei: balances[i]! }))
         .filter((wallet) => wallet.balanceWei < lowBalanceWei);
     }),

@@ -93,6 +93,7 @@ export async function registeredWallets(db: Kysely<Schema>, chainId: number): Pr
     .selectFrom('wallets')
     .select('address')
     .where('chain_id', '=', chainId)
+    .orderBy('address')
     .execute();
   return rows.map((row) => row.address);
 }

@@ -535,6 +535,7 @@ function walletProblems(config: Partial<RelayerConfig>, roles: readonly Role[]):
     if (first) problems.push(`${variable}: wallet ${address} is already given in ${first}`);
     else seen.set(address, variable);
   }
+  // Only when all three were read: a bad one is reported as such, not as a missing wallet.
   if (
     roles.includes('worker') &&
     seen.size === 0 &&

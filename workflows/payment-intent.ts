@@ -52,6 +52,9 @@ export interface PaymentIntentInput {
 
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
 
+/** The failure type of a transaction not confirmed in time (the intent goes to review). */
+const confirmationTimeoutType = 'ConfirmationTimeout';
+
 const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
 const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(reviewStep);
 const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
@@ -159,7 +162,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
    */
   async function decisionOrLaneRule(): Promise<void> {
     const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
-    let waitMs = progress.reason?.startsWith('ConfirmationTimeout') ? 0 : confirmTimeoutMs;
+    let waitMs = progress.reason?.startsWith(`${confirmationTimeoutType}:`) ? 0 : confirmTimeoutMs;
     for (;;) {
       if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
       // An operator's decision being applied goes first.
@@ -340,7 +343,7 @@ async function waitForConfirmations(
     if (Date.now() >= deadline) {
       throw ApplicationFailure.nonRetryable(
         `transaction ${progress.txHash} not confirmed within ${timeoutMs / 1000}s`,
-        'ConfirmationTimeout',
+        confirmationTimeoutType,
       );
     }
     await sleep(Math.min(result.retryAfterMs, deadline - Date.now()));

@@ -4,6 +4,7 @@ import {
   formatTransactionRequest,
   http,
   HttpRequestError,
+  numberToHex,
   RpcRequestError,
   type TransactionSerializableEIP1559,
 } from 'viem';
@@ -46,7 +47,7 @@ export function remoteSigner({
   const signTransaction = async (transaction: TransactionSerializableEIP1559): Promise<Hex> => {
     const request = {
       ...formatTransactionRequest({ ...transaction, from: address, type: 'eip1559' }),
-      chainId: `0x${transaction.chainId!.toString(16)}`,
+      chainId: numberToHex(transaction.chainId!),
     } as const;
     try {
       return await slots(() =>

@@ -45,6 +45,12 @@ describe('an API process beside a worker process', () => {
       60_000,
     );
 
+    // Operators see the wallets from the API process, which holds none of their keys.
+    const operator = new RelayerApiClient(`http://127.0.0.1:${apiPort}`, keys.operator);
+    expect((await operator.wallets()).map((wallet) => wallet.address).sort()).toEqual(
+      [...world.wallets].sort(),
+    );
+
     const apiMetrics = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
     expect(apiMetrics).toMatch(/^relayer_intents_submitted_total 6$/m);
     expect(apiMetrics).toMatch(/^relayer_intents\{status="confirmed"\} 6$/m);
