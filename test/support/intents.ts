@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent, type SubmittedIntent } from '../../service/submit-intent';
+import { terminalStatuses, type IntentStatus } from '../../domain/intent';
 import { countIntentsByStatus } from '../../store/intents';
 import { waitUntilSettled as waitUntilSettledIn } from '../../dev/wait-until-settled';
 import type { LocalWorld } from '../../dev/stack/local-world';
@@ -45,6 +46,29 @@ export const waitUntilSettled = (
   count: number,
   timeoutMs: number,
 ): Promise<unknown> => waitUntilSettledIn(world.database, count, { timeoutMs });
+
+/** Resolves once every intent of `intentIds` has ended; fails naming the others after `timeoutMs`. */
+export async function waitUntilEnded(
+  world: LocalWorld,
+  intentIds: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = (
+      await world.database.kysely
+        .selectFrom('intents')
+        .select(['id', 'status'])
+        .where('id', 'in', intentIds)
+        .execute()
+    ).filter((row) => !terminalStatuses.has(row.status as IntentStatus));
+    if (open.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(`not ended in ${timeoutMs} ms: ${JSON.stringify(open.slice(0, 10))}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** How many of the world's intents are confirmed. */
 export const confirmedCount = async (world: LocalWorld): Promise<number> =>
