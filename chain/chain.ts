@@ -58,6 +58,11 @@ export interface Chain {
   /** Throws FeeAboveCap when the market is above the caps: the send waits, never overpays. */
   planTransfer(request: TransferRequest): Promise<TransferPlan>;
   /**
+   * Recipients about to be paid (a page of a batch): what planning their transfers reads of
+   * them is read now, in one call, not each at its own signing. Never throws.
+   */
+  expectRecipients(addresses: readonly Hex[]): void;
+  /**
    * The same transfer with a bid that outbids `previous` by the node's replacement minimum and
    * meets the market; throws FeeAboveCap when that is above the caps.
    */

@@ -75,6 +75,15 @@ export class CodeProbe {
     return answer.promise;
   }
 
+  /**
+   * Asks for `addresses` at once, without waiting for others to join: recipients known ahead
+   * (a batch's page), so that their signings find the answers kept. Never rejects.
+   */
+  probeNow(addresses: readonly Hex[]): void {
+    for (const address of addresses) this.hasCode(address).catch(() => undefined);
+    this.probe();
+  }
+
   private probe(): void {
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -276,6 +276,10 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return { ...request, gas, ...chosen(firstBid(market, gas, settings.fees.caps)) };
     },
 
+    expectRecipients(addresses) {
+      codes.probeNow(addresses);
+    },
+
     async planReplacement(previous: TransferPlan): Promise<TransferPlan> {
       const market = await feeMarket();
       return {

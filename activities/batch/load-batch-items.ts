@@ -17,11 +17,22 @@ export interface ScheduledItem {
   wallet?: string;
 }
 
-/** A page of a batch's items, read from the database so the workflow history stays small. */
+/**
+ * A page of a batch's items, read from the database so the workflow history stays small. Its
+ * recipients are looked at on-chain now, in one call per chain, rather than each at its signing.
+ */
 export const loadBatchItems =
-  ({ db }: ActivityDependencies) =>
-  async ({ batchId, fromIndex, count }: LoadBatchItemsParameters): Promise<ScheduledItem[]> =>
-    (await batchItems(db.kysely, batchId, fromIndex, count)).map((item) => ({
+  ({ db, chains }: ActivityDependencies) =>
+  async ({ batchId, fromIndex, count }: LoadBatchItemsParameters): Promise<ScheduledItem[]> => {
+    const page = await batchItems(db.kysely, batchId, fromIndex, count);
+    for (const chainId of new Set(page.map((item) => item.chainId))) {
+      if (!chains.chainIds.includes(chainId)) continue;
+      chains
+        .get(chainId)
+        .expectRecipients(page.filter((item) => item.chainId === chainId).map((item) => item.to));
+    }
+    return page.map((item) => ({
       index: item.index,
       ...(item.from !== null && { wallet: `${item.chainId}/${item.from}` }),
     }));
+  };
