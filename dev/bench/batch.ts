@@ -10,6 +10,7 @@ import { maxConcurrent } from '../stack/rpc-proxy';
 import { spawnWorker } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { steadyRate } from './rates';
+import { handoffPhases, walletHandoff, type HandoffBreakdown } from './wallet-handoff';
 
 /**
  * `npm run bench:batch`: one batch of 1,000 payouts per row, measured against the configured
@@ -44,6 +45,8 @@ interface Row {
   maxEventsPerRun: number;
   confirmed: number;
   wallSeconds: number;
+  /** Pinned rows: where the time goes between two signatures of one wallet. */
+  handoff?: HandoffBreakdown;
 }
 
 async function measure(
@@ -115,6 +118,8 @@ async function measure(
       maxEventsPerRun = Math.max(maxEventsPerRun, history.events?.length ?? 0);
     }
     const sends = world.proxy!.callsOf('eth_sendRawTransaction');
+    const handoff =
+      assignment === 'pinned' ? await walletHandoff(world, client, batch.id) : undefined;
     return {
       wallets,
       assignment,
@@ -126,6 +131,7 @@ async function measure(
       maxEventsPerRun,
       confirmed: counts.confirmed ?? 0,
       wallSeconds,
+      ...(handoff && { handoff }),
     };
   } finally {
     worker.signal('SIGTERM');
@@ -183,10 +189,28 @@ async function main(): Promise<void> {
   console.log(summary.toString());
   console.log(
     'items/s: items ended per second, submit to last; most active: from the items’ recorded start and end\n' +
-      'one worker process, pool 32, 64 permits; a wallet’s next item starts once the previous is signed\n' +
+      'one worker process, pool 32, 64 permits; a wallet’s items sign in input order, each in its turn\n' +
       'from: pinned, items name wallets round-robin; chosen, items name none and the relayer chooses when it signs\n' +
       'runs: the batch continues as new every 500 items; max events: the longest run history (limit 51,200)',
   );
+  const handoffs = rows.filter((row) => row.handoff);
+  if (handoffs.length > 0) {
+    const breakdown = table(
+      ['wallets', 'samples', ...handoffPhases, 'signature to signature', 'events per item'],
+      Array<'right'>(handoffPhases.length + 4).fill('right'),
+    );
+    for (const { wallets, handoff } of handoffs) {
+      breakdown.push([
+        wallets,
+        handoff!.samples,
+        ...handoffPhases.map((phase) => `${handoff!.phases[phase].toFixed(0)} ms`),
+        `${handoff!.total.toFixed(0)} ms`,
+        handoff!.events,
+      ]);
+    }
+    console.log('\nA wallet’s turn handed on, medians over consecutive items of its first wallet:');
+    console.log(breakdown.toString());
+  }
 }
 
 main().catch((error: unknown) => {
