@@ -25,6 +25,7 @@ const postgresSuites = [
   'integration/review',
   'integration/review-queue',
   'integration/submit-intent',
+  'integration/wallet-turns',
   'e2e/fifty-intents',
   'e2e/kill-worker',
   'e2e/shared-quota',

@@ -13,11 +13,15 @@ import { blockedLanes, signableLaneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
+import type { BatchItemParameters } from './batch/batch-item-parameters';
+import { passWalletTurn } from './wallet-turn';
 
 export interface BroadcastParameters {
   intentId: string;
   /** The intent's permit: given back here once the send is done, if this process holds it. */
   permitId?: string;
+  /** A batch item signing in its wallet's turn: the next item is told once this one is signed. */
+  batchItem?: BatchItemParameters;
 }
 
 export interface BroadcastResult {
@@ -84,7 +88,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
   }
 
-  return ({ intentId, permitId }: BroadcastParameters): Promise<BroadcastResult> =>
+  return ({ intentId, permitId, batchItem }: BroadcastParameters): Promise<BroadcastResult> =>
     whileHeartbeating(async () => {
       let intent = await getIntent(db.kysely, intentId);
       if (intent.status === IntentStatus.held) {
@@ -98,6 +102,11 @@ export const broadcast = (deps: ActivityDependencies) => {
       }
       const { txHash, nonce } = signed;
       if (intent.status === IntentStatus.signed) {
+        // Before the send: the next item signs meanwhile, its nonce queued behind this one.
+        if (batchItem) {
+          await passWalletTurn(deps, batchItem);
+          failpoints?.reach('after-turn-passed');
+        }
         const outcome = await sendSigned(chain, throttle, signed);
         if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
         intent = await transitionIntent(

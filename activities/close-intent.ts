@@ -2,10 +2,14 @@ import { mayBeOnChain, IntentStatus, terminalStatuses } from '../domain/intent';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/ledger';
+import type { BatchItemParameters } from './batch/batch-item-parameters';
+import { passWalletTurn } from './wallet-turn';
 
 export interface CloseIntentParameters {
   intentId: string;
   reason: string;
+  /** A batch item in its wallet's turns: ended unsigned, it hands the turn on. */
+  batchItem?: BatchItemParameters;
 }
 
 export interface CloseIntentResult {
@@ -19,9 +23,9 @@ export interface CloseIntentResult {
  * it fails and its hold (if any) goes back to the tenant. Once signed, the transaction may still
  * land, so the money stays held and a person decides (needs_review). Never a second transaction.
  */
-export const closeIntent =
-  ({ db, clock }: ActivityDependencies) =>
-  async ({ intentId, reason }: CloseIntentParameters): Promise<CloseIntentResult> =>
+export const closeIntent = (deps: ActivityDependencies) => {
+  const { db, clock } = deps;
+  const close = ({ intentId, reason }: CloseIntentParameters): Promise<CloseIntentResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
       const now = clock.now();
@@ -33,3 +37,11 @@ export const closeIntent =
       if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
       return { status, ageMs: ageMs(intent, clock) };
     });
+  return async (parameters: CloseIntentParameters): Promise<CloseIntentResult> => {
+    const closed = await close(parameters);
+    if (parameters.batchItem && closed.status !== IntentStatus.needsReview) {
+      await passWalletTurn(deps, parameters.batchItem);
+    }
+    return closed;
+  };
+};

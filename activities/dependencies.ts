@@ -5,6 +5,7 @@ import type { Database } from '../store/database';
 import type { PermitSource } from '../throttle/permit-source';
 import type { Batch } from '../store/batches';
 import type { Intent } from '../domain/intent';
+import type { WalletTurn } from '../domain/wallet-turn';
 
 export interface Clock {
   now(): Date;
@@ -17,12 +18,15 @@ export const ageMs = (intent: { createdAt: Date }, clock: Clock): number =>
   Math.max(0, clock.now().getTime() - intent.createdAt.getTime());
 
 /**
- * Starts (or joins) the workflow of an intent or a batch, through the worker's Temporal client:
- * handed in by the worker, so steps never reach for a client themselves.
+ * Starts (or joins) the workflow of an intent or a batch, or tells an intent's workflow
+ * something, through the worker's Temporal client: handed in by the worker, so steps never reach
+ * for a client themselves.
  */
-export interface WorkflowStarter {
+export interface RelayerWorkflows {
   startIntent(intent: Intent): Promise<void>;
   startBatch(batch: Batch): Promise<void>;
+  /** Tells a batch item how far its wallet's turn lets it go (activities/wallet-turn.ts). */
+  tellWalletTurn(intentId: string, turn: WalletTurn): Promise<void>;
 }
 
 /** Everything a step touches, handed in so tests can pass real parts or fakes. */
@@ -35,8 +39,11 @@ export interface ActivityDependencies {
   permitReleaseQueue: string;
   /** The API's admission limits, applied to batch items too; none: every item is admitted. */
   admission?: AdmissionLimits;
-  /** For the orphan sweep; none where nothing is swept (the benchmark's in-process pool). */
-  workflows?: WorkflowStarter;
+  /**
+   * For the orphan sweep and a batch's wallet turns; none in the benchmark's in-process pool
+   * (nothing is swept, and a batch item finds its turn on its own timer).
+   */
+  workflows?: RelayerWorkflows;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

@@ -3,8 +3,9 @@
  * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
  * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
- * stored), the lane rule's cancel signed and stored. Each is an activity's end (local activities
- * included) except `after-sign`, which lies inside the broadcast, `after-release` when the
+ * stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each is
+ * an activity's end (local activities included) except `after-sign` and `after-turn-passed`
+ * (reached by batch items only), which lie inside the broadcast, `after-release` when the
  * broadcast itself gives the permit back, and `after-lane-freed`, reached only when the lane
  * rule's step stored a cancel (most of its looks find nothing to do).
  */
@@ -13,6 +14,7 @@ export const crashPoints = [
   'after-settling',
   'after-hold',
   'after-sign',
+  'after-turn-passed',
   'after-broadcast',
   'after-confirm',
   'after-close',

@@ -4,15 +4,17 @@ import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { placeHold } from '../store/ledger';
+import type { BatchItemParameters } from './batch/batch-item-parameters';
+import { passWalletTurn } from './wallet-turn';
 
 /**
  * settling → held: reserves the amount on the tenant's balance, in the same transaction as the
  * state change, so a hold exists exactly when the intent says so. A balance can never go
  * negative: an intent the tenant cannot cover fails with InsufficientBalance.
  */
-export const hold =
-  ({ db, clock }: ActivityDependencies) =>
-  async ({ intentId }: IntentStepParameters): Promise<IntentStepResult> =>
+export const hold = (deps: ActivityDependencies) => {
+  const { db, clock } = deps;
+  const placeIt = ({ intentId }: IntentStepParameters): Promise<IntentStepResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
       const state = stepState(intent.status, IntentStatus.held);
@@ -23,3 +25,17 @@ export const hold =
       const held = await transitionIntent(trx, intent, { status: IntentStatus.held }, now);
       return { status: held.status };
     });
+  return async (parameters: HoldParameters): Promise<IntentStepResult> => {
+    const held = await placeIt(parameters);
+    // Held, it needs nothing more to sign: the next item of its wallet may get ready meanwhile.
+    if (parameters.batchItem && held.status === IntentStatus.held) {
+      await passWalletTurn(deps, parameters.batchItem);
+    }
+    return held;
+  };
+};
+
+export interface HoldParameters extends IntentStepParameters {
+  /** A batch item in its wallet's turns: the next item is told once this one is held. */
+  batchItem?: BatchItemParameters;
+}

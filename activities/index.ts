@@ -14,12 +14,14 @@ import { markSettling } from './mark-settling';
 import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
 import { resumeOrphans } from './resume-orphans';
+import { walletTurnCame } from './wallet-turn';
 
 /** Every activity, bound to its dependencies. Workflows import only this function's type. */
 export const createActivities = (deps: ActivityDependencies) => ({
   acquireThrottle: acquireThrottle(deps),
   tryAcquirePermit: tryAcquirePermit(deps),
   releaseThrottle: releaseThrottle(deps),
+  walletTurnCame: walletTurnCame(deps),
   markSettling: markSettling(deps),
   hold: hold(deps),
   broadcast: broadcast(deps),

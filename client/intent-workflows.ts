@@ -1,9 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Intent } from '../domain/intent';
+import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntent } from '../workflows';
+import { walletTurnSignal } from '../workflows/batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
 import { resolveReviewUpdate } from '../workflows/review-update';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
@@ -60,5 +62,7 @@ export function intentWorkflow(client: Client, intentId: string) {
     progress: (): Promise<PaymentIntentProgress> => handle.query(intentProgressQuery),
     /** Asks the workflow to stop; it closes the intent as its state allows. */
     cancel: () => handle.cancel(),
+    /** A batch item: how far its wallet's turn lets it go now. */
+    tellWalletTurn: (turn: WalletTurn) => handle.signal(walletTurnSignal, turn),
   };
 }

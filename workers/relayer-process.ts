@@ -10,7 +10,7 @@ import { buildApi } from '../api/server';
 import type { ChainRegistry } from '../chain/chain';
 import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
 import { startBatchWorkflow } from '../client/batch-workflows';
-import { startIntentWorkflow } from '../client/intent-workflows';
+import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
 import { ensureOrphanSweepSchedule } from '../client/orphan-sweep-schedule';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import type { AdmissionLimits } from '../operations/admission';
@@ -163,6 +163,7 @@ async function startWorkerRole({
         await startIntentWorkflow(client, config.taskQueue, intent);
       },
       startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch),
+      tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     failpoints,
   };

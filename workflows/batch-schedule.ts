@@ -9,19 +9,30 @@ export interface StartedSoFar {
 }
 
 /**
+ * How a batch keeps a wallet's nonces in input order. `turns`: items start in input order as
+ * slots free up, and each signs in its wallet's turn, which the items hand on among themselves
+ * (workflows/payment-intent.ts). `one-unsigned` (batches started before turns): a wallet's next
+ * item starts only once the one before it is signed or ended, as the items report to the batch.
+ */
+export type WalletOrder = 'turns' | 'one-unsigned';
+
+/**
  * Which items of a batch may start: pure, so the rules are unit-tested without a workflow
- * (test/unit/batch-schedule.test.ts); the batch workflow feeds it what its items report. Items of
- * one sending wallet start in input order, each once the one before it is signed (or ended), so
- * their nonces follow the input; items that name no wallet wait for nothing.
+ * (test/unit/batch-schedule.test.ts); the batch workflow feeds it what its items report. Items
+ * start in input order; under `one-unsigned`, an item waits while its wallet has a started item
+ * not signed yet, and the items after it may go ahead. Items that name no wallet wait for nothing.
  */
 export class BatchSchedule {
   private pending: ScheduledItem[] = [];
   private startedBelow: number;
   private readonly startedAhead: Set<number>;
-  /** Per wallet, its started item not signed (nor ended) yet: at most one. */
+  /** Per wallet, its started item not signed (nor ended) yet: at most one (`one-unsigned`). */
   private readonly unsignedOf = new Map<string, number>();
 
-  constructor(carried: StartedSoFar = { startedBelow: 0, startedAhead: [] }) {
+  constructor(
+    carried: StartedSoFar = { startedBelow: 0, startedAhead: [] },
+    private readonly walletOrder: WalletOrder = 'turns',
+  ) {
     this.startedBelow = carried.startedBelow;
     this.startedAhead = new Set(carried.startedAhead);
   }
@@ -61,7 +72,9 @@ export class BatchSchedule {
     this.pending = this.pending.filter((other) => other.index !== item.index);
     this.startedAhead.add(item.index);
     while (this.startedAhead.has(this.startedBelow)) this.startedAhead.delete(this.startedBelow++);
-    if (item.wallet !== undefined) this.unsignedOf.set(item.wallet, item.index);
+    if (item.wallet !== undefined && this.walletOrder === 'one-unsigned') {
+      this.unsignedOf.set(item.wallet, item.index);
+    }
   }
 
   /**

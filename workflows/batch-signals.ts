@@ -1,8 +1,18 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { BatchCounts } from '../domain/batch';
+import type { WalletTurn } from '../domain/wallet-turn';
 
-/** From an item's workflow to its batch: the item is signed, so its wallet may take the next. */
+/**
+ * From an item's workflow to its batch: the item is signed, so its wallet may take the next.
+ * Sent by items of batches that started before wallet turns (workflows/payment-batch.ts).
+ */
 export const batchItemSignedSignal = defineSignal<[index: number]>('batchItemSigned');
+
+/**
+ * To a batch item's workflow, from the step that held, signed or ended unsigned an item before it
+ * of the same wallet: how far the item may go now (activities/wallet-turn.ts).
+ */
+export const walletTurnSignal = defineSignal<[turn: WalletTurn]>('walletTurn');
 
 /**
  * From an item's workflow to its batch: the item waits in needs_review for an operator, so for

@@ -5,6 +5,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -83,15 +84,22 @@ const pageSize = 200;
 const outcomePollMs = 5000;
 
 /**
+ * Recorded in histories whose items of one wallet sign in turns handed on among themselves;
+ * older runs started a wallet's next item only once the one before reported it was signed.
+ */
+const walletTurnsPatch = 'wallet-turns';
+
+/**
  * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
- * once, the others waiting in the database (not in any process's memory). Items of one sending
- * wallet start in input order, each once the previous one is signed, so their nonces follow the
+ * once, the others waiting in the database (not in any process's memory). Items start in input
+ * order; those of one sending wallet sign in their wallet's turn, so their nonces follow the
  * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps
  * only counts, and continues as new every `itemsPerRun` items, or when Temporal suggests it
  * (after its running items end), to keep its history small whatever the batch size.
  */
 export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBatchResult> {
   const { batchId, itemCount, concurrency, mode } = input;
+  const walletTurns = patched(walletTurnsPatch);
   const state: CarriedState = input.carried ?? {
     startedBelow: 0,
     startedAhead: [],
@@ -99,7 +107,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     stopCause: null,
     cancelled: false,
   };
-  const schedule = new BatchSchedule(state);
+  const schedule = new BatchSchedule(state, walletTurns ? 'turns' : 'one-unsigned');
   let startedThisRun = 0;
   const running = new Map<number, ScheduledItem & { intentId: string }>();
   let loadedUpTo = state.startedBelow;
@@ -152,7 +160,16 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
     const child = executeChild(paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
-      args: [{ intentId, batch: { workflowId: workflowInfo().workflowId, index: item.index } }],
+      args: [
+        {
+          intentId,
+          batch: {
+            workflowId: workflowInfo().workflowId,
+            index: item.index,
+            ...(walletTurns && item.wallet !== undefined && { walletTurn: { batchId } }),
+          },
+        },
+      ],
       // A batch ending early (or terminated) must never cut a payment off halfway.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

@@ -19,6 +19,7 @@ import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
 import { ErrorType } from '../domain/errors';
+import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
 import {
@@ -32,7 +33,7 @@ import {
   rpcStep,
   throttleStep,
 } from './activity-profiles';
-import { batchItemInReviewSignal, batchItemSignedSignal } from './batch-signals';
+import { batchItemInReviewSignal, batchItemSignedSignal, walletTurnSignal } from './batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from './intent-progress';
 import { resolveReviewUpdate } from './review-update';
 import { intentStatusKey, walletKey } from './search-attributes';
@@ -47,7 +48,15 @@ export interface PaymentIntentInput {
   /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
   confirmTimeoutMs?: number;
   /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
-  batch?: { workflowId: string; index: number };
+  batch?: {
+    workflowId: string;
+    index: number;
+    /**
+     * Set by batches that order a wallet's items by turns: the item signs in its wallet's turn,
+     * told by the step of the item before it, and the batch is not told it is signed.
+     */
+    walletTurn?: { batchId: string };
+  };
 }
 
 const defaultConfirmTimeoutMs = 30 * 60 * 1000;
@@ -60,7 +69,12 @@ const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(
 const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
 const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 const here = {
-  ...pick(proxyLocalActivities<RelayerActivities>(localDbStep), 'markSettling', 'hold'),
+  ...pick(
+    proxyLocalActivities<RelayerActivities>(localDbStep),
+    'markSettling',
+    'hold',
+    'walletTurnCame',
+  ),
   ...pick(proxyLocalActivities<RelayerActivities>(localPermitStep), 'tryAcquirePermit'),
   ...pick(proxyLocalActivities<RelayerActivities>(localReleaseStep), 'releaseThrottle'),
 };
@@ -179,8 +193,9 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     }
   }
 
+  const turns = walletTurns(input);
   for (;;) {
-    await settle(input, progress, enter, lean);
+    await settle(input, progress, enter, lean, turns);
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!patched(reviewWaitsPatch)) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -212,11 +227,16 @@ async function settle(
   progress: PaymentIntentProgress,
   enter: (status: IntentStatus) => void,
   lean: boolean,
+  turns: WalletTurns | undefined,
 ): Promise<void> {
   const { intentId } = input;
   const steps = lean ? here : { markSettling, hold };
+  const batchItem = turns && { batchItem: turns.item };
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {
+    // Before the permit: an item waiting for its turn holds nothing another one needs.
+    const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
+    await inTurns?.waitFor('start', true);
     const permit = lean
       ? await takePermitHere(intentId, progress)
       : await waitForPermit(intentId, progress);
@@ -224,8 +244,11 @@ async function settle(
     let firstLookAfterMs = 0;
     try {
       enter((await steps.markSettling({ intentId })).status);
-      enter((await steps.hold({ intentId })).status);
-      const sent = await broadcast(lean ? { intentId, permitId: permit.permitId } : { intentId });
+      enter((await steps.hold({ intentId, ...batchItem })).status);
+      await inTurns?.waitFor('sign', false);
+      const sent = await broadcast(
+        lean ? { intentId, permitId: permit.permitId, ...batchItem } : { intentId },
+      );
       releasedBySend = sent.permitReleased === true;
       firstLookAfterMs = sent.firstLookAfterMs ?? 0;
       noteTxHash(progress, sent.txHash);
@@ -234,7 +257,7 @@ async function settle(
       if (sent.from && workflowInfo().typedSearchAttributes.get(walletKey) === undefined) {
         upsertSearchAttributes([{ key: walletKey, value: sent.from }]);
       }
-      if (input.batch) await tellBatch(batchItemSignedSignal, input.batch);
+      if (input.batch && !turns) await tellBatch(batchItemSignedSignal, input.batch);
     } finally {
       // Released while the confirmations are awaited: the permit covers the send, not the wait.
       if (!releasedBySend) {
@@ -260,7 +283,7 @@ async function settle(
     // A cancelled workflow still closes its intent: one signed by then goes to review, one not
     // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
     const closed = await CancellationScope.nonCancellable(() =>
-      closeIntent({ intentId, reason: progress.reason! }),
+      closeIntent({ intentId, reason: progress.reason!, ...batchItem }),
     );
     enter(closed.status);
     if (closed.status === IntentStatus.cancelled) progress.reason = 'cancelled';
@@ -269,6 +292,36 @@ async function settle(
 }
 
 type Permit = Extract<AcquireThrottleResult, { granted: true }>;
+
+type WalletTurns = NonNullable<ReturnType<typeof walletTurns>>;
+
+/**
+ * For a batch item that signs in its wallet's turn (domain/wallet-turn.ts): waits until it may
+ * start (take its permit, settle, hold) and then until it may sign. It looks for itself once, as
+ * it starts; after that the steps that hold, sign or end the items before it tell it
+ * (walletTurnSignal), and the fleet's sweep tells it again if a word was lost. No timer of its
+ * own: a wait costs no history events.
+ */
+function walletTurns(input: PaymentIntentInput) {
+  const { batch } = input;
+  if (!batch?.walletTurn) return undefined;
+  const item = { batchId: batch.walletTurn.batchId, index: batch.index };
+  let granted: WalletTurn = 'wait';
+  setHandler(walletTurnSignal, (turn) => {
+    granted = furtherTurn(granted, turn);
+  });
+  const look = async () => {
+    granted = furtherTurn(granted, await here.walletTurnCame(item));
+  };
+  return {
+    item,
+    /** Until `wanted` is granted; `lookFirst` where no word may ever come (the item just started). */
+    async waitFor(wanted: WalletTurn, lookFirst: boolean): Promise<void> {
+      if (lookFirst && !turnReaches(granted, wanted)) await look();
+      await condition(() => turnReaches(granted, wanted));
+    },
+  };
+}
 
 /**
  * Asks for a permit inside the workflow's task until one is granted; each refusal is a workflow

@@ -59,8 +59,19 @@ describe('kill -9 of the worker in the middle of a batch', () => {
     const mined = await minedTransactions(world, startBlock);
     expect(mined).toHaveLength(40);
     expect(new Set(mined.map((tx) => tx.hash))).toEqual(new Set(results.map((r) => r.txHash)));
-    const intents = await world.database.kysely.selectFrom('intents').select('id').execute();
+    const intents = await world.database.kysely
+      .selectFrom('intents')
+      .select(['id', 'nonce'])
+      .execute();
     expect(intents).toHaveLength(40);
+    // Each wallet's items took their nonces in input order, contiguous, through the kill.
+    const nonceOf = new Map(intents.map((row) => [row.id, row.nonce!]));
+    for (const wallet of world.wallets) {
+      const nonces = results
+        .filter((_, i) => items[i]!.from === wallet)
+        .map((result) => nonceOf.get(result.intentId!)!);
+      expect(nonces).toEqual(nonces.map((_, k) => nonces[0]! + k));
+    }
     await expectBooksBalanced(world.database);
   });
 });

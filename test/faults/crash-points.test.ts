@@ -16,6 +16,9 @@ import { waitFor } from '../../dev/stack/wait-for';
 import { intentWaitingInReview } from '../support/intent-in-review';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { submitIntent } from '../../service/submit-intent';
+import { submitBatch } from '../../service/submit-batch';
+import { batchItems, findBatch } from '../../store/batches';
+import { BatchMode } from '../../domain/batch';
 import { CrashingWorkers } from '../support/crashing-workers';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
@@ -71,6 +74,7 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue };
     const accepted: string[] = [];
+    let batchNonces: { from: string; intentId: string }[] = [];
     const payment = (tenantId: string, i: number) => ({
       tenantId,
       chainId: world.anvil.chainId,
@@ -95,6 +99,17 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     try {
       // A tenant that can pay for 3 of 6 at once: the rest fail at the hold (or at admission).
       await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => pay('thin', i)));
+      // A batch whose items of each wallet hand their turns on through the kills.
+      const { batch } = await submitBatch(
+        deps,
+        'acme',
+        {
+          mode: BatchMode.collectAll,
+          concurrency: 6,
+          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment('acme', i % 2))),
+        },
+        `crash-${random.seed}`,
+      );
       // Waves while the workers die and come back; one intent in ten cancelled by its tenant.
       for (let wave = 0; wave * 10 < faultSettings.intents; wave++) {
         const ids = await Promise.all(
@@ -108,6 +123,15 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
         if (wave % 4 === 0) await orphan(wave);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
+      await waitFor(
+        async () =>
+          (await findBatch(world.database.kysely, { id: batch.id }))?.status !== 'running',
+        'the batch to end',
+        400_000,
+      );
+      const items = await batchItems(world.database.kysely, batch.id, 0, 12);
+      batchNonces = items.map((item) => ({ from: item.from!, intentId: item.intentId! }));
+      accepted.push(...batchNonces.map((item) => item.intentId));
       await waitUntilSettled(world, accepted.length, 400_000);
     } finally {
       await workers.stop();
@@ -124,9 +148,20 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     expect(workers.unexpectedExits).toEqual([]);
     expect(workers.unreached).toEqual([]);
     await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
-    const rows = await world.database.kysely.selectFrom('intents').select(['status']).execute();
+    const rows = await world.database.kysely
+      .selectFrom('intents')
+      .select(['id', 'status', 'nonce'])
+      .execute();
     const statuses = new Set(rows.map((row) => row.status));
     for (const status of statuses) expect(['confirmed', 'failed', 'cancelled']).toContain(status);
+    // The batch's items of each wallet took their nonces in input order, whoever died when.
+    const nonceOf = new Map(rows.map((row) => [row.id, row.nonce]));
+    for (const wallet of new Set(batchNonces.map((item) => item.from))) {
+      const nonces = batchNonces
+        .filter((item) => item.from === wallet)
+        .map((item) => nonceOf.get(item.intentId)!);
+      expect(nonces).toEqual([...nonces].sort((a, b) => a - b));
+    }
   });
 
   /**

@@ -27,7 +27,8 @@ import { intentWaitingInReview } from '../support/intent-in-review';
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
- * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel). The replay test runs today's workflow code
+ * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
+ * only a batch of one wallet's items signing in turns). The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -36,14 +37,17 @@ async function main(): Promise<void> {
   const server = await startDevServer();
   process.env.TEMPORAL_TEST_ADDRESS = server.address;
   try {
-    // `-- crash`, `-- sweep`, `-- wallet` or `-- lane`: only that one, leaving the other (older)
-    // histories.
-    const only = ['crash', 'sweep', 'wallet', 'lane'].filter((name) => process.argv.includes(name));
+    // `-- crash`, `-- sweep`, `-- wallet`, `-- lane` or `-- turns`: only that one, leaving the
+    // other (older) histories.
+    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns'].filter((name) =>
+      process.argv.includes(name),
+    );
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
     if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
     if (only.length === 0 || only.includes('wallet')) await recordWalletChosen(server);
     if (only.length === 0 || only.includes('lane')) await recordLaneFreed(server);
+    if (only.length === 0 || only.includes('turns')) await recordWalletTurns(server);
   } finally {
     await server.teardown();
   }
@@ -186,6 +190,50 @@ async function recordWalletChosen(server: TestWorkflowEnvironment): Promise<void
     const batchFile = join(__dirname, 'histories', 'payment-batch-wallets-chosen.json');
     writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
     console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * A batch of five items of one wallet, four at a time: they start at once and sign in input
+ * order, each told its turn by the steps of the items before it. The batch's history and the
+ * fourth item's (it waited for both words) are kept.
+ */
+async function recordWalletTurns(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-turns';
+  // Two permits a second: the items after the first start while those before them still wait.
+  const relayer = await startRelayerProcess(
+    world.config({ TASK_QUEUE: taskQueue, THROTTLE_PER_SECOND: '2', THROTTLE_BURST: '1' }),
+  );
+  try {
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue,
+    };
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        mode: BatchMode.collectAll,
+        concurrency: 4,
+        items: [0, 1, 2, 3, 4].map(() => parseNewIntent(paymentRequest(world, '0.001'))),
+      },
+      'record-wallet-turns',
+    );
+    const batchHandle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
+    const summary = await batchHandle.result();
+    const batchFile = join(__dirname, 'histories', 'payment-batch-wallet-turns.json');
+    writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
+    console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
+    const [fourth] = await batchResults(world.database.kysely, batch.id, 3, 1);
+    const itemHandle = deps.client.workflow.getHandle(paymentIntentWorkflowId(fourth!.intentId!));
+    const itemFile = join(__dirname, 'histories', 'payment-intent-batch-item-in-turn.json');
+    writeFileSync(itemFile, historyToJSON(await itemHandle.fetchHistory()));
+    console.log(`${itemHandle.workflowId}: batch item in its wallet's turn → ${itemFile}`);
   } finally {
     await relayer.stop();
     await world.stop();

@@ -70,6 +70,7 @@ export const notFaked = (name: string) => async (): Promise<never> => {
 
 /** The batch steps, for tests of a single intent: calling one is a mistake in the test. */
 export const batchStepsNotFaked = {
+  walletTurnCame: notFaked('walletTurnCame'),
   loadBatchItems: notFaked('loadBatchItems'),
   admitBatchItem: notFaked('admitBatchItem'),
   recordItemOutcome: notFaked('recordItemOutcome'),

@@ -4,6 +4,7 @@ import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome } from '../../domain/batch';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
+import { preparedAhead, walletTurnAfter, type WalletTurn } from '../../domain/wallet-turn';
 import { notFaked, reviewOutcome, statusAfterReview } from './fake-activities';
 
 export interface FakeItem {
@@ -24,7 +25,13 @@ export interface FakeItem {
  * database and a chain would show: each item's state and outcome, the order items were signed in
  * per wallet, and the most items active at once.
  */
-export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs: number) {
+export function fakeBatch(
+  items: FakeItem[],
+  releaseQueue: string,
+  permitRetryMs: number,
+  /** Tells an item's workflow its wallet's turn, as the real steps do. */
+  tellWalletTurn: (intentId: string, turn: WalletTurn) => Promise<void>,
+) {
   const status = new Map<string, IntentStatus>();
   const state = items.map(() => ({ state: 'pending', outcome: null as BatchItemOutcome | null }));
   const signedOrder = new Map<string, number[]>();
@@ -38,6 +45,45 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
   const prefix = `pi_${randomUUID().slice(0, 8)}_`;
   const intentIdOf = (index: number) => `${prefix}${index}`;
   const indexOf = (intentId: string) => Number(intentId.slice(prefix.length));
+  const sameWallet = (index: number) => (other: number) =>
+    items[other]!.wallet === items[index]!.wallet;
+  const signed = (index: number) => signedOrder.get(items[index]!.wallet)?.includes(index) ?? false;
+  /** Neither signed nor ended unsigned (an item not admitted yet counts too). */
+  const mayStillSign = (index: number) => {
+    const current = status.get(intentIdOf(index));
+    return state[index]!.state === 'pending' || (!!current && notYetSignedStatuses.has(current));
+  };
+  /** The rule of store/wallet-turns.ts, over what this fake knows. */
+  const walletTurnOf = (index: number): WalletTurn =>
+    walletTurnAfter(
+      items
+        .map((_, earlier) => earlier)
+        .filter((earlier) => earlier < index && sameWallet(index)(earlier))
+        .filter((earlier) => signed(earlier) || mayStillSign(earlier))
+        .reverse()
+        .slice(0, preparedAhead)
+        .map((earlier) => ({
+          signed: signed(earlier),
+          status: status.get(intentIdOf(earlier)) ?? null,
+        })),
+    );
+  const passWalletTurn = async (intentId: string) => {
+    const index = indexOf(intentId);
+    const next = items
+      .map((_, later) => later)
+      .filter(
+        (later) =>
+          later > index &&
+          sameWallet(index)(later) &&
+          state[later]!.state !== 'pending' &&
+          mayStillSign(later),
+      )
+      .slice(0, preparedAhead);
+    for (const later of next) {
+      const turn = walletTurnOf(later);
+      if (turn !== 'wait') await tellWalletTurn(intentIdOf(later), turn).catch(() => undefined);
+    }
+  };
 
   const activities: RelayerActivities = {
     tryAcquirePermit: async ({ intentId }) => {
@@ -56,22 +102,24 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       status.set(intentId, IntentStatus.settling);
       return { status: IntentStatus.settling };
     },
-    hold: async ({ intentId }) => {
+    hold: async ({ intentId, batchItem }) => {
       const current = status.get(intentId)!;
       if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
       if (items[indexOf(intentId)]!.fails === 'hold') {
         throw new InsufficientBalanceError('acme', 0n, 1n);
       }
       status.set(intentId, IntentStatus.held);
+      if (batchItem) await passWalletTurn(intentId);
       return { status: IntentStatus.held };
     },
-    broadcast: async ({ intentId }) => {
+    broadcast: async ({ intentId, batchItem }) => {
       const current = status.get(intentId)!;
       if (current === IntentStatus.cancelled) throw new IntentClosedError(intentId, current);
       const index = indexOf(intentId);
       const wallet = items[index]!.wallet;
       signedOrder.set(wallet, [...(signedOrder.get(wallet) ?? []), index]);
       status.set(intentId, IntentStatus.confirming);
+      if (batchItem) await passWalletTurn(intentId);
       return { status: IntentStatus.confirming, txHash: `0x${index}`, nonce: index };
     },
     confirm: async ({ intentId }) => {
@@ -88,7 +136,7 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
       status.set(intentId, IntentStatus.confirmed);
       return { state: 'confirmed', blockNumber: '1', ageMs: 1 };
     },
-    closeIntent: async ({ intentId }) => {
+    closeIntent: async ({ intentId, batchItem }) => {
       const current = status.get(intentId)!;
       if (!terminalStatuses.has(current)) {
         status.set(
@@ -96,8 +144,10 @@ export function fakeBatch(items: FakeItem[], releaseQueue: string, permitRetryMs
           notYetSignedStatuses.has(current) ? IntentStatus.failed : IntentStatus.needsReview,
         );
       }
+      if (batchItem) await passWalletTurn(intentId);
       return { status: status.get(intentId)!, ageMs: 1 };
     },
+    walletTurnCame: async ({ index }) => walletTurnOf(index),
     resolveReview: async ({ intentId, decision }) => {
       status.set(intentId, statusAfterReview[decision.action]);
       return reviewOutcome(decision.action);

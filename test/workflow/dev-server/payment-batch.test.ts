@@ -12,6 +12,7 @@ import {
   type PaymentBatchInput,
 } from '../../../workflows';
 import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
+import { intentWorkflow } from '../../../client/intent-workflows';
 import { fakeBatch, type FakeItem } from '../../support/fake-batch';
 import { useDevServerClient } from '../../support/dev-server-client';
 
@@ -47,7 +48,12 @@ async function runBatch(
   ) => Promise<void>,
 ) {
   const taskQueue = `batch-${randomUUID()}`;
-  const batch = fakeBatch(items, permitReleaseTaskQueue(taskQueue, 'test'), permitRetryMs);
+  const batch = fakeBatch(
+    items,
+    permitReleaseTaskQueue(taskQueue, 'test'),
+    permitRetryMs,
+    (id, turn) => intentWorkflow(devServer.client(), id).tellWalletTurn(turn),
+  );
   const worker = await createRelayerWorker({
     connection: devServer.connection(),
     namespace: 'default',
@@ -111,10 +117,10 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
     expect(batch.finished()).toEqual({ status: 'completed', cause: null });
   });
 
-  it('a wallet stays held by its unsigned item even when an earlier, signed item of it ends', async () => {
+  it("a wallet's turn stays with its unsigned item even when an earlier, signed item of it ends", async () => {
     // Item 0 is signed at once and ends after its first timer; item 1 waits three timers for a
-    // permit. Item 2 must not start when item 0 ends: it would be signed (take a nonce) before
-    // item 1. (Short timers fire about a second apart on the dev server.)
+    // permit. Item 2 must not sign when item 0 ends: it would take a nonce before item 1.
+    // (Short timers fire about a second apart on the dev server.)
     const items: FakeItem[] = [
       { wallet: 'w0', confirmAfterMs: 100 },
       { wallet: 'w0', permitRefusals: 3 },
