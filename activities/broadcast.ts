@@ -1,15 +1,22 @@
+import { isNative } from '../domain/asset';
 import {
   IntentClosedError,
+  NoFundedWalletError,
   SendPacedError,
+  TokenTransferRefusedError,
   WalletBlockedError,
   WalletRetiredError,
+  WalletTokenShortError,
 } from '../domain/errors';
-import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { IntentStatus, paymentOf, signedTransactionOf, type Intent } from '../domain/intent';
+import { chooseWallet } from '../domain/wallet-choice';
+import type { Chain } from '../chain/chain';
+import { walletLanes } from '../store/wallet-lanes';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
 import { retiredWallets } from '../store/wallet-pools';
-import { blockedLanes, signableLaneFacts } from '../operations/wallet-lanes';
+import { blockedLanes, lanesOf, signableLaneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -69,7 +76,6 @@ export const broadcast = (deps: ActivityDependencies) => {
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
     // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
-    // An intent that named no wallet is planned with the first (gas only differs by recipient).
     if (intent.from !== null) {
       // Retired since it was admitted: it signs nothing new.
       if ((await retiredWallets(db.kysely, intent.chainId)).has(intent.from)) {
@@ -78,14 +84,48 @@ export const broadcast = (deps: ActivityDependencies) => {
       const blockedBy = await unlessCancelled(blockedLanes(db, chain));
       await refuseBehindReview(intent, blockedBy.get(intent.from));
     }
+    if (!isNative(intent.asset)) return signTokenPayment(chain, intent, intent.asset);
+    // An intent that named no wallet is planned with the first (gas only differs by recipient).
     const from = intent.from ?? chain.walletAddresses[0]!;
     const [plan, lanes] = await unlessCancelled(
       Promise.all([
-        chain.planTransfer({ from, to: intent.to, value: intent.amount }),
+        chain.planTransfer(paymentOf(intent, from)),
         intent.from === null ? signableLaneFacts(db, chain, intent.tenantId) : undefined,
       ]),
     );
     return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
+  }
+
+  /**
+   * A token transfer is checked before anything is signed, from the wallet that will sign it
+   * (chosen now for an intent that named none): the wallet holds the amount on top of its
+   * transfers in flight (else WalletTokenShort, retried: a top-up or a confirmation frees it),
+   * and the exact call, simulated, neither reverts nor returns false (else TokenTransferRefused:
+   * the intent fails unsigned, its hold released).
+   */
+  async function signTokenPayment(chain: Chain, intent: Intent, token: Hex): Promise<Intent> {
+    const lanes =
+      intent.from === null
+        ? await unlessCancelled(signableLaneFacts(db, chain, intent.tenantId, token))
+        : undefined;
+    const lane = lanes
+      ? chooseWallet(await walletLanes(db.kysely, intent.chainId, lanes), 0n, intent.amount)
+      : (await unlessCancelled(lanesOf(db, chain, [intent.from!], token)))[0];
+    if (!lane) throw new NoFundedWalletError(intent.chainId, 0n, token);
+    const { address: from } = lane;
+    const holds = lane.token!.balance - lane.token!.committed;
+    if (holds < intent.amount) {
+      throw new WalletTokenShortError(intent.chainId, token, from, holds, intent.amount);
+    }
+    const payment = paymentOf(intent, from);
+    const simulated = await unlessCancelled(chain.simulatePayment(from, payment));
+    if (!simulated.ok)
+      throw new TokenTransferRefusedError(intent.chainId, token, from, simulated.why);
+    const plan = await unlessCancelled(chain.planTransfer(payment));
+    return signAttempt(deps, intent, plan, {
+      kind: 'next',
+      ...(lanes && { lanes, preferred: from }),
+    });
   }
 
   return ({ intentId, permitId, batchItem }: BroadcastParameters): Promise<BroadcastResult> =>

@@ -16,6 +16,8 @@ export interface CloseIntentResult {
   status: IntentStatus;
   /** From submit to now, for the end-to-end latency metric. */
   ageMs: number;
+  /** What it pays in, for the metrics: `native` or the token's address. */
+  asset?: string;
 }
 
 /**
@@ -30,12 +32,12 @@ export const closeIntent = (deps: ActivityDependencies) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
       const now = clock.now();
       if (terminalStatuses.has(intent.status)) {
-        return { status: intent.status, ageMs: ageMs(intent, clock) };
+        return { status: intent.status, ageMs: ageMs(intent, clock), asset: intent.asset };
       }
       const status = mayBeOnChain(intent.status) ? IntentStatus.needsReview : IntentStatus.failed;
       await transitionIntent(trx, intent, { status, reason }, now);
       if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
-      return { status, ageMs: ageMs(intent, clock) };
+      return { status, ageMs: ageMs(intent, clock), asset: intent.asset };
     });
   return async (parameters: CloseIntentParameters): Promise<CloseIntentResult> => {
     const closed = await close(parameters);

@@ -1,10 +1,14 @@
 import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
+import { isNative } from '../domain/asset';
+import { judgeMined, reasonOfOutcome, type MinedOutcome } from '../domain/payment-outcome';
+import { deliveredBy } from '../chain/erc20';
+import { findToken } from '../store/assets';
 import {
   cancelledOnChainReason,
   IntentStatus,
-  revertedReason,
   signedTransactionOf,
   type Intent,
+  paymentOf,
   signingWallet,
 } from '../domain/intent';
 import { recordAudit } from '../store/audit-log';
@@ -21,17 +25,11 @@ import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 
 /**
- * How an intent's confirming ended: paid, reverted (mined, no value moved), or cancelled (an
- * operator's zero-value transfer at its nonce was mined deep enough).
+ * How an intent's confirming ended (domain/payment-outcome.ts): paid, reverted (mined, nothing
+ * moved), cancelled (a zero-value transfer at its nonce was mined deep enough), a token that
+ * moved nothing, or a token that delivered other than the amount (the intent waits in review).
  */
-type EndState = 'confirmed' | 'reverted' | 'cancelled';
-
-/** The reason an intent that ended so records (null: paid). */
-const reasonOf: Record<EndState, string | null> = {
-  confirmed: null,
-  reverted: revertedReason,
-  cancelled: cancelledOnChainReason,
-};
+type EndState = MinedOutcome['state'];
 
 /** `ageMs`: from submit to now, for the end-to-end latency metric. */
 export type ConfirmResult =
@@ -40,6 +38,10 @@ export type ConfirmResult =
       blockNumber: string;
       ageMs: number;
       txHash?: string;
+      /** Why it did not end paid in full (absent in results recorded before tokens). */
+      reason?: string | null;
+      /** What it paid in, for the metrics: `native` or the token's address. */
+      asset?: string;
     }
   | {
       state: 'pending';
@@ -73,13 +75,29 @@ export const confirm = (deps: ActivityDependencies) => {
   });
 
   async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
-    const state: EndState =
-      attempt.cause === 'cancel' ? 'cancelled' : seen.succeeded ? 'confirmed' : 'reverted';
-    const paid = state === 'confirmed';
+    const token = isNative(intent.asset)
+      ? undefined
+      : await findToken(db.kysely, intent.chainId, { address: intent.asset });
+    const outcome = judgeMined({
+      asset: intent.asset,
+      amount: intent.amount,
+      cancel: attempt.cause === 'cancel',
+      succeeded: seen.succeeded,
+      delivered: isNative(intent.asset)
+        ? 0n
+        : deliveredBy(seen.transfers, intent.asset, signingWallet(intent), intent.to),
+      feeOnTransfer: token?.feeOnTransfer ?? false,
+    });
+    const reason = reasonOfOutcome(outcome, intent.amount);
+    const status =
+      outcome.state === 'confirmed'
+        ? IntentStatus.confirmed
+        : outcome.state === 'mismatch'
+          ? IntentStatus.needsReview
+          : IntentStatus.failed;
     return db.transaction(async (trx) => {
       const now = clock.now();
       const current = await getIntentForUpdate(db, trx, intent.id);
-      const status = paid ? IntentStatus.confirmed : IntentStatus.failed;
       if (current.status === IntentStatus.confirming) {
         await transitionIntent(
           trx,
@@ -90,17 +108,26 @@ export const confirm = (deps: ActivityDependencies) => {
             txHash: attempt.txHash,
             rawTx: attempt.rawTx,
             blockNumber: seen.blockNumber,
-            reason: reasonOf[state],
+            reason,
+            feePaid: seen.gasPaid,
+            ...('delivered' in outcome &&
+              outcome.delivered !== undefined && { deliveredAmount: outcome.delivered }),
           },
           now,
         );
-        await endHold(db, trx, intent.id, paid ? 'captured' : 'released', now);
+        // A mismatch keeps its hold for the person who decides; the gas is posted then.
+        if (status !== IntentStatus.needsReview) {
+          const paid = status === IntentStatus.confirmed;
+          await endHold(db, trx, intent.id, paid ? 'captured' : 'released', now, seen.gasPaid);
+        }
       }
       return {
-        state,
+        state: outcome.state,
         blockNumber: seen.blockNumber.toString(),
         ageMs: ageMs(current, clock),
         txHash: attempt.txHash,
+        reason,
+        asset: intent.asset,
       };
     });
   }
@@ -205,7 +232,7 @@ export const confirm = (deps: ActivityDependencies) => {
   async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
     if (latest.cause === 'cancel') return pending(chain);
     const plan = await unlessCancelled(
-      chain.planTransfer({ from: signingWallet(intent), to: intent.to, value: intent.amount }),
+      chain.planTransfer(paymentOf(intent, signingWallet(intent))),
     );
     const chainPendingNonce = await chain.pendingNonce(signingWallet(intent));
     const reassigned = await signAttempt(
@@ -223,22 +250,15 @@ export const confirm = (deps: ActivityDependencies) => {
   return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {
       const intent = await getIntent(db.kysely, intentId);
-      if (
-        (intent.status === IntentStatus.confirmed || intent.status === IntentStatus.failed) &&
-        intent.blockNumber !== null
-      ) {
+      if (endedByLook.has(intent.status) && intent.blockNumber !== null) {
         // Ended by an earlier try: the state its status and reason recorded.
-        const state =
-          intent.status === IntentStatus.confirmed
-            ? 'confirmed'
-            : intent.reason === reasonOf.cancelled
-              ? 'cancelled'
-              : 'reverted';
         return {
-          state,
+          state: endStateOf(intent),
           blockNumber: intent.blockNumber.toString(),
           ageMs: ageMs(intent, clock),
           ...(intent.txHash && { txHash: intent.txHash }),
+          reason: intent.reason,
+          asset: intent.asset,
         };
       }
       const attempts = await listAttempts(db.kysely, intentId);
@@ -306,3 +326,19 @@ export const confirm = (deps: ActivityDependencies) => {
       }
     });
 };
+
+/** Statuses a look that found a transaction mined deep enough leaves an intent in. */
+const endedByLook: ReadonlySet<IntentStatus> = new Set([
+  IntentStatus.confirmed,
+  IntentStatus.failed,
+  IntentStatus.needsReview,
+]);
+
+/** The end state an intent ended by a look records in its status and reason. */
+function endStateOf(intent: Intent): EndState {
+  if (intent.status === IntentStatus.confirmed) return 'confirmed';
+  if (intent.status === IntentStatus.needsReview) return 'mismatch';
+  if (intent.reason === cancelledOnChainReason) return 'cancelled';
+  if (intent.reason?.startsWith('TokenMovedNothing:')) return 'moved-nothing';
+  return 'reverted';
+}

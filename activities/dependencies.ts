@@ -44,6 +44,8 @@ export interface ActivityDependencies {
    * (nothing is swept, and a batch item finds its turn on its own timer).
    */
   workflows?: RelayerWorkflows;
+  /** Who the books charge gas to (GAS_PAID_BY); the house when not given. */
+  gasPaidBy?: 'house' | 'tenant';
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

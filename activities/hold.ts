@@ -1,4 +1,5 @@
 import { IntentClosedError } from '../domain/errors';
+import { ledgerAssetOf } from '../domain/asset';
 import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
@@ -8,12 +9,13 @@ import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 
 /**
- * settling → held: reserves the amount on the tenant's balance, in the same transaction as the
+ * settling → held: reserves the amount on the tenant's balance in the intent's asset (and, when
+ * tenants pay gas, the most its transaction may cost in native), in the same transaction as the
  * state change, so a hold exists exactly when the intent says so. A balance can never go
  * negative: an intent the tenant cannot cover fails with InsufficientBalance.
  */
 export const hold = (deps: ActivityDependencies) => {
-  const { db, clock } = deps;
+  const { db, clock, chains } = deps;
   const placeIt = ({ intentId }: IntentStepParameters): Promise<IntentStepResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
@@ -21,7 +23,20 @@ export const hold = (deps: ActivityDependencies) => {
       if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
       if (state === 'done') return { status: intent.status };
       const now = clock.now();
-      await placeHold(db, trx, { intentId, tenantId: intent.tenantId, amount: intent.amount }, now);
+      const feeHeld =
+        deps.gasPaidBy === 'tenant' ? chains.get(intent.chainId).maxFeePerTransfer : 0n;
+      await placeHold(
+        db,
+        trx,
+        {
+          intentId,
+          tenantId: intent.tenantId,
+          asset: ledgerAssetOf(intent.chainId, intent.asset),
+          amount: intent.amount,
+          feeHeld,
+        },
+        now,
+      );
       const held = await transitionIntent(trx, intent, { status: IntentStatus.held }, now);
       return { status: held.status };
     });

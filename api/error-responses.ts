@@ -32,6 +32,8 @@ export const httpStatusOf: Record<RejectionCode, number> = {
   not_cancellable: 409,
   not_in_review: 409,
   review_refused: 409,
+  unknown_asset: 422,
+  no_account: 422,
   internal_error: 500,
 };
 

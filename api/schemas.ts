@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BatchMode } from '../domain/batch';
 import { IntentStatus, type Intent } from '../domain/intent';
-import { newIntentBodySchema } from '../domain/intent-request';
+import { intentBodySchema } from '../domain/intent-request';
 import type { BatchWithCounts } from '../service/batch-queries';
 import type { AuditEntry, TransactionAttempt } from '../service/intent-queries';
 import type { WalletStanding } from '../service/wallet-standing';
@@ -22,7 +22,16 @@ export const intentSchema = z
       .nullable()
       .describe('the sending wallet; null until signed when the request named none'),
     to: hex,
-    amount: z.string().describe('wei, as a decimal string'),
+    asset: z.string().describe('"native", or the address of the token on the chain'),
+    amount: z.string().describe("in the asset's base units (wei), as a decimal string"),
+    deliveredAmount: z
+      .string()
+      .nullable()
+      .describe('what a fee-on-transfer token delivered, when less than the amount'),
+    feePaid: z
+      .string()
+      .nullable()
+      .describe('native wei the hot wallet paid in gas for the mined transaction'),
     nonce: z.number().int().nullable(),
     txHash: hex.nullable(),
     blockNumber: z
@@ -44,7 +53,10 @@ export const intentView = (intent: Intent): IntentView => ({
   chainId: intent.chainId,
   from: intent.from,
   to: intent.to,
+  asset: intent.asset,
   amount: intent.amount.toString(),
+  deliveredAmount: intent.deliveredAmount?.toString() ?? null,
+  feePaid: intent.feePaid?.toString() ?? null,
   nonce: intent.nonce,
   txHash: intent.txHash,
   blockNumber: intent.blockNumber?.toString() ?? null,
@@ -131,7 +143,7 @@ export const noteBodySchema = z.strictObject({ note: z.string().max(1000).option
 
 export const batchBodySchema = z.strictObject({
   items: z
-    .array(newIntentBodySchema)
+    .array(intentBodySchema)
     .min(1, { error: 'a batch needs at least one item' })
     .max(maxBatchItems, { error: `a batch holds at most ${maxBatchItems} items` }),
   concurrency: z.number().int().min(1).max(200).default(8).describe('items running at once'),
@@ -243,3 +255,38 @@ export const walletView = (wallet: WalletStanding): WalletView => ({
   low: wallet.low,
   retired: wallet.retired,
 });
+
+export const tokenSchema = z
+  .object({
+    chainId: z.number().int(),
+    address: hex,
+    alias: z.string(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    feeOnTransfer: z.boolean(),
+  })
+  .meta({ id: 'Token' });
+
+export type TokenView = z.infer<typeof tokenSchema>;
+
+export const tokensSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'Tokens' });
+
+export const registeredTokenSchema = tokenSchema
+  .extend({
+    probe: z
+      .enum(['fee_on_transfer', 'delivers_in_full', 'not_probed'])
+      .describe('what a transfer simulated from a hot wallet holding the token showed'),
+  })
+  .meta({ id: 'RegisteredToken' });
+
+export const registerTokenBodySchema = z.strictObject({
+  chainId: z.number().int().positive(),
+  address: z.string().describe('the token contract'),
+  alias: z.string().optional().describe("unique per chain; defaults to the token's symbol"),
+  feeOnTransfer: z
+    .boolean()
+    .optional()
+    .describe('overrides what the probe finds (say so for a token no hot wallet holds yet)'),
+});
+
+export const tokensQuerySchema = z.strictObject({ chainId: z.coerce.number().int().optional() });

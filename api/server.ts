@@ -11,6 +11,7 @@ import { ApiMetrics } from './api-metrics';
 import { requireApiKey } from './auth';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import { RejectionCode } from '../domain/rejections';
+import { assetRoutes } from './routes/assets';
 import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
@@ -75,6 +76,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);
     await v1.register(walletRoutes, context);
+    await v1.register(assetRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

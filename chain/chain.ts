@@ -3,6 +3,7 @@
  * a chain with another replay guard (Solana blockhash, TON seqno, Sui object version) would
  * implement the same seam without touching workflows.
  */
+import type { TokenTransfer } from './erc20';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import type { FeeBid } from './fee-policy';
 import type { WalletSigner } from './signers/wallet-signer';
@@ -22,7 +23,16 @@ export type TransactionObservation =
   | { state: 'pending' }
   /** In no block yet, as far as the watched blocks show: the node may or may not have them. */
   | { state: 'not-mined' }
-  | { state: 'mined'; blockNumber: bigint; confirmations: number; succeeded: boolean };
+  | {
+      state: 'mined';
+      blockNumber: bigint;
+      confirmations: number;
+      succeeded: boolean;
+      /** Native wei it burned: gas used × effective price, plus an L1 data fee where charged. */
+      gasPaid: bigint;
+      /** The ERC-20 Transfer logs of its receipt. */
+      transfers: readonly TokenTransfer[];
+    };
 
 export interface Chain {
   readonly chainId: number;
@@ -48,6 +58,8 @@ export interface Chain {
   pausedForMs(): number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
+  /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
+  readonly maxFeePerTransfer: bigint;
   /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
   /** Takes on a wallet added at run time; false when the process already signs for it. */
@@ -62,6 +74,24 @@ export interface Chain {
    * them is read now, in one call, not each at its own signing. Never throws.
    */
   expectRecipients(addresses: readonly Hex[]): void;
+  /** An ERC-20's symbol and decimals, read from it; throws when it answers neither. */
+  tokenInfo(token: Hex): Promise<{ symbol: string; decimals: number }>;
+  /** What `wallet` holds of `token` in the watched head block (read once per block). */
+  tokenBalance(token: Hex, wallet: Hex): Promise<bigint>;
+  /**
+   * The exact call, simulated from `from` at the head: accepted when it neither reverts nor
+   * returns false (SafeERC20's rule), else refused with the revert reason or the false.
+   */
+  simulatePayment(
+    from: Hex,
+    call: { to: Hex; value: bigint; data?: Hex },
+  ): Promise<{ ok: true } | { ok: false; why: string }>;
+  /**
+   * What a transfer of `amount` of `token` from `wallet` delivers, simulated (a state override
+   * runs a probe as the wallet; nothing is sent): less than `amount` for a fee-on-transfer
+   * token. 0 when the wallet could not make it (too little balance, a refusal).
+   */
+  probeDelivery(token: Hex, wallet: Hex, amount: bigint): Promise<bigint>;
   /**
    * The same transfer with a bid that outbids `previous` by the node's replacement minimum and
    * meets the market; throws FeeAboveCap when that is above the caps.
@@ -104,6 +134,8 @@ export interface Chain {
 
 export interface ObservedTransfer extends TransferRequest {
   chainId: number;
+  /** The call data (`0x` for a plain value transfer). */
+  data: Hex;
   nonce: number;
   observation: TransactionObservation;
 }

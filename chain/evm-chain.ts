@@ -1,7 +1,10 @@
 import {
   createPublicClient,
   fallback,
+  BaseError,
+  ContractFunctionRevertedError,
   getAddress,
+  hexToBigInt,
   http,
   keccak256,
   recoverTransactionAddress,
@@ -10,6 +13,7 @@ import {
   type TransactionReceipt,
   type TransactionSerializedEIP1559,
 } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import {
   FeeAboveCapError,
   RpcUnavailableError,
@@ -29,6 +33,13 @@ import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../doma
 import { BlockWatcher, type WatchedBlock } from './block-watcher';
 import { signChecked, type WalletSigner } from './signers/wallet-signer';
 import { CodeProbe } from './code-probe';
+import {
+  balanceOfCall,
+  deliveryProbeCode,
+  erc20ReadAbi,
+  judgeTransferReturn,
+  tokenTransfersOf,
+} from './erc20';
 import { classifyRpcError, RpcErrorKind } from './evm-rpc-errors';
 import { metered, type RpcGate } from './metered-transport';
 import {
@@ -205,7 +216,12 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   async function gasOf(request: TransferRequest): Promise<bigint> {
     if (!(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
     return rpc(
-      client.estimateGas({ account: request.from, to: request.to, value: request.value }),
+      client.estimateGas({
+        account: request.from,
+        to: request.to,
+        value: request.value,
+        ...(request.data && { data: request.data }),
+      }),
       request.from,
     );
   }
@@ -234,6 +250,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   };
 
   const chain: Chain = {
+    maxFeePerTransfer: settings.fees.caps.maxFeePerTransfer,
     chainId,
     confirmations: settings.confirmations,
     firstLookInMs: () =>
@@ -280,6 +297,58 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       codes.probeNow(addresses);
     },
 
+    async tokenInfo(token) {
+      const read = <T>(functionName: 'symbol' | 'decimals') =>
+        rpc(client.readContract({ address: token, abi: erc20ReadAbi, functionName }) as Promise<T>);
+      const [symbol, decimals] = await Promise.all([
+        read<string>('symbol'),
+        read<number>('decimals'),
+      ]);
+      return { symbol, decimals: Number(decimals) };
+    },
+
+    async tokenBalance(token, wallet) {
+      const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
+      return rpc(
+        balanceThisBlock(block, `${token}/${wallet}`, async () => {
+          const { data } = await client.call({
+            to: token,
+            data: balanceOfCall(wallet),
+            blockNumber: block.number,
+          });
+          return data && data !== '0x' ? hexToBigInt(data) : 0n;
+        }),
+        wallet,
+      );
+    },
+
+    async simulatePayment(from, call) {
+      try {
+        const { data } = await client.call({
+          account: from,
+          to: call.to,
+          value: call.value,
+          ...(call.data && { data: call.data }),
+        });
+        return judgeTransferReturn(data);
+      } catch (error) {
+        const reason = revertReasonOf(error);
+        if (reason !== undefined) return { ok: false, why: `it reverts: ${reason}` };
+        throw typed(error, from);
+      }
+    },
+
+    async probeDelivery(token, wallet, amount) {
+      const probe = privateKeyToAddress(generatePrivateKey());
+      const { data } = await rpc(
+        client.call({
+          to: wallet,
+          stateOverride: [{ address: wallet, code: deliveryProbeCode(token, probe, amount) }],
+        }),
+      );
+      return data && data !== '0x' ? hexToBigInt(data) : 0n;
+    },
+
     async planReplacement(previous: TransferPlan): Promise<TransferPlan> {
       const market = await feeMarket();
       return {
@@ -309,6 +378,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         gas: plan.gas,
         maxFeePerGas: plan.maxFeePerGas,
         maxPriorityFeePerGas: plan.maxPriorityFeePerGas,
+        ...(plan.data && { data: plan.data }),
       });
       return { rawTx, txHash: keccak256(rawTx) };
     },
@@ -374,6 +444,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
         from: getAddress(transaction.from),
         to: transaction.to ? getAddress(transaction.to) : zeroAddress,
         value: transaction.value,
+        data: transaction.input,
         nonce: transaction.nonce,
         observation: await observeAtNode(txHash),
       };
@@ -429,7 +500,20 @@ const minedBy = (receipt: TransactionReceipt, headNumber: bigint): TransactionOb
       1n,
   ),
   succeeded: receipt.status === 'success',
+  gasPaid: gasPaidBy(receipt),
+  transfers: tokenTransfersOf(receipt.logs),
 });
+
+/**
+ * The native wei a mined transaction cost its sender: gas used × effective gas price, plus the
+ * L1 data fee an OP-stack rollup's receipt names (`l1Fee`, left as the node sent it).
+ */
+function gasPaidBy(receipt: TransactionReceipt): bigint {
+  const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
+  const dataFee =
+    typeof l1Fee === 'bigint' ? l1Fee : typeof l1Fee === 'string' ? hexToBigInt(l1Fee as Hex) : 0n;
+  return receipt.gasUsed * receipt.effectiveGasPrice + dataFee;
+}
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.chainId, chain]));
@@ -441,4 +525,18 @@ export function createChainRegistry(chains: Chain[]): ChainRegistry {
       return chain;
     },
   };
+}
+
+/**
+ * The reason a call reverted with, when the node says it reverted ("execution reverted", with or
+ * without an Error(string)); undefined for any other failure (the node unreachable, a timeout).
+ */
+function revertReasonOf(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+  if (reverted instanceof ContractFunctionRevertedError)
+    return reverted.reason ?? 'no reason given';
+  if (classifyRpcError(error).kind !== RpcErrorKind.executionReverted) return undefined;
+  const said = /reverted(?: with reason)?:?\s*(.*)/i.exec(error.details || error.shortMessage)?.[1];
+  return said?.split('\n')[0]?.replace(/\.$/, '').trim() || 'no reason given';
 }

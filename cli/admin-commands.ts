@@ -3,6 +3,7 @@ import { parseEther } from 'viem';
 import { UnknownTenantError } from '../domain/errors';
 import { tenantIdSchema } from '../domain/intent-request';
 import { createApiKey, listKeys, revokeKey } from '../service/api-keys';
+import { baseUnitsOfBody, depositAsset } from '../service/assets';
 import { setUpTenant, withBooks } from '../service/tenants';
 import { table } from './table';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
@@ -72,6 +73,53 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         );
       },
     );
+
+  tenants
+    .command('deposit <tenantId>')
+    .description("credit a tenant's balance in an asset (opens its account in a token)")
+    .requiredOption('--amount <decimal>', "in the asset's units, e.g. 12.5")
+    .option('--asset <alias>', 'native (default) or a registered token', 'native')
+    .option('--chain-id <id>', "the token's chain (required for a token)", (value) => {
+      if (!/^\d+$/.test(value))
+        throw badInput(`--chain-id: must be a whole number (got "${value}")`);
+      return Number(value);
+    })
+    .action(async (id: string, flags: { amount: string; asset: string; chainId?: number }) => {
+      const options = db();
+      const tenant = tenantId(id);
+      if (flags.asset !== 'native' && flags.chainId === undefined) {
+        throw badInput(`--chain-id: required for a token (${flags.asset})`);
+      }
+      const chainId = flags.chainId ?? 0;
+      const { asset, balance } = await withBooks(options.databaseUrl, async (database) =>
+        depositAsset(
+          database,
+          {
+            tenantId: tenant,
+            chainId,
+            asset: flags.asset,
+            amount: await baseUnitsOfBody(
+              database,
+              { chainId, asset: flags.asset, decimalAmount: flags.amount },
+              '--amount',
+            ),
+          },
+          new Date(),
+        ),
+      );
+      const view = {
+        id: tenant,
+        asset,
+        available: balance.available.toString(),
+        held: balance.held.toString(),
+      };
+      print(
+        options,
+        view,
+        () =>
+          `tenant ${tenant} in ${asset}: ${view.available} available, ${view.held} held (base units)`,
+      );
+    });
 
   const keys = program
     .command('keys')

@@ -1,4 +1,4 @@
-import type { IntentView, WalletView } from '../api/schemas';
+import type { IntentView, TokenView, WalletView } from '../api/schemas';
 import type { ErrorBody } from '../api/error-responses';
 
 export interface ApiAnswer<T> {
@@ -161,6 +161,20 @@ export class RelayerApiClient {
     });
   }
 
+  async tokens(chainId?: number): Promise<TokenView[]> {
+    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
+    return (await this.call<{ tokens: TokenView[] }>('GET', `/v1/assets${query}`)).body.tokens;
+  }
+
+  async registerToken(body: {
+    chainId: number;
+    address: string;
+    alias?: string;
+    feeOnTransfer?: boolean;
+  }): Promise<TokenView & { probe: string }> {
+    return (await this.call<TokenView & { probe: string }>('POST', '/v1/assets', { body })).body;
+  }
+
   async audit(id: string) {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
@@ -204,7 +218,11 @@ export interface SubmitBody {
   chainId: number;
   from?: string;
   to: string;
-  amount: string;
+  /** `native` when absent, or a registered token's alias. */
+  asset?: string;
+  /** In base units; or `decimalAmount` in the asset's units, one of the two. */
+  amount?: string;
+  decimalAmount?: string;
 }
 
 const isErrorBody = (body: unknown): body is ErrorBody =>

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseEther } from 'viem';
 import type { SubmitBody } from './api-client';
-import { newIntentBodySchema } from '../domain/intent-request';
+import { intentBodySchema } from '../domain/intent-request';
 import { badInput } from './exit-codes';
 
 export interface BatchFileRow {
@@ -21,9 +21,12 @@ export interface BatchFile {
 }
 
 /**
- * Reads payouts from CSV (columns `to`, `amount` in wei or `amount_eth`, optional `from` and
- * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount, from?, chainId? }`),
- * and checks every row with the API's own rules, so a bad row is reported before anything is sent.
+ * Reads payouts from CSV (columns `to`; the amount as `amount` in base units, `amount_decimal` in
+ * the asset's units, or `amount_eth`; optional `asset` — native or a token's alias — `from` and
+ * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount | decimalAmount,
+ * asset?, from?, chainId? }`), and checks every row with the API's own rules, so a bad row is
+ * reported before anything is sent. A decimal amount is converted by the API, which knows each
+ * token's decimals (an amount with more digits than the token has refuses the batch by item).
  */
 export function readBatchFile(path: string, defaultChainId: number | undefined): BatchFile {
   let content: Buffer;
@@ -81,21 +84,43 @@ function checkRow(
   const chainId =
     chainField === undefined || chainField === '' ? defaultChainId : Number(chainField);
   if (chainId === undefined) return { where, problem: 'no chain_id column and no --chain-id' };
-  let amount = fields.amount;
-  if (fields.amount_eth !== undefined && fields.amount_eth !== '') {
-    if (amount !== undefined && amount !== '') {
-      return { where, problem: 'give amount (wei) or amount_eth, not both' };
+  const amounts = {
+    amount: fields.amount,
+    amount_decimal: fields.amount_decimal ?? fields.decimalAmount,
+    amount_eth: fields.amount_eth,
+  };
+  const given = Object.entries(amounts).filter(([, value]) => value !== undefined && value !== '');
+  if (given.length !== 1) {
+    return {
+      where,
+      problem: 'give the amount once: amount (base units), amount_decimal or amount_eth',
+    };
+  }
+  const asset =
+    fields.asset === '' || fields.asset === undefined ? undefined : String(fields.asset);
+  const [column, value] = given[0]! as [keyof typeof amounts, unknown];
+  let amount: { amount: string } | { decimalAmount: string };
+  if (column === 'amount_eth') {
+    const eth = String(value);
+    if (asset !== undefined && asset !== 'native') {
+      return {
+        where,
+        problem: `amount_eth is for the native coin: give amount_decimal for ${asset}`,
+      };
     }
-    const eth = String(fields.amount_eth);
     if (!/^\d+(\.\d{1,18})?$/.test(eth)) {
       return { where, problem: `amount_eth: "${eth}" is not a decimal amount of ether` };
     }
-    amount = parseEther(eth).toString();
+    amount = { amount: parseEther(eth).toString() };
+  } else if (column === 'amount_decimal') {
+    amount = { decimalAmount: String(value) };
+  } else {
+    amount = { amount: String(value) };
   }
   // An empty `from` cell leaves the choice of wallet to the relayer, like an absent column.
   const from = fields.from === '' ? undefined : fields.from;
-  const request = { chainId, from, to: fields.to, amount };
-  const parsed = newIntentBodySchema.safeParse(request);
+  const request = { chainId, from, to: fields.to, ...(asset && { asset }), ...amount };
+  const parsed = intentBodySchema.safeParse(request);
   if (!parsed.success) {
     return { where, problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
   }
@@ -105,7 +130,8 @@ function checkRow(
       chainId,
       ...(parsed.data.from && { from: parsed.data.from }),
       to: parsed.data.to,
-      amount: String(amount),
+      ...(asset && { asset }),
+      ...amount,
     },
   };
 }

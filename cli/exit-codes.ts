@@ -24,6 +24,8 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   body_too_large: ExitCode.badInput,
   insufficient_balance: ExitCode.badInput,
   unknown_tenant: ExitCode.badInput,
+  unknown_asset: ExitCode.badInput,
+  no_account: ExitCode.badInput,
   unauthorized: ExitCode.notAllowed,
   forbidden: ExitCode.notAllowed,
   not_found: ExitCode.notFound,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { formatEther, parseEther } from 'viem';
+import { parseEther } from 'viem';
 import type { IntentView } from '../api/schemas';
 import { RelayerApiClient } from './api-client';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
@@ -9,6 +9,7 @@ import {
   intentDetails,
   intentTable,
   print,
+  tokenTable,
   walletTable,
   type OutputOptions,
 } from './output';
@@ -39,8 +40,13 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .requiredOption('--chain-id <id>', 'EVM chain id', whole('--chain-id', 2 ** 31))
     .option('--from <address>', 'hot wallet to send from (default: the relayer chooses one)')
     .requiredOption('--to <address>', 'recipient')
-    .option('--eth <amount>', 'amount in ether, e.g. 0.25')
-    .option('--wei <amount>', 'amount in wei')
+    .option('--asset <alias>', 'what to pay in: native (default) or a registered token, e.g. USDC')
+    .option(
+      '--amount <decimal>',
+      "amount in the asset's units, e.g. 12.5 (of USDC: 12500000 base units)",
+    )
+    .option('--eth <amount>', 'amount in ether, e.g. 0.25 (native)')
+    .option('--wei <amount>', 'amount in base units (wei, or the token’s smallest unit)')
     .option('--idempotency-key <key>', 'your name for this payment (default: a new UUID)')
     .option('--wait', 'wait until the intent ends, with a progress bar')
     .action(async (flags: SubmitFlags) => {
@@ -53,7 +59,8 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
           chainId: flags.chainId,
           ...(flags.from !== undefined && { from: flags.from }),
           to: flags.to,
-          amount,
+          ...(flags.asset !== undefined && { asset: flags.asset }),
+          ...amount,
         },
         key,
       );
@@ -181,6 +188,51 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       },
     );
 
+  const assets = program
+    .command('assets')
+    .description('the tokens intents may pay in, per chain (besides native)');
+  assets
+    .command('list')
+    .description('registered tokens: alias, symbol, decimals, fee on transfer')
+    .option('--chain-id <id>', 'one chain only', whole('--chain-id', 2 ** 31))
+    .action(async (flags: { chainId?: number }) => {
+      const options = api();
+      const list = await apiOf(options).tokens(flags.chainId);
+      print(options, list, () => tokenTable(list));
+    });
+  assets
+    .command('register <address>')
+    .description(
+      'operator: register an ERC-20 (symbol and decimals read from it, a fee on transfer probed)',
+    )
+    .requiredOption('--chain-id <id>', 'EVM chain id', whole('--chain-id', 2 ** 31))
+    .option(
+      '--alias <alias>',
+      "how intents name it, unique per chain (default: the token's symbol)",
+    )
+    .option('--fee-on-transfer', 'it takes a fee on transfer (over what the probe finds)')
+    .action(
+      async (
+        address: string,
+        flags: { chainId: number; alias?: string; feeOnTransfer?: boolean },
+      ) => {
+        const options = api();
+        const token = await apiOf(options).registerToken({
+          chainId: flags.chainId,
+          address,
+          ...(flags.alias !== undefined && { alias: flags.alias }),
+          ...(flags.feeOnTransfer && { feeOnTransfer: true }),
+        });
+        print(
+          options,
+          token,
+          () =>
+            `${token.alias} (${token.symbol}, ${token.decimals} decimals) registered on chain ${token.chainId}: ` +
+            `${token.feeOnTransfer ? 'takes a fee on transfer' : 'delivers in full'} (probe: ${token.probe})`,
+        );
+      },
+    );
+
   const review = program
     .command('review')
     .description('operator: resolve intents in needs_review (checked on-chain, audited)');
@@ -252,23 +304,35 @@ interface SubmitFlags {
   chainId: number;
   from?: string;
   to: string;
+  asset?: string;
+  amount?: string;
   eth?: string;
   wei?: string;
   idempotencyKey?: string;
   wait?: boolean;
 }
 
-function amountOf(flags: SubmitFlags): string {
-  if ((flags.eth === undefined) === (flags.wei === undefined)) {
-    throw badInput('give the amount once: --eth <ether> or --wei <wei>');
+/** The amount as the API takes it: base units, or a decimal the API converts by the asset's decimals. */
+function amountOf(flags: SubmitFlags): { amount: string } | { decimalAmount: string } {
+  const given = [flags.amount, flags.eth, flags.wei].filter((flag) => flag !== undefined);
+  if (given.length !== 1) {
+    throw badInput('give the amount once: --amount <decimal>, --eth <ether> or --wei <base units>');
   }
-  if (flags.wei !== undefined) return flags.wei;
-  if (!/^\d+(\.\d{1,18})?$/.test(flags.eth!)) {
-    throw badInput(`--eth: must be a decimal amount of ether like 0.25 (got "${flags.eth}")`);
+  if (flags.eth !== undefined && flags.asset !== undefined && flags.asset !== 'native') {
+    throw badInput(`--eth is for the native coin: give --amount for ${flags.asset}`);
   }
-  const wei = parseEther(flags.eth!);
-  if (formatEther(wei) === '0') throw badInput('--eth: must be more than zero');
-  return wei.toString();
+  if (flags.wei !== undefined) return { amount: flags.wei };
+  const decimal = flags.amount ?? flags.eth!;
+  const flag = flags.amount !== undefined ? '--amount' : '--eth';
+  if (!/^\d+(\.\d+)?$/.test(decimal) || /^0+(\.0+)?$/.test(decimal)) {
+    throw badInput(`${flag}: must be a positive decimal amount like 0.25 (got "${decimal}")`);
+  }
+  if (flag === '--eth') {
+    if (!/^\d+(\.\d{1,18})?$/.test(decimal))
+      throw badInput(`--eth: at most 18 decimals (got "${decimal}")`);
+    return { amount: parseEther(decimal).toString() };
+  }
+  return { decimalAmount: decimal };
 }
 
 function exitUnlessConfirmed(status: string): void {

@@ -1,5 +1,5 @@
 import { formatEther, formatGwei } from 'viem';
-import type { IntentView, WalletView } from '../api/schemas';
+import type { IntentView, TokenView, WalletView } from '../api/schemas';
 import type { AttemptView } from './api-client';
 import { table } from './table';
 
@@ -14,7 +14,7 @@ export function print(options: OutputOptions, value: unknown, forPeople: () => s
 
 export function intentTable(intents: IntentView[]): string {
   const rows = table(
-    ['id', 'tenant', 'status', 'amount ETH', 'to', 'tx', 'created'],
+    ['id', 'tenant', 'status', 'amount', 'to', 'tx', 'created'],
     ['left', 'left', 'left', 'right', 'left', 'left', 'left'],
   );
   for (const intent of intents) {
@@ -22,7 +22,7 @@ export function intentTable(intents: IntentView[]): string {
       intent.id,
       intent.tenantId,
       intent.status,
-      formatEther(BigInt(intent.amount)),
+      amountOf(intent),
       shorten(intent.to),
       intent.txHash ? shorten(intent.txHash) : '',
       intent.createdAt.replace('T', ' ').slice(0, 19),
@@ -76,7 +76,9 @@ export function intentDetails(intent: IntentView): string {
     ['id', intent.id],
     ['tenant', intent.tenantId],
     ['status', intent.status],
-    ['amount', `${formatEther(BigInt(intent.amount))} ETH (${intent.amount} wei)`],
+    ['amount', amountOf(intent)],
+    ...(intent.deliveredAmount ? [['delivered', `${intent.deliveredAmount} base units`]] : []),
+    ...(intent.feePaid ? [['gas paid', `${formatEther(BigInt(intent.feePaid))} ETH`]] : []),
     ['chain', String(intent.chainId)],
     ['from', intent.from],
     ['to', intent.to],
@@ -92,3 +94,28 @@ export function intentDetails(intent: IntentView): string {
 }
 
 const shorten = (hex: string) => `${hex.slice(0, 8)}…${hex.slice(-6)}`;
+
+/** Ether for the native coin; base units and the token's address otherwise. */
+function amountOf(intent: IntentView): string {
+  return intent.asset === 'native'
+    ? `${formatEther(BigInt(intent.amount))} ETH`
+    : `${intent.amount} of ${intent.asset}`;
+}
+
+export function tokenTable(tokens: TokenView[]): string {
+  const rows = table(
+    ['chain', 'alias', 'symbol', 'decimals', 'address', 'fee on transfer'],
+    ['right', 'left', 'left', 'right', 'left', 'left'],
+  );
+  for (const token of tokens) {
+    rows.push([
+      token.chainId,
+      token.alias,
+      token.symbol,
+      token.decimals,
+      token.address,
+      token.feeOnTransfer ? 'yes' : '',
+    ]);
+  }
+  return rows.toString();
+}

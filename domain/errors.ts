@@ -33,6 +33,10 @@ export const ErrorType = {
   signerUnavailable: 'SignerUnavailable',
   signerRefused: 'SignerRefused',
   signerMismatch: 'SignerMismatch',
+  unknownAsset: 'UnknownAsset',
+  noAccount: 'NoAccount',
+  tokenTransferRefused: 'TokenTransferRefused',
+  walletTokenShort: 'WalletTokenShort',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -50,6 +54,9 @@ export const nonRetryableErrorTypes: ErrorType[] = [
   ErrorType.walletRetired,
   ErrorType.signerRefused,
   ErrorType.signerMismatch,
+  ErrorType.unknownAsset,
+  ErrorType.noAccount,
+  ErrorType.tokenTransferRefused,
   ErrorType.notInReview,
   ErrorType.reviewRefused,
 ];
@@ -116,12 +123,85 @@ export class InsufficientBalanceError extends RelayerError<{
   tenantId: string;
   available: string;
   requested: string;
+  asset: string;
 }> {
-  constructor(tenantId: string, available: bigint, requested: bigint) {
+  constructor(tenantId: string, available: bigint, requested: bigint, asset = 'native') {
+    const unit = asset === 'native' ? 'wei' : `base units of ${asset}`;
     super(
       ErrorType.insufficientBalance,
-      `tenant ${tenantId} has ${available} wei available, ${requested} wei requested`,
-      { tenantId, available: available.toString(), requested: requested.toString() },
+      `tenant ${tenantId} has ${available} ${unit} available, ${requested} ${unit} requested`,
+      { tenantId, available: available.toString(), requested: requested.toString(), asset },
+    );
+  }
+}
+
+/** The intent names an asset that is neither `native` nor a token registered for its chain. */
+export class UnknownAssetError extends RelayerError<{
+  chainId: number;
+  asset: string;
+  item?: number;
+}> {
+  /** `item`: the batch item that names it. */
+  constructor(chainId: number, asset: string, item?: number) {
+    super(
+      ErrorType.unknownAsset,
+      `${item === undefined ? '' : `item ${item}: `}asset "${asset}" is not registered on chain ${chainId}: use "native" or the alias of a token an operator registered (GET /v1/assets)`,
+      { chainId, asset, ...(item !== undefined && { item }) },
+    );
+  }
+}
+
+/** The tenant keeps no account in the asset: a deposit of it opens one. */
+export class NoAccountError extends RelayerError<{
+  tenantId: string;
+  asset: string;
+  item?: number;
+}> {
+  /** `item`: the batch item that names it. */
+  constructor(tenantId: string, asset: string, item?: number) {
+    super(
+      ErrorType.noAccount,
+      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${asset}: an operator opens one with a deposit of it`,
+      { tenantId, asset, ...(item !== undefined && { item }) },
+    );
+  }
+}
+
+/**
+ * The token would not move the funds: the exact transfer, simulated from the sending wallet,
+ * returned false or reverted (paused, a blocked account, …). Nothing is signed.
+ */
+export class TokenTransferRefusedError extends RelayerError<{
+  chainId: number;
+  token: string;
+  wallet: string;
+  why: string;
+}> {
+  constructor(chainId: number, token: string, wallet: string, why: string) {
+    super(
+      ErrorType.tokenTransferRefused,
+      `token ${token} on chain ${chainId} refuses the transfer from ${wallet}: ${why}`,
+      { chainId, token, wallet, why },
+    );
+  }
+}
+
+/**
+ * The sending wallet holds too little of the token for this transfer on top of its transfers in
+ * flight. Retryable: a confirmation or a top-up frees funds; nothing was signed.
+ */
+export class WalletTokenShortError extends RelayerError<{
+  chainId: number;
+  token: string;
+  wallet: string;
+  balance: string;
+  needed: string;
+}> {
+  constructor(chainId: number, token: string, wallet: string, balance: bigint, needed: bigint) {
+    super(
+      ErrorType.walletTokenShort,
+      `wallet ${wallet} holds ${balance} of token ${token} on chain ${chainId}, ${needed} needed with its transfers in flight: top it up`,
+      { chainId, token, wallet, balance: balance.toString(), needed: needed.toString() },
     );
   }
 }
@@ -235,6 +315,7 @@ export type ReviewProblem =
   | 'transaction_not_found'
   | 'transaction_not_mined'
   | 'transaction_reverted'
+  | 'token_moved_nothing'
   | 'transaction_mismatch'
   | 'transaction_taken'
   | 'transaction_mined'
@@ -301,12 +382,17 @@ export class WalletUnderfundedError extends RelayerError<{ chainId: number; addr
  * No hot wallet on the chain can pay for the transfer on top of what its signed transactions
  * still take: retryable, since a confirmation or a top-up frees funds; nothing was signed.
  */
-export class NoFundedWalletError extends RelayerError<{ chainId: number; cost: string }> {
-  constructor(chainId: number, cost: bigint) {
+export class NoFundedWalletError extends RelayerError<{
+  chainId: number;
+  cost: string;
+  token?: string;
+}> {
+  /** `token`: a token intent, which needs the wallet to hold the amount of it too. */
+  constructor(chainId: number, cost: bigint, token?: string) {
     super(
       ErrorType.noFundedWallet,
-      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap) on top of its transactions in flight: top one up`,
-      { chainId, cost: cost.toString() },
+      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap)${token ? ` and the amount of token ${token}` : ''} on top of its transactions in flight: top one up`,
+      { chainId, cost: cost.toString(), ...(token && { token }) },
     );
   }
 }

@@ -8,6 +8,9 @@ export interface IntentLabels {
   /** Absent until the intent is signed when the request named no wallet. */
   from?: string;
   to: string;
+  /** `native` or the token's address (absent in labels recorded before tokens: native). */
+  asset?: string;
+  /** In the asset's base units (wei for the native coin; the name stayed). */
   amountWei: string;
   batchId?: string;
 }
@@ -19,6 +22,7 @@ export const labelsOf = (intent: Intent, batchId?: string): IntentLabels => ({
   chainId: intent.chainId,
   ...(intent.from !== null && { from: intent.from }),
   to: intent.to,
+  asset: intent.asset,
   amountWei: intent.amount.toString(),
   ...(batchId !== undefined && { batchId }),
 });

@@ -1,8 +1,19 @@
 import { getAddress, isAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
+import { nativeAsset } from './asset';
 import { InvalidIntentError } from './errors';
 
 const maxUint256 = 2n ** 256n - 1n;
+
+const baseUnits = z
+  .string({
+    error:
+      'amount must be a string of base units (wei, or the token\'s smallest unit), e.g. "250000000000000000"',
+  })
+  .regex(/^(0|[1-9][0-9]*)$/, { error: 'amount must be a whole number of base units, digits only' })
+  .transform((value) => BigInt(value))
+  .refine((value) => value > 0n, { error: 'amount must be greater than zero' })
+  .refine((value) => value <= maxUint256, { error: 'amount does not fit in 256 bits' });
 
 const address = (field: string) =>
   z
@@ -29,17 +40,44 @@ export const newIntentBodySchema = z.strictObject({
   to: address('to').refine((to) => to !== zeroAddress, {
     error: 'to is the zero address: funds sent there are burned',
   }),
-  amount: z
-    .string({ error: 'amount must be a string of wei (an integer), e.g. "250000000000000000"' })
-    .regex(/^(0|[1-9][0-9]*)$/, { error: 'amount must be a whole number of wei, digits only' })
-    .transform((value) => BigInt(value))
-    .refine((value) => value > 0n, { error: 'amount must be greater than zero' })
-    .refine((value) => value <= maxUint256, { error: 'amount does not fit in 256 bits' }),
+  /**
+   * What to pay in: `native` (the default, the chain's coin), or the alias (or address) of a
+   * token registered for the chain.
+   */
+  asset: z
+    .string({ error: 'asset must be a string: "native", or a registered token\'s alias' })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$|^0x[0-9a-fA-F]{40}$/, {
+      error:
+        'asset must be "native", a token alias (1-32 letters, digits, ".", "_", "-") or an address',
+    })
+    .default(nativeAsset),
+  amount: baseUnits,
 });
+
+/**
+ * An intent body as the HTTP API takes it: the amount in base units (`amount`), or as a decimal
+ * of the asset (`decimalAmount`: "12.5" of a 6-decimal token), one of the two.
+ */
+export const intentBodySchema = newIntentBodySchema
+  .extend({
+    amount: baseUnits.optional(),
+    decimalAmount: z
+      .string({ error: 'decimalAmount must be a string, e.g. "12.5"' })
+      .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {
+        error: 'decimalAmount must be a plain decimal, e.g. "12.5" (no sign, no exponent)',
+      })
+      .optional(),
+  })
+  .refine((body) => (body.amount === undefined) !== (body.decimalAmount === undefined), {
+    error: 'give amount (base units) or decimalAmount, exactly one of them',
+    path: ['amount'],
+  });
+export type IntentBody = z.output<typeof intentBodySchema>;
 
 const newIntentRequestSchema = newIntentBodySchema.extend({ tenantId: tenantIdSchema });
 
-export type NewIntent = z.output<typeof newIntentRequestSchema>;
+/** A checked request; `asset` left out means the native coin. */
+export type NewIntent = Omit<z.output<typeof newIntentRequestSchema>, 'asset'> & { asset?: string };
 
 /** Checks the shape of a request; checks that need the database live in service/submit-intent.ts. */
 export function parseNewIntent(input: unknown): NewIntent {

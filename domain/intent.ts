@@ -1,3 +1,6 @@
+import { paymentCall, type AssetRef } from './asset';
+import type { TransferRequest } from './transfer';
+
 /**
  * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
  *
@@ -96,7 +99,9 @@ export interface Intent {
   /** The sending wallet: as the request named it, else chosen when the intent is signed. */
   from: `0x${string}` | null;
   to: `0x${string}`;
-  /** Wei. */
+  /** `native`, or the address of a token registered for the chain. */
+  asset: AssetRef;
+  /** In the asset's base units (wei for the native coin). */
   amount: bigint;
   status: IntentStatus;
   /** Bumped by every state change; every write is a compare-and-set on it. */
@@ -106,6 +111,10 @@ export interface Intent {
   rawTx: `0x${string}` | null;
   blockNumber: bigint | null;
   reason: string | null;
+  /** Native wei the mined transaction cost in gas, once it is mined deep enough. */
+  feePaid: bigint | null;
+  /** What a fee-on-transfer token delivered (null: the whole amount). */
+  deliveredAmount: bigint | null;
   /** The tenant's Idempotency-Key it was submitted with, if any. */
   idempotencyKey: string | null;
   createdAt: Date;
@@ -123,3 +132,9 @@ export function signedTransactionOf(intent: Intent): SignedTransaction | undefin
   const { nonce, txHash, rawTx } = intent;
   return nonce !== null && txHash && rawTx ? { nonce, txHash, rawTx } : undefined;
 }
+
+/** The transfer that pays the intent, from `from`: its asset's call (domain/asset.ts). */
+export const paymentOf = (intent: Intent, from: `0x${string}`): TransferRequest => ({
+  from,
+  ...paymentCall(intent.asset, intent.to, intent.amount),
+});

@@ -22,6 +22,8 @@ export const RejectionCode = {
   notCancellable: 'not_cancellable',
   notInReview: 'not_in_review',
   reviewRefused: 'review_refused',
+  unknownAsset: 'unknown_asset',
+  noAccount: 'no_account',
   internalError: 'internal_error',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
@@ -42,4 +44,6 @@ export const rejectionCodeOf: Partial<Record<ErrorType, RejectionCode>> = {
   [ErrorType.notCancellable]: RejectionCode.notCancellable,
   [ErrorType.notInReview]: RejectionCode.notInReview,
   [ErrorType.reviewRefused]: RejectionCode.reviewRefused,
+  [ErrorType.unknownAsset]: RejectionCode.unknownAsset,
+  [ErrorType.noAccount]: RejectionCode.noAccount,
 };

@@ -8,6 +8,8 @@ export interface TransferRequest {
   from: Hex;
   to: Hex;
   value: bigint;
+  /** Call data: a token's `transfer(recipient, amount)`; absent for a plain value transfer. */
+  data?: Hex;
 }
 
 /**

@@ -6,8 +6,12 @@ import {
   InsufficientBalanceError,
   IntentConflictError,
   InvalidIntentError,
+  NoAccountError,
+  UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
+import { ledgerAssetOf } from '../domain/asset';
+import { resolveAsset } from '../store/assets';
 import type { Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
@@ -21,7 +25,8 @@ export interface AdmitOptions {
 
 /**
  * Records a valid request as `authorized`, in one transaction that checks everything first, so a
- * refused intent writes nothing. The same Idempotency-Key (or id) with the same body returns the
+ * refused intent writes nothing: its asset is `native` or a token registered for the chain, the
+ * tenant keeps an account in it, and that account covers the amount (advisory). The same Idempotency-Key (or id) with the same body returns the
  * stored intent (`created: false`); with another body it is refused. Starting its workflow is the
  * caller's part: the API starts one, a batch starts it as a child.
  */
@@ -34,6 +39,9 @@ export async function admitIntent(
 ): Promise<{ intent: Intent; created: boolean }> {
   return database.transaction(async (trx) => {
     await lockAdmission(database, trx);
+    const resolved = await resolveAsset(trx, request.chainId, request.asset);
+    if (!resolved) throw new UnknownAssetError(request.chainId, request.asset!);
+    request = { ...request, asset: resolved.ref };
     if (options.idempotencyKey !== undefined) {
       const existing = await findIntentByIdempotencyKey(
         trx,
@@ -47,8 +55,12 @@ export async function admitIntent(
         return { intent: existing, created: false };
       }
     }
-    const balance = await tenantBalance(trx, request.tenantId);
-    if (!balance) throw new UnknownTenantError(request.tenantId);
+    if (!(await tenantBalance(trx, request.tenantId))) {
+      throw new UnknownTenantError(request.tenantId);
+    }
+    const asset = ledgerAssetOf(request.chainId, resolved.ref);
+    const balance = await tenantBalance(trx, request.tenantId, asset);
+    if (!balance) throw new NoAccountError(request.tenantId, resolved.token?.alias ?? asset);
     const usable = await usableWallets(trx, request.tenantId, request.chainId);
     if (request.from !== undefined && !usable.includes(request.from)) {
       throw new InvalidIntentError([
@@ -70,7 +82,12 @@ export async function admitIntent(
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
     if (balance.available < request.amount) {
-      throw new InsufficientBalanceError(request.tenantId, balance.available, request.amount);
+      throw new InsufficientBalanceError(
+        request.tenantId,
+        balance.available,
+        request.amount,
+        resolved.token?.alias ?? asset,
+      );
     }
     if (limits) await admit(trx, request.tenantId, limits);
     // Read once admitted, under the lock: an intent is created after every intent whose end made

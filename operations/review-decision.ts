@@ -1,11 +1,19 @@
-import type { ChainRegistry } from '../chain/chain';
+import type { ChainRegistry, TransactionObservation } from '../chain/chain';
+import { deliveredBy } from '../chain/erc20';
+import { isNative } from '../domain/asset';
 import {
   FeeAboveCapError,
   NotInReviewError,
   ReviewRefusedError,
   StaleVersionError,
 } from '../domain/errors';
-import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
+import {
+  IntentStatus,
+  paymentOf,
+  signedTransactionOf,
+  type Intent,
+  signingWallet,
+} from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import type { Hex, TransferPlan } from '../domain/transfer';
 import { auditTrail, recordAudit, type AuditAction } from '../store/audit-log';
@@ -84,16 +92,22 @@ async function resolveAsConfirmed(
   const refuse = (problem: ConstructorParameters<typeof ReviewRefusedError>[1], why: string) =>
     new ReviewRefusedError(intentId, problem, why);
   if (!transfer) throw refuse('transaction_not_found', `the node does not know ${txHash}`);
+  const payment = paymentOf(intent, signingWallet(intent));
   if (
     transfer.from !== intent.from ||
-    transfer.to !== intent.to ||
-    transfer.value !== intent.amount ||
+    transfer.to !== payment.to ||
+    transfer.value !== payment.value ||
+    transfer.data !== (payment.data ?? '0x') ||
     transfer.chainId !== intent.chainId
   ) {
     throw refuse(
       'transaction_mismatch',
-      `${txHash} sends ${transfer.value} wei from ${transfer.from} to ${transfer.to} on chain ` +
-        `${transfer.chainId}; the intent is ${intent.amount} wei from ${intent.from} to ${intent.to}`,
+      isNative(intent.asset)
+        ? `${txHash} sends ${transfer.value} wei from ${transfer.from} to ${transfer.to} on chain ` +
+            `${transfer.chainId}; the intent is ${intent.amount} wei from ${intent.from} to ${intent.to}`
+        : `${txHash} is not the transfer of ${intent.amount} of token ${intent.asset} from ` +
+            `${intent.from} to ${intent.to} on chain ${intent.chainId} (it calls ${transfer.to} with ` +
+            `${transfer.data.slice(0, 10)}…, value ${transfer.value})`,
     );
   }
   const seen = transfer.observation;
@@ -107,13 +121,27 @@ async function resolveAsConfirmed(
   if (!seen.succeeded) {
     throw refuse('transaction_reverted', `${txHash} reverted: no value moved; resolve as failed`);
   }
+  const delivered = deliveredOf(intent, seen);
+  if (delivered === 0n) {
+    throw refuse(
+      'token_moved_nothing',
+      `${txHash} logged no transfer of the token from ${intent.from} to ${intent.to}: nothing was paid; resolve as failed`,
+    );
+  }
   const claimed = await intentClaimingTransaction(deps.database.kysely, txHash, intentId);
   if (claimed) {
     throw refuse('transaction_taken', `${txHash} belongs to intent ${claimed}`);
   }
   return resolve(deps, by, intentId, 'resolve_confirmed', IntentStatus.confirmed, {
-    patch: { txHash, blockNumber: seen.blockNumber, reason: null },
+    patch: {
+      txHash,
+      blockNumber: seen.blockNumber,
+      reason: null,
+      feePaid: seen.gasPaid,
+      ...(delivered !== undefined && delivered !== intent.amount && { deliveredAmount: delivered }),
+    },
     hold: 'captured',
+    gasPaid: seen.gasPaid,
     detail: {
       txHash,
       blockNumber: seen.blockNumber.toString(),
@@ -266,7 +294,7 @@ async function unpaidAttempts(
   const chain = deps.chains.get(intent.chainId);
   for (const attempt of attempts) {
     const seen = await chain.observeAtNode(attempt.txHash);
-    if (seen.state === 'mined' && seen.succeeded) {
+    if (seen.state === 'mined' && seen.succeeded && deliveredOf(intent, seen) !== 0n) {
       throw new ReviewRefusedError(
         intent.id,
         'transaction_mined',
@@ -300,6 +328,8 @@ async function resolve(
   change: {
     patch: Omit<Parameters<typeof transitionIntent>[2], 'status'>;
     hold?: 'captured' | 'released';
+    /** The gas the intent's mined transaction burned, posted with the hold's end. */
+    gasPaid?: bigint;
     detail: Record<string, unknown>;
   },
 ): Promise<Intent> {
@@ -311,9 +341,21 @@ async function resolve(
       throw new NotInReviewError(intentId, current.status);
     }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
-    if (change.hold) await endHold(database, trx, intentId, change.hold, now);
+    if (change.hold) await endHold(database, trx, intentId, change.hold, now, change.gasPaid);
     const detail = { ...change.detail, ...(by.decisionKey && { decisionKey: by.decisionKey }) };
     await recordAudit(trx, { intentId, action, actor: by.actor, detail }, now);
     return updated;
   });
+}
+
+/**
+ * What a mined transaction paid the intent's recipient in the intent's token, by its Transfer
+ * logs; undefined for the native coin (its value is the payment).
+ */
+function deliveredOf(
+  intent: Intent,
+  seen: Extract<TransactionObservation, { state: 'mined' }>,
+): bigint | undefined {
+  if (isNative(intent.asset)) return undefined;
+  return deliveredBy(seen.transfers, intent.asset, signingWallet(intent), intent.to);
 }

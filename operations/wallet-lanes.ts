@@ -22,41 +22,54 @@ export async function blockedLanes(database: Database, chain: Chain): Promise<Ma
 /**
  * The chain's side of the hot wallets an intent of `tenantId` may be signed with here: this
  * process signs for them, and they are in the tenant's pool and not retired. Balances (read once
- * per block) and blocked lanes.
+ * per block), blocked lanes, and for a token intent what each holds of `token`.
  */
 export async function signableLaneFacts(
   database: Database,
   chain: Chain,
   tenantId: string,
+  token?: Hex,
 ): Promise<LaneFacts> {
   const usable = new Set(await usableWallets(database.kysely, tenantId, chain.chainId));
-  return laneFacts(
-    database,
-    chain,
-    chain.walletAddresses.filter((address) => usable.has(address)),
-  );
+  const addresses = chain.walletAddresses.filter((address) => usable.has(address));
+  return laneFacts(database, chain, addresses, token);
 }
 
 /**
- * Every registered hot wallet of the chain as a lane (balance, nonces in flight, committed,
- * blocked), whichever process signs for it: what operators see, from the API process too.
+ * Hot wallets of the chain as lanes (balance, nonces in flight, committed, blocked), whichever
+ * process signs for them: every registered one by default (what operators see, from the API
+ * process too), or `addresses`; with `token`, what each holds of it and has in flight.
  */
-export async function lanesOf(database: Database, chain: Chain): Promise<WalletLane[]> {
-  const registered = (await registeredWallets(database.kysely, chain.chainId)) as Hex[];
-  return walletLanes(database.kysely, chain.chainId, await laneFacts(database, chain, registered));
+export async function lanesOf(
+  database: Database,
+  chain: Chain,
+  addresses?: readonly Hex[],
+  token?: Hex,
+): Promise<WalletLane[]> {
+  const wallets = addresses ?? ((await registeredWallets(database.kysely, chain.chainId)) as Hex[]);
+  return walletLanes(
+    database.kysely,
+    chain.chainId,
+    await laneFacts(database, chain, wallets, token),
+  );
 }
 
 async function laneFacts(
   database: Database,
   chain: Chain,
   addresses: readonly Hex[],
+  token?: Hex,
 ): Promise<LaneFacts> {
-  const [balances, blockedBy] = await Promise.all([
+  const [balances, blockedBy, tokenBalances] = await Promise.all([
     Promise.all(addresses.map((address) => chain.walletBalance(address))),
     blockedLanes(database, chain),
+    token && Promise.all(addresses.map((address) => chain.tokenBalance(token, address))),
   ]);
+  const byWallet = <T>(values: readonly T[]) =>
+    new Map(addresses.map((address, index) => [address, values[index]!]));
   return {
-    balances: new Map(addresses.map((address, index) => [address, balances[index]!])),
+    balances: byWallet(balances),
     blockedBy,
+    ...(token && tokenBalances && { token: { address: token, balances: byWallet(tokenBalances) } }),
   };
 }

@@ -3,7 +3,17 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../store/database';
 import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../store/batches';
 import type { BatchMode } from '../domain/batch';
-import { IntentConflictError, UnknownTenantError } from '../domain/errors';
+import type { Kysely } from 'kysely';
+import { ledgerAssetOf, nativeAsset } from '../domain/asset';
+import {
+  IntentConflictError,
+  NoAccountError,
+  UnknownAssetError,
+  UnknownTenantError,
+} from '../domain/errors';
+import { resolveAsset } from '../store/assets';
+import { hasAccount } from '../store/ledger';
+import type { Schema } from '../store/schema';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { newIntentId } from '../operations/new-intent-id';
 import { findTenant } from '../store/tenants';
@@ -27,7 +37,13 @@ const fingerprint = (request: BatchRequest): string =>
       JSON.stringify([
         request.mode,
         request.concurrency,
-        request.items.map((item) => [item.chainId, item.from, item.to, item.amount.toString()]),
+        request.items.map((item) => {
+          const fields = [item.chainId, item.from, item.to, item.amount.toString()];
+          // Native items hash as they did before assets, so their batches keep their keys.
+          return item.asset === undefined || item.asset === nativeAsset
+            ? fields
+            : [...fields, item.asset];
+        }),
       ]),
     )
     .digest('hex');
@@ -56,6 +72,7 @@ export async function submitBatch(
       return { id: existing.id, created: false };
     }
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
+    const items = await resolveItemAssets(trx, tenantId, request.items);
     const batchId = newIntentId(now.getTime()).replace(/^pi_/, 'pb_');
     await insertBatch(
       trx,
@@ -68,7 +85,7 @@ export async function submitBatch(
         idempotencyKey,
         requestSha256,
       },
-      request.items,
+      items,
       now,
     );
     return { id: batchId, created: true };
@@ -76,4 +93,33 @@ export async function submitBatch(
   const batch = (await findBatch(database.kysely, { id }))!;
   await startBatchWorkflow(deps.client, deps.taskQueue, batch);
   return { batch, created };
+}
+
+/**
+ * Each item's asset as an intent stores it, checked now so a bad item refuses the whole batch
+ * before anything is written: registered on the item's chain, and kept by the tenant.
+ */
+async function resolveItemAssets(
+  trx: Kysely<Schema>,
+  tenantId: string,
+  items: readonly BatchItemRequest[],
+): Promise<BatchItemRequest[]> {
+  const known = new Map<string, string>();
+  const resolved: BatchItemRequest[] = [];
+  for (const [index, item] of items.entries()) {
+    const name = item.asset ?? nativeAsset;
+    const key = `${item.chainId}/${name}`;
+    let ref = known.get(key);
+    if (ref === undefined) {
+      const asset = await resolveAsset(trx, item.chainId, name);
+      if (!asset) throw new UnknownAssetError(item.chainId, name, index);
+      if (!(await hasAccount(trx, tenantId, ledgerAssetOf(item.chainId, asset.ref)))) {
+        throw new NoAccountError(tenantId, asset.token?.alias ?? name, index);
+      }
+      ref = asset.ref;
+      known.set(key, ref);
+    }
+    resolved.push({ ...item, asset: ref });
+  }
+  return resolved;
 }

@@ -101,6 +101,7 @@ export async function insertBatch(
           chain_id: item.chainId,
           from_address: item.from ?? null,
           to_address: item.to,
+          asset: item.asset ?? 'native',
           amount: item.amount.toString(),
           state: 'pending' as const,
         })),
@@ -115,6 +116,8 @@ export interface BatchItemRow {
   /** Null: the relayer chooses the wallet when the item's intent is signed. */
   from: `0x${string}` | null;
   to: `0x${string}`;
+  /** `native`, or the token's address. */
+  asset: string;
   amount: bigint;
   state: BatchItemState;
   intentId: string | null;
@@ -133,6 +136,7 @@ export async function batchItems(
       'chain_id',
       'from_address',
       'to_address',
+      'asset',
       'amount',
       'state',
       'intent_id',
@@ -147,6 +151,7 @@ export async function batchItems(
     chainId: Number(row.chain_id),
     from: row.from_address as `0x${string}` | null,
     to: row.to_address as `0x${string}`,
+    asset: row.asset,
     amount: BigInt(row.amount),
     state: row.state,
     intentId: row.intent_id,

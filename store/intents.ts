@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
 import type { Intent, IntentStatus } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
+import type { AssetRef } from '../domain/asset';
 import type { Database } from './database';
 import { fromTimestamp, type IntentsTable, type Schema } from './schema';
 
@@ -12,6 +13,7 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     chainId: Number(row.chain_id),
     from: row.from_address as `0x${string}` | null,
     to: row.to_address as `0x${string}`,
+    asset: row.asset as AssetRef,
     amount: BigInt(row.amount),
     status: row.status,
     version: Number(row.version),
@@ -20,6 +22,8 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     rawTx: row.raw_tx as `0x${string}` | null,
     blockNumber: row.block_number === null ? null : BigInt(row.block_number),
     reason: row.reason,
+    feePaid: row.fee_paid === null ? null : BigInt(row.fee_paid),
+    deliveredAmount: row.delivered_amount === null ? null : BigInt(row.delivered_amount),
     idempotencyKey: row.idempotency_key ?? null,
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
@@ -46,11 +50,13 @@ export async function getIntentForUpdate(
 }
 
 /** A request that names no wallet leaves the choice to the relayer: any wallet matches it. */
+/** `request.asset` as resolved (`native` or the token's address), see store/assets.ts. */
 export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.tenantId === request.tenantId &&
   intent.chainId === request.chainId &&
   (request.from === undefined || intent.from === request.from) &&
   intent.to === request.to &&
+  intent.asset === (request.asset ?? 'native') &&
   intent.amount === request.amount;
 
 export async function findIntentByIdempotencyKey(
@@ -86,6 +92,7 @@ export async function insertIntent(
       chain_id: request.chainId,
       from_address: request.from ?? null,
       to_address: request.to,
+      asset: request.asset ?? 'native',
       amount: request.amount.toString(),
       status: 'authorized',
       version: 1,
@@ -117,6 +124,8 @@ export interface IntentPatch {
   /** null: the receipt seen earlier is gone (reorg). */
   blockNumber?: bigint | null;
   reason?: string | null;
+  feePaid?: bigint;
+  deliveredAmount?: bigint;
 }
 
 /**
@@ -143,6 +152,10 @@ export async function transitionIntent(
         block_number: patch.blockNumber === null ? null : patch.blockNumber.toString(),
       }),
       ...(patch.reason !== undefined && { reason: patch.reason }),
+      ...(patch.feePaid !== undefined && { fee_paid: patch.feePaid.toString() }),
+      ...(patch.deliveredAmount !== undefined && {
+        delivered_amount: patch.deliveredAmount.toString(),
+      }),
     })
     .where('id', '=', intent.id)
     .where('version', '=', intent.version)

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { InsufficientBalanceError, UnknownTenantError } from '../domain/errors';
+import { nativeAsset } from '../domain/asset';
+import { InsufficientBalanceError, NoAccountError, UnknownTenantError } from '../domain/errors';
 import type { Database } from './database';
 import {
   systemAccountOwner,
@@ -9,18 +10,22 @@ import {
 } from './schema';
 
 /**
- * Per-tenant balances kept in double entry. Tenant accounts (`available`, `held`) never go
- * negative; the system's `funding` account goes negative by what was deposited and `settled`
- * grows by what was paid out, so all balances always sum to zero.
+ * Per-tenant balances kept in double entry, per asset (the native coin, each registered token).
+ * Tenant accounts (`available`, `held`) never go negative; the system's `funding` account goes
+ * negative by what was deposited and `settled` grows by what was paid out, so the balances of
+ * each asset always sum to zero. Gas is native: `fees` grows by what the hot wallets burned, paid
+ * from the tenant's held fee (when tenants pay it) or by the `house` (negative).
  *
  *   deposit  funding −x  → available +x
- *   hold     available −x → held +x
+ *   hold     available −x → held +x            (tenant pays gas: also native available −f → held +f)
  *   capture  held −x      → settled +x
  *   release  held −x      → available +x
+ *   gas      held −g (of f, the rest released) or house −g  → fees +g
  */
 interface Leg {
   owner: string;
   kind: TenantAccountKind | SystemAccountKind;
+  asset: string;
   amount: bigint;
 }
 
@@ -37,7 +42,9 @@ async function post(
   // never become a row every capture in the system waits for.
   const tenantLegs = legs
     .filter((leg) => leg.owner !== systemAccountOwner)
-    .sort((a, b) => `${a.owner}/${a.kind}`.localeCompare(`${b.owner}/${b.kind}`));
+    .sort((a, b) =>
+      `${a.owner}/${a.asset}/${a.kind}`.localeCompare(`${b.owner}/${b.asset}/${b.kind}`),
+    );
   for (const leg of tenantLegs) {
     const account = await database
       .forUpdate(
@@ -45,19 +52,26 @@ async function post(
           .selectFrom('ledger_accounts')
           .select('balance')
           .where('owner', '=', leg.owner)
-          .where('kind', '=', leg.kind),
+          .where('kind', '=', leg.kind)
+          .where('asset', '=', leg.asset),
       )
       .executeTakeFirst();
-    if (!account) throw new UnknownTenantError(leg.owner);
+    if (!account) throw new NoAccountError(leg.owner, leg.asset);
     const balance = BigInt(account.balance) + leg.amount;
     if (balance < 0n) {
-      throw new InsufficientBalanceError(leg.owner, BigInt(account.balance), -leg.amount);
+      throw new InsufficientBalanceError(
+        leg.owner,
+        BigInt(account.balance),
+        -leg.amount,
+        leg.asset,
+      );
     }
     await trx
       .updateTable('ledger_accounts')
       .set({ balance: balance.toString() })
       .where('owner', '=', leg.owner)
       .where('kind', '=', leg.kind)
+      .where('asset', '=', leg.asset)
       .execute();
   }
   await trx
@@ -68,6 +82,7 @@ async function post(
         intent_id: intentId,
         owner: leg.owner,
         kind: leg.kind,
+        asset: leg.asset,
         amount: leg.amount.toString(),
         created_at: now.toISOString(),
       })),
@@ -91,62 +106,110 @@ export async function createTenant(
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .execute();
-    await trx
-      .insertInto('ledger_accounts')
-      .values([
-        { owner: tenant.id, kind: 'available', balance: '0' },
-        { owner: tenant.id, kind: 'held', balance: '0' },
-      ])
-      .onConflict((conflict) => conflict.columns(['owner', 'kind']).doNothing())
-      .execute();
+    await openAccount(trx, tenant.id, nativeAsset);
   });
 }
 
+/** A tenant's `available` and `held` accounts in `asset`, if it has none yet. */
+export async function openAccount(
+  trx: Kysely<Schema>,
+  tenantId: string,
+  asset: string,
+): Promise<void> {
+  await trx
+    .insertInto('ledger_accounts')
+    .values([
+      { owner: tenantId, kind: 'available', asset, balance: '0' },
+      { owner: tenantId, kind: 'held', asset, balance: '0' },
+    ])
+    .onConflict((conflict) => conflict.columns(['owner', 'kind', 'asset']).doNothing())
+    .execute();
+}
+
+/** Whether the tenant keeps an account in `asset` (a deposit of it opens one). */
+export async function hasAccount(
+  db: Kysely<Schema>,
+  tenantId: string,
+  asset: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select('owner')
+    .where('owner', '=', tenantId)
+    .where('kind', '=', 'available')
+    .where('asset', '=', asset)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Credits `amount` of `asset` (ledger name) to the tenant, opening its account in it if need be. */
 export async function deposit(
   database: Database,
   tenantId: string,
   amount: bigint,
   now: Date,
+  asset: string = nativeAsset,
 ): Promise<void> {
-  await database.transaction((trx) =>
-    post(
+  await database.transaction(async (trx) => {
+    if (asset !== nativeAsset) {
+      const tenant = await trx
+        .selectFrom('tenants')
+        .select('id')
+        .where('id', '=', tenantId)
+        .executeTakeFirst();
+      if (!tenant) throw new UnknownTenantError(tenantId);
+      await openAccount(trx, tenantId, asset);
+    }
+    await post(
       database,
       trx,
       'deposit',
       null,
       [
-        { owner: systemAccountOwner, kind: 'funding', amount: -amount },
-        { owner: tenantId, kind: 'available', amount },
+        { owner: systemAccountOwner, kind: 'funding', asset, amount: -amount },
+        { owner: tenantId, kind: 'available', asset, amount },
       ],
       now,
-    ),
-  );
+    );
+  });
 }
 
-/** Reserves `amount` of the tenant's available balance for one intent (one hold per intent). */
+export interface NewHold {
+  intentId: string;
+  tenantId: string;
+  /** The intent's asset (ledger name) and amount. */
+  asset: string;
+  amount: bigint;
+  /** Native held for the transaction's gas, when the tenant pays it (0: the house does). */
+  feeHeld: bigint;
+}
+
+/** Reserves the intent's amount (and the gas it may cost the tenant) for one intent. */
 export async function placeHold(
   database: Database,
   trx: Kysely<Schema>,
-  hold: { intentId: string; tenantId: string; amount: bigint },
+  hold: NewHold,
   now: Date,
 ): Promise<void> {
-  await post(
-    database,
-    trx,
-    'hold',
-    hold.intentId,
-    [
-      { owner: hold.tenantId, kind: 'available', amount: -hold.amount },
-      { owner: hold.tenantId, kind: 'held', amount: hold.amount },
-    ],
-    now,
-  );
+  const legs: Leg[] = [
+    { owner: hold.tenantId, kind: 'available', asset: hold.asset, amount: -hold.amount },
+    { owner: hold.tenantId, kind: 'held', asset: hold.asset, amount: hold.amount },
+  ];
+  if (hold.feeHeld > 0n) {
+    legs.push(
+      { owner: hold.tenantId, kind: 'available', asset: nativeAsset, amount: -hold.feeHeld },
+      { owner: hold.tenantId, kind: 'held', asset: nativeAsset, amount: hold.feeHeld },
+    );
+  }
+  await post(database, trx, 'hold', hold.intentId, legs, now);
   await trx
     .insertInto('holds')
     .values({
       intent_id: hold.intentId,
       tenant_id: hold.tenantId,
+      asset: hold.asset,
       amount: hold.amount.toString(),
+      fee_held: hold.feeHeld.toString(),
       status: 'active',
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -155,8 +218,11 @@ export async function placeHold(
 }
 
 /**
- * Ends an active hold: `captured` moves the money to `settled` (it left on-chain), `released`
- * gives it back to the tenant. A hold that already ended is left alone, so this is idempotent.
+ * Ends an active hold: `captured` moves the amount to `settled` (it left on-chain), `released`
+ * gives it back to the tenant. `gasPaid`: the native wei a mined transaction of the intent burned
+ * (captured, reverted or cancelled alike), posted to `fees` from the tenant's held fee, the house
+ * paying what that does not cover; without it the held fee goes back too. A hold that already
+ * ended is left alone, so this is idempotent.
  */
 export async function endHold(
   database: Database,
@@ -164,24 +230,52 @@ export async function endHold(
   intentId: string,
   outcome: 'captured' | 'released',
   now: Date,
+  gasPaid?: bigint,
 ): Promise<boolean> {
   const hold = await database
     .forUpdate(trx.selectFrom('holds').selectAll().where('intent_id', '=', intentId))
     .executeTakeFirst();
   if (!hold || hold.status !== 'active') return false;
+  const { tenant_id: tenantId, asset } = hold;
   const amount = BigInt(hold.amount);
   const destination: Leg =
     outcome === 'captured'
-      ? { owner: systemAccountOwner, kind: 'settled', amount }
-      : { owner: hold.tenant_id, kind: 'available', amount };
+      ? { owner: systemAccountOwner, kind: 'settled', asset, amount }
+      : { owner: tenantId, kind: 'available', asset, amount };
   await post(
     database,
     trx,
     outcome === 'captured' ? 'capture' : 'release',
     intentId,
-    [{ owner: hold.tenant_id, kind: 'held', amount: -amount }, destination],
+    [{ owner: tenantId, kind: 'held', asset, amount: -amount }, destination],
     now,
   );
+  const feeHeld = BigInt(hold.fee_held);
+  const fromTenant = gasPaid === undefined ? 0n : gasPaid < feeHeld ? gasPaid : feeHeld;
+  const legs: Leg[] = [];
+  if (feeHeld > 0n) {
+    legs.push({ owner: tenantId, kind: 'held', asset: nativeAsset, amount: -feeHeld });
+    if (feeHeld > fromTenant) {
+      legs.push({
+        owner: tenantId,
+        kind: 'available',
+        asset: nativeAsset,
+        amount: feeHeld - fromTenant,
+      });
+    }
+  }
+  if (gasPaid !== undefined && gasPaid > 0n) {
+    if (gasPaid > fromTenant) {
+      legs.push({
+        owner: systemAccountOwner,
+        kind: 'house',
+        asset: nativeAsset,
+        amount: fromTenant - gasPaid,
+      });
+    }
+    legs.push({ owner: systemAccountOwner, kind: 'fees', asset: nativeAsset, amount: gasPaid });
+  }
+  if (legs.length > 0) await post(database, trx, 'gas', intentId, legs, now);
   await trx
     .updateTable('holds')
     .set({ status: outcome, updated_at: now.toISOString() })
@@ -195,16 +289,31 @@ export interface TenantBalance {
   held: bigint;
 }
 
+/** The tenant's balance in `asset` (ledger name; the native coin by default). */
 export async function tenantBalance(
   db: Kysely<Schema>,
   tenantId: string,
+  asset: string = nativeAsset,
 ): Promise<TenantBalance | undefined> {
+  return (await tenantBalances(db, tenantId)).get(asset);
+}
+
+/** Every asset the tenant keeps an account in → its balance. */
+export async function tenantBalances(
+  db: Kysely<Schema>,
+  tenantId: string,
+): Promise<Map<string, TenantBalance>> {
   const rows = await db
     .selectFrom('ledger_accounts')
-    .select(['kind', 'balance'])
+    .select(['kind', 'asset', 'balance'])
     .where('owner', '=', tenantId)
+    .orderBy('asset')
     .execute();
-  if (rows.length === 0) return undefined;
-  const of = (kind: TenantAccountKind) => BigInt(rows.find((r) => r.kind === kind)?.balance ?? 0);
-  return { available: of('available'), held: of('held') };
+  const balances = new Map<string, TenantBalance>();
+  for (const row of rows) {
+    const balance = balances.get(row.asset) ?? { available: 0n, held: 0n };
+    balance[row.kind as TenantAccountKind] = BigInt(row.balance);
+    balances.set(row.asset, balance);
+  }
+  return balances;
 }

@@ -49,22 +49,31 @@ export interface AuditLogTable {
 }
 
 export type TenantAccountKind = 'available' | 'held';
-export type SystemAccountKind = 'funding' | 'settled';
+/**
+ * `funding`: what was deposited (negative); `settled`: what was paid out; `fees`: gas the hot
+ * wallets burned (native); `house`: what the house paid of that gas (negative).
+ */
+export type SystemAccountKind = 'funding' | 'settled' | 'fees' | 'house';
 export const systemAccountOwner = '@system';
+
+/** The asset an account or posting counts in: `native`, or `erc20:<chainId>:<address>`. */
+type LedgerAsset = ColumnType<string, string | undefined, string>;
 
 export interface LedgerAccountsTable {
   owner: string;
   kind: TenantAccountKind | SystemAccountKind;
+  asset: LedgerAsset;
   balance: Amount;
 }
 
-/** Double entry: every ledger movement writes postings that sum to zero. */
+/** Double entry: every ledger movement writes postings that sum to zero, per asset. */
 export interface PostingsTable {
   id: Generated<number>;
   entry: string;
   intent_id: string | null;
   owner: string;
   kind: TenantAccountKind | SystemAccountKind;
+  asset: LedgerAsset;
   amount: Amount;
   created_at: Timestamp;
 }
@@ -74,7 +83,11 @@ export type HoldStatus = 'active' | 'captured' | 'released';
 export interface HoldsTable {
   intent_id: string;
   tenant_id: string;
+  /** The intent's asset (ledger name): what `amount` counts in. */
+  asset: LedgerAsset;
   amount: Amount;
+  /** Native held for the gas of the intent's transaction, when tenants pay it (else 0). */
+  fee_held: ColumnType<string, string | undefined, string>;
   status: HoldStatus;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -102,6 +115,8 @@ export interface IntentsTable {
   /** The sending wallet: named by the request, else chosen when the intent is signed. */
   from_address: string | null;
   to_address: string;
+  /** `native`, or the token's address (on `chain_id`). */
+  asset: ColumnType<string, string | undefined, string>;
   amount: Amount;
   status: IntentStatus;
   version: number;
@@ -110,6 +125,10 @@ export interface IntentsTable {
   raw_tx: string | null;
   block_number: BigIntColumn | null;
   reason: string | null;
+  /** Native wei the hot wallet paid in gas for the mined transaction (null until it is mined). */
+  fee_paid: Amount | null;
+  /** What a fee-on-transfer token delivered to the recipient (null: the whole amount, or native). */
+  delivered_amount: Amount | null;
   /** The tenant's Idempotency-Key the intent was submitted with, if any. */
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
@@ -148,6 +167,8 @@ export interface BatchItemsTable {
   chain_id: number;
   from_address: string | null;
   to_address: string;
+  /** `native`, or the token's address. */
+  asset: ColumnType<string, string | undefined, string>;
   amount: Amount;
   state: BatchItemState;
   intent_id: string | null;
@@ -190,6 +211,18 @@ export interface NonceFillsTable {
 }
 
 /** A wallet added at run time and the signer holding its key (`kms:<key>` or `remote:<url>`). */
+/** An ERC-20 token registered for a chain (symbol and decimals read from it). */
+export interface AssetsTable {
+  chain_id: number;
+  address: string;
+  alias: string;
+  symbol: string;
+  decimals: number;
+  /** 1: the token takes a fee on transfer (a shortfall is expected). */
+  fee_on_transfer: number;
+  created_at: Timestamp;
+}
+
 export interface WalletSignersTable {
   address: string;
   signer: string;
@@ -204,6 +237,7 @@ export interface Schema {
   wallets: WalletsTable;
   tenant_wallets: TenantWalletsTable;
   wallet_signers: WalletSignersTable;
+  assets: AssetsTable;
   intents: IntentsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

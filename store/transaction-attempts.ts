@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { signingWallet, type Intent } from '../domain/intent';
+import { paymentOf, signingWallet, type Intent } from '../domain/intent';
 import type { Hex, SignedTransfer, TransferPlan } from '../domain/transfer';
 import { fromTimestamp, type AttemptCause, type Schema } from './schema';
 
@@ -65,9 +65,9 @@ export async function insertAttempt(
 
 /** The transfer an attempt signed (a cancel: nothing, to the wallet itself), to plan its replacement. */
 export const planOf = (intent: Intent, attempt: TransactionAttempt): TransferPlan => ({
-  from: signingWallet(intent),
-  to: attempt.cause === 'cancel' ? signingWallet(intent) : intent.to,
-  value: attempt.cause === 'cancel' ? 0n : intent.amount,
+  ...(attempt.cause === 'cancel'
+    ? { from: signingWallet(intent), to: signingWallet(intent), value: 0n }
+    : paymentOf(intent, signingWallet(intent))),
   gas: attempt.gas,
   maxFeePerGas: attempt.maxFeePerGas,
   maxPriorityFeePerGas: attempt.maxPriorityFeePerGas,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { nativeAsset } from '../domain/asset';
 import type { WalletLane } from '../domain/wallet-choice';
 import type { Schema } from './schema';
 
@@ -6,6 +7,8 @@ import type { Schema } from './schema';
 export interface LaneFacts {
   /** Every hot wallet a choice may take, with its balance. */
   balances: ReadonlyMap<`0x${string}`, bigint>;
+  /** For a token intent: the token, and what each of those wallets holds of it. */
+  token?: { address: `0x${string}`; balances: ReadonlyMap<`0x${string}`, bigint> };
   /** Wallet → the intent in review whose unused nonce its lane waits behind. */
   blockedBy: ReadonlyMap<string, string>;
 }
@@ -13,12 +16,12 @@ export interface LaneFacts {
 /**
  * The lanes of the wallets in `facts` as the store sees them: nonces in flight (our signed
  * intents not ended) and what the transactions not yet seen mined may still take (value + gas ×
- * fee cap of the current attempt).
+ * fee cap of the current attempt, native; and of `facts.token`, its amounts).
  */
 export async function walletLanes(
   db: Kysely<Schema>,
   chainId: number,
-  { balances, blockedBy: blocked }: LaneFacts,
+  { balances, blockedBy: blocked, token }: LaneFacts,
 ): Promise<WalletLane[]> {
   const addresses = [...balances.keys()];
   if (addresses.length === 0) return [];
@@ -27,6 +30,7 @@ export async function walletLanes(
     .leftJoin('transaction_attempts', 'transaction_attempts.tx_hash', 'intents.tx_hash')
     .select([
       'intents.from_address',
+      'intents.asset',
       'intents.amount',
       'intents.block_number',
       'transaction_attempts.gas',
@@ -38,19 +42,28 @@ export async function walletLanes(
     .execute();
   return addresses.map((address) => {
     const mine = inFlight.filter((row) => row.from_address === address);
-    const committed = mine
-      .filter((row) => row.block_number === null)
-      .reduce(
-        (sum, row) =>
-          sum + BigInt(row.amount) + BigInt(row.gas ?? 0) * BigInt(row.max_fee_per_gas ?? 0),
-        0n,
-      );
+    const unmined = mine.filter((row) => row.block_number === null);
+    const committed = unmined.reduce(
+      (sum, row) =>
+        sum +
+        (row.asset === nativeAsset ? BigInt(row.amount) : 0n) +
+        BigInt(row.gas ?? 0) * BigInt(row.max_fee_per_gas ?? 0),
+      0n,
+    );
     const blockedBy = blocked.get(address);
     return {
       address,
       pending: mine.length,
       balance: balances.get(address)!,
       committed,
+      ...(token && {
+        token: {
+          balance: token.balances.get(address) ?? 0n,
+          committed: unmined
+            .filter((row) => row.asset === token.address)
+            .reduce((sum, row) => sum + BigInt(row.amount), 0n),
+        },
+      }),
       ...(blockedBy !== undefined && { blockedBy }),
     };
   });

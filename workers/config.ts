@@ -301,6 +301,12 @@ export const settings = {
     doc: 'Cap on what one transfer may spend on gas (gas limit × max fee per gas), in ether',
     parse: decimal(parseEther, 'ether'),
   }),
+  gasPaidBy: setting({
+    env: 'GAS_PAID_BY',
+    fallback: 'house',
+    doc: "Who the books charge the gas of each mined transaction to, in the native coin: `house` (the relayer's own account, `@system/house`), or `tenant` (its native account: up to MAX_FEE_PER_TRANSFER_ETH is held with every intent, native or token, the gas captured and the rest released; the house pays what the cap does not cover, such as an L1 data fee)",
+    parse: z.enum(['house', 'tenant'], { error: 'must be house or tenant' }),
+  }),
   lowBalance: setting({
     env: 'LOW_BALANCE_ETH',
     fallback: '0.1',

@@ -158,6 +158,7 @@ async function startWorkerRole({
     clock: systemClock,
     permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
     admission: admissionLimits(config),
+    gasPaidBy: config.gasPaidBy,
     workflows: {
       startIntent: async (intent) => {
         await startIntentWorkflow(client, config.taskQueue, intent);

@@ -41,7 +41,7 @@ export class RunStats {
   private readonly executions: Counter<'activity' | 'outcome'>;
   private readonly permitWait: Histogram;
   private readonly permitRefusals: Counter<'reason'>;
-  private readonly finished: Counter<'status'>;
+  private readonly finished: Counter<'status' | 'asset'>;
   private readonly latency: Histogram<'status'>;
 
   constructor(private readonly registry: Registry) {
@@ -65,8 +65,8 @@ export class RunStats {
     });
     this.finished = new Counter({
       name: 'relayer_intents_finished_total',
-      help: 'Intents this process took to their end, by final status (confirmed = completed)',
-      labelNames: ['status'],
+      help: 'Intents this process took to their end, by final status (confirmed = completed) and asset (native, or the token address)',
+      labelNames: ['status', 'asset'],
       registers: [registry],
     });
     this.latency = new Histogram({
@@ -93,17 +93,24 @@ export class RunStats {
     }
     if (activity === 'confirm') {
       const confirmed = result as ConfirmResult;
-      if (confirmed.state === 'confirmed') this.recordFinished('confirmed', confirmed.ageMs);
-      if (confirmed.state === 'reverted') this.recordFinished('failed', confirmed.ageMs);
+      if (confirmed.state !== 'pending') {
+        const status =
+          confirmed.state === 'confirmed'
+            ? 'confirmed'
+            : confirmed.state === 'mismatch'
+              ? 'needs_review'
+              : 'failed';
+        this.recordFinished(status, confirmed.ageMs, confirmed.asset);
+      }
     }
     if (activity === 'closeIntent') {
       const closed = result as CloseIntentResult;
-      this.recordFinished(closed.status, closed.ageMs);
+      this.recordFinished(closed.status, closed.ageMs, closed.asset);
     }
   }
 
-  private recordFinished(status: string, ageMs: number): void {
-    this.finished.inc({ status });
+  private recordFinished(status: string, ageMs: number, asset = 'native'): void {
+    this.finished.inc({ status, asset });
     this.latency.observe({ status }, ageMs / 1000);
   }
 

@@ -273,7 +273,15 @@ async function settle(
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') progress.reason = revertedReason;
     if (mined.state === 'cancelled') progress.reason = cancelledOnChainReason;
-    enter(mined.state === 'confirmed' ? IntentStatus.confirmed : IntentStatus.failed);
+    // Results recorded before tokens carry no reason; a token's own outcomes always do.
+    if (mined.reason) progress.reason = mined.reason;
+    enter(
+      mined.state === 'confirmed'
+        ? IntentStatus.confirmed
+        : mined.state === 'mismatch'
+          ? IntentStatus.needsReview
+          : IntentStatus.failed,
+    );
   } catch (error) {
     // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this
     // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes

@@ -12,6 +12,8 @@ export const chainIdKey = defineSearchAttributeKey('ChainId', SearchAttributeTyp
 export const walletKey = defineSearchAttributeKey('Wallet', SearchAttributeType.KEYWORD);
 /** On a batch and on each of its items' workflows. */
 export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
+/** What the intent pays in: `native`, or the token's address on its chain. */
+export const assetKey = defineSearchAttributeKey('Asset', SearchAttributeType.KEYWORD);
 
 export const relayerSearchAttributes = [
   intentStatusKey,
@@ -19,6 +21,7 @@ export const relayerSearchAttributes = [
   chainIdKey,
   walletKey,
   batchIdKey,
+  assetKey,
 ];
 
 /** Search attributes of an intent's workflow; IntentStatus is kept current by the workflow. */
@@ -26,13 +29,15 @@ export const intentSearchAttributes = (intent: IntentLabels) => [
   { key: intentStatusKey, value: intent.status },
   { key: tenantIdKey, value: intent.tenantId },
   { key: chainIdKey, value: intent.chainId },
+  { key: assetKey, value: intent.asset ?? 'native' },
   ...(intent.from === undefined ? [] : [{ key: walletKey, value: intent.from }]),
   ...(intent.batchId === undefined ? [] : [{ key: batchIdKey, value: intent.batchId }]),
 ];
 
 /** Shown on the workflow's page in the Web UI (not searchable). */
 export const intentMemo = (intent: IntentLabels) => ({
-  amountWei: intent.amountWei,
+  asset: intent.asset ?? 'native',
+  amount: intent.amountWei,
   from: intent.from ?? 'chosen when signed',
   to: intent.to,
   chainId: intent.chainId,

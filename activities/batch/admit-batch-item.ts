@@ -40,6 +40,7 @@ export const admitBatchItem =
           chainId: item.chainId,
           ...(item.from !== null && { from: item.from }),
           to: item.to,
+          asset: item.asset,
           amount: item.amount,
         },
         { idempotencyKey: `batch:${batchId}:${index}` },

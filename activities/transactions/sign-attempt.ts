@@ -2,7 +2,8 @@ import { NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
 import { chooseWallet } from '../../domain/wallet-choice';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
-import type { TransferPlan } from '../../domain/transfer';
+import type { Hex, TransferPlan } from '../../domain/transfer';
+import { isNative } from '../../domain/asset';
 import type { ActivityDependencies } from '../dependencies';
 import { getIntentForUpdate, transitionIntent } from '../../store/intents';
 import type { Kysely } from 'kysely';
@@ -14,9 +15,10 @@ import { walletLanes, type LaneFacts } from '../../store/wallet-lanes';
 export type NonceChoice =
   /**
    * The wallet's next nonce (the first attempt). An intent that named no wallet gets one here,
-   * chosen by `lanes`: what the chain said of the hot wallets, read before the lock.
+   * chosen by `lanes`: what the chain said of the hot wallets, read before the lock; `preferred`
+   * wins a tie (a token transfer was simulated from it).
    */
-  | { kind: 'next'; lanes?: LaneFacts }
+  | { kind: 'next'; lanes?: LaneFacts; preferred?: Hex }
   /** The same nonce as the current attempt: a replacement, only one of them can be mined. */
   | { kind: 'same' }
   /** A fresh one, at least the chain's pending nonce: the old one was used by a stranger. */
@@ -118,7 +120,22 @@ async function chosenWallet(
     throw new Error(`intent ${intent.id} has no wallet: only its first signing chooses one`);
   }
   const cost = plan.value + plan.gas * plan.maxFeePerGas;
-  const lane = chooseWallet(await walletLanes(trx, intent.chainId, nonceChoice.lanes), cost);
-  if (!lane) throw new NoFundedWalletError(intent.chainId, cost);
+  const tokenAmount = isNative(intent.asset) ? 0n : intent.amount;
+  const lane = chooseWallet(
+    await walletLanes(trx, intent.chainId, nonceChoice.lanes),
+    cost,
+    tokenAmount,
+    nonceChoice.preferred,
+  );
+  if (!lane)
+    throw new NoFundedWalletError(
+      intent.chainId,
+      cost,
+      tokenAmount > 0n ? intent.asset : undefined,
+    );
+  // A token transfer is signed only from the wallet it was simulated from.
+  if (tokenAmount > 0n && lane.address !== nonceChoice.preferred) {
+    throw new NoFundedWalletError(intent.chainId, cost, intent.asset);
+  }
   return lane.address;
 }

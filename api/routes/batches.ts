@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { IntentBody } from '../../domain/intent-request';
+import { baseUnitsOfBody } from '../../service/assets';
+import type { ServiceDependencies } from '../../service/dependencies';
 import { RelayerClosedError } from '../../domain/errors';
 import { batchResultsFor, cancelBatch, findBatchFor } from '../../service/batch-queries';
 import { submitBatch } from '../../service/submit-batch';
@@ -17,6 +20,22 @@ import {
 } from '../schemas';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+/** Items whose amounts are given as decimals, in base units of their assets. */
+const itemsInBaseUnits = (
+  database: ServiceDependencies['database'],
+  items: readonly IntentBody[],
+) =>
+  Promise.all(
+    items.map(async ({ decimalAmount, ...item }, index) => ({
+      ...item,
+      amount: await baseUnitsOfBody(
+        database,
+        { ...item, decimalAmount },
+        `items.${index}.decimalAmount`,
+      ),
+    })),
+  );
 
 /** Batch payouts: submit, follow, read results in input order, cancel. */
 export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
@@ -47,7 +66,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
           clock: deps.clock,
         },
         tenant.tenantId,
-        request.body,
+        { ...request.body, items: await itemsInBaseUnits(db, request.body.items) },
         request.headers['idempotency-key'],
       );
       if (created) context.metrics.recordBatch(batch.itemCount);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RelayerClosedError } from '../../domain/errors';
-import { newIntentBodySchema } from '../../domain/intent-request';
+import { intentBodySchema, type IntentBody } from '../../domain/intent-request';
+import { baseUnitsOfBody } from '../../service/assets';
 import { cancelIntent } from '../../service/cancel-intent';
 import {
   attemptsFor,
@@ -27,6 +28,13 @@ import {
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
+/** The body without its decimal amount (converted to base units by then). */
+function withoutDecimal(body: IntentBody): Omit<IntentBody, 'decimalAmount'> {
+  const { decimalAmount, ...rest } = body;
+  void decimalAmount;
+  return rest;
+}
+
 /** A tenant's own intents: submit, read, list, cancel. Operators may read and list every one. */
 export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
   const { deps } = context;
@@ -41,7 +49,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
         'the tenant is at its in-flight limit (429 tenant_limit_reached), the backlog is full ' +
         '(503 pool_full, Retry-After) or the relayer is shutting down (503 closed).',
       headers: idempotencyHeadersSchema,
-      body: newIntentBodySchema,
+      body: intentBodySchema,
       response: { 200: intentSchema, 202: intentSchema, ...errors },
     },
     handler: async (request, reply) => {
@@ -56,7 +64,11 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           eagerStart: deps.eagerStart,
           clock: deps.clock,
         },
-        { ...request.body, tenantId: tenant.tenantId },
+        {
+          ...withoutDecimal(request.body),
+          amount: await baseUnitsOfBody(db, request.body),
+          tenantId: tenant.tenantId,
+        },
         { idempotencyKey: request.headers['idempotency-key'] },
       );
       if (submitted.created) context.metrics.recordSubmitted();

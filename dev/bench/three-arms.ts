@@ -27,6 +27,8 @@ import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate } from './rates';
 import { settings as relayerSettings } from '../../workers/config';
+import { depositAsset, registerToken } from '../../service/assets';
+import { deployTestToken } from '../stack/test-tokens';
 import { essentialMethods, weightOf, type MethodWeights } from '../../throttle/rpc-weights';
 
 /**
@@ -68,7 +70,13 @@ interface Cell {
   /** anvil's block time; 0: automine (a block per transaction). */
   blockTimeSeconds: number;
   model: ProviderModel;
+  /** What the intents pay: the native coin, or a 6-decimal ERC-20 (a standard one). */
+  asset: BenchAsset;
 }
+
+type BenchAsset = 'native' | 'token';
+/** The token of the `token` cells, deployed on each cell's chain. */
+const benchToken = { alias: 'BUSD', decimals: 6, amount: 1_000_000n };
 
 interface Result {
   cell: Cell;
@@ -173,6 +181,19 @@ async function measure(
   const now = new Date();
   await createTenant(world.database, { id: tenantId, name: tenantId }, now);
   await deposit(world.database, tenantId, parseEther('0.001') * BigInt(cell.intents + 1), now);
+  const token = cell.asset === 'token';
+  if (token) {
+    await depositAsset(
+      world.database,
+      {
+        tenantId,
+        chainId: world.anvil.chainId,
+        asset: benchToken.alias,
+        amount: benchToken.amount * BigInt(cell.intents + 1),
+      },
+      now,
+    );
+  }
   const proxy = world.proxy!;
   proxy.calls.splice(0);
   proxy.enforceQuota(
@@ -228,7 +249,9 @@ async function measure(
           chainId: world.anvil.chainId,
           from: world.wallets[(first + k) % world.wallets.length],
           to: privateKeyToAccount(generatePrivateKey()).address,
-          amount: parseEther('0.001').toString(),
+          ...(token
+            ? { asset: benchToken.alias, amount: benchToken.amount.toString() }
+            : { amount: parseEther('0.001').toString() }),
         };
         return cell.arm === 'A'
           ? admitIntent(world.database, parseNewIntent(request), {}, undefined, () => new Date())
@@ -326,6 +349,24 @@ async function measure(
   };
 }
 
+/**
+ * The token of the `token` cells on a fresh world's chain: deployed, held by every hot wallet,
+ * registered for the relayer (its calls are made before the cell's, outside the count).
+ */
+async function deployBenchToken(world: LocalWorld): Promise<void> {
+  const token = await deployTestToken(world.anvil, 'standard', {
+    symbol: benchToken.alias,
+    decimals: benchToken.decimals,
+  });
+  for (const wallet of world.wallets) {
+    await token.write('mint', [wallet, benchToken.amount * 1_000_000n]);
+  }
+  await registerToken(
+    { database: world.database, chains: world.chains },
+    { chainId: world.anvil.chainId, address: token.address, alias: benchToken.alias },
+  );
+}
+
 /** Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows. */
 async function historyShape(
   client: Client,
@@ -364,6 +405,7 @@ const methodShort: Record<string, string> = {
   eth_gasPrice: 'gasPrice',
   eth_getBlockReceipts: 'block receipts',
   eth_getCode: 'code',
+  eth_call: 'call',
 };
 
 function refusalSummary(r: Result): string {
@@ -384,6 +426,7 @@ function rpcSummary(perIntent: Record<string, number>): string {
 
 const headings = [
   'arm',
+  'asset',
   'chain',
   'provider counts',
   'N',
@@ -411,6 +454,7 @@ function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
     armNames[cell.arm],
+    cell.asset === 'token' ? `token (${benchToken.alias})` : 'native',
     chainLabel(cell),
     cell.model === 'sends' ? 'sends' : 'all calls',
     String(cell.intents),
@@ -541,6 +585,12 @@ async function main(): Promise<void> {
       new Option('--weights <table>', "the provider's weights, as RPC_WEIGHTS").default('per-call'),
     )
     .addOption(
+      new Option(
+        '--asset <assets>',
+        'what the intents pay: native, token (a 6-decimal ERC-20)',
+      ).default('native'),
+    )
+    .addOption(
       new Option('--store <store>', 'the relayer database')
         .choices(['sqlite', 'postgres'])
         .default('sqlite'),
@@ -559,6 +609,7 @@ async function main(): Promise<void> {
     blockTime: string;
     model: string;
     weights: string;
+    asset: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -584,6 +635,10 @@ async function main(): Promise<void> {
   for (const model of models)
     if (model !== 'sends' && model !== 'all')
       problems.push(`--model: "${model}" is not sends or all`);
+  const benchAssets = list(options.asset) as BenchAsset[];
+  for (const asset of benchAssets)
+    if (asset !== 'native' && asset !== 'token')
+      problems.push(`--asset: "${asset}" is not native or token`);
   const parsedWeights = relayerSettings.rpcWeights.parse.safeParse(options.weights);
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
@@ -600,21 +655,23 @@ async function main(): Promise<void> {
   const groups: Cell[][] = [];
   for (const blockTimeSeconds of blockTimes)
     for (const model of models)
-      for (const intents of counts)
-        for (const quota of quotas)
-          for (const processes of processCounts) {
-            const rotation = groups.length;
-            groups.push(
-              arms.map((_, i) => ({
-                arm: arms[(i + rotation) % arms.length]!,
-                intents,
-                quota,
-                processes,
-                blockTimeSeconds,
-                model,
-              })),
-            );
-          }
+      for (const asset of benchAssets)
+        for (const intents of counts)
+          for (const quota of quotas)
+            for (const processes of processCounts) {
+              const rotation = groups.length;
+              groups.push(
+                arms.map((_, i) => ({
+                  arm: arms[(i + rotation) % arms.length]!,
+                  intents,
+                  quota,
+                  processes,
+                  blockTimeSeconds,
+                  model,
+                  asset,
+                })),
+              );
+            }
   const total = groups.flat().length;
 
   const results = await withBenchStack(
@@ -641,12 +698,13 @@ async function main(): Promise<void> {
             tenants: {},
           });
           try {
+            if (group[0]!.asset === 'token') await deployBenchToken(world);
             for (const cell of group) {
               const index = measured.length;
               console.log(
                 `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
-                  chainLabel(cell),
+                  `${chainLabel(cell)}, ${cell.asset}`,
               );
               const server = cell.arm === 'S' ? stock! : tuned;
               measured.push(await measure(world, server, cell, index, bundlePath, provider));
@@ -681,14 +739,14 @@ async function main(): Promise<void> {
   const settings =
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
-    `--model ${options.model} --weights ${options.weights}`;
+    `--model ${options.model} --weights ${options.weights} --asset ${options.asset}`;
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
     join(options.out, 'bench.png'),
     await renderChart(
       results.map((r) => ({
-        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model}`,
+        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model} · ${r.cell.asset}`,
         arm: armNames[r.cell.arm],
         intentsPerSecond: r.intentsPerSecond,
         ...(r.cell.quota !== undefined && { efficiency: usedOfQuota(r) }),
@@ -711,6 +769,7 @@ const jsonOf = (r: Result) => ({
   intents: r.cell.intents,
   quotaPerSecond: r.cell.quota ?? null,
   processes: r.cell.processes,
+  asset: r.cell.asset,
   intentsPerSecond: r.intentsPerSecond,
   blockTimeSeconds: r.cell.blockTimeSeconds,
   providerCounts: r.cell.model,

@@ -7,6 +7,8 @@ export interface MinedTransaction {
   to: string | null;
   value: bigint;
   nonce: number;
+  /** The call data (`0x` for a plain value transfer). */
+  input: Hex;
 }
 
 /** Every transaction mined after `afterBlock`: the chain's own word on what was sent. */
@@ -19,7 +21,14 @@ export async function minedTransactions(
   for (let blockNumber = afterBlock + 1n; blockNumber <= head; blockNumber++) {
     const block = await world.testClient.getBlock({ blockNumber, includeTransactions: true });
     for (const tx of block.transactions) {
-      mined.push({ hash: tx.hash, from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce });
+      mined.push({
+        hash: tx.hash,
+        from: tx.from,
+        to: tx.to,
+        value: tx.value,
+        nonce: tx.nonce,
+        input: tx.input,
+      });
     }
   }
   return mined;

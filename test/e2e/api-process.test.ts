@@ -56,7 +56,9 @@ describe('an API process beside a worker process', () => {
     expect(apiMetrics).toMatch(/^relayer_intents\{status="confirmed"\} 6$/m);
     expect(apiMetrics).toMatch(/^relayer_intents_queued 0$/m);
     const workerMetrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    expect(workerMetrics).toMatch(/^relayer_intents_finished_total\{status="confirmed"\} 6$/m);
+    expect(workerMetrics).toMatch(
+      /^relayer_intents_finished_total\{status="confirmed",asset="native"\} 6$/m,
+    );
     expect(workerMetrics).toMatch(
       /^relayer_intent_latency_seconds_count\{status="confirmed"\} 6$/m,
     );

@@ -106,8 +106,13 @@ describe('the relayer CLI', () => {
       world.wallets[1]!,
     ];
     const cases: [string[], RegExp][] = [
-      [['submit', ...payment, '--eth', 'lots'], /--eth: must be a decimal amount/],
-      [['submit', ...payment, '--eth', '1', '--wei', '5'], /--eth <ether> or --wei <wei>/],
+      [['submit', ...payment, '--eth', 'lots'], /--eth: must be a positive decimal amount/],
+      [['submit', ...payment, '--eth', '1', '--wei', '5'], /--eth <ether> or --wei <base units>/],
+      [['submit', ...payment, '--asset', 'USDC', '--eth', '1'], /--eth is for the native coin/],
+      [
+        ['tenants', 'deposit', 'acme', '--asset', 'USDC', '--amount', '5'],
+        /--chain-id: required for a token/,
+      ],
       [['submit', ...payment.slice(2), '--eth', '1'], /--chain-id/],
       [
         ['submit', '--chain-id', 'x', '--from', 'a', '--to', 'b', '--eth', '1'],

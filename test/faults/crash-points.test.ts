@@ -20,6 +20,7 @@ import { submitBatch } from '../../service/submit-batch';
 import { batchItems, findBatch } from '../../store/batches';
 import { BatchMode } from '../../domain/batch';
 import { CrashingWorkers } from '../support/crashing-workers';
+import { registeredTestToken } from '../support/test-token';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
 import { waitUntilSettled } from '../support/intents';
@@ -75,12 +76,20 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const deps = { database: world.database, client, taskQueue };
     const accepted: string[] = [];
     let batchNonces: { from: string; intentId: string }[] = [];
+    // One payment in four is of a token (6 decimals), so every point is crossed by both kinds.
+    const tusd = await registeredTestToken(world, {
+      alias: 'TUSD',
+      decimals: 6,
+      tenants: { acme: 1000n, globex: 1000n },
+    });
     const payment = (tenantId: string, i: number) => ({
       tenantId,
       chainId: world.anvil.chainId,
       from: world.wallets[i % world.wallets.length]!,
       to: privateKeyToAccount(generatePrivateKey()).address,
-      amount: parseEther('0.001').toString(),
+      ...(i % 4 === 3 && tenantId !== 'thin'
+        ? { asset: tusd.alias, amount: '1500000' }
+        : { amount: parseEther('0.001').toString() }),
     });
     const pay = (tenantId: string, i: number) =>
       submitIntent(deps, payment(tenantId, i)).then(
@@ -106,7 +115,7 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
         {
           mode: BatchMode.collectAll,
           concurrency: 6,
-          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment('acme', i % 2))),
+          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment('acme', i))),
         },
         `crash-${random.seed}`,
       );
@@ -147,7 +156,12 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     );
     expect(workers.unexpectedExits).toEqual([]);
     expect(workers.unreached).toEqual([]);
-    await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
+    await expectInvariants({
+      world,
+      deposits: { ...deposits, ...tusd.deposits },
+      accepted,
+      proxy: world.proxy,
+    });
     const rows = await world.database.kysely
       .selectFrom('intents')
       .select(['id', 'status', 'nonce'])

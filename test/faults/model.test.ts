@@ -10,6 +10,7 @@ import { CrashingWorkers } from '../support/crashing-workers';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { invariantViolations } from '../support/invariants';
 import { waitUntilSettled } from '../support/intents';
+import { registeredTestToken, type RegisteredTestToken } from '../support/test-token';
 import { useTestWorld, type TestWorld } from '../support/test-world';
 
 const suite = useTestWorld({ proxy: true, wallets: 3, tenants: {} });
@@ -18,12 +19,31 @@ jest.setTimeout(900_000);
 
 const milli = parseEther('0.001');
 
+/** Payments in the native coin (milli-ether) or in a 6-decimal token (milli-tokens). */
+const assets = ['native', 'token'] as const;
+type Asset = (typeof assets)[number];
+const unitOf: Record<Asset, bigint> = { native: milli, token: 1000n };
+const tokenAlias = 'MTOK';
+
 /** What a run submits, in order: payments (some under a reused Idempotency-Key) and bad ones. */
 type Operation =
-  | { kind: 'pay'; tenant: number; wallet: number; amount: number; key: number | null }
+  | {
+      kind: 'pay';
+      tenant: number;
+      wallet: number;
+      asset: Asset;
+      amount: number;
+      key: number | null;
+    }
   | { kind: 'invalid'; problem: (typeof invalidProblems)[number] };
 
-const invalidProblems = ['bad-address', 'zero-amount', 'unknown-tenant', 'foreign-wallet'] as const;
+const invalidProblems = [
+  'bad-address',
+  'zero-amount',
+  'unknown-tenant',
+  'foreign-wallet',
+  'unknown-asset',
+] as const;
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   {
@@ -32,6 +52,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
       kind: fc.constant('pay' as const),
       tenant: fc.nat(2),
       wallet: fc.nat(2),
+      asset: fc.constantFrom(...assets),
       amount: fc.integer({ min: 1, max: 4 }),
       key: fc.option(fc.nat(3), { freq: 2 }),
     }),
@@ -45,13 +66,15 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   },
 );
 
+const someDeposits = fc.tuple(
+  fc.integer({ min: 2, max: 12 }),
+  fc.integer({ min: 2, max: 12 }),
+  fc.integer({ min: 2, max: 12 }),
+);
+
 const scenario = fc.record({
-  /** Each tenant's deposit, in milli-ether: small enough that some runs overdraw. */
-  deposits: fc.tuple(
-    fc.integer({ min: 2, max: 12 }),
-    fc.integer({ min: 2, max: 12 }),
-    fc.integer({ min: 2, max: 12 }),
-  ),
+  /** Each tenant's deposit per asset, in milli-units: small enough that some runs overdraw. */
+  deposits: fc.record({ native: someDeposits, token: someDeposits }),
   operations: fc.array(operation, { minLength: 4, maxLength: 14 }),
   crash: fc.option(fc.tuple(fc.constantFrom(...crashPoints), fc.integer({ min: 1, max: 3 })), {
     freq: 3,
@@ -60,12 +83,15 @@ const scenario = fc.record({
 
 type Outcome = { intentId: string; created: boolean } | { error: string };
 
+let token: RegisteredTestToken;
+
 let run = 0;
 
 describe('model-based: random histories against an in-memory model of the ledger', () => {
   it('every run ends where the model says: balances, payments, duplicates, refusals', async () => {
     const world = suite.world();
     const { seed } = seededRandom('model');
+    token = await registeredTestToken(world, { alias: tokenAlias, decimals: 6, tenants: {} });
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const client = new Client({ connection });
     try {
@@ -88,16 +114,18 @@ async function runScenario(
   world: TestWorld,
   client: Client,
   run: number,
-  depositsMilli: [number, number, number],
+  depositsMilli: Record<Asset, [number, number, number]>,
   operations: Operation[],
   crash: [CrashPoint, number] | null,
 ): Promise<string[]> {
   const taskQueue = `model-${run}`;
-  const tenants = depositsMilli.map((_, i) => `model${run}t${i}`);
+  const tenants = depositsMilli.native.map((_, i) => `model${run}t${i}`);
+  const deposited = (t: number, asset: Asset) => BigInt(depositsMilli[asset][t]!) * unitOf[asset];
   const now = new Date();
   for (const [i, tenant] of tenants.entries()) {
     await createTenant(world.database, { id: tenant, name: tenant }, now);
-    await deposit(world.database, tenant, BigInt(depositsMilli[i]!) * milli, now);
+    await deposit(world.database, tenant, deposited(i, 'native'), now);
+    await deposit(world.database, tenant, deposited(i, 'token'), now, token.ledgerAsset);
   }
   const workers = new CrashingWorkers(
     async (env) => (await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, ...env }))[0]!,
@@ -126,7 +154,8 @@ async function runScenario(
             chainId: world.anvil.chainId,
             from: world.wallets[op.wallet],
             to,
-            amount: (BigInt(op.amount) * milli).toString(),
+            ...(op.asset === 'token' && { asset: tokenAlias }),
+            amount: (BigInt(op.amount) * unitOf[op.asset]).toString(),
           }
         : invalidRequest(world, tenants[0]!, to, op.problem);
     const key = op.kind === 'pay' && op.key !== null ? { idempotencyKey: `k${op.key}` } : {};
@@ -154,12 +183,18 @@ async function runScenario(
         problems.push(`operation ${index} (${JSON.stringify(op)}): ${actual}, model ${expected}`);
     };
     if (op.kind === 'invalid') {
-      says(op.problem === 'unknown-tenant' ? ErrorType.unknownTenant : ErrorType.invalidIntent);
+      says(
+        op.problem === 'unknown-tenant'
+          ? ErrorType.unknownTenant
+          : op.problem === 'unknown-asset'
+            ? ErrorType.unknownAsset
+            : ErrorType.invalidIntent,
+      );
       continue;
     }
     const key = op.key === null ? undefined : `${op.tenant}/k${op.key}`;
     const earlier = key === undefined ? undefined : sameIntent.get(key);
-    const body = JSON.stringify([op.wallet, op.amount]);
+    const body = JSON.stringify([op.wallet, op.asset, op.amount]);
     if (earlier && earlier.body !== body) {
       says(ErrorType.intentConflict);
     } else if (earlier && intentOf.has(earlier.index)) {
@@ -182,51 +217,65 @@ async function runScenario(
     .where('tenant_id', 'in', tenants)
     .execute();
   if (rows.length !== created) problems.push(`${rows.length} intents stored, ${created} created`);
+  const assetOfRow = (row: { asset: string }): Asset =>
+    row.asset === 'native' ? 'native' : 'token';
   for (const [t, tenant] of tenants.entries()) {
-    const deposited = BigInt(depositsMilli[t]!) * milli;
-    const own = rows.filter((row) => row.tenant_id === tenant);
+    for (const asset of assets) {
+      problems.push(...modelOf(tenant, t, asset));
+    }
+  }
+  /** The sequential ledger of one tenant in one asset, against what the relayer did. */
+  function modelOf(tenant: string, t: number, asset: Asset): string[] {
+    const found: string[] = [];
+    const own = rows.filter((row) => row.tenant_id === tenant && assetOfRow(row) === asset);
     const paid = own
       .filter((row) => row.status === 'confirmed')
       .reduce((sum, row) => sum + BigInt(row.amount), 0n);
-    const left = deposited - paid;
+    const left = deposited(t, asset) - paid;
+    const ours = (op: Operation): op is Extract<Operation, { kind: 'pay' }> =>
+      op.kind === 'pay' && op.tenant === t && op.asset === asset;
     const wanted = operations.flatMap((op, index) =>
-      op.kind === 'pay' && op.tenant === t && intentOf.has(index)
-        ? [BigInt(op.amount) * milli]
-        : [],
+      ours(op) && intentOf.has(index) ? [BigInt(op.amount) * unitOf[asset]] : [],
     );
     const refusedAtAdmission = operations.flatMap((op, index) => {
       const outcome = outcomes[index]!;
-      return op.kind === 'pay' &&
-        op.tenant === t &&
-        'error' in outcome &&
-        outcome.error === ErrorType.insufficientBalance
-        ? [BigInt(op.amount) * milli]
+      return ours(op) && 'error' in outcome && outcome.error === ErrorType.insufficientBalance
+        ? [BigInt(op.amount) * unitOf[asset]]
         : [];
     });
     // Whoever was refused for want of money asked for more than was left in the end.
     for (const row of own.filter((r) => r.status !== 'confirmed')) {
       if (row.status !== 'failed' || !row.reason?.includes(ErrorType.insufficientBalance)) {
-        problems.push(`${row.id} of ${tenant} ended ${row.status}: ${row.reason}`);
+        found.push(`${row.id} of ${tenant} ended ${row.status}: ${row.reason}`);
       } else if (BigInt(row.amount) <= left) {
-        problems.push(`${row.id} of ${tenant} failed for want of money, yet ${left} is left`);
+        found.push(`${row.id} of ${tenant} failed for want of ${asset}, yet ${left} is left`);
       }
     }
     for (const amount of refusedAtAdmission) {
-      if (amount <= left)
-        problems.push(`${tenant} refused ${amount} at admission, yet ${left} is left`);
+      if (amount <= left) {
+        found.push(`${tenant} refused ${amount} of ${asset} at admission, yet ${left} is left`);
+      }
     }
     const all = [...wanted, ...refusedAtAdmission].reduce((sum, amount) => sum + amount, 0n);
-    if (all <= deposited && paid !== all) {
-      problems.push(`${tenant} could pay all ${all} of ${deposited}, paid ${paid}`);
+    if (all <= deposited(t, asset) && paid !== all) {
+      found.push(`${tenant} could pay all ${all} of ${deposited(t, asset)} ${asset}, paid ${paid}`);
     }
+    return found;
   }
   for (const row of rows.filter((r) => r.status === 'confirmed')) {
-    const balance = await world.testClient.getBalance({ address: row.to_address as Address });
+    const address = row.to_address as Address;
+    const balance =
+      assetOfRow(row) === 'native'
+        ? await world.testClient.getBalance({ address })
+        : await token.token.balanceOf(address);
     if (balance !== BigInt(row.amount))
-      problems.push(`${row.to_address} holds ${balance}, not ${row.amount}`);
+      problems.push(`${row.to_address} holds ${balance}, not ${row.amount} (${row.asset})`);
   }
   const deposits = Object.fromEntries(
-    tenants.map((tenant, i) => [tenant, BigInt(depositsMilli[i]!) * milli]),
+    tenants.flatMap((tenant, i) => [
+      [tenant, deposited(i, 'native')],
+      [`${tenant}/${token.ledgerAsset}`, deposited(i, 'token')],
+    ]),
   );
   problems.push(...(await invariantViolations({ world, deposits, proxy: world.proxy })));
   console.log(
@@ -258,5 +307,7 @@ function invalidRequest(
       return { ...good, tenantId: 'nobody' };
     case 'foreign-wallet':
       return { ...good, from: to };
+    case 'unknown-asset':
+      return { ...good, asset: 'NOPE' };
   }
 }

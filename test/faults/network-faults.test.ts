@@ -6,6 +6,7 @@ import { waitFor } from '../../dev/stack/wait-for';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { expectInvariants } from '../support/invariants';
 import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
+import { registeredTestToken } from '../support/test-token';
 import { useTestWorld } from '../support/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
@@ -38,9 +39,17 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
       THROTTLE_PER_SECOND: '50',
       THROTTLE_BURST: '20',
     });
+    const tusd = await registeredTestToken(world, {
+      alias: 'TUSD',
+      decimals: 6,
+      tenants: { acme: 1000n, globex: 1000n },
+    });
     world.proxy!.injectChaos({ seed: random.seed, rate: 0.2, faults: chaos });
     const count = Math.max(40, Math.floor(faultSettings.intents / 2));
-    const submitted = await submitMany(world, taskQueue, count);
+    // One in four a token payment: its checks before signing and its logs meet the faults too.
+    const submitted = await submitMany(world, taskQueue, count, undefined, (i) =>
+      i % 4 === 3 ? { asset: tusd.alias, amount: '2500000' } : undefined,
+    );
     await waitFor(
       async () => (await confirmedCount(world)) >= count / 2,
       'half confirmed',
@@ -53,7 +62,12 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     console.log(`network faults: ${refused} of ${world.proxy!.calls.length} calls met a fault`);
     expect(refused).toBeGreaterThan(0);
     const accepted = submitted.map((s) => s.intent.id);
-    await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
+    await expectInvariants({
+      world,
+      deposits: { ...deposits, ...tusd.deposits },
+      accepted,
+      proxy: world.proxy,
+    });
     expect(await confirmedCount(world)).toBe(count);
     // An idle worker still reads its wallets' balances: gone, it spends none of the next test's quota.
     worker!.signal('SIGTERM');

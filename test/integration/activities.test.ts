@@ -108,6 +108,8 @@ describe('activities against real SQLite and anvil', () => {
       blockNumber: expect.any(String),
       ageMs: expect.any(Number),
       txHash: first.txHash,
+      reason: null,
+      asset: 'native',
     });
     expect(await run(activities.confirm, { intentId })).toEqual({
       ...confirmed,
@@ -219,10 +221,11 @@ describe('activities against real SQLite and anvil', () => {
 
     expect(
       await run(activities.closeIntent, { intentId: tooMuch.id, reason: 'InsufficientBalance' }),
-    ).toEqual({ status: 'failed', ageMs: expect.any(Number) });
+    ).toEqual({ status: 'failed', ageMs: expect.any(Number), asset: 'native' });
     expect(await run(activities.closeIntent, { intentId: fits.id, reason: 'cancelled' })).toEqual({
       status: 'failed',
       ageMs: expect.any(Number),
+      asset: 'native',
     });
     expect(await tenantBalance(world.database.kysely, 'acme')).toEqual(before);
     await expectBooksBalanced(world.database);

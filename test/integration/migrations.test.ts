@@ -6,10 +6,10 @@ import { parseEther } from 'viem';
 import { createScratchDatabase } from '../../dev/stack/local-world';
 import { parseNewIntent } from '../../domain/intent-request';
 import { recordAudit } from '../../store/audit-log';
-import { insertBatch, batchItems } from '../../store/batches';
+import { batchItems } from '../../store/batches';
 import { openDatabase, type Database } from '../../store/database';
-import { getIntent, insertIntent, transitionIntent } from '../../store/intents';
-import { createTenant, deposit } from '../../store/ledger';
+import { getIntent, insertIntent } from '../../store/intents';
+import { tenantBalance, tenantBalances } from '../../store/ledger';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 
 const onPostgres = () =>
@@ -40,24 +40,40 @@ describe('migrations on a database that holds payments', () => {
     await scratch.drop();
   });
 
-  it('0005 lets an intent name no wallet, and keeps every row, reference and index', async () => {
+  it('0005 lets an intent name no wallet, 0008 keeps books per asset; every row, reference and index kept', async () => {
     const old = await openDatabase(scratch.url, '0004_transaction_attempts_nonce_fills');
     const now = new Date();
-    await createTenant(old, { id: 'acme', name: 'Acme' }, now);
-    await deposit(old, 'acme', parseEther('10'), now);
-    const request = parseNewIntent({
-      tenantId: 'acme',
-      chainId: 31337,
-      from: wallet,
-      to: recipient,
-      amount: '1000',
-    });
-    const { intent } = await insertIntent(old.kysely, 'pi_old', request, now, 'key-1');
+    const at = now.toISOString();
+    // Written as the code of 0004's time wrote them: no asset anywhere, one book per tenant.
     await old.transaction(async (trx) => {
+      await sql`insert into tenants (id, name, created_at) values ('acme', 'Acme', ${at})`.execute(
+        trx,
+      );
+      for (const [kind, balance] of [
+        ['available', parseEther('9')],
+        ['held', parseEther('1')],
+      ] as const) {
+        await sql`insert into ledger_accounts (owner, kind, balance)
+          values ('acme', ${kind}, ${balance.toString()})`.execute(trx);
+      }
+      for (const [entry, owner, kind, amount] of [
+        ['deposit', '@system', 'funding', -parseEther('10')],
+        ['deposit', 'acme', 'available', parseEther('10')],
+        ['hold', 'acme', 'available', -parseEther('1')],
+        ['hold', 'acme', 'held', parseEther('1')],
+      ] as const) {
+        await sql`insert into postings (entry, intent_id, owner, kind, amount, created_at)
+          values (${entry}, null, ${owner}, ${kind}, ${amount.toString()}, ${at})`.execute(trx);
+      }
+      await sql`insert into intents (id, tenant_id, chain_id, from_address, to_address, amount,
+          status, version, nonce, tx_hash, raw_tx, block_number, reason, idempotency_key,
+          created_at, updated_at)
+        values ('pi_old', 'acme', 31337, ${wallet}, ${recipient}, '1000', 'signed', 2, 7,
+          ${txHash}, '0x02', null, null, 'key-1', ${at}, ${at})`.execute(trx);
       await insertAttempt(
         trx,
         {
-          intentId: intent.id,
+          intentId: 'pi_old',
           attempt: 1,
           nonce: 7,
           txHash,
@@ -71,35 +87,45 @@ describe('migrations on a database that holds payments', () => {
       );
       await recordAudit(
         trx,
-        { intentId: intent.id, action: 'replaced', actor: 'relayer', detail: {} },
+        { intentId: 'pi_old', action: 'replaced', actor: 'relayer', detail: {} },
         now,
       );
-      await transitionIntent(trx, intent, { status: 'signed', nonce: 7, txHash }, now);
-      await insertBatch(
-        trx,
-        {
-          id: 'pb_old',
-          tenantId: 'acme',
-          mode: 'collect_all',
-          concurrency: 1,
-          itemCount: 1,
-          idempotencyKey: 'batch-1',
-          requestSha256: 'sha',
-        },
-        [{ chainId: 31337, from: wallet, to: recipient, amount: 1000n }],
-        now,
-      );
+      await sql`insert into batches (id, tenant_id, mode, concurrency, item_count, status, cause,
+          idempotency_key, request_sha256, created_at, updated_at)
+        values ('pb_old', 'acme', 'collect_all', 1, 1, 'running', null, 'batch-1', 'sha',
+          ${at}, ${at})`.execute(trx);
+      await sql`insert into batch_items (batch_id, item_index, chain_id, from_address, to_address,
+          amount, state)
+        values ('pb_old', 0, 31337, ${wallet}, ${recipient}, '1000', 'pending')`.execute(trx);
     });
-    const before = await getIntent(old.kysely, intent.id);
+    const request = parseNewIntent({
+      tenantId: 'acme',
+      chainId: 31337,
+      from: wallet,
+      to: recipient,
+      amount: '1000',
+    });
+    const intent = { id: 'pi_old' };
     await old.close();
 
     database = await openDatabase(scratch.url);
     const db = database.kysely;
-    expect(await getIntent(db, intent.id)).toEqual(before);
+    const before = await getIntent(db, intent.id);
+    expect(before).toMatchObject({ status: 'signed', nonce: 7, txHash, amount: 1000n });
     expect(await listAttempts(db, intent.id)).toMatchObject([{ nonce: 7, txHash }]);
     expect(await batchItems(db, 'pb_old', 0, 10)).toMatchObject([{ from: wallet }]);
     const audit = await db.selectFrom('audit_log').selectAll().execute();
     expect(audit).toMatchObject([{ intent_id: intent.id, action: 'replaced' }]);
+    // 0008: what was kept is the native coin's, in its book; the intent and the item pay in it.
+    expect(await tenantBalance(db, 'acme')).toEqual({
+      available: parseEther('9'),
+      held: parseEther('1'),
+    });
+    expect((await tenantBalances(db, 'acme')).size).toBe(1);
+    const postings = await db.selectFrom('postings').select('asset').distinct().execute();
+    expect(postings).toEqual([{ asset: 'native' }]);
+    expect(before).toMatchObject({ asset: 'native', feePaid: null, deliveredAmount: null });
+    expect(await batchItems(db, 'pb_old', 0, 10)).toMatchObject([{ asset: 'native' }]);
 
     // The new shape: no wallet until signed.
     const unpinned = { ...request, from: undefined };

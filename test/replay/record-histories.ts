@@ -22,13 +22,15 @@ import { startRelayerProcess } from '../../workers/relayer-process';
 import { installRuntime } from '../../workers/runtime';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { intentWaitingInReview } from '../support/intent-in-review';
+import { registeredTestToken } from '../support/test-token';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
  * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
- * only a batch of one wallet's items signing in turns). The replay test runs today's workflow code
+ * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments).
+ * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
  */
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   try {
     // `-- crash`, `-- sweep`, `-- wallet`, `-- lane` or `-- turns`: only that one, leaving the
     // other (older) histories.
-    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns'].filter((name) =>
+    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns', 'tokens'].filter((name) =>
       process.argv.includes(name),
     );
     if (only.length === 0) await recordPaths(server);
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('wallet')) await recordWalletChosen(server);
     if (only.length === 0 || only.includes('lane')) await recordLaneFreed(server);
     if (only.length === 0 || only.includes('turns')) await recordWalletTurns(server);
+    if (only.length === 0 || only.includes('tokens')) await recordTokenPayments(server);
   } finally {
     await server.teardown();
   }
@@ -190,6 +193,64 @@ async function recordWalletChosen(server: TestWorkflowEnvironment): Promise<void
     const batchFile = join(__dirname, 'histories', 'payment-batch-wallets-chosen.json');
     writeFileSync(batchFile, historyToJSON(await batchHandle.fetchHistory()));
     console.log(`${batchHandle.workflowId}: ${JSON.stringify(summary.counts)} → ${batchFile}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * Token payments: one paid in full; one of a fee-on-transfer token not registered as one, whose
+ * shortfall waits in review until an operator confirms it (the resolveReview update).
+ */
+async function recordTokenPayments(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-tokens';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, taskQueue };
+    const paid = await registeredTestToken(world, {
+      alias: 'TUSD',
+      decimals: 6,
+      tenants: { acme: 100n },
+    });
+    const short = await registeredTestToken(world, {
+      alias: 'TFEE',
+      decimals: 18,
+      kind: 'fee-on-transfer',
+      tenants: { acme: 100n },
+      feeOnTransfer: false,
+    });
+    const pay = (alias: string, amount: string) =>
+      submitIntent(deps, { ...paymentRequest(world, '0'), asset: alias, amount });
+    const confirmed = await pay(paid.alias, '12500000');
+    const handle = client.workflow.getHandle(confirmed.workflowId);
+    const file = join(__dirname, 'histories', 'payment-intent-token-confirmed.json');
+    console.log(`${confirmed.workflowId}: ${(await handle.result()).status} → ${file}`);
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+
+    const reviewed = await pay(short.alias, parseEther('10').toString());
+    const shortHandle = client.workflow.getHandle(reviewed.workflowId);
+    await waitFor(
+      async () =>
+        (await getIntent(world.database.kysely, reviewed.intent.id)).status === 'needs_review',
+      'the shortfall to wait in review',
+      60_000,
+    );
+    const { txHash } = await getIntent(world.database.kysely, reviewed.intent.id);
+    const operator = { role: 'operator' as const, keyId: 'record', label: 'record' };
+    await reviewIntent({ ...deps, chains: world.chains }, operator, reviewed.intent.id, {
+      action: 'confirm',
+      txHash: txHash!,
+    });
+    const reviewFile = join(
+      __dirname,
+      'histories',
+      'payment-intent-token-shortfall-confirmed.json',
+    );
+    console.log(`${reviewed.workflowId}: ${(await shortHandle.result()).status} → ${reviewFile}`);
+    writeFileSync(reviewFile, historyToJSON(await shortHandle.fetchHistory()));
   } finally {
     await relayer.stop();
     await world.stop();

@@ -9,13 +9,14 @@ import type { LocalWorld } from '../../dev/stack/local-world';
 
 /**
  * Submits `count` intents spread over the world's wallets and two tenants, through the shared dev
- * server or the one at `temporalAddress`.
+ * server or the one at `temporalAddress`; `tokenOf(i)` makes intent i a token payment instead.
  */
 export async function submitMany(
   world: LocalWorld,
   taskQueue: string,
   count: number,
   temporalAddress = process.env.TEMPORAL_TEST_ADDRESS,
+  tokenOf: (i: number) => { asset: string; amount: string } | undefined = () => undefined,
 ): Promise<SubmittedIntent[]> {
   const tenants = ['acme', 'globex'];
   const connection = await Connection.connect({ address: temporalAddress });
@@ -31,6 +32,7 @@ export async function submitMany(
             from: world.wallets[i % world.wallets.length],
             to: privateKeyToAccount(generatePrivateKey()).address,
             amount: parseEther('0.001').toString(),
+            ...tokenOf(i),
           },
         ),
       ),

@@ -4,11 +4,17 @@ import { IntentStatus, terminalStatuses } from '../../domain/intent';
 import { minedTransactions } from '../../dev/stack/chain-truth';
 import type { LocalWorld } from '../../dev/stack/local-world';
 import type { RpcProxy } from '../../dev/stack/rpc-proxy';
-import { ledgerSnapshot } from './ledger-checks';
+import { accountKey, ledgerSnapshot } from './ledger-checks';
+import { paymentCall, type AssetRef } from '../../domain/asset';
+import { deliveredBy, tokenTransfersOf } from '../../chain/erc20';
+import type { Hex } from '../../domain/transfer';
 
 export interface InvariantScope {
   world: LocalWorld;
-  /** Tenant → everything ever deposited for it. */
+  /**
+   * Everything ever deposited: tenant → native wei, and `tenant/<ledger asset>` (for a token,
+   * `erc20:<chainId>:<address>`) → its base units.
+   */
   deposits: Record<string, bigint>;
   /** Intents the relayer accepted (ids): each must be there and have ended. */
   accepted?: string[];
@@ -26,8 +32,9 @@ export interface InvariantScope {
  *    where it recorded why), every one of them recorded before it was sent; at most one is mined;
  *    its recipient is paid exactly once if it is confirmed, never otherwise.
  * I2 every accepted intent has ended; one in needs_review says why.
- * I3 the ledger balances: postings sum to zero, each account is the sum of its postings, no
- *    tenant account is negative, and a tenant's available + held + paid out is what it deposited.
+ * I3 the ledger balances, per asset: postings sum to zero, each account is the sum of its
+ *    postings, no tenant account is negative, and a tenant's available + held + paid out (+ the
+ *    gas it was charged, in native) is what it deposited.
  * I4 no hold is active once its intent has ended (needs_review keeps it: the money may yet go).
  */
 export async function invariantViolations(scope: InvariantScope): Promise<string[]> {
@@ -78,12 +85,33 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
     if (confirmed && minedOwn[0]?.tx_hash !== intent.tx_hash) {
       violations.push(`I1 ${intent.id} confirmed but ${intent.tx_hash} is not mined`);
     }
-    const payments = mined.filter(
+    const call = paymentCall(
+      intent.asset as AssetRef,
+      intent.to_address as Hex,
+      BigInt(intent.amount),
+    );
+    const sent = mined.filter(
       (tx) =>
-        tx.to?.toLowerCase() === intent.to_address.toLowerCase() &&
-        tx.value === BigInt(intent.amount) &&
+        tx.to?.toLowerCase() === call.to.toLowerCase() &&
+        tx.value === call.value &&
+        tx.input === (call.data ?? '0x') &&
         ours.has(tx.from.toLowerCase()),
-    ).length;
+    );
+    // A token pays only what its Transfer logs moved to the recipient.
+    let payments = sent.length;
+    if (intent.asset !== 'native') {
+      payments = 0;
+      for (const tx of sent) {
+        const receipt = await world.testClient.getTransactionReceipt({ hash: tx.hash });
+        const moved = deliveredBy(
+          tokenTransfersOf(receipt.logs),
+          intent.asset as Hex,
+          tx.from as Hex,
+          intent.to_address as Hex,
+        );
+        if (receipt.status === 'success' && moved > 0n) payments++;
+      }
+    }
     const expected = confirmed ? [1] : intent.status === IntentStatus.needsReview ? [0, 1] : [0];
     if (!expected.includes(payments)) {
       violations.push(`I1 ${intent.id} (${intent.status}) paid ${payments} times`);
@@ -105,24 +133,32 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
 
   // I3
   const ledger = await ledgerSnapshot(world.database);
-  const total = Object.values(ledger.posted).reduce((sum, amount) => sum + amount, 0n);
-  if (total !== 0n) violations.push(`I3 postings sum to ${total}, not 0`);
+  for (const [asset, total] of Object.entries(ledger.postedByAsset)) {
+    if (total !== 0n) violations.push(`I3 postings of ${asset} sum to ${total}, not 0`);
+  }
   for (const [account, balance] of Object.entries(ledger.balances)) {
     const posted = ledger.posted[account] ?? 0n;
     if (balance !== posted) violations.push(`I3 ${account} is ${balance}, its postings ${posted}`);
   }
-  for (const [tenant, deposited] of Object.entries(scope.deposits)) {
-    const available = ledger.balances[`${tenant}/available`] ?? 0n;
-    const held = ledger.balances[`${tenant}/held`] ?? 0n;
+  for (const [key, deposited] of Object.entries(scope.deposits)) {
+    const [tenant, asset = 'native'] = key.split(/\/(.*)/s) as [string, string?];
+    const available = ledger.balances[accountKey(tenant, 'available', asset)] ?? 0n;
+    const held = ledger.balances[accountKey(tenant, 'held', asset)] ?? 0n;
     if (available < 0n || held < 0n) {
-      violations.push(`I3 ${tenant} negative: available ${available}, held ${held}`);
+      violations.push(`I3 ${key} negative: available ${available}, held ${held}`);
     }
     const paidOut = ledger.holds
-      .filter((h) => h.status === 'captured' && statusOf.get(h.intentId)?.tenant_id === tenant)
+      .filter(
+        (h) =>
+          h.status === 'captured' &&
+          h.asset === asset &&
+          statusOf.get(h.intentId)?.tenant_id === tenant,
+      )
       .reduce((sum, h) => sum + h.amount, 0n);
-    if (available + held + paidOut !== deposited) {
+    const gas = ledger.gasCharged[`${tenant}/${asset}`] ?? 0n;
+    if (available + held + paidOut + gas !== deposited) {
       violations.push(
-        `I3 ${tenant}: available ${available} + held ${held} + paid ${paidOut} ≠ deposited ${deposited}`,
+        `I3 ${key}: available ${available} + held ${held} + paid ${paidOut} + gas ${gas} ≠ deposited ${deposited}`,
       );
     }
   }

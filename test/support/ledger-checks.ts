@@ -2,41 +2,67 @@ import type { Database } from '../../store/database';
 import { terminalStatuses, type IntentStatus } from '../../domain/intent';
 
 export interface LedgerSnapshot {
-  /** owner/kind → balance as the accounts table says. */
+  /** owner/kind/asset → balance as the accounts table says. */
   balances: Record<string, bigint>;
-  /** owner/kind → sum of postings. */
+  /** owner/kind/asset → sum of postings. */
   posted: Record<string, bigint>;
-  holds: { intentId: string; status: string; amount: bigint }[];
+  /** asset → sum of its postings (each must be 0). */
+  postedByAsset: Record<string, bigint>;
+  /** tenant/asset → what its `gas` postings took from it (tenants paying gas). */
+  gasCharged: Record<string, bigint>;
+  holds: { intentId: string; status: string; asset: string; amount: bigint }[];
 }
+
+/** The key of an account in a snapshot. */
+export const accountKey = (owner: string, kind: string, asset = 'native') =>
+  `${owner}/${kind}/${asset}`;
 
 export async function ledgerSnapshot(database: Database): Promise<LedgerSnapshot> {
   const db = database.kysely;
   const accounts = await db.selectFrom('ledger_accounts').selectAll().execute();
-  const postings = await db.selectFrom('postings').select(['owner', 'kind', 'amount']).execute();
+  const postings = await db
+    .selectFrom('postings')
+    .select(['entry', 'owner', 'kind', 'asset', 'amount'])
+    .execute();
   const holds = await db.selectFrom('holds').selectAll().execute();
   const posted: Record<string, bigint> = {};
-  for (const p of postings)
-    posted[`${p.owner}/${p.kind}`] = (posted[`${p.owner}/${p.kind}`] ?? 0n) + BigInt(p.amount);
+  const postedByAsset: Record<string, bigint> = {};
+  const gasCharged: Record<string, bigint> = {};
+  for (const p of postings) {
+    const key = accountKey(p.owner, p.kind, p.asset);
+    posted[key] = (posted[key] ?? 0n) + BigInt(p.amount);
+    postedByAsset[p.asset] = (postedByAsset[p.asset] ?? 0n) + BigInt(p.amount);
+    if (p.entry === 'gas' && p.owner !== '@system') {
+      const tenant = `${p.owner}/${p.asset}`;
+      gasCharged[tenant] = (gasCharged[tenant] ?? 0n) - BigInt(p.amount);
+    }
+  }
   return {
-    balances: Object.fromEntries(accounts.map((a) => [`${a.owner}/${a.kind}`, BigInt(a.balance)])),
+    balances: Object.fromEntries(
+      accounts.map((a) => [accountKey(a.owner, a.kind, a.asset), BigInt(a.balance)]),
+    ),
     posted,
+    postedByAsset,
+    gasCharged,
     holds: holds.map((h) => ({
       intentId: h.intent_id,
       status: h.status,
+      asset: h.asset,
       amount: BigInt(h.amount),
     })),
   };
 }
 
 /**
- * The books balance: postings sum to zero, every tenant balance equals its postings and is not
- * negative, and no hold is still active once its intent has ended (needs_review keeps its hold:
- * the money may yet leave).
+ * The books balance: the postings of each asset sum to zero, every tenant balance equals its
+ * postings and is not negative, and no hold is still active once its intent has ended
+ * (needs_review keeps its hold: the money may yet leave).
  */
 export async function expectBooksBalanced(database: Database): Promise<LedgerSnapshot> {
   const snapshot = await ledgerSnapshot(database);
-  const total = Object.values(snapshot.posted).reduce((sum, amount) => sum + amount, 0n);
-  expect(total).toBe(0n);
+  for (const [asset, total] of Object.entries(snapshot.postedByAsset)) {
+    expect({ asset, total }).toEqual({ asset, total: 0n });
+  }
   for (const [account, balance] of Object.entries(snapshot.balances)) {
     expect({ account, balance }).toEqual({ account, balance: snapshot.posted[account] ?? 0n });
     expect(balance >= 0n).toBe(true);

@@ -37,6 +37,27 @@ describe('reading a batch file', () => {
     expect(parsed.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('takes a token by its alias with a decimal amount, left to the API to convert by its decimals', () => {
+    const parsed = readBatchFile(
+      file(
+        'tokens.csv',
+        ['to,asset,amount_decimal,amount', `${alice},USDC,12.5,`, `${alice},native,,7`].join('\n'),
+      ),
+      1,
+    );
+    expect(parsed.rows).toEqual([
+      { where: 'line 2', item: { chainId: 1, to: alice, asset: 'USDC', decimalAmount: '12.5' } },
+      { where: 'line 3', item: { chainId: 1, to: alice, asset: 'native', amount: '7' } },
+    ]);
+    const bad = readBatchFile(
+      file('bad-tokens.csv', ['to,asset,amount_eth', `${alice},USDC,1`].join('\n')),
+      1,
+    );
+    expect(bad.rows[0]!.problem).toBe(
+      'amount_eth is for the native coin: give amount_decimal for USDC',
+    );
+  });
+
   it('names the line and the reason of each bad row', () => {
     const parsed = readBatchFile(
       file(
@@ -52,7 +73,7 @@ describe('reading a batch file', () => {
       1,
     );
     expect(parsed.rows.map((row) => [row.where, row.problem])).toEqual([
-      ['line 2', 'give amount (wei) or amount_eth, not both'],
+      ['line 2', 'give the amount once: amount (base units), amount_decimal or amount_eth'],
       ['line 3', expect.stringMatching(/to is not a valid address/)],
       ['line 4', 'amount_eth: "lots" is not a decimal amount of ether'],
       ['line 5', 'amount must be greater than zero'],

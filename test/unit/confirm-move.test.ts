@@ -7,6 +7,8 @@ const mined = (confirmations: number, succeeded = true): TransactionObservation 
   blockNumber: 100n,
   confirmations,
   succeeded,
+  gasPaid: 21_000n,
+  transfers: [],
 });
 
 /** A look at an intent with one attempt (nonce 7) signed `ageMs` ago that saw `seen`. */

@@ -15,7 +15,7 @@ describe('ensureSearchAttributes', () => {
   it('registers only what the namespace lacks', async () => {
     const add = jest.fn(async () => ({}));
     await ensureSearchAttributes(
-      operator(['IntentStatus', 'ChainId', 'Wallet', 'BatchId'], add),
+      operator(['IntentStatus', 'ChainId', 'Wallet', 'BatchId', 'Asset'], add),
       'default',
     );
     expect(add).toHaveBeenCalledWith({ namespace: 'default', searchAttributes: { TenantId: 2 } });
@@ -23,7 +23,7 @@ describe('ensureSearchAttributes', () => {
 
   it('does nothing when all are there', async () => {
     const add = jest.fn(async () => ({}));
-    const all = ['IntentStatus', 'TenantId', 'ChainId', 'Wallet', 'BatchId'];
+    const all = ['IntentStatus', 'TenantId', 'ChainId', 'Wallet', 'BatchId', 'Asset'];
     await ensureSearchAttributes(operator(all, add), 'default');
     expect(add).not.toHaveBeenCalled();
   });
@@ -40,6 +40,7 @@ describe('ensureSearchAttributes', () => {
         '  temporal operator search-attribute create --namespace payments --name ChainId --type Int',
         '  temporal operator search-attribute create --namespace payments --name Wallet --type Keyword',
         '  temporal operator search-attribute create --namespace payments --name BatchId --type Keyword',
+        '  temporal operator search-attribute create --namespace payments --name Asset --type Keyword',
         '  (registering them failed: PermissionDenied)',
       ].join('\n'),
     );

@@ -22,7 +22,14 @@ function issuesOf(input: unknown): { field: string; message: string }[] {
 describe('parseNewIntent', () => {
   it('accepts a well-formed request and normalises it', () => {
     const parsed = parseNewIntent({ ...valid, to: valid.to.toLowerCase() });
-    expect(parsed).toEqual({ ...valid, amount: 250000000000000000n });
+    expect(parsed).toEqual({ ...valid, asset: 'native', amount: 250000000000000000n });
+  });
+
+  it('names a token by its alias or address; anything else is refused', () => {
+    expect(parseNewIntent({ ...valid, asset: 'USDC.e' }).asset).toBe('USDC.e');
+    expect(issuesOf({ ...valid, asset: 'not an asset!' })).toEqual([
+      { field: 'asset', message: expect.stringContaining('a token alias') },
+    ]);
   });
 
   it.each([

@@ -385,6 +385,46 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(calls.at(-1)).toBe('closeIntent');
   });
 
+  it('fails a token transfer that moved nothing, with the reason the look gives', async () => {
+    const { result } = await runIntent({
+      confirm: async () => ({
+        state: 'moved-nothing',
+        blockNumber: '3',
+        ageMs: 1,
+        reason: 'TokenMovedNothing: the token moved no funds',
+      }),
+    });
+    expect(result).toMatchObject({
+      status: IntentStatus.failed,
+      reason: 'TokenMovedNothing: the token moved no funds',
+    });
+  });
+
+  it('waits in review when a token delivered other than the amount; an operator confirms it', async () => {
+    let inReview: PaymentIntentProgress | undefined;
+    const { result, calls } = await runIntent(
+      {
+        confirm: async () => ({
+          state: 'mismatch',
+          blockNumber: '4',
+          ageMs: 1,
+          reason: 'TokenShortfall: the token delivered 99 of 100 base units',
+        }),
+      },
+      {},
+      async (handle) => {
+        inReview = await untilInReview(handle);
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'confirm', txHash: '0xabc' }, actor: 'op' }],
+        });
+      },
+    );
+    expect(inReview?.reason).toBe('TokenShortfall: the token delivered 99 of 100 base units');
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
+    expect(calls).toContain('resolveReview');
+    expect(calls).not.toContain('closeIntent');
+  });
+
   it('records a reverted transaction as failed', async () => {
     const { result, calls } = await runIntent({
       confirm: async () => ({ state: 'reverted', blockNumber: '3', ageMs: 1 }),

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerToken, tokensOf } from '../../service/assets';
+import type { ApiContext } from '../api-context';
+import { operatorOf } from '../auth';
+import { errorBodySchema } from '../error-responses';
+import {
+  registeredTokenSchema,
+  registerTokenBodySchema,
+  tokensQuerySchema,
+  tokensSchema,
+} from '../schemas';
+
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+/** The tokens intents may pay in, per chain (besides `native`): any key lists, operators register. */
+export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
+  app.get('/v1/assets', {
+    schema: {
+      summary:
+        'Tokens registered per chain (an intent names one by alias; "native" is always there)',
+      querystring: tokensQuerySchema,
+      response: { 200: tokensSchema, ...errors },
+    },
+    handler: async (request) => ({ tokens: await tokensOf(deps.database, request.query.chainId) }),
+  });
+
+  app.post('/v1/assets', {
+    schema: {
+      summary:
+        'Register an ERC-20 (operator key): symbol and decimals are read from it, a fee on transfer is probed',
+      body: registerTokenBodySchema,
+      response: { 201: registeredTokenSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      operatorOf(request);
+      return reply.code(201).send(await registerToken(deps, request.body));
+    },
+  });
+};

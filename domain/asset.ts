@@ -1,0 +1,84 @@
+import { encodeFunctionData, getAddress, isAddress, parseUnits } from 'viem';
+import type { Hex } from './transfer';
+
+/**
+ * What an intent pays in: the chain's native coin, or an ERC-20 token registered for the chain
+ * (its contract address). Amounts are always in the asset's base units (wei; a token's smallest
+ * unit, 10^-decimals).
+ */
+export type AssetRef = 'native' | Hex;
+
+export const nativeAsset = 'native' as const;
+
+export const isNative = (asset: AssetRef): asset is 'native' => asset === nativeAsset;
+
+/** A token as registered for a chain: read from the chain once, stored, never guessed by symbol. */
+export interface RegisteredToken {
+  chainId: number;
+  address: Hex;
+  /** Unique per chain (symbols are not: USDC and USDC.e). */
+  alias: string;
+  symbol: string;
+  decimals: number;
+  /** Delivers less than sent (a fee taken on transfer): a shortfall is then expected, not a fault. */
+  feeOnTransfer: boolean;
+}
+
+/**
+ * The books' name for an asset: `native` (the native coin, one book per tenant whatever the
+ * chain, as the relayer has always kept it), or `erc20:<chainId>:<address>` (a token is per chain).
+ */
+export function ledgerAssetOf(chainId: number, asset: AssetRef): string {
+  return isNative(asset) ? nativeAsset : `erc20:${chainId}:${getAddress(asset)}`;
+}
+
+/** `native`, or a checksummed token address: the form stored on an intent. */
+export function parseAssetRef(value: string): AssetRef | undefined {
+  if (value === nativeAsset) return nativeAsset;
+  return isAddress(value, { strict: false }) ? getAddress(value) : undefined;
+}
+
+export const erc20TransferAbi = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+/**
+ * The call that pays `amount` of `asset` to `to`: a plain value transfer for the native coin, the
+ * token's `transfer(to, amount)` for an ERC-20 (sent to the token, no value).
+ */
+export function paymentCall(
+  asset: AssetRef,
+  to: Hex,
+  amount: bigint,
+): { to: Hex; value: bigint; data?: Hex } {
+  if (isNative(asset)) return { to, value: amount };
+  return {
+    to: asset,
+    value: 0n,
+    data: encodeFunctionData({
+      abi: erc20TransferAbi,
+      functionName: 'transfer',
+      args: [to, amount],
+    }),
+  };
+}
+
+/**
+ * A decimal amount of an asset (`12.5` of a 6-decimal token) in base units; undefined when it is
+ * not a plain positive decimal or has more fractional digits than the asset has.
+ */
+export function baseUnitsOf(decimal: string, decimals: number): bigint | undefined {
+  const match = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(decimal.trim());
+  if (!match) return undefined;
+  if ((match[2]?.length ?? 0) > decimals) return undefined;
+  return parseUnits(decimal.trim(), decimals);
+}
