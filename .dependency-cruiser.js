@@ -3,7 +3,7 @@
  *
  *   entry points (workers/, cli/relayer.ts, dev/, scripts/)
  *     → api/, cli/ → service/ → client/ (Temporal client helpers) → workflows/ (definitions)
- *     → operations/ → store/, chain/, throttle/ → domain/
+ *     → operations/ → store/, chain/, throttle/, webhooks/ → domain/
  *   activities/ → operations/ and the parts; workflows/ → domain/ and activity *types*.
  *
  * A room may import its own files and anything below it; nothing in production imports dev/.
@@ -15,11 +15,21 @@ const layers = {
   store: ['domain'],
   chain: ['domain'],
   throttle: ['domain'],
-  operations: ['store', 'chain', 'throttle', 'domain'],
-  activities: ['operations', 'store', 'chain', 'throttle', 'domain'],
+  webhooks: ['domain'],
+  operations: ['store', 'chain', 'throttle', 'webhooks', 'domain'],
+  activities: ['operations', 'store', 'chain', 'throttle', 'webhooks', 'domain'],
   workflows: ['domain'],
   client: ['workflows', 'domain'],
-  service: ['client', 'workflows', 'operations', 'store', 'chain', 'throttle', 'domain'],
+  service: [
+    'client',
+    'workflows',
+    'operations',
+    'store',
+    'chain',
+    'throttle',
+    'webhooks',
+    'domain',
+  ],
   api: ['service', 'domain'],
   cli: ['service', 'domain'],
 };

@@ -6,6 +6,16 @@ import { Pool } from 'pg';
 import { migrateTo } from './migrations';
 import type { Dialect, Schema } from './schema';
 
+/** SQLite's transactions run on one connection's Kysely: marked while they are open. */
+const openSqliteTransactions = new WeakSet<Kysely<Schema>>();
+
+/**
+ * Whether `db` is inside a transaction: a Kysely transaction, or the connection of one of
+ * SQLite's (which Kysely does not know as one).
+ */
+export const inTransaction = (db: Kysely<Schema>): boolean =>
+  db.isTransaction || openSqliteTransactions.has(db);
+
 export interface Database {
   readonly kysely: Kysely<Schema>;
   readonly dialect: Dialect;
@@ -54,6 +64,7 @@ function openSqlite(url: string): Database {
     transaction: (work) =>
       db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
+        openSqliteTransactions.add(conn);
         try {
           const result = await work(conn);
           await sql`commit`.execute(conn);
@@ -61,6 +72,8 @@ function openSqlite(url: string): Database {
         } catch (error) {
           await sql`rollback`.execute(conn);
           throw error;
+        } finally {
+          openSqliteTransactions.delete(conn);
         }
       }),
     forUpdate: (query) => query,

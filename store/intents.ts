@@ -3,7 +3,8 @@ import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../
 import type { Intent, IntentStatus } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import type { AssetRef } from '../domain/asset';
-import type { Database } from './database';
+import { inTransaction, type Database } from './database';
+import { recordStateChange } from './webhook-outbox';
 import { fromTimestamp, type IntentsTable, type Schema } from './schema';
 
 function intentFromRow(row: Selectable<IntentsTable>): Intent {
@@ -84,6 +85,10 @@ export async function insertIntent(
   now: Date,
   idempotencyKey?: string,
 ): Promise<{ intent: Intent; created: boolean }> {
+  // The intent and the event of its creation are one write (store/webhook-outbox.ts).
+  if (!inTransaction(db)) {
+    return db.transaction().execute((trx) => insertIntent(trx, id, request, now, idempotencyKey));
+  }
   const inserted = await db
     .insertInto('intents')
     .values({
@@ -108,7 +113,11 @@ export async function insertIntent(
     .onConflict((conflict) => conflict.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return { intent: intentFromRow(inserted), created: true };
+  if (inserted) {
+    const intent = intentFromRow(inserted);
+    await recordStateChange(db, intent, null, now);
+    return { intent, created: true };
+  }
   const existing = await getIntent(db, id);
   if (!sameRequest(existing, request)) throw new IntentConflictError(id);
   return { intent: existing, created: false };
@@ -134,10 +143,14 @@ export interface IntentPatch {
  */
 export async function transitionIntent(
   db: Kysely<Schema>,
-  intent: Pick<Intent, 'id' | 'version'>,
+  intent: Pick<Intent, 'id' | 'version' | 'status'>,
   patch: IntentPatch,
   now: Date,
 ): Promise<Intent> {
+  // A change of status and the event reporting it are one write (store/webhook-outbox.ts).
+  if (patch.status !== intent.status && !inTransaction(db)) {
+    return db.transaction().execute((trx) => transitionIntent(trx, intent, patch, now));
+  }
   const row = await db
     .updateTable('intents')
     .set({
@@ -162,7 +175,9 @@ export async function transitionIntent(
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new StaleVersionError(intent.id, intent.version);
-  return intentFromRow(row);
+  const changed = intentFromRow(row);
+  if (changed.status !== intent.status) await recordStateChange(db, changed, intent.status, now);
+  return changed;
 }
 
 /** Intents by status, of one tenant or of all. */

@@ -1,0 +1,374 @@
+import type { Kysely, Selectable } from 'kysely';
+import {
+  fromTimestamp,
+  type Schema,
+  type WebhookDeliveryStatus,
+  type WebhookEndpointsTable,
+  type WebhookEndpointStatus,
+} from './schema';
+
+export interface WebhookEndpoint {
+  id: string;
+  tenantId: string;
+  url: string;
+  eventTypes: string[];
+  /** Sealed (see webhooks/secret-box.ts). */
+  sealedSecret: string;
+  /** The secret before the last rotation and until when it still signs, if any. */
+  previous?: { sealedSecret: string; until: Date };
+  status: WebhookEndpointStatus;
+  disabledReason: string | null;
+  createdAt: Date;
+}
+
+const endpointFromRow = (row: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  url: row.url,
+  eventTypes: JSON.parse(row.event_types) as string[],
+  sealedSecret: row.secret,
+  ...(row.previous_secret &&
+    row.previous_secret_until && {
+      previous: {
+        sealedSecret: row.previous_secret,
+        until: fromTimestamp(row.previous_secret_until),
+      },
+    }),
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: fromTimestamp(row.created_at),
+});
+
+export async function insertEndpoint(
+  db: Kysely<Schema>,
+  endpoint: Pick<WebhookEndpoint, 'id' | 'tenantId' | 'url' | 'eventTypes' | 'sealedSecret'>,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: endpoint.id,
+      tenant_id: endpoint.tenantId,
+      url: endpoint.url,
+      event_types: JSON.stringify(endpoint.eventTypes),
+      secret: endpoint.sealedSecret,
+      previous_secret: null,
+      previous_secret_until: null,
+      status: 'active',
+      disabled_reason: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .execute();
+}
+
+export async function findEndpoint(
+  db: Kysely<Schema>,
+  id: string,
+): Promise<WebhookEndpoint | undefined> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && endpointFromRow(row);
+}
+
+export async function listEndpoints(
+  db: Kysely<Schema>,
+  tenantId?: string,
+): Promise<WebhookEndpoint[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at');
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  return (await query.execute()).map(endpointFromRow);
+}
+
+/** A new secret; the one before keeps signing beside it until `previousUntil`. */
+export async function rotateEndpointSecret(
+  db: Kysely<Schema>,
+  endpoint: WebhookEndpoint,
+  sealedSecret: string,
+  previousUntil: Date,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({
+      secret: sealedSecret,
+      previous_secret: endpoint.sealedSecret,
+      previous_secret_until: previousUntil.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', endpoint.id)
+    .execute();
+}
+
+export async function setEndpointStatus(
+  db: Kysely<Schema>,
+  id: string,
+  status: WebhookEndpointStatus,
+  reason: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status, disabled_reason: reason, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Active endpoints with deliveries their workflow was not told of yet (events stored since), or
+ * overdue since before `overdueBefore` (its workflow may be gone): the sweep tells them. A
+ * disabled endpoint's deliveries wait for it to be enabled again.
+ */
+export async function endpointsToTell(
+  db: Kysely<Schema>,
+  overdueBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as delivery')
+    .innerJoin('webhook_endpoints as endpoint', 'endpoint.id', 'delivery.endpoint_id')
+    .select('delivery.endpoint_id')
+    .distinct()
+    .where('delivery.status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('delivery.told_at', 'is', null),
+        eb('delivery.next_attempt_at', '<', overdueBefore.toISOString()),
+      ]),
+    )
+    .where('endpoint.status', '=', 'active')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.endpoint_id);
+}
+
+/** The endpoint's workflow was told of its new deliveries (those stored up to now). */
+export async function markTold(db: Kysely<Schema>, endpointId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ told_at: now.toISOString() })
+    .where('endpoint_id', '=', endpointId)
+    .where('told_at', 'is', null)
+    .where('created_at', '<=', now.toISOString())
+    .execute();
+}
+
+export interface DueDelivery {
+  eventId: string;
+  intentId: string;
+  attempts: number;
+  body: string;
+  createdAt: Date;
+}
+
+/**
+ * The endpoint's deliveries that may be attempted at `now`, oldest due first: each the first
+ * pending event of its intent (an intent's events go in its order: a later one waits for the
+ * one before it), whose backoff has passed.
+ */
+export async function dueDeliveries(
+  db: Kysely<Schema>,
+  endpointId: string,
+  now: Date,
+  limit: number,
+): Promise<DueDelivery[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as delivery')
+    .innerJoin('webhook_events as event', 'event.id', 'delivery.event_id')
+    .select([
+      'delivery.event_id',
+      'delivery.intent_id',
+      'delivery.attempts',
+      'delivery.created_at',
+      'event.body',
+    ])
+    .where('delivery.endpoint_id', '=', endpointId)
+    .where('delivery.status', '=', 'pending')
+    .where('delivery.next_attempt_at', '<=', now.toISOString())
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as earlier')
+            .select('earlier.event_id')
+            .whereRef('earlier.endpoint_id', '=', 'delivery.endpoint_id')
+            .whereRef('earlier.intent_id', '=', 'delivery.intent_id')
+            .whereRef('earlier.sequence', '<', 'delivery.sequence')
+            .where('earlier.status', '=', 'pending'),
+        ),
+      ),
+    )
+    .orderBy('delivery.next_attempt_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    eventId: row.event_id,
+    intentId: row.intent_id,
+    attempts: Number(row.attempts),
+    body: row.body,
+    createdAt: fromTimestamp(row.created_at),
+  }));
+}
+
+/** When the endpoint's next pending delivery may be attempted; undefined when none is pending. */
+export async function nextAttemptAt(
+  db: Kysely<Schema>,
+  endpointId: string,
+): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.at ? fromTimestamp(row.at as Date | string) : undefined;
+}
+
+/** A failed attempt: tried again at `next` (the delivery stays pending). */
+export async function postponeDelivery(
+  db: Kysely<Schema>,
+  eventId: string,
+  endpointId: string,
+  next: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: next.toISOString() })
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .execute();
+}
+
+/** One attempt in the delivery log, and its delivery's count and last answer. */
+export async function recordAttempt(
+  db: Kysely<Schema>,
+  attempt: {
+    eventId: string;
+    endpointId: string;
+    attempt: number;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+  },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('webhook_attempts')
+    .values({
+      event_id: attempt.eventId,
+      endpoint_id: attempt.endpointId,
+      attempt: attempt.attempt,
+      status_code: attempt.statusCode,
+      error: attempt.error,
+      duration_ms: attempt.durationMs,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: attempt.attempt,
+      last_status_code: attempt.statusCode,
+      last_error: attempt.error,
+      updated_at: now.toISOString(),
+    })
+    .where('event_id', '=', attempt.eventId)
+    .where('endpoint_id', '=', attempt.endpointId)
+    .execute();
+}
+
+/** Ends a delivery: `delivered`, or `dead` (its retries ran out: the dead-letter list). */
+export async function endDelivery(
+  db: Kysely<Schema>,
+  eventId: string,
+  endpointId: string,
+  status: 'delivered' | 'dead',
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status,
+      ...(status === 'delivered' && { delivered_at: now.toISOString() }),
+      updated_at: now.toISOString(),
+    })
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .execute();
+}
+
+/** Puts a delivery back in line (a redelivery an operator or tenant asked for); false if unknown. */
+export async function redeliver(
+  db: Kysely<Schema>,
+  eventId: string,
+  endpointId: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      next_attempt_at: now.toISOString(),
+      told_at: null,
+      updated_at: now.toISOString(),
+    })
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface DeliveryRow {
+  eventId: string;
+  intentId: string;
+  sequence: number;
+  type: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+/** An endpoint's deliveries, newest first (`status`: only those). */
+export async function deliveriesOf(
+  db: Kysely<Schema>,
+  endpointId: string,
+  options: { status?: WebhookDeliveryStatus; limit: number },
+): Promise<DeliveryRow[]> {
+  let query = db
+    .selectFrom('webhook_deliveries as delivery')
+    .innerJoin('webhook_events as event', 'event.id', 'delivery.event_id')
+    .select([
+      'delivery.event_id',
+      'delivery.intent_id',
+      'delivery.sequence',
+      'event.type',
+      'delivery.status',
+      'delivery.attempts',
+      'delivery.last_status_code',
+      'delivery.last_error',
+      'delivery.delivered_at',
+      'delivery.created_at',
+    ])
+    .where('delivery.endpoint_id', '=', endpointId)
+    .orderBy('delivery.created_at', 'desc')
+    .orderBy('delivery.event_id', 'desc')
+    .limit(options.limit);
+  if (options.status) query = query.where('delivery.status', '=', options.status);
+  return (await query.execute()).map((row) => ({
+    eventId: row.event_id,
+    intentId: row.intent_id,
+    sequence: Number(row.sequence),
+    type: row.type,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    deliveredAt: row.delivered_at === null ? null : fromTimestamp(row.delivered_at),
+    createdAt: fromTimestamp(row.created_at),
+  }));
+}
