@@ -6,6 +6,7 @@ import type { PermitSource } from '../throttle/permit-source';
 import type { Batch } from '../store/batches';
 import type { Intent } from '../domain/intent';
 import type { WalletTurn } from '../domain/wallet-turn';
+import type { WebhookSettings } from '../webhooks/settings';
 
 export interface Clock {
   now(): Date;
@@ -44,6 +45,8 @@ export interface ActivityDependencies {
    * (nothing is swept, and a batch item finds its turn on its own timer).
    */
   workflows?: RelayerWorkflows;
+  /** How webhooks are delivered from this process; none: not from here. */
+  webhooks?: WebhookSettings;
   /** Who the books charge gas to (GAS_PAID_BY); the house when not given. */
   gasPaidBy?: 'house' | 'tenant';
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */

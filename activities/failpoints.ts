@@ -6,8 +6,9 @@
  * stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each is
  * an activity's end (local activities included) except `after-sign` and `after-turn-passed`
  * (reached by batch items only), which lie inside the broadcast, `after-release` when the
- * broadcast itself gives the permit back, and `after-lane-freed`, reached only when the lane
- * rule's step stored a cancel (most of its looks find nothing to do).
+ * broadcast itself gives the permit back, `after-lane-freed`, reached only when the lane
+ * rule's step stored a cancel (most of its looks find nothing to do), and `after-webhook-sent`:
+ * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id).
  */
 export const crashPoints = [
   'after-permit',
@@ -22,6 +23,7 @@ export const crashPoints = [
   'after-sweep',
   'after-review',
   'after-lane-freed',
+  'after-webhook-sent',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

@@ -15,6 +15,7 @@ import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
 import { resumeOrphans } from './resume-orphans';
 import { walletTurnCame } from './wallet-turn';
+import { pumpWebhooks } from './webhooks/pump-webhooks';
 
 /** Every activity, bound to its dependencies. Workflows import only this function's type. */
 export const createActivities = (deps: ActivityDependencies) => ({
@@ -36,6 +37,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   skipPendingItems: skipPendingItems(deps),
   finishBatch: finishBatch(deps),
   resumeOrphans: resumeOrphans(deps),
+  pumpWebhooks: pumpWebhooks(deps),
 });
 
 export type RelayerActivities = ReturnType<typeof createActivities>;

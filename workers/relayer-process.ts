@@ -12,6 +12,9 @@ import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
 import { ensureOrphanSweepSchedule } from '../client/orphan-sweep-schedule';
+import { secretBox } from '../webhooks/secret-box';
+import type { WebhookSettings } from '../webhooks/settings';
+import { startWebhookDispatch } from './webhook-dispatch';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import type { AdmissionLimits } from '../operations/admission';
 import { openDatabase, type Database } from '../store/database';
@@ -159,6 +162,7 @@ async function startWorkerRole({
     permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
     admission: admissionLimits(config),
     gasPaidBy: config.gasPaidBy,
+    webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
         await startIntentWorkflow(client, config.taskQueue, intent);
@@ -181,6 +185,18 @@ async function startWorkerRole({
     ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
     maxCachedWorkflows: config.maxCachedWorkflows,
     failpoints,
+    webhookSlots: config.webhookPoolWidth,
+  });
+  const webhookDispatch = startWebhookDispatch({
+    database,
+    client,
+    taskQueue: config.taskQueue,
+    everyMs: config.webhookDispatchMs,
+    delivery: {
+      retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
+      concurrency: config.webhookConcurrency,
+      attemptTimeoutMs: config.webhookTimeoutMs,
+    },
   });
   if (config.orphanSweepMs > 0) {
     await ensureOrphanSweepSchedule(client, {
@@ -208,6 +224,7 @@ async function startWorkerRole({
     run,
     async stop() {
       walletWatch?.stop();
+      await webhookDispatch.stop();
       await worker.shutdown();
       await run.done;
       await metricsServer?.close();
@@ -215,6 +232,14 @@ async function startWorkerRole({
     },
   };
 }
+
+/** How this process signs and sends webhooks and registers endpoints, from its settings. */
+export const webhookSettings = (config: RelayerConfig): WebhookSettings => ({
+  ...(config.webhookSecretsKey && { box: secretBox(config.webhookSecretsKey) }),
+  policy: { allowLoopback: config.webhookAllowLoopback },
+  timeoutMs: config.webhookTimeoutMs,
+  rotationGraceMs: config.webhookRotationGraceMs,
+});
 
 /** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
 async function startApiRole(
@@ -230,6 +255,7 @@ async function startApiRole(
     admission: admissionLimits(config),
     registry: metrics,
     lowBalanceWei: config.lowBalance,
+    webhooks: webhookSettings(config),
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });

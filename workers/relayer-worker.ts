@@ -1,6 +1,6 @@
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
-import { permitReleaseTaskQueue, throttleTaskQueue } from '../domain/task-queues';
+import { permitReleaseTaskQueue, throttleTaskQueue, webhookTaskQueue } from '../domain/task-queues';
 import { Registry } from 'prom-client';
 import type { Failpoints } from '../activities/failpoints';
 import { failpointsAtActivityEnd } from './failpoint-interceptor';
@@ -27,6 +27,8 @@ export interface RelayerWorkerOptions {
   failpoints?: Failpoints;
   /** Where activity outcomes are counted; a private one when omitted. */
   stats?: RunStats;
+  /** Delivery slots on the webhooks queue (none: this process delivers no webhooks). */
+  webhookSlots?: number;
 }
 
 export interface RelayerWorker {
@@ -45,7 +47,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   // The main queue runs every step; a waiting permit and a release for another process's
   // workflow run on queues of their own. releaseThrottle is also a step here: a local activity
   // returns a permit this process holds.
-  const { acquireThrottle, ...steps } = activities;
+  const { acquireThrottle, pumpWebhooks, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
   // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure.
   const interceptors = {
@@ -55,7 +57,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       stats.interceptor,
     ],
   };
-  const [pool, throttle, releases] = await Promise.all([
+  const [pool, throttle, releases, webhooks] = await Promise.all([
     Worker.create({
       interceptors,
       connection,
@@ -91,13 +93,27 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       maxConcurrentActivityTaskExecutions: 100,
       shutdownGraceTime: options.drainTimeoutMs,
     }),
+    options.webhookSlots === undefined
+      ? undefined
+      : Worker.create({
+          interceptors,
+          connection,
+          namespace,
+          taskQueue: webhookTaskQueue(taskQueue),
+          ...workflowCode(),
+          activities: { pumpWebhooks },
+          maxConcurrentActivityTaskExecutions: options.webhookSlots,
+          shutdownGraceTime: options.drainTimeoutMs,
+        }),
   ]);
   let runs: { pool: Promise<void>; all: Promise<void> } | undefined;
   const start = () => {
     const poolRun = pool.run();
     return {
       pool: poolRun,
-      all: Promise.all([poolRun, throttle.run(), releases.run()]).then(() => undefined),
+      all: Promise.all([poolRun, throttle.run(), releases.run(), webhooks?.run()]).then(
+        () => undefined,
+      ),
     };
   };
   return {
@@ -110,6 +126,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       if (!runs) return;
       stop(throttle);
       stop(pool);
+      if (webhooks) stop(webhooks);
       await runs.pool;
       stop(releases);
       await runs.all;

@@ -8,3 +8,5 @@ export { batchProgressQuery, cancelBatchSignal } from './batch-signals';
 export { resolveReviewUpdate } from './review-update';
 export type { BatchProgress } from './batch-signals';
 export { orphanSweep } from './orphan-sweep';
+export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';
+export type { WebhookDeliveryInput } from './webhook-delivery';

@@ -23,13 +23,19 @@ import { installRuntime } from '../../workers/runtime';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 import { intentWaitingInReview } from '../support/intent-in-review';
 import { registeredTestToken } from '../support/test-token';
+import { randomBytes } from 'node:crypto';
+import { webhookWorkflowId } from '../../client/webhook-workflows';
+import { WebhookReceiver } from '../../dev/stack/webhook-receiver';
+import { registerEndpoint } from '../../service/webhooks';
+import { secretBox } from '../../webhooks/secret-box';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
  * through a worker killed mid-step) and stores the workflow histories under test/replay/histories/
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
  * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
- * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments).
+ * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
+ * `-- webhooks`: only an endpoint's deliveries).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -41,8 +47,8 @@ async function main(): Promise<void> {
   try {
     // `-- crash`, `-- sweep`, `-- wallet`, `-- lane` or `-- turns`: only that one, leaving the
     // other (older) histories.
-    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns', 'tokens'].filter((name) =>
-      process.argv.includes(name),
+    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns', 'tokens', 'webhooks'].filter(
+      (name) => process.argv.includes(name),
     );
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -51,6 +57,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('lane')) await recordLaneFreed(server);
     if (only.length === 0 || only.includes('turns')) await recordWalletTurns(server);
     if (only.length === 0 || only.includes('tokens')) await recordTokenPayments(server);
+    if (only.length === 0 || only.includes('webhooks')) await recordWebhookDeliveries(server);
   } finally {
     await server.teardown();
   }
@@ -253,6 +260,58 @@ async function recordTokenPayments(server: TestWorkflowEnvironment): Promise<voi
     writeFileSync(reviewFile, historyToJSON(await shortHandle.fetchHistory()));
   } finally {
     await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * An endpoint's deliveries: a receiver refuses the first attempts (500), then takes every
+ * change of two intents; the endpoint's delivery workflow as it stands once all arrived.
+ */
+async function recordWebhookDeliveries(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-webhooks';
+  const key = randomBytes(32);
+  const receiver = await WebhookReceiver.start();
+  const relayer = await startRelayerProcess(
+    world.config({
+      TASK_QUEUE: taskQueue,
+      WEBHOOK_SECRETS_KEY: key.toString('base64'),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_RETRY_INITIAL_MS: '500',
+      WEBHOOK_DISPATCH_MS: '200',
+    }),
+  );
+  try {
+    const client = new Client({ connection: server.connection });
+    const settings = {
+      box: secretBox(key),
+      policy: { allowLoopback: true },
+      timeoutMs: 5000,
+      rotationGraceMs: 0,
+    };
+    const endpoint = await registerEndpoint(
+      { database: world.database, webhooks: settings },
+      'acme',
+      {
+        url: receiver.url,
+      },
+    );
+    receiver.holdSecrets([endpoint.secret]);
+    receiver.mode = 'fail';
+    const deps = { database: world.database, client, taskQueue };
+    await submitIntent(deps, paymentRequest(world, '0.001'));
+    await submitIntent(deps, paymentRequest(world, '0.002'));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    receiver.mode = 'ok';
+    await waitFor(() => receiver.deduped().length >= 12, 'both intents delivered', 60_000);
+    const handle = client.workflow.getHandle(webhookWorkflowId(endpoint.id));
+    const file = join(__dirname, 'histories', 'webhook-delivery.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${handle.workflowId}: ${receiver.deduped().length} events delivered → ${file}`);
+  } finally {
+    await relayer.stop();
+    await receiver.close();
     await world.stop();
   }
 }

@@ -1,0 +1,151 @@
+import { heartbeat } from '@temporalio/activity';
+import {
+  WebhookEndpointDisabledError,
+  WebhookEndpointGoneError,
+  WebhooksNotConfiguredError,
+} from '../../domain/errors';
+import {
+  dueDeliveries,
+  endDelivery,
+  findEndpoint,
+  nextAttemptAt,
+  postponeDelivery,
+  recordAttempt,
+  setEndpointStatus,
+  type DueDelivery,
+  type WebhookEndpoint,
+} from '../../store/webhooks';
+import type { SecretBox } from '../../webhooks/secret-box';
+import { postWebhook } from '../../webhooks/sender';
+import { webhookHeaders } from '../../webhooks/signing';
+import type { WebhookSettings } from '../../webhooks/settings';
+import type { ActivityDependencies } from '../dependencies';
+
+export interface PumpWebhooksParameters {
+  endpointId: string;
+  /** The first wait after a failed attempt (doubling, at most an hour), and how long to try. */
+  retry: { initialMs: number; forHours: number };
+  /** Attempts in flight at once to the endpoint (each for another intent). */
+  concurrency: number;
+}
+
+export interface PumpWebhooksResult {
+  /** When the next pending delivery is due (0: more now); undefined: nothing is pending. */
+  nextInMs?: number;
+}
+
+/** How long one run delivers before it hands back to its workflow (a checkpoint). */
+const runMs = 60_000;
+const hourMs = 3_600_000;
+
+/**
+ * Delivers an endpoint's due events: the first pending event of each intent whose backoff has
+ * passed, `concurrency` at a time, so a receiver sees each intent's events in order. Each attempt
+ * sends the event's stored body (the bytes signed), `webhook-id` the event's id every time,
+ * `webhook-timestamp` this attempt's time, signed with the endpoint's secret (and the previous one
+ * during a rotation's grace). 2xx: delivered. 410: the endpoint is disabled and the run stops.
+ * Anything else, or no answer in time: tried again after a doubling backoff (at most an hour),
+ * until `retry.forHours` after the event, then it goes to the dead-letter list and its intent's
+ * next event goes on. Every attempt is in the log. A worker dying mid-run loses nothing: the
+ * deliveries it did not mark are sent again, the same webhook-id.
+ */
+export const pumpWebhooks = (deps: ActivityDependencies) => {
+  const { db, clock, webhooks, failpoints } = deps;
+
+  /** One attempt of one delivery; 'gone' when the receiver answered 410. */
+  async function attempt(
+    endpoint: WebhookEndpoint,
+    delivery: DueDelivery,
+    settings: Required<Pick<WebhookSettings, 'box'>> & WebhookSettings,
+    retry: PumpWebhooksParameters['retry'],
+  ): Promise<'delivered' | 'failed' | 'gone'> {
+    const { eventId } = delivery;
+    const at = clock.now();
+    const headers = webhookHeaders(
+      eventId,
+      at,
+      delivery.body,
+      secretsOf(endpoint, settings.box, at),
+    );
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      statusCode = await postWebhook(
+        endpoint.url,
+        delivery.body,
+        headers,
+        settings.policy,
+        settings.timeoutMs,
+      );
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    const attempts = delivery.attempts + 1;
+    const log = { eventId, endpointId: endpoint.id, attempt: attempts, statusCode, error };
+    await recordAttempt(
+      db.kysely,
+      { ...log, durationMs: Math.round(performance.now() - started) },
+      clock.now(),
+    );
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      failpoints?.reach('after-webhook-sent');
+      await endDelivery(db.kysely, eventId, endpoint.id, 'delivered', clock.now());
+      return 'delivered';
+    }
+    if (statusCode === 410) return 'gone';
+    const backoffMs = Math.min(retry.initialMs * 2 ** (attempts - 1), hourMs);
+    const next = new Date(clock.now().getTime() + backoffMs);
+    if (next.getTime() - delivery.createdAt.getTime() > retry.forHours * hourMs) {
+      await endDelivery(db.kysely, eventId, endpoint.id, 'dead', clock.now());
+    } else {
+      await postponeDelivery(db.kysely, eventId, endpoint.id, next);
+    }
+    return 'failed';
+  }
+
+  return async ({
+    endpointId,
+    retry,
+    concurrency,
+  }: PumpWebhooksParameters): Promise<PumpWebhooksResult> => {
+    const endpoint = await findEndpoint(db.kysely, endpointId);
+    if (!endpoint || endpoint.status !== 'active') {
+      throw new WebhookEndpointDisabledError(endpointId);
+    }
+    const box = webhooks?.box;
+    if (!webhooks || !box) throw new WebhooksNotConfiguredError();
+    const settings = { ...webhooks, box };
+    const endsAt = Date.now() + runMs;
+    for (;;) {
+      const now = clock.now();
+      const due = await dueDeliveries(db.kysely, endpointId, now, concurrency);
+      if (due.length === 0) {
+        const next = await nextAttemptAt(db.kysely, endpointId);
+        return next ? { nextInMs: Math.max(0, next.getTime() - now.getTime()) } : {};
+      }
+      const outcomes = await Promise.all(
+        due.map((delivery) => attempt(endpoint, delivery, settings, retry)),
+      );
+      heartbeat();
+      if (outcomes.includes('gone')) {
+        await setEndpointStatus(
+          db.kysely,
+          endpointId,
+          'disabled',
+          'the receiver answered 410 Gone',
+          clock.now(),
+        );
+        throw new WebhookEndpointGoneError(endpointId);
+      }
+      if (Date.now() > endsAt) return { nextInMs: 0 };
+    }
+  };
+};
+
+/** The secrets an attempt at `at` is signed with: the current one, and the previous in its grace. */
+function secretsOf(endpoint: WebhookEndpoint, box: SecretBox, at: Date): string[] {
+  const current = box.open(endpoint.sealedSecret);
+  const { previous } = endpoint;
+  return previous && previous.until > at ? [current, box.open(previous.sealedSecret)] : [current];
+}
