@@ -34,6 +34,8 @@ export const httpStatusOf: Record<RejectionCode, number> = {
   review_refused: 409,
   unknown_asset: 422,
   no_account: 422,
+  webhook_url_refused: 422,
+  webhooks_off: 503,
   internal_error: 500,
 };
 

@@ -5,6 +5,7 @@ import { intentBodySchema } from '../domain/intent-request';
 import type { BatchWithCounts } from '../service/batch-queries';
 import type { AuditEntry, TransactionAttempt } from '../service/intent-queries';
 import type { WalletStanding } from '../service/wallet-standing';
+import type { DeliveryRow } from '../service/webhooks';
 
 /** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
 export const maxBatchItems = 50_000;
@@ -290,3 +291,63 @@ export const registerTokenBodySchema = z.strictObject({
 });
 
 export const tokensQuerySchema = z.strictObject({ chainId: z.coerce.number().int().optional() });
+
+export const newEndpointBodySchema = z.strictObject({
+  url: z
+    .string()
+    .max(2000)
+    .describe('https only (http to loopback only where WEBHOOK_ALLOW_LOOPBACK)'),
+  eventTypes: z
+    .array(z.string().max(64))
+    .max(20)
+    .optional()
+    .describe('intent.<status> types, or "*" (the default): every one'),
+});
+
+export const endpointSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    url: z.string(),
+    eventTypes: z.array(z.string()),
+    status: z.string().describe('active, or disabled (a 410, or by hand)'),
+    disabledReason: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export const registeredEndpointSchema = endpointSchema
+  .extend({ secret: z.string().describe('whsec_…: shown this once, stored encrypted') })
+  .meta({ id: 'RegisteredWebhookEndpoint' });
+
+export const endpointsSchema = z.object({ endpoints: z.array(endpointSchema) });
+
+export const endpointParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const deliveriesQuerySchema = z.strictObject({
+  status: z.enum(['pending', 'delivered', 'dead']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+const deliverySchema = z.object({
+  eventId: z.string().describe('the webhook-id of every attempt'),
+  intentId: z.string(),
+  sequence: z.number().int().describe("the event's place among its intent's events"),
+  type: z.string(),
+  status: z.string().describe('pending, delivered, or dead (its retries ran out)'),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const deliveriesSchema = z
+  .object({ deliveries: z.array(deliverySchema) })
+  .meta({ id: 'WebhookDeliveries' });
+
+export const deliveryView = (row: DeliveryRow): z.infer<typeof deliverySchema> => ({
+  ...row,
+  deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});

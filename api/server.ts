@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
+import { webhookRoutes } from './routes/webhooks';
 
 /** Where a refusal counts in relayer_intents_rejected_total. */
 const submitRoutes = new Set(['/v1/intents', '/v1/batches']);
@@ -77,6 +78,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(batchRoutes, context);
     await v1.register(walletRoutes, context);
     await v1.register(assetRoutes, context);
+    await v1.register(webhookRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

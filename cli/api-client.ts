@@ -175,10 +175,68 @@ export class RelayerApiClient {
     return (await this.call<TokenView & { probe: string }>('POST', '/v1/assets', { body })).body;
   }
 
+  async webhookEndpoints(): Promise<WebhookEndpointView[]> {
+    return (await this.call<{ endpoints: WebhookEndpointView[] }>('GET', '/v1/webhooks/endpoints'))
+      .body.endpoints;
+  }
+
+  async addWebhookEndpoint(body: {
+    url: string;
+    eventTypes?: string[];
+  }): Promise<WebhookEndpointView & { secret: string }> {
+    return (
+      await this.call<WebhookEndpointView & { secret: string }>('POST', '/v1/webhooks/endpoints', {
+        body,
+      })
+    ).body;
+  }
+
+  async webhookEndpointAction(
+    id: string,
+    action: 'rotate-secret' | 'enable' | 'disable',
+  ): Promise<Record<string, unknown>> {
+    const path = `/v1/webhooks/endpoints/${encodeURIComponent(id)}/${action}`;
+    return (await this.call<Record<string, unknown>>('POST', path)).body;
+  }
+
+  async webhookDeliveries(id: string, status?: string): Promise<WebhookDeliveryView[]> {
+    const query = status ? `?status=${encodeURIComponent(status)}` : '';
+    const path = `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries${query}`;
+    return (await this.call<{ deliveries: WebhookDeliveryView[] }>('GET', path)).body.deliveries;
+  }
+
+  async redeliverWebhook(id: string, eventId: string): Promise<void> {
+    const path = `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(eventId)}/redeliver`;
+    await this.call('POST', path);
+  }
+
   async audit(id: string) {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
+}
+
+export interface WebhookEndpointView {
+  id: string;
+  tenantId: string;
+  url: string;
+  eventTypes: string[];
+  status: string;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export interface WebhookDeliveryView {
+  eventId: string;
+  intentId: string;
+  sequence: number;
+  type: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
 }
 
 export interface AttemptView {

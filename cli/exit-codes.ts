@@ -26,6 +26,8 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   unknown_tenant: ExitCode.badInput,
   unknown_asset: ExitCode.badInput,
   no_account: ExitCode.badInput,
+  webhook_url_refused: ExitCode.badInput,
+  webhooks_off: ExitCode.notAdmitted,
   unauthorized: ExitCode.notAllowed,
   forbidden: ExitCode.notAllowed,
   not_found: ExitCode.notFound,

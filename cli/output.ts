@@ -1,6 +1,6 @@
 import { formatEther, formatGwei } from 'viem';
 import type { IntentView, TokenView, WalletView } from '../api/schemas';
-import type { AttemptView } from './api-client';
+import type { AttemptView, WebhookDeliveryView, WebhookEndpointView } from './api-client';
 import { table } from './table';
 
 export interface OutputOptions {
@@ -115,6 +115,38 @@ export function tokenTable(tokens: TokenView[]): string {
       token.decimals,
       token.address,
       token.feeOnTransfer ? 'yes' : '',
+    ]);
+  }
+  return rows.toString();
+}
+
+export function endpointTable(endpoints: WebhookEndpointView[]): string {
+  const rows = table(['id', 'url', 'events', 'status'], ['left', 'left', 'left', 'left']);
+  for (const endpoint of endpoints) {
+    rows.push([
+      endpoint.id,
+      endpoint.url,
+      endpoint.eventTypes.join(', '),
+      endpoint.status + (endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''),
+    ]);
+  }
+  return rows.toString();
+}
+
+export function deliveryTable(deliveries: WebhookDeliveryView[]): string {
+  const rows = table(
+    ['event (webhook-id)', 'intent', 'seq', 'type', 'status', 'attempts', 'last answer'],
+    ['left', 'left', 'right', 'left', 'left', 'right', 'left'],
+  );
+  for (const delivery of deliveries) {
+    rows.push([
+      delivery.eventId,
+      delivery.intentId,
+      delivery.sequence,
+      delivery.type,
+      delivery.status,
+      delivery.attempts,
+      delivery.lastStatusCode?.toString() ?? delivery.lastError ?? '',
     ]);
   }
   return rows.toString();

@@ -24,6 +24,8 @@ export const RejectionCode = {
   reviewRefused: 'review_refused',
   unknownAsset: 'unknown_asset',
   noAccount: 'no_account',
+  webhookUrlRefused: 'webhook_url_refused',
+  webhooksOff: 'webhooks_off',
   internalError: 'internal_error',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
@@ -46,4 +48,7 @@ export const rejectionCodeOf: Partial<Record<ErrorType, RejectionCode>> = {
   [ErrorType.reviewRefused]: RejectionCode.reviewRefused,
   [ErrorType.unknownAsset]: RejectionCode.unknownAsset,
   [ErrorType.noAccount]: RejectionCode.noAccount,
+  [ErrorType.webhookUrlRefused]: RejectionCode.webhookUrlRefused,
+  [ErrorType.webhooksNotConfigured]: RejectionCode.webhooksOff,
+  [ErrorType.webhookEndpointNotFound]: RejectionCode.notFound,
 };

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { ChainRegistry } from '../chain/chain';
 import type { AdmissionLimits } from '../operations/admission';
 import type { Database } from '../store/database';
+import type { WebhookSettings } from '../webhooks/settings';
 
 /**
  * What the service layer works with, as the API process hands it in: the books, Temporal, the
@@ -15,6 +16,8 @@ export interface ServiceDependencies {
   admission: AdmissionLimits;
   /** A hot wallet below this balance (wei) is reported low. */
   lowBalanceWei?: bigint;
+  /** How webhook endpoints are registered (WEBHOOK_* settings); none: webhooks are off. */
+  webhooks?: WebhookSettings;
   /** The workers run in this process too (eager workflow start; see startIntentWorkflow). */
   eagerStart?: boolean;
   clock?: () => Date;
