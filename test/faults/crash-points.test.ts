@@ -35,6 +35,9 @@ const suite = useTestWorld({
 
 jest.setTimeout(600_000);
 
+/** Points crossed in tests of their own. */
+const ownTests = new Set<CrashPoint>(['after-review', 'after-lane-freed', 'after-webhook-sent']);
+
 describe('SIGKILL between a side effect and its report, at every crash point in turn', () => {
   it('restarted workers finish every intent: each paid at most once, the books balance', async () => {
     const world = suite.world();
@@ -43,11 +46,11 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     // The n-th time a point is reached kills the worker: not always the first intent through it.
     // Closes are rare, and sweeps come by the clock (split between two short-lived workers): for
     // those the first time, or a run might end before they are reached.
-    // An operator's decision and the lane rule have their own tests below: nothing goes to
-    // review here.
+    // An operator's decision and the lane rule have their own tests below (nothing goes to
+    // review here), a webhook's in test/e2e/webhooks.test.ts.
     const plan = new Map<CrashPoint, number>(
       crashPoints
-        .filter((point) => point !== 'after-review' && point !== 'after-lane-freed')
+        .filter((point) => !ownTests.has(point))
         .map((point) => [
           point,
           point === 'after-close' || point === 'after-sweep' ? 1 : 1 + random.below(3),

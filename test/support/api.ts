@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
+import type { ApiDependencies } from '../../api/api-context';
 import { buildApi, type RelayerApi } from '../../api/server';
 import { RelayerApiClient } from '../../cli/api-client';
 import type { AdmissionLimits } from '../../operations/admission';
@@ -24,6 +25,7 @@ export interface ApiUnderTest {
 export async function startApiWithoutWorkers(
   world: LocalWorld,
   admission: Partial<AdmissionLimits> = {},
+  extra: Pick<ApiDependencies, 'webhooks'> = {},
 ): Promise<ApiUnderTest> {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
   const client = new Client({ connection });
@@ -36,6 +38,7 @@ export async function startApiWithoutWorkers(
     admission: { tenantMaxInFlight: 2, backlogLimit: 100, perSecond: 10, ...admission },
     registry: new Registry(),
     lowBalanceWei: world.config({}).lowBalance,
+    ...extra,
   });
   const url = await api.app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -46,6 +46,7 @@ export function fakeActivities(
     // The lane rule does not apply unless a test says so.
     freeAbandonedLane: async () => null,
     ...batchStepsNotFaked,
+    ...webhookStepsNotFaked,
     resumeOrphans: notFaked('resumeOrphans'),
   };
   const merged = {
@@ -94,3 +95,8 @@ export const reviewOutcome = (action: keyof typeof statusAfterReview) => ({
   blockNumber: action === 'confirm' ? '7' : null,
   reason: action === 'fail' ? 'resolved as failed by op: test' : null,
 });
+
+/** The webhook delivery steps, for tests of payments: a payment never calls one. */
+export const webhookStepsNotFaked = {
+  pumpWebhooks: notFaked('pumpWebhooks'),
+} satisfies Partial<RelayerActivities>;

@@ -5,7 +5,12 @@ import type { BatchItemOutcome } from '../../domain/batch';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
 import { preparedAhead, walletTurnAfter, type WalletTurn } from '../../domain/wallet-turn';
-import { notFaked, reviewOutcome, statusAfterReview } from './fake-activities';
+import {
+  notFaked,
+  reviewOutcome,
+  statusAfterReview,
+  webhookStepsNotFaked,
+} from './fake-activities';
 
 export interface FakeItem {
   wallet: string;
@@ -197,6 +202,7 @@ export function fakeBatch(
       return skipped;
     },
     resumeOrphans: notFaked('resumeOrphans'),
+    ...webhookStepsNotFaked,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };
     },
