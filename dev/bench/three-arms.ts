@@ -29,6 +29,10 @@ import { percentile, steadyRate, steadyUnitsRate } from './rates';
 import { settings as relayerSettings } from '../../workers/config';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
+import { WebhookReceiver } from '../stack/webhook-receiver';
+import { registerEndpoint } from '../../service/webhooks';
+import { secretBox } from '../../webhooks/secret-box';
+import { randomBytes } from 'node:crypto';
 import { essentialMethods, weightOf, type MethodWeights } from '../../throttle/rpc-weights';
 
 /**
@@ -72,7 +76,13 @@ interface Cell {
   model: ProviderModel;
   /** What the intents pay: the native coin, or a 6-decimal ERC-20 (a standard one). */
   asset: BenchAsset;
+  /** A webhook endpoint of the cell's tenant, and how its receiver answers: none, 2xx, never. */
+  webhooks: BenchWebhooks;
 }
+
+type BenchWebhooks = 'none' | 'ok' | 'hang';
+/** The key webhook secrets are sealed with in the bench's processes. */
+const benchWebhookKey = randomBytes(32);
 
 type BenchAsset = 'native' | 'token';
 /** The token of the `token` cells, deployed on each cell's chain. */
@@ -103,6 +113,8 @@ interface Result {
   /** CPU time of every process of the cell (workers, server, anvil, this one) ÷ wall time. */
   coresBusy: number;
   wallSeconds: number;
+  /** Events the cell's webhook receiver accepted by the end (deduped), if it had one. */
+  webhooksDelivered?: number;
 }
 
 const poolWidth = 32;
@@ -161,6 +173,8 @@ function workerEnv(
     THROTTLE_BURST: String(cell.quota === undefined ? perSecond : Math.ceil(perSecond / 10)),
     THROTTLE_MAX_WAIT_MS: '60000',
     QUOTA_MODE: cell.arm === 'C' ? 'task-queue' : 'bottleneck',
+    WEBHOOK_SECRETS_KEY: benchWebhookKey.toString('base64'),
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     // Several Bottleneck processes share one quota through Redis; one needs none.
     REDIS_URL: cell.processes > 1 && cell.arm !== 'C' ? world.redis!.url : '',
   });
@@ -181,6 +195,24 @@ async function measure(
   const now = new Date();
   await createTenant(world.database, { id: tenantId, name: tenantId }, now);
   await deposit(world.database, tenantId, parseEther('0.001') * BigInt(cell.intents + 1), now);
+  const receiver = cell.webhooks === 'none' ? undefined : await WebhookReceiver.start();
+  if (receiver) {
+    receiver.mode = cell.webhooks === 'hang' ? 'hang' : 'ok';
+    const { secret } = await registerEndpoint(
+      {
+        database: world.database,
+        webhooks: {
+          box: secretBox(benchWebhookKey),
+          policy: { allowLoopback: true },
+          timeoutMs: 15_000,
+          rotationGraceMs: 0,
+        },
+      },
+      tenantId,
+      { url: receiver.url },
+    );
+    receiver.holdSecrets([secret]);
+  }
   const token = cell.asset === 'token';
   if (token) {
     await depositAsset(
@@ -280,6 +312,8 @@ async function measure(
   const benchMs = (benchCpu.user + benchCpu.system) / 1000;
   for (const p of processes) p.signal('SIGTERM');
   await Promise.all(processes.map((p) => p.exited));
+  const webhooksDelivered = receiver?.deduped().length;
+  await receiver?.close();
   const stepRetries = processes.reduce(
     (sum, p) => sum + (stopSummary(p.output())?.retry ?? 0) + pacedSends(p.output()),
     0,
@@ -346,6 +380,7 @@ async function measure(
     peakRssMb: Math.max(...usage.map((u) => u.peakRssBytes)) / 2 ** 20,
     coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
     wallSeconds,
+    ...(webhooksDelivered !== undefined && { webhooksDelivered }),
   };
 }
 
@@ -427,6 +462,7 @@ function rpcSummary(perIntent: Record<string, number>): string {
 const headings = [
   'arm',
   'asset',
+  'webhooks',
   'chain',
   'provider counts',
   'N',
@@ -455,6 +491,9 @@ function rowOf(r: Result): string[] {
   return [
     armNames[cell.arm],
     cell.asset === 'token' ? `token (${benchToken.alias})` : 'native',
+    cell.webhooks === 'none'
+      ? '–'
+      : `${cell.webhooks === 'hang' ? 'hanging' : '2xx'}, ${r.webhooksDelivered} delivered`,
     chainLabel(cell),
     cell.model === 'sends' ? 'sends' : 'all calls',
     String(cell.intents),
@@ -494,15 +533,29 @@ const usedOfQuota = (r: Result): number | undefined =>
 /** The ratios worth a glance: B÷A throughput at unlimited Q, and each arm's efficiency per Q. */
 function headlines(results: Result[]): string[] {
   const lines: string[] = [];
-  const find = (arm: Arm, like: Cell) =>
+  const find = (arm: Arm, like: Cell, webhooks: BenchWebhooks = like.webhooks) =>
     results.find(
       (r) =>
         r.cell.arm === arm &&
         r.cell.intents === like.intents &&
         r.cell.quota === like.quota &&
-        r.cell.processes === like.processes,
+        r.cell.processes === like.processes &&
+        r.cell.asset === like.asset &&
+        r.cell.webhooks === webhooks,
     );
-  for (const b of results.filter((r) => r.cell.arm === 'B' && r.cell.quota === undefined)) {
+  for (const withReceiver of results.filter((r) => r.cell.webhooks !== 'none')) {
+    const without = find(withReceiver.cell.arm, withReceiver.cell, 'none');
+    if (!without) continue;
+    lines.push(
+      `${withReceiver.cell.arm} with a ${withReceiver.cell.webhooks === 'hang' ? 'hanging' : '2xx'} webhook receiver ÷ without, ` +
+        `N ${withReceiver.cell.intents}, Q ${quotaLabel(withReceiver.cell.quota)}: ` +
+        `${(withReceiver.intentsPerSecond / without.intentsPerSecond).toFixed(2)} ` +
+        `(${withReceiver.webhooksDelivered} events delivered)`,
+    );
+  }
+  for (const b of results.filter(
+    (r) => r.cell.arm === 'B' && r.cell.quota === undefined && r.cell.webhooks === 'none',
+  )) {
     const a = find('A', b.cell);
     const c = find('C', b.cell);
     if (!a) continue;
@@ -591,6 +644,12 @@ async function main(): Promise<void> {
       ).default('native'),
     )
     .addOption(
+      new Option(
+        '--webhooks <receivers>',
+        "a webhook endpoint per cell's tenant: none, ok (answers 2xx), hang (never answers)",
+      ).default('none'),
+    )
+    .addOption(
       new Option('--store <store>', 'the relayer database')
         .choices(['sqlite', 'postgres'])
         .default('sqlite'),
@@ -610,6 +669,7 @@ async function main(): Promise<void> {
     model: string;
     weights: string;
     asset: string;
+    webhooks: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -639,6 +699,10 @@ async function main(): Promise<void> {
   for (const asset of benchAssets)
     if (asset !== 'native' && asset !== 'token')
       problems.push(`--asset: "${asset}" is not native or token`);
+  const receiverModes = list(options.webhooks) as BenchWebhooks[];
+  for (const mode of receiverModes)
+    if (!['none', 'ok', 'hang'].includes(mode))
+      problems.push(`--webhooks: "${mode}" is not none, ok or hang`);
   const parsedWeights = relayerSettings.rpcWeights.parse.safeParse(options.weights);
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
@@ -656,22 +720,24 @@ async function main(): Promise<void> {
   for (const blockTimeSeconds of blockTimes)
     for (const model of models)
       for (const asset of benchAssets)
-        for (const intents of counts)
-          for (const quota of quotas)
-            for (const processes of processCounts) {
-              const rotation = groups.length;
-              groups.push(
-                arms.map((_, i) => ({
-                  arm: arms[(i + rotation) % arms.length]!,
-                  intents,
-                  quota,
-                  processes,
-                  blockTimeSeconds,
-                  model,
-                  asset,
-                })),
-              );
-            }
+        for (const webhooks of receiverModes)
+          for (const intents of counts)
+            for (const quota of quotas)
+              for (const processes of processCounts) {
+                const rotation = groups.length;
+                groups.push(
+                  arms.map((_, i) => ({
+                    arm: arms[(i + rotation) % arms.length]!,
+                    intents,
+                    quota,
+                    processes,
+                    blockTimeSeconds,
+                    model,
+                    asset,
+                    webhooks,
+                  })),
+                );
+              }
   const total = groups.flat().length;
 
   const results = await withBenchStack(
@@ -704,7 +770,7 @@ async function main(): Promise<void> {
               console.log(
                 `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
-                  `${chainLabel(cell)}, ${cell.asset}`,
+                  `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}`,
               );
               const server = cell.arm === 'S' ? stock! : tuned;
               measured.push(await measure(world, server, cell, index, bundlePath, provider));
@@ -739,14 +805,15 @@ async function main(): Promise<void> {
   const settings =
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
-    `--model ${options.model} --weights ${options.weights} --asset ${options.asset}`;
+    `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
+    `--webhooks ${options.webhooks}`;
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
     join(options.out, 'bench.png'),
     await renderChart(
       results.map((r) => ({
-        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model} · ${r.cell.asset}`,
+        cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model} · ${r.cell.asset} · webhooks ${r.cell.webhooks}`,
         arm: armNames[r.cell.arm],
         intentsPerSecond: r.intentsPerSecond,
         ...(r.cell.quota !== undefined && { efficiency: usedOfQuota(r) }),
@@ -770,6 +837,8 @@ const jsonOf = (r: Result) => ({
   quotaPerSecond: r.cell.quota ?? null,
   processes: r.cell.processes,
   asset: r.cell.asset,
+  webhooks: r.cell.webhooks,
+  webhooksDelivered: r.webhooksDelivered ?? null,
   intentsPerSecond: r.intentsPerSecond,
   blockTimeSeconds: r.cell.blockTimeSeconds,
   providerCounts: r.cell.model,
