@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BatchMode } from '../domain/batch';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { intentBodySchema } from '../domain/intent-request';
+import { intentSnapshot } from '../domain/webhooks';
 import type { BatchWithCounts } from '../service/batch-queries';
 import type { AuditEntry, TransactionAttempt } from '../service/intent-queries';
 import type { WalletStanding } from '../service/wallet-standing';
@@ -48,23 +49,8 @@ export const intentSchema = z
 export type IntentView = z.infer<typeof intentSchema>;
 
 export const intentView = (intent: Intent): IntentView => ({
-  id: intent.id,
-  tenantId: intent.tenantId,
-  status: intent.status,
-  chainId: intent.chainId,
-  from: intent.from,
-  to: intent.to,
-  asset: intent.asset,
-  amount: intent.amount.toString(),
-  deliveredAmount: intent.deliveredAmount?.toString() ?? null,
-  feePaid: intent.feePaid?.toString() ?? null,
-  nonce: intent.nonce,
-  txHash: intent.txHash,
-  blockNumber: intent.blockNumber?.toString() ?? null,
-  reason: intent.reason,
+  ...intentSnapshot(intent),
   idempotencyKey: intent.idempotencyKey,
-  createdAt: intent.createdAt.toISOString(),
-  updatedAt: intent.updatedAt.toISOString(),
 });
 
 export const intentListSchema = z
@@ -315,6 +301,7 @@ export const endpointSchema = z
     createdAt: z.string(),
   })
   .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpointView = z.infer<typeof endpointSchema>;
 
 export const registeredEndpointSchema = endpointSchema
   .extend({ secret: z.string().describe('whsec_…: shown this once, stored encrypted') })
@@ -341,12 +328,13 @@ const deliverySchema = z.object({
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
 });
+export type WebhookDeliveryView = z.infer<typeof deliverySchema>;
 
 export const deliveriesSchema = z
   .object({ deliveries: z.array(deliverySchema) })
   .meta({ id: 'WebhookDeliveries' });
 
-export const deliveryView = (row: DeliveryRow): z.infer<typeof deliverySchema> => ({
+export const deliveryView = (row: DeliveryRow): WebhookDeliveryView => ({
   ...row,
   deliveredAt: row.deliveredAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),

@@ -1,4 +1,10 @@
-import type { IntentView, TokenView, WalletView } from '../api/schemas';
+import type {
+  IntentView,
+  TokenView,
+  WalletView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+} from '../api/schemas';
 import type { ErrorBody } from '../api/error-responses';
 
 export interface ApiAnswer<T> {
@@ -214,29 +220,6 @@ export class RelayerApiClient {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
-}
-
-export interface WebhookEndpointView {
-  id: string;
-  tenantId: string;
-  url: string;
-  eventTypes: string[];
-  status: string;
-  disabledReason: string | null;
-  createdAt: string;
-}
-
-export interface WebhookDeliveryView {
-  eventId: string;
-  intentId: string;
-  sequence: number;
-  type: string;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
 }
 
 export interface AttemptView {

@@ -1,6 +1,12 @@
 import { formatEther, formatGwei } from 'viem';
-import type { IntentView, TokenView, WalletView } from '../api/schemas';
-import type { AttemptView, WebhookDeliveryView, WebhookEndpointView } from './api-client';
+import type {
+  IntentView,
+  TokenView,
+  WalletView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+} from '../api/schemas';
+import type { AttemptView } from './api-client';
 import { table } from './table';
 
 export interface OutputOptions {
