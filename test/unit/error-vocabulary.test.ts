@@ -11,13 +11,13 @@ import { RejectionCode } from '../../domain/rejections';
 import { drainTimeMs } from '../../operations/admission';
 
 describe('one error vocabulary', () => {
-  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission', () => {
+  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
     for (const code of Object.values(RejectionCode)) {
       expect(httpStatusOf[code]).toBeGreaterThanOrEqual(400);
       expect(exitCodeOf[code]).toBeGreaterThan(0);
     }
     const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf[code] >= 500);
-    expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full']);
+    expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full', 'webhooks_off']);
   });
 
   it('turns relayer errors into codes, keeping field issues, details and Retry-After', () => {
