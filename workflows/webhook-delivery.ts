@@ -62,9 +62,13 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
     try {
       ({ nextInMs } = await pumpWebhooks(pump));
     } catch (error) {
-      // Gone, disabled or unsigned: the endpoint's deliveries wait until it is enabled again.
+      // Gone, disabled or unsigned: the endpoint's deliveries wait until it is enabled again,
+      // unless it was meanwhile: the sweep's word of that came to this run, not to a next one.
       if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) {
-        if (laneStoppers.includes(error.cause.type ?? '')) return;
+        if (laneStoppers.includes(error.cause.type ?? '')) {
+          if (told) continue;
+          return;
+        }
       }
       throw error;
     }
