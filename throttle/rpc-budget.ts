@@ -162,7 +162,10 @@ export class RpcBudget {
         clearDatastore: false,
       }),
     });
-    limiter.on('error', (error: Error) => console.error(`rpc budget: ${error.message}`));
+    limiter.on('error', (error: Error) => {
+      if (isLostRedisState(error)) this.recover(limiter);
+      else console.error(`rpc budget: ${error.message}`);
+    });
     return limiter;
   }
 

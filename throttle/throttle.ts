@@ -99,7 +99,11 @@ export class Throttle {
       }),
     };
     const limiter = new Bottleneck(options);
-    limiter.on('error', (error: Error) => console.error(`throttle: ${error.message}`));
+    limiter.on('error', (error: Error) => {
+      // A heartbeat that finds the state gone: no job may come to find it.
+      if (isLostRedisState(error)) this.recover(limiter);
+      else console.error(`throttle: ${error.message}`);
+    });
     return limiter;
   }
 
@@ -120,7 +124,11 @@ export class Throttle {
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
     if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.nextTurnMs() };
-    const free = await this.limiter.check().catch(() => false);
+    const limiter = this.limiter;
+    const free = await limiter.check().catch((error: unknown) => {
+      if (isLostRedisState(error)) this.recover(limiter);
+      return false;
+    });
     if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.nextTurnMs() };
     const grant = await this.acquire(permitId, undefined, raceWindowMs);
     // Out of the race window: another took the free slot first, not a wait that ran out.

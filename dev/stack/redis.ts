@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,9 @@ import {
 
 export interface RedisServer {
   url: string;
+  pid(): number;
+  /** Stops the server and starts an empty one on the same port, as a restart without persistence. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -80,12 +83,25 @@ export async function startRedis(): Promise<RedisServer> {
   const { path } = await ensureRedisServer();
   const port = await freePort();
   reapChildrenOnExit();
+  const url = `redis://127.0.0.1:${port}`;
+  let child = await launch(path, port, url);
+  return {
+    url,
+    pid: () => child.pid!,
+    restart: async () => {
+      await stopProcess(child);
+      child = await launch(path, port, url);
+    },
+    stop: () => stopProcess(child),
+  };
+}
+
+async function launch(path: string, port: number, url: string): Promise<ChildProcess> {
   const child = spawn(
     path,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -98,7 +114,7 @@ export async function startRedis(): Promise<RedisServer> {
       await client.connect();
       await client.ping();
       client.disconnect();
-      break;
+      return child;
     } catch (error) {
       if (child.exitCode !== null || Date.now() > deadline) {
         child.kill('SIGKILL');
@@ -107,5 +123,4 @@ export async function startRedis(): Promise<RedisServer> {
       await new Promise((resolveWait) => setTimeout(resolveWait, 50));
     }
   }
-  return { url, stop: () => stopProcess(child) };
 }

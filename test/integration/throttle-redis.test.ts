@@ -1,6 +1,9 @@
+import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { RpcBudget } from '../../throttle/rpc-budget';
+import { presetWeights } from '../../throttle/rpc-weights';
 import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
 import { startRedis, type RedisServer } from '../../dev/stack/redis';
 
@@ -84,6 +87,54 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
       expect(logged).toHaveBeenCalledWith(expect.stringMatching(/quota state vanished from Redis/));
     } finally {
       await throttle.close();
+      logged.mockRestore();
+    }
+  });
+
+  it('two processes carry on after Redis restarts empty: one recreates the state, the other registers again', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const cluster = { redisUrl: redis.url, limiterId: 'restarted' };
+    const throttles = await Promise.all([
+      Throttle.start(settings, cluster),
+      Throttle.start(settings, cluster),
+    ]);
+    const clients = throttles.map(() => new Redis(redis.url, { maxRetriesPerRequest: 1 }));
+    for (const client of clients) client.on('error', () => undefined);
+    const budgets = clients.map((client) => {
+      const connection = new Bottleneck.IORedisConnection({ client });
+      const budget = new RpcBudget(
+        { unitsPerSecond: 1000, burstUnits: 1000, weights: presetWeights('alchemy') },
+        { connection, budgetId: 'restarted-budget' },
+      );
+      return budget;
+    });
+    try {
+      await Promise.all(budgets.map((budget) => budget.ready()));
+      await redis.restart();
+      // Each asks again as an intent would (refused while it recovers), until served.
+      for (const [index, throttle] of throttles.entries()) {
+        let granted = false;
+        for (let attempt = 0; attempt < 50 && !granted; attempt++) {
+          const grant = await throttle.tryAcquire(`after-${index}-${attempt}`);
+          if (grant.granted) throttle.release(grant.permitId);
+          else await new Promise((resolve) => setTimeout(resolve, 100));
+          granted = grant.granted;
+        }
+        expect(granted).toBe(true);
+      }
+      for (const budget of budgets) {
+        let spent = false;
+        for (let attempt = 0; attempt < 50 && !spent; attempt++) {
+          spent = await budget.spend('eth_blockNumber').then(
+            () => true,
+            () => new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 100)),
+          );
+        }
+        expect(spent).toBe(true);
+      }
+    } finally {
+      await Promise.all([...throttles, ...budgets].map((part) => part.close()));
+      for (const client of clients) client.disconnect();
       logged.mockRestore();
     }
   });
