@@ -88,6 +88,12 @@ function openPostgres(url: string): Database {
   // An idle connection the server closes (restart, failover) is replaced on the next query; the
   // pool reports it as an 'error' event, which would otherwise end the process.
   pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
+  // A connection checked out between two queries (inside a transaction) that the server ends
+  // reports it on the client, where no one listens: the process would end. Its next query fails
+  // instead, and the pool drops it.
+  pool.on('connect', (client) =>
+    client.on('error', (error) => console.error(`database: connection lost: ${error.message}`)),
+  );
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely: db,

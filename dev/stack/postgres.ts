@@ -19,6 +19,10 @@ import {
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/postgres: create databases under it. */
   url: string;
+  pid(): number;
+  /** Shuts the server down and starts it again on the same port and data: every session ends. */
+  restart(): Promise<void>;
+  /** Stops the server and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -102,6 +106,32 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
   const port = await freePort();
   reapChildrenOnExit();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let server = await launch(bin, dataDir, dir, port, asUser, url);
+  const stop = async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return {
+    url,
+    pid: () => server.pid,
+    restart: async () => {
+      await server.stop();
+      server = await launch(bin, dataDir, dir, port, asUser, url);
+    },
+    stop,
+  };
+}
+
+/** The server on `dataDir`, once it takes connections; `stop` shuts it down and keeps the data. */
+async function launch(
+  bin: string,
+  dataDir: string,
+  socketDir: string,
+  port: number,
+  asUser: SpawnOptions,
+  url: string,
+): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = spawn(
     join(bin, 'postgres'),
     [
@@ -110,7 +140,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-p',
       String(port),
       '-k',
-      dir,
+      socketDir,
       '-c',
       'listen_addresses=127.0.0.1',
       '-c',
@@ -129,15 +159,13 @@ export async function startPostgres(): Promise<PostgresServer> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      // "Immediate" shutdown: a throwaway server has nothing worth writing back.
-      child.kill('SIGQUIT');
+      // "Fast" shutdown: sessions are ended, the data is written and kept for the next start.
+      child.kill('SIGINT');
       const killAfter = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killAfter);
     }
-    rmSync(dir, { recursive: true, force: true });
   };
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     const client = new Client({ connectionString: url });
@@ -154,5 +182,5 @@ export async function startPostgres(): Promise<PostgresServer> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { url, stop };
+  return { pid: child.pid!, stop };
 }
