@@ -15,8 +15,11 @@ export function workflowCode(
   return bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath };
 }
 
-export async function writeWorkflowBundle(path: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+export async function writeWorkflowBundle(path: string, from = workflowsPath): Promise<void> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: from,
+    logger: new DefaultLogger('WARN'),
+  });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, code);
 }

@@ -20,6 +20,8 @@ export async function spawnNodeProcess(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
+  /** Keep only the last this many characters of its output (a process that runs for hours). */
+  outputTail = Infinity,
 ): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
@@ -27,8 +29,12 @@ export async function spawnNodeProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > outputTail * 2) output = output.slice(-outputTail);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
   const exited = new Promise<number | string>((done) =>
     child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
   );
@@ -43,8 +49,11 @@ export async function spawnNodeProcess(
 }
 
 /** `npm run worker`, ready once its workers poll. */
-export const spawnWorker = (env: Record<string, string>): Promise<WorkerProcess> =>
-  spawnNodeProcess('workers/worker-main.ts', env, /worker \S+: queue/);
+export const spawnWorker = (
+  env: Record<string, string>,
+  outputTail?: number,
+): Promise<WorkerProcess> =>
+  spawnNodeProcess('workers/worker-main.ts', env, /worker \S+: queue/, outputTail);
 
 export interface StopSummary {
   sent: number;
@@ -77,5 +86,8 @@ export const reclaimedPermits = (output: string): number =>
   Number(/pool stopped: .*, reclaimed (\d+)/.exec(output)?.[1] ?? 0);
 
 /** `npm run api`, ready once it listens. */
-export const spawnApi = (env: Record<string, string>): Promise<WorkerProcess> =>
-  spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /);
+export const spawnApi = (
+  env: Record<string, string>,
+  outputTail?: number,
+): Promise<WorkerProcess> =>
+  spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /, outputTail);

@@ -1,0 +1,316 @@
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { addSearchAttributes } from '../../workers/ensure-search-attributes';
+import { reapChildrenOnExit, stopProcess } from './children';
+import { freeLowPort, freePort } from './free-port';
+import {
+  cacheDir,
+  isExecutable,
+  onPath,
+  runCommand,
+  ToolchainMissingError,
+  type Progress,
+} from './toolchain';
+
+/** The version docker-compose.yml deploys (temporalio/auto-setup); a unit test keeps them equal. */
+export const temporalServerVersion = 'v1.29.1';
+
+/** Both binaries are called `server`/`sql` by `go install`: kept under names that say which. */
+const serverCache = join(cacheDir, `temporal-server-${temporalServerVersion}`);
+const serverBinary = join(serverCache, 'temporal-server');
+const sqlToolBinary = join(serverCache, 'temporal-sql-tool');
+
+/**
+ * The Temporal server and its schema tool, built from source with Go from the module proxy
+ * (`go.temporal.io/server`: its go.mod has no replace directives) once per machine, cached.
+ */
+export async function ensureTemporalServer(
+  progress: Progress,
+): Promise<{ server: string; sqlTool: string; source: string }> {
+  if (isExecutable(serverBinary) && isExecutable(sqlToolBinary)) {
+    return { server: serverBinary, sqlTool: sqlToolBinary, source: 'cache' };
+  }
+  if (!onPath('go')) {
+    throw new ToolchainMissingError(
+      `the Temporal server ${temporalServerVersion} is built from source with Go: install Go (https://go.dev/dl/)`,
+    );
+  }
+  const build = mkdtempSync(join(tmpdir(), 'temporal-server-build-'));
+  try {
+    for (const [pkg, built, name] of [
+      ['cmd/server', 'server', serverBinary],
+      ['cmd/tools/sql', 'sql', sqlToolBinary],
+    ] as const) {
+      progress(
+        `building go.temporal.io/server/${pkg}@${temporalServerVersion} with Go (once; minutes)`,
+      );
+      await runCommand(
+        'go',
+        ['install', `go.temporal.io/server/${pkg}@${temporalServerVersion}`],
+        progress,
+        {
+          ...process.env,
+          GOBIN: build,
+          GOFLAGS: '-buildvcs=false',
+        },
+      );
+      mkdirSync(serverCache, { recursive: true });
+      renameSync(join(build, built), name);
+    }
+  } finally {
+    rmSync(build, { recursive: true, force: true });
+  }
+  return { server: serverBinary, sqlTool: sqlToolBinary, source: 'built now' };
+}
+
+export interface TemporalServer {
+  /** host:port of the frontend. */
+  address: string;
+  namespace: string;
+  /** Where its log goes (stdout and stderr). */
+  logPath: string;
+  pid(): number;
+  /** Stops the server (SIGTERM) and starts it again on the same ports and databases. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface TemporalServerOptions {
+  /** A PostgreSQL server (postgres://user@host:port/any) to hold its two databases. */
+  postgresUrl: string;
+  progress: Progress;
+  /** The namespace created at first start, with the relayer's search attributes. */
+  namespace?: string;
+}
+
+/**
+ * A Temporal server as a cluster runs it: all four services in one process, persistence and SQL
+ * visibility on PostgreSQL (schemas set up by temporal-sql-tool from the ones the binary embeds),
+ * a namespace with the relayer's search attributes registered, as docker-compose's auto-setup
+ * image does.
+ */
+export async function startTemporalServer(options: TemporalServerOptions): Promise<TemporalServer> {
+  const { progress } = options;
+  const namespace = options.namespace ?? 'default';
+  const binaries = await ensureTemporalServer(progress);
+  progress(`Temporal server ${temporalServerVersion} from ${binaries.source}`);
+  const pg = new URL(options.postgresUrl);
+  const databases = { temporal: 'temporal', visibility: 'temporal_visibility' };
+  const sql = (...args: string[]) =>
+    runCommand(
+      binaries.sqlTool,
+      [
+        '--plugin',
+        'postgres12',
+        '--endpoint',
+        pg.hostname,
+        '--port',
+        pg.port,
+        '--user',
+        decodeURIComponent(pg.username),
+        '--password',
+        decodeURIComponent(pg.password),
+        ...args,
+      ],
+      progress,
+    );
+  for (const [database, schema] of [
+    [databases.temporal, 'postgresql/v12/temporal'],
+    [databases.visibility, 'postgresql/v12/visibility'],
+  ] as const) {
+    await sql('--database', database, 'create-database');
+    await sql('--database', database, 'setup-schema', '-v', '0.0');
+    await sql('--database', database, 'update-schema', '--schema-name', schema);
+  }
+
+  const root = mkdtempSync(join(tmpdir(), 'temporal-server-'));
+  const ports = {
+    frontend: await freePort(),
+    frontendHttp: await freePort(),
+    frontendMembership: await freeLowPort(),
+    history: await freePort(),
+    historyMembership: await freeLowPort(),
+    matching: await freePort(),
+    matchingMembership: await freeLowPort(),
+    worker: await freePort(),
+    workerMembership: await freeLowPort(),
+  };
+  mkdirSync(join(root, 'config'));
+  writeFileSync(join(root, 'dynamicconfig.yaml'), stringify(dynamicConfig));
+  writeFileSync(
+    join(root, 'config', 'development.yaml'),
+    stringify(serverConfig(pg, databases, ports, join(root, 'dynamicconfig.yaml'))),
+  );
+  const logPath = join(root, 'server.log');
+  const address = `127.0.0.1:${ports.frontend}`;
+  let child: ChildProcess | undefined;
+  reapChildrenOnExit();
+
+  const start = async () => {
+    const log = openSync(logPath, 'a');
+    child = spawn(
+      binaries.server,
+      ['--root', root, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'],
+      { stdio: ['ignore', log, log] },
+    );
+    await waitForFrontend(address, child, logPath);
+  };
+  await start();
+
+  const connection = await Connection.connect({ address });
+  try {
+    await connection.workflowService.registerNamespace({
+      namespace,
+      workflowExecutionRetentionPeriod: msToTs('3 days'),
+    });
+    // The frontend learns of a new namespace on its registry's next refresh (seconds).
+    for (const deadline = Date.now() + 60_000; ;) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        await addSearchAttributes(connection, namespace);
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+
+  const stopServer = async () => {
+    if (child) await stopProcess(child, 20_000);
+  };
+  return {
+    address,
+    namespace,
+    logPath,
+    pid: () => child?.pid ?? 0,
+    restart: async () => {
+      await stopServer();
+      await start();
+    },
+    stop: async () => {
+      await stopServer();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The frontend answers a health check once every service has joined. */
+async function waitForFrontend(
+  address: string,
+  child: ChildProcess,
+  logPath: string,
+): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `the Temporal server exited (${child.exitCode}) on start; its log: ${logPath}`,
+      );
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.healthService.check({});
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw new Error(`the Temporal server did not answer on ${address}; its log: ${logPath}`, {
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** What docker-compose's auto-setup image leaves at its defaults, spelled out. */
+const dynamicConfig = {
+  'frontend.enableUpdateWorkflowExecution': [{ value: true }],
+  'frontend.enableUpdateWorkflowExecutionAsyncAccepted': [{ value: true }],
+};
+
+function serverConfig(
+  pg: URL,
+  databases: { temporal: string; visibility: string },
+  ports: Record<
+    | 'frontend'
+    | 'frontendHttp'
+    | 'frontendMembership'
+    | 'history'
+    | 'historyMembership'
+    | 'matching'
+    | 'matchingMembership'
+    | 'worker'
+    | 'workerMembership',
+    number
+  >,
+  dynamicConfigPath: string,
+) {
+  const datastore = (databaseName: string, maxConns: number) => ({
+    sql: {
+      pluginName: 'postgres12',
+      databaseName,
+      connectAddr: `${pg.hostname}:${pg.port}`,
+      connectProtocol: 'tcp',
+      user: decodeURIComponent(pg.username),
+      password: decodeURIComponent(pg.password),
+      maxConns,
+      maxIdleConns: maxConns,
+      maxConnLifetime: '1h',
+    },
+  });
+  const rpc = (grpcPort: number, membershipPort: number, httpPort?: number) => ({
+    rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...(httpPort && { httpPort }) },
+  });
+  return {
+    log: { stdout: true, level: 'warn' },
+    persistence: {
+      defaultStore: 'postgres-default',
+      visibilityStore: 'postgres-visibility',
+      numHistoryShards: 4,
+      datastores: {
+        'postgres-default': datastore(databases.temporal, 20),
+        'postgres-visibility': datastore(databases.visibility, 10),
+      },
+    },
+    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    services: {
+      frontend: rpc(ports.frontend, ports.frontendMembership, ports.frontendHttp),
+      history: rpc(ports.history, ports.historyMembership),
+      matching: rpc(ports.matching, ports.matchingMembership),
+      worker: rpc(ports.worker, ports.workerMembership),
+    },
+    clusterMetadata: {
+      enableGlobalNamespace: false,
+      failoverVersionIncrement: 10,
+      masterClusterName: 'active',
+      currentClusterName: 'active',
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: `127.0.0.1:${ports.frontend}`,
+        },
+      },
+    },
+    dcRedirectionPolicy: { policy: 'noop' },
+    archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
+    namespaceDefaults: {
+      archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
+    },
+    dynamicConfigClient: { filepath: dynamicConfigPath, pollInterval: '10s' },
+  };
+}
