@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiKey } from '../../service/api-keys';
+import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { freePort } from '../stack/free-port';
+import { startLocalWorld, type LocalWorld } from '../stack/local-world';
+import { startPostgres, type PostgresServer } from '../stack/postgres';
+import { RpcProxy } from '../stack/rpc-proxy';
+import { startTemporalServer, type TemporalServer } from '../stack/temporal-server';
+import type { Progress } from '../stack/toolchain';
+import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
+import { clusterEnvironment } from './compose-topology';
+
+export interface ClusterOptions {
+  /** Worker processes serving the task queue. */
+  workers: number;
+  /** Hot wallets the workers sign for (anvil's development accounts). */
+  wallets: number;
+  /** Settings on top of docker-compose.yml's, for every relayer process (a soak's quota). */
+  tuning?: Record<string, string>;
+  progress: Progress;
+}
+
+/** A relayer process of the cluster, as the soak samples and restarts it. */
+export interface ClusterProcess {
+  name: string;
+  pid(): number;
+}
+
+export interface ProcessCrash {
+  name: string;
+  exit: number | string;
+  at: Date;
+  /** The end of its output. */
+  output: string;
+}
+
+export interface Cluster {
+  temporal: TemporalServer;
+  temporalPostgres: PostgresServer;
+  relayerPostgres: PostgresServer;
+  /** The chain (anvil with a block time), the relayer's database, Redis and the first proxy. */
+  world: LocalWorld;
+  /** The two RPC endpoints the workers use, in front of one node. */
+  proxies: [RpcProxy, RpcProxy];
+  apiUrl: string;
+  operatorKey: string;
+  /** Worker slots: a running process, or undefined between a stop and a start. */
+  workers: (WorkerProcess | undefined)[];
+  /** Processes that exited without being asked to (each started again, as compose would). */
+  crashes: ProcessCrash[];
+  /**
+   * Starts worker `index` (its slot must be empty), on the workflow bundle at `bundlePath` if
+   * given, which every worker started after it runs too (a rollout).
+   */
+  startWorker(index: number, bundlePath?: string): Promise<WorkerProcess>;
+  /** Signals worker `index` and resolves once it is gone, with its exit code or signal. */
+  stopWorker(index: number, signal: 'SIGTERM' | 'SIGKILL'): Promise<number | string>;
+  /** Every process of the cluster by name, for sampling (workers as they are now). */
+  processes(): ClusterProcess[];
+  stop(): Promise<void>;
+}
+
+/** What the cluster keeps of each process's output: its last lines, for a failure's report. */
+const outputTail = 200_000;
+
+/** docker-compose.yml's stop_grace_period: SIGTERM, then SIGKILL this much later. */
+const stopGraceMs = 30_000;
+
+/** Anvil's block time in the cluster: a chain that mines on its own clock, as real ones do. */
+const blockTimeSeconds = 1;
+
+/**
+ * docker-compose.yml's topology without containers: the Temporal server on PostgreSQL (SQL
+ * visibility with the relayer's search attributes), the relayer's own PostgreSQL, Redis, anvil
+ * mining every second behind two RPC endpoints, `workers` worker processes and the API process,
+ * each with the compose file's settings but for where things are (`placeSettings`). Whatever
+ * started is stopped again if a later part fails.
+ */
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const { progress } = options;
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    progress('starting PostgreSQL for Temporal and for the relayer');
+    const [temporalPostgres, relayerPostgres] = await Promise.all([
+      startPostgres(),
+      startPostgres(),
+    ]);
+    stops.push(
+      () => temporalPostgres.stop(),
+      () => relayerPostgres.stop(),
+    );
+    progress('starting the Temporal server on PostgreSQL (schemas, namespace, search attributes)');
+    const temporal = await startTemporalServer({ postgresUrl: temporalPostgres.url, progress });
+    stops.push(() => temporal.stop());
+    progress('starting anvil (a block a second), Redis, two RPC endpoints, the relayer database');
+    const world = await startLocalWorld({
+      temporalAddress: temporal.address,
+      anvil: { blockTimeSeconds },
+      wallets: options.wallets,
+      proxy: true,
+      redis: true,
+      postgresServerUrl: relayerPostgres.url,
+      tenants: {},
+    });
+    stops.push(() => world.stop());
+    const second = await RpcProxy.start(world.anvil.rpcUrl);
+    stops.push(() => second.close());
+    const proxies: [RpcProxy, RpcProxy] = [world.proxy!, second];
+
+    const dir = mkdtempSync(join(tmpdir(), 'relayer-cluster-'));
+    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const keysFile = join(dir, 'hot-wallet-keys');
+    writeFileSync(keysFile, `${world.walletKeys.join('\n')}\n`, { mode: 0o600 });
+    const bundlePath = join(dir, 'workflow-bundle.js');
+    await writeWorkflowBundle(bundlePath);
+    const place = {
+      TEMPORAL_ADDRESS: temporal.address,
+      DATABASE_URL: world.databaseUrl,
+      RPC_URLS: proxies.map((proxy) => proxy.url).join(','),
+      REDIS_URL: world.redis!.url,
+      API_HOST: '127.0.0.1',
+      WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
+    };
+    const processEnv = async (service: 'worker-1' | 'api', extra: Record<string, string>) => ({
+      ...clusterEnvironment(service, {
+        ...place,
+        METRICS_PORT: String(await freePort()),
+        TEMPORAL_METRICS_PORT: String(await freePort()),
+        ...(service === 'worker-1' && { HOT_WALLET_KEYS_FILE: keysFile }),
+        ...extra,
+      }),
+      ...options.tuning,
+    });
+
+    const workers: (WorkerProcess | undefined)[] = Array.from({ length: options.workers });
+    const crashes: ProcessCrash[] = [];
+    let stopping = false;
+    const asked = new WeakSet<WorkerProcess>();
+    // As docker-compose's `restart: unless-stopped`: a process that exits unasked is started
+    // again, and its exit is kept for the report.
+    const supervise = (name: string, process: WorkerProcess, restart: () => Promise<unknown>) => {
+      void process.exited.then((exit) => {
+        if (stopping || asked.has(process)) return;
+        crashes.push({ name, exit, at: new Date(), output: process.output().slice(-4000) });
+        setTimeout(() => void restart().catch(() => undefined), 1000);
+      });
+    };
+    const stopWorker = async (index: number, signal: 'SIGTERM' | 'SIGKILL') => {
+      const worker = workers[index];
+      if (!worker) throw new Error(`worker ${index + 1} is not running`);
+      asked.add(worker);
+      worker.signal(signal);
+      // A drain that outlasts compose's stop grace period is ended as compose would.
+      const kill = setTimeout(() => worker.signal('SIGKILL'), stopGraceMs);
+      const exit = await worker.exited;
+      clearTimeout(kill);
+      workers[index] = undefined;
+      return exit;
+    };
+    let workerCode = bundlePath;
+    const startWorker = async (index: number, code?: string) => {
+      if (workers[index]) throw new Error(`worker ${index + 1} is running`);
+      if (code) workerCode = code;
+      const worker = await spawnWorker(
+        { ...(await processEnv('worker-1', {})), WORKFLOW_BUNDLE_PATH: workerCode },
+        outputTail,
+      );
+      workers[index] = worker;
+      supervise(`worker ${index + 1}`, worker, async () => {
+        workers[index] = undefined;
+        await startWorker(index);
+      });
+      return worker;
+    };
+    stops.push(async () => {
+      stopping = true;
+      await Promise.all(
+        workers.map((worker, index) => (worker ? stopWorker(index, 'SIGTERM') : undefined)),
+      );
+    });
+    progress(`starting ${options.workers} worker processes and the API process`);
+    for (let index = 0; index < options.workers; index++) await startWorker(index);
+    const apiPort = await freePort();
+    const apiEnv = await processEnv('api', { API_PORT: String(apiPort) });
+    let api: WorkerProcess;
+    const startApi = async () => {
+      api = await spawnApi(apiEnv, outputTail);
+      supervise('api', api, startApi);
+    };
+    await startApi();
+    stops.push(async () => {
+      stopping = true;
+      asked.add(api);
+      api.signal('SIGTERM');
+      const kill = setTimeout(() => api.signal('SIGKILL'), stopGraceMs);
+      await api.exited;
+      clearTimeout(kill);
+    });
+    const { apiKey: operatorKey } = await createApiKey(
+      world.database,
+      { role: 'operator', label: 'cluster' },
+      new Date(),
+    );
+
+    return {
+      temporal,
+      temporalPostgres,
+      relayerPostgres,
+      world,
+      proxies,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      operatorKey,
+      workers,
+      crashes,
+      startWorker,
+      stopWorker,
+      processes: () => [
+        ...workers.flatMap((worker, index) =>
+          worker ? [{ name: `worker ${index + 1}`, pid: () => worker.child.pid! }] : [],
+        ),
+        { name: 'api', pid: () => api.child.pid! },
+        { name: 'temporal server', pid: () => temporal.pid() },
+        { name: 'postgres (temporal)', pid: () => temporalPostgres.pid() },
+        { name: 'postgres (relayer)', pid: () => relayerPostgres.pid() },
+        { name: 'redis', pid: () => world.redis!.pid() },
+        { name: 'anvil', pid: () => world.anvil.pid },
+      ],
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
