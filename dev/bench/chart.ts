@@ -51,6 +51,11 @@ export async function renderChart(points: ChartPoint[]): Promise<Buffer> {
       ),
     ],
   };
+  return renderSpec(spec);
+}
+
+/** A Vega-Lite chart as a PNG, drawn without a browser. */
+export async function renderSpec(spec: TopLevelSpec): Promise<Buffer> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();

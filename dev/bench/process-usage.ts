@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { listProcesses } from '../stack/children';
 
 /** Linux reports CPU time in clock ticks; 100 a second on every distribution we run on. */
 const msPerTick = 10;
@@ -8,6 +9,8 @@ export interface ProcessUsage {
   cpuMs: number;
   /** The most resident memory the process has had (VmHWM). */
   peakRssBytes: number;
+  /** Its resident memory now (VmRSS). */
+  rssBytes: number;
 }
 
 /** What a live process has used, from /proc (zeros once it is gone). */
@@ -18,10 +21,10 @@ export function processUsage(pid: number): ProcessUsage {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cpuMs = (Number(fields[11]) + Number(fields[12])) * msPerTick;
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { cpuMs, peakRssBytes: peakKb * 1024 };
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { cpuMs, peakRssBytes: kb('VmHWM') * 1024, rssBytes: kb('VmRSS') * 1024 };
   } catch {
-    return { cpuMs: 0, peakRssBytes: 0 };
+    return { cpuMs: 0, peakRssBytes: 0, rssBytes: 0 };
   }
 }
 
@@ -37,4 +40,22 @@ export function findProcess(parts: string[]): number | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * CPU time so far of a process and of its children, those it waited for included (cutime and
+ * cstime): a PostgreSQL server's backends come and go.
+ */
+export function treeCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ended = (Number(fields[13]) + Number(fields[14])) * msPerTick;
+    const live = listProcesses()
+      .filter((entry) => entry.parentPid === pid)
+      .reduce((sum, child) => sum + processUsage(child.pid).cpuMs, 0);
+    return processUsage(pid).cpuMs + ended + live;
+  } catch {
+    return 0;
+  }
 }

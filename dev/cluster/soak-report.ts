@@ -1,0 +1,336 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { table } from '../../cli/table';
+import { renderSpec } from '../bench/chart';
+import { percentile } from '../bench/rates';
+import type { ProcessCrash } from './cluster';
+import type { ProcessSample } from './soak-sampler';
+import type { FaultRecord } from './soak-faults';
+import type { TrafficTally } from './soak-traffic';
+
+export interface SoakFigures {
+  options: {
+    minutes: number;
+    workers: number;
+    q: number;
+    rate: number;
+    seed: number;
+    /** The provider's limit per endpoint, units/s (RPC_UNITS_PER_SECOND of docker-compose.yml). */
+    providerLimit: number;
+    endpoints: number;
+  };
+  faults: FaultRecord[];
+  traffic: TrafficTally;
+  /** Every intent row at the end (ms since the epoch). */
+  rows: { id: string; status: string; createdAt: number; updatedAt: number }[];
+  began: number;
+  acceptedCount: number;
+  stillOpen: number;
+  violations: string[];
+  refusedByProvider: number;
+  /** Every RPC call the endpoints saw, ms since the soak began, with its provider units. */
+  calls: { atMs: number; method: string; units: number }[];
+  samples: ProcessSample[];
+  histories: { sampled: number; eventsPerIntent: number; failedTasks: number };
+  crashes: ProcessCrash[];
+  review: {
+    query: string;
+    listed: string[];
+    inReviewAfterMs?: number;
+    endedAs?: string;
+    problem?: string;
+  };
+}
+
+interface Check {
+  name: string;
+  ok: boolean | undefined;
+  detail: string;
+}
+
+const minuteOf = (ms: number) => Math.floor(ms / 60_000);
+
+/** The worker processes that ran ≥ 10 min: their memory 5 min after they started and at the end. */
+function workerMemory(samples: ProcessSample[]) {
+  const byPid = new Map<number, ProcessSample[]>();
+  for (const sample of samples.filter((s) => s.name.startsWith('worker'))) {
+    byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
+  }
+  const lastAt = Math.max(...samples.map((s) => s.atMs));
+  return [...byPid.values()]
+    .filter((list) => list.at(-1)!.atMs === lastAt && lastAt - list[0]!.atMs >= 10 * 60_000)
+    .map((list) => {
+      const afterFive = list.find((s) => s.atMs - list[0]!.atMs >= 5 * 60_000)!;
+      const end = list.at(-1)!;
+      return { name: end.name, pid: end.pid, afterFiveMb: afterFive.rssMb, endMb: end.rssMb };
+    });
+}
+
+/** CPU time each part used over the soak (every process of it, restarted ones included). */
+function cpuByPart(samples: ProcessSample[]): Map<string, number> {
+  const byPid = new Map<number, ProcessSample[]>();
+  for (const sample of samples) byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
+  const parts = new Map<string, number>();
+  for (const list of byPid.values()) {
+    const part = list[0]!.name.startsWith('worker') ? 'workers' : list[0]!.name;
+    const used = list.at(-1)!.cpuMs - (list[0]!.atMs < 15_000 ? list[0]!.cpuMs : 0);
+    parts.set(part, (parts.get(part) ?? 0) + used);
+  }
+  return parts;
+}
+
+/** Per minute: intents ended, latency of those submitted, quota and budget use, workers' memory. */
+function timeline(figures: SoakFigures) {
+  const { rows, began, calls, samples, options } = figures;
+  const minutes = Math.max(1, minuteOf(Math.max(...rows.map((r) => r.updatedAt - began), 0)) + 1);
+  return Array.from({ length: minutes }, (_, minute) => {
+    const ended = rows.filter(
+      (r) => r.status !== 'needs_review' && minuteOf(r.updatedAt - began) === minute,
+    );
+    const latencies = rows
+      .filter((r) => r.status === 'confirmed' && minuteOf(r.createdAt - began) === minute)
+      .map((r) => (r.updatedAt - r.createdAt) / 1000)
+      .sort((a, b) => a - b);
+    const ofMinute = calls.filter((call) => minuteOf(call.atMs) === minute);
+    const sends = ofMinute.filter((call) => call.method === 'eth_sendRawTransaction').length;
+    const units = ofMinute.reduce((sum, call) => sum + call.units, 0);
+    const workers = samples.filter(
+      (s) => s.name.startsWith('worker') && minuteOf(s.atMs) === minute,
+    );
+    return {
+      minute,
+      endedPerSecond: ended.length / 60,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      sendsOverQ: sends / 60 / options.q,
+      unitsOverLimit: units / 60 / (options.providerLimit * options.endpoints),
+      workerRssMb: workers.length ? Math.max(...workers.map((s) => s.rssMb)) : 0,
+    };
+  });
+}
+
+function checks(figures: SoakFigures): Check[] {
+  const drains = figures.faults.flatMap((fault) => fault.drains);
+  const badDrains = drains.filter((d) => d.exit !== 0 || d.abandoned !== 0 || d.panics !== 0);
+  const badInput = figures.traffic.problems.filter((p) => p.startsWith('a bad request'));
+  const otherProblems = figures.traffic.problems.filter((p) => !p.startsWith('a bad request'));
+  const memory = workerMemory(figures.samples);
+  const grown = memory.filter((m) => m.endMb > m.afterFiveMb * 1.1);
+  return [
+    {
+      name: 'I1–I4: one payment per intent, ledger balanced, holds released',
+      ok: figures.violations.length === 0,
+      detail: figures.violations.length ? figures.violations.slice(0, 5).join('; ') : 'all hold',
+    },
+    {
+      name: 'every accepted intent ended (0 lost)',
+      ok: figures.stillOpen === 0,
+      detail: `${figures.acceptedCount} accepted, ${figures.stillOpen} open at the end`,
+    },
+    {
+      name: 'I5 as the soak sees it: every drain ends clean',
+      ok: badDrains.length === 0,
+      detail: `${drains.length} drains, ${badDrains.length} with an exit other than 0, abandoned steps or panics`,
+    },
+    {
+      name: 'I6: bad input refused with its code, no row written',
+      ok: badInput.length === 0 && figures.rows.length === figures.acceptedCount,
+      detail: `${figures.traffic.badInputs} bad requests, ${badInput.length} answered otherwise; ${figures.rows.length} intent rows for ${figures.acceptedCount} accepted`,
+    },
+    {
+      name: 'duplicates and cancels answered as documented',
+      ok: otherProblems.length === 0,
+      detail: otherProblems.length
+        ? otherProblems.slice(0, 5).join('; ')
+        : `${figures.traffic.duplicates} duplicate submits, ${figures.traffic.cancelled} cancelled, ${figures.traffic.cancelRefused} refused (signed)`,
+    },
+    {
+      name: 'no process exited unasked',
+      ok: figures.crashes.length === 0,
+      detail: figures.crashes.length
+        ? figures.crashes.map((c) => `${c.name} (${c.exit}) at ${c.at.toISOString()}`).join('; ')
+        : 'none (each would have been started again, as compose does)',
+    },
+    {
+      name: '0 × 429 from the provider',
+      ok: figures.refusedByProvider === 0,
+      detail: `${figures.refusedByProvider} refused of ${figures.calls.length} calls`,
+    },
+    {
+      name: 'the needs_review filter on PostgreSQL visibility, then a cancel on-chain',
+      ok: !figures.review.problem && figures.review.endedAs === 'failed',
+      detail:
+        figures.review.problem ??
+        `\`${figures.review.query}\` listed ${figures.review.listed.join(', ')}; ended ${figures.review.endedAs}`,
+    },
+    {
+      name: 'worker RSS at the end within 10% of 5 min after start',
+      ok: memory.length === 0 ? undefined : grown.length === 0,
+      detail: memory.length
+        ? memory
+            .map((m) => `${m.name} ${m.afterFiveMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB`)
+            .join(', ')
+        : 'not measured: no worker ran 10 min to the end (a short soak)',
+    },
+  ];
+}
+
+async function chart(figures: SoakFigures, minutes: ReturnType<typeof timeline>): Promise<Buffer> {
+  const faults = figures.faults.map((fault) => ({
+    minute: fault.startedAtMs / 60_000,
+    kind: fault.kind,
+  }));
+  const layer = (title: string, values: object[], y: string, color?: string) => ({
+    title,
+    width: 640,
+    height: 140,
+    layer: [
+      {
+        data: { values },
+        mark: { type: 'line' as const, point: true },
+        encoding: {
+          x: { field: 'minute', type: 'quantitative' as const, title: 'minute' },
+          y: { field: y, type: 'quantitative' as const, title: null },
+          ...(color && { color: { field: color, type: 'nominal' as const, title: null } }),
+        },
+      },
+      {
+        data: { values: faults },
+        mark: { type: 'rule' as const, strokeDash: [4, 4], color: 'gray' },
+        encoding: { x: { field: 'minute', type: 'quantitative' as const } },
+      },
+    ],
+  });
+  const long = <T extends object>(rows: T[], fields: (keyof T)[]) =>
+    rows.flatMap((row) =>
+      fields.map((field) => ({ ...row, series: String(field), value: row[field] })),
+    );
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    background: 'white',
+    vconcat: [
+      layer('intents ended per second (dashed: a fault)', minutes, 'endedPerSecond'),
+      layer(
+        'latency of confirmed intents by minute submitted, s',
+        long(minutes, ['p50', 'p99']),
+        'value',
+        'series',
+      ),
+      layer(
+        'quota use: sends/s ÷ Q, provider units/s ÷ limit',
+        long(minutes, ['sendsOverQ', 'unitsOverLimit']),
+        'value',
+        'series',
+      ),
+      layer(
+        'resident memory per process, MB',
+        figures.samples.map((s) => ({
+          minute: s.atMs / 60_000,
+          rssMb: s.rssMb,
+          process: `${s.name} (${s.pid})`,
+        })),
+        'rssMb',
+        'process',
+      ),
+    ],
+  } as TopLevelSpec;
+  return renderSpec(spec);
+}
+
+/** The soak's report: soak.md (tables), soak.png (over time), soak.json; prints the tables. */
+export async function writeSoakReport(
+  figures: SoakFigures,
+  dir: string,
+): Promise<{ failed: boolean }> {
+  const results = checks(figures);
+  const minutes = timeline(figures);
+  const ended = figures.rows.filter((r) => r.status !== 'needs_review').length;
+  const checkTable = table(['check', 'result', 'detail'], ['left', 'left', 'left']);
+  for (const check of results) {
+    checkTable.push([
+      check.name,
+      check.ok === undefined ? 'n/a' : check.ok ? 'pass' : 'FAIL',
+      check.detail,
+    ]);
+  }
+  const faultTable = table(['at', 'fault', 'took', 'what'], ['right', 'left', 'right', 'left']);
+  for (const fault of figures.faults) {
+    faultTable.push([
+      `${(fault.startedAtMs / 60_000).toFixed(1)} min`,
+      fault.kind,
+      `${(fault.tookMs / 1000).toFixed(1)} s`,
+      fault.detail,
+    ]);
+  }
+  const minuteTable = table(
+    ['min', 'ended/s', 'p50 s', 'p99 s', 'sends/s ÷ Q', 'units/s ÷ limit', 'worker RSS MB'],
+    ['right', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+  for (const m of minutes) {
+    minuteTable.push([
+      m.minute,
+      m.endedPerSecond.toFixed(2),
+      m.p50.toFixed(1),
+      m.p99.toFixed(1),
+      m.sendsOverQ.toFixed(3),
+      m.unitsOverLimit.toFixed(3),
+      m.workerRssMb.toFixed(0),
+    ]);
+  }
+  const cpuTable = table(['part', 'CPU ms per intent ended'], ['left', 'right']);
+  for (const [part, cpuMs] of cpuByPart(figures.samples)) {
+    cpuTable.push([part, (cpuMs / Math.max(1, ended)).toFixed(1)]);
+  }
+  const t = figures.traffic;
+  const o = figures.options;
+  const summary = [
+    `${o.minutes} min, ${o.workers} workers, Q ${o.q} sends/s, ${o.rate} intents/s offered, seed ${o.seed}; ` +
+      `${figures.acceptedCount} intents accepted (${t.payments} payments, ${t.batches} batches of 10), ${ended} ended; ` +
+      `${t.outageRetries} submits asked again through an outage, ${t.admissionRetries} after an admission refusal; ` +
+      `${figures.histories.eventsPerIntent.toFixed(1)} history events per confirmed intent (${figures.histories.sampled} sampled, ` +
+      `${figures.histories.failedTasks} failed workflow tasks among them)`,
+  ].join('\n');
+  const text = [
+    summary,
+    '',
+    checkTable.toString(),
+    faultTable.toString(),
+    minuteTable.toString(),
+    cpuTable.toString(),
+  ].join('\n');
+  const crashOutput = figures.crashes.map((c) => `--- ${c.name} exited ${c.exit}:\n${c.output}`);
+  console.log(text);
+  if (crashOutput.length) console.log(crashOutput.join('\n'));
+  writeFileSync(
+    join(dir, 'soak.md'),
+    [
+      '# Soak',
+      '',
+      '```',
+      text,
+      ...crashOutput,
+      '```',
+      '',
+      '![the soak over time](soak.png)',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'soak.png'), await chart(figures, minutes));
+  writeFileSync(
+    join(dir, 'soak.json'),
+    JSON.stringify(
+      {
+        options: o,
+        checks: results,
+        faults: figures.faults,
+        minutes,
+        traffic: t,
+        histories: figures.histories,
+      },
+      null,
+      2,
+    ),
+  );
+  return { failed: results.some((check) => check.ok === false) };
+}

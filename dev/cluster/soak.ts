@@ -1,0 +1,436 @@
+import { Client, Connection } from '@temporalio/client';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseEther } from 'viem';
+import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { terminalStatuses } from '../../domain/intent';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { createApiKey } from '../../service/api-keys';
+import { setUpTenant } from '../../service/tenants';
+import { presetWeights, weightOf } from '../../throttle/rpc-weights';
+import { ConfigError } from '../../workers/config';
+import { exitOnError } from '../../workers/exit-on-error';
+import { installRuntime } from '../../workers/runtime';
+import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { invariantViolations } from '../../test/support/invariants';
+import { ensureTemporalCli } from '../stack/temporal-binaries';
+import { startCluster, type Cluster } from './cluster';
+import { composeEnvironment } from './compose-topology';
+import { wholeNumber } from './options';
+import { faultSchedule, injectFault, type FaultRecord } from './soak-faults';
+import { ProcessSampler } from './soak-sampler';
+import { writeSoakReport, type SoakFigures } from './soak-report';
+import { SoakTraffic } from './soak-traffic';
+
+const usage = `npm run soak [-- options]
+  --minutes <m>   how long traffic runs (default 30)
+  --workers <n>   worker processes (default 3)
+  --q <q>         the send quota, sends/s (THROTTLE_PER_SECOND; default 10, as docker-compose.yml)
+  --rate <r>      intents/s offered through the API, at most q (default 1.5: what a 2-core
+                  machine running the whole topology keeps up with)
+  --seed <s>      the traffic's and the faults' schedule (default 1)
+  --out <dir>     where the report goes (default test-output/soak)
+Runs docker-compose.yml's topology (npm run cluster) under steady traffic while a rolling restart,
+a rolling upgrade onto a patched() workflow, a worker SIGKILL, restarts of the Temporal server, the
+relayer's PostgreSQL and Redis and an RPC endpoint outage happen on a seeded schedule; then checks
+the invariants and writes a report. Exit code 1 when any check fails.`;
+
+const tenantIds = ['acme', 'globex', 'initech'];
+const depositEther = '100000';
+/** The wallet funded for gas but not for its pinned intent: a lane head that waits for review. */
+const poorWalletBalance = parseEther('0.02');
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '30' },
+      workers: { type: 'string', default: '3' },
+      q: { type: 'string', default: '10' },
+      rate: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: 'test-output/soak' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const q = wholeNumber('q', values.q, 1, 1000, usage);
+  const rate = values.rate === undefined ? Math.min(1.5, q) : Number(values.rate);
+  if (!(rate > 0 && rate <= q)) {
+    throw new ConfigError(
+      [`--rate: must be above 0 and at most --q (${q}) (got "${values.rate}")`, '', usage],
+      'invalid command line',
+    );
+  }
+  return {
+    help: values.help,
+    minutes: wholeNumber('minutes', values.minutes, 1, 24 * 60, usage),
+    workers: wholeNumber('workers', values.workers, 1, 16, usage),
+    q,
+    rate,
+    seed: wholeNumber('seed', values.seed, 0, 2 ** 31, usage),
+    out: resolve(values.out),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options.help) return console.log(usage);
+  installRuntime('WARN');
+  const started = Date.now();
+  const clock = () => `${((Date.now() - started) / 60_000).toFixed(1).padStart(5)} min`;
+  const step = (message: string) => console.log(`[${clock()}] ${message}`);
+  mkdirSync(options.out, { recursive: true });
+  const temporalCli = await ensureTemporalCli(step);
+
+  const cluster = await startCluster({
+    workers: options.workers,
+    wallets: 5,
+    tuning: { THROTTLE_PER_SECOND: String(options.q), THROTTLE_BURST: String(options.q) },
+    progress: step,
+  });
+  const interrupted = (code: number) => () => {
+    step('interrupted: stopping the cluster');
+    void cluster.stop().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', interrupted(130));
+  process.once('SIGTERM', interrupted(143));
+  try {
+    const figures = await soak(cluster, options, step, temporalCli);
+    const { failed } = await writeSoakReport(figures, options.out);
+    step(`report: ${join(options.out, 'soak.md')} and soak.png`);
+    process.exitCode = failed ? 1 : 0;
+  } finally {
+    step('stopping the cluster');
+    await cluster.stop();
+  }
+}
+
+async function soak(
+  cluster: Cluster,
+  options: ReturnType<typeof parseOptions>,
+  step: (message: string) => void,
+  temporalCli: Awaited<ReturnType<typeof ensureTemporalCli>>,
+): Promise<SoakFigures> {
+  const { world } = cluster;
+  const chainId = world.anvil.chainId;
+  const durationMs = options.minutes * 60_000;
+  const units = presetWeights('alchemy');
+  const environment = composeEnvironment('worker-1');
+  const providerLimit = Number(environment.RPC_UNITS_PER_SECOND);
+  for (const proxy of cluster.proxies) {
+    proxy.calls.splice(0);
+    proxy.enforceQuota({
+      perSecond: providerLimit,
+      burst: Number(environment.RPC_BURST_UNITS),
+      answer: 'http-429',
+      weights: units.byMethod,
+      otherMethods: units.otherMethods,
+    });
+  }
+
+  const now = new Date();
+  const tenantKeys = new Map<string, string>();
+  const deposits: Record<string, bigint> = {};
+  for (const id of tenantIds) {
+    await setUpTenant(
+      world.database,
+      { id, name: id, deposit: parseEther(depositEther), maxInFlight: 200 },
+      now,
+    );
+    deposits[id] = parseEther(depositEther);
+    const { apiKey } = await createApiKey(
+      world.database,
+      { role: 'tenant', tenantId: id, label: 'soak' },
+      now,
+    );
+    tenantKeys.set(id, apiKey);
+  }
+  const nextVersion = join(options.out, 'next-version.js');
+  await writeWorkflowBundle(nextVersion, require.resolve('./next-version/workflows'));
+
+  const poorWallet = world.wallets[4]!;
+  await world.testClient.setBalance({ address: poorWallet, value: poorWalletBalance });
+  const operator = new RelayerApiClient(cluster.apiUrl, cluster.operatorKey);
+  const { body: unpayable } = await new RelayerApiClient(
+    cluster.apiUrl,
+    tenantKeys.get('acme'),
+  ).submit(
+    { chainId, from: poorWallet, to: world.wallets[0]!, amount: parseEther('1').toString() },
+    'soak-unpayable',
+  );
+  step(
+    `an intent its wallet cannot pay (${unpayable.id}, 1 ETH from a wallet holding 0.02): it waits for review`,
+  );
+
+  // The soak's clock starts with its traffic: faults, minutes and samples count from here.
+  const began = Date.now();
+  const elapsed = () => Date.now() - began;
+  const sampler = new ProcessSampler(() => cluster.processes(), began);
+  sampler.start(10_000);
+  const traffic = new SoakTraffic({
+    apiUrl: cluster.apiUrl,
+    chainId,
+    tenantKeys,
+    ratePerSecond: options.rate,
+    seed: options.seed,
+  });
+  traffic.start();
+  step(
+    `traffic: ${options.rate} intents/s for ${options.minutes} min over ${tenantIds.length} tenants, Q ${options.q} sends/s, ${options.workers} workers`,
+  );
+
+  const review = watchReview(cluster, operator, unpayable.id, temporalCli, step).catch(
+    (error: Error): ReviewOutcome => ({ query: '', listed: [], problem: error.message }),
+  );
+  const faults: FaultRecord[] = [];
+  const schedule = faultSchedule(options.seed, durationMs);
+  const progress = setInterval(() => {
+    void endedCount(cluster).then((ended) =>
+      step(
+        `${traffic.accepted.length + traffic.tally.batchItems} accepted · ${ended} ended · ` +
+          `${traffic.tally.outageRetries} outage retries · ${faults.length}/${schedule.length} faults`,
+      ),
+    );
+  }, 60_000);
+  for (const fault of schedule) {
+    const wait = fault.atMs - elapsed();
+    if (wait > 0) await sleep(wait);
+    step(`fault: ${fault.kind}`);
+    const startedAtMs = elapsed();
+    const record = await injectFault(fault.kind, cluster, nextVersion, options.seed);
+    faults.push({ kind: fault.kind, startedAtMs, tookMs: elapsed() - startedAtMs, ...record });
+    step(`  ${record.detail} (${((elapsed() - startedAtMs) / 1000).toFixed(1)} s)`);
+  }
+  const rest = durationMs - elapsed();
+  if (rest > 0) await sleep(rest);
+  step('traffic stops; waiting for every accepted intent to end');
+  await traffic.stop();
+  const reviewOutcome = await review;
+  const stillOpen = await waitUntilEnded(cluster, step);
+  const accepted = await acceptedIntentIds(cluster, traffic, unpayable.id);
+  clearInterval(progress);
+  sampler.stop();
+
+  const violations = [
+    ...new Set(
+      (
+        await Promise.all(
+          cluster.proxies.map((proxy) =>
+            invariantViolations({ world, deposits, accepted: [...accepted], proxy }),
+          ),
+        )
+      ).flat(),
+    ),
+  ];
+  const rows = await world.database.kysely
+    .selectFrom('intents')
+    .select(['id', 'status', 'created_at', 'updated_at'])
+    .execute();
+  const histories = await sampleHistories(
+    cluster,
+    rows.filter((row) => row.status === 'confirmed').map((row) => row.id),
+  );
+  return {
+    options: { ...options, providerLimit, endpoints: cluster.proxies.length },
+    faults,
+    traffic: traffic.tally,
+    began,
+    rows: rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      createdAt: new Date(row.created_at).getTime(),
+      updatedAt: new Date(row.updated_at).getTime(),
+    })),
+    acceptedCount: accepted.size,
+    stillOpen,
+    violations,
+    refusedByProvider: cluster.proxies.reduce((sum, proxy) => sum + proxy.quotaRefusals(), 0),
+    calls: cluster.proxies.flatMap((proxy) =>
+      proxy.calls.map((call) => ({
+        atMs: proxy.wallTimeOf(call.startedAt) - began,
+        method: call.method,
+        units: weightOf(units, call.method),
+      })),
+    ),
+    samples: sampler.samples,
+    histories,
+    review: reviewOutcome,
+    crashes: cluster.crashes,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every intent the soak made the relayer accept: its own, each batch's items, the unpayable one. */
+async function acceptedIntentIds(cluster: Cluster, traffic: SoakTraffic, unpayable: string) {
+  const ids = new Set([unpayable, ...traffic.accepted.map((intent) => intent.id)]);
+  if (traffic.batchIds.length > 0) {
+    const items = await cluster.world.database.kysely
+      .selectFrom('batch_items')
+      .select('intent_id as id')
+      .where('batch_id', 'in', traffic.batchIds)
+      .where('intent_id', 'is not', null)
+      .execute();
+    for (const item of items) ids.add(item.id!);
+  }
+  return ids;
+}
+
+/** Intents that have ended. */
+async function endedCount(cluster: Cluster): Promise<number> {
+  const row = await cluster.world.database.kysely
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', 'in', [...terminalStatuses])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Intents still open, and batches still running (their items not all started). */
+async function openWork(cluster: Cluster): Promise<number> {
+  const db = cluster.world.database.kysely;
+  const intents = await db
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', 'not in', [...terminalStatuses])
+    .executeTakeFirstOrThrow();
+  const batches = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', 'running')
+    .executeTakeFirstOrThrow();
+  return Number(intents.count) + Number(batches.count);
+}
+
+/** Waits (15 min at most) until nothing is open; resolves with how much still is. */
+async function waitUntilEnded(cluster: Cluster, step: (m: string) => void): Promise<number> {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    const open = await openWork(cluster);
+    if (open === 0 || Date.now() > deadline) {
+      if (open > 0) step(`${open} intents and batches still open after 15 min: the report says so`);
+      return open;
+    }
+    await sleep(5000);
+  }
+}
+
+/** What the review of the unpayable intent showed, through visibility and the operator's cancel. */
+export interface ReviewOutcome {
+  /** `temporal workflow list` with the needs_review filter, against PostgreSQL visibility. */
+  query: string;
+  listed: string[];
+  inReviewAfterMs?: number;
+  endedAs?: string;
+  problem?: string;
+}
+
+async function watchReview(
+  cluster: Cluster,
+  operator: RelayerApiClient,
+  intentId: string,
+  temporalCli: Awaited<ReturnType<typeof ensureTemporalCli>>,
+  step: (message: string) => void,
+): Promise<ReviewOutcome> {
+  const query = 'IntentStatus = "needs_review" AND TenantId = "acme"';
+  const outcome: ReviewOutcome = { query, listed: [] };
+  const since = Date.now();
+  const deadline = since + 10 * 60_000;
+  for (;;) {
+    const intent = await operator.get(intentId).catch(() => undefined);
+    if (intent?.status === 'needs_review') break;
+    if (Date.now() > deadline)
+      return { ...outcome, problem: `not in review after 10 min (${intent?.status})` };
+    await sleep(5000);
+  }
+  outcome.inReviewAfterMs = Date.now() - since;
+  const cli =
+    temporalCli.executable.type === 'existing-path' ? temporalCli.executable.path : 'temporal';
+  // Visibility is eventually consistent: the status the workflow upserted shows within seconds.
+  for (let attempt = 0; attempt < 20 && outcome.listed.length === 0; attempt++) {
+    const list = spawnSync(
+      cli,
+      [
+        'workflow',
+        'list',
+        '--address',
+        cluster.temporal.address,
+        '--query',
+        query,
+        '--output',
+        'json',
+      ],
+      { encoding: 'utf8' },
+    );
+    const lines = list.stdout.trim();
+    const parsed = lines
+      ? (JSON.parse(lines.startsWith('[') ? lines : `[${lines.split('\n').join(',')}]`) as {
+          execution: { workflowId: string };
+        }[])
+      : [];
+    outcome.listed = parsed.map((entry) => entry.execution.workflowId);
+    if (outcome.listed.length === 0) await sleep(1000);
+  }
+  step(
+    `in review after ${(outcome.inReviewAfterMs / 60_000).toFixed(1)} min; temporal workflow list --query '${query}': ${outcome.listed.join(', ') || 'nothing'}`,
+  );
+  // The row says needs_review a moment before the workflow waits for the decision (409 until then).
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await operator.review(intentId, 'cancel', {
+        note: 'soak: the operator takes the nonce back',
+      });
+      break;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.body.code === 'not_in_review') || attempt >= 30) {
+        throw error;
+      }
+      await sleep(1000);
+    }
+  }
+  for (const until = Date.now() + 5 * 60_000; Date.now() < until;) {
+    const intent = await operator.get(intentId).catch(() => undefined);
+    if (
+      intent &&
+      terminalStatuses.has(intent.status as never) &&
+      intent.status !== 'needs_review'
+    ) {
+      outcome.endedAs = intent.status;
+      break;
+    }
+    await sleep(2000);
+  }
+  step(
+    `the operator cancelled it on-chain: it ended ${outcome.endedAs ?? 'not at all within 5 min'}`,
+  );
+  if (!outcome.listed.includes(paymentIntentWorkflowId(intentId))) {
+    outcome.problem = 'the needs_review filter did not list it';
+  }
+  return outcome;
+}
+
+/** Events and failed workflow tasks in the histories of up to 50 confirmed intents. */
+async function sampleHistories(cluster: Cluster, confirmed: string[]) {
+  const connection = await Connection.connect({ address: cluster.temporal.address });
+  const client = new Client({ connection });
+  const step = Math.max(1, Math.floor(confirmed.length / 50));
+  const sampled = confirmed.filter((_, index) => index % step === 0).slice(0, 50);
+  let events = 0;
+  let failedTasks = 0;
+  for (const id of sampled) {
+    const history = await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory();
+    events += history.events?.length ?? 0;
+    failedTasks += (history.events ?? []).filter(
+      (event) => event.workflowTaskFailedEventAttributes,
+    ).length;
+  }
+  await connection.close();
+  return {
+    sampled: sampled.length,
+    eventsPerIntent: sampled.length ? events / sampled.length : 0,
+    failedTasks,
+  };
+}
+
+void main().catch(exitOnError);
