@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startPostgres } from '../stack/postgres';
+import { startTemporalServer } from '../stack/temporal-server';
 import { startDevServer } from '../stack/temporal-servers';
+import { treeCpuMs } from './process-usage';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 
@@ -9,6 +12,8 @@ export interface BenchStack {
   temporalAddress: string;
   /** A second dev server with the CLI's stock settings, when asked for (arm S). */
   stockAddress?: string;
+  /** The Temporal server on PostgreSQL as `npm run cluster` runs it, when asked for (arm P). */
+  cluster?: { address: string; cpuMs(): number };
   /** Built once, so worker processes start without bundling the workflows each time. */
   bundlePath: string;
 }
@@ -16,7 +21,7 @@ export interface BenchStack {
 /** A dev server (and a stock one) and a workflow bundle for one run, removed afterwards. */
 export async function withBenchStack<T>(
   run: (stack: BenchStack) => Promise<T>,
-  options: { stock?: boolean } = {},
+  options: { stock?: boolean; cluster?: boolean } = {},
 ): Promise<T> {
   installRuntime('WARN');
   const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
@@ -24,10 +29,26 @@ export async function withBenchStack<T>(
   await writeWorkflowBundle(bundlePath);
   const server = await startDevServer();
   const stock = options.stock ? await startDevServer({ settings: 'stock' }) : undefined;
+  const postgres = options.cluster ? await startPostgres() : undefined;
+  const cluster = postgres
+    ? await startTemporalServer({ postgresUrl: postgres.url, progress: (m) => console.log(m) })
+    : undefined;
   try {
-    return await run({ temporalAddress: server.address, stockAddress: stock?.address, bundlePath });
+    return await run({
+      temporalAddress: server.address,
+      stockAddress: stock?.address,
+      bundlePath,
+      ...(cluster && {
+        cluster: {
+          address: cluster.address,
+          // The server's work is also its database's.
+          cpuMs: () => treeCpuMs(cluster.pid()) + treeCpuMs(postgres!.pid()),
+        },
+      }),
+    });
   } finally {
-    await Promise.all([server.teardown(), stock?.teardown()]);
+    await Promise.all([server.teardown(), stock?.teardown(), cluster?.stop()]);
+    await postgres?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

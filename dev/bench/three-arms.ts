@@ -43,18 +43,21 @@ import { essentialMethods, weightOf, type MethodWeights } from '../../throttle/r
  *   S the same on a dev server with the CLI's stock settings (B's server is tuned: see
  *     tunedDevServerSettings),
  *   C the Temporal relayer, quota by the server (maxTaskQueueActivitiesPerSecond on the permit
- *     queue) instead of Bottleneck.
+ *     queue) instead of Bottleneck,
+ *   P the same as B on the Temporal server built from source on PostgreSQL (SQL visibility), as
+ *     `npm run cluster` runs it: what the production topology costs beside the dev server.
  * The RPC proxy in front of anvil is the ground truth: it counts every call and, where Q is
  * limited, enforces Q on sends itself as a provider would (a refusal is a 429). Ratios are
  * measured side by side in one run and printed, never asserted.
  */
 
-type Arm = 'A' | 'B' | 'S' | 'C';
+type Arm = 'A' | 'B' | 'S' | 'C' | 'P';
 const armNames: Record<Arm, string> = {
   A: 'A in-process pool',
   B: 'B Temporal + Bottleneck',
   S: 'S = B on the stock dev server',
   C: 'C Temporal + server quota',
+  P: 'P = B on the Temporal server on PostgreSQL',
 };
 /** The arms that run the Temporal relayer (and have histories to read). */
 const onTemporal = (arm: Arm) => arm !== 'A';
@@ -125,11 +128,12 @@ const chainLabel = (cell: Cell) =>
 /** The largest budget RPC_UNITS_PER_SECOND takes: no limit in practice. */
 const unmetered = 10_000_000;
 
-/** The dev server a cell's arm runs on, and how the bench reaches it. */
+/** The Temporal server a cell's arm runs on, and how the bench reaches it. */
 interface Server {
   address: string;
   client: Client;
-  pid: number | undefined;
+  /** Its CPU time so far (with its database's, for arm P). */
+  cpuMs(): number;
 }
 
 /** The provider's weights of each method (RPC_WEIGHTS, as written and as read). */
@@ -189,7 +193,7 @@ async function measure(
   provider: Provider,
 ): Promise<Result> {
   const { weights } = provider;
-  const { client, pid: serverPid } = server;
+  const { client } = server;
   const tenantId = `cell${index}`;
   const taskQueue = `bench-${index}`;
   const now = new Date();
@@ -267,7 +271,7 @@ async function measure(
   );
   // From here on: what the work costs, not what starting the processes did.
   const workersBefore = processes.map((p) => processUsage(p.child.pid!).cpuMs);
-  const serverBefore = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs;
+  const serverBefore = server.cpuMs();
   const anvilBefore = processUsage(world.anvil.pid).cpuMs;
   const benchBefore = process.cpuUsage();
   const started = Date.now();
@@ -306,7 +310,7 @@ async function measure(
   const wallSeconds = (Date.now() - started) / 1000;
   const usage = processes.map((p) => processUsage(p.child.pid!));
   const workerMs = usage.reduce((sum, u, i) => sum + u.cpuMs - workersBefore[i]!, 0);
-  const serverMs = serverPid === undefined ? 0 : processUsage(serverPid).cpuMs - serverBefore;
+  const serverMs = server.cpuMs() - serverBefore;
   const anvilMs = processUsage(world.anvil.pid).cpuMs - anvilBefore;
   const benchCpu = process.cpuUsage(benchBefore);
   const benchMs = (benchCpu.user + benchCpu.system) / 1000;
@@ -565,6 +569,19 @@ function headlines(results: Result[]): string[] {
         (c ? ` (C÷A ${(c.intentsPerSecond / a.intentsPerSecond).toFixed(2)})` : ''),
     );
   }
+  for (const p of results.filter((r) => r.cell.arm === 'P')) {
+    const b = find('B', p.cell);
+    if (!b) continue;
+    const cpu = (r: Result) => r.cpuMsPerIntent.worker + r.cpuMsPerIntent.server;
+    lines.push(
+      `P÷B (the Temporal server on PostgreSQL ÷ the dev server), N ${p.cell.intents}, ` +
+        `Q ${quotaLabel(p.cell.quota)}, ${p.cell.processes} proc: throughput ` +
+        `${(p.intentsPerSecond / b.intentsPerSecond).toFixed(2)}, p50 latency ` +
+        `${(p.p50Ms / b.p50Ms).toFixed(2)}, worker + server CPU per intent ` +
+        `${(cpu(p) / cpu(b)).toFixed(2)} (server ${p.cpuMsPerIntent.server.toFixed(0)} vs ` +
+        `${b.cpuMsPerIntent.server.toFixed(0)} ms)`,
+    );
+  }
   for (const model of ['sends', 'all'] as const) {
     const ofModel = results.filter((r) => r.cell.model === model);
     const quotas = [...new Set(ofModel.flatMap((r) => (r.cell.quota ? [r.cell.quota] : [])))];
@@ -624,7 +641,7 @@ async function main(): Promise<void> {
       ),
     )
     .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
-    .addOption(new Option('--arms <arms>', 'arms to run: A, B, S, C').default('A,B,S,C'))
+    .addOption(new Option('--arms <arms>', 'arms to run: A, B, S, C, P').default('A,B,S,C'))
     .addOption(
       new Option('--block-time <seconds>', "anvil's block time per cell; 0: automine").default('0'),
     )
@@ -685,7 +702,7 @@ async function main(): Promise<void> {
   );
   const arms = list(options.arms) as Arm[];
   for (const arm of arms)
-    if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B, S or C`);
+    if (!(arm in armNames)) problems.push(`--arms: "${arm}" is not A, B, S, C or P`);
   const blockTimes = list(options.blockTime).map((part) => {
     if (!/^\d+$/.test(part))
       problems.push(`--block-time: "${part}" is not a whole number of seconds`);
@@ -741,15 +758,19 @@ async function main(): Promise<void> {
   const total = groups.flat().length;
 
   const results = await withBenchStack(
-    async ({ temporalAddress, stockAddress, bundlePath }) => {
+    async ({ temporalAddress, stockAddress, cluster, bundlePath }) => {
       const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
-      const connect = async (address: string): Promise<Server> => ({
-        address,
-        client: new Client({ connection: await Connection.connect({ address }) }),
-        pid: findProcess(['start-dev', '--port', address.split(':')[1]!]),
-      });
+      const connect = async (address: string, cpuMs?: () => number): Promise<Server> => {
+        const pid = findProcess(['start-dev', '--port', address.split(':')[1]!]);
+        return {
+          address,
+          client: new Client({ connection: await Connection.connect({ address }) }),
+          cpuMs: cpuMs ?? (() => (pid === undefined ? 0 : processUsage(pid).cpuMs)),
+        };
+      };
       const tuned = await connect(temporalAddress);
       const stock = stockAddress === undefined ? undefined : await connect(stockAddress);
+      const onPostgres = cluster && (await connect(cluster.address, cluster.cpuMs));
       const measured: Result[] = [];
       try {
         for (const group of groups) {
@@ -772,7 +793,7 @@ async function main(): Promise<void> {
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
                   `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}`,
               );
-              const server = cell.arm === 'S' ? stock! : tuned;
+              const server = cell.arm === 'S' ? stock! : cell.arm === 'P' ? onPostgres! : tuned;
               measured.push(await measure(world, server, cell, index, bundlePath, provider));
             }
           } finally {
@@ -781,11 +802,13 @@ async function main(): Promise<void> {
         }
         return measured;
       } finally {
-        await Promise.all([tuned.client.connection.close(), stock?.client.connection.close()]);
+        await Promise.all(
+          [tuned, stock, onPostgres].map((server) => server?.client.connection.close()),
+        );
         await postgres?.stop();
       }
     },
-    { stock: arms.includes('S') },
+    { stock: arms.includes('S'), cluster: arms.includes('P') },
   );
 
   const summary = table(
