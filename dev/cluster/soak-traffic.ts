@@ -120,7 +120,8 @@ export class SoakTraffic {
     let nextBatchAt = Date.now() + 30_000;
     while (!this.stopped) {
       owed += (this.options.ratePerSecond * tickMs) / 1000;
-      if (Date.now() >= nextBatchAt && owed >= 10) {
+      if (Date.now() >= nextBatchAt) {
+        // Ten intents at once: the payments that follow wait until the rate has paid for them.
         nextBatchAt += 30_000;
         owed -= 10;
         this.track(this.batch(this.pick(tenants)));

@@ -9,7 +9,7 @@ import { terminalStatuses } from '../../domain/intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { createApiKey } from '../../service/api-keys';
 import { setUpTenant } from '../../service/tenants';
-import { presetWeights, weightOf } from '../../throttle/rpc-weights';
+import { presetWeights, weightOf, type WeightPreset } from '../../throttle/rpc-weights';
 import { ConfigError } from '../../workers/config';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
@@ -115,8 +115,9 @@ async function soak(
   const { world } = cluster;
   const chainId = world.anvil.chainId;
   const durationMs = options.minutes * 60_000;
-  const units = presetWeights('alchemy');
   const environment = composeEnvironment('worker-1');
+  // The provider counts what the relayer's budget counts: the compose file's weights.
+  const units = presetWeights(environment.RPC_WEIGHTS as WeightPreset);
   const providerLimit = Number(environment.RPC_UNITS_PER_SECOND);
   for (const proxy of cluster.proxies) {
     proxy.calls.splice(0);
