@@ -179,8 +179,12 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
 
   it('a dropped tx is sent again from the persisted bytes and mined once', async () => {
     const sends: Hex[] = [];
+    // Never stuck here, however slow the machine: a fee bump is another test's story.
     const activities = activitiesWith(
-      beforeEachSend(world.chains, async (txHash) => void sends.push(txHash)),
+      beforeEachSend(
+        chainsWith({ STUCK_AFTER_MS: '600000' }),
+        async (txHash) => void sends.push(txHash),
+      ),
     );
     await world.testClient.setAutomine(false);
     const intent = await sentIntent(activities, 1);
