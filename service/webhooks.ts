@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   InvalidIntentError,
   WebhookEndpointNotFoundError,
-  WebhooksNotConfiguredError,
   WebhookUrlRefusedError,
 } from '../domain/errors';
 import { everyEventType, webhookEventTypes } from '../domain/webhooks';
@@ -21,7 +20,7 @@ import type { DeliveryRow } from '../store/webhooks';
 
 export type { DeliveryRow };
 import { newWebhookSecret } from '../webhooks/secret-box';
-import type { WebhookSettings } from '../webhooks/settings';
+import { signingSettings } from '../webhooks/settings';
 import { checkEndpointHost } from '../webhooks/sender';
 import type { Caller } from './caller';
 import type { ServiceDependencies } from './dependencies';
@@ -48,11 +47,7 @@ const viewOf = (endpoint: WebhookEndpoint): EndpointView => ({
   createdAt: endpoint.createdAt.toISOString(),
 });
 
-function settingsOf(deps: Deps): Required<Pick<WebhookSettings, 'box'>> & WebhookSettings {
-  const box = deps.webhooks?.box;
-  if (!deps.webhooks || !box) throw new WebhooksNotConfiguredError();
-  return { ...deps.webhooks, box };
-}
+const settingsOf = (deps: Deps) => signingSettings(deps.webhooks);
 
 /**
  * Registers an endpoint of the caller's tenant: `https` only (http to loopback only where an

@@ -185,19 +185,22 @@ async function startWorkerRole({
     ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
     maxCachedWorkflows: config.maxCachedWorkflows,
     failpoints,
-    webhookSlots: config.webhookPoolWidth,
+    // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
+    ...(config.webhookSecretsKey && { webhookSlots: config.webhookPoolWidth }),
   });
-  const webhookDispatch = startWebhookDispatch({
-    database,
-    client,
-    taskQueue: config.taskQueue,
-    everyMs: config.webhookDispatchMs,
-    delivery: {
-      retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
-      concurrency: config.webhookConcurrency,
-      attemptTimeoutMs: config.webhookTimeoutMs,
-    },
-  });
+  const webhookDispatch =
+    config.webhookSecretsKey &&
+    startWebhookDispatch({
+      database,
+      client,
+      taskQueue: config.taskQueue,
+      everyMs: config.webhookDispatchMs,
+      delivery: {
+        retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
+        concurrency: config.webhookConcurrency,
+        attemptTimeoutMs: config.webhookTimeoutMs,
+      },
+    });
   if (config.orphanSweepMs > 0) {
     await ensureOrphanSweepSchedule(client, {
       taskQueue: config.taskQueue,
@@ -224,7 +227,7 @@ async function startWorkerRole({
     run,
     async stop() {
       walletWatch?.stop();
-      await webhookDispatch.stop();
+      if (webhookDispatch) await webhookDispatch.stop();
       await worker.shutdown();
       await run.done;
       await metricsServer?.close();

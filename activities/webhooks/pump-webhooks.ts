@@ -1,9 +1,5 @@
 import { heartbeat } from '@temporalio/activity';
-import {
-  WebhookEndpointDisabledError,
-  WebhookEndpointGoneError,
-  WebhooksNotConfiguredError,
-} from '../../domain/errors';
+import { WebhookEndpointDisabledError, WebhookEndpointGoneError } from '../../domain/errors';
 import {
   dueDeliveries,
   endDelivery,
@@ -18,7 +14,7 @@ import {
 import type { SecretBox } from '../../webhooks/secret-box';
 import { postWebhook } from '../../webhooks/sender';
 import { webhookHeaders } from '../../webhooks/signing';
-import type { WebhookSettings } from '../../webhooks/settings';
+import { signingSettings, type SigningWebhookSettings } from '../../webhooks/settings';
 import type { ActivityDependencies } from '../dependencies';
 
 export interface PumpWebhooksParameters {
@@ -56,7 +52,7 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
   async function attempt(
     endpoint: WebhookEndpoint,
     delivery: DueDelivery,
-    settings: Required<Pick<WebhookSettings, 'box'>> & WebhookSettings,
+    settings: SigningWebhookSettings,
     retry: PumpWebhooksParameters['retry'],
   ): Promise<'delivered' | 'failed' | 'gone'> {
     const { eventId } = delivery;
@@ -113,9 +109,7 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
     if (!endpoint || endpoint.status !== 'active') {
       throw new WebhookEndpointDisabledError(endpointId);
     }
-    const box = webhooks?.box;
-    if (!webhooks || !box) throw new WebhooksNotConfiguredError();
-    const settings = { ...webhooks, box };
+    const settings = signingSettings(webhooks);
     const endsAt = Date.now() + runMs;
     for (;;) {
       const now = clock.now();

@@ -127,16 +127,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       API_HOST: '127.0.0.1',
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     };
-    const processEnv = async (service: 'worker-1' | 'api', extra: Record<string, string>) => ({
-      ...clusterEnvironment(service, {
-        ...place,
-        METRICS_PORT: String(await freePort()),
-        TEMPORAL_METRICS_PORT: String(await freePort()),
-        ...(service === 'worker-1' && { HOT_WALLET_KEYS_FILE: keysFile }),
-        ...extra,
-      }),
-      ...options.tuning,
-    });
+    const processEnv = async (service: 'worker-1' | 'api', extra: Record<string, string>) =>
+      clusterEnvironment(
+        service,
+        {
+          ...place,
+          METRICS_PORT: String(await freePort()),
+          TEMPORAL_METRICS_PORT: String(await freePort()),
+          ...(service === 'worker-1' && { HOT_WALLET_KEYS_FILE: keysFile }),
+          ...extra,
+        },
+        options.tuning,
+      );
 
     const workers: (WorkerProcess | undefined)[] = Array.from({ length: options.workers });
     const crashes: ProcessCrash[] = [];

@@ -93,15 +93,23 @@ export const placeSettings = {
 
 export type PlaceSetting = keyof typeof placeSettings;
 
-/** A process's settings: docker-compose.yml's for its service, with the place's own. */
+/**
+ * A process's settings: docker-compose.yml's for its service, with the place's own, and a run's
+ * `tuning` (a soak's quota) on top — which may change behaviour but never where things are.
+ */
 export function clusterEnvironment(
   service: 'worker-1' | 'api',
   place: Partial<Record<PlaceSetting, string>>,
+  tuning: Record<string, string> = {},
 ): Record<string, string> {
   const environment = composeEnvironment(service);
-  for (const key of Object.keys(place)) {
-    if (!(key in environment))
-      throw new Error(`docker-compose.yml's ${service} does not set ${key}`);
+  for (const key of [...Object.keys(place), ...Object.keys(tuning)]) {
+    if (!(key in environment)) {
+      throw new Error(`docker-compose.yml's ${service} does not set ${key}: not a relayer setting`);
+    }
+    if (key in tuning && key in placeSettings) {
+      throw new Error(`${key} says where things are (placeSettings), not how they run: not tuning`);
+    }
   }
-  return { ...environment, ...place };
+  return { ...environment, ...place, ...tuning };
 }

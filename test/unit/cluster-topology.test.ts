@@ -35,8 +35,20 @@ describe('npm run cluster keeps in step with docker-compose.yml', () => {
     }
   });
 
-  it('refuses a place setting the compose file does not have', () => {
+  it("takes a run's tuning on top, only of relayer settings, never of where things are", () => {
+    const tuned = clusterEnvironment('worker-1', somewhere, { THROTTLE_PER_SECOND: '25' });
+    expect(tuned.THROTTLE_PER_SECOND).toBe('25');
+    expect(tuned.DATABASE_URL).toBe('here:DATABASE_URL');
+    expect(() => clusterEnvironment('worker-1', {}, { DATABASE_URL: 'elsewhere' })).toThrow(
+      /DATABASE_URL says where things are/,
+    );
+  });
+
+  it('refuses a setting the compose file does not have', () => {
     expect(() => clusterEnvironment('api', { NOT_A_SETTING: 'x' } as never)).toThrow(
+      /does not set NOT_A_SETTING/,
+    );
+    expect(() => clusterEnvironment('api', {}, { NOT_A_SETTING: 'x' })).toThrow(
       /does not set NOT_A_SETTING/,
     );
   });
