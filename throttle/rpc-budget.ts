@@ -1,4 +1,5 @@
 import Bottleneck from 'bottleneck';
+import { endLimiter } from './end-limiter';
 import { isLostRedisState, refillOf, type Rate } from './refill';
 import { essentialMethods, priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 
@@ -138,7 +139,7 @@ export class RpcBudget {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await endLimiter(this.limiter);
   }
 
   private fullRate(): Rate {
@@ -170,10 +171,10 @@ export class RpcBudget {
   }
 
   private recover(failed: Bottleneck): void {
-    if (failed !== this.limiter) return;
+    if (this.closed || failed !== this.limiter) return;
     console.error('rpc budget: the shared budget vanished from Redis; recreating it');
     this.limiter = this.createLimiter(this.fullRate());
     this.ready().catch((error: Error) => console.error(`rpc budget: ${error.message}`));
-    void failed.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    void endLimiter(failed);
   }
 }

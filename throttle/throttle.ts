@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
+import { endLimiter } from './end-limiter';
 import { isLostRedisState, refillOf } from './refill';
 import { localSendPacer, redisSendPacer, type Pace, type SendPacer } from './send-pacer';
 
@@ -183,7 +184,7 @@ export class Throttle {
     console.error('throttle: the shared quota state vanished from Redis; recreating it');
     this.limiter = this.createLimiter();
     this.ready().catch((error: Error) => console.error(`throttle: ${error.message}`));
-    void failed.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    void endLimiter(failed);
   }
 
   /** Asked right before each send to the node: 0 to go now, else the ms to wait. */
@@ -218,7 +219,7 @@ export class Throttle {
     if (this.closed) return;
     this.closed = true;
     // stop() resolves once running jobs end, and a held permit only ends when released.
-    const stopped = this.limiter.stop({ dropWaitingJobs: true });
+    const stopped = endLimiter(this.limiter);
     for (const permitId of [...this.held.keys()]) this.release(permitId);
     await stopped;
     await this.connection?.disconnect();
