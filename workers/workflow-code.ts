@@ -2,7 +2,8 @@ import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporal
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-const workflowsPath = require.resolve('../workflows');
+/** Resolved only when workflows are bundled from source: a compiled process has no sources. */
+const workflowsPath = (): string => require.resolve('../workflows');
 
 /**
  * Workers run the prebuilt bundle named by WORKFLOW_BUNDLE_PATH (`npm run build:workflow`; what
@@ -12,10 +13,12 @@ const workflowsPath = require.resolve('../workflows');
 export function workflowCode(
   bundlePath = process.env.WORKFLOW_BUNDLE_PATH,
 ): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
-  return bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath };
+  return bundlePath
+    ? { workflowBundle: { codePath: bundlePath } }
+    : { workflowsPath: workflowsPath() };
 }
 
-export async function writeWorkflowBundle(path: string, from = workflowsPath): Promise<void> {
+export async function writeWorkflowBundle(path: string, from = workflowsPath()): Promise<void> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
     logger: new DefaultLogger('WARN'),

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { nodeArgumentsFor } from './compiled-entries';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -12,9 +13,9 @@ export interface WorkerProcess {
 const root = resolve(__dirname, '../..');
 
 /**
- * A TypeScript entry point as a real child process: node with the tsx loader, no wrapper process
- * in between, so a signal (even SIGKILL) reaches it itself. Resolves once its output matches
- * `ready`.
+ * A TypeScript entry point as a real child process: node with the tsx loader, or its compiled
+ * file in test runs (compiled-entries.ts); no wrapper process in between, so a signal (even
+ * SIGKILL) reaches it itself. Resolves once its output matches `ready`.
  */
 export async function spawnNodeProcess(
   script: string,
@@ -23,7 +24,7 @@ export async function spawnNodeProcess(
   /** Keep only the last this many characters of its output (a process that runs for hours). */
   outputTail = Infinity,
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, nodeArgumentsFor(script), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

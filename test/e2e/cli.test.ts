@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { nodeArgumentsFor } from '../../dev/stack/compiled-entries';
 import { freePort } from '../../dev/stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { databaseSnapshot } from '../support/api';
@@ -24,7 +25,7 @@ async function relayerCli(args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'cli/relayer.ts', ...args],
+      [...nodeArgumentsFor('cli/relayer.ts'), ...args],
       {
         cwd: resolve(__dirname, '../..'),
         env: {

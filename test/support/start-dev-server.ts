@@ -1,18 +1,21 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { resolve } from 'node:path';
 import { installRuntime } from '../../workers/runtime';
+import { compileEntryPoints } from '../../dev/stack/compiled-entries';
 import { startDevServer } from '../../dev/stack/temporal-servers';
-import bundleWorkflows from './bundle-workflows';
+import bundleWorkflows, { testOutputDir } from './bundle-workflows';
 
 const shared = globalThis as { __devServer?: TestWorkflowEnvironment };
 
 /**
  * One Temporal dev server for the whole run, shared by the projects that need one; tests isolate
- * themselves by task queue. The address reaches test files (child processes) through the env.
+ * themselves by task queue. The address reaches test files (child processes) through the env, as
+ * do the workflow bundle and the compiled entry points the suites' processes start from.
  */
 export default async function startSharedDevServer(): Promise<void> {
   if (shared.__devServer) return;
   installRuntime('WARN');
-  await bundleWorkflows();
+  await Promise.all([bundleWorkflows(), compileEntryPoints(resolve(testOutputDir, 'entries'))]);
   shared.__devServer = await startDevServer({ progress: (message) => console.log(message) });
   process.env.TEMPORAL_TEST_ADDRESS = shared.__devServer.address;
 }
