@@ -43,19 +43,27 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
 };
 
 export interface Failpoints {
-  /** Called where `point` lies; may not return (the process is gone). */
+  /** Called where `point` lies; may not return (the process is gone), or may throw (a panic). */
   reach(point: CrashPoint): void;
 }
 
 /** Crash point → the time it is reached (1 = the first) at which the process dies. */
 export type CrashPlan = ReadonlyMap<CrashPoint, number>;
 
+/** What happens where: crash points that kill the process, and points where a step panics. */
+export interface FailPlans {
+  crash?: CrashPlan;
+  panic?: CrashPlan;
+}
+
 /**
  * Kills this process with SIGKILL (no cleanup, no drain, nothing reported to Temporal) the n-th
- * time a planned point is reached: what a power cut or an OOM kill does to a worker.
+ * time a planned crash point is reached: what a power cut or an OOM kill does to a worker. At a
+ * planned panic point the step throws a TypeError instead, as a bug in it would, after its side
+ * effect: the worker lives on, counts a panic, and Temporal tries the step again.
  */
-export function crashingFailpoints(
-  plan: CrashPlan,
+export function plannedFailpoints(
+  plans: FailPlans,
   kill: () => void = () => process.kill(process.pid, 'SIGKILL'),
 ): Failpoints {
   const reached = new Map<CrashPoint, number>();
@@ -63,9 +71,13 @@ export function crashingFailpoints(
     reach(point) {
       const times = (reached.get(point) ?? 0) + 1;
       reached.set(point, times);
-      if (plan.get(point) !== times) return;
-      process.stderr.write(`crash point ${point} reached (time ${times}): SIGKILL\n`);
-      kill();
+      if (plans.crash?.get(point) === times) {
+        process.stderr.write(`crash point ${point} reached (time ${times}): SIGKILL\n`);
+        kill();
+      }
+      if (plans.panic?.get(point) === times) {
+        throw new TypeError(`panic planned at ${point} (time ${times})`);
+      }
     },
   };
 }

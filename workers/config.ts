@@ -456,6 +456,12 @@ export const settings = {
     doc: `Fault tests only: kill this process with SIGKILL at \`<point>[@<n>]\` (n-th time; comma-separated), points ${crashPoints.join(', ')}`,
     parse: optional(list(crashAt).transform((entries) => new Map(entries))),
   }),
+  panicAt: setting({
+    env: 'PANIC_AT',
+    fallback: '',
+    doc: 'Fault tests only: the step throws a TypeError (a bug) right after its side effect at `<point>[@<n>]` (n-th time; comma-separated), points as CRASH_AT; the worker counts a panic and the step is retried',
+    parse: optional(list(crashAt).transform((entries) => new Map(entries))),
+  }),
   orphanSweepMs: setting({
     env: 'ORPHAN_SWEEP_MS',
     fallback: '60000',

@@ -9,7 +9,8 @@ import { crashPointAfterActivity, type Failpoints } from '../activities/failpoin
 
 /**
  * Reaches an activity's crash point once its work is done but before Temporal hears of it: the
- * window in which a dead worker leaves a side effect the workflow does not know about.
+ * window in which a dead worker leaves a side effect the workflow does not know about, or a
+ * panic turns a step that did its work into a failure to retry.
  */
 export const failpointsAtActivityEnd =
   (failpoints: Failpoints): ActivityInterceptorsFactory =>

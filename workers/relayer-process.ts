@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
-import { crashingFailpoints } from '../activities/failpoints';
+import { plannedFailpoints } from '../activities/failpoints';
 import { buildApi } from '../api/server';
 import type { ChainRegistry } from '../chain/chain';
 import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
@@ -152,7 +152,10 @@ async function startWorkerRole({
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   const stats = new RunStats(metrics);
   if (throttle) stats.watchPermits(throttle);
-  const failpoints = config.crashAt && crashingFailpoints(config.crashAt);
+  const failpoints =
+    config.crashAt || config.panicAt
+      ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
+      : undefined;
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const deps: ActivityDependencies = {
     db: database,

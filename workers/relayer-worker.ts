@@ -49,12 +49,13 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   // returns a permit this process holds.
   const { acquireThrottle, pumpWebhooks, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
-  // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure.
+  // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure,
+  // and a panic planned at an activity's end (innermost) as a bug in the activity.
   const interceptors = {
     activity: [
-      ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
       typedFailures,
       stats.interceptor,
+      ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
     ],
   };
   const [pool, throttle, releases, webhooks] = await Promise.all([
