@@ -505,8 +505,17 @@ export const settings = {
   webhookRetryHours: setting({
     env: 'WEBHOOK_RETRY_HOURS',
     fallback: '72',
-    doc: 'How long a delivery is retried before it goes to the dead-letter list',
-    parse: integer(1, 24 * 30),
+    doc: 'How long a delivery is retried before it goes to the dead-letter list, in hours (decimals allowed: 0.01 is 36 s)',
+    parse: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, { error: 'must be a number of hours, such as 72 or 0.5' })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(0.001, { error: 'must be at least 0.001 (3.6 s)' })
+          .max(24 * 30, { error: `must be at most ${24 * 30}` }),
+      ),
   }),
   webhookRotationGraceMs: setting({
     env: 'WEBHOOK_ROTATION_GRACE_MS',

@@ -12,6 +12,11 @@ export interface ReceivedEvent {
   at: number;
 }
 
+interface EventBody {
+  type: string;
+  data: { sequence: number; intent: { id: string } };
+}
+
 /** How the receiver answers: 200, 500, 410, or never (the request hangs). */
 export type ReceiverMode = 'ok' | 'fail' | 'gone' | 'hang';
 
@@ -23,6 +28,8 @@ export type ReceiverMode = 'ok' | 'fail' | 'gone' | 'hang';
 export class WebhookReceiver {
   readonly received: ReceivedEvent[] = [];
   readonly rejected: string[] = [];
+  /** The intent of every request answered 500 or 410, in arrival order. */
+  readonly refusedIntents: string[] = [];
   mode: ReceiverMode = 'ok';
   private readonly hanging: ServerResponse[] = [];
 
@@ -76,11 +83,12 @@ export class WebhookReceiver {
         this.hanging.push(response);
         return;
       }
+      const body = Buffer.concat(chunks).toString('utf8');
       if (this.mode === 'fail' || this.mode === 'gone') {
+        this.refusedIntents.push((JSON.parse(body) as EventBody).data.intent.id);
         response.writeHead(this.mode === 'fail' ? 500 : 410).end();
         return;
       }
-      const body = Buffer.concat(chunks).toString('utf8');
       const headers = {
         'webhook-id': String(request.headers['webhook-id']),
         'webhook-timestamp': String(request.headers['webhook-timestamp']),
@@ -99,10 +107,7 @@ export class WebhookReceiver {
         response.writeHead(401).end();
         return;
       }
-      const parsed = JSON.parse(body) as {
-        type: string;
-        data: { sequence: number; intent: { id: string } };
-      };
+      const parsed = JSON.parse(body) as EventBody;
       this.received.push({
         webhookId: headers['webhook-id'],
         type: parsed.type,

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { WebhookDeliveryView } from '../../api/schemas';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { waitFor } from '../../dev/stack/wait-for';
 import { secretBox } from '../../webhooks/secret-box';
@@ -126,9 +127,9 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
     await worker?.exited;
   });
 
-  it('50 intents, native and token: every change arrives once after dedupe by webhook-id, in sequence per intent', async () => {
+  it('20 intents, native and token: every change arrives once after dedupe by webhook-id, in sequence per intent', async () => {
     const { receiver, endpoint } = await receiverWithEndpoint();
-    const ids = await pay(50);
+    const ids = await pay(20);
     await waitUntilEnded(suite.world(), ids, 120_000);
     await expectEveryChangeInOrder(receiver, ids);
     expect(receiver.rejected).toEqual([]);
@@ -137,12 +138,18 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
     await disable(endpoint.id);
   });
 
-  it('a receiver answering 500 for a minute gets everything afterwards, in order; the log shows the refusals', async () => {
+  it('a receiver answering 500 until each intent was refused three times gets everything afterwards, in order; the log shows the refusals', async () => {
     const { receiver, endpoint } = await receiverWithEndpoint();
     receiver.mode = 'fail';
     const ids = await pay(6);
     await waitUntilEnded(suite.world(), ids, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    // Each intent's first event is retried after 1, 2, 4 … s: three refusals each, then recovery.
+    const refusals = (id: string) => receiver.refusedIntents.filter((other) => other === id);
+    await waitFor(
+      () => ids.every((id) => refusals(id).length >= 3),
+      'three refusals per intent',
+      60_000,
+    );
     expect(receiver.received).toEqual([]);
     receiver.mode = 'ok';
     await expectEveryChangeInOrder(receiver, ids);
@@ -268,4 +275,45 @@ describe('webhooks through a worker killed with SIGKILL', () => {
       await disable(endpoint.id);
     },
   );
+});
+
+describe('the dead-letter list', () => {
+  it('a delivery still refused when its retry window ends is a dead letter; redelivered, it arrives', async () => {
+    const { receiver, endpoint } = await receiverWithEndpoint(['intent.confirmed']);
+    receiver.mode = 'fail';
+    // Tried at 0, 1, 3 and 7 s after the event; the next try, at 15 s, is past its 7.2 s window.
+    const [worker] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: api.taskQueue,
+      ...webhookEnv,
+      WEBHOOK_RETRY_HOURS: '0.002',
+    });
+    const [id] = await pay(1);
+    const deliveries = async (status?: 'dead') =>
+      (
+        await tenant.call<{ deliveries: WebhookDeliveryView[] }>(
+          'GET',
+          `/v1/webhooks/endpoints/${endpoint.id}/deliveries${status ? `?status=${status}` : ''}`,
+        )
+      ).body.deliveries;
+    await waitFor(async () => (await deliveries('dead')).length === 1, 'a dead letter', 60_000);
+    const [dead] = await deliveries('dead');
+    expect(dead).toMatchObject({ intentId: id, type: 'intent.confirmed', lastStatusCode: 500 });
+    expect(dead!.attempts).toBeGreaterThanOrEqual(3);
+    expect(receiver.refusedIntents.filter((intent) => intent === id)).toHaveLength(dead!.attempts);
+    expect(receiver.received).toEqual([]);
+
+    receiver.mode = 'ok';
+    await tenant.call(
+      'POST',
+      `/v1/webhooks/endpoints/${endpoint.id}/deliveries/${dead!.eventId}/redeliver`,
+    );
+    await waitFor(() => receiver.deduped().length === 1, 'the redelivered event', 30_000);
+    expect(receiver.deduped()[0]).toMatchObject({ intentId: id, webhookId: dead!.eventId });
+    expect(await deliveries()).toEqual([
+      expect.objectContaining({ eventId: dead!.eventId, status: 'delivered' }),
+    ]);
+    worker!.signal('SIGTERM');
+    await worker!.exited;
+    await disable(endpoint.id);
+  });
 });

@@ -92,6 +92,26 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads PANIC_AT as CRASH_AT, and refuses what CRASH_AT refuses', () => {
+    const config = loadConfig({ HOT_WALLET_KEYS: key, PANIC_AT: 'after-hold@2' });
+    expect(config.panicAt).toEqual(new Map([['after-hold', 2]]));
+    const [problem] = problemsOf({ HOT_WALLET_KEYS: key, PANIC_AT: 'after-lunch' });
+    expect(problem).toMatch(/^PANIC_AT: after-lunch is not one of after-permit, /);
+  });
+
+  it('reads WEBHOOK_RETRY_HOURS as hours, decimals included, and refuses what is not', () => {
+    expect(loadConfig({ HOT_WALLET_KEYS: key }).webhookRetryHours).toBe(72);
+    expect(loadConfig({ HOT_WALLET_KEYS: key, WEBHOOK_RETRY_HOURS: '0.5' }).webhookRetryHours).toBe(
+      0.5,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, WEBHOOK_RETRY_HOURS: '3 days' })).toEqual([
+      'WEBHOOK_RETRY_HOURS: must be a number of hours, such as 72 or 0.5 (got "3 days")',
+    ]);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, WEBHOOK_RETRY_HOURS: '0' })).toEqual([
+      'WEBHOOK_RETRY_HOURS: must be at least 0.001 (3.6 s) (got "0")',
+    ]);
+  });
+
   it('reads CRASH_AT as crash points with counts, and refuses unknown points or counts', () => {
     const config = loadConfig({ HOT_WALLET_KEYS: key, CRASH_AT: 'after-sign@3, after-hold' });
     expect(config.crashAt).toEqual(
