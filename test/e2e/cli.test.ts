@@ -43,6 +43,25 @@ async function relayerCli(args: string[], env: Record<string, string> = {}) {
   }
 }
 
+/**
+ * The CLI as it runs in a person's terminal: a pseudo-terminal (util-linux `script`, 100 columns)
+ * instead of pipes, so it draws what it draws for people. Its output as the terminal got it.
+ */
+async function relayerCliInTerminal(args: string[], env: Record<string, string>) {
+  const quoted = [process.execPath, ...nodeArgumentsFor('cli/relayer.ts'), ...args]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const { stdout } = await promisify(execFile)(
+    'script',
+    ['-qefc', `stty cols 100; exec ${quoted}`, '/dev/null'],
+    {
+      cwd: resolve(__dirname, '../..'),
+      env: { ...process.env, RELAYER_API_URL: relayer.apiUrl!, ...env },
+    },
+  );
+  return stdout;
+}
+
 describe('the relayer CLI', () => {
   it('creates a tenant and its key, submits and waits, lists, and answers in JSON with exit codes', async () => {
     const world = suite.world();
@@ -203,5 +222,38 @@ describe('the relayer CLI', () => {
     );
     expect(skipped.code).toBe(0);
     expect(JSON.parse(skipped.stdout)).toMatchObject({ itemCount: 2 });
+  });
+
+  it('follows a batch on a terminal with a progress bar, then its table', async () => {
+    const world = suite.world();
+    const { apiKey } = JSON.parse(
+      (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
+    ) as { apiKey: string };
+    const dir = mkdtempSync(join(tmpdir(), 'cli-tty-'));
+    const rows = world.wallets.map((to, i) => `${to},${world.wallets[0]},0.00${i + 1}`);
+    writeFileSync(join(dir, 'pay.csv'), ['to,from,amount_eth', ...rows].join('\n'));
+    const screen = await relayerCliInTerminal(
+      [
+        'batch',
+        'submit',
+        join(dir, 'pay.csv'),
+        '--chain-id',
+        String(world.anvil.chainId),
+        '--wait',
+      ],
+      { RELAYER_API_KEY: apiKey },
+    );
+    // The bar is redrawn in place (back to column 1, the cursor hidden meanwhile), from empty to
+    // full.
+    const frames = screen.split('\u001b[1G').filter((frame) => frame.includes('ended · confirmed'));
+    expect(frames[0]).toMatch(/batch \|-{40}\| 0\/2 ended · confirmed 0 · other 0/);
+    expect(frames.at(-1)).toMatch(/batch \|={40}\| 2\/2 ended · confirmed 2 · other 0/);
+    expect(screen.indexOf('\u001b[?25l')).toBeLessThan(screen.indexOf('\u001b[?25h'));
+    // Then the batch's table, in color on a terminal (its head cyan): its status and counts.
+    expect(screen).toContain('\u001b[36m batch');
+    // eslint-disable-next-line no-control-regex
+    const plain = screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).toMatch(/status\s+│\s+completed/);
+    expect(plain).toMatch(/confirmed\s+│\s+2/);
   });
 });
