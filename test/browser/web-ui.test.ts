@@ -95,6 +95,24 @@ describe('the Temporal Web UI, filtered by the relayer’s search attributes', (
     );
     expect(confirmedList).not.toContain(reviewRun.workflowId);
 
+    // An intent's memo says what it pays, to whom, from where, on which chain.
+    const [first] = confirmed;
+    const { runId } = await client.workflow.getHandle(first!.workflowId).describe();
+    await page.goto(`${uiUrl}/namespaces/default/workflows/${first!.workflowId}/${runId}/memo`);
+    await page.getByText('"fields"').waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(screenshots, 'web-ui-memo.png'), fullPage: true });
+    // The tab shows the memo as JSON, a line per element: the text from its first brace.
+    const shown = await page.locator('main').innerText();
+    const json = shown.slice(shown.indexOf('{'), shown.lastIndexOf('}') + 1);
+    const memo = JSON.parse(json) as { fields: Record<string, unknown> };
+    expect(memo.fields).toEqual({
+      asset: 'native',
+      amount: first!.intent.amount.toString(),
+      from: first!.intent.from,
+      to: first!.intent.to,
+      chainId: world.anvil.chainId,
+    });
+
     const queue = await listWorkflows(
       page,
       'IntentStatus = "needs_review" AND TenantId = "acme"',
