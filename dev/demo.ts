@@ -150,6 +150,12 @@ async function main(): Promise<void> {
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
+  // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
+  const unconfirmed = options.intents - (counts.confirmed ?? 0);
+  if (unconfirmed > 0) {
+    console.error(`demo: ${unconfirmed} of ${options.intents} intents not confirmed`);
+    process.exitCode = 1;
+  }
 
   if (options.keepRunning) {
     step(
