@@ -49,9 +49,11 @@ function newAnswer(): Answer {
  * Whether recipients have code, asked in batches: the addresses wanted within `batchMs` go in
  * one eth_call, whatever their number, and each answer is kept for `keepMs` (code can appear
  * later: CREATE2, an EIP-7702 delegation). So a payout run to fresh recipients costs one call per
- * batch, not one per intent.
+ * batch, not one per intent. Answers past their time are dropped as new ones come: a worker
+ * paying fresh recipients for days keeps only the last `keepMs` of them.
  */
 export class CodeProbe {
+  /** In the order asked, so the oldest answers are first: see dropExpired. */
   private readonly known = new Map<string, { hasCode: Promise<boolean>; until: number }>();
   private waiting = new Map<string, { address: Hex; answer: Answer }>();
   private timer?: NodeJS.Timeout;
@@ -66,6 +68,7 @@ export class CodeProbe {
     const key = address.toLowerCase();
     const known = this.known.get(key);
     if (known && known.until > Date.now()) return known.hasCode;
+    this.dropExpired();
     const answer = newAnswer();
     this.waiting.set(key, { address, answer });
     answer.promise.catch(() => this.known.delete(key));
@@ -82,6 +85,20 @@ export class CodeProbe {
   probeNow(addresses: readonly Hex[]): void {
     for (const address of addresses) this.hasCode(address).catch(() => undefined);
     this.probe();
+  }
+
+  /** Answers kept now (for the tests). */
+  get kept(): number {
+    return this.known.size;
+  }
+
+  /** Every answer is kept equally long, so those past their time are the first ones. */
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [key, { until }] of this.known) {
+      if (until > now) break;
+      this.known.delete(key);
+    }
   }
 
   private probe(): void {
