@@ -47,6 +47,14 @@ async function relayerCli(args: string[], env: Record<string, string> = {}) {
  * The CLI as it runs in a person's terminal: a pseudo-terminal (util-linux `script`, 100 columns)
  * instead of pipes, so it draws what it draws for people. Its output as the terminal got it.
  */
+// A person's terminal, not CI's: with CI set (as CI runs us) color libraries draw no color even on
+// a terminal, and NO_COLOR / FORCE_COLOR would decide it for them.
+function personsTerminal(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['CI', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
+  return env;
+}
+
 async function relayerCliInTerminal(args: string[], env: Record<string, string>) {
   const quoted = [process.execPath, ...nodeArgumentsFor('cli/relayer.ts'), ...args]
     .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
@@ -56,7 +64,7 @@ async function relayerCliInTerminal(args: string[], env: Record<string, string>)
     ['-qefc', `stty cols 100; exec ${quoted}`, '/dev/null'],
     {
       cwd: resolve(__dirname, '../..'),
-      env: { ...process.env, RELAYER_API_URL: relayer.apiUrl!, ...env },
+      env: { ...personsTerminal(), RELAYER_API_URL: relayer.apiUrl!, ...env },
     },
   );
   return stdout;
