@@ -67,6 +67,11 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/start-dev-server.ts',
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
     }),
+    // The seeded suites again, larger (`npm run test:deep`; CI runs it, `npm test` does not).
+    project('deep', {
+      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+    }),
     // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
     project('browser'),
     // The suites that touch the store, again on a real PostgreSQL server (one database per file).

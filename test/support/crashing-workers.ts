@@ -8,15 +8,23 @@ export interface Crash {
 }
 
 /**
- * Keeps `width` worker processes running while crash points remain: each one starts with
- * CRASH_AT set to every point not yet reached (each at its planned count), so whichever comes
- * first kills it with SIGKILL; a new process replaces it with the points left. Once every point
- * has been reached, replacements run without CRASH_AT and finish the work.
+ * How the plan's points are carried: `shared`, every process carries every point not yet
+ * reached (whichever comes first kills it, and both often die at the same point); `split`, each
+ * point is carried by one process at a time, so the processes die at different points at once.
+ */
+export type CrashSharing = 'shared' | 'split';
+
+/**
+ * Keeps `width` worker processes running while crash points remain, each started with CRASH_AT
+ * set to its points (see CrashSharing) at their planned counts, so whichever comes first kills it
+ * with SIGKILL; a new process replaces it and takes the points left. Once every point has been
+ * reached, replacements run without CRASH_AT and finish the work.
  */
 export class CrashingWorkers {
   readonly crashes: Crash[] = [];
   private readonly remaining: Map<CrashPoint, number>;
-  private readonly running = new Set<WorkerProcess>();
+  /** Each running process and the points it carries. */
+  private readonly running = new Map<WorkerProcess, CrashPoint[]>();
   private readonly startedAt = Date.now();
   private stopping = false;
   private replacing: Promise<unknown> = Promise.resolve();
@@ -27,12 +35,22 @@ export class CrashingWorkers {
     private readonly spawn: (env: Record<string, string>) => Promise<WorkerProcess>,
     plan: ReadonlyMap<CrashPoint, number>,
     private readonly width: number,
+    private readonly sharing: CrashSharing = 'shared',
   ) {
     this.remaining = new Map(plan);
   }
 
   async start(): Promise<void> {
-    await Promise.all(Array.from({ length: this.width }, () => this.startOne()));
+    const points = [...this.remaining.keys()];
+    await Promise.all(
+      Array.from({ length: this.width }, (_, i) =>
+        this.startOne(
+          this.sharing === 'shared'
+            ? points
+            : points.filter((_, index) => index % this.width === i),
+        ),
+      ),
+    );
   }
 
   /** Points never reached: the run ended before they came up. */
@@ -44,15 +62,21 @@ export class CrashingWorkers {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.replacing;
-    const running = [...this.running];
+    const running = [...this.running.keys()];
     for (const worker of running) worker.signal('SIGTERM');
     await Promise.all(running.map((worker) => worker.exited));
   }
 
-  private async startOne(): Promise<void> {
-    const crashAt = [...this.remaining].map(([point, n]) => `${point}@${n}`).join(',');
+  /** The points a replacement carries: all those left, or those no running process carries. */
+  private pointsForReplacement(): CrashPoint[] {
+    const carried = new Set(this.sharing === 'split' ? [...this.running.values()].flat() : []);
+    return [...this.remaining.keys()].filter((point) => !carried.has(point));
+  }
+
+  private async startOne(points: CrashPoint[]): Promise<void> {
+    const crashAt = points.map((point) => `${point}@${this.remaining.get(point)}`).join(',');
     const worker = await this.spawn(crashAt ? { CRASH_AT: crashAt } : {});
-    this.running.add(worker);
+    this.running.set(worker, points);
     void worker.exited.then((exit) => {
       this.running.delete(worker);
       if (this.stopping) return;
@@ -64,7 +88,7 @@ export class CrashingWorkers {
       this.crashes.push({ point, at: Date.now() - this.startedAt });
       this.remaining.delete(point);
       this.replacing = this.replacing
-        .then(() => this.startOne())
+        .then(() => this.startOne(this.pointsForReplacement()))
         .catch((error: Error) => this.unexpectedExits.push(`no replacement: ${error.message}`));
     });
   }

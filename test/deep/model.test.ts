@@ -1,0 +1,12 @@
+import { faultSettings } from '../support/fault-settings';
+import { ledgerModelRun, ledgerModelWorld } from '../support/ledger-model-run';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld(ledgerModelWorld);
+
+jest.setTimeout(1_800_000);
+
+describe('model-based: more random histories against the model of the ledger (deep)', () => {
+  it('every run ends where the model says: balances, payments, duplicates, refusals', () =>
+    ledgerModelRun(suite, faultSettings('deep')));
+});

@@ -1,0 +1,12 @@
+import { faultSettings } from '../support/fault-settings';
+import { networkChaosRun, networkChaosWorld } from '../support/network-chaos-run';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld(networkChaosWorld);
+
+jest.setTimeout(600_000);
+
+describe('network faults on the worker ↔ node path, more intents (deep)', () => {
+  it('seeded latency, resets, lost answers, timeouts and error answers: every intent ends, paid once', () =>
+    networkChaosRun(suite, faultSettings('deep')));
+});

@@ -1,0 +1,201 @@
+import { Client, Connection } from '@temporalio/client';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { crashPoints, type CrashPoint } from '../../activities/failpoints';
+import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
+import { BatchMode } from '../../domain/batch';
+import { parseNewIntent } from '../../domain/intent-request';
+import { waitFor } from '../../dev/stack/wait-for';
+import { newIntentId } from '../../operations/new-intent-id';
+import { cancelIntent } from '../../service/cancel-intent';
+import { submitBatch } from '../../service/submit-batch';
+import { submitIntent } from '../../service/submit-intent';
+import { batchItems, findBatch } from '../../store/batches';
+import { insertIntent } from '../../store/intents';
+import { CrashingWorkers, type CrashSharing } from './crashing-workers';
+import { seededRandom, type FaultSettings } from './fault-settings';
+import { expectInvariants } from './invariants';
+import { waitUntilSettled } from './intents';
+import { registeredTestToken } from './test-token';
+import type { useTestWorld } from './test-world';
+
+/** The world a crash-point run needs: a proxy, three wallets, and these tenants. */
+export const crashPointWorld = {
+  proxy: true,
+  wallets: 3,
+  tenants: { acme: '100', globex: '100', thin: '0.0035' },
+};
+const deposits = { acme: parseEther('100'), globex: parseEther('100'), thin: parseEther('0.0035') };
+
+/** Points crossed in tests of their own. */
+const ownTests = new Set<CrashPoint>(['after-review', 'after-lane-freed', 'after-webhook-sent']);
+
+/**
+ * Intents in waves while workers die at every crash point in turn: two processes at a time
+ * carrying the plan as `sharing` says, each killed one replaced. Deep, each point at a seeded
+ * n-th time (1 to 3; closes and sweeps, which come rarely or by the clock, the first time);
+ * quick, the first time. A tenant that can pay for 3 of 6 at once, one intent in ten cancelled by
+ * its tenant, a few left orphaned for the fleet's sweep, batches of 12 over three wallets (another
+ * while no batch item has yet died passing its turn on). Waves go on until every point was
+ * reached (at least `settings.intents` intents); then every intent ends, I1–I4 hold, and each
+ * batch's items took their nonces in input order per wallet, whoever died when.
+ */
+export async function crashPointRun(
+  suite: ReturnType<typeof useTestWorld>,
+  settings: FaultSettings,
+  sharing: CrashSharing,
+): Promise<void> {
+  const world = suite.world();
+  const random = seededRandom('crash points', settings);
+  const taskQueue = `crash-${settings.depth}-${random.seed}`;
+  const plan = new Map<CrashPoint, number>(
+    crashPoints
+      .filter((point) => !ownTests.has(point))
+      .map((point) => [
+        point,
+        settings.depth === 'quick' || point === 'after-close' || point === 'after-sweep'
+          ? 1
+          : 1 + random.below(3),
+      ]),
+  );
+  const workers = new CrashingWorkers(
+    async (env) =>
+      (
+        await suite.spawnWorkers(1, {
+          TASK_QUEUE: taskQueue,
+          POOL_WIDTH: '8',
+          THROTTLE_PER_SECOND: '50',
+          THROTTLE_BURST: '20',
+          // The fleet's sweep every 3 s: it finds the orphans below.
+          ORPHAN_SWEEP_MS: '3000',
+          ...env,
+        })
+      )[0]!,
+    plan,
+    2,
+    sharing,
+  );
+  await workers.start();
+
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  const client = new Client({ connection });
+  const deps = { database: world.database, client, taskQueue };
+  const accepted: string[] = [];
+  const batchIds: string[] = [];
+  // One payment in four is of a token (6 decimals), so every point is crossed by both kinds.
+  const tusd = await registeredTestToken(world, {
+    alias: 'TUSD',
+    decimals: 6,
+    tenants: { acme: 1000n, globex: 1000n },
+  });
+  const payment = (tenantId: string, i: number) => ({
+    tenantId,
+    chainId: world.anvil.chainId,
+    from: world.wallets[i % world.wallets.length]!,
+    to: privateKeyToAccount(generatePrivateKey()).address,
+    ...(i % 4 === 3 && tenantId !== 'thin'
+      ? { asset: tusd.alias, amount: '1500000' }
+      : { amount: parseEther('0.001').toString() }),
+  });
+  const pay = (tenantId: string, i: number) =>
+    submitIntent(deps, payment(tenantId, i)).then(
+      ({ intent }) => (accepted.push(intent.id), intent.id),
+    );
+  // Admitted, but the process died before starting their workflows: the sweep's to find.
+  const orphan = async (i: number) => {
+    const { intent } = await insertIntent(
+      world.database.kysely,
+      newIntentId(),
+      parseNewIntent(payment('acme', i)),
+      new Date(),
+    );
+    accepted.push(intent.id);
+  };
+  try {
+    // A tenant that can pay for 3 of 6 at once: the rest fail at the hold (or at admission).
+    await Promise.allSettled([0, 1, 2, 3, 4, 5].map((i) => pay('thin', i)));
+    // Batches whose items of each wallet hand their turns on through the kills.
+    const batchRunning = async () =>
+      (await findBatch(world.database.kysely, { id: batchIds.at(-1)! }))?.status === 'running';
+    const startBatch = async () => {
+      const { batch } = await submitBatch(
+        deps,
+        'acme',
+        {
+          mode: BatchMode.collectAll,
+          concurrency: 6,
+          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment('acme', i))),
+        },
+        `crash-${settings.depth}-${random.seed}-${batchIds.length}`,
+      );
+      batchIds.push(batch.id);
+    };
+    await startBatch();
+    // Waves while the workers die and come back; one intent in ten cancelled by its tenant. The
+    // waves go on while a point waits to be reached (for four times as many intents at most).
+    const leastWaves = Math.ceil(settings.intents / 10);
+    for (
+      let wave = 0;
+      wave < leastWaves || (workers.unreached.length > 0 && wave < 4 * leastWaves);
+      wave++
+    ) {
+      if (workers.unreached.includes('after-turn-passed') && !(await batchRunning())) {
+        await startBatch();
+      }
+      const ids = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => pay(i % 2 ? 'acme' : 'globex', wave * 10 + i)),
+      );
+      await cancelIntent(
+        deps,
+        { role: 'tenant', tenantId: 'globex', keyId: 'test', label: 'test' },
+        ids[0]!,
+      ).catch(() => undefined); // already signed: it goes on to be confirmed
+      if (wave % 4 === 0) await orphan(wave);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await waitFor(async () => !(await batchRunning()), 'the last batch to end', 400_000);
+    for (const batchId of batchIds) {
+      const items = await batchItems(world.database.kysely, batchId, 0, 12);
+      accepted.push(...items.map((item) => item.intentId!));
+    }
+    await waitUntilSettled(world, accepted.length, 400_000);
+  } finally {
+    await workers.stop();
+    await client.schedule
+      .getHandle(orphanSweepScheduleId(taskQueue))
+      .delete()
+      .catch(() => undefined);
+    await connection.close();
+  }
+
+  console.log(`crash points: ${workers.crashes.map((c) => `${c.point} at ${c.at} ms`).join(', ')}`);
+  expect(workers.unexpectedExits).toEqual([]);
+  expect(workers.unreached).toEqual([]);
+  await expectInvariants({
+    world,
+    deposits: { ...deposits, ...tusd.deposits },
+    accepted,
+    proxy: world.proxy,
+  });
+  const rows = await world.database.kysely
+    .selectFrom('intents')
+    .select(['id', 'status', 'nonce'])
+    .execute();
+  const statuses = new Set(rows.map((row) => row.status));
+  for (const status of statuses) expect(['confirmed', 'failed', 'cancelled']).toContain(status);
+  // Each batch's items of each wallet took their nonces in input order, whoever died when.
+  const nonceOf = new Map(rows.map((row) => [row.id, row.nonce]));
+  for (const batchId of batchIds) {
+    const items = await batchItems(world.database.kysely, batchId, 0, 12);
+    for (const wallet of new Set(items.map((item) => item.from))) {
+      const nonces = items
+        .filter((item) => item.from === wallet)
+        .map((item) => nonceOf.get(item.intentId!)!);
+      expect({ batchId, wallet, nonces }).toEqual({
+        batchId,
+        wallet,
+        nonces: [...nonces].sort((a, b) => a - b),
+      });
+    }
+  }
+}

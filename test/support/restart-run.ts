@@ -1,0 +1,73 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { freePort } from '../../dev/stack/free-port';
+import { startDevServer } from '../../dev/stack/temporal-servers';
+import { waitFor } from '../../dev/stack/wait-for';
+import { seededRandom, type FaultSettings } from './fault-settings';
+import { expectInvariants } from './invariants';
+import { confirmedCount, submitMany, waitUntilSettled } from './intents';
+import type { useTestWorld } from './test-world';
+
+/** The world a restart run needs: a proxy to take the RPC endpoint down, three wallets. */
+export const restartWorld = { proxy: true, wallets: 3 };
+const deposits = { acme: parseEther('100'), globex: parseEther('100') };
+
+/**
+ * Two workers on a dev server of their own (workflows kept in a file), `settings.intents / 2`
+ * intents (at least 20): the server stopped once a quarter are confirmed and started again on its
+ * file after a seeded pause, then the only RPC endpoint resets connections and answers 503 for
+ * seconds. Every intent confirmed once, I1–I4.
+ */
+export async function restartRun(
+  suite: ReturnType<typeof useTestWorld>,
+  settings: FaultSettings,
+): Promise<void> {
+  const world = suite.world();
+  const random = seededRandom('restarts', settings);
+  const dir = mkdtempSync(join(tmpdir(), 'relayer-restart-'));
+  const port = await freePort();
+  const start = () => startDevServer({ port, dbFilename: join(dir, 'temporal.sqlite') });
+  let server: TestWorkflowEnvironment | undefined = await start();
+  try {
+    const address = `127.0.0.1:${port}`;
+    const taskQueue = `restarts-${settings.depth}-${random.seed}`;
+    await suite.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
+
+    const count = Math.max(20, Math.floor(settings.intents / 2));
+    const accepted = (await submitMany(world, taskQueue, count, address)).map((s) => s.intent.id);
+    await waitFor(
+      async () => (await confirmedCount(world)) >= count / 4,
+      'a quarter confirmed',
+      120_000,
+    );
+
+    // The server goes away with workflows half done, and comes back on its database file.
+    await server.teardown();
+    server = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 1000 + random.below(3000)));
+    server = await start();
+    const afterRestart = await confirmedCount(world);
+    await waitFor(
+      async () => (await confirmedCount(world)) > afterRestart + count / 8,
+      'progress after the restart',
+      180_000,
+    );
+
+    // Then the only RPC endpoint is down: connections reset, then 503s, then it is back.
+    world.proxy!.failWith({ kind: 'reset' });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    world.proxy!.failWith({ kind: 'http-status', status: 503 });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    world.proxy!.failWith(undefined);
+
+    await waitUntilSettled(world, count, 240_000);
+    await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
+    expect(await confirmedCount(world)).toBe(count);
+  } finally {
+    await server?.teardown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
