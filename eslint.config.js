@@ -70,7 +70,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ['*.js'],
+    files: ['*.js', 'test/support/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },

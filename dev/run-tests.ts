@@ -1,28 +1,34 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { table } from '../cli/table';
 import { listProcesses } from './stack/children';
 
 /**
- * `npm test`: the unit, time-skipping and replay projects one file at a time (the Java test
- * server must answer within seconds of its start, which a busy machine delays), then the
- * projects with real servers two files at once; `npm test -- <jest args>` runs jest once with those. Each jest run gets a process group
- * of its own, so whatever it started can be found afterwards: a process still alive then is a
- * teardown that did not happen — it is killed, named, and the run fails.
+ * `npm test`: every project but the deep one in one jest run (jest.config.js orders the files);
+ * `npm run test:deep` (`-- --selectProjects deep`) and `npm test -- <jest args>` run jest with
+ * those arguments instead. The jest run gets a process group of its own, so whatever it started
+ * can be found afterwards: a process still alive then is a teardown that did not happen — it is
+ * killed, named, and the run fails. The run ends with its ten slowest files.
  */
-const phases: string[][] =
-  process.argv.length > 2
-    ? [process.argv.slice(2)]
-    : [
-        ['--selectProjects', 'unit', 'workflow', 'replay', '--maxWorkers=1'],
-        [
-          '--selectProjects',
-          'workflow-dev-server',
-          'integration',
-          'e2e',
-          'faults',
-          'postgres',
-          'browser',
-        ],
-      ];
+const root = resolve(__dirname, '..');
+const resultsFile = resolve(root, 'test-output', 'jest-results.json');
+const defaultProjects = [
+  'unit',
+  'workflow',
+  'replay',
+  'workflow-dev-server',
+  'integration',
+  'e2e',
+  'faults',
+  'postgres',
+  'browser',
+];
+const jestArguments = [
+  ...(process.argv.length > 2 ? process.argv.slice(2) : ['--selectProjects', ...defaultProjects]),
+  '--json',
+  `--outputFile=${resultsFile}`,
+];
 
 let running: number | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -32,13 +38,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 function runJest(args: string[]): Promise<number> {
-  return new Promise((resolve) => {
+  return new Promise((done) => {
+    // jest's JSON goes to the file; its usual report to the terminal.
     const jest = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...args], {
       stdio: 'inherit',
       detached: true,
     });
     running = jest.pid;
-    jest.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    jest.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 }
 
@@ -48,35 +55,61 @@ async function leftoversOf(group: number) {
   for (let tries = 0; ; tries++) {
     const alive = listProcesses().filter((p) => p.groupId === group && p.state !== 'Z');
     if (alive.length === 0 || tries === 20) return alive;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((wait) => setTimeout(wait, 250));
   }
 }
 
-async function main(): Promise<number> {
-  let failed = false;
-  for (const args of phases) {
-    const code = await runJest(args);
-    const group = running!;
-    running = undefined;
-    const leftovers = await leftoversOf(group);
-    if (leftovers.length > 0) {
-      console.error(
-        `\nnpm test: ${leftovers.length} process(es) the tests started were still running after ` +
-          'jest ended (killed now):\n' +
-          leftovers.map((p) => `  ${p.pid} ${p.command.slice(0, 160)}`).join('\n'),
-      );
-      for (const p of leftovers) {
-        try {
-          process.kill(p.pid, 'SIGKILL');
-        } catch {
-          // gone meanwhile
-        }
-      }
-      failed = true;
-    }
-    if (code !== 0) return code;
+interface JestResults {
+  testResults: { name: string; startTime: number; endTime: number; status: string }[];
+}
+
+/** The ten files that took longest, from jest's JSON results (none if jest wrote none). */
+function slowestFiles(): string | undefined {
+  let results: Partial<JestResults>;
+  try {
+    results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Partial<JestResults>;
+  } catch {
+    return undefined;
   }
-  return failed ? 1 : 0;
+  if (!Array.isArray(results.testResults) || results.testResults.length === 0) return undefined;
+  const files = results.testResults
+    .map((file) => ({ ...file, seconds: (file.endTime - file.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 10);
+  const slowest = table(['slowest files', 'seconds', 'result'], ['left', 'right', 'left']);
+  for (const file of files) {
+    slowest.push([relative(root, file.name), file.seconds.toFixed(1), file.status]);
+  }
+  return slowest.toString();
+}
+
+async function main(): Promise<number> {
+  mkdirSync(resolve(root, 'test-output'), { recursive: true });
+  rmSync(resultsFile, { force: true });
+  const startedAt = Date.now();
+  const code = await runJest(jestArguments);
+  const group = running!;
+  running = undefined;
+  const leftovers = await leftoversOf(group);
+  const slowest = slowestFiles();
+  if (slowest) console.error(`\n${slowest}`);
+  console.error(`npm test: ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all`);
+  if (leftovers.length > 0) {
+    console.error(
+      `\nnpm test: ${leftovers.length} process(es) the tests started were still running after ` +
+        'jest ended (killed now):\n' +
+        leftovers.map((p) => `  ${p.pid} ${p.command.slice(0, 160)}`).join('\n'),
+    );
+    for (const p of leftovers) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return 1;
+  }
+  return code;
 }
 
 void main().then((code) => process.exit(code));
