@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { batchWorkflowId, type BatchMode } from '../domain/batch';
+import type { IntentTimings } from '../domain/intent-timings';
 import type { paymentBatch } from '../workflows';
 import {
   batchProgressQuery,
@@ -22,6 +23,8 @@ export async function startBatchWorkflow(
   client: Client,
   taskQueue: string,
   batch: BatchToStart,
+  /** What its items start with (see startIntentWorkflow). */
+  timings?: IntentTimings,
 ): Promise<void> {
   try {
     await client.workflow.start<typeof paymentBatch>('paymentBatch', {
@@ -33,6 +36,7 @@ export async function startBatchWorkflow(
           itemCount: batch.itemCount,
           concurrency: batch.concurrency,
           mode: batch.mode,
+          ...(timings && { timings }),
         },
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Intent } from '../domain/intent';
+import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
@@ -28,6 +29,8 @@ export async function startIntentWorkflow(
      * client's own connection (a process that runs the workers too), skipping a round of matching.
      */
     eager?: boolean;
+    /** Recorded in the workflow's input: the intent keeps them through restarts and deploys. */
+    timings?: IntentTimings;
   } = {},
 ): Promise<string> {
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
@@ -37,7 +40,11 @@ export async function startIntentWorkflow(
       taskQueue,
       workflowId,
       args: [
-        { intentId: intent.id, ...(options.waitInReview === false && { waitInReview: false }) },
+        {
+          intentId: intent.id,
+          ...options.timings,
+          ...(options.waitInReview === false && { waitInReview: false }),
+        },
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

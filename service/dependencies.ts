@@ -3,6 +3,7 @@ import type { ChainRegistry } from '../chain/chain';
 import type { AdmissionLimits } from '../operations/admission';
 import type { Database } from '../store/database';
 import type { WebhookSettings } from '../webhooks/settings';
+import type { IntentTimings } from '../domain/intent-timings';
 
 /**
  * What the service layer works with, as the API process hands it in: the books, Temporal, the
@@ -20,5 +21,7 @@ export interface ServiceDependencies {
   webhooks?: WebhookSettings;
   /** The workers run in this process too (eager workflow start; see startIntentWorkflow). */
   eagerStart?: boolean;
+  /** The send window and confirmation timeout new intents start with (the process's settings). */
+  timings?: IntentTimings;
   clock?: () => Date;
 }

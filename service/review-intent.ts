@@ -12,6 +12,7 @@ import {
 } from '../operations/review-decision';
 import { getIntent } from '../store/intents';
 import { actorOf, type Caller } from './caller';
+import type { IntentTimings } from '../domain/intent-timings';
 
 /** Review is an operator's job: the API asks for an operator key (403 otherwise). */
 type Operator = Extract<Caller, { role: 'operator' }>;
@@ -19,6 +20,8 @@ type Operator = Extract<Caller, { role: 'operator' }>;
 export interface ReviewDependencies extends ReviewCheckDependencies {
   client: Client;
   taskQueue: string;
+  /** The send window and confirmation timeout new intents start with (the process's settings). */
+  timings?: IntentTimings;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function reviewIntent(
       workflowId: `${paymentIntentWorkflowId(intentId)}-retry-v${resolved.version}`,
       // Nobody could find this run to send it a decision: it ends in review as runs used to.
       waitInReview: false,
+      timings: deps.timings,
     });
   }
   return resolved;

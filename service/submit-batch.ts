@@ -17,6 +17,7 @@ import type { Schema } from '../store/schema';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { newIntentId } from '../operations/new-intent-id';
 import { findTenant } from '../store/tenants';
+import type { IntentTimings } from '../domain/intent-timings';
 
 export interface BatchRequest {
   items: BatchItemRequest[];
@@ -29,6 +30,8 @@ export interface SubmitBatchDependencies {
   client: Client;
   taskQueue: string;
   clock?: () => Date;
+  /** The send window and confirmation timeout new intents start with (the process's settings). */
+  timings?: IntentTimings;
 }
 
 const fingerprint = (request: BatchRequest): string =>
@@ -91,7 +94,7 @@ export async function submitBatch(
     return { id: batchId, created: true };
   });
   const batch = (await findBatch(database.kysely, { id }))!;
-  await startBatchWorkflow(deps.client, deps.taskQueue, batch);
+  await startBatchWorkflow(deps.client, deps.taskQueue, batch, deps.timings);
   return { batch, created };
 }
 

@@ -5,6 +5,7 @@ import { parseNewIntent, type NewIntent } from '../domain/intent-request';
 import type { AdmissionLimits } from '../operations/admission';
 import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
 import { startIntentWorkflow } from '../client/intent-workflows';
+import type { IntentTimings } from '../domain/intent-timings';
 
 export interface SubmitDependencies {
   database: Database;
@@ -18,6 +19,8 @@ export interface SubmitDependencies {
   admission?: AdmissionLimits;
   /** This process runs the workers too: a new workflow's first task can start here at once. */
   eagerStart?: boolean;
+  /** The send window and confirmation timeout new intents start with (the process's settings). */
+  timings?: IntentTimings;
 }
 
 export interface SubmittedIntent {
@@ -56,6 +59,7 @@ export async function submitParsedIntent(
   );
   const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent, {
     eager: deps.eagerStart,
+    timings: deps.timings,
   });
   return { intent, workflowId, created };
 }

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../activities/failpoints';
 import { ErrorType } from '../domain/errors';
+import { defaultConfirmTimeoutMs, defaultSendWindowMs } from '../domain/intent-timings';
 import { keysFileSetting, walletSignersSetting } from './signer-settings';
 import {
   essentialMethods,
@@ -282,6 +283,18 @@ export const settings = {
     fallback: '60000',
     doc: 'A sent transaction not mined this long is replaced with a higher fee bid (same nonce), or the nonce gap before it filled',
     parse: integer(100, 86_400_000),
+  }),
+  sendWindowMs: setting({
+    env: 'SEND_WINDOW_MS',
+    fallback: String(defaultSendWindowMs),
+    doc: 'How long a send is retried with the same signed bytes before the intent waits in needs_review for a person (the review rule); recorded in each intent as it starts',
+    parse: integer(1000, 86_400_000),
+  }),
+  confirmTimeoutMs: setting({
+    env: 'CONFIRM_TIMEOUT_MS',
+    fallback: String(defaultConfirmTimeoutMs),
+    doc: 'How long a sent transaction may stay unconfirmed before the intent waits in needs_review (the lane rule runs from then on); recorded in each intent as it starts',
+    parse: integer(1000, 7 * 86_400_000),
   }),
   maxFeePerGas: setting({
     env: 'MAX_FEE_PER_GAS_GWEI',

@@ -16,6 +16,7 @@ import { secretBox } from '../webhooks/secret-box';
 import type { WebhookSettings } from '../webhooks/settings';
 import { startWebhookDispatch } from './webhook-dispatch';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
+import type { IntentTimings } from '../domain/intent-timings';
 import type { AdmissionLimits } from '../operations/admission';
 import { openDatabase, type Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
@@ -168,9 +169,12 @@ async function startWorkerRole({
     webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
-        await startIntentWorkflow(client, config.taskQueue, intent);
+        await startIntentWorkflow(client, config.taskQueue, intent, {
+          timings: intentTimings(config),
+        });
       },
-      startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch),
+      startBatch: (batch) =>
+        startBatchWorkflow(client, config.taskQueue, batch, intentTimings(config)),
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     failpoints,
@@ -262,6 +266,7 @@ async function startApiRole(
     registry: metrics,
     lowBalanceWei: config.lowBalance,
     webhooks: webhookSettings(config),
+    timings: intentTimings(config),
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });
@@ -271,6 +276,12 @@ async function startApiRole(
     close: () => api.app.close(),
   };
 }
+
+/** What the intents this process starts are recorded with (SEND_WINDOW_MS, CONFIRM_TIMEOUT_MS). */
+const intentTimings = (config: RelayerConfig): IntentTimings => ({
+  sendWindowMs: config.sendWindowMs,
+  confirmTimeoutMs: config.confirmTimeoutMs,
+});
 
 const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
   tenantMaxInFlight: config.tenantMaxInFlight,

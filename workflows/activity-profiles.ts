@@ -1,5 +1,6 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { nonRetryableErrorTypes } from '../domain/errors';
+import { defaultSendWindowMs } from '../domain/intent-timings';
 
 /** Temporal's retry policy is the only retry layer: transports and steps never loop themselves. */
 const retryUntilDone = {
@@ -44,13 +45,14 @@ export const localReleaseStep: LocalActivityOptions = {
 };
 
 /**
- * The send. Retried with the same signed bytes; after five minutes without the node taking them
- * (the seed's review rule) the workflow stops and asks a person instead.
+ * The send. Retried with the same signed bytes; after the intent's send window (five minutes by
+ * default: the seed's review rule) without the node taking them, the workflow stops and asks a
+ * person instead.
  */
 export const rpcStep: ActivityOptions = {
   startToCloseTimeout: '30s',
   heartbeatTimeout: '10s',
-  scheduleToCloseTimeout: '5m',
+  scheduleToCloseTimeout: defaultSendWindowMs,
   retry: retryUntilDone,
 };
 

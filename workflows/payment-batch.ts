@@ -39,6 +39,7 @@ import {
   intentStatusKey,
   tenantIdKey,
 } from './search-attributes';
+import type { IntentTimings } from '../domain/intent-timings';
 
 type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
 
@@ -51,6 +52,8 @@ export interface PaymentBatchInput {
   itemsPerRun?: number;
   /** What earlier runs did; set by continue-as-new. */
   carried?: CarriedState;
+  /** The send window and confirmation timeout its items start with. */
+  timings?: IntentTimings;
 }
 
 interface CarriedState {
@@ -163,6 +166,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       args: [
         {
           intentId,
+          ...input.timings,
           batch: {
             workflowId: workflowInfo().workflowId,
             index: item.index,

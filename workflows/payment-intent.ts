@@ -23,6 +23,11 @@ import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
 import {
+  defaultConfirmTimeoutMs,
+  defaultSendWindowMs,
+  type IntentTimings,
+} from '../domain/intent-timings';
+import {
   confirmStep,
   dbStep,
   localDbStep,
@@ -38,15 +43,13 @@ import { intentProgressQuery, type PaymentIntentProgress } from './intent-progre
 import { resolveReviewUpdate } from './review-update';
 import { intentStatusKey, walletKey } from './search-attributes';
 
-export interface PaymentIntentInput {
+export interface PaymentIntentInput extends IntentTimings {
   intentId: string;
   /**
    * Stay open in needs_review until an operator's decision arrives (the resolveReview update).
    * False only for a retry run started for an intent whose own workflow had already ended.
    */
   waitInReview?: boolean;
-  /** How long a broadcast transaction may stay unconfirmed before a person looks at it. */
-  confirmTimeoutMs?: number;
   /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
   batch?: {
     workflowId: string;
@@ -59,14 +62,15 @@ export interface PaymentIntentInput {
   };
 }
 
-const defaultConfirmTimeoutMs = 30 * 60 * 1000;
-
 /** The failure type of a transaction not confirmed in time (the intent goes to review). */
 const confirmationTimeoutType = 'ConfirmationTimeout';
 
 const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
 const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(reviewStep);
-const { broadcast } = proxyActivities<RelayerActivities>(rpcStep);
+/** The send, retried within the intent's send window (its scheduleToClose timeout). */
+const broadcastWithin = (sendWindowMs = defaultSendWindowMs) =>
+  proxyActivities<RelayerActivities>({ ...rpcStep, scheduleToCloseTimeout: sendWindowMs })
+    .broadcast;
 const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 const here = {
   ...pick(
@@ -231,6 +235,7 @@ async function settle(
 ): Promise<void> {
   const { intentId } = input;
   const steps = lean ? here : { markSettling, hold };
+  const broadcast = broadcastWithin(input.sendWindowMs);
   const batchItem = turns && { batchItem: turns.item };
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {

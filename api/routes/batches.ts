@@ -64,6 +64,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
           client: deps.client,
           taskQueue: deps.taskQueue,
           clock: deps.clock,
+          timings: deps.timings,
         },
         tenant.tenantId,
         { ...request.body, items: await itemsInBaseUnits(db, request.body.items) },

@@ -62,6 +62,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           taskQueue: deps.taskQueue,
           admission: deps.admission,
           eagerStart: deps.eagerStart,
+          timings: deps.timings,
           clock: deps.clock,
         },
         {

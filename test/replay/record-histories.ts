@@ -25,6 +25,7 @@ import { intentWaitingInReview } from '../support/intent-in-review';
 import { registeredTestToken } from '../support/test-token';
 import { randomBytes } from 'node:crypto';
 import { webhookWorkflowId } from '../../client/webhook-workflows';
+import { intentWorkflow } from '../../client/intent-workflows';
 import { WebhookReceiver } from '../../dev/stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
@@ -35,7 +36,8 @@ import { secretBox } from '../../webhooks/secret-box';
  * (`-- crash`: only the crashed run; `-- sweep`: only the orphan sweep; `-- wallet`: only the
  * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
  * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
- * `-- webhooks`: only an endpoint's deliveries).
+ * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
+ * its own).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -47,9 +49,16 @@ async function main(): Promise<void> {
   try {
     // `-- crash`, `-- sweep`, `-- wallet`, `-- lane` or `-- turns`: only that one, leaving the
     // other (older) histories.
-    const only = ['crash', 'sweep', 'wallet', 'lane', 'turns', 'tokens', 'webhooks'].filter(
-      (name) => process.argv.includes(name),
-    );
+    const only = [
+      'crash',
+      'sweep',
+      'wallet',
+      'lane',
+      'turns',
+      'tokens',
+      'webhooks',
+      'window',
+    ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
     if (only.length === 0 || only.includes('sweep')) await recordOrphanSweep(server);
@@ -58,6 +67,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('turns')) await recordWalletTurns(server);
     if (only.length === 0 || only.includes('tokens')) await recordTokenPayments(server);
     if (only.length === 0 || only.includes('webhooks')) await recordWebhookDeliveries(server);
+    if (only.length === 0 || only.includes('window')) await recordSendWindowReview(server);
   } finally {
     await server.teardown();
   }
@@ -390,6 +400,48 @@ async function recordLaneFreed(server: TestWorkflowEnvironment): Promise<void> {
     console.log(`${handle.workflowId}: ${outcome.status} (${outcome.reason}) → ${file}`);
   } finally {
     await world.testClient.setAutomine(true);
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * An intent started with a send window of its own (SEND_WINDOW_MS, recorded in its input) that its
+ * wallet cannot pay: the send is refused for the window's 3 s, the intent waits in review, and an
+ * operator cancels it on-chain.
+ */
+async function recordSendWindowReview(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-send-window';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    await world.testClient.setBalance({ address: world.wallets[0]!, value: parseEther('0.001') });
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue,
+      timings: { sendWindowMs: 3000, confirmTimeoutMs: 60_000 },
+    };
+    const { intent, workflowId } = await submitIntent(deps, paymentRequest(world, '0.5'));
+    // The workflow's own word: the row says needs_review a moment before it waits for a decision.
+    await waitFor(
+      async () =>
+        (await intentWorkflow(deps.client, intent.id).progress()).status === 'needs_review',
+      'the intent to wait in review',
+      60_000,
+    );
+    const operator = { role: 'operator' as const, keyId: 'record', label: 'record' };
+    // Signed, so it could still be mined: the operator takes its nonce back on-chain.
+    await reviewIntent({ ...deps, chains: world.chains }, operator, intent.id, {
+      action: 'cancel',
+      note: 'the wallet cannot pay it',
+    });
+    const handle = deps.client.workflow.getHandle(workflowId);
+    const outcome = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-intent-send-window-review.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${workflowId}: ${outcome.status} (${outcome.reason}) → ${file}`);
+  } finally {
     await relayer.stop();
     await world.stop();
   }

@@ -112,6 +112,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads SEND_WINDOW_MS and CONFIRM_TIMEOUT_MS (five and thirty minutes unset), refusing a window under a second', () => {
+    expect(loadConfig({ HOT_WALLET_KEYS: key })).toMatchObject({
+      sendWindowMs: 300_000,
+      confirmTimeoutMs: 1_800_000,
+    });
+    expect(
+      loadConfig({ HOT_WALLET_KEYS: key, SEND_WINDOW_MS: '60000', CONFIRM_TIMEOUT_MS: '120000' }),
+    ).toMatchObject({ sendWindowMs: 60_000, confirmTimeoutMs: 120_000 });
+    expect(problemsOf({ HOT_WALLET_KEYS: key, SEND_WINDOW_MS: '500' })).toEqual([
+      'SEND_WINDOW_MS: must be at least 1000 (got "500")',
+    ]);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CONFIRM_TIMEOUT_MS: '5m' })).toEqual([
+      'CONFIRM_TIMEOUT_MS: must be a whole number (got "5m")',
+    ]);
+  });
+
   it('reads CRASH_AT as crash points with counts, and refuses unknown points or counts', () => {
     const config = loadConfig({ HOT_WALLET_KEYS: key, CRASH_AT: 'after-sign@3, after-hold' });
     expect(config.crashAt).toEqual(

@@ -208,6 +208,33 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(result).toMatchObject({ status: IntentStatus.failed, reason: /resolved as failed/ });
   });
 
+  it('keeps re-sending for the send window the intent started with (SEND_WINDOW_MS), not five minutes', async () => {
+    let attempts = 0;
+    let inReviewAfterMs = 0;
+    await runIntent(
+      {
+        broadcast: async () => {
+          attempts++;
+          throw new Error('connection refused');
+        },
+        closeIntent: async () => ({ status: IntentStatus.needsReview, ageMs: 1 }),
+      },
+      { sendWindowMs: 60_000 },
+      async (handle) => {
+        const { startTime } = await handle.describe();
+        // Time moves only by untilInReview's 30 s steps here, so this is when review came.
+        await untilInReview(handle);
+        inReviewAfterMs = (await env.currentTimeMs()) - startTime.getTime();
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'never reached a node' }, actor: 'op' }],
+        });
+      },
+    );
+    expect(attempts).toBeGreaterThan(1);
+    expect(inReviewAfterMs).toBeGreaterThanOrEqual(45_000);
+    expect(inReviewAfterMs).toBeLessThan(3 * 60_000);
+  });
+
   it('sends a transaction that is never mined to review after the confirmation timeout; a retry follows it to confirmed', async () => {
     let looks = 0;
     let inReview: PaymentIntentProgress | undefined;

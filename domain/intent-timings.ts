@@ -1,0 +1,16 @@
+/**
+ * How long an intent's chain steps may take before a person is asked to look: set per process
+ * (SEND_WINDOW_MS, CONFIRM_TIMEOUT_MS) and recorded in each intent's workflow input as it starts,
+ * so an intent keeps the rule it started under through restarts and deploys.
+ */
+export interface IntentTimings {
+  /** How long a send is retried with the same signed bytes before the intent waits in review. */
+  sendWindowMs?: number;
+  /** How long a sent transaction may stay unconfirmed before the intent waits in review. */
+  confirmTimeoutMs?: number;
+}
+
+/** The seed's review rule: five minutes without the node taking the transaction. */
+export const defaultSendWindowMs = 5 * 60_000;
+
+export const defaultConfirmTimeoutMs = 30 * 60_000;
