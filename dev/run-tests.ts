@@ -12,6 +12,11 @@ import { listProcesses } from './stack/children';
  * killed, named, and the run fails. The run ends with its ten slowest files.
  */
 const root = resolve(__dirname, '..');
+/** How the summary names this run: `npm test`, `npm run test:deep`. */
+const command =
+  process.env.npm_lifecycle_event === 'test' || !process.env.npm_lifecycle_event
+    ? 'npm test'
+    : `npm run ${process.env.npm_lifecycle_event}`;
 const resultsFile = resolve(root, 'test-output', 'jest-results.json');
 const defaultProjects = [
   'unit',
@@ -93,10 +98,10 @@ async function main(): Promise<number> {
   const leftovers = await leftoversOf(group);
   const slowest = slowestFiles();
   if (slowest) console.error(`\n${slowest}`);
-  console.error(`npm test: ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all`);
+  console.error(`${command}: ${((Date.now() - startedAt) / 1000).toFixed(0)} s in all`);
   if (leftovers.length > 0) {
     console.error(
-      `\nnpm test: ${leftovers.length} process(es) the tests started were still running after ` +
+      `\n${command}: ${leftovers.length} process(es) the tests started were still running after ` +
         'jest ended (killed now):\n' +
         leftovers.map((p) => `  ${p.pid} ${p.command.slice(0, 160)}`).join('\n'),
     );
