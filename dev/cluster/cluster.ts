@@ -20,6 +20,8 @@ export interface ClusterOptions {
   wallets: number;
   /** Settings on top of docker-compose.yml's, for every relayer process (a soak's quota). */
   tuning?: Record<string, string>;
+  /** NODE_OPTIONS of the worker processes (the soak's heap snapshots on a signal). */
+  workerNodeOptions?: string;
   progress: Progress;
 }
 
@@ -27,6 +29,8 @@ export interface ClusterOptions {
 export interface ClusterProcess {
   name: string;
   pid(): number;
+  /** A relayer process's Prometheus page (its heap, among the rest). */
+  metricsUrl?: string;
 }
 
 export interface ProcessCrash {
@@ -141,6 +145,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       );
 
     const workers: (WorkerProcess | undefined)[] = Array.from({ length: options.workers });
+    const metricsUrls = new Map<WorkerProcess, string>();
+    const metricsUrlOf = (env: Record<string, string>) =>
+      `http://127.0.0.1:${env.METRICS_PORT}/metrics`;
     const crashes: ProcessCrash[] = [];
     let stopping = false;
     const asked = new WeakSet<WorkerProcess>();
@@ -169,11 +176,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const startWorker = async (index: number, code?: string) => {
       if (workers[index]) throw new Error(`worker ${index + 1} is running`);
       if (code) workerCode = code;
+      const env = await processEnv('worker-1', {});
       const worker = await spawnWorker(
-        { ...(await processEnv('worker-1', {})), WORKFLOW_BUNDLE_PATH: workerCode },
+        {
+          ...env,
+          WORKFLOW_BUNDLE_PATH: workerCode,
+          ...(options.workerNodeOptions && {
+            NODE_OPTIONS: [process.env.NODE_OPTIONS, options.workerNodeOptions].join(' ').trim(),
+          }),
+        },
         outputTail,
       );
       workers[index] = worker;
+      metricsUrls.set(worker, metricsUrlOf(env));
       supervise(`worker ${index + 1}`, worker, async () => {
         workers[index] = undefined;
         await startWorker(index);
@@ -224,9 +239,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       stopWorker,
       processes: () => [
         ...workers.flatMap((worker, index) =>
-          worker ? [{ name: `worker ${index + 1}`, pid: () => worker.child.pid! }] : [],
+          worker
+            ? [
+                {
+                  name: `worker ${index + 1}`,
+                  pid: () => worker.child.pid!,
+                  metricsUrl: metricsUrls.get(worker),
+                },
+              ]
+            : [],
         ),
-        { name: 'api', pid: () => api.child.pid! },
+        { name: 'api', pid: () => api.child.pid!, metricsUrl: metricsUrlOf(apiEnv) },
         { name: 'temporal server', pid: () => temporal.pid() },
         { name: 'postgres (temporal)', pid: () => temporalPostgres.pid() },
         { name: 'postgres (relayer)', pid: () => relayerPostgres.pid() },

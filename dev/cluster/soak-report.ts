@@ -5,6 +5,7 @@ import { table } from '../../cli/table';
 import { renderSpec } from '../bench/chart';
 import { percentile } from '../bench/rates';
 import type { ProcessCrash } from './cluster';
+import type { HeapSnapshotTaken, WorkerHeapGrowth } from './heap-growth';
 import type { ProcessSample } from './soak-sampler';
 import type { FaultRecord } from './soak-faults';
 import type { TrafficTally } from './soak-traffic';
@@ -16,6 +17,7 @@ export interface SoakFigures {
     q: number;
     rate: number;
     seed: number;
+    faults: 'all' | 'none';
     /** The provider's limit per endpoint, units/s (RPC_UNITS_PER_SECOND of docker-compose.yml). */
     providerLimit: number;
     endpoints: number;
@@ -32,6 +34,9 @@ export interface SoakFigures {
   /** Every RPC call the endpoints saw, ms since the soak began, with its provider units. */
   calls: { atMs: number; method: string; units: number }[];
   samples: ProcessSample[];
+  heapSnapshots: HeapSnapshotTaken[];
+  /** What grew in each worker between its first heap snapshot and its last. */
+  heapGrowth?: WorkerHeapGrowth[];
   histories: { sampled: number; eventsPerIntent: number; failedTasks: number };
   crashes: ProcessCrash[];
   review: {
@@ -65,6 +70,41 @@ function workerMemory(samples: ProcessSample[]) {
       const end = list.at(-1)!;
       return { name: end.name, pid: end.pid, afterFiveMb: afterFive.rssMb, endMb: end.rssMb };
     });
+}
+
+/**
+ * Each process's memory after its warm-up (the first third of the run, 10 min at most) and at the
+ * end: RSS, and for relayer processes the floor of their V8 heap (its lowest sample within five
+ * minutes, so what a collection leaves, not where the sawtooth happens to be).
+ */
+export function memoryByProcess(samples: ProcessSample[], minutes: number) {
+  const warmUpMs = Math.min(10, minutes / 3) * 60_000;
+  const windowMs = Math.min(5, minutes / 6) * 60_000;
+  const byPid = new Map<number, ProcessSample[]>();
+  for (const sample of samples) byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
+  const floor = (list: ProcessSample[]) => {
+    const heaps = list.flatMap((s) => (s.heapUsedMb === undefined ? [] : [s.heapUsedMb]));
+    return heaps.length ? Math.min(...heaps) : undefined;
+  };
+  return [...byPid.values()].map((list) => {
+    const first = list[0]!;
+    const last = list.at(-1)!;
+    const warm = list.filter(
+      (s) => s.atMs >= first.atMs + warmUpMs && s.atMs < first.atMs + warmUpMs + windowMs,
+    );
+    const end = list.filter((s) => s.atMs > last.atMs - windowMs);
+    const ranLongEnough = warm.length > 0 && last.atMs - first.atMs >= 2 * warmUpMs;
+    return {
+      name: first.name,
+      pid: first.pid,
+      fromMinute: first.atMs / 60_000,
+      toMinute: last.atMs / 60_000,
+      warmRssMb: ranLongEnough ? warm[0]!.rssMb : undefined,
+      endRssMb: last.rssMb,
+      warmHeapMb: ranLongEnough ? floor(warm) : undefined,
+      endHeapMb: floor(end),
+    };
+  });
 }
 
 /** CPU time each part used over the soak (every process of it, restarted ones included). */
@@ -117,6 +157,10 @@ function checks(figures: SoakFigures): Check[] {
   const otherProblems = figures.traffic.problems.filter((p) => !p.startsWith('a bad request'));
   const memory = workerMemory(figures.samples);
   const grown = memory.filter((m) => m.endMb > m.afterFiveMb * 1.1);
+  const heaps = memoryByProcess(figures.samples, figures.options.minutes).filter(
+    (m) => m.name.startsWith('worker') && m.warmHeapMb !== undefined && m.endHeapMb !== undefined,
+  );
+  const heapGrown = heaps.filter((m) => m.endHeapMb! > m.warmHeapMb! * 1.05);
   return [
     {
       name: 'I1–I4: one payment per intent, ledger balanced, holds released',
@@ -172,6 +216,15 @@ function checks(figures: SoakFigures): Check[] {
             .map((m) => `${m.name} ${m.afterFiveMb.toFixed(0)} → ${m.endMb.toFixed(0)} MB`)
             .join(', ')
         : 'not measured: no worker ran 10 min to the end (a short soak)',
+    },
+    {
+      name: 'worker V8 heap after warm-up within 5% to the end (floors)',
+      ok: heaps.length === 0 ? undefined : heapGrown.length === 0,
+      detail: heaps.length
+        ? heaps
+            .map((m) => `${m.name} ${m.warmHeapMb!.toFixed(0)} → ${m.endHeapMb!.toFixed(0)} MB`)
+            .join(', ')
+        : 'not measured: no worker ran twice its warm-up',
     },
   ];
 }
@@ -233,6 +286,16 @@ async function chart(figures: SoakFigures, minutes: ReturnType<typeof timeline>)
         'rssMb',
         'process',
       ),
+      layer(
+        'V8 heap used per relayer process (main thread), MB',
+        figures.samples.flatMap((s) =>
+          s.heapUsedMb === undefined
+            ? []
+            : [{ minute: s.atMs / 60_000, heapMb: s.heapUsedMb, process: `${s.name} (${s.pid})` }],
+        ),
+        'heapMb',
+        'process',
+      ),
     ],
   } as TopLevelSpec;
   return renderSpec(spec);
@@ -278,6 +341,46 @@ export async function writeSoakReport(
       m.workerRssMb.toFixed(0),
     ]);
   }
+  const mb = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(0));
+  const change = (from: number | undefined, to: number | undefined) =>
+    from === undefined || to === undefined ? '–' : `${(((to - from) / from) * 100).toFixed(1)}%`;
+  const memoryTable = table(
+    ['process', 'pid', 'min', 'RSS warm MB', 'RSS end MB', 'Δ', 'heap warm MB', 'heap end MB', 'Δ'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+  for (const m of memoryByProcess(figures.samples, figures.options.minutes)) {
+    memoryTable.push([
+      m.name,
+      m.pid,
+      `${m.fromMinute.toFixed(0)}–${m.toMinute.toFixed(0)}`,
+      mb(m.warmRssMb),
+      mb(m.endRssMb),
+      change(m.warmRssMb, m.endRssMb),
+      mb(m.warmHeapMb),
+      mb(m.endHeapMb),
+      change(m.warmHeapMb, m.endHeapMb),
+    ]);
+  }
+  const growthTables = (figures.heapGrowth ?? []).map((worker) => {
+    const grown = table(
+      [
+        `${worker.name} (${worker.pid}): new since minute ${worker.fromMinute}, alive at ${worker.toMinute}`,
+        'objects',
+        'KB',
+        'one of them kept by',
+      ],
+      ['left', 'right', 'right', 'left'],
+    );
+    for (const group of worker.grown) {
+      grown.push([
+        group.group.slice(0, 50),
+        group.newObjects,
+        (group.newBytes / 1024).toFixed(0),
+        group.retainedBy.slice(0, 6).join(' ← ').slice(0, 120),
+      ]);
+    }
+    return `heap ${(worker.beforeBytes / 2 ** 20).toFixed(1)} → ${(worker.afterBytes / 2 ** 20).toFixed(1)} MB\n${grown.toString()}`;
+  });
   const cpuTable = table(['part', 'CPU ms per intent ended'], ['left', 'right']);
   for (const [part, cpuMs] of cpuByPart(figures.samples)) {
     cpuTable.push([part, (cpuMs / Math.max(1, ended)).toFixed(1)]);
@@ -285,7 +388,7 @@ export async function writeSoakReport(
   const t = figures.traffic;
   const o = figures.options;
   const summary = [
-    `${o.minutes} min, ${o.workers} workers, Q ${o.q} sends/s, ${o.rate} intents/s offered, seed ${o.seed}; ` +
+    `${o.minutes} min, ${o.workers} workers, Q ${o.q} sends/s, ${o.rate} intents/s offered, seed ${o.seed}, faults ${o.faults}; ` +
       `${figures.acceptedCount} intents accepted (${t.payments} payments, ${t.batches} batches of 10), ${ended} ended; ` +
       `${t.outageRetries} submits asked again through an outage, ${t.admissionRetries} after an admission refusal; ` +
       `${figures.histories.eventsPerIntent.toFixed(1)} history events per confirmed intent (${figures.histories.sampled} sampled, ` +
@@ -297,6 +400,8 @@ export async function writeSoakReport(
     checkTable.toString(),
     faultTable.toString(),
     minuteTable.toString(),
+    memoryTable.toString(),
+    ...growthTables,
     cpuTable.toString(),
   ].join('\n');
   const crashOutput = figures.crashes.map((c) => `--- ${c.name} exited ${c.exit}:\n${c.output}`);
@@ -327,6 +432,8 @@ export async function writeSoakReport(
         minutes,
         traffic: t,
         histories: figures.histories,
+        memory: memoryByProcess(figures.samples, o.minutes),
+        heapGrowth: figures.heapGrowth,
       },
       null,
       2,

@@ -10,6 +10,22 @@ export interface ProcessSample {
   rssMb: number;
   /** CPU time so far of the process and of its children, ended ones included (PostgreSQL's backends). */
   cpuMs: number;
+  /**
+   * A relayer process's V8 heap in use, from its own /metrics (the main thread's: the workflow
+   * threads' isolates are counted in its RSS only).
+   */
+  heapUsedMb?: number;
+}
+
+/** `nodejs_heap_size_used_bytes` of a prom-client /metrics page, undefined when it cannot say. */
+async function heapUsedMb(metricsUrl: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) });
+    const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(await response.text());
+    return match ? Number(match[1]) / 2 ** 20 : undefined;
+  } catch {
+    return undefined; // restarting, or busy writing a heap snapshot
+  }
 }
 
 /** Every process of the cluster's memory and CPU, every few seconds, for the soak's report. */
@@ -23,24 +39,34 @@ export class ProcessSampler {
   ) {}
 
   start(everyMs: number): void {
-    this.sample();
-    this.timer = setInterval(() => this.sample(), everyMs);
+    void this.sample();
+    this.timer = setInterval(() => void this.sample(), everyMs);
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.timer);
-    this.sample();
+    await this.sample();
   }
 
-  private sample(): void {
+  private async sample(): Promise<void> {
     const atMs = Date.now() - this.began;
-    for (const process of this.processes()) {
-      const pid = process.pid();
-      if (!pid) continue;
-      const own = processUsage(pid);
-      if (own.rssBytes === 0) continue; // restarting
-      const cpuMs = treeCpuMs(pid);
-      this.samples.push({ atMs, name: process.name, pid, rssMb: own.rssBytes / 2 ** 20, cpuMs });
-    }
+    await Promise.all(
+      this.processes().map(async (process) => {
+        const pid = process.pid();
+        if (!pid) return;
+        const own = processUsage(pid);
+        if (own.rssBytes === 0) return; // restarting
+        const cpuMs = treeCpuMs(pid);
+        const heap = process.metricsUrl ? await heapUsedMb(process.metricsUrl) : undefined;
+        this.samples.push({
+          atMs,
+          name: process.name,
+          pid,
+          rssMb: own.rssBytes / 2 ** 20,
+          cpuMs,
+          ...(heap !== undefined && { heapUsedMb: heap }),
+        });
+      }),
+    );
   }
 }

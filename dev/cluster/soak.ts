@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseEther } from 'viem';
@@ -18,6 +18,7 @@ import { invariantViolations } from '../../test/support/invariants';
 import { ensureTemporalCli } from '../stack/temporal-binaries';
 import { startCluster, type Cluster } from './cluster';
 import { composeEnvironment } from './compose-topology';
+import { growthOfWorkers, type HeapSnapshotTaken } from './heap-growth';
 import { wholeNumber } from './options';
 import { faultSchedule, injectFault, type FaultRecord } from './soak-faults';
 import { ProcessSampler } from './soak-sampler';
@@ -31,7 +32,14 @@ const usage = `npm run soak [-- options]
   --rate <r>      intents/s offered through the API, at most q (default 1.5: what a 2-core
                   machine running the whole topology keeps up with)
   --seed <s>      the traffic's and the faults' schedule (default 1)
+  --send-window <s>
+                  SEND_WINDOW_MS in seconds: how long the unpayable intent's send is retried before
+                  it waits for review (default 300, as docker-compose.yml)
   --out <dir>     where the report goes (default test-output/soak)
+  --faults <f>    all (default) or none: steady traffic only, to see memory over time
+  --heap-snapshots <m,...>
+                  minutes at which each worker writes a V8 heap snapshot into <out>/heap; the
+                  report names what grew between a worker's first and last (e.g. 10,60)
 Runs docker-compose.yml's topology (npm run cluster) under steady traffic while a rolling restart,
 a rolling upgrade onto a patched() workflow, a worker SIGKILL, restarts of the Temporal server, the
 relayer's PostgreSQL and Redis and an RPC endpoint outage happen on a seeded schedule; then checks
@@ -50,7 +58,10 @@ function parseOptions() {
       q: { type: 'string', default: '10' },
       rate: { type: 'string' },
       seed: { type: 'string', default: '1' },
+      'send-window': { type: 'string', default: '300' },
       out: { type: 'string', default: 'test-output/soak' },
+      faults: { type: 'string', default: 'all' },
+      'heap-snapshots': { type: 'string', default: '' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -62,13 +73,29 @@ function parseOptions() {
       'invalid command line',
     );
   }
+  const faults = (['all', 'none'] as const).find((mode) => mode === values.faults);
+  if (!faults) {
+    throw new ConfigError(
+      [`--faults: must be all or none (got "${values.faults}")`, '', usage],
+      'invalid command line',
+    );
+  }
+  const minutes = wholeNumber('minutes', values.minutes, 1, 24 * 60, usage);
+  const heapSnapshotMinutes = values['heap-snapshots']
+    ? values['heap-snapshots']
+        .split(',')
+        .map((minute) => wholeNumber('heap-snapshots', minute.trim(), 1, minutes, usage))
+    : [];
   return {
     help: values.help,
-    minutes: wholeNumber('minutes', values.minutes, 1, 24 * 60, usage),
+    minutes,
+    faults,
+    heapSnapshotMinutes,
     workers: wholeNumber('workers', values.workers, 1, 16, usage),
     q,
     rate,
     seed: wholeNumber('seed', values.seed, 0, 2 ** 31, usage),
+    sendWindowSeconds: wholeNumber('send-window', values['send-window'], 1, 86_400, usage),
     out: resolve(values.out),
   };
 }
@@ -81,12 +108,24 @@ async function main(): Promise<void> {
   const clock = () => `${((Date.now() - started) / 60_000).toFixed(1).padStart(5)} min`;
   const step = (message: string) => console.log(`[${clock()}] ${message}`);
   mkdirSync(options.out, { recursive: true });
+  const heapDir = join(options.out, 'heap');
+  if (options.heapSnapshotMinutes.length > 0) {
+    rmSync(heapDir, { recursive: true, force: true });
+    mkdirSync(heapDir);
+  }
   const temporalCli = await ensureTemporalCli(step);
 
   const cluster = await startCluster({
     workers: options.workers,
     wallets: 5,
-    tuning: { THROTTLE_PER_SECOND: String(options.q), THROTTLE_BURST: String(options.q) },
+    tuning: {
+      THROTTLE_PER_SECOND: String(options.q),
+      THROTTLE_BURST: String(options.q),
+      SEND_WINDOW_MS: String(options.sendWindowSeconds * 1000),
+    },
+    ...(options.heapSnapshotMinutes.length > 0 && {
+      workerNodeOptions: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${JSON.stringify(heapDir)}`,
+    }),
     progress: step,
   });
   const interrupted = (code: number) => () => {
@@ -97,6 +136,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', interrupted(143));
   try {
     const figures = await soak(cluster, options, step, temporalCli);
+    if (options.heapSnapshotMinutes.length > 0) {
+      step('reading the heap snapshots: what grew in each worker');
+      figures.heapGrowth = await growthOfWorkers(heapDir, figures.heapSnapshots);
+    }
     const { failed } = await writeSoakReport(figures, options.out);
     step(`report: ${join(options.out, 'soak.md')} and soak.png`);
     process.exitCode = failed ? 1 : 0;
@@ -184,8 +227,22 @@ async function soak(
   const review = watchReview(cluster, operator, unpayable.id, temporalCli, step).catch(
     (error: Error): ReviewOutcome => ({ query: '', listed: [], problem: error.message }),
   );
+  const heapSnapshots: HeapSnapshotTaken[] = [];
+  const snapshotWorkers = (minute: number) => {
+    cluster.workers.forEach((worker, index) => {
+      if (!worker) return;
+      // Node writes it into --diagnostic-dir; the process pauses for a few seconds meanwhile.
+      worker.signal('SIGUSR2');
+      heapSnapshots.push({ minute, name: `worker ${index + 1}`, pid: worker.child.pid! });
+    });
+    step(`heap snapshots asked of every worker (minute ${minute})`);
+  };
+  // One due at the very end is taken below, before the traffic stops.
+  const snapshotTimers = options.heapSnapshotMinutes
+    .filter((minute) => minute < options.minutes)
+    .map((minute) => setTimeout(() => snapshotWorkers(minute), minute * 60_000));
   const faults: FaultRecord[] = [];
-  const schedule = faultSchedule(options.seed, durationMs);
+  const schedule = options.faults === 'all' ? faultSchedule(options.seed, durationMs) : [];
   const progress = setInterval(() => {
     void endedCount(cluster).then((ended) =>
       step(
@@ -205,13 +262,15 @@ async function soak(
   }
   const rest = durationMs - elapsed();
   if (rest > 0) await sleep(rest);
+  for (const timer of snapshotTimers) clearTimeout(timer);
+  if (options.heapSnapshotMinutes.includes(options.minutes)) snapshotWorkers(options.minutes);
   step('traffic stops; waiting for every accepted intent to end');
   await traffic.stop();
   const reviewOutcome = await review;
   const stillOpen = await waitUntilEnded(cluster, step);
   const accepted = await acceptedIntentIds(cluster, traffic, unpayable.id);
   clearInterval(progress);
-  sampler.stop();
+  await sampler.stop();
 
   const violations = [
     ...new Set(
@@ -255,6 +314,7 @@ async function soak(
       })),
     ),
     samples: sampler.samples,
+    heapSnapshots,
     histories,
     review: reviewOutcome,
     crashes: cluster.crashes,
