@@ -47,8 +47,8 @@ const itemFor = (i: number) => ({
 
 /**
  * Items in the batch below: enough for every wallet's items to sign in several turns at 8 wide.
- * (200 took ~40 s alone and over a minute beside the other suites; the 10,000-item batch of the
- * deep suite re-proves order and bounds at scale.)
+ * (200 took ~40 s alone and over a minute beside the other suites; the deep suite's 2,000-item
+ * batch, test/deep/large-batch.test.ts, re-proves order and bounds at scale.)
  */
 const itemCount = 60;
 
