@@ -103,14 +103,16 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
     ]);
     const clients = throttles.map(() => new Redis(redis.url, { maxRetriesPerRequest: 1 }));
     for (const client of clients) client.on('error', () => undefined);
-    const budgets = clients.map((client) => {
-      const connection = new Bottleneck.IORedisConnection({ client });
-      const budget = new RpcBudget(
-        { unitsPerSecond: 1000, burstUnits: 1000, weights: presetWeights('alchemy') },
-        { connection, budgetId: 'restarted-budget' },
-      );
-      return budget;
-    });
+    // Each connection duplicates its client for Bottleneck's pub/sub: disconnected below as
+    // workers/rpc-budgets.ts does, or the duplicates reconnect after the restart and live on.
+    const connections = clients.map((client) => new Bottleneck.IORedisConnection({ client }));
+    const budgets = connections.map(
+      (connection) =>
+        new RpcBudget(
+          { unitsPerSecond: 1000, burstUnits: 1000, weights: presetWeights('alchemy') },
+          { connection, budgetId: 'restarted-budget' },
+        ),
+    );
     try {
       await Promise.all(budgets.map((budget) => budget.ready()));
       await redis.restart();
@@ -137,7 +139,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
       }
     } finally {
       await Promise.all([...throttles, ...budgets].map((part) => part.close()));
-      for (const client of clients) client.disconnect();
+      await Promise.all(connections.map((connection) => connection.disconnect()));
     }
     // Closed, nothing of them beats on: neither the limiters the restart replaced nor the last.
     logged.mockClear();
