@@ -29,6 +29,7 @@ const postgresSuites = [
   'e2e/fifty-intents',
   'e2e/kill-worker',
   'e2e/shared-quota',
+  'faults/activity-panics',
 ];
 
 /** @type {import('jest').Config} */
