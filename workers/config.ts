@@ -108,6 +108,9 @@ const crashAt = z.string().transform((value, context) => {
   return [point as CrashPoint, Number(times)] as const;
 });
 
+/** Crash points with the time each is reached at, e.g. `after-sign@3, after-hold` (unset: none). */
+const crashPlan = optional(list(crashAt).transform((entries) => new Map(entries)));
+
 /** `[<preset>,]<method>=<units>,…`: a preset's table with some methods weighed otherwise. */
 const methodWeights = z.string().transform((value, context): MethodWeights => {
   const parts = value
@@ -467,13 +470,13 @@ export const settings = {
     env: 'CRASH_AT',
     fallback: '',
     doc: `Fault tests only: kill this process with SIGKILL at \`<point>[@<n>]\` (n-th time; comma-separated), points ${crashPoints.join(', ')}`,
-    parse: optional(list(crashAt).transform((entries) => new Map(entries))),
+    parse: crashPlan,
   }),
   panicAt: setting({
     env: 'PANIC_AT',
     fallback: '',
     doc: 'Fault tests only: the step throws a TypeError (a bug) right after its side effect at `<point>[@<n>]` (n-th time; comma-separated), points as CRASH_AT; the worker counts a panic and the step is retried',
-    parse: optional(list(crashAt).transform((entries) => new Map(entries))),
+    parse: crashPlan,
   }),
   orphanSweepMs: setting({
     env: 'ORPHAN_SWEEP_MS',

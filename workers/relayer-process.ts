@@ -158,6 +158,7 @@ async function startWorkerRole({
       ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
       : undefined;
   await ensureSearchAttributes(connection, config.temporalNamespace);
+  const timings = intentTimings(config);
   const deps: ActivityDependencies = {
     db: database,
     chains,
@@ -169,12 +170,9 @@ async function startWorkerRole({
     webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
-        await startIntentWorkflow(client, config.taskQueue, intent, {
-          timings: intentTimings(config),
-        });
+        await startIntentWorkflow(client, config.taskQueue, intent, { timings });
       },
-      startBatch: (batch) =>
-        startBatchWorkflow(client, config.taskQueue, batch, intentTimings(config)),
+      startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch, timings),
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     failpoints,

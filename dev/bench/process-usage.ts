@@ -59,3 +59,17 @@ export function treeCpuMs(pid: number): number {
     return 0;
   }
 }
+
+/**
+ * A relayer process's V8 heap in use, MB: `nodejs_heap_size_used_bytes` of its prom-client
+ * /metrics page (the main thread's isolate); undefined while it cannot answer.
+ */
+export async function heapUsedMb(metricsUrl: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) });
+    const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(await response.text());
+    return match ? Number(match[1]) / 2 ** 20 : undefined;
+  } catch {
+    return undefined; // starting, restarting, or busy writing a heap snapshot
+  }
+}

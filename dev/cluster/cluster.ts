@@ -145,7 +145,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       );
 
     const workers: (WorkerProcess | undefined)[] = Array.from({ length: options.workers });
-    const metricsUrls = new Map<WorkerProcess, string>();
+    const metricsUrls = new WeakMap<WorkerProcess, string>();
     const metricsUrlOf = (env: Record<string, string>) =>
       `http://127.0.0.1:${env.METRICS_PORT}/metrics`;
     const crashes: ProcessCrash[] = [];

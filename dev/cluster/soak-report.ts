@@ -56,14 +56,21 @@ interface Check {
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
+/** Each process's samples in time order (a restarted process is another pid). */
+function samplesByProcess(samples: ProcessSample[]): ProcessSample[][] {
+  const byPid = new Map<number, ProcessSample[]>();
+  for (const sample of samples) {
+    const list = byPid.get(sample.pid);
+    if (list) list.push(sample);
+    else byPid.set(sample.pid, [sample]);
+  }
+  return [...byPid.values()];
+}
+
 /** The worker processes that ran ≥ 10 min: their memory 5 min after they started and at the end. */
 function workerMemory(samples: ProcessSample[]) {
-  const byPid = new Map<number, ProcessSample[]>();
-  for (const sample of samples.filter((s) => s.name.startsWith('worker'))) {
-    byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
-  }
   const lastAt = Math.max(...samples.map((s) => s.atMs));
-  return [...byPid.values()]
+  return samplesByProcess(samples.filter((s) => s.name.startsWith('worker')))
     .filter((list) => list.at(-1)!.atMs === lastAt && lastAt - list[0]!.atMs >= 10 * 60_000)
     .map((list) => {
       const afterFive = list.find((s) => s.atMs - list[0]!.atMs >= 5 * 60_000)!;
@@ -77,16 +84,14 @@ function workerMemory(samples: ProcessSample[]) {
  * end: RSS, and for relayer processes the floor of their V8 heap (its lowest sample within five
  * minutes, so what a collection leaves, not where the sawtooth happens to be).
  */
-export function memoryByProcess(samples: ProcessSample[], minutes: number) {
+function memoryByProcess(samples: ProcessSample[], minutes: number) {
   const warmUpMs = Math.min(10, minutes / 3) * 60_000;
   const windowMs = Math.min(5, minutes / 6) * 60_000;
-  const byPid = new Map<number, ProcessSample[]>();
-  for (const sample of samples) byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
   const floor = (list: ProcessSample[]) => {
     const heaps = list.flatMap((s) => (s.heapUsedMb === undefined ? [] : [s.heapUsedMb]));
     return heaps.length ? Math.min(...heaps) : undefined;
   };
-  return [...byPid.values()].map((list) => {
+  return samplesByProcess(samples).map((list) => {
     const first = list[0]!;
     const last = list.at(-1)!;
     const warm = list.filter(
@@ -109,10 +114,8 @@ export function memoryByProcess(samples: ProcessSample[], minutes: number) {
 
 /** CPU time each part used over the soak (every process of it, restarted ones included). */
 function cpuByPart(samples: ProcessSample[]): Map<string, number> {
-  const byPid = new Map<number, ProcessSample[]>();
-  for (const sample of samples) byPid.set(sample.pid, [...(byPid.get(sample.pid) ?? []), sample]);
   const parts = new Map<string, number>();
-  for (const list of byPid.values()) {
+  for (const list of samplesByProcess(samples)) {
     const part = list[0]!.name.startsWith('worker') ? 'workers' : list[0]!.name;
     const used = list.at(-1)!.cpuMs - (list[0]!.atMs < 15_000 ? list[0]!.cpuMs : 0);
     parts.set(part, (parts.get(part) ?? 0) + used);
@@ -150,14 +153,16 @@ function timeline(figures: SoakFigures) {
   });
 }
 
-function checks(figures: SoakFigures): Check[] {
+type ProcessMemory = ReturnType<typeof memoryByProcess>[number];
+
+function checks(figures: SoakFigures, memoryOfProcesses: ProcessMemory[]): Check[] {
   const drains = figures.faults.flatMap((fault) => fault.drains);
   const badDrains = drains.filter((d) => d.exit !== 0 || d.abandoned !== 0 || d.panics !== 0);
   const badInput = figures.traffic.problems.filter((p) => p.startsWith('a bad request'));
   const otherProblems = figures.traffic.problems.filter((p) => !p.startsWith('a bad request'));
   const memory = workerMemory(figures.samples);
   const grown = memory.filter((m) => m.endMb > m.afterFiveMb * 1.1);
-  const heaps = memoryByProcess(figures.samples, figures.options.minutes).filter(
+  const heaps = memoryOfProcesses.filter(
     (m) => m.name.startsWith('worker') && m.warmHeapMb !== undefined && m.endHeapMb !== undefined,
   );
   const heapGrown = heaps.filter((m) => m.endHeapMb! > m.warmHeapMb! * 1.05);
@@ -306,7 +311,8 @@ export async function writeSoakReport(
   figures: SoakFigures,
   dir: string,
 ): Promise<{ failed: boolean }> {
-  const results = checks(figures);
+  const memory = memoryByProcess(figures.samples, figures.options.minutes);
+  const results = checks(figures, memory);
   const minutes = timeline(figures);
   const ended = figures.rows.filter((r) => r.status !== 'needs_review').length;
   const checkTable = table(['check', 'result', 'detail'], ['left', 'left', 'left']);
@@ -348,7 +354,7 @@ export async function writeSoakReport(
     ['process', 'pid', 'min', 'RSS warm MB', 'RSS end MB', 'Δ', 'heap warm MB', 'heap end MB', 'Δ'],
     ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
-  for (const m of memoryByProcess(figures.samples, figures.options.minutes)) {
+  for (const m of memory) {
     memoryTable.push([
       m.name,
       m.pid,
@@ -432,7 +438,7 @@ export async function writeSoakReport(
         minutes,
         traffic: t,
         histories: figures.histories,
-        memory: memoryByProcess(figures.samples, o.minutes),
+        memory,
         heapGrowth: figures.heapGrowth,
       },
       null,

@@ -1,4 +1,4 @@
-import { processUsage, treeCpuMs } from '../bench/process-usage';
+import { heapUsedMb, processUsage, treeCpuMs } from '../bench/process-usage';
 import type { ClusterProcess } from './cluster';
 
 export interface ProcessSample {
@@ -15,17 +15,6 @@ export interface ProcessSample {
    * threads' isolates are counted in its RSS only).
    */
   heapUsedMb?: number;
-}
-
-/** `nodejs_heap_size_used_bytes` of a prom-client /metrics page, undefined when it cannot say. */
-async function heapUsedMb(metricsUrl: string): Promise<number | undefined> {
-  try {
-    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) });
-    const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(await response.text());
-    return match ? Number(match[1]) / 2 ** 20 : undefined;
-  } catch {
-    return undefined; // restarting, or busy writing a heap snapshot
-  }
 }
 
 /** Every process of the cluster's memory and CPU, every few seconds, for the soak's report. */

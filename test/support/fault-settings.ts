@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 
-const whole = (name: string, fallback: number): number => {
+/** A whole number from the environment variable `name`, or `fallback` when it is unset. */
+export const whole = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number (got "${raw}")`);

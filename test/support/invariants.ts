@@ -20,9 +20,15 @@ export interface InvariantScope {
   accepted?: string[];
   /** The hot wallets the workers signed for, when not the world's own keys (external signers). */
   wallets?: readonly string[];
-  /** The proxy the workers sent through: every raw transaction it saw must be recorded. */
-  proxy?: RpcProxy;
+  /**
+   * The proxy (or the endpoints) the workers sent through: every raw transaction seen must be
+   * recorded. One scan of the chain serves them all.
+   */
+  proxy?: RpcProxy | readonly RpcProxy[];
 }
+
+const proxiesOf = (scope: InvariantScope): readonly RpcProxy[] =>
+  scope.proxy === undefined ? [] : [scope.proxy].flat();
 
 /**
  * The ledger invariants of a run, checked once its faults have stopped and its intents have
@@ -62,7 +68,7 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
       violations.push(`I1 ${tx.hash} from ${tx.from} mined but never recorded`);
     }
   }
-  for (const hash of scope.proxy?.sentTxHashes() ?? []) {
+  for (const hash of proxiesOf(scope).flatMap((proxy) => [...proxy.sentTxHashes()])) {
     if (!recorded.has(hash)) violations.push(`I1 ${hash} sent but never recorded`);
   }
   const minedHashes = new Set<string>(mined.map((tx) => tx.hash));
@@ -181,11 +187,13 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
  */
 export async function expectInvariants(scope: InvariantScope): Promise<void> {
   const violations = await invariantViolations(scope);
-  if (violations.length > 0 && scope.proxy) {
-    mkdirSync('test-output', { recursive: true });
-    const file = join('test-output', `rpc-${Date.now()}.jsonl`);
-    writeFileSync(file, scope.proxy.log());
-    violations.push(`(every RPC call of the run: ${file})`);
+  if (violations.length > 0) {
+    proxiesOf(scope).forEach((proxy, index) => {
+      mkdirSync('test-output', { recursive: true });
+      const file = join('test-output', `rpc-${Date.now()}-${index}.jsonl`);
+      writeFileSync(file, proxy.log());
+      violations.push(`(every RPC call of the run: ${file})`);
+    });
   }
   expect(violations).toEqual([]);
 }
