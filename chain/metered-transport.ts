@@ -2,7 +2,7 @@ import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
 
 /**
  * The provider's budget as the chain sees it: a call waits for its units before it goes, and a
- * rate refusal from the provider slows the budget down (throttle/rpc-budget.ts implements it).
+ * rate refusal from the provider slows every process sharing the budget (throttle/rpc-budget.ts).
  */
 export interface RpcGate {
   spend(method: string): Promise<void>;

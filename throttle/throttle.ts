@@ -2,7 +2,8 @@ import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
 import { endLimiter } from './end-limiter';
 import { isLostRedisState, refillOf } from './refill';
-import { localSendPacer, redisSendPacer, type Pace, type SendPacer } from './send-pacer';
+import { sharedSpendWindow } from './shared-spend-window';
+import { localSpendWindow, type SpendWindow } from './spend-window';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
@@ -44,12 +45,12 @@ const raceWindowMs = 200;
  * one token every 1/perSecond up to `burst`, is the token bucket. A permit is a Bottleneck job that
  * keeps running until `release`, so it holds its in-flight slot between the activities of one
  * intent; `expiration` reclaims it if the release never comes (in Redis too, when its process died).
- * The same rate is applied once more right before each send (send-pacer.ts).
+ * The same rate is applied once more right before each send, by a spend window (see reserveSend).
  */
 export class Throttle {
   private limiter: Bottleneck;
   private readonly connection?: Bottleneck.IORedisConnection;
-  private readonly pacer: SendPacer;
+  private readonly sendWindow: SpendWindow;
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
   /** When the last refused try was told to come back (see nextTurnMs). */
@@ -68,9 +69,9 @@ export class Throttle {
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
-      this.pacer = redisSendPacer(client, `${cluster.limiterId}:send-pace`, paceOf(settings));
+      this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
     } else {
-      this.pacer = localSendPacer(paceOf(settings));
+      this.sendWindow = localSpendWindow(settings);
     }
     this.limiter = this.createLimiter();
   }
@@ -187,9 +188,15 @@ export class Throttle {
     void endLimiter(failed);
   }
 
-  /** Asked right before each send to the node: 0 to go now, else the ms to wait. */
+  /**
+   * Asked right before each send to the node: 0 to go now (counted), else the ms to wait. The
+   * permit is taken before any side effect, but a few steps run between the permit and the send,
+   * and when workers are busy those steps bunch up (the node saw 7 sends within one second under
+   * a 5/s permit quota): deciding at the moment of the send is what holds the bound however late
+   * a step runs (reserving future send slots instead was measured to let late sends bunch again).
+   */
   reserveSend(): Promise<number> {
-    return this.pacer.reserve();
+    return this.sendWindow.take(1);
   }
 
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
@@ -250,16 +257,6 @@ export class Throttle {
     return Math.min(Math.max(Math.round(waitMs), minTurnMs), maxTurnMs);
   }
 }
-
-/**
- * The pace of sends: the provider's rate, and its burst less one token. Between the pace's
- * decision and the provider's count lie a few ms that differ from send to send (more on a busy
- * worker): a bucket spent down to its last token turns those into 429s, so one is kept for them.
- */
-const paceOf = ({ perSecond, burst }: ThrottleSettings): Pace => ({
-  perSecond,
-  burst: Math.max(1, burst - 1),
-});
 
 /** A turn further out than this is asked again then: the line may have moved meanwhile. */
 const maxTurnMs = 5 * 60_000;

@@ -1,10 +1,11 @@
-import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { endpointLabel, type ChainBudget } from '../chain/evm-chain';
 import { RpcBudget } from '../throttle/rpc-budget';
 import { weightOf } from '../throttle/rpc-weights';
+import { sharedSpendWindow } from '../throttle/shared-spend-window';
+import { localSpendWindow } from '../throttle/spend-window';
 import type { RelayerConfig } from './config';
 
 export interface RpcBudgets {
@@ -37,13 +38,13 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
       : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   // Failed commands reach the caller as an error; the client itself keeps reconnecting.
   redis?.on('error', (error: Error) => console.error(`rpc budget: redis: ${error.message}`));
-  const connection = redis && new Bottleneck.IORedisConnection({ client: redis });
   const budgets = new Map<string, RpcBudget>();
   const settings = {
     unitsPerSecond: config.rpcUnitsPerSecond,
     burstUnits: config.rpcBurstUnits,
     weights: config.rpcWeights,
   };
+  const limit = { perSecond: config.rpcUnitsPerSecond, burst: config.rpcBurstUnits };
 
   const budgetOf = (chainId: number, url: string): RpcBudget => {
     const endpoint = endpointLabel(url);
@@ -54,13 +55,13 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
       const budgetId = `rpc-budget:${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
       budget = new RpcBudget(
         settings,
-        connection && { connection, budgetId },
+        redis ? sharedSpendWindow(redis, budgetId, limit) : localSpendWindow(limit),
+        `chain ${chainId} endpoint ${endpoint}`,
         ({ method, units: spent, waitedMs }) => {
           units.inc({ chain_id: String(chainId), endpoint, method }, spent);
           waited.observe({ method }, waitedMs / 1000);
         },
       );
-      budget.ready().catch((error: Error) => console.error(`rpc budget: ${error.message}`));
       budgets.set(key, budget);
     }
     return budget;
@@ -74,7 +75,7 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
     }),
     async close() {
       for (const budget of budgets.values()) await budget.close();
-      await connection?.disconnect();
+      redis?.disconnect();
     },
   };
 }

@@ -15,6 +15,7 @@ import { submitIntent } from '../../service/submit-intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres } from '../stack/postgres';
+import { providerWindows, type ProviderWindow } from '../stack/provider-count';
 import {
   pacedSends,
   reclaimedPermits,
@@ -81,6 +82,10 @@ interface Cell {
   asset: BenchAsset;
   /** A webhook endpoint of the cell's tenant, and how its receiver answers: none, 2xx, never. */
   webhooks: BenchWebhooks;
+  /** How the provider counts its limit: a token bucket or a rolling second. */
+  providerWindow: ProviderWindow;
+  /** The configured quota ÷ the provider's real limit (1: configured as published). */
+  limitFactor: number;
 }
 
 type BenchWebhooks = 'none' | 'ok' | 'hang';
@@ -232,20 +237,23 @@ async function measure(
   }
   const proxy = world.proxy!;
   proxy.calls.splice(0);
+  const realLimit = cell.quota === undefined ? undefined : cell.quota / cell.limitFactor;
   proxy.enforceQuota(
-    cell.quota === undefined
+    realLimit === undefined
       ? undefined
       : cell.model === 'sends'
         ? {
-            perSecond: cell.quota,
-            burst: Math.ceil(cell.quota / 10),
+            perSecond: realLimit,
+            burst: Math.ceil(realLimit / 10),
             answer: 'rpc-error',
+            window: cell.providerWindow,
             methods: ['eth_sendRawTransaction'],
           }
         : {
-            perSecond: cell.quota,
-            burst: burstOf(cell.quota, weights),
+            perSecond: realLimit,
+            burst: burstOf(realLimit, weights),
             answer: 'http-429',
+            window: cell.providerWindow,
             weights: weights.byMethod,
             otherMethods: weights.otherMethods,
           },
@@ -475,6 +483,7 @@ const headings = [
   'intents/s',
   'sends/s ÷ Q',
   'units/s ÷ Q',
+  "used ÷ provider's real limit",
   '429s (by method)',
   'RPC calls/intent (top)',
   'units/intent',
@@ -499,7 +508,10 @@ function rowOf(r: Result): string[] {
       ? '–'
       : `${cell.webhooks === 'hang' ? 'hanging' : '2xx'}, ${r.webhooksDelivered} delivered`,
     chainLabel(cell),
-    cell.model === 'sends' ? 'sends' : 'all calls',
+    `${cell.model === 'sends' ? 'sends' : 'all calls'}, ${cell.providerWindow}` +
+      (cell.limitFactor === 1 || cell.quota === undefined
+        ? ''
+        : `, real ${quotaLabel(cell.quota / cell.limitFactor)}`),
     String(cell.intents),
     quotaLabel(cell.quota),
     String(cell.processes),
@@ -510,6 +522,7 @@ function rowOf(r: Result): string[] {
     cell.quota === undefined || cell.model === 'sends'
       ? '–'
       : (r.unitsPerSecond / cell.quota).toFixed(3),
+    cell.quota === undefined ? '–' : (usedOfQuota(r)! * cell.limitFactor).toFixed(3),
     refusalSummary(r),
     rpcSummary(r.rpcPerIntent),
     r.unitsPerIntent.toFixed(1),
@@ -545,6 +558,8 @@ function headlines(results: Result[]): string[] {
         r.cell.quota === like.quota &&
         r.cell.processes === like.processes &&
         r.cell.asset === like.asset &&
+        r.cell.providerWindow === like.providerWindow &&
+        r.cell.limitFactor === like.limitFactor &&
         r.cell.webhooks === webhooks,
     );
   for (const withReceiver of results.filter((r) => r.cell.webhooks !== 'none')) {
@@ -671,6 +686,18 @@ async function main(): Promise<void> {
         .choices(['sqlite', 'postgres'])
         .default('sqlite'),
     )
+    .addOption(
+      new Option(
+        '--provider-window <windows>',
+        'how the provider counts: bucket (a token bucket) or sliding (a rolling second)',
+      ).default('bucket'),
+    )
+    .addOption(
+      new Option(
+        '--limit-factor <factors>',
+        "the configured quota ÷ the provider's real limit (2: configured twice too high)",
+      ).default('1'),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -687,6 +714,8 @@ async function main(): Promise<void> {
     weights: string;
     asset: string;
     webhooks: string;
+    providerWindow: string;
+    limitFactor: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -720,6 +749,16 @@ async function main(): Promise<void> {
   for (const mode of receiverModes)
     if (!['none', 'ok', 'hang'].includes(mode))
       problems.push(`--webhooks: "${mode}" is not none, ok or hang`);
+  const windows = list(options.providerWindow) as ProviderWindow[];
+  for (const window of windows)
+    if (!providerWindows.includes(window))
+      problems.push(`--provider-window: "${window}" is not bucket or sliding`);
+  const limitFactors = list(options.limitFactor).map((part) => {
+    const factor = Number(part);
+    if (!Number.isFinite(factor) || factor < 1)
+      problems.push(`--limit-factor: "${part}" is not a number of 1 or more`);
+    return factor;
+  });
   const parsedWeights = relayerSettings.rpcWeights.parse.safeParse(options.weights);
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
@@ -740,21 +779,25 @@ async function main(): Promise<void> {
         for (const webhooks of receiverModes)
           for (const intents of counts)
             for (const quota of quotas)
-              for (const processes of processCounts) {
-                const rotation = groups.length;
-                groups.push(
-                  arms.map((_, i) => ({
-                    arm: arms[(i + rotation) % arms.length]!,
-                    intents,
-                    quota,
-                    processes,
-                    blockTimeSeconds,
-                    model,
-                    asset,
-                    webhooks,
-                  })),
-                );
-              }
+              for (const processes of processCounts)
+                for (const providerWindow of windows)
+                  for (const limitFactor of limitFactors) {
+                    const rotation = groups.length;
+                    groups.push(
+                      arms.map((_, i) => ({
+                        arm: arms[(i + rotation) % arms.length]!,
+                        intents,
+                        quota,
+                        processes,
+                        blockTimeSeconds,
+                        model,
+                        asset,
+                        webhooks,
+                        providerWindow,
+                        limitFactor,
+                      })),
+                    );
+                  }
   const total = groups.flat().length;
 
   const results = await withBenchStack(
@@ -791,7 +834,8 @@ async function main(): Promise<void> {
               console.log(
                 `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
-                  `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}`,
+                  `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}, provider ` +
+                  `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
               const server = cell.arm === 'S' ? stock! : cell.arm === 'P' ? onPostgres! : tuned;
               measured.push(await measure(world, server, cell, index, bundlePath, provider));
@@ -829,7 +873,8 @@ async function main(): Promise<void> {
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
     `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
-    `--webhooks ${options.webhooks}`;
+    `--webhooks ${options.webhooks} --provider-window ${options.providerWindow} ` +
+    `--limit-factor ${options.limitFactor}`;
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
@@ -865,6 +910,8 @@ const jsonOf = (r: Result) => ({
   intentsPerSecond: r.intentsPerSecond,
   blockTimeSeconds: r.cell.blockTimeSeconds,
   providerCounts: r.cell.model,
+  providerWindow: r.cell.providerWindow,
+  limitFactor: r.cell.limitFactor,
   sendsPerSecondOverQuota: r.cell.quota === undefined ? null : r.sendsPerSecond / r.cell.quota,
   unitsPerSecondOverQuota: r.cell.quota === undefined ? null : r.unitsPerSecond / r.cell.quota,
   sendsPerSecond: r.sendsPerSecond,

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { keccak256, type Hex } from 'viem';
 import { freePort } from './free-port';
+import { providerCount, type ProviderCount, type ProviderWindow } from './provider-count';
 
 export interface RecordedCall {
   method: string;
@@ -29,8 +30,8 @@ export type ProxyFault =
   | { kind: 'lost-answer' };
 
 /**
- * A provider's own rate limit: a token bucket of `burst` units refilled at `perSecond`, each call
- * costing its method's weight (`weights`, 1 unit for a method it does not name, as a provider's
+ * A provider's own rate limit: a token bucket of `burst` units refilled at `perSecond`, or a
+ * rolling second of `perSecond` units (`window`, see provider-count.ts), each call costing its method's weight (`weights`, 1 unit for a method it does not name, as a provider's
  * compute-unit table), counting the calls of `methods` only when given (the send-only model of
  * earlier benchmarks). Over it, the call is refused as a provider would: HTTP 429, or an HTTP
  * 200 carrying JSON-RPC error -32005 "limit exceeded".
@@ -39,6 +40,8 @@ export interface ProxyQuota {
   perSecond: number;
   burst: number;
   answer: 'http-429' | 'rpc-error';
+  /** How the provider counts (default: a token bucket). */
+  window?: ProviderWindow;
   methods?: string[];
   weights?: Readonly<Record<string, number>>;
   /** Units of a method `weights` does not name (default 1). */
@@ -71,7 +74,7 @@ export class RpcProxy {
   readonly calls: RecordedCall[] = [];
   private readonly holds = new Map<string, number>();
   private fault: { fault: ProxyFault; methods?: string[] } | undefined;
-  private quota: (ProxyQuota & { tokens: number; refilledAt: number }) | undefined;
+  private quota: (ProxyQuota & { count: ProviderCount }) | undefined;
   private chaos: { schedule: ChaosSchedule; random: RandomGenerator } | undefined;
   private readonly startedAt = performance.now();
 
@@ -115,7 +118,7 @@ export class RpcProxy {
 
   /** Enforces `quota` from now on (a full bucket), or stops enforcing one with undefined. */
   enforceQuota(quota: ProxyQuota | undefined): void {
-    this.quota = quota && { ...quota, tokens: quota.burst, refilledAt: this.now() };
+    this.quota = quota && { ...quota, count: providerCount(quota.window ?? 'bucket', quota) };
   }
 
   /** Injects faults on `schedule` from now on, or stops with undefined. */
@@ -236,25 +239,14 @@ export class RpcProxy {
     return chaos.schedule.faults[pick];
   }
 
-  private takeQuotaTokens(
-    quota: ProxyQuota & { tokens: number; refilledAt: number },
-    recorded: RecordedCall[],
-  ): boolean {
-    const now = this.now();
-    quota.tokens = Math.min(
-      quota.burst,
-      quota.tokens + ((now - quota.refilledAt) / 1000) * quota.perSecond,
-    );
-    quota.refilledAt = now;
+  private takeQuotaTokens(quota: ProxyQuota & { count: ProviderCount }, recorded: RecordedCall[]) {
     const cost = recorded
       .filter((call) => !quota.methods || quota.methods.includes(call.method))
       .reduce(
         (units, call) => units + (quota.weights?.[call.method] ?? quota.otherMethods ?? 1),
         0,
       );
-    if (cost > quota.tokens) return false;
-    quota.tokens -= cost;
-    return true;
+    return cost === 0 || quota.count.admit(this.now(), cost);
   }
 
   private answerWith(

@@ -21,9 +21,12 @@ describe('network faults on the worker ↔ node path (through the proxy)', () =>
     const before = settledCount(await countIntentsByStatus(world.database.kysely));
     // Every call counts, a send three units (a provider's compute-unit table, in small).
     const quota = { perSecond: 12, burst: 4, weights: { eth_sendRawTransaction: 3 } };
-    // The provider's bucket holds one unit more than the budget's: a loaded CI machine delivered
-    // two calls the budget let go apart bunched past its 50 ms of jitter (one 429 in a run).
-    world.proxy!.enforceQuota({ ...quota, burst: quota.burst + 1, answer: 'rpc-error' });
+    // The proxy runs in this jest process, beside the test's own work: a stall here timestamps
+    // calls that arrived apart as one bunch (one 429 in a CI run, past the budget's 25 ms of
+    // delivery jitter). Its bucket holds a quarter second of the rate more than the budget's for
+    // that; the spend window's bound against both ways of counting is proven in
+    // test/unit/spend-window.test.ts and measured by the bench (--provider-window).
+    world.proxy!.enforceQuota({ ...quota, burst: quota.burst + 3, answer: 'rpc-error' });
     const settings = (perSecond: number, taskQueue: string) => ({
       TASK_QUEUE: taskQueue,
       RPC_UNITS_PER_SECOND: String(perSecond),

@@ -1,9 +1,9 @@
-import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
+import { sharedSpendWindow } from '../../throttle/shared-spend-window';
 import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
 import { startRedis, type RedisServer } from '../../dev/stack/redis';
 
@@ -103,18 +103,16 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
     ]);
     const clients = throttles.map(() => new Redis(redis.url, { maxRetriesPerRequest: 1 }));
     for (const client of clients) client.on('error', () => undefined);
-    // Each connection duplicates its client for Bottleneck's pub/sub: disconnected below as
-    // workers/rpc-budgets.ts does, or the duplicates reconnect after the restart and live on.
-    const connections = clients.map((client) => new Bottleneck.IORedisConnection({ client }));
-    const budgets = connections.map(
-      (connection) =>
+    const limit = { perSecond: 1000, burst: 1000 };
+    const budgets = clients.map(
+      (client) =>
         new RpcBudget(
           { unitsPerSecond: 1000, burstUnits: 1000, weights: presetWeights('alchemy') },
-          { connection, budgetId: 'restarted-budget' },
+          sharedSpendWindow(client, 'restarted-budget', limit),
+          'the test endpoint',
         ),
     );
     try {
-      await Promise.all(budgets.map((budget) => budget.ready()));
       await redis.restart();
       // Each asks again as an intent would (refused while it recovers), until served.
       for (const [index, throttle] of throttles.entries()) {
@@ -139,12 +137,79 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
       }
     } finally {
       await Promise.all([...throttles, ...budgets].map((part) => part.close()));
-      await Promise.all(connections.map((connection) => connection.disconnect()));
+      for (const client of clients) client.disconnect();
     }
     // Closed, nothing of them beats on: neither the limiters the restart replaced nor the last.
     logged.mockClear();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
+  });
+});
+
+describe('the spend window shared on Redis 7', () => {
+  const clients: Redis[] = [];
+  const client = () => {
+    const created = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    clients.push(created);
+    return created;
+  };
+  afterAll(() => clients.forEach((created) => created.disconnect()));
+
+  /** Takes `units` until granted, as the budget's line does. */
+  async function spend(window: ReturnType<typeof sharedSpendWindow>, units: number) {
+    for (let waitMs = await window.take(units); waitMs > 0; waitMs = await window.take(units)) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+    return performance.now();
+  }
+
+  it('two processes spend one window: never more than the limit in any second, and near all of it', async () => {
+    const limit = { perSecond: 200, burst: 200 };
+    const windows = [client(), client()].map((each) =>
+      sharedSpendWindow(each, 'two-spenders', limit),
+    );
+    // A fresh window starts full (what was spent before it existed is unknown): a second passes.
+    const spent: { at: number; units: number }[] = [];
+    const startedAt = performance.now();
+    await Promise.all(
+      windows.map(async (window) => {
+        for (let call = 0; performance.now() - startedAt < 4000; call++) {
+          const units = call % 2 === 0 ? 10 : 20;
+          spent.push({ at: await spend(window, units), units });
+        }
+      }),
+    );
+    spent.sort((a, b) => a.at - b.at);
+    // Granted times are this process's clock, a Redis round trip after the decision: a few ms
+    // of slack either way.
+    for (let first = 0, last = 0, sum = 0; last < spent.length; last++) {
+      sum += spent[last]!.units;
+      while (spent[last]!.at - spent[first]!.at >= 990) sum -= spent[first++]!.units;
+      expect(sum).toBeLessThanOrEqual(limit.perSecond);
+    }
+    const steady = spent.filter((each) => each.at - startedAt >= 1500);
+    const units = steady.reduce((sum, each) => sum + each.units, 0);
+    const seconds = (steady[steady.length - 1]!.at - steady[0]!.at) / 1000;
+    expect(units / seconds / limit.perSecond).toBeGreaterThan(0.85);
+  });
+
+  it('a refusal met by one process slows every process; a Redis restart never lets one second be spent twice', async () => {
+    const limit = { perSecond: 100, burst: 100 };
+    const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'fleet', limit));
+    await spend(a!, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Retry-After 300 ms, heard by a: b waits it out too.
+    await a!.refused(1, 300);
+    expect(await b!.take(1)).toBeGreaterThan(250);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await b!.take(1)).toBe(0);
+
+    for (const each of clients) each.on('error', () => undefined);
+    await redis.restart();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The state is gone: the window starts full, so nothing goes for a second.
+    const waitMs = await b!.take(1).catch(async () => b!.take(1));
+    expect(waitMs).toBeGreaterThan(900);
   });
 });

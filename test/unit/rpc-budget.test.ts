@@ -1,22 +1,36 @@
 import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
+import { localSpendWindow } from '../../throttle/spend-window';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
-  new RpcBudget({ unitsPerSecond, burstUnits, weights: presetWeights('alchemy') });
+  new RpcBudget(
+    { unitsPerSecond, burstUnits, weights: presetWeights('alchemy') },
+    localSpendWindow({ perSecond: unitsPerSecond, burst: burstUnits }),
+    'the test endpoint',
+  );
 
-describe('the RPC budget (Bottleneck, in process)', () => {
-  it('spends each call by its weight, and lets a send that queued last go first', async () => {
+describe('the RPC budget (a line by priority in front of a spend window, in process)', () => {
+  it('spends each call by its weight; behind the call at the front, the line goes by priority', async () => {
     const budget = budgetOf(500, 260);
-    await budget.ready();
     const spent: string[] = [];
     try {
-      // 250 of 260 units: what follows waits for the refill.
+      // 250 of 260 units: what follows waits for room.
       await budget.spend('eth_sendRawTransaction');
-      const waiting = ['eth_getTransactionByHash', 'eth_getCode', 'eth_sendRawTransaction'].map(
-        (method) => budget.spend(method).then(() => spent.push(method)),
+      const methods = [
+        'eth_getTransactionByHash',
+        'eth_getCode',
+        'eth_sendRawTransaction',
+        'eth_blockNumber',
+      ];
+      await Promise.all(
+        methods.map((method) => budget.spend(method).then(() => spent.push(method))),
       );
-      await Promise.all(waiting);
-      expect(spent[0]).toBe('eth_sendRawTransaction');
+      expect(spent).toEqual([
+        'eth_getTransactionByHash',
+        'eth_blockNumber',
+        'eth_sendRawTransaction',
+        'eth_getCode',
+      ]);
     } finally {
       await budget.close();
     }
@@ -24,7 +38,6 @@ describe('the RPC budget (Bottleneck, in process)', () => {
 
   it("pauses after a provider's refusal for its Retry-After", async () => {
     const budget = budgetOf(1000, 400);
-    await budget.ready();
     try {
       const startedAt = Date.now();
       budget.refused('eth_blockNumber', 400);
@@ -36,16 +49,30 @@ describe('the RPC budget (Bottleneck, in process)', () => {
     }
   });
 
-  it('without a Retry-After, pauses as long as the budget takes to earn the refused call back', async () => {
+  it('without a Retry-After, holds sends back as long as the window takes to earn the refused call back', async () => {
     const budget = budgetOf(1000, 400);
-    await budget.ready();
     try {
       budget.refused('eth_sendRawTransaction');
-      // 250 units at 980 units/s.
+      // 250 units at 1,000 units/s.
       expect(budget.pausedForMs()).toBeGreaterThan(200);
-      expect(budget.pausedForMs()).toBeLessThanOrEqual(256);
+      expect(budget.pausedForMs()).toBeLessThanOrEqual(250);
     } finally {
       await budget.close();
+    }
+  });
+
+  it('reports refusals as one counted line a minute, not one per call', async () => {
+    const warned = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const budget = budgetOf(1000, 400);
+    try {
+      for (let refusal = 0; refusal < 5; refusal++) budget.refused('eth_blockNumber');
+      expect(warned).toHaveBeenCalledTimes(1);
+      expect(warned).toHaveBeenCalledWith(
+        expect.stringMatching(/the test endpoint refused 1 call/),
+      );
+    } finally {
+      await budget.close();
+      warned.mockRestore();
     }
   });
 });

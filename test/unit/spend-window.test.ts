@@ -1,0 +1,168 @@
+import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
+import { providerCount, providerWindows } from '../../dev/stack/provider-count';
+import {
+  decideSpend,
+  deliveryJitterMs,
+  emptyWindow,
+  localSpendWindow,
+  recordRefusal,
+  type ProviderLimit,
+} from '../../throttle/spend-window';
+
+/** Alchemy-like weights: most reads 10–26, a send 250. */
+const weights = [10, 20, 20, 20, 26, 60, 250];
+
+interface Run {
+  decidedAt: number[];
+  units: number[];
+  refused: number;
+}
+
+/**
+ * A caller that always has a call waiting (random weights), against a provider counting `window`
+ * whose real limit is `real` (the window is configured with `limit`): each call reaches the
+ * provider 0 to deliveryJitterMs after its decision, and a refusal is fed back as the metered
+ * transport does. Pure simulation: the clock is the loop's.
+ */
+function saturate(
+  seed: number,
+  limit: ProviderLimit,
+  real: ProviderLimit,
+  window: 'bucket' | 'sliding',
+  seconds: number,
+): Run {
+  const random = xoroshiro128plus(seed);
+  const state = emptyWindow();
+  const provider = providerCount(window, real);
+  const run: Run = { decidedAt: [], units: [], refused: 0 };
+  // Arrivals are judged in arrival order: calls are decided in order, delivered jittered.
+  const arrivals: { at: number; units: number }[] = [];
+  let now = 0;
+  let units = weights[unsafeUniformIntDistribution(0, weights.length - 1, random)]!;
+  while (now < seconds * 1000) {
+    const waitMs = decideSpend(state, now, units, limit);
+    if (waitMs > 0) {
+      now += waitMs;
+      continue;
+    }
+    const delay = unsafeUniformIntDistribution(0, deliveryJitterMs * 1000, random) / 1000;
+    arrivals.push({ at: now + delay, units });
+    run.decidedAt.push(now);
+    run.units.push(units);
+    // Deliver what has arrived by now, in arrival order, and feed refusals back.
+    arrivals.sort((a, b) => a.at - b.at);
+    while (arrivals.length > 0 && arrivals[0]!.at <= now) {
+      const arrival = arrivals.shift()!;
+      if (!provider.admit(arrival.at, arrival.units)) {
+        run.refused++;
+        recordRefusal(state, now, arrival.units, limit);
+      }
+    }
+    units = weights[unsafeUniformIntDistribution(0, weights.length - 1, random)]!;
+    // The next caller is a moment behind (0–3 ms).
+    now += unsafeUniformIntDistribution(0, 3, random);
+  }
+  return run;
+}
+
+/** Units spent from `fromMs` on, per second, as a share of `perSecond`. */
+function usedAfter(run: Run, fromMs: number, perSecond: number): number {
+  let units = 0;
+  run.decidedAt.forEach((at, index) => (units += at >= fromMs ? run.units[index]! : 0));
+  const lastAt = run.decidedAt[run.decidedAt.length - 1]!;
+  return (units * 1000) / (lastAt - fromMs) / perSecond;
+}
+
+const seeds = Array.from({ length: 40 }, (_, index) => 1000 + index * 7919);
+
+describe('the spend window (a rolling second and a burst, decided at the moment of the call)', () => {
+  it('lets the burst less its jitter go back to back, then the rate; says how long to wait', () => {
+    const state = emptyWindow();
+    const limit = { perSecond: 10, burst: 10 };
+    // 10 less a quarter of a unit of jitter: 9 go together, the tenth when the bucket has it.
+    const answers = Array.from({ length: 10 }, () => decideSpend(state, 0, 1, limit));
+    expect(answers).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 25]);
+    expect(decideSpend(state, 25, 1, limit)).toBe(0);
+    // Ten units spent within the window: the next waits until the first leaves it (at 1,025 ms).
+    expect(decideSpend(state, 125, 1, limit)).toBe(900);
+    expect(decideSpend(state, 1025, 1, limit)).toBe(0);
+  });
+
+  it('lets a call heavier than the limit go alone in an empty window', () => {
+    const state = emptyWindow();
+    expect(decideSpend(state, 0, 500, { perSecond: 300, burst: 300 })).toBe(0);
+    expect(decideSpend(state, 10, 10, { perSecond: 300, burst: 300 })).toBeGreaterThan(1000);
+  });
+
+  it.each(providerWindows)(
+    'never refused by a provider counting a %s, and fills ≥ 0.88 of the limit with Alchemy-like weights (40 seeds)',
+    (window) => {
+      for (const seed of seeds) {
+        for (const limit of [
+          { perSecond: 1500, burst: 1500 },
+          { perSecond: 1500, burst: 300 },
+        ]) {
+          const run = saturate(seed, limit, limit, window, 60);
+          expect({ seed, limit, refused: run.refused }).toEqual({ seed, limit, refused: 0 });
+          // 0.976 at most (the window's jitter margin), less what a heavy call at the front
+          // leaves unused while it waits for room, and the caller's lateness, which a rolling
+          // window repeats a second later (0.90 at the worst seed). After the first second: a
+          // full bucket at the start is the provider's to give.
+          expect(usedAfter(run, 1000, limit.perSecond)).toBeGreaterThanOrEqual(0.88);
+        }
+      }
+    },
+  );
+
+  it('never spends more than the limit in any window of a second at decision time, nor more than the burst at once', () => {
+    for (const seed of seeds) {
+      const limit = { perSecond: 400, burst: 300 };
+      const { decidedAt, units } = saturate(seed, limit, limit, 'sliding', 10);
+      for (let first = 0, last = 0, sum = 0; last < decidedAt.length; last++) {
+        sum += units[last]!;
+        while (decidedAt[last]! - decidedAt[first]! >= 1000) sum -= units[first++]!;
+        expect(sum).toBeLessThanOrEqual(limit.perSecond);
+      }
+      const atOnce = new Map<number, number>();
+      decidedAt.forEach((at, index) => atOnce.set(at, (atOnce.get(at) ?? 0) + units[index]!));
+      expect(Math.max(...atOnce.values())).toBeLessThanOrEqual(300);
+    }
+  });
+
+  it.each(providerWindows)(
+    'configured at twice a %s provider’s real limit: converges, < 1.5% of calls refused, ≥ 0.8 of the real limit used after 30 s (40 seeds)',
+    (window) => {
+      for (const seed of seeds) {
+        const limit = { perSecond: 1500, burst: 1500 };
+        const real = { perSecond: 750, burst: 750 };
+        const run = saturate(seed, limit, real, window, 300);
+        const calls = run.units.length;
+        // The rate in use saws between 0.85 and 1 of the real limit (a cut, then the climb
+        // until the next refusal): ~0.925 of it on average, times the window's 0.976 and the
+        // heavy calls' packing — ~0.84 measured; the bench measures it against real workers.
+        const outcome = {
+          seed,
+          refusedUnder: run.refused / calls < 0.015,
+          usedOver: usedAfter(run, 30_000, real.perSecond) >= 0.8,
+        };
+        expect(outcome).toEqual({ seed, refusedUnder: true, usedOver: true });
+      }
+    },
+  );
+
+  it('a refusal cuts the rate gently, once per overrun, honours Retry-After, and the rate climbs back', () => {
+    const clock = 0;
+    const window = localSpendWindow({ perSecond: 100, burst: 100 }, () => clock);
+    const state = emptyWindow();
+    recordRefusal(state, 0, 1, { perSecond: 100, burst: 100 });
+    recordRefusal(state, 100, 1, { perSecond: 100, burst: 100 });
+    expect(state.scale).toBeCloseTo(0.85);
+    recordRefusal(state, 600, 1, { perSecond: 100, burst: 100 }, 2000);
+    expect(state.scale).toBeLessThan(0.73);
+    expect(decideSpend(state, 600, 1, { perSecond: 100, burst: 100 })).toBe(2000);
+    // 0.005 of the limit a second: back to all of it within a minute.
+    decideSpend(state, 60_600, 1, { perSecond: 100, burst: 100 });
+    expect(state.scale).toBe(1);
+    return expect(window.take(1)).resolves.toBe(0);
+  });
+});

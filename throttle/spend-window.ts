@@ -1,0 +1,161 @@
+/**
+ * A provider's limit as it publishes it: units per second, and how many may go back to back.
+ */
+export interface ProviderLimit {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * Where the relayer spends a provider's limit, asked at the moment of each call: it answers "now"
+ * (and counts the units) or "not before N ms", and never queues. Deciding at the moment of the
+ * call, not reserving a later slot, is what keeps the bound however late the caller comes back.
+ */
+export interface SpendWindow {
+  /** 0 when `units` may go now (they are counted); otherwise the ms until they may. */
+  take(units: number): Promise<number>;
+  /**
+   * The provider refused a call of `units` for its rate: the rate in use is cut (for every
+   * process sharing the window) and nothing goes for `retryAfterMs` when the provider said so.
+   */
+  refused(units: number, retryAfterMs?: number): Promise<void>;
+}
+
+/**
+ * How much later than the decision a call may reach the provider, at most, beyond the others'
+ * delay: the network and a busy event loop. The window is kept over this much more than a second,
+ * and the burst this much of the rate short, so calls bunched by it still fit.
+ */
+export const deliveryJitterMs = 25;
+export const windowMs = 1000 + deliveryJitterMs;
+
+/**
+ * After a provider's refusal the rate in use is cut by this factor — gently, not halved: a
+ * refusal on a well-set limit is usually one call's jitter — and at most once per `cutSpacingMs`,
+ * so the refusals of one overrun cut once. It then climbs back by `climbPerSecond` of the limit
+ * while calls succeed, so a limit set too high converges on the provider's real one (and a
+ * provider's bad minute is forgotten in a few).
+ */
+export const cutFactor = 0.85;
+export const cutSpacingMs = 500;
+export const climbPerSecond = 0.005;
+export const minScale = 1 / 16;
+
+export interface WindowState {
+  /** What was spent within the window, oldest first. */
+  spends: { at: number; units: number }[];
+  total: number;
+  /** GCRA's theoretical arrival time: where the burst bound stands. */
+  tat: number;
+  /** The share of the limit in use (1 until the provider refuses), and when it was last moved. */
+  scale: number;
+  scaledAt: number;
+  lastCutAt: number;
+  pausedUntil: number;
+}
+
+export const emptyWindow = (): WindowState => ({
+  spends: [],
+  total: 0,
+  tat: 0,
+  scale: 1,
+  scaledAt: 0,
+  lastCutAt: Number.NEGATIVE_INFINITY,
+  pausedUntil: 0,
+});
+
+/**
+ * The decision for `units` at `now` (ms), under two bounds that together hold whichever way the
+ * provider counts: a sliding log — never more than perSecond units within any window — and GCRA
+ * (golang.org/x/time/rate's algorithm) for the burst — never more than `burst` back to back, the
+ * rest at the rate, which is what a provider's token bucket allows. Either alone is caught out: a
+ * bucket of rate Q and burst B lets B + Q through in one second, which a rolling-second provider
+ * refuses; a rolling second alone lets Q go back to back. Sustained, the window allows
+ * 1000 ÷ windowMs of the rate (0.976). `state` is updated when the units are spent.
+ */
+export function decideSpend(
+  state: WindowState,
+  now: number,
+  units: number,
+  limit: ProviderLimit,
+): number {
+  climb(state, now);
+  if (state.pausedUntil > now) return Math.ceil(state.pausedUntil - now);
+  while (state.spends.length > 0 && state.spends[0]!.at <= now - windowMs) {
+    state.total -= state.spends.shift()!.units;
+  }
+  const { perSecond, burst, unitMs } = scaled(limit, state.scale, units);
+  let windowWait = 0;
+  // A call heavier than the whole limit goes alone in the window, or never would.
+  if (state.total > 0 && state.total + units > perSecond) {
+    let remaining = state.total;
+    for (const spend of state.spends) {
+      remaining -= spend.units;
+      if (remaining === 0 || remaining + units <= perSecond) {
+        windowWait = spend.at + windowMs - now;
+        break;
+      }
+    }
+  }
+  const nextTat = Math.max(state.tat, now) + units * unitMs;
+  const wait = Math.max(windowWait, nextTat - burst * unitMs - now);
+  if (wait > 0) return Math.ceil(wait);
+  state.tat = nextTat;
+  state.spends.push({ at: now, units });
+  state.total += units;
+  return 0;
+}
+
+/** A provider's refusal of `units` at `now`: the cut, the provider's bucket taken as empty, its pause. */
+export function recordRefusal(
+  state: WindowState,
+  now: number,
+  units: number,
+  limit: ProviderLimit,
+  retryAfterMs?: number,
+): void {
+  climb(state, now);
+  if (now - state.lastCutAt >= cutSpacingMs) {
+    state.scale = Math.max(minScale, state.scale * cutFactor);
+    state.lastCutAt = now;
+  }
+  const { burst, unitMs } = scaled(limit, state.scale, units);
+  // The provider had nothing left: what goes next goes at the rate, earned from now.
+  state.tat = Math.max(state.tat, now + burst * unitMs);
+  if (retryAfterMs !== undefined)
+    state.pausedUntil = Math.max(state.pausedUntil, now + retryAfterMs);
+}
+
+function climb(state: WindowState, now: number): void {
+  if (state.scale < 1 && now > state.scaledAt) {
+    state.scale = Math.min(1, state.scale + (climbPerSecond * (now - state.scaledAt)) / 1000);
+  }
+  state.scaledAt = Math.max(state.scaledAt, now);
+}
+
+/**
+ * The limit in use: scaled after refusals; the burst no more than a second's worth, less what the
+ * delivery jitter can bunch, and never less than the call (a smaller provider burst than the
+ * call is a configuration the start refuses).
+ */
+function scaled(limit: ProviderLimit, scale: number, units: number) {
+  const perSecond = limit.perSecond * scale;
+  const burst = Math.max(
+    units,
+    Math.min(limit.burst * scale, perSecond) - (perSecond * deliveryJitterMs) / 1000,
+  );
+  return { perSecond, burst, unitMs: 1000 / perSecond };
+}
+
+/** For one process; `now` is injectable (ms, monotonic). */
+export function localSpendWindow(
+  limit: ProviderLimit,
+  now: () => number = () => performance.now(),
+): SpendWindow {
+  const state = emptyWindow();
+  return {
+    take: (units) => Promise.resolve(decideSpend(state, now(), units, limit)),
+    refused: (units, retryAfterMs) =>
+      Promise.resolve(recordRefusal(state, now(), units, limit, retryAfterMs)),
+  };
+}
