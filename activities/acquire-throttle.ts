@@ -30,6 +30,8 @@ export const acquireThrottle =
   ({ throttle, permitReleaseQueue }: ActivityDependencies) =>
   async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
     const permitId = permitIdOfThisAttempt(intentId);
-    const grant = await whileHeartbeating(() => throttle.acquire(permitId, cancellationSignal()));
+    const grant = await whileHeartbeating(() =>
+      throttle.acquire(permitId, cancellationSignal(), intentId),
+    );
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

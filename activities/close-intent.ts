@@ -41,6 +41,10 @@ export const closeIntent = (deps: ActivityDependencies) => {
     });
   return async (parameters: CloseIntentParameters): Promise<CloseIntentResult> => {
     const closed = await close(parameters);
+    // Cancelled (or failed) while its slot in the permit line was ahead: the next intent takes it.
+    // Best effort: a slot not given back only goes unused, and Redis down must not keep an
+    // intent from closing.
+    await deps.throttle.cancelSlot(parameters.intentId).catch(() => undefined);
     if (parameters.batchItem && closed.status !== IntentStatus.needsReview) {
       await passWalletTurn(deps, parameters.batchItem);
     }

@@ -7,14 +7,15 @@ import {
 
 /**
  * Takes an RPC permit before the intent is touched, as a local activity in the workflow's own
- * task: no task-queue round trip, and no wait in line — a refusal says when to ask again, and the
- * workflow waits on a timer with nothing written. The permit is a Bottleneck job in this
+ * task: no task-queue round trip, and no wait in line — without room now, the intent is given its
+ * slot in the line (kept by intent id, so a re-run after a crash gets the same one) and the
+ * workflow waits on a timer until then with nothing written, and takes its permit at that time. The permit is a Bottleneck job in this
  * process's memory; the grant names this process's release queue, for a release that cannot be
  * made here (the workflow moved to another process meanwhile).
  */
 export const tryAcquirePermit =
   ({ throttle, permitReleaseQueue }: ActivityDependencies) =>
   async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
-    const grant = await throttle.tryAcquire(permitIdOfThisAttempt(intentId));
+    const grant = await throttle.tryAcquire(permitIdOfThisAttempt(intentId), intentId);
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

@@ -10,5 +10,6 @@ export const serverPacedPermits: PermitSource = {
   tryAcquire: () => Promise.resolve({ granted: false, reason: 'server-paced', retryAfterMs: 0 }),
   acquire: (permitId) => Promise.resolve({ granted: true, permitId, waitedMs: 0 }),
   release: () => true,
+  cancelSlot: () => Promise.resolve(),
   reserveSend: () => Promise.resolve(0),
 };

@@ -1,14 +1,16 @@
 import Bottleneck from 'bottleneck';
 import Redis from 'ioredis';
 import { endLimiter } from './end-limiter';
-import { isLostRedisState, refillOf } from './refill';
+import { isLostRedisState } from './lost-redis-state';
+import { localPermitLine, type PermitLine } from './permit-line';
+import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
 import { localSpendWindow, type SpendWindow } from './spend-window';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
   maxInFlight: number;
-  /** Token bucket: sustained sends per second … */
+  /** The provider's send rate: permits per second, the line's pace … */
   perSecond: number;
   /** … and how many may start back to back after a quiet period. */
   burst: number;
@@ -30,7 +32,12 @@ export interface ThrottleCluster {
 
 export type PermitGrant =
   | { granted: true; permitId: string; waitedMs: number }
-  | { granted: false; reason: 'busy' | 'timeout' | 'closed'; retryAfterMs: number }
+  /**
+   * `reserved`: the try has a slot in the line, `retryAfterMs` from now, and takes its permit then
+   * without queueing again; `busy`: its slot has come but every in-flight slot is held (the
+   * in-flight bound is not reservable by time), and it keeps its slot meanwhile.
+   */
+  | { granted: false; reason: 'reserved' | 'busy' | 'timeout' | 'closed'; retryAfterMs: number }
   /** QUOTA_MODE=task-queue: permits come from the server's paced queue, not from here. */
   | { granted: false; reason: 'server-paced'; retryAfterMs: 0 };
 
@@ -41,19 +48,26 @@ export type PermitGrant =
 const raceWindowMs = 200;
 
 /**
- * The RPC quota: Bottleneck's `maxConcurrent` is the in-flight semaphore and its reservoir, refilled
- * one token every 1/perSecond up to `burst`, is the token bucket. A permit is a Bottleneck job that
- * keeps running until `release`, so it holds its in-flight slot between the activities of one
- * intent; `expiration` reclaims it if the release never comes (in Redis too, when its process died).
- * The same rate is applied once more right before each send, by a spend window (see reserveSend).
+ * A timer may fire a little before its slot by this process's clock (the line keeps Redis's, and
+ * clocks differ by a few ms): a try this close to its slot takes it rather than sleeping again.
+ */
+const slotToleranceMs = 20;
+
+/**
+ * The RPC quota: the rate is a line of slots (permit-line.ts: a try gets a permit now or a slot
+ * to come back at), the in-flight bound Bottleneck's `maxConcurrent`. A permit is a Bottleneck job
+ * that keeps running until `release`, so it holds its in-flight slot between the activities of
+ * one intent; `expiration` reclaims it if the release never comes (in Redis too, when its process
+ * died). The rate is applied once more right before each send, by a spend window (reserveSend).
  */
 export class Throttle {
   private limiter: Bottleneck;
   private readonly connection?: Bottleneck.IORedisConnection;
+  private readonly line: PermitLine;
   private readonly sendWindow: SpendWindow;
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
-  /** When the last refused try was told to come back (see nextTurnMs). */
+  /** When the last try refused for a full in-flight bound was told to come back. */
   private turnsTail = 0;
   /** How long permits are held, smoothed: how fast a full in-flight bound frees a slot. */
   private holdMs = 0;
@@ -69,8 +83,10 @@ export class Throttle {
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
+      this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, settings);
       this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
     } else {
+      this.line = localPermitLine(settings);
       this.sendWindow = localSpendWindow(settings);
     }
     this.limiter = this.createLimiter();
@@ -84,16 +100,12 @@ export class Throttle {
   }
 
   private createLimiter(): Bottleneck {
-    const { perSecond, burst, maxWaitMs } = this.settings;
-    const options: Bottleneck.ConstructorOptions = {
-      ...quotaOf(this.settings, this.cluster !== undefined),
-      reservoir: burst,
-      // Waiters beyond what the bucket can serve within maxWaitMs (with a margin for timer
-      // slack) are turned away at once: they would time out anyway, and a timed-out waiter
-      // still in the queue would burn a token when its turn came.
-      highWater: Math.max(1, Math.floor((0.8 * perSecond * maxWaitMs) / 1000)),
-      strategy: Bottleneck.strategy.OVERFLOW,
+    const options: Bottleneck.ConstructorOptions & { heartbeatInterval?: number } = {
+      maxConcurrent: this.settings.maxInFlight,
       ...(this.cluster && {
+        // Each beat frees the permits of dead holders whose expiration passed, and tells the
+        // waiters (5 s by default; the option is real but missing from Bottleneck's types).
+        heartbeatInterval: 500,
         id: this.cluster.limiterId,
         datastore: 'ioredis',
         connection: this.connection,
@@ -112,36 +124,82 @@ export class Throttle {
   private async ready(): Promise<void> {
     await this.limiter.ready();
     // Redis keeps the settings of whoever created the limiter first: apply ours, so a deploy
-    // that changes the quota takes effect (the last process to start wins).
-    if (this.cluster) await this.limiter.updateSettings(quotaOf(this.settings, true));
+    // that changes the bound takes effect (the last process to start wins).
+    if (this.cluster)
+      await this.limiter.updateSettings({ maxConcurrent: this.settings.maxInFlight });
   }
 
   /**
    * A permit now, or when to ask again — never a wait in line: the caller holds no slot while
-   * refused and comes back on a workflow timer at its turn. `permitId` must be unique per
-   * acquisition.
+   * refused and comes back on a workflow timer. `permitId` must be unique per acquisition; `slotKey`
+   * (the intent) keeps the caller's slot in the line from one try to the next.
    */
-  async tryAcquire(permitId: string): Promise<PermitGrant> {
+  async tryAcquire(permitId: string, slotKey: string = permitId): Promise<PermitGrant> {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
-    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.nextTurnMs() };
+    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
+    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
+    if (untilSlotMs === undefined) {
+      return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
+    }
+    if (untilSlotMs > slotToleranceMs) {
+      return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
+    }
     const limiter = this.limiter;
     const free = await limiter.check().catch((error: unknown) => {
       if (isLostRedisState(error)) this.recover(limiter);
       return false;
     });
-    if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.nextTurnMs() };
-    const grant = await this.acquire(permitId, undefined, raceWindowMs);
+    if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
+    const grant = await this.takeInFlight(permitId, undefined, raceWindowMs);
+    if (grant.granted) await this.line.taken(slotKey).catch(() => undefined);
     // Out of the race window: another took the free slot first, not a wait that ran out.
     return !grant.granted && grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
   }
 
-  /** Waits for a permit (up to maxWaitMs); `permitId` must be unique per acquisition. */
-  acquire(
+  /**
+   * Waits for a permit (up to maxWaitMs): its slot in the line, then an in-flight slot.
+   * `permitId` must be unique per acquisition; `slotKey` as for tryAcquire.
+   */
+  async acquire(
     permitId: string,
     signal?: AbortSignal,
-    maxWaitMs = this.settings.maxWaitMs,
+    slotKey: string = permitId,
+  ): Promise<PermitGrant> {
+    const startedAt = Date.now();
+    const { maxWaitMs } = this.settings;
+    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
+    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
+    if (untilSlotMs === undefined) {
+      return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
+    }
+    // A slot beyond the wait (with a moment left for the in-flight slot): the caller comes back
+    // at it, on a timer.
+    if (untilSlotMs > maxWaitMs - raceWindowMs) {
+      return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
+    }
+    if (untilSlotMs > 0 && !(await pause(untilSlotMs, signal))) {
+      return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
+    }
+    const grant = await this.takeInFlight(permitId, signal, maxWaitMs - (Date.now() - startedAt));
+    if (grant.granted) {
+      await this.line.taken(slotKey).catch(() => undefined);
+      return { ...grant, waitedMs: Date.now() - startedAt };
+    }
+    return grant;
+  }
+
+  /** `slotKey` will not ask again (its intent was closed): its slot goes to the next. */
+  cancelSlot(slotKey: string): Promise<void> {
+    return this.line.cancel(slotKey);
+  }
+
+  /** Waits for an in-flight slot, up to `maxWaitMs`. */
+  private takeInFlight(
+    permitId: string,
+    signal: AbortSignal | undefined,
+    maxWaitMs: number,
   ): Promise<PermitGrant> {
     const startedAt = Date.now();
     return new Promise((resolve) => {
@@ -154,9 +212,10 @@ export class Throttle {
         resolve(grant);
       };
       const refuse = (reason: 'busy' | 'timeout' | 'closed') =>
-        settle({ granted: false, reason, retryAfterMs: this.nextTurnMs() });
+        settle({ granted: false, reason, retryAfterMs: this.busyTurnMs() });
       const onAbort = () => refuse('closed');
-      const deadline = setTimeout(() => refuse('timeout'), maxWaitMs);
+      const deadline = setTimeout(() => refuse('timeout'), Math.max(0, maxWaitMs));
+      if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort);
 
       const limiter = this.limiter;
@@ -192,8 +251,8 @@ export class Throttle {
    * Asked right before each send to the node: 0 to go now (counted), else the ms to wait. The
    * permit is taken before any side effect, but a few steps run between the permit and the send,
    * and when workers are busy those steps bunch up (the node saw 7 sends within one second under
-   * a 5/s permit quota): deciding at the moment of the send is what holds the bound however late
-   * a step runs (reserving future send slots instead was measured to let late sends bunch again).
+   * a 5/s permit quota), and late timers bunch permits: deciding at the moment of the send is
+   * what holds the bound however late a step runs.
    */
   reserveSend(): Promise<number> {
     return this.sendWindow.take(1);
@@ -232,43 +291,38 @@ export class Throttle {
     await this.connection?.disconnect();
   }
 
-  /** How often a slot frees: a token, or a permit back when the in-flight bound is what is full. */
-  private slotMs(): number {
-    const { perSecond, maxInFlight } = this.settings;
-    return Math.max(1000 / perSecond, this.holdMs / maxInFlight);
-  }
-
   /**
-   * When a refused caller should ask again: refusals are handed turns one free slot apart, in
-   * the order refused — a slot frees at the bucket's rate, or, when the in-flight bound is what
-   * is full, as often as permits come back (hold time ÷ bound) — so each comes back about when
-   * there is room for it. Per process: with several
-   * processes sharing a quota, turns come back a little early and some are refused again.
+   * When a try refused for a full in-flight bound should come back: turns one freed slot apart
+   * (hold time ÷ bound), in the order refused, jittered late by a tenth to a half of a slot so
+   * they keep their order. Per process: with several processes, some come back early.
    */
-  private nextTurnMs(): number {
+  private busyTurnMs(): number {
     const now = Date.now();
-    const interval = this.slotMs();
+    const interval = Math.max(minTurnMs, this.holdMs / this.settings.maxInFlight);
     this.turnsTail = Math.max(this.turnsTail, now) + interval;
-    // Jittered late, by a tenth to a half of a slot: turns keep their order, and a token that
-    // waits a moment for its caller is kept in the bucket, while a caller early for its token is
-    // refused and goes to the back of the line. (A jitter that was a share of the whole wait let
-    // the refused overtake each other and be refused again, over and over.)
     const waitMs = this.turnsTail - now + interval * (0.1 + Math.random() * 0.4);
     return Math.min(Math.max(Math.round(waitMs), minTurnMs), maxTurnMs);
   }
 }
 
-/** A turn further out than this is asked again then: the line may have moved meanwhile. */
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A turn for an in-flight slot further out than this is asked again then. */
 const maxTurnMs = 5 * 60_000;
 
 /** A refused caller never comes back sooner: each try costs a workflow task. */
 const minTurnMs = 50;
-
-/** The settings that make up the quota (the current reservoir is state, not a setting). */
-const quotaOf = (
-  settings: ThrottleSettings,
-  clustered: boolean,
-): Bottleneck.ConstructorOptions => ({
-  maxConcurrent: settings.maxInFlight,
-  ...refillOf(settings, clustered),
-});

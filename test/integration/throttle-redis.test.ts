@@ -213,3 +213,36 @@ describe('the spend window shared on Redis 7', () => {
     expect(waitMs).toBeGreaterThan(900);
   });
 });
+
+describe('the permit line shared on Redis 7', () => {
+  it('gives each intent one slot across processes, the same one when asked again elsewhere, and a cancelled slot to the next', async () => {
+    const lineSettings = { ...settings, maxInFlight: 50, perSecond: 10, burst: 1 };
+    const cluster = { redisUrl: redis.url, limiterId: 'line' };
+    const [a, b] = await Promise.all([
+      Throttle.start(lineSettings, cluster),
+      Throttle.start(lineSettings, cluster),
+    ]);
+    try {
+      const startedAt = Date.now();
+      expect(await a.tryAcquire('i0/1', 'i0')).toMatchObject({ granted: true });
+      const slotOf = async (throttle: Throttle, intent: string, attempt = 1) => {
+        const answer = await throttle.tryAcquire(`${intent}/${attempt}`, intent);
+        if (answer.granted) throw new Error(`${intent} was granted with the line full`);
+        expect(answer.reason).toBe('reserved');
+        return answer.retryAfterMs + (Date.now() - startedAt);
+      };
+      const slots = [await slotOf(a, 'i1'), await slotOf(b, 'i2'), await slotOf(a, 'i3')];
+      // One interval apart whichever process asked (Redis's clock: a few ms either way).
+      slots.forEach((slot, i) => expect(Math.abs(slot - 100 * (i + 1))).toBeLessThan(15));
+      // i2's try re-runs on the other process (a crash, a moved workflow): the same slot.
+      expect(Math.abs((await slotOf(a, 'i2', 2)) - slots[1]!)).toBeLessThan(15);
+      // i1 is cancelled: the next intent to ask takes its slot, not the back of the line.
+      await b.cancelSlot('i1');
+      expect(Math.abs((await slotOf(b, 'i4')) - slots[0]!)).toBeLessThan(15);
+      await new Promise((resolve) => setTimeout(resolve, 230 - (Date.now() - startedAt)));
+      expect(await b.tryAcquire('i2/3', 'i2')).toMatchObject({ granted: true });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

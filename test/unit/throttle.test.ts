@@ -24,8 +24,8 @@ describe('Throttle (Bottleneck, in-process)', () => {
     expect(throttle.inFlight).toBe(2);
   });
 
-  it('turns away waiters it could not serve before their deadline', async () => {
-    // 1/s with a 3 s wait: one token now, two waiters can be served in time, the rest are refused.
+  it('turns away waiters whose slot in the line comes after their deadline, with that slot', async () => {
+    // 1/s with a 3 s wait: one slot now, two waiters' slots come in time, the rest are told when.
     throttle = await Throttle.start(settings({ perSecond: 1, burst: 1, maxWaitMs: 3000 }));
     const first = await throttle.acquire('first');
     expect(first.granted).toBe(true);
@@ -34,8 +34,8 @@ describe('Throttle (Bottleneck, in-process)', () => {
     expect(outcomes.filter((o) => o.granted)).toHaveLength(2);
     const refused = outcomes.filter((o) => !o.granted);
     expect(refused).toEqual([
-      expect.objectContaining({ reason: 'busy', retryAfterMs: expect.any(Number) }),
-      expect.objectContaining({ reason: 'busy' }),
+      expect.objectContaining({ reason: 'reserved', retryAfterMs: expect.any(Number) }),
+      expect.objectContaining({ reason: 'reserved' }),
     ]);
   });
 
@@ -89,22 +89,32 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
     expect(throttle.release('same')).toBe(false);
   });
 
-  it('gives refused callers turns one slot apart, so they come back about when there is room', async () => {
-    // 10/s, burst 1: one token now, then one every 100 ms.
+  it('gives tries without room their slots in the line, one interval apart, kept by intent', async () => {
+    // 10/s, burst 1: one slot now, then one every 100 ms.
     throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
-    expect((await throttle.tryAcquire('first')).granted).toBe(true);
-    const turns: number[] = [];
-    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) {
-      const refused = await throttle.tryAcquire(id);
-      if (refused.granted) throw new Error(`${id} was granted with the bucket empty`);
-      turns.push(refused.retryAfterMs);
+    const startedAt = Date.now();
+    expect((await throttle.tryAcquire('first/1', 'first')).granted).toBe(true);
+    const slots: number[] = [];
+    for (const intent of ['r1', 'r2', 'r3', 'r4', 'r5']) {
+      const reserved = await throttle.tryAcquire(`${intent}/1`, intent);
+      if (reserved.granted) throw new Error(`${intent} was granted with the line full`);
+      expect(reserved.reason).toBe('reserved');
+      slots.push(reserved.retryAfterMs + (Date.now() - startedAt));
     }
-    // Each a slot after the one before, jittered late by a tenth to a half of a slot:
-    // 110–150, 210–250, … ms.
-    turns.forEach((turn, i) => {
-      expect(turn).toBeGreaterThanOrEqual(100 * (i + 1) + 10 - 5);
-      expect(turn).toBeLessThanOrEqual(100 * (i + 1) + 50 + 1);
+    slots.forEach((slot, i) => {
+      expect(slot).toBeGreaterThanOrEqual(100 * (i + 1));
+      expect(slot).toBeLessThanOrEqual(100 * (i + 1) + 3);
     });
+    // Asked again (a new attempt of the same intent), the same slot; at it, the permit.
+    const again = await throttle.tryAcquire('r1/2', 'r1');
+    expect(again).toMatchObject({ granted: false, reason: 'reserved' });
+    await new Promise((resolve) => setTimeout(resolve, 110 - (Date.now() - startedAt)));
+    expect(await throttle.tryAcquire('r1/3', 'r1')).toMatchObject({ granted: true });
+    // r2 was cancelled: its slot goes to the next intent to ask, not to the back of the line.
+    await throttle.cancelSlot('r2');
+    const next = await throttle.tryAcquire('new/1', 'new');
+    if (next.granted) throw new Error('new was granted with the line full');
+    expect(next.retryAfterMs + (Date.now() - startedAt)).toBeLessThanOrEqual(202);
   });
 
   it('spaces turns by how fast permits come back when the in-flight bound is what is full', async () => {
