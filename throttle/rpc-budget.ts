@@ -22,13 +22,15 @@ export interface RpcSpend {
 const refusalReportMs = 60_000;
 
 /**
- * One provider endpoint's budget. Calls wait in a Bottleneck queue one at a time, in their
- * method's priority (the head and receipts first, then sends, look-ups that can wait last), and
+ * One provider endpoint's budget. A call goes at once while nobody waits and the window has room;
+ * otherwise calls wait in a Bottleneck queue one at a time, in their method's priority (the head and receipts first, then sends, look-ups that can wait last), and
  * the one at the front spends its method's weight from the endpoint's spend window (local, or in
  * Redis shared by every process that calls the endpoint), asking again when the window says.
  */
 export class RpcBudget {
   private readonly line = new Bottleneck({ maxConcurrent: 1 });
+  /** Calls in the line: while there are any, a new call goes behind them. */
+  private inLine = 0;
   /** Nothing goes before this (Date.now() time): a refusal here, for what this process knows. */
   private pausedUntil = 0;
   private refusalsUnreported = 0;

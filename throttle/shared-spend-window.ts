@@ -47,7 +47,7 @@ if scale < 1 and now > scaledAt then scale = math.min(1, scale + climb * (now - 
 scaledAt = math.max(scaledAt, now)
 local function scaled()
   local q = perSecond * scale
-  local b = math.max(units, math.min(burst * scale, q) - q * jitter / 1000)
+  local b = math.max(units, math.min(burst * scale, q) - math.max(1, q * jitter / 1000))
   return q, b, 1000 / q
 end
 local function save()

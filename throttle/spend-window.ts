@@ -135,15 +135,13 @@ function climb(state: WindowState, now: number): void {
 
 /**
  * The limit in use: scaled after refusals; the burst no more than a second's worth, less what the
- * delivery jitter can bunch, and never less than the call (a smaller provider burst than the
- * call is a configuration the start refuses).
+ * delivery jitter can bunch — and at least one unit, for a small burst (a provider's bucket of 2
+ * sends spent to its last token turns a few ms into 429s) — and never less than the call.
  */
 function scaled(limit: ProviderLimit, scale: number, units: number) {
   const perSecond = limit.perSecond * scale;
-  const burst = Math.max(
-    units,
-    Math.min(limit.burst * scale, perSecond) - (perSecond * deliveryJitterMs) / 1000,
-  );
+  const keptForJitter = Math.max(1, (perSecond * deliveryJitterMs) / 1000);
+  const burst = Math.max(units, Math.min(limit.burst * scale, perSecond) - keptForJitter);
   return { perSecond, burst, unitMs: 1000 / perSecond };
 }
 

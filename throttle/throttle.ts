@@ -77,6 +77,7 @@ export class Throttle {
   private constructor(
     private readonly settings: ThrottleSettings,
     private readonly cluster?: ThrottleCluster,
+    now?: () => number,
   ) {
     if (cluster) {
       const client = new Redis(cluster.redisUrl, { maxRetriesPerRequest: 1 });
@@ -86,15 +87,23 @@ export class Throttle {
       this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, settings);
       this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
     } else {
-      this.line = localPermitLine(settings);
+      this.line = localPermitLine(settings, now);
       this.sendWindow = localSpendWindow(settings);
     }
     this.limiter = this.createLimiter();
   }
 
-  /** Resolves once the limiter (and, clustered, its Redis state) is ready. */
-  static async start(settings: ThrottleSettings, cluster?: ThrottleCluster): Promise<Throttle> {
-    const throttle = new Throttle(settings, cluster);
+  /**
+   * Resolves once the limiter (and, clustered, its Redis state) is ready. `now` is the line's
+   * clock in process (ms; tests on a time-skipping server read the workflow's time); clustered,
+   * the line keeps Redis's.
+   */
+  static async start(
+    settings: ThrottleSettings,
+    cluster?: ThrottleCluster,
+    now?: () => number,
+  ): Promise<Throttle> {
+    const throttle = new Throttle(settings, cluster, now);
     await throttle.ready();
     return throttle;
   }

@@ -79,12 +79,13 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
   it('lets the burst less its jitter go back to back, then the rate; says how long to wait', () => {
     const state = emptyWindow();
     const limit = { perSecond: 10, burst: 10 };
-    // 10 less a quarter of a unit of jitter: 9 go together, the tenth when the bucket has it.
+    // 10 less a unit kept for jitter (25 ms of the rate would be a quarter of one): 9 go
+    // together, the tenth when the bucket has it.
     const answers = Array.from({ length: 10 }, () => decideSpend(state, 0, 1, limit));
-    expect(answers).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 25]);
-    expect(decideSpend(state, 25, 1, limit)).toBe(0);
+    expect(answers).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 100]);
+    expect(decideSpend(state, 100, 1, limit)).toBe(0);
     // Ten units spent within the window: the next waits until the first leaves it (at 1,025 ms).
-    expect(decideSpend(state, 125, 1, limit)).toBe(900);
+    expect(decideSpend(state, 200, 1, limit)).toBe(825);
     expect(decideSpend(state, 1025, 1, limit)).toBe(0);
   });
 

@@ -1,0 +1,122 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { randomUUID } from 'node:crypto';
+import { IntentStatus } from '../../domain/intent';
+import { permitReleaseTaskQueue } from '../../domain/task-queues';
+import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
+import { Throttle } from '../../throttle/throttle';
+import type { paymentIntent } from '../../workflows';
+import { intentProgressQuery } from '../../workflows';
+import { fakeActivities } from '../support/fake-activities';
+import { runFakeWorker } from '../support/fake-worker';
+
+let env: TestWorkflowEnvironment;
+beforeAll(async () => {
+  env = await startTimeSkippingServer();
+}, 60_000);
+afterAll(() => env?.teardown());
+
+/**
+ * The real in-process throttle behind the permit step, its line on the test server's (skipped)
+ * clock, as the timers it hands out are. Everything else is faked.
+ */
+async function withReservingWorker(
+  perSecond: number,
+  run: (parts: {
+    taskQueue: string;
+    throttle: Throttle;
+    asks: Map<string, number>;
+    grantedAt: Map<string, number>;
+    /** The slot each intent was given when it had to wait, on the server's clock. */
+    slotOf: Map<string, number>;
+  }) => Promise<void>,
+) {
+  let workflowNow = 0;
+  const throttle = await Throttle.start(
+    { maxInFlight: 1000, perSecond, burst: 1, maxWaitMs: 1000, permitTtlMs: 60_000 },
+    undefined,
+    () => workflowNow,
+  );
+  const taskQueue = `wf-${randomUUID()}`;
+  const asks = new Map<string, number>();
+  const grantedAt = new Map<string, number>();
+  const slotOf = new Map<string, number>();
+  const { activities } = fakeActivities(permitReleaseTaskQueue(taskQueue, 'p'), {
+    tryAcquirePermit: async ({ intentId }) => {
+      workflowNow = await env.currentTimeMs();
+      const attempt = (asks.get(intentId) ?? 0) + 1;
+      asks.set(intentId, attempt);
+      const grant = await throttle.tryAcquire(`${intentId}/${attempt}`, intentId);
+      if (!grant.granted) {
+        if (grant.reason === 'reserved') slotOf.set(intentId, workflowNow + grant.retryAfterMs);
+        return grant;
+      }
+      grantedAt.set(intentId, workflowNow);
+      throttle.release(grant.permitId);
+      return { ...grant, releaseQueue: permitReleaseTaskQueue(taskQueue, 'p') };
+    },
+    closeIntent: async ({ intentId }) => {
+      await throttle.cancelSlot(intentId);
+      return { status: IntentStatus.cancelled, ageMs: 1 };
+    },
+  });
+  const { worker, running } = await runFakeWorker(env.nativeConnection, taskQueue, activities, {
+    poolWidth: 16,
+  });
+  try {
+    await run({ taskQueue, throttle, asks, grantedAt, slotOf });
+  } finally {
+    await worker.shutdown();
+    await running;
+    await throttle.close();
+  }
+}
+
+const start = (taskQueue: string, intentId: string) =>
+  env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+    taskQueue,
+    workflowId: `intent-${intentId}-${randomUUID()}`,
+    args: [{ intentId }],
+  });
+
+describe('permits by reservation (time-skipping)', () => {
+  it('200 intents at 5/s: each throttled intent waits on one timer, and the slots keep the rate', async () => {
+    await withReservingWorker(5, async ({ taskQueue, asks, grantedAt }) => {
+      const ids = Array.from({ length: 200 }, (_, index) => `pi_${index}`);
+      const handles = await Promise.all(ids.map((id) => start(taskQueue, id)));
+      // One result awaited at a time: the time-skipping client skips while it waits for one.
+      const results = [];
+      for (const handle of handles) results.push(await handle.result());
+      expect(results.every((result) => result.status === IntentStatus.confirmed)).toBe(true);
+      // A try, then at most one more at its slot: one timer however many are ahead.
+      expect(Math.max(...ids.map((id) => asks.get(id)!))).toBeLessThanOrEqual(2);
+      expect(Math.max(...results.map((result) => result.permitRefusals))).toBeLessThanOrEqual(1);
+      // Granted at the line's pace: 200 at 5/s take ~40 s of workflow time, never faster.
+      const times = [...grantedAt.values()].sort((a, b) => a - b);
+      expect(times[times.length - 1]! - times[0]!).toBeGreaterThanOrEqual(199 * 200 - 50);
+    });
+  }, 180_000);
+
+  it('a cancel during a reservation gives its slot to the next intent to ask', async () => {
+    await withReservingWorker(1, async ({ taskQueue, grantedAt, slotOf }) => {
+      // One slot a second: of three intents, one goes now and two are given the next slots.
+      const handles = new Map(
+        await Promise.all(
+          ['pi_a', 'pi_b', 'pi_c'].map(async (id) => [id, await start(taskQueue, id)] as const),
+        ),
+      );
+      while (slotOf.size < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      const [earlier, later] = [...slotOf.entries()].sort((x, y) => x[1] - y[1]).map(([id]) => id);
+      await handles.get(earlier!)!.cancel();
+      await expect(handles.get(earlier!)!.result()).resolves.toMatchObject({
+        status: IntentStatus.cancelled,
+      });
+      // A newcomer is given the cancelled slot, ahead of the later one, not the back of the line.
+      const newcomer = await start(taskQueue, 'pi_newcomer');
+      for (const handle of [...handles.values(), newcomer]) await handle.result();
+      // (Each read back from a whole-ms wait: within a ms.)
+      expect(Math.abs(slotOf.get('pi_newcomer')! - slotOf.get(earlier!)!)).toBeLessThanOrEqual(1);
+      expect(grantedAt.get('pi_newcomer')!).toBeLessThan(grantedAt.get(later!)!);
+      expect(grantedAt.has(earlier!)).toBe(false);
+    });
+  }, 60_000);
+});
