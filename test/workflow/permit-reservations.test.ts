@@ -5,7 +5,6 @@ import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import { Throttle } from '../../throttle/throttle';
 import type { paymentIntent } from '../../workflows';
-import { intentProgressQuery } from '../../workflows';
 import { fakeActivities } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
 
