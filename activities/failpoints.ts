@@ -1,6 +1,7 @@
 /**
  * Places between a side effect and the report that it happened, where a fault test kills the
- * worker process (CRASH_AT): the permit taken, the intent marked, the hold written, the attempt
+ * worker process (CRASH_AT): the permit taken, a slot in the permit line reserved (the try
+ * answered `reserved`: `after-reservation` instead of `after-permit`), the intent marked, the hold written, the attempt
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
  * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
  * stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each is
@@ -12,6 +13,7 @@
  */
 export const crashPoints = [
   'after-permit',
+  'after-reservation',
   'after-settling',
   'after-hold',
   'after-sign',
@@ -28,7 +30,7 @@ export const crashPoints = [
 
 export type CrashPoint = (typeof crashPoints)[number];
 
-/** The crash point at the end of each activity that has one. */
+/** The crash point at the end of each activity that has one (see crashPointAfter). */
 export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   acquireThrottle: 'after-permit',
   tryAcquirePermit: 'after-permit',
@@ -41,6 +43,16 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
 };
+
+/** Where an activity's end lies: a permit try that reserved a slot has its own point. */
+export function crashPointAfter(activityType: string, result: unknown): CrashPoint | undefined {
+  const reserved =
+    typeof result === 'object' &&
+    result !== null &&
+    'reason' in result &&
+    (result as { reason: unknown }).reason === 'reserved';
+  return reserved ? 'after-reservation' : crashPointAfterActivity[activityType];
+}
 
 export interface Failpoints {
   /** Called where `point` lies; may not return (the process is gone), or may throw (a panic). */

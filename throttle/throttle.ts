@@ -42,10 +42,12 @@ export type PermitGrant =
   | { granted: false; reason: 'server-paced'; retryAfterMs: 0 };
 
 /**
- * How long a try may wait for a job that the limiter had just said could run, when another took
- * the slot first: a moment, not a wait in line.
+ * How long a try at its slot may wait for the in-flight slot the limiter had just said was free:
+ * for another that took it first, or for Bottleneck to start the job on a busy process (timer
+ * turns; 200 ms was seen to run out under load, costing the intent a second timer). A moment,
+ * not a wait in line: the try runs inside the workflow's task.
  */
-const raceWindowMs = 200;
+const raceWindowMs = 1000;
 
 /**
  * A timer may fire a little before its slot by this process's clock (the line keeps Redis's, and
@@ -185,7 +187,7 @@ export class Throttle {
     }
     // A slot beyond the wait (with a moment left for the in-flight slot): the caller comes back
     // at it, on a timer.
-    if (untilSlotMs > maxWaitMs - raceWindowMs) {
+    if (untilSlotMs > 0 && untilSlotMs > maxWaitMs - raceWindowMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
     }
     if (untilSlotMs > 0 && !(await pause(untilSlotMs, signal))) {

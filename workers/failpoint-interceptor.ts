@@ -5,7 +5,7 @@ import type {
   Next,
 } from '@temporalio/worker';
 import { activityInfo } from '@temporalio/activity';
-import { crashPointAfterActivity, type Failpoints } from '../activities/failpoints';
+import { crashPointAfter, type Failpoints } from '../activities/failpoints';
 
 /**
  * Reaches an activity's crash point once its work is done but before Temporal hears of it: the
@@ -21,7 +21,7 @@ export const failpointsAtActivityEnd =
         next: Next<ActivityInboundCallsInterceptor, 'execute'>,
       ) {
         const result: unknown = await next(input);
-        const point = crashPointAfterActivity[activityInfo().activityType];
+        const point = crashPointAfter(activityInfo().activityType, result);
         if (point) failpoints.reach(point);
         return result;
       },
