@@ -12,4 +12,5 @@ export const serverPacedPermits: PermitSource = {
   release: () => true,
   cancelSlot: () => Promise.resolve(),
   reserveSend: () => Promise.resolve(0),
+  sendRefused: () => Promise.resolve(),
 };

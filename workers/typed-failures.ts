@@ -5,7 +5,7 @@ import type {
   ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
-import { nonRetryableErrorTypes, RelayerError, RpcUnavailableError } from '../domain/errors';
+import { isRateRefusal, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
@@ -39,6 +39,3 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
 }
 
 export const typedFailures: ActivityInterceptorsFactory = () => ({ inbound: new TypedFailures() });
-
-const isRateRefusal = (error: RelayerError): boolean =>
-  error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { BroadcastOutcome, Chain } from '../../chain/chain';
+import { isRateRefusal } from '../../domain/errors';
 import type { SignedTransfer } from '../../domain/transfer';
 import type { PermitSource } from '../../throttle/permit-source';
 import { unlessCancelled } from '../liveness';
@@ -31,5 +32,10 @@ export async function sendSigned(
     await Context.current().sleep(waitMs);
     waitedMs += waitMs;
   }
-  return unlessCancelled(chain.broadcast(signed));
+  try {
+    return await unlessCancelled(chain.broadcast(signed));
+  } catch (error) {
+    if (isRateRefusal(error)) await throttle.sendRefused().catch(() => undefined);
+    throw error;
+  }
 }
