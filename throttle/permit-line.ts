@@ -14,6 +14,7 @@ export interface PermitLine {
   cancel(key: string): Promise<void>;
 }
 
+/** The line's pace: permits per second (no faster than the send window lets sends through). */
 export interface LineRate {
   perSecond: number;
   burst: number;

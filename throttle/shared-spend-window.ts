@@ -47,8 +47,9 @@ if scale < 1 and now > scaledAt then scale = math.min(1, scale + climb * (now - 
 scaledAt = math.max(scaledAt, now)
 local function scaled()
   local q = perSecond * scale
-  local b = math.max(units, math.min(burst * scale, q) - math.max(1, q * jitter / 1000))
-  return q, b, 1000 / q
+  local b = math.min(burst * scale, q) - math.max(1, q * jitter / 1000)
+  if b >= units then return q, b, 1000 / q end
+  return q, units, 1000 / q + jitter / units
 end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,

@@ -135,14 +135,25 @@ function climb(state: WindowState, now: number): void {
 
 /**
  * The limit in use: scaled after refusals; the burst no more than a second's worth, less what the
- * delivery jitter can bunch — and at least one unit, for a small burst (a provider's bucket of 2
- * sends spent to its last token turns a few ms into 429s) — and never less than the call.
+ * delivery jitter can bunch — at least one unit (a provider's bucket of 2 sends spent to its last
+ * token turns a few ms into 429s). A burst too small to keep that much (a provider's burst of 1)
+ * keeps it in every call's gap instead: the interval grows by the jitter.
  */
 function scaled(limit: ProviderLimit, scale: number, units: number) {
   const perSecond = limit.perSecond * scale;
   const keptForJitter = Math.max(1, (perSecond * deliveryJitterMs) / 1000);
-  const burst = Math.max(units, Math.min(limit.burst * scale, perSecond) - keptForJitter);
-  return { perSecond, burst, unitMs: 1000 / perSecond };
+  const burst = Math.min(limit.burst * scale, perSecond) - keptForJitter;
+  if (burst >= units) return { perSecond, burst, unitMs: 1000 / perSecond };
+  return { perSecond, burst: units, unitMs: 1000 / perSecond + deliveryJitterMs / units };
+}
+
+/**
+ * What the window lets through sustained, in calls of one unit per second: the rolling window's
+ * share of the limit, or less where every gap keeps the jitter. A line that hands out permits
+ * for the window's sends must not go faster, or the sends it lets start pile up at the window.
+ */
+export function sustainedPerSecond(limit: ProviderLimit): number {
+  return Math.min((limit.perSecond * 1000) / windowMs, 1000 / scaled(limit, 1, 1).unitMs);
 }
 
 /** For one process; `now` is injectable (ms, monotonic). */

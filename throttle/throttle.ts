@@ -5,7 +5,7 @@ import { isLostRedisState } from './lost-redis-state';
 import { localPermitLine, type PermitLine } from './permit-line';
 import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
-import { localSpendWindow, type SpendWindow } from './spend-window';
+import { localSpendWindow, sustainedPerSecond, type SpendWindow } from './spend-window';
 
 export interface ThrottleSettings {
   /** Sends in flight at once, across every activity slot this limiter serves. */
@@ -86,10 +86,10 @@ export class Throttle {
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
-      this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, settings);
+      this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, lineRateOf(settings));
       this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
     } else {
-      this.line = localPermitLine(settings, now);
+      this.line = localPermitLine(lineRateOf(settings), now);
       this.sendWindow = localSpendWindow(settings);
     }
     this.limiter = this.createLimiter();
@@ -346,3 +346,13 @@ const maxTurnMs = 5 * 60_000;
 
 /** A refused caller never comes back sooner: each try costs a workflow task. */
 const minTurnMs = 50;
+
+/**
+ * The line's pace is the send window's sustained pace: permits granted faster than sends may go
+ * pile up at the window, held by intents whose sends wait (measured at 5/s: the window's rolling
+ * second let 4.9/s through, and the backlog grew into paced retries and expired permits).
+ */
+const lineRateOf = (settings: ThrottleSettings) => ({
+  perSecond: sustainedPerSecond(settings),
+  burst: settings.burst,
+});

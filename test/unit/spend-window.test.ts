@@ -89,6 +89,14 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     expect(decideSpend(state, 1025, 1, limit)).toBe(0);
   });
 
+  it('with a burst of 1, keeps the jitter in every gap: one call per interval + 25 ms', () => {
+    const state = emptyWindow();
+    const limit = { perSecond: 5, burst: 1 };
+    expect(decideSpend(state, 0, 1, limit)).toBe(0);
+    expect(decideSpend(state, 0, 1, limit)).toBe(225);
+    expect(decideSpend(state, 225, 1, limit)).toBe(0);
+  });
+
   it('lets a call heavier than the limit go alone in an empty window', () => {
     const state = emptyWindow();
     expect(decideSpend(state, 0, 500, { perSecond: 300, burst: 300 })).toBe(0);
