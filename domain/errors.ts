@@ -377,10 +377,6 @@ export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: s
   }
 }
 
-/** The provider refused a call for its rate limit (HTTP 429 or JSON-RPC -32005): retried, expected. */
-export const isRateRefusal = (error: unknown): boolean =>
-  error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';
-
 /** The sending wallet cannot pay value + gas: a person has to top it up; sends wait meanwhile. */
 export class WalletUnderfundedError extends RelayerError<{ chainId: number; address: string }> {
   constructor(chainId: number, address: string, cause: unknown) {

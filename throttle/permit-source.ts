@@ -11,6 +11,4 @@ export interface PermitSource {
   cancelSlot(slotKey: string): Promise<void>;
   /** Right before a send: 0 to go now (counted), otherwise the ms to wait (see SpendWindow). */
   reserveSend(): Promise<number>;
-  /** The provider refused a send for its rate: the send pace is cut for every process sharing it. */
-  sendRefused(): Promise<void>;
 }

@@ -12,5 +12,4 @@ export const serverPacedPermits: PermitSource = {
   release: () => true,
   cancelSlot: () => Promise.resolve(),
   reserveSend: () => Promise.resolve(0),
-  sendRefused: () => Promise.resolve(),
 };

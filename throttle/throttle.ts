@@ -269,15 +269,6 @@ export class Throttle {
     return this.sendWindow.take(1);
   }
 
-  /**
-   * The provider refused a send for its rate anyway (another app on the key, or more delay
-   * between the decision and the provider than the window allows on a busy machine): the pace
-   * is cut and climbs back, as the RPC budget's is (spend-window.ts).
-   */
-  sendRefused(): Promise<void> {
-    return this.sendWindow.refused(1);
-  }
-
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
   release(permitId: string): boolean {
     const permit = this.held.get(permitId);

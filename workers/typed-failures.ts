@@ -5,7 +5,7 @@ import type {
   ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
-import { isRateRefusal, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+import { nonRetryableErrorTypes, RelayerError, RpcUnavailableError } from '../domain/errors';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
@@ -39,3 +39,6 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
 }
 
 export const typedFailures: ActivityInterceptorsFactory = () => ({ inbound: new TypedFailures() });
+
+const isRateRefusal = (error: RelayerError): boolean =>
+  error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';

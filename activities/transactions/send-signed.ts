@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import type { BroadcastOutcome, Chain } from '../../chain/chain';
-import { isRateRefusal } from '../../domain/errors';
 import type { SignedTransfer } from '../../domain/transfer';
 import type { PermitSource } from '../../throttle/permit-source';
 import { unlessCancelled } from '../liveness';
@@ -32,10 +31,5 @@ export async function sendSigned(
     await Context.current().sleep(waitMs);
     waitedMs += waitMs;
   }
-  try {
-    return await unlessCancelled(chain.broadcast(signed));
-  } catch (error) {
-    if (isRateRefusal(error)) await throttle.sendRefused().catch(() => undefined);
-    throw error;
-  }
+  return unlessCancelled(chain.broadcast(signed));
 }

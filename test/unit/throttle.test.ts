@@ -163,19 +163,3 @@ describe('Throttle rate (in process)', () => {
     },
   );
 });
-
-describe('Throttle send pace', () => {
-  it('after a send the provider refused, holds the next one back until the rate earns it', async () => {
-    const throttle = await Throttle.start(settings({ perSecond: 10, burst: 5 }));
-    try {
-      expect(await throttle.reserveSend()).toBe(0);
-      await throttle.sendRefused();
-      // The provider's bucket is taken as empty, the rate cut by 15%: ~118 ms to the next.
-      const waitMs = await throttle.reserveSend();
-      expect(waitMs).toBeGreaterThan(100);
-      expect(waitMs).toBeLessThanOrEqual(118);
-    } finally {
-      await throttle.close();
-    }
-  });
-});
