@@ -339,11 +339,17 @@ const maxTurnMs = 5 * 60_000;
 const minTurnMs = 50;
 
 /**
- * The line's pace is the send window's sustained pace: permits granted faster than sends may go
+ * The line runs a little under the send window's sustained pace, so the window has room to take
+ * in sends that late timers bunched instead of pacing them into retries.
+ */
+const lineShare = 0.9;
+
+/**
+ * The line's pace is at most the send window's sustained pace: permits granted faster than sends may go
  * pile up at the window, held by intents whose sends wait (measured at 5/s: the window's rolling
  * second let 4.9/s through, and the backlog grew into paced retries and expired permits).
  */
 const lineRateOf = (settings: ThrottleSettings) => ({
-  perSecond: sustainedPerSecond(settings),
+  perSecond: lineShare * sustainedPerSecond(settings),
   burst: settings.burst,
 });

@@ -25,8 +25,9 @@ describe('Throttle (Bottleneck, in-process)', () => {
   });
 
   it('turns away waiters whose slot in the line comes after their deadline, with that slot', async () => {
-    // 1/s with burst 1 (a slot every 1,025 ms: the gap keeps 25 ms for jitter) and a 3.5 s wait:
-    // one slot now, two waiters' slots come in time, the rest are told when.
+    // 1/s with burst 1 (a slot every 1,139 ms: the gap keeps 25 ms for jitter, the line runs at
+    // 0.9 of the send pace) and a 3.5 s wait: one slot now, two waiters' slots come in time, the
+    // rest are told when.
     throttle = await Throttle.start(settings({ perSecond: 1, burst: 1, maxWaitMs: 3500 }));
     const first = await throttle.acquire('first');
     expect(first.granted).toBe(true);
@@ -91,9 +92,11 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
   });
 
   it('gives tries without room their slots in the line, one interval apart, kept by intent', async () => {
-    // 10/s, burst 1: one slot now, then one every 125 ms (each gap keeps 25 ms for jitter: a
-    // provider's bucket of 1 has no token to spare for it).
+    // 10/s, burst 1: one slot now, then one every 139 ms (sends go every 125 ms: each gap keeps
+    // 25 ms for jitter, a provider's bucket of 1 having no token to spare; the line runs at 0.9 of
+    // that).
     throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
+    const lineMs = 125 / 0.9;
     const startedAt = Date.now();
     expect((await throttle.tryAcquire('first/1', 'first')).granted).toBe(true);
     const slots: number[] = [];
@@ -104,19 +107,19 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
       slots.push(reserved.retryAfterMs + (Date.now() - startedAt));
     }
     slots.forEach((slot, i) => {
-      expect(slot).toBeGreaterThanOrEqual(125 * (i + 1));
-      expect(slot).toBeLessThanOrEqual(125 * (i + 1) + 3);
+      expect(slot).toBeGreaterThanOrEqual(lineMs * (i + 1) - 1);
+      expect(slot).toBeLessThanOrEqual(lineMs * (i + 1) + 3);
     });
     // Asked again (a new attempt of the same intent), the same slot; at it, the permit.
     const again = await throttle.tryAcquire('r1/2', 'r1');
     expect(again).toMatchObject({ granted: false, reason: 'reserved' });
-    await new Promise((resolve) => setTimeout(resolve, 135 - (Date.now() - startedAt)));
+    await new Promise((resolve) => setTimeout(resolve, lineMs + 10 - (Date.now() - startedAt)));
     expect(await throttle.tryAcquire('r1/3', 'r1')).toMatchObject({ granted: true });
     // r2 was cancelled: its slot goes to the next intent to ask, not to the back of the line.
     await throttle.cancelSlot('r2');
     const next = await throttle.tryAcquire('new/1', 'new');
     if (next.granted) throw new Error('new was granted with the line full');
-    expect(next.retryAfterMs + (Date.now() - startedAt)).toBeLessThanOrEqual(253);
+    expect(next.retryAfterMs + (Date.now() - startedAt)).toBeLessThanOrEqual(2 * lineMs + 3);
   });
 
   it('spaces turns by how fast permits come back when the in-flight bound is what is full', async () => {
