@@ -4,10 +4,8 @@ import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 import type { SpendWindow } from './spend-window';
 
 export interface RpcBudgetSettings {
-  /** The provider's limit: units per second (see rpc-weights.ts) … */
+  /** The provider's limit in units per second (see rpc-weights.ts); the window holds the burst. */
   unitsPerSecond: number;
-  /** … and how many may go back to back after a quiet period. */
-  burstUnits: number;
   weights: MethodWeights;
 }
 

@@ -149,11 +149,8 @@ export class Throttle {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
-    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
-    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
-    if (untilSlotMs === undefined) {
-      return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
-    }
+    const untilSlotMs = await this.untilSlot(slotKey);
+    if (typeof untilSlotMs !== 'number') return untilSlotMs;
     if (untilSlotMs > slotToleranceMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
     }
@@ -162,7 +159,7 @@ export class Throttle {
       if (isLostRedisState(error)) this.recover(limiter);
       return false;
     });
-    if (!free) return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
+    if (!free) return this.refusal('busy');
     const grant = await this.takeInFlight(permitId, undefined, raceWindowMs);
     if (grant.granted) await this.line.taken(slotKey).catch(() => undefined);
     // Out of the race window: another took the free slot first, not a wait that ran out.
@@ -180,25 +177,32 @@ export class Throttle {
   ): Promise<PermitGrant> {
     const startedAt = Date.now();
     const { maxWaitMs } = this.settings;
-    if (this.closed) return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
-    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
-    if (untilSlotMs === undefined) {
-      return { granted: false, reason: 'busy', retryAfterMs: this.busyTurnMs() };
-    }
+    const untilSlotMs = await this.untilSlot(slotKey);
+    if (typeof untilSlotMs !== 'number') return untilSlotMs;
     // A slot beyond the wait (with a moment left for the in-flight slot): the caller comes back
     // at it, on a timer.
     if (untilSlotMs > 0 && untilSlotMs > maxWaitMs - raceWindowMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
     }
-    if (untilSlotMs > 0 && !(await pause(untilSlotMs, signal))) {
-      return { granted: false, reason: 'closed', retryAfterMs: this.busyTurnMs() };
-    }
+    if (untilSlotMs > 0 && !(await pause(untilSlotMs, signal))) return this.refusal('closed');
     const grant = await this.takeInFlight(permitId, signal, maxWaitMs - (Date.now() - startedAt));
     if (grant.granted) {
       await this.line.taken(slotKey).catch(() => undefined);
       return { ...grant, waitedMs: Date.now() - startedAt };
     }
     return grant;
+  }
+
+  /** The ms until `slotKey`'s slot in the line, or the refusal when none can be had now. */
+  private async untilSlot(slotKey: string): Promise<number | PermitGrant> {
+    if (this.closed) return this.refusal('closed');
+    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
+    return untilSlotMs ?? this.refusal('busy');
+  }
+
+  /** A refusal with the turn to come back at for a free in-flight slot (see busyTurnMs). */
+  private refusal(reason: 'busy' | 'timeout' | 'closed'): PermitGrant {
+    return { granted: false, reason, retryAfterMs: this.busyTurnMs() };
   }
 
   /** `slotKey` will not ask again (its intent was closed): its slot goes to the next. */
@@ -222,8 +226,7 @@ export class Throttle {
         signal?.removeEventListener('abort', onAbort);
         resolve(grant);
       };
-      const refuse = (reason: 'busy' | 'timeout' | 'closed') =>
-        settle({ granted: false, reason, retryAfterMs: this.busyTurnMs() });
+      const refuse = (reason: 'busy' | 'timeout' | 'closed') => settle(this.refusal(reason));
       const onAbort = () => refuse('closed');
       const deadline = setTimeout(() => refuse('timeout'), Math.max(0, maxWaitMs));
       if (signal?.aborted) return onAbort();

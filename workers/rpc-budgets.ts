@@ -39,11 +39,7 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
   // Failed commands reach the caller as an error; the client itself keeps reconnecting.
   redis?.on('error', (error: Error) => console.error(`rpc budget: redis: ${error.message}`));
   const budgets = new Map<string, RpcBudget>();
-  const settings = {
-    unitsPerSecond: config.rpcUnitsPerSecond,
-    burstUnits: config.rpcBurstUnits,
-    weights: config.rpcWeights,
-  };
+  const settings = { unitsPerSecond: config.rpcUnitsPerSecond, weights: config.rpcWeights };
   const limit = { perSecond: config.rpcUnitsPerSecond, burst: config.rpcBurstUnits };
 
   const budgetOf = (chainId: number, url: string): RpcBudget => {

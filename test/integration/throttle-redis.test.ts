@@ -107,7 +107,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
     const budgets = clients.map(
       (client) =>
         new RpcBudget(
-          { unitsPerSecond: 1000, burstUnits: 1000, weights: presetWeights('alchemy') },
+          { unitsPerSecond: 1000, weights: presetWeights('alchemy') },
           sharedSpendWindow(client, 'restarted-budget', limit),
           'the test endpoint',
         ),

@@ -4,7 +4,7 @@ import { localSpendWindow } from '../../throttle/spend-window';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
   new RpcBudget(
-    { unitsPerSecond, burstUnits, weights: presetWeights('alchemy') },
+    { unitsPerSecond, weights: presetWeights('alchemy') },
     localSpendWindow({ perSecond: unitsPerSecond, burst: burstUnits }),
     'the test endpoint',
   );

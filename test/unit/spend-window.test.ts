@@ -172,6 +172,7 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     // 0.005 of the limit a second: back to all of it within a minute.
     decideSpend(state, 60_600, 1, { perSecond: 100, burst: 100 });
     expect(state.scale).toBe(1);
-    return expect(window.take(1)).resolves.toBe(0);
+    // The same through the window's own interface: a Retry-After holds the next call back.
+    return window.refused(1, 2000).then(() => expect(window.take(1)).resolves.toBe(2000));
   });
 });
