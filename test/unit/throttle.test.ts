@@ -95,31 +95,31 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
     // 10/s, burst 1: one slot now, then one every 139 ms (sends go every 125 ms: each gap keeps
     // 25 ms for jitter, a provider's bucket of 1 having no token to spare; the line runs at 0.9 of
     // that).
-    throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
+    // The line on a clock of the test's: the slots are exact, whatever the machine's speed.
+    const startedAt = 1_000_000;
+    let now = startedAt;
+    throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }), undefined, () => now);
     const lineMs = 125 / 0.9;
-    const startedAt = Date.now();
     expect((await throttle.tryAcquire('first/1', 'first')).granted).toBe(true);
     const slots: number[] = [];
     for (const intent of ['r1', 'r2', 'r3', 'r4', 'r5']) {
       const reserved = await throttle.tryAcquire(`${intent}/1`, intent);
       if (reserved.granted) throw new Error(`${intent} was granted with the line full`);
       expect(reserved.reason).toBe('reserved');
-      slots.push(reserved.retryAfterMs + (Date.now() - startedAt));
+      slots.push(reserved.retryAfterMs);
     }
-    slots.forEach((slot, i) => {
-      expect(slot).toBeGreaterThanOrEqual(lineMs * (i + 1) - 1);
-      expect(slot).toBeLessThanOrEqual(lineMs * (i + 1) + 3);
-    });
+    // Whole ms, rounded up: never early.
+    expect(slots).toEqual([1, 2, 3, 4, 5].map((n) => Math.ceil(lineMs * n)));
     // Asked again (a new attempt of the same intent), the same slot; at it, the permit.
     const again = await throttle.tryAcquire('r1/2', 'r1');
     expect(again).toMatchObject({ granted: false, reason: 'reserved' });
-    await new Promise((resolve) => setTimeout(resolve, lineMs + 10 - (Date.now() - startedAt)));
+    now += lineMs + 10;
     expect(await throttle.tryAcquire('r1/3', 'r1')).toMatchObject({ granted: true });
     // r2 was cancelled: its slot goes to the next intent to ask, not to the back of the line.
     await throttle.cancelSlot('r2');
     const next = await throttle.tryAcquire('new/1', 'new');
     if (next.granted) throw new Error('new was granted with the line full');
-    expect(next.retryAfterMs + (Date.now() - startedAt)).toBeLessThanOrEqual(2 * lineMs + 3);
+    expect(next.retryAfterMs).toBe(Math.ceil(startedAt + 2 * lineMs - now));
   });
 
   it('spaces turns by how fast permits come back when the in-flight bound is what is full', async () => {
