@@ -9,7 +9,9 @@
  * (reached by batch items only), which lie inside the broadcast, `after-release` when the
  * broadcast itself gives the permit back, `after-lane-freed`, reached only when the lane
  * rule's step stored a cancel (most of its looks find nothing to do), and `after-webhook-sent`:
- * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id).
+ * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id);
+ * `after-lease-moved`: this process took a chain's reader lease from another and has not read
+ * the head yet (the others wait for it until the lease lapses).
  */
 export const crashPoints = [
   'after-permit',
@@ -26,6 +28,7 @@ export const crashPoints = [
   'after-review',
   'after-lane-freed',
   'after-webhook-sent',
+  'after-lease-moved',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

@@ -1,5 +1,6 @@
 import type { PublicClient, TransactionReceipt } from 'viem';
 import type { Hex } from '../domain/transfer';
+import { formatReceipts, type ChainBlock, type ChainReads } from './chain-reads';
 
 /** A block as the watcher keeps it: enough to follow the chain and find our transactions. */
 export interface WatchedBlock {
@@ -11,11 +12,13 @@ export interface WatchedBlock {
   transactions: ReadonlySet<Hex>;
   /** How many of them our wallets sent (what decides how their receipts are read). */
   ours: number;
+  /** Every address a transaction of the block was sent from or to (lower case). */
+  touched: ReadonlySet<string>;
 }
 
 export interface Head {
   block: WatchedBlock;
-  /** When the head was read (Date.now()). */
+  /** When the head was read from the node (Date.now(), of the process that read it). */
   readAt: number;
 }
 
@@ -58,6 +61,8 @@ export class BlockWatcher {
   private readonly blockReceipts = new Map<Hex, Promise<Map<Hex, TransactionReceipt>>>();
   private readonly wallets: Set<string>;
   private head?: Head;
+  /** When this process last asked for the head (a shared head may have been read before). */
+  private checkedAt = 0;
   /** When the head's block was first read: its successor is due a block time later. */
   private headSeenAt = 0;
   /** Every block from the one first seen at this time on has been read. */
@@ -66,6 +71,7 @@ export class BlockWatcher {
 
   constructor(
     private readonly client: PublicClient,
+    private readonly reads: ChainReads,
     private readonly settings: BlockWatcherSettings,
   ) {
     this.wallets = new Set(settings.wallets.map((wallet) => wallet.toLowerCase()));
@@ -77,12 +83,14 @@ export class BlockWatcher {
    */
   async currentHead(maxAgeMs: number): Promise<Head> {
     const { blockTimeMs } = this.settings;
+    let freshWithinMs = maxAgeMs;
     if (this.head) {
-      const ageMs = Date.now() - this.head.readAt;
+      const ageMs = Date.now() - this.checkedAt;
       const due = blockTimeMs > 0 && Date.now() >= this.headSeenAt + blockTimeMs;
       if (ageMs <= maxAgeMs && !(due && ageMs >= blockTimeMs / 10)) return this.head;
+      if (due) freshWithinMs = Math.min(maxAgeMs, blockTimeMs / 10);
     }
-    this.reading ??= this.readHead().finally(() => (this.reading = undefined));
+    this.reading ??= this.readHead(freshWithinMs).finally(() => (this.reading = undefined));
     return this.reading;
   }
 
@@ -107,6 +115,21 @@ export class BlockWatcher {
     return this.head && Date.now() - this.head.readAt;
   }
 
+  /**
+   * Whether no transaction of the blocks after `since` up to `block` was sent from or to
+   * `address` — known only while every block between is kept and `block` descends from `since`.
+   */
+  untouchedSince(address: Hex, block: WatchedBlock, since: { number: bigint; hash: Hex }): boolean {
+    const wanted = address.toLowerCase();
+    let walked: WatchedBlock | undefined = block;
+    while (walked && walked.number > since.number) {
+      if (walked.touched.has(wanted)) return false;
+      const parent = this.blocks.get(walked.number - 1n);
+      walked = parent?.hash === walked.parentHash ? parent : undefined;
+    }
+    return walked?.hash === since.hash;
+  }
+
   /** Where `txHash`, signed at `signedAt`, stands in the blocks read so far. */
   sighting(txHash: Hex, signedAt: Date): Sighting {
     const head = this.head;
@@ -125,9 +148,12 @@ export class BlockWatcher {
     if (!this.settings.blockReceiptsCheaper(block.ours)) return this.receiptOf(txHash);
     let all = this.blockReceipts.get(block.hash);
     if (!all) {
-      all = this.client
-        .getBlockReceipts({ blockHash: block.hash })
-        .then((receipts) => new Map(receipts.map((receipt) => [receipt.transactionHash, receipt])));
+      all = this.reads
+        .blockReceipts(block.hash)
+        .then(
+          (receipts) =>
+            new Map(formatReceipts(receipts).map((receipt) => [receipt.transactionHash, receipt])),
+        );
       all.catch(() => this.blockReceipts.delete(block.hash));
       this.blockReceipts.set(block.hash, all);
     }
@@ -152,34 +178,44 @@ export class BlockWatcher {
     return receipt;
   }
 
-  private async readHead(): Promise<Head> {
-    const latest = await this.fetchBlock('latest');
+  private async readHead(freshWithinMs: number): Promise<Head> {
+    const read = await this.reads.latestBlock(freshWithinMs);
+    this.checkedAt = Date.now();
+    const latest = this.watched(read.block);
     const previous = this.head?.block;
+    // A shared head read before the one this process has (it read for itself meanwhile): an
+    // older view, not the chain going back.
+    if (this.head && read.readAt < this.head.readAt) return this.head;
     if (!previous || latest.number > previous.number + BigInt(this.settings.maxHole) + 1n) {
       // Nothing to go on, or too many blocks missed to read them all: coverage starts afresh.
       this.coveredSince = Date.now();
-    } else if (latest.number > previous.number) {
-      for (let number = previous.number + 1n; number < latest.number; number++) {
-        this.remember(await this.fetchBlock(number));
-      }
+    } else {
+      await this.linkToKept(latest, Number(latest.number - previous.number) + this.settings.keep);
     }
     // A reorg to a shorter chain: the blocks above the new head are gone.
     for (const number of this.blocks.keys()) if (number > latest.number) this.forgetBlock(number);
     this.remember(latest);
-    await this.followReorg(latest);
     this.forgetOld(latest.number);
     if (latest.hash !== previous?.hash) this.headSeenAt = Date.now();
-    this.head = { block: latest, readAt: Date.now() };
+    this.head = { block: latest, readAt: read.readAt };
     return this.head;
   }
 
-  /** Walks back from `block` until its ancestry matches what was kept, replacing what changed. */
-  private async followReorg(block: WatchedBlock): Promise<void> {
+  /**
+   * Walks back from `block` by parent hash until it meets a kept block it descends from, keeping
+   * what it reads: fills a hole, follows a reorg, and checks that a head read elsewhere continues
+   * the chain this process saw. A walk longer than `most` ends the coverage.
+   */
+  private async linkToKept(block: WatchedBlock, most: number): Promise<void> {
+    const lowest = Math.min(...[...this.blocks.keys()].map(Number));
     let child = block;
-    for (let depth = 0; depth < this.settings.keep; depth++) {
-      const kept = this.blocks.get(child.number - 1n);
-      if (!kept || kept.hash === child.parentHash) return;
-      const parent = await this.fetchBlock(child.number - 1n);
+    for (let steps = 0; steps < most; steps++) {
+      if (Number(child.number) - 1 < lowest) return;
+      if (this.blocks.get(child.number - 1n)?.hash === child.parentHash) return;
+      const parent = this.watched(await this.reads.blockByHash(child.parentHash));
+      if (parent.number !== child.number - 1n) {
+        throw new Error(`block ${child.hash}'s parent came back as block ${parent.number}`);
+      }
       this.remember(parent);
       child = parent;
     }
@@ -215,23 +251,21 @@ export class BlockWatcher {
     }
   }
 
-  private async fetchBlock(at: bigint | 'latest'): Promise<WatchedBlock> {
-    const block = await this.client.getBlock({
-      ...(at === 'latest' ? { blockTag: 'latest' as const } : { blockNumber: at }),
-      includeTransactions: true,
-    });
-    if (block.number === null || block.hash === null) {
-      throw new Error('the node answered a pending block for a mined one');
-    }
+  private watched(block: ChainBlock): WatchedBlock {
     return {
       number: block.number,
       hash: block.hash,
       parentHash: block.parentHash,
-      baseFeePerGas: block.baseFeePerGas ?? 0n,
+      baseFeePerGas: block.baseFeePerGas,
       transactions: new Set(block.transactions.map((transaction) => transaction.hash)),
       ours: block.transactions.filter((transaction) =>
         this.wallets.has(transaction.from.toLowerCase()),
       ).length,
+      touched: new Set(
+        block.transactions.flatMap(({ from, to }) =>
+          to ? [from.toLowerCase(), to.toLowerCase()] : [from.toLowerCase()],
+        ),
+      ),
     };
   }
 }

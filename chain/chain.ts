@@ -65,7 +65,10 @@ export interface Chain {
   /** Takes on a wallet added at run time; false when the process already signs for it. */
   addSigner(signer: WalletSigner): boolean;
   pendingNonce(address: Hex): Promise<number>;
-  /** A wallet's balance in the watched head block (read once per block per wallet). */
+  /**
+   * A wallet's balance at the watched head block: read again when a block since the last read
+   * has a transaction from or to the wallet, and at least every 10 blocks (10 s to a minute).
+   */
   walletBalance(address: Hex): Promise<bigint>;
   /** Throws FeeAboveCap when the market is above the caps: the send waits, never overpays. */
   planTransfer(request: TransferRequest): Promise<TransferPlan>;

@@ -31,6 +31,7 @@ import type {
 } from './chain';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import { BlockWatcher, type WatchedBlock } from './block-watcher';
+import { ownChainReads, type ChainReads } from './chain-reads';
 import { signChecked, type WalletSigner } from './signers/wallet-signer';
 import { CodeProbe } from './code-probe';
 import {
@@ -75,6 +76,8 @@ export interface EvmChainSettings {
   onRpcResponse?: (event: RpcResponseEvent) => void;
   /** The provider's budget: every call of every endpoint spends from that endpoint's. */
   budget?: ChainBudget;
+  /** Shares the process's own reads of head, receipts and balances with the fleet. */
+  shareReads?: (chainId: number, own: ChainReads) => ChainReads;
 }
 
 export interface ChainBudget {
@@ -167,7 +170,9 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   };
 
   const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
-  const watcher = new BlockWatcher(client, {
+  const own = ownChainReads(client);
+  const reads = settings.shareReads?.(chainId, own) ?? own;
+  const watcher = new BlockWatcher(client, reads, {
     blockTimeMs: settings.blockTimeMs,
     wallets: walletAddresses,
     // A hole costs a read per block, every look that misses coverage a read per hash: with blocks
@@ -194,13 +199,12 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     }
   }
 
-  // The tip the node suggests and the wallets' balances: read once per head block, whoever asks.
-  const tipThisBlock = oncePerBlock<bigint>();
-  const balanceThisBlock = oncePerBlock<bigint>();
-
   async function feeMarket(): Promise<FeeMarket> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
-    const tip = await rpc(tipThisBlock(block, 'tip', () => client.estimateMaxPriorityFeePerGas()));
+    // The tip the node suggests, like the wallets' balances: read once per head block.
+    const tip = await rpc(
+      reads.valueAt(block.hash, 'tip', () => client.estimateMaxPriorityFeePerGas()),
+    );
     const { baseFeePerGas } = block;
     return {
       baseFeePerGas,
@@ -234,14 +238,35 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
   }
 
+  /**
+   * The last balance read of each wallet: good while no block since touched the wallet, up to
+   * balanceRecheckMs (money can also arrive by a contract's internal transfer, which no
+   * transaction's sender or recipient shows).
+   */
+  const balances = new Map<string, { block: WatchedBlock; wei: bigint; readAt: number }>();
+  const balanceRecheckMs = Math.min(60_000, Math.max(10_000, 10 * settings.blockTimeMs));
+
   async function walletBalance(address: Hex): Promise<bigint> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
-    return rpc(
-      balanceThisBlock(block, address, () =>
+    const last = balances.get(address.toLowerCase());
+    if (
+      last &&
+      Date.now() - last.readAt < balanceRecheckMs &&
+      watcher.untouchedSince(address, block, last.block)
+    ) {
+      return last.wei;
+    }
+    const wei = await rpc(
+      reads.valueAt(block.hash, address, () =>
         client.getBalance({ address, blockNumber: block.number }),
       ),
       address,
     );
+    const kept = balances.get(address.toLowerCase());
+    if (!kept || kept.block.number <= block.number) {
+      balances.set(address.toLowerCase(), { block, wei, readAt: Date.now() });
+    }
+    return wei;
   }
 
   const chosen = (choice: FeeChoice) => {
@@ -310,7 +335,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     async tokenBalance(token, wallet) {
       const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
       return rpc(
-        balanceThisBlock(block, `${token}/${wallet}`, async () => {
+        reads.valueAt(block.hash, `${token}/${wallet}`, async () => {
           const { data } = await client.call({
             to: token,
             data: balanceOfCall(wallet),
@@ -469,25 +494,6 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
   };
   return chain;
-}
-
-/**
- * A read made once per block and key, whoever asks while that block is the head; a failed read
- * is made again by the next asker.
- */
-function oncePerBlock<T>() {
-  let cache: { blockHash: Hex; byKey: Map<string, Promise<T>> } | undefined;
-  return (block: WatchedBlock, key: string, read: () => Promise<T>): Promise<T> => {
-    if (cache?.blockHash !== block.hash) cache = { blockHash: block.hash, byKey: new Map() };
-    const { byKey } = cache;
-    let value = byKey.get(key);
-    if (!value) {
-      value = read();
-      value.catch(() => byKey.delete(key));
-      byKey.set(key, value);
-    }
-    return value;
-  };
 }
 
 /** A receipt seen with the head at `headNumber` (or later: the receipt's block counts). */

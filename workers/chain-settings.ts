@@ -1,4 +1,5 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
+import type { ChainReadSharing } from './chain-read-sharing';
 import type { RelayerConfig } from './config';
 import type { RpcBudgets } from './rpc-budgets';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
@@ -10,10 +11,12 @@ export const evmChainsSettings = (
   onRpcResponse?: (event: RpcResponseEvent) => void,
   budgets?: RpcBudgets,
   signers: readonly WalletSigner[] = walletSigners(config),
+  sharing?: ChainReadSharing,
 ): EvmChainSettings[] =>
   [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) => ({
     ...evmChainSettings(config, onRpcResponse, chain, signers),
     ...(budgets && { budget: budgets.forChain(chain.chainId) }),
+    ...(sharing && { shareReads: sharing.share }),
   }));
 
 /** One EVM chain as the configuration describes it (CHAIN_ID's unless `chain` is given). */

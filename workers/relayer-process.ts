@@ -1,11 +1,12 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
-import { plannedFailpoints } from '../activities/failpoints';
+import { plannedFailpoints, type Failpoints } from '../activities/failpoints';
 import { buildApi } from '../api/server';
 import type { ChainRegistry } from '../chain/chain';
 import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
@@ -28,6 +29,7 @@ import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
 import { startRpcBudgets } from './rpc-budgets';
+import { chainReadSharing } from './chain-read-sharing';
 import { watchWallets } from './wallet-watch';
 import { checkSigners, signerFactory, walletSigners, type SignerFactory } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
@@ -64,11 +66,24 @@ export async function startRelayerProcess(
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const database = await openDatabase(config.databaseUrl);
-  const budgets = startRpcBudgets(config, metrics);
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  // Failed commands reach the caller as an error; the client itself keeps reconnecting.
+  redis?.on('error', (error: Error) => console.error(`redis: ${error.message}`));
+  const budgets = startRpcBudgets(config, metrics, redis);
+  const failpoints =
+    config.crashAt || config.panicAt
+      ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
+      : undefined;
+  const sharing = redis && chainReadSharing(redis, config, processId, failpoints);
   const signerFor = signerFactory(config);
   const signers = walletSigners(config, signerFor);
   const chains = createChainRegistry(
-    evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers).map(createEvmChain),
+    evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers, sharing).map(
+      createEvmChain,
+    ),
   );
   // One native connection per process, shared by the workers and the client.
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -76,6 +91,7 @@ export async function startRelayerProcess(
   const shared = {
     config,
     processId,
+    failpoints,
     metrics,
     database,
     chains,
@@ -107,7 +123,9 @@ export async function startRelayerProcess(
       stopped();
       await done;
       await api?.close();
+      await sharing?.release();
       await budgets.close();
+      redis?.disconnect();
       await connection.close();
       await database.close();
     },
@@ -117,6 +135,7 @@ export async function startRelayerProcess(
 interface SharedParts {
   config: RelayerConfig;
   processId: string;
+  failpoints?: Failpoints;
   metrics: Registry;
   database: Database;
   chains: ChainRegistry;
@@ -137,6 +156,7 @@ async function startWorkerRole({
   signerFor,
   client,
   connection,
+  failpoints,
 }: SharedParts) {
   await checkSigners(signers);
   for (const chainId of chains.chainIds) {
@@ -153,10 +173,6 @@ async function startWorkerRole({
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   const stats = new RunStats(metrics);
   if (throttle) stats.watchPermits(throttle);
-  const failpoints =
-    config.crashAt || config.panicAt
-      ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
-      : undefined;
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const timings = intentTimings(config);
   const deps: ActivityDependencies = {

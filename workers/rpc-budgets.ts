@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { endpointLabel, type ChainBudget } from '../chain/evm-chain';
@@ -15,10 +15,14 @@ export interface RpcBudgets {
 
 /**
  * The provider's budget of every endpoint this process calls, one per endpoint URL (an endpoint
- * is a provider account), shared through REDIS_URL by every process that calls it; with metrics
+ * is a provider account), shared through `redis` by every process that calls it; with metrics
  * of units spent by chain, endpoint and method, and of the time calls waited for budget.
  */
-export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBudgets {
+export function startRpcBudgets(
+  config: RelayerConfig,
+  metrics: Registry,
+  redis?: Redis,
+): RpcBudgets {
   const units = new Counter({
     name: 'relayer_rpc_units_total',
     help: 'Budget units spent on JSON-RPC calls, by chain, endpoint (host:port) and method (see RPC_WEIGHTS)',
@@ -32,12 +36,6 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
     buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [metrics],
   });
-  const redis =
-    config.redisUrl === undefined
-      ? undefined
-      : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  // Failed commands reach the caller as an error; the client itself keeps reconnecting.
-  redis?.on('error', (error: Error) => console.error(`rpc budget: redis: ${error.message}`));
   const budgets = new Map<string, RpcBudget>();
   const settings = { unitsPerSecond: config.rpcUnitsPerSecond, weights: config.rpcWeights };
   const limit = { perSecond: config.rpcUnitsPerSecond, burst: config.rpcBurstUnits };
@@ -71,7 +69,6 @@ export function startRpcBudgets(config: RelayerConfig, metrics: Registry): RpcBu
     }),
     async close() {
       for (const budget of budgets.values()) await budget.close();
-      redis?.disconnect();
     },
   };
 }

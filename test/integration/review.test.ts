@@ -334,9 +334,18 @@ describe('operator review of needs_review intents', () => {
 
   it('shows operators every wallet: balance, nonces in flight, a lane blocked by review, a low one also in /readyz', async () => {
     const blocker = await intentInReview({ sent: false, wallet: 3 });
-    await world.testClient.setBalance({ address: world.wallets[2]!, value: parseEther('0.05') });
-    // Balances are read once per block: a block makes the new one visible.
-    await world.testClient.mine({ blocks: 1 });
+    await world.testClient.setBalance({
+      address: world.wallets[2]!,
+      value: parseEther('0.05') - 1n,
+    });
+    // A balance is read again once a block touches the wallet: a transfer of 1 wei to it.
+    const donor = privateKeyToAccount(world.anvil.keys.at(-1)!).address;
+    await world.testClient.impersonateAccount({ address: donor });
+    await world.testClient.sendUnsignedTransaction({
+      from: donor,
+      to: world.wallets[2]!,
+      value: 1n,
+    });
     const wallets = await operator.wallets();
     expect(wallets.map((wallet) => wallet.address).sort()).toEqual([...world.wallets].sort());
     const walletOf = (address: string) => wallets.find((wallet) => wallet.address === address);

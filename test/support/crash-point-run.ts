@@ -19,9 +19,13 @@ import { waitUntilSettled } from './intents';
 import { registeredTestToken } from './test-token';
 import type { useTestWorld } from './test-world';
 
-/** The world a crash-point run needs: a proxy, three wallets, and these tenants. */
+/**
+ * The world a crash-point run needs: a proxy, Redis (the quota's line and the chain's reader are
+ * shared by the two processes, as in a fleet), three wallets, and these tenants.
+ */
 export const crashPointWorld = {
   proxy: true,
+  redis: true,
   wallets: 3,
   tenants: { acme: '100', globex: '100', thin: '0.0035' },
 };
@@ -33,7 +37,8 @@ const ownTests = new Set<CrashPoint>(['after-review', 'after-lane-freed', 'after
 /**
  * Intents in waves while workers die at every crash point in turn: two processes at a time
  * carrying the plan as `sharing` says, each killed one replaced. Deep, each point at a seeded
- * n-th time (1 to 3; closes and sweeps, which come rarely or by the clock, the first time);
+ * n-th time (1 to 3; closes, sweeps and lease moves, which come rarely or by the clock, the
+ * first time);
  * quick, the first time. A tenant that can pay for 3 of 6 at once, one intent in ten cancelled by
  * its tenant, a few left orphaned for the fleet's sweep, batches of 12 over three wallets (another
  * while no batch item has yet died passing its turn on). Waves go on until every point was
@@ -53,7 +58,10 @@ export async function crashPointRun(
       .filter((point) => !ownTests.has(point))
       .map((point) => [
         point,
-        settings.depth === 'quick' || point === 'after-close' || point === 'after-sweep'
+        settings.depth === 'quick' ||
+        point === 'after-close' ||
+        point === 'after-sweep' ||
+        point === 'after-lease-moved'
           ? 1
           : 1 + random.below(3),
       ]),
@@ -68,6 +76,9 @@ export async function crashPointRun(
           // (`after-reservation`), the rest go at once.
           THROTTLE_PER_SECOND: '20',
           THROTTLE_BURST: '4',
+          // The in-flight bound is the fleet's (Redis): a killed process's permits come back
+          // after this, not the minute a production send may need.
+          PERMIT_TTL_MS: '10000',
           // The fleet's sweep every 3 s: it finds the orphans below.
           ORPHAN_SWEEP_MS: '3000',
           ...env,

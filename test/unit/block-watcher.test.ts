@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import { BlockWatcher } from '../../chain/block-watcher';
+import { ownChainReads, type ChainReads } from '../../chain/chain-reads';
 import type { Hex } from '../../domain/transfer';
 
 const wallet: Hex = '0x00000000000000000000000000000000000000aa';
@@ -7,7 +8,7 @@ const hash = (label: string): Hex => `0x${Buffer.from(label).toString('hex').pad
 
 /** A node whose chain the test rewrites: blocks by number, each with its transactions. */
 function fakeNode() {
-  const chain: { hash: Hex; txs: Hex[] }[] = [{ hash: hash('genesis'), txs: [] }];
+  const chain: { hash: Hex; txs: Hex[]; to?: Hex }[] = [{ hash: hash('genesis'), txs: [] }];
   const blockAt = (number: number) => {
     const block = chain[number]!;
     return {
@@ -15,24 +16,38 @@ function fakeNode() {
       hash: block.hash,
       parentHash: number === 0 ? hash('none') : chain[number - 1]!.hash,
       baseFeePerGas: 1n,
-      transactions: block.txs.map((txHash) => ({ hash: txHash, from: wallet })),
+      transactions: block.txs.map((txHash) => ({
+        hash: txHash,
+        from: wallet,
+        to: block.to ?? null,
+      })),
     };
   };
   const client = {
-    getBlock: ({ blockNumber }: { blockNumber?: bigint }) =>
-      Promise.resolve(blockAt(blockNumber === undefined ? chain.length - 1 : Number(blockNumber))),
+    getBlock: ({ blockHash }: { blockHash?: Hex }) =>
+      Promise.resolve(
+        blockAt(
+          blockHash === undefined
+            ? chain.length - 1
+            : chain.findIndex((block) => block.hash === blockHash),
+        ),
+      ),
   } as unknown as PublicClient;
   return {
     client,
-    mine: (label: string, txs: Hex[] = []) => chain.push({ hash: hash(label), txs }),
+    mine: (label: string, txs: Hex[] = [], to?: Hex) => chain.push({ hash: hash(label), txs, to }),
     /** Drops the blocks from `number` on (a reorg), to be mined again differently. */
     dropFrom: (number: number) => chain.splice(number),
   };
 }
 
 /** maxAge -1: every currentHead reads (the test runs within one ms). */
-const watcherOn = (client: PublicClient, blockTimeMs = 0) =>
-  new BlockWatcher(client, {
+const watcherOn = (
+  client: PublicClient,
+  blockTimeMs = 0,
+  reads: ChainReads = ownChainReads(client),
+) =>
+  new BlockWatcher(client, reads, {
     wallets: [wallet],
     blockTimeMs,
     maxHole: 4,
@@ -121,5 +136,51 @@ describe('the block watcher', () => {
     } finally {
       clock.mockRestore();
     }
+  });
+});
+
+describe('which blocks touched an address', () => {
+  const other: Hex = '0x00000000000000000000000000000000000000bb';
+
+  it('knows an address untouched only across blocks it kept, on the chain it follows', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    const { block: start } = await watcher.currentHead(-1);
+    node.mine('b1');
+    node.mine('b2', [hash('pay other')], other);
+    const { block: head } = await watcher.currentHead(-1);
+    expect(watcher.untouchedSince(other, head, start)).toBe(false);
+    // Sent from our wallet: its sender is touched too.
+    expect(watcher.untouchedSince(wallet, head, start)).toBe(false);
+    const unrelated: Hex = '0x00000000000000000000000000000000000000cc';
+    expect(watcher.untouchedSince(unrelated, head, start)).toBe(true);
+    // A block the watcher never kept (another chain's): nothing can be said.
+    expect(watcher.untouchedSince(unrelated, head, { number: 0n, hash: hash('elsewhere') })).toBe(
+      false,
+    );
+  });
+});
+
+describe('the block watcher on a head read by another process', () => {
+  it('takes a published head behind the one it has as an older view, not a reorg', async () => {
+    const node = fakeNode();
+    const own = ownChainReads(node.client);
+    let published = await own.latestBlock(0);
+    const reads: ChainReads = { ...own, latestBlock: () => Promise.resolve(published) };
+    const watcher = watcherOn(node.client, 0, reads);
+    await watcher.currentHead(-1);
+    node.mine('b1');
+    // Read a second ago by another process.
+    const olderView = { ...(await own.latestBlock(0)), readAt: Date.now() - 1000 };
+    node.mine('b2', [hash('tx')]);
+    published = await own.latestBlock(0);
+    await watcher.currentHead(-1);
+    expect(watcher.sighting(hash('tx'), new Date()).state).toBe('mined');
+
+    // Read by a process that fell behind (this one read for itself meanwhile).
+    published = olderView;
+    const head = await watcher.currentHead(-1);
+    expect(head.block.number).toBe(2n);
+    expect(watcher.sighting(hash('tx'), new Date()).state).toBe('mined');
   });
 });

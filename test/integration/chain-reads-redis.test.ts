@@ -1,0 +1,169 @@
+import Redis from 'ioredis';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Chain } from '../../chain/chain';
+import type { ChainReads, ReadHead } from '../../chain/chain-reads';
+import { createEvmChain } from '../../chain/evm-chain';
+import { sharedChainReads, type ChainReadSharing } from '../../chain/shared-chain-reads';
+import { freePort } from '../../dev/stack/free-port';
+import { evmChainSettings } from '../../workers/chain-settings';
+import { useTestWorld } from '../support/test-world';
+
+const suite = useTestWorld({ proxy: true, redis: true, wallets: 1 });
+const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
+const leaseMs = 400;
+
+const clients: Redis[] = [];
+const redisClient = (url = suite.world().redis!.url) => {
+  // No reconnecting: a client left reconnecting would outlive the test.
+  const client = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  clients.push(client);
+  return client;
+};
+afterEach(async () => {
+  await Promise.all(
+    clients.splice(0).map((client) => client.quit().catch(() => client.disconnect())),
+  );
+});
+beforeEach(async () => {
+  await redisClient().flushall();
+});
+
+const sharing = (processId: string, more: Partial<ChainReadSharing> = {}): ChainReadSharing => ({
+  processId,
+  leaseMs,
+  keepSeconds: 60,
+  ...more,
+});
+
+/** A process's chain through the proxy (which counts every call), sharing its reads on Redis. */
+const processChain = (processId: string): Chain =>
+  createEvmChain({
+    ...evmChainSettings(suite.world().config()),
+    shareReads: (chainId, own) => sharedChainReads(redisClient(), chainId, own, sharing(processId)),
+  });
+
+/** Reads whose head never comes: a process that died (or stalls) in the middle of its read. */
+const stalled = (reads: ChainReads): ChainReads => ({
+  ...reads,
+  latestBlock: () => new Promise<ReadHead>(() => undefined),
+});
+
+describe('one reader per chain for the fleet (Redis)', () => {
+  it('three processes looking at five transactions of one block read its head, receipts and balance once', async () => {
+    const world = suite.world();
+    const fleet = ['a', 'b', 'c'].map(processChain);
+    await world.testClient.setAutomine(false);
+    try {
+      const signedAt = new Date();
+      const sent: `0x${string}`[] = [];
+      const start = await world.chain.pendingNonce(world.wallets[0]!);
+      for (let i = 0; i < 5; i++) {
+        const plan = await world.chain.planTransfer({
+          from: world.wallets[0]!,
+          to: recipient(),
+          value: parseEther('0.001'),
+        });
+        const signed = await world.chain.signTransfer(plan, start + i);
+        await world.chain.broadcast(signed);
+        sent.push(signed.txHash);
+      }
+      await world.testClient.mine({ blocks: 1 });
+      world.proxy!.calls.splice(0);
+      // All at once: on automine a head is fresh for a quarter poll only.
+      const [seen, balances] = await Promise.all([
+        Promise.all(
+          fleet.flatMap((chain) => sent.map((txHash) => chain.observe(txHash, signedAt))),
+        ),
+        Promise.all(fleet.map((chain) => chain.walletBalance(world.wallets[0]!))),
+      ]);
+      expect(seen.map((s) => s.state)).toEqual(Array(15).fill('mined'));
+      expect(new Set(balances).size).toBe(1);
+      expect(world.proxy!.countsByMethod()).toEqual({
+        eth_getBlockByNumber: 1,
+        eth_getBlockReceipts: 1,
+        eth_getBalance: 1,
+      });
+    } finally {
+      await world.testClient.setAutomine(true);
+    }
+  });
+
+  it('a reader that dies in the middle of its read is replaced once its lease lapses', async () => {
+    const world = suite.world();
+    const own = createEvmChainReads();
+    const dying = sharedChainReads(redisClient(), world.anvil.chainId, stalled(own), sharing('a'));
+    const next = sharedChainReads(redisClient(), world.anvil.chainId, own, sharing('b'));
+    void dying.latestBlock(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const asked = Date.now();
+    const head = await next.latestBlock(0);
+    expect(head.block.number).toBe(await world.chain.blockNumber(0));
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(leaseMs - 100);
+  });
+
+  it('a draining reader gives its lease back: the next asker reads at once', async () => {
+    const world = suite.world();
+    const own = createEvmChainReads();
+    const draining = sharedChainReads(
+      redisClient(),
+      world.anvil.chainId,
+      stalled(own),
+      sharing('a'),
+    );
+    const next = sharedChainReads(redisClient(), world.anvil.chainId, own, sharing('b'));
+    void draining.latestBlock(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await draining.release();
+    const asked = Date.now();
+    await next.latestBlock(0);
+    expect(Date.now() - asked).toBeLessThan(leaseMs / 2);
+  });
+
+  it('the lease moves to an asker when the holder is not reading, and publishes what it read', async () => {
+    const world = suite.world();
+    const own = createEvmChainReads();
+    const moved: string[] = [];
+    const reader = (id: string) =>
+      sharedChainReads(
+        redisClient(),
+        world.anvil.chainId,
+        own,
+        sharing(id, { onLeaseMoved: () => moved.push(id) }),
+      );
+    const [a, b, c] = [reader('a'), reader('b'), reader('c')];
+    await a.latestBlock(0);
+    await world.testClient.mine({ blocks: 1 });
+    const read = await b.latestBlock(0);
+    expect(moved).toEqual(['b']);
+    // c takes what b published: the same head, b's read time, no turn of its own.
+    expect(await c.latestBlock(5000)).toEqual(read);
+    expect(moved).toEqual(['b']);
+  });
+
+  it('a process that cannot reach Redis reads for itself and says so', async () => {
+    const world = suite.world();
+    const unreachable = redisClient(`redis://127.0.0.1:${await freePort()}`);
+    const problems: Error[] = [];
+    const alone = sharedChainReads(
+      unreachable,
+      world.anvil.chainId,
+      createEvmChainReads(),
+      sharing('a', { onUnshared: (error) => problems.push(error) }),
+    );
+    const head = await alone.latestBlock(0);
+    expect(head.block.number).toBe(await world.chain.blockNumber(0));
+    expect(problems.length).toBeGreaterThan(0);
+  });
+});
+
+/** The own reads of a process on the world's chain, straight to anvil. */
+function createEvmChainReads(): ChainReads {
+  let reads: ChainReads | undefined;
+  createEvmChain({
+    ...evmChainSettings(suite.world().config({ RPC_URLS: suite.world().anvil.rpcUrl })),
+    shareReads: (_chainId, own) => (reads = own),
+  });
+  return reads!;
+}
