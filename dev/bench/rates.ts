@@ -24,3 +24,26 @@ export function steadyUnitsRate(
   for (let i = from; i < to; i++) units += unitsOf(sorted[i]!.method);
   return (units / (sorted[to]!.startedAt - sorted[from]!.startedAt)) * 1000;
 }
+
+/**
+ * What `calls` the provider accepted between `from` and `to` (ms of the proxy's log; `to` may be
+ * Infinity: the last call) used per second of `limit`, each by its units; undefined without a
+ * limit, or over less than 10 s.
+ */
+export function usedAfter(
+  calls: RecordedCall[],
+  unitsOf: (method: string) => number,
+  { from, to }: { from: number; to: number },
+  limit: number | undefined,
+): number | undefined {
+  const last = calls.reduce((latest, call) => Math.max(latest, call.startedAt), 0);
+  const until = Math.min(to, last);
+  if (limit === undefined || until - from < 10_000) return undefined;
+  let units = 0;
+  for (const call of calls) {
+    if (call.refused === undefined && call.startedAt >= from && call.startedAt < until) {
+      units += unitsOf(call.method);
+    }
+  }
+  return units / ((until - from) / 1000) / limit;
+}

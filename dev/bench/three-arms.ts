@@ -26,7 +26,8 @@ import {
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
 import { findProcess, processUsage } from './process-usage';
-import { percentile, steadyRate, steadyUnitsRate } from './rates';
+import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { settings as relayerSettings } from '../../workers/config';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
@@ -86,6 +87,11 @@ interface Cell {
   providerWindow: ProviderWindow;
   /** The configured quota ÷ the provider's real limit (1: configured as published). */
   limitFactor: number;
+  /**
+   * Submit for this many minutes, keeping `intents` open at a time, instead of `intents` at once;
+   * the result's cell then holds the count submitted.
+   */
+  minutes?: number;
 }
 
 type BenchWebhooks = 'none' | 'ok' | 'hang';
@@ -104,6 +110,14 @@ interface Result {
   unitsPerSecond: number;
   unitsPerIntent: number;
   refusedByProvider: number;
+  /** Refused calls ÷ every call that reached the provider. */
+  refusedShare: number;
+  /**
+   * Sends (model `sends`) or units (model `all`) per second ÷ the provider's real limit, from
+   * 30 s after the start to the last submission (`--minutes`) or the last call; undefined when
+   * that is under 10 s.
+   */
+  usedAfter30s: number | undefined;
   refusedByMethod: Record<string, number>;
   rpcPerIntent: Record<string, number>;
   /** From the first send of an intent's transaction to its confirmation, in block times. */
@@ -203,7 +217,9 @@ async function measure(
   const taskQueue = `bench-${index}`;
   const now = new Date();
   await createTenant(world.database, { id: tenantId, name: tenantId }, now);
-  await deposit(world.database, tenantId, parseEther('0.001') * BigInt(cell.intents + 1), now);
+  // A timed cell submits as many as it can pay for in its minutes: at most 200 a second.
+  const mostIntents = cell.minutes === undefined ? cell.intents : cell.minutes * 60 * 200;
+  await deposit(world.database, tenantId, parseEther('0.001') * BigInt(mostIntents + 1), now);
   const receiver = cell.webhooks === 'none' ? undefined : await WebhookReceiver.start();
   if (receiver) {
     receiver.mode = cell.webhooks === 'hang' ? 'hang' : 'ok';
@@ -230,7 +246,7 @@ async function measure(
         tenantId,
         chainId: world.anvil.chainId,
         asset: benchToken.alias,
-        amount: benchToken.amount * BigInt(cell.intents + 1),
+        amount: benchToken.amount * BigInt(mostIntents + 1),
       },
       now,
     );
@@ -285,13 +301,15 @@ async function measure(
   const started = Date.now();
 
   const deps = { database: world.database, client, taskQueue };
-  for (let first = 0; first < cell.intents; first += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, cell.intents - first) }, (_, k) => {
+  let submitted = 0;
+  const submit = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, () => {
+        const k = submitted++;
         const request = {
           tenantId,
           chainId: world.anvil.chainId,
-          from: world.wallets[(first + k) % world.wallets.length],
+          from: world.wallets[k % world.wallets.length],
           to: privateKeyToAccount(generatePrivateKey()).address,
           ...(token
             ? { asset: benchToken.alias, amount: benchToken.amount.toString() }
@@ -302,18 +320,33 @@ async function measure(
           : submitIntent(deps, request);
       }),
     );
-  }
+  const settledSoFar = async () =>
+    settledCount(await countIntentsByStatus(world.database.kysely)) - settledBefore;
   let reportedAt = Date.now();
-  await waitUntilSettled(world.database, settledBefore + cell.intents, {
+  const report = (done: number, of: string) => {
+    if (Date.now() - reportedAt < 5000) return;
+    reportedAt = Date.now();
+    console.log(`    ${done}/${of} settled, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  };
+  let submissionsEnd = Number.POSITIVE_INFINITY;
+  if (cell.minutes === undefined) {
+    while (submitted < cell.intents) await submit(Math.min(50, cell.intents - submitted));
+  } else {
+    // Never fewer than `intents` open: the relayer always has work waiting for the quota.
+    const until = started + cell.minutes * 60_000;
+    while (Date.now() < until) {
+      const done = await settledSoFar();
+      const room = cell.intents - (submitted - done);
+      if (room > 0) await submit(Math.min(50, room));
+      report(done, `${submitted} submitted`);
+      await sleep(200);
+    }
+    submissionsEnd = Date.now();
+  }
+  const intents = submitted;
+  await waitUntilSettled(world.database, settledBefore + intents, {
     pollMs: 100,
-    onProgress: (counts) => {
-      if (Date.now() - reportedAt < 5000) return;
-      reportedAt = Date.now();
-      const done = settledCount(counts) - settledBefore;
-      console.log(
-        `    ${done}/${cell.intents} settled, ${((Date.now() - started) / 1000).toFixed(0)} s`,
-      );
-    },
+    onProgress: (counts) => report(settledCount(counts) - settledBefore, String(intents)),
   });
   const wallSeconds = (Date.now() - started) / 1000;
   const usage = processes.map((p) => processUsage(p.child.pid!));
@@ -346,7 +379,7 @@ async function measure(
     .sort((a, b) => a - b);
   const counts = proxy.countsByMethod();
   const rpcPerIntent = Object.fromEntries(
-    Object.entries(counts).map(([method, n]) => [method, n / cell.intents]),
+    Object.entries(counts).map(([method, n]) => [method, n / intents]),
   );
   const unitsOf = (method: string) => weightOf(weights, method);
   const firstSent = new Map<string, number>();
@@ -363,18 +396,24 @@ async function measure(
     })
     .sort((a, b) => a - b);
   return {
-    cell,
+    cell: { ...cell, intents },
     intentsPerSecond: steadyRate(finished.map((at) => ({ method: 'done', startedAt: at }))),
     sendsPerSecond: steadyRate(proxy.callsOf('eth_sendRawTransaction')),
     unitsPerSecond: steadyUnitsRate(proxy.calls, unitsOf),
     unitsPerIntent:
-      Object.entries(counts).reduce((sum, [method, n]) => sum + n * unitsOf(method), 0) /
-      cell.intents,
+      Object.entries(counts).reduce((sum, [method, n]) => sum + n * unitsOf(method), 0) / intents,
     refusedByProvider: proxy.quotaRefusals(),
+    refusedShare: proxy.calls.length === 0 ? 0 : proxy.quotaRefusals() / proxy.calls.length,
+    usedAfter30s: usedAfter(
+      cell.model === 'sends' ? proxy.callsOf('eth_sendRawTransaction') : proxy.calls,
+      cell.model === 'sends' ? () => 1 : unitsOf,
+      { from: started + 30_000 - proxy.wallTimeOf(0), to: submissionsEnd - proxy.wallTimeOf(0) },
+      realLimit,
+    ),
     refusedByMethod: proxy.quotaRefusalsByMethod(),
     rpcPerIntent,
     confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
-    retriesPerIntent: stepRetries / cell.intents,
+    retriesPerIntent: stepRetries / intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
@@ -385,9 +424,9 @@ async function measure(
         )
       : { historyEventsPerIntent: undefined, workflowTasksPerIntent: undefined }),
     cpuMsPerIntent: {
-      worker: workerMs / cell.intents,
-      server: serverMs / cell.intents,
-      anvil: anvilMs / cell.intents,
+      worker: workerMs / intents,
+      server: serverMs / intents,
+      anvil: anvilMs / intents,
     },
     peakRssMb: Math.max(...usage.map((u) => u.peakRssBytes)) / 2 ** 20,
     coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
@@ -484,7 +523,8 @@ const headings = [
   'sends/s ÷ Q',
   'units/s ÷ Q',
   "used ÷ provider's real limit",
-  '429s (by method)',
+  'after 30 s',
+  '429s (by method) · % of calls',
   'RPC calls/intent (top)',
   'units/intent',
   'confirm p50 (blocks)',
@@ -523,7 +563,8 @@ function rowOf(r: Result): string[] {
       ? '–'
       : (r.unitsPerSecond / cell.quota).toFixed(3),
     cell.quota === undefined ? '–' : (usedOfQuota(r)! * cell.limitFactor).toFixed(3),
-    refusalSummary(r),
+    r.usedAfter30s === undefined ? '–' : r.usedAfter30s.toFixed(3),
+    `${refusalSummary(r)} · ${(r.refusedShare * 100).toFixed(2)}%`,
     rpcSummary(r.rpcPerIntent),
     r.unitsPerIntent.toFixed(1),
     r.confirmP50Blocks === undefined ? '–' : r.confirmP50Blocks.toFixed(2),
@@ -698,6 +739,12 @@ async function main(): Promise<void> {
         "the configured quota ÷ the provider's real limit (2: configured twice too high)",
       ).default('1'),
     )
+    .addOption(
+      new Option(
+        '--minutes <minutes>',
+        'submit for this long in each cell, keeping N intents open, instead of N at once',
+      ),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -716,6 +763,7 @@ async function main(): Promise<void> {
     webhooks: string;
     providerWindow: string;
     limitFactor: string;
+    minutes?: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -759,6 +807,11 @@ async function main(): Promise<void> {
       problems.push(`--limit-factor: "${part}" is not a number of 1 or more`);
     return factor;
   });
+  const minutes = options.minutes === undefined ? undefined : Number(options.minutes);
+  if (minutes !== undefined && !(Number.isFinite(minutes) && minutes > 0))
+    problems.push(`--minutes: "${options.minutes}" is not a number of minutes above 0`);
+  if (minutes !== undefined && arms.includes('A'))
+    problems.push('--minutes: arm A runs a fixed N (its pool is handed the count); leave A out');
   const parsedWeights = relayerSettings.rpcWeights.parse.safeParse(options.weights);
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
@@ -795,6 +848,7 @@ async function main(): Promise<void> {
                         webhooks,
                         providerWindow,
                         limitFactor,
+                        ...(minutes !== undefined && { minutes }),
                       })),
                     );
                   }
@@ -832,7 +886,8 @@ async function main(): Promise<void> {
             for (const cell of group) {
               const index = measured.length;
               console.log(
-                `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}, ` +
+                `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}` +
+                  (cell.minutes === undefined ? ', ' : ` open for ${cell.minutes} min, `) +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
                   `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}, provider ` +
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
@@ -858,9 +913,13 @@ async function main(): Promise<void> {
   const summary = table(
     headings,
     headings.map((heading) =>
-      ['arm', 'chain', 'provider counts', 'RPC calls/intent (top)', '429s (by method)'].includes(
-        heading,
-      )
+      [
+        'arm',
+        'chain',
+        'provider counts',
+        'RPC calls/intent (top)',
+        '429s (by method) · % of calls',
+      ].includes(heading)
         ? 'left'
         : 'right',
     ),
@@ -874,7 +933,8 @@ async function main(): Promise<void> {
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
     `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
     `--webhooks ${options.webhooks} --provider-window ${options.providerWindow} ` +
-    `--limit-factor ${options.limitFactor}`;
+    `--limit-factor ${options.limitFactor}` +
+    (minutes === undefined ? '' : ` --minutes ${minutes}`);
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
@@ -917,7 +977,10 @@ const jsonOf = (r: Result) => ({
   sendsPerSecond: r.sendsPerSecond,
   unitsPerSecond: r.unitsPerSecond,
   unitsPerIntent: r.unitsPerIntent,
+  minutes: r.cell.minutes ?? null,
   providerRefusals: r.refusedByProvider,
+  providerRefusedShareOfCalls: r.refusedShare,
+  usedOfRealLimitAfter30s: r.usedAfter30s ?? null,
   providerRefusalsByMethod: r.refusedByMethod,
   rpcCallsPerIntentByMethod: r.rpcPerIntent,
   confirmationP50Blocks: r.confirmP50Blocks ?? null,
