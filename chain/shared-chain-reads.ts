@@ -138,13 +138,16 @@ export function sharedChainReads(
     write.catch((error: Error) => sharing.onUnshared?.(error));
 
   async function readAndPublishHead(): Promise<ReadHead> {
-    const read = await own.latestBlock(0);
-    const { hash } = read.block;
+    // A failed read gives the lease back: the next asker tries at once, not after the lease.
+    const read = await own.latestBlock(0).catch(async (error: unknown) => {
+      await client.chainRelease(lease, me).catch(() => undefined);
+      throw error;
+    });
     await publish(
       client.chainPublishHead(
         lease,
         head,
-        blockKey(hash),
+        blockKey(read.block.hash),
         me,
         encodeBlock(read.block),
         read.readAt,
@@ -190,7 +193,11 @@ export function sharedChainReads(
       );
       if (state === 1) return String(value);
       if (state === 2) {
-        const fresh = await read();
+        // A failed read gives the claim back: the next asker reads at once.
+        const fresh = await read().catch(async (error: unknown) => {
+          await client.del(key(`claim:${name}`)).catch(() => undefined);
+          throw error;
+        });
         await publish(client.set(key(name), fresh, 'EX', keepSeconds));
         return fresh;
       }
