@@ -8,7 +8,8 @@ import {
   WalletRetiredError,
   WalletTokenShortError,
 } from '../domain/errors';
-import { IntentStatus, paymentOf, signedTransactionOf, type Intent } from '../domain/intent';
+import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { paymentOf } from '../domain/intent-payment';
 import { chooseWallet } from '../domain/wallet-choice';
 import type { Chain } from '../chain/chain';
 import { walletLanes } from '../store/wallet-lanes';

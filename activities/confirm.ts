@@ -8,9 +8,9 @@ import {
   IntentStatus,
   signedTransactionOf,
   type Intent,
-  paymentOf,
   signingWallet,
 } from '../domain/intent';
+import { paymentOf } from '../domain/intent-payment';
 import { recordAudit } from '../store/audit-log';
 import type { Chain, TransactionObservation } from '../chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';

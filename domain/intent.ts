@@ -1,5 +1,5 @@
-import { paymentCall, type AssetRef } from './asset';
-import type { TransferRequest } from './transfer';
+// Types only: workflows import this file, and asset.ts's calls bring viem into their bundle.
+import type { AssetRef } from './asset';
 
 /**
  * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
@@ -132,9 +132,3 @@ export function signedTransactionOf(intent: Intent): SignedTransaction | undefin
   const { nonce, txHash, rawTx } = intent;
   return nonce !== null && txHash && rawTx ? { nonce, txHash, rawTx } : undefined;
 }
-
-/** The transfer that pays the intent, from `from`: its asset's call (domain/asset.ts). */
-export const paymentOf = (intent: Intent, from: `0x${string}`): TransferRequest => ({
-  from,
-  ...paymentCall(intent.asset, intent.to, intent.amount),
-});

@@ -7,13 +7,8 @@ import {
   ReviewRefusedError,
   StaleVersionError,
 } from '../domain/errors';
-import {
-  IntentStatus,
-  paymentOf,
-  signedTransactionOf,
-  type Intent,
-  signingWallet,
-} from '../domain/intent';
+import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
+import { paymentOf } from '../domain/intent-payment';
 import type { ReviewDecision } from '../domain/review';
 import type { Hex, TransferPlan } from '../domain/transfer';
 import { auditTrail, recordAudit, type AuditAction } from '../store/audit-log';

@@ -18,11 +18,51 @@ export function workflowCode(
     : { workflowsPath: workflowsPath() };
 }
 
-export async function writeWorkflowBundle(path: string, from = workflowsPath()): Promise<void> {
+/** Writes the bundle to `path`; returns its code. */
+export async function writeWorkflowBundle(path: string, from = workflowsPath()): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
     logger: new DefaultLogger('WARN'),
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, code);
+  return code;
+}
+
+export interface BundleSize {
+  /** The bundle without its inline source map: what every workflow context evaluates. */
+  codeBytes: number;
+  sourceMapBytes: number;
+  /** Code bytes by npm package (`(own) workflows`, `(own) domain` for ours), largest first. */
+  byPackage: [name: string, bytes: number][];
+}
+
+const sourceMapMark = '//# sourceMappingURL=';
+
+/** What a bundle is made of, from webpack's module markers (`/***\/ "./path"` lines). */
+export function workflowBundleSize(code: string): BundleSize {
+  const mapAt = code.lastIndexOf(sourceMapMark);
+  const body = mapAt === -1 ? code : code.slice(0, mapAt);
+  const modules = [...body.matchAll(/^\/\*\*\*\/ "([^"]+)"$/gm)];
+  const byPackage = new Map<string, number>();
+  modules.forEach((module, i) => {
+    const end = modules[i + 1]?.index ?? body.length;
+    const parts = module[1]!.split('/');
+    const at = parts.lastIndexOf('node_modules');
+    // webpack's stand-ins for modules left out (`?31ff`) count as `(other)`.
+    const name =
+      at === -1
+        ? parts.length > 1
+          ? `(own) ${parts[1]}`
+          : '(other)'
+        : parts[at + 1]!.startsWith('@')
+          ? `${parts[at + 1]}/${parts[at + 2]}`
+          : parts[at + 1]!;
+    byPackage.set(name, (byPackage.get(name) ?? 0) + end - module.index);
+  });
+  return {
+    codeBytes: body.length,
+    sourceMapBytes: code.length - body.length,
+    byPackage: [...byPackage].sort((a, b) => b[1] - a[1]),
+  };
 }
