@@ -4,10 +4,11 @@ const heartbeatEveryMs = 2000;
 
 /**
  * Runs `work` while heartbeating, so that Temporal notices within the step's heartbeat timeout
- * when the process running it has died, instead of after its whole start-to-close timeout.
+ * when the process running it has died, instead of after its whole start-to-close timeout. The
+ * first beat comes after `heartbeatEveryMs`, not at the start: most steps end within
+ * milliseconds, and each beat is a call the server persists (the SDK sends the first at once).
  */
 export async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
-  heartbeat();
   const beat = setInterval(() => heartbeat(), heartbeatEveryMs);
   try {
     return await work();
