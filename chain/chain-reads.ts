@@ -1,4 +1,5 @@
 import {
+  BlockNotFoundError,
   formatTransactionReceipt,
   type PublicClient,
   type RpcTransactionReceipt,
@@ -18,17 +19,17 @@ export interface ChainBlock {
   transactions: readonly { hash: Hex; from: Hex; to: Hex | null }[];
 }
 
-/**
- * The reads of a chain whose answer is the same for every process that asks about one block:
- * the head, a block by hash, a block's receipts, a value of a block's state (the tip, a balance).
- * Read from the node by each process (ownChainReads), or once for the fleet (shared-chain-reads).
- */
 /** The head as read from the node, and when (Date.now() of the process that read it). */
 export interface ReadHead {
   block: ChainBlock;
   readAt: number;
 }
 
+/**
+ * The reads of a chain whose answer is the same for every process that asks about one block:
+ * the head, a block by hash, a block's receipts, a value of a block's state (the tip, a balance).
+ * Read from the node by each process (ownChainReads), or once for the fleet (shared-chain-reads).
+ */
 export interface ChainReads {
   /** The chain's latest block, read within the last `freshWithinMs` (by anyone it is shared with). */
   latestBlock(freshWithinMs: number): Promise<ReadHead>;
@@ -61,10 +62,15 @@ export function ownChainReads(client: PublicClient): ChainReads {
   return {
     latestBlock: async () => ({ block: await block({ blockTag: 'latest' }), readAt: Date.now() }),
     blockByHash: (hash) => block({ blockHash: hash }),
-    blockReceipts: (blockHash) =>
-      client.request({ method: 'eth_getBlockReceipts', params: [blockHash] }) as Promise<
-        RpcTransactionReceipt[]
-      >,
+    async blockReceipts(blockHash) {
+      // Raw, as viem's getBlockReceipts asks, and failing as it does for a block the node lacks.
+      const receipts = (await client.request({
+        method: 'eth_getBlockReceipts',
+        params: [blockHash],
+      })) as RpcTransactionReceipt[] | null;
+      if (!receipts) throw new BlockNotFoundError({ blockHash });
+      return receipts;
+    },
     valueAt(blockHash, key, read) {
       if (values?.blockHash !== blockHash) values = { blockHash, byKey: new Map() };
       const { byKey } = values;

@@ -93,6 +93,9 @@ const plainTransferGas = 21_000n;
 /** How long an address's code (or its absence) is trusted: code can appear (CREATE2, EIP-7702). */
 const codeCacheMs = 10 * 60_000;
 
+/** Blocks the watcher keeps behind the head: what a reorg can replace, twice the depth. */
+export const blocksKept = (confirmations: number): number => Math.max(64, confirmations * 2);
+
 /** A look never comes back sooner: each costs a workflow task and an activity. */
 const minLookMs = 50;
 
@@ -178,7 +181,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     // A hole costs a read per block, every look that misses coverage a read per hash: with blocks
     // of many intents, fill more. On automine a block is a transaction: fall back sooner.
     maxHole: settings.blockTimeMs > 0 ? 16 : 4,
-    keep: Math.max(64, settings.confirmations * 2),
+    keep: blocksKept(settings.confirmations),
     blockReceiptsCheaper: (ours) =>
       unitsOf('eth_getBlockReceipts') <= (budget?.burstUnits ?? Infinity) &&
       unitsOf('eth_getBlockReceipts') <= ours * unitsOf('eth_getTransactionReceipt'),
@@ -248,7 +251,8 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
 
   async function walletBalance(address: Hex): Promise<bigint> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
-    const last = balances.get(address.toLowerCase());
+    const wallet = address.toLowerCase();
+    const last = balances.get(wallet);
     if (
       last &&
       Date.now() - last.readAt < balanceRecheckMs &&
@@ -262,9 +266,9 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       ),
       address,
     );
-    const kept = balances.get(address.toLowerCase());
-    if (!kept || kept.block.number <= block.number) {
-      balances.set(address.toLowerCase(), { block, wei, readAt: Date.now() });
+    // A read of an older head that ended later keeps the newer balance.
+    if ((balances.get(wallet)?.block.number ?? -1n) <= block.number) {
+      balances.set(wallet, { block, wei, readAt: Date.now() });
     }
     return wei;
   }

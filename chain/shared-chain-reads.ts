@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RpcTransactionReceipt } from 'viem';
 import type { Hex } from '../domain/transfer';
 import type { ChainBlock, ChainReads, ReadHead } from './chain-reads';
@@ -183,13 +184,15 @@ export function sharedChainReads(
     }
   }
 
-  /** A value published for the fleet under `name`, read by whoever claims it first. */
+  /**
+   * A value published for the fleet under `name`, read by whoever claims it first; a claim lasts
+   * as long as the head's lease.
+   */
   async function readOnce(name: string, read: () => Promise<string>): Promise<string> {
-    const claimMs = leaseMs;
-    const waitUntil = Date.now() + claimMs;
+    const waitUntil = Date.now() + leaseMs;
     for (;;) {
       const [state, value] = await redisCall(
-        client.chainTakeOrClaim(key(name), key(`claim:${name}`), me, claimMs),
+        client.chainTakeOrClaim(key(name), key(`claim:${name}`), me, leaseMs),
       );
       if (state === 1) return String(value);
       if (state === 2) {
@@ -234,11 +237,14 @@ export function sharedChainReads(
           ) as RpcTransactionReceipt[],
         () => own.blockReceipts(blockHash),
       ),
+    // Kept in this process per block too (own's memo): one Redis look per value and block.
     valueAt: (blockHash, name, read) =>
-      orAlone(
-        async () =>
-          BigInt(await readOnce(`value:${blockHash}:${name}`, async () => String(await read()))),
-        () => own.valueAt(blockHash, name, read),
+      own.valueAt(blockHash, name, () =>
+        orAlone(
+          async () =>
+            BigInt(await readOnce(`value:${blockHash}:${name}`, async () => String(await read()))),
+          read,
+        ),
       ),
     async release() {
       await client.chainRelease(lease, me).catch(() => undefined);
@@ -273,5 +279,3 @@ const redisCall = <T>(command: Promise<T>): Promise<T> =>
   command.catch((error: Error) => {
     throw new RedisFailed(error);
   });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -342,16 +342,13 @@ const maxTurnMs = 5 * 60_000;
 const minTurnMs = 50;
 
 /**
- * The line runs a little under the send window's sustained pace, so the window has room to take
- * in sends that late timers bunched instead of pacing them into retries.
+ * The line runs at 0.9 of the send window's sustained pace. Faster than the window, permits pile
+ * up there, held by intents whose sends wait (measured at 5/s: the window let 4.9/s through, and
+ * the backlog grew into paced retries and expired permits); at exactly its pace, sends that late
+ * timers bunched are paced into retries. The tenth left is the window's room to take them in.
  */
 const lineShare = 0.9;
 
-/**
- * The line's pace is at most the send window's sustained pace: permits granted faster than sends may go
- * pile up at the window, held by intents whose sends wait (measured at 5/s: the window's rolling
- * second let 4.9/s through, and the backlog grew into paced retries and expired permits).
- */
 const lineRateOf = (settings: ThrottleSettings) => ({
   perSecond: lineShare * sustainedPerSecond(settings),
   burst: settings.burst,

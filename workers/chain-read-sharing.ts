@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { ChainReads } from '../chain/chain-reads';
+import { blocksKept } from '../chain/evm-chain';
 import { sharedChainReads, type SharedChainReads } from '../chain/shared-chain-reads';
 import type { Failpoints } from '../activities/failpoints';
 import type { RelayerConfig } from './config';
@@ -27,10 +28,10 @@ export function chainReadSharing(
   // A reader that died mid-read is replaced after two blocks (two seconds at least: a read may
   // wait for the RPC budget).
   const leaseMs = Math.max(2 * config.blockTimeMs, 2000);
-  // As long as the block watcher keeps blocks (64 at least), two minutes at least.
+  // As long as the block watcher keeps blocks, two minutes at least.
   const keepSeconds = Math.max(
     120,
-    Math.ceil((Math.max(64, 2 * config.confirmations) * config.blockTimeMs) / 1000),
+    Math.ceil((blocksKept(config.confirmations) * config.blockTimeMs) / 1000),
   );
   return {
     share(chainId, own) {
@@ -46,7 +47,9 @@ export function chainReadSharing(
           if (Date.now() - warnedAt < warnEveryMs) return;
           warnedAt = Date.now();
           console.warn(
-            `chain ${chainId}: cannot share reads through Redis (${error.message}); this process read for itself ${unshared} time(s) in the last minute`,
+            `chain ${chainId}: cannot share reads through Redis (${error.message}); this process ` +
+              `read for itself ${unshared} time(s) since the last warning, spending its own RPC ` +
+              `budget: check that the Redis at REDIS_URL is up and reachable from here`,
           );
           unshared = 0;
         },

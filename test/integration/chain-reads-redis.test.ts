@@ -1,16 +1,15 @@
 import Redis from 'ioredis';
-import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http } from 'viem';
 import type { Chain } from '../../chain/chain';
-import type { ChainReads, ReadHead } from '../../chain/chain-reads';
+import { ownChainReads, type ChainReads, type ReadHead } from '../../chain/chain-reads';
 import { createEvmChain } from '../../chain/evm-chain';
 import { sharedChainReads, type ChainReadSharing } from '../../chain/shared-chain-reads';
 import { freePort } from '../../dev/stack/free-port';
 import { evmChainSettings } from '../../workers/chain-settings';
+import { sendTransfers } from '../support/pending-transfers';
 import { useTestWorld } from '../support/test-world';
 
 const suite = useTestWorld({ proxy: true, redis: true, wallets: 1 });
-const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
 // Long enough that a loaded machine cannot make "at once" look like "after the lease lapsed".
 const leaseMs = 1500;
 
@@ -58,18 +57,9 @@ describe('one reader per chain for the fleet (Redis)', () => {
     await world.testClient.setAutomine(false);
     try {
       const signedAt = new Date();
-      const sent: `0x${string}`[] = [];
-      const start = await world.chain.pendingNonce(world.wallets[0]!);
-      for (let i = 0; i < 5; i++) {
-        const plan = await world.chain.planTransfer({
-          from: world.wallets[0]!,
-          to: recipient(),
-          value: parseEther('0.001'),
-        });
-        const signed = await world.chain.signTransfer(plan, start + i);
-        await world.chain.broadcast(signed);
-        sent.push(signed.txHash);
-      }
+      const transfers = await sendTransfers(world.chain, world.wallets[0]!, 5);
+      expect(transfers.map((transfer) => transfer.outcome)).toEqual(Array(5).fill('sent'));
+      const sent = transfers.map((transfer) => transfer.txHash);
       await world.testClient.mine({ blocks: 1 });
       world.proxy!.calls.splice(0);
       // All at once: on automine a head is fresh for a quarter poll only.
@@ -93,7 +83,7 @@ describe('one reader per chain for the fleet (Redis)', () => {
 
   it('a reader that dies in the middle of its read is replaced once its lease lapses', async () => {
     const world = suite.world();
-    const own = createEvmChainReads();
+    const own = anvilReads();
     const dying = sharedChainReads(redisClient(), world.anvil.chainId, stalled(own), sharing('a'));
     const next = sharedChainReads(redisClient(), world.anvil.chainId, own, sharing('b'));
     void dying.latestBlock(0);
@@ -106,7 +96,7 @@ describe('one reader per chain for the fleet (Redis)', () => {
 
   it('a draining reader gives its lease back: the next asker reads at once', async () => {
     const world = suite.world();
-    const own = createEvmChainReads();
+    const own = anvilReads();
     const draining = sharedChainReads(
       redisClient(),
       world.anvil.chainId,
@@ -124,7 +114,7 @@ describe('one reader per chain for the fleet (Redis)', () => {
 
   it('a reader whose read fails gives the turn back: the next asker reads at once', async () => {
     const world = suite.world();
-    const own = createEvmChainReads();
+    const own = anvilReads();
     let fail!: (error: Error) => void;
     const failing: ChainReads = {
       ...own,
@@ -144,7 +134,7 @@ describe('one reader per chain for the fleet (Redis)', () => {
 
   it('the lease moves to an asker when the holder is not reading, and publishes what it read', async () => {
     const world = suite.world();
-    const own = createEvmChainReads();
+    const own = anvilReads();
     const moved: string[] = [];
     const reader = (id: string) =>
       sharedChainReads(
@@ -170,7 +160,7 @@ describe('one reader per chain for the fleet (Redis)', () => {
     const alone = sharedChainReads(
       unreachable,
       world.anvil.chainId,
-      createEvmChainReads(),
+      anvilReads(),
       sharing('a', { onUnshared: (error) => problems.push(error) }),
     );
     const head = await alone.latestBlock(0);
@@ -179,12 +169,8 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 });
 
-/** The own reads of a process on the world's chain, straight to anvil. */
-function createEvmChainReads(): ChainReads {
-  let reads: ChainReads | undefined;
-  createEvmChain({
-    ...evmChainSettings(suite.world().config({ RPC_URLS: suite.world().anvil.rpcUrl })),
-    shareReads: (_chainId, own) => (reads = own),
-  });
-  return reads!;
-}
+/** A process's own reads of the world's chain, straight to anvil. */
+const anvilReads = (): ChainReads =>
+  ownChainReads(
+    createPublicClient({ transport: http(suite.world().anvil.rpcUrl, { retryCount: 0 }) }),
+  );

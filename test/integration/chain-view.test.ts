@@ -1,7 +1,7 @@
-import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmChain } from '../../chain/evm-chain';
 import { evmChainSettings } from '../../workers/chain-settings';
+import { sendTransfers } from '../support/pending-transfers';
 import { useTestWorld } from '../support/test-world';
 
 const suite = useTestWorld({ proxy: true, wallets: 1 });
@@ -17,18 +17,9 @@ describe('the watched chain: reads grow with blocks, not with intents', () => {
     await world.testClient.setAutomine(false);
     try {
       const signedAt = new Date();
-      const sent: `0x${string}`[] = [];
-      const start = await chain.pendingNonce(world.wallets[0]!);
-      for (let i = 0; i < 5; i++) {
-        const plan = await chain.planTransfer({
-          from: world.wallets[0]!,
-          to: recipient(),
-          value: parseEther('0.001'),
-        });
-        const signed = await chain.signTransfer(plan, start + i);
-        expect(await chain.broadcast(signed)).toBe('sent');
-        sent.push(signed.txHash);
-      }
+      const transfers = await sendTransfers(chain, world.wallets[0]!, 5);
+      expect(transfers.map((transfer) => transfer.outcome)).toEqual(Array(5).fill('sent'));
+      const sent = transfers.map((transfer) => transfer.txHash);
       await world.testClient.mine({ blocks: 1 });
       await new Promise((resolve) => setTimeout(resolve, chain.headMaxAgeMs));
       world.proxy!.calls.splice(0);

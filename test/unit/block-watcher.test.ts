@@ -184,3 +184,12 @@ describe('the block watcher on a head read by another process', () => {
     expect(watcher.sighting(hash('tx'), new Date()).state).toBe('mined');
   });
 });
+
+describe("a process's own reads", () => {
+  it('refuse the receipts of a block the node does not have, as viem does', async () => {
+    const client = { request: () => Promise.resolve(null) } as unknown as PublicClient;
+    await expect(ownChainReads(client).blockReceipts(hash('gone'))).rejects.toMatchObject({
+      name: 'BlockNotFoundError',
+    });
+  });
+});
