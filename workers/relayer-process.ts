@@ -25,6 +25,7 @@ import { serverPacedPermits } from '../throttle/server-paced-permits';
 import { evmChainsSettings } from './chain-settings';
 import type { RelayerConfig, Role } from './config';
 import { ensureSearchAttributes } from './ensure-search-attributes';
+import { watchHeapAfterFullGc } from './heap-after-gc';
 import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker, type RelayerWorker } from './relayer-worker';
@@ -65,6 +66,7 @@ export async function startRelayerProcess(
   const processId = newProcessId();
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  const stopHeapWatch = watchHeapAfterFullGc(metrics);
   const database = await openDatabase(config.databaseUrl);
   const redis =
     config.redisUrl === undefined
@@ -128,6 +130,7 @@ export async function startRelayerProcess(
       redis?.disconnect();
       await connection.close();
       await database.close();
+      stopHeapWatch();
     },
   };
 }

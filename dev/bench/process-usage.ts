@@ -61,13 +61,20 @@ export function treeCpuMs(pid: number): number {
 }
 
 /**
- * A relayer process's V8 heap in use, MB: `nodejs_heap_size_used_bytes` of its prom-client
- * /metrics page (the main thread's isolate); undefined while it cannot answer.
+ * A relayer process's V8 heap in use, MB, from its prom-client /metrics page (the main thread's
+ * isolate): `nodejs_heap_size_used_bytes` (where the sawtooth is at the scrape) or
+ * `relayer_heap_after_full_gc_bytes` (what the last full collection left; absent before one ran).
+ * Undefined while it cannot answer.
  */
-export async function heapUsedMb(metricsUrl: string): Promise<number | undefined> {
+export async function heapUsedMb(
+  metricsUrl: string,
+  metric:
+    | 'nodejs_heap_size_used_bytes'
+    | 'relayer_heap_after_full_gc_bytes' = 'nodejs_heap_size_used_bytes',
+): Promise<number | undefined> {
   try {
     const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) });
-    const match = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(await response.text());
+    const match = new RegExp(`^${metric} (\\d+(?:\\.\\d+)?)`, 'm').exec(await response.text());
     return match ? Number(match[1]) / 2 ** 20 : undefined;
   } catch {
     return undefined; // starting, restarting, or busy writing a heap snapshot
