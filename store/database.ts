@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type SelectQueryBuilder } from 'kysely';
 import { Pool } from 'pg';
 import { migrateTo } from './migrations';
+import { keepingStatements } from './sqlite-statements';
 import type { Dialect, Schema } from './schema';
 
 /** SQLite's transactions run on one connection's Kysely: marked while they are open. */
@@ -57,7 +58,9 @@ function openSqlite(url: string): Database {
   connection.pragma('journal_mode = WAL');
   connection.pragma('busy_timeout = 10000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: keepingStatements(connection) }),
+  });
   return {
     kysely: db,
     dialect: 'sqlite',
