@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../stack/free-port';
 import { startPostgres } from '../stack/postgres';
 import { startTemporalServer } from '../stack/temporal-server';
 import { startDevServer } from '../stack/temporal-servers';
@@ -10,6 +11,8 @@ import { writeWorkflowBundle } from '../../workers/workflow-code';
 
 export interface BenchStack {
   temporalAddress: string;
+  /** The dev server's Prometheus page, when asked for (--profile). */
+  temporalMetricsUrl?: string;
   /** A second dev server with the CLI's stock settings, when asked for (arm S). */
   stockAddress?: string;
   /** The Temporal server on PostgreSQL as `npm run cluster` runs it, when asked for (arm P). */
@@ -21,13 +24,14 @@ export interface BenchStack {
 /** A dev server (and a stock one) and a workflow bundle for one run, removed afterwards. */
 export async function withBenchStack<T>(
   run: (stack: BenchStack) => Promise<T>,
-  options: { stock?: boolean; cluster?: boolean } = {},
+  options: { stock?: boolean; cluster?: boolean; serverMetrics?: boolean } = {},
 ): Promise<T> {
   installRuntime('WARN');
   const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
   const bundlePath = join(dir, 'workflow-bundle.js');
   await writeWorkflowBundle(bundlePath);
-  const server = await startDevServer();
+  const metricsPort = options.serverMetrics ? await freePort() : undefined;
+  const server = await startDevServer({ metricsPort });
   const stock = options.stock ? await startDevServer({ settings: 'stock' }) : undefined;
   const postgres = options.cluster ? await startPostgres() : undefined;
   const cluster = postgres
@@ -36,6 +40,9 @@ export async function withBenchStack<T>(
   try {
     return await run({
       temporalAddress: server.address,
+      ...(metricsPort !== undefined && {
+        temporalMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      }),
       stockAddress: stock?.address,
       bundlePath,
       ...(cluster && {

@@ -25,6 +25,7 @@ import {
 } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
+import { cellProfiler, profileTable, type IntentProfile } from './intent-profile';
 import { findProcess, processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -137,6 +138,8 @@ interface Result {
   wallSeconds: number;
   /** Events the cell's webhook receiver accepted by the end (deduped), if it had one. */
   webhooksDelivered?: number;
+  /** Where an intent's cost went (--profile, the Temporal arms). */
+  profile?: IntentProfile;
 }
 
 const poolWidth = 32;
@@ -153,6 +156,8 @@ interface Server {
   client: Client;
   /** Its CPU time so far (with its database's, for arm P). */
   cpuMs(): number;
+  /** Its Prometheus page, where the bench profiles (--profile, the tuned dev server only). */
+  metricsUrl?: string;
 }
 
 /** The provider's weights of each method (RPC_WEIGHTS, as written and as read). */
@@ -210,6 +215,8 @@ async function measure(
   index: number,
   bundlePath: string,
   provider: Provider,
+  /** Profile the cell's workers and server (--profile), keeping the CPU profiles here. */
+  profileDir?: string,
 ): Promise<Result> {
   const { weights } = provider;
   const { client } = server;
@@ -276,6 +283,10 @@ async function measure(
   );
   const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
   const env = workerEnv(world, cell, server, taskQueue, bundlePath, provider);
+  const profiler =
+    profileDir !== undefined && onTemporal(cell.arm)
+      ? cellProfiler(join(profileDir, `cell-${index + 1}`), server.metricsUrl)
+      : undefined;
   const processes = await Promise.all(
     Array.from({ length: cell.processes }, (_, shard) =>
       cell.arm === 'A'
@@ -290,9 +301,10 @@ async function measure(
             },
             /pool ready/,
           )
-        : spawnWorker(env),
+        : spawnWorker(env, { nodeFlags: profiler?.nodeFlags }),
     ),
   );
+  await profiler?.begin();
   // From here on: what the work costs, not what starting the processes did.
   const workersBefore = processes.map((p) => processUsage(p.child.pid!).cpuMs);
   const serverBefore = server.cpuMs();
@@ -348,6 +360,7 @@ async function measure(
     pollMs: 100,
     onProgress: (counts) => report(settledCount(counts) - settledBefore, String(intents)),
   });
+  await profiler?.end();
   const wallSeconds = (Date.now() - started) / 1000;
   const usage = processes.map((p) => processUsage(p.child.pid!));
   const workerMs = usage.reduce((sum, u, i) => sum + u.cpuMs - workersBefore[i]!, 0);
@@ -432,6 +445,7 @@ async function measure(
     coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
     wallSeconds,
     ...(webhooksDelivered !== undefined && { webhooksDelivered }),
+    ...(profiler && { profile: profiler.result(intents) }),
   };
 }
 
@@ -745,6 +759,12 @@ async function main(): Promise<void> {
         'submit for this long in each cell, keeping N intents open, instead of N at once',
       ),
     )
+    .addOption(
+      new Option(
+        '--profile',
+        "where an intent's cost goes: the workers' CPU by kind of code (CPU profiles, kept in --out) and the dev server's persistence requests by operation",
+      ),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -764,6 +784,7 @@ async function main(): Promise<void> {
     providerWindow: string;
     limitFactor: string;
     minutes?: string;
+    profile?: boolean;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -854,8 +875,9 @@ async function main(): Promise<void> {
                   }
   const total = groups.flat().length;
 
+  const profileDir = options.profile ? join(options.out, 'profiles') : undefined;
   const results = await withBenchStack(
-    async ({ temporalAddress, stockAddress, cluster, bundlePath }) => {
+    async ({ temporalAddress, temporalMetricsUrl, stockAddress, cluster, bundlePath }) => {
       const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
       const connect = async (address: string, cpuMs?: () => number): Promise<Server> => {
         const pid = findProcess(['start-dev', '--port', address.split(':')[1]!]);
@@ -865,7 +887,7 @@ async function main(): Promise<void> {
           cpuMs: cpuMs ?? (() => (pid === undefined ? 0 : processUsage(pid).cpuMs)),
         };
       };
-      const tuned = await connect(temporalAddress);
+      const tuned = { ...(await connect(temporalAddress)), metricsUrl: temporalMetricsUrl };
       const stock = stockAddress === undefined ? undefined : await connect(stockAddress);
       const onPostgres = cluster && (await connect(cluster.address, cluster.cpuMs));
       const measured: Result[] = [];
@@ -893,7 +915,9 @@ async function main(): Promise<void> {
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
               const server = cell.arm === 'S' ? stock! : cell.arm === 'P' ? onPostgres! : tuned;
-              measured.push(await measure(world, server, cell, index, bundlePath, provider));
+              measured.push(
+                await measure(world, server, cell, index, bundlePath, provider, profileDir),
+              );
             }
           } finally {
             await world.stop();
@@ -907,7 +931,7 @@ async function main(): Promise<void> {
         await postgres?.stop();
       }
     },
-    { stock: arms.includes('S'), cluster: arms.includes('P') },
+    { stock: arms.includes('S'), cluster: arms.includes('P'), serverMetrics: options.profile },
   );
 
   const summary = table(
@@ -927,6 +951,23 @@ async function main(): Promise<void> {
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
   for (const line of headlines(results)) console.log(line);
+  if (profileDir !== undefined) {
+    const profiled = results.flatMap((r) =>
+      r.profile
+        ? [
+            {
+              label: `${r.cell.arm} N ${r.cell.intents} Q ${quotaLabel(r.cell.quota)} ${r.cell.processes}p`,
+              profile: r.profile,
+            },
+          ]
+        : [],
+    );
+    console.log(
+      "where an intent's cost went: the worker's threads busy (ms per intent, sampled: running or blocked in a call) by kind of code, and the server's persistence requests per intent",
+    );
+    console.log(profileTable(profiled).toString());
+    console.log(`CPU profiles (open in Chrome's DevTools): ${profileDir}`);
+  }
 
   const settings =
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
@@ -934,7 +975,8 @@ async function main(): Promise<void> {
     `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
     `--webhooks ${options.webhooks} --provider-window ${options.providerWindow} ` +
     `--limit-factor ${options.limitFactor}` +
-    (minutes === undefined ? '' : ` --minutes ${minutes}`);
+    (minutes === undefined ? '' : ` --minutes ${minutes}`) +
+    (options.profile ? ' --profile' : '');
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
@@ -994,6 +1036,7 @@ const jsonOf = (r: Result) => ({
   peakRssMb: r.peakRssMb,
   coresBusy: r.coresBusy,
   wallSeconds: r.wallSeconds,
+  profile: r.profile ?? null,
 });
 
 main().catch((error: unknown) => {

@@ -185,7 +185,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
             NODE_OPTIONS: [process.env.NODE_OPTIONS, options.workerNodeOptions].join(' ').trim(),
           }),
         },
-        outputTail,
+        { outputTail },
       );
       workers[index] = worker;
       metricsUrls.set(worker, metricsUrlOf(env));
@@ -207,7 +207,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const apiEnv = await processEnv('api', { API_PORT: String(apiPort) });
     let api: WorkerProcess;
     const startApi = async () => {
-      api = await spawnApi(apiEnv, outputTail);
+      api = await spawnApi(apiEnv, { outputTail });
       supervise('api', api, startApi);
     };
     await startApi();

@@ -14,6 +14,8 @@ export interface DevServerOptions {
   dbFilename?: string;
   /** `stock`: the CLI's own settings, for comparison (the benchmark); default `tuned`. */
   settings?: 'tuned' | 'stock';
+  /** Serve the server's Prometheus metrics on this port (the bench's --profile reads them). */
+  metricsPort?: number;
   progress?: Progress;
 }
 
@@ -53,13 +55,17 @@ export async function startDevServer(
           ...(options.dbFilename !== undefined && { dbFilename: options.dbFilename }),
           searchAttributes: relayerSearchAttributes,
           log: { format: 'pretty', level: 'error' },
-          extraArgs:
-            options.settings === 'stock'
+          extraArgs: [
+            ...(options.metricsPort !== undefined
+              ? ['--metrics-port', String(options.metricsPort)]
+              : []),
+            ...(options.settings === 'stock'
               ? []
               : Object.entries(tunedDevServerSettings).flatMap(([key, value]) => [
                   '--dynamic-config-value',
                   `${key}=${JSON.stringify(value)}`,
-                ]),
+                ])),
+          ],
         },
       }),
   );

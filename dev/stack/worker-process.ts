@@ -17,14 +17,20 @@ const root = resolve(__dirname, '../..');
  * file in test runs (compiled-entries.ts); no wrapper process in between, so a signal (even
  * SIGKILL) reaches it itself. Resolves once its output matches `ready`.
  */
+export interface SpawnOptions {
+  /** Keep only the last this many characters of its output (a process that runs for hours). */
+  outputTail?: number;
+  /** Node's own flags before the script, for those NODE_OPTIONS refuses (e.g. --cpu-prof). */
+  nodeFlags?: readonly string[];
+}
+
 export async function spawnNodeProcess(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
-  /** Keep only the last this many characters of its output (a process that runs for hours). */
-  outputTail = Infinity,
+  { outputTail = Infinity, nodeFlags = [] }: SpawnOptions = {},
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, nodeArgumentsFor(script), {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeArgumentsFor(script)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,9 +58,9 @@ export async function spawnNodeProcess(
 /** `npm run worker`, ready once its workers poll. */
 export const spawnWorker = (
   env: Record<string, string>,
-  outputTail?: number,
+  options?: SpawnOptions,
 ): Promise<WorkerProcess> =>
-  spawnNodeProcess('workers/worker-main.ts', env, /worker \S+: queue/, outputTail);
+  spawnNodeProcess('workers/worker-main.ts', env, /worker \S+: queue/, options);
 
 export interface StopSummary {
   sent: number;
@@ -89,6 +95,5 @@ export const reclaimedPermits = (output: string): number =>
 /** `npm run api`, ready once it listens. */
 export const spawnApi = (
   env: Record<string, string>,
-  outputTail?: number,
-): Promise<WorkerProcess> =>
-  spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /, outputTail);
+  options?: SpawnOptions,
+): Promise<WorkerProcess> => spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /, options);
