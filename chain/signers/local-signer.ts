@@ -6,4 +6,5 @@ import type { WalletSigner } from './wallet-signer';
 export const localSigner = (privateKey: Hex): WalletSigner => ({
   account: privateKeyToAccount(privateKey),
   keyLabel: 'local key',
+  inProcess: true,
 });

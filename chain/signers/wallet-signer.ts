@@ -23,6 +23,13 @@ export interface WalletSigner {
    * does not, SignerUnavailable when it cannot tell now. Absent for a key held in memory.
    */
   check?(): Promise<void>;
+  /**
+   * The key is in this process's memory and viem signs with it, for the address it derived from
+   * that key: the bytes are the wallet's and what was asked by construction, so signChecked does
+   * not parse and recover them (3.7 ms of CPU a transaction on the bench's machine, four times
+   * the signing itself).
+   */
+  readonly inProcess?: true;
 }
 
 /** A signer that holds its key elsewhere, as a viem account that signs transactions only. */
@@ -58,10 +65,11 @@ const checkedFields = [
 ] as const;
 
 /**
- * Signs `transaction` and proves the bytes are what was asked before anyone stores or sends them:
- * the sender recovered from the signature is the wallet, and every field is the one requested (a
- * remote signer fills in or changes nothing). Errors other than the signer's typed ones count as
- * the signer being unavailable: the step retries and nothing was stored.
+ * Signs `transaction` and, for a key held elsewhere, proves the bytes are what was asked before
+ * anyone stores or sends them: the sender recovered from the signature is the wallet, and every
+ * field is the one requested (a remote signer fills in or changes nothing). Errors other than the
+ * signer's typed ones count as the signer being unavailable: the step retries and nothing was
+ * stored.
  */
 export async function signChecked(
   signer: WalletSigner,
@@ -75,6 +83,7 @@ export async function signChecked(
     if (error instanceof RelayerError) throw error;
     throw new SignerUnavailableError(wallet, signer.keyLabel, error);
   }
+  if (signer.inProcess) return rawTx;
   const serializedTransaction = rawTx as TransactionSerializedEIP1559;
   let signed: ReturnType<typeof parseTransaction<TransactionSerializedEIP1559>>;
   let sender: Hex;
