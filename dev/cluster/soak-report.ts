@@ -6,6 +6,7 @@ import { renderSpec } from '../bench/chart';
 import { percentile } from '../bench/rates';
 import type { ProcessCrash } from './cluster';
 import type { HeapSnapshotTaken, WorkerHeapGrowth } from './heap-growth';
+import type { IdleCost } from './idle-cost';
 import type { ProcessSample } from './soak-sampler';
 import type { FaultRecord } from './soak-faults';
 import type { TrafficTally } from './soak-traffic';
@@ -34,6 +35,8 @@ export interface SoakFigures {
   /** Every RPC call the endpoints saw, ms since the soak began, with its provider units. */
   calls: { atMs: number; method: string; units: number }[];
   samples: ProcessSample[];
+  /** The fleet with nothing to do, after every intent ended. */
+  idle: IdleCost;
   heapSnapshots: HeapSnapshotTaken[];
   /** What grew in each worker between its first heap snapshot and its last. */
   heapGrowth?: WorkerHeapGrowth[];
@@ -391,6 +394,16 @@ export async function writeSoakReport(
   for (const [part, cpuMs] of cpuByPart(figures.samples)) {
     cpuTable.push([part, (cpuMs / Math.max(1, ended)).toFixed(1)]);
   }
+  const idle = figures.idle;
+  const idleTable = table(
+    [`idle for ${idle.seconds} s: process`, 'pid', '% of a core'],
+    ['left', 'right', 'right'],
+  );
+  for (const p of idle.processes) idleTable.push([p.name, p.pid, (p.coreShare * 100).toFixed(2)]);
+  const idleCalls = Object.entries(idle.rpcCallsPerSecondByMethod)
+    .map(([method, perSecond]) => `${method} ${perSecond.toFixed(2)}/s`)
+    .join(', ');
+  const idleRpc = `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'})`;
   const t = figures.traffic;
   const o = figures.options;
   const summary = [
@@ -409,6 +422,8 @@ export async function writeSoakReport(
     memoryTable.toString(),
     ...growthTables,
     cpuTable.toString(),
+    idleTable.toString(),
+    idleRpc,
   ].join('\n');
   const crashOutput = figures.crashes.map((c) => `--- ${c.name} exited ${c.exit}:\n${c.output}`);
   console.log(text);
@@ -439,6 +454,7 @@ export async function writeSoakReport(
         traffic: t,
         histories: figures.histories,
         memory,
+        idle,
         heapGrowth: figures.heapGrowth,
       },
       null,

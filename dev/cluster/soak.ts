@@ -21,6 +21,7 @@ import { composeEnvironment } from './compose-topology';
 import { growthOfWorkers, type HeapSnapshotTaken } from './heap-growth';
 import { wholeNumber } from './options';
 import { faultSchedule, injectFault, type FaultRecord } from './soak-faults';
+import { measureIdleCost } from './idle-cost';
 import { ProcessSampler } from './soak-sampler';
 import { writeSoakReport, type SoakFigures } from './soak-report';
 import { SoakTraffic } from './soak-traffic';
@@ -271,6 +272,17 @@ async function soak(
   const accepted = await acceptedIntentIds(cluster, traffic, unpayable.id);
   clearInterval(progress);
   await sampler.stop();
+  // Work that outlives the intents (webhook deliveries, evictions, the review's lane) ends first.
+  await sleep(quietMs);
+  step(`idle: ${idleMs / 1000} s with no intents, measuring what the fleet costs`);
+  const idle = await measureIdleCost(
+    () => cluster.processes(),
+    () =>
+      cluster.proxies.flatMap((proxy) =>
+        proxy.calls.map((call) => ({ method: call.method, units: weightOf(units, call.method) })),
+      ),
+    idleMs,
+  );
 
   // One scan of the chain for both endpoints. A check that cannot run fails, named, in the
   // report: the hour of samples is not lost with it.
@@ -313,6 +325,7 @@ async function soak(
       })),
     ),
     samples: sampler.samples,
+    idle,
     heapSnapshots,
     histories,
     review: reviewOutcome,
@@ -321,6 +334,10 @@ async function soak(
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long the fleet is watched with nothing to do, from `quietMs` after every intent ended. */
+const idleMs = 30_000;
+const quietMs = 15_000;
 
 /** Every intent the soak made the relayer accept: its own, each batch's items, the unpayable one. */
 async function acceptedIntentIds(cluster: Cluster, traffic: SoakTraffic, unpayable: string) {

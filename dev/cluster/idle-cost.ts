@@ -1,0 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { treeCpuMs } from '../bench/process-usage';
+import type { ClusterProcess } from './cluster';
+
+/** What the fleet costs with no intents to run: CPU per process and RPC units a second. */
+export interface IdleCost {
+  seconds: number;
+  /** Share of one core, per process (with its children, e.g. PostgreSQL's backends). */
+  processes: { name: string; pid: number; coreShare: number }[];
+  rpcUnitsPerSecond: number;
+  rpcCallsPerSecondByMethod: Record<string, number>;
+}
+
+/**
+ * Measures the fleet for `ms` while nothing is submitted: every intent has ended (one may wait in
+ * review, as in production). `callsSoFar` is every RPC call the endpoints have seen, with units.
+ */
+export async function measureIdleCost(
+  processes: () => ClusterProcess[],
+  callsSoFar: () => { method: string; units: number }[],
+  ms: number,
+): Promise<IdleCost> {
+  const cpuOf = (list: ClusterProcess[]) => new Map(list.map((p) => [p.pid(), treeCpuMs(p.pid())]));
+  const before = cpuOf(processes());
+  const callsBefore = callsSoFar().length;
+  await sleep(ms);
+  const listed = processes();
+  const after = cpuOf(listed);
+  const calls = callsSoFar().slice(callsBefore);
+  const perSecond = (count: number) => count / (ms / 1000);
+  const byMethod: Record<string, number> = {};
+  for (const call of calls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
+  return {
+    seconds: ms / 1000,
+    // A process restarted meanwhile has no reading from the start: left out.
+    processes: listed.flatMap((p) => {
+      const from = before.get(p.pid());
+      const to = after.get(p.pid());
+      return from === undefined || to === undefined
+        ? []
+        : [{ name: p.name, pid: p.pid(), coreShare: (to - from) / ms }];
+    }),
+    rpcUnitsPerSecond: perSecond(calls.reduce((sum, call) => sum + call.units, 0)),
+    rpcCallsPerSecondByMethod: Object.fromEntries(
+      Object.entries(byMethod).map(([method, count]) => [method, perSecond(count)]),
+    ),
+  };
+}
