@@ -25,6 +25,7 @@ import {
 } from '../stack/worker-process';
 import { withBenchStack } from './bench-stack';
 import { renderChart } from './chart';
+import { baselineTable, benchBaseline, prepareBaseline, type BaselineCell } from './baseline';
 import { cellProfiler, profileTable, type IntentProfile } from './intent-profile';
 import { findProcess, processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
@@ -140,6 +141,8 @@ interface Result {
   webhooksDelivered?: number;
   /** Where an intent's cost went (--profile, the Temporal arms). */
   profile?: IntentProfile;
+  /** The same cell measured on the baseline's build (--baseline), just before or after. */
+  baseline?: BaselineCell;
 }
 
 const poolWidth = 32;
@@ -765,6 +768,12 @@ async function main(): Promise<void> {
         "where an intent's cost goes: the workers' CPU by kind of code (CPU profiles, kept in --out) and the dev server's persistence requests by operation",
       ),
     )
+    .addOption(
+      new Option(
+        '--baseline <commit>',
+        "also run each Temporal cell on this commit's build (its own bench, just before or after ours, alternating) and print the ratios",
+      ),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -785,6 +794,7 @@ async function main(): Promise<void> {
     limitFactor: string;
     minutes?: string;
     profile?: boolean;
+    baseline?: string;
   }>();
   const problems: string[] = [];
   const numbers = (flag: string, value: string) =>
@@ -837,6 +847,8 @@ async function main(): Promise<void> {
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
   }
+  if (options.baseline !== undefined && !arms.some(onTemporal))
+    problems.push('--baseline: compares the Temporal arms; give one of B, S, C, P');
   if (problems.length > 0) {
     console.error(`bench: ${problems.join('; ')}`);
     process.exit(2);
@@ -876,6 +888,10 @@ async function main(): Promise<void> {
   const total = groups.flat().length;
 
   const profileDir = options.profile ? join(options.out, 'profiles') : undefined;
+  const baseline =
+    options.baseline === undefined
+      ? undefined
+      : prepareBaseline(options.baseline, (message) => console.log(message));
   const results = await withBenchStack(
     async ({ temporalAddress, temporalMetricsUrl, stockAddress, cluster, bundlePath }) => {
       const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
@@ -915,9 +931,30 @@ async function main(): Promise<void> {
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
               const server = cell.arm === 'S' ? stock! : cell.arm === 'P' ? onPostgres! : tuned;
-              measured.push(
-                await measure(world, server, cell, index, bundlePath, provider, profileDir),
+              // The baseline's run of the cell comes before ours on odd cells, after on even.
+              const onBaseline = async () =>
+                baseline && onTemporal(cell.arm)
+                  ? (
+                      await benchBaseline(
+                        baseline,
+                        baselineArguments(cell, provider),
+                        join(options.out, 'baseline', `cell-${index + 1}`),
+                      )
+                    )[0]
+                  : undefined;
+              const before = index % 2 === 1 ? await onBaseline() : undefined;
+              const result = await measure(
+                world,
+                server,
+                cell,
+                index,
+                bundlePath,
+                provider,
+                profileDir,
               );
+              const after = index % 2 === 0 ? await onBaseline() : undefined;
+              const cellBaseline = before ?? after;
+              measured.push(cellBaseline ? { ...result, baseline: cellBaseline } : result);
             }
           } finally {
             await world.stop();
@@ -951,16 +988,15 @@ async function main(): Promise<void> {
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
   for (const line of headlines(results)) console.log(line);
+  if (baseline) {
+    const pairs = results.flatMap((r) =>
+      r.baseline ? [{ label: cellLabel(r), current: jsonOf(r), baseline: r.baseline }] : [],
+    );
+    console.log(baselineTable(baseline.sha, pairs).toString());
+  }
   if (profileDir !== undefined) {
     const profiled = results.flatMap((r) =>
-      r.profile
-        ? [
-            {
-              label: `${r.cell.arm} N ${r.cell.intents} Q ${quotaLabel(r.cell.quota)} ${r.cell.processes}p`,
-              profile: r.profile,
-            },
-          ]
-        : [],
+      r.profile ? [{ label: cellLabel(r), profile: r.profile }] : [],
     );
     console.log(
       "where an intent's cost went: the worker's threads busy (ms per intent, sampled: running or blocked in a call) by kind of code, and the server's persistence requests per intent",
@@ -976,7 +1012,8 @@ async function main(): Promise<void> {
     `--webhooks ${options.webhooks} --provider-window ${options.providerWindow} ` +
     `--limit-factor ${options.limitFactor}` +
     (minutes === undefined ? '' : ` --minutes ${minutes}`) +
-    (options.profile ? ' --profile' : '');
+    (options.profile ? ' --profile' : '') +
+    (baseline ? ` --baseline ${baseline.sha.slice(0, 7)}` : '');
   mkdirSync(options.out, { recursive: true });
   writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
   writeFileSync(
@@ -1037,7 +1074,36 @@ const jsonOf = (r: Result) => ({
   coresBusy: r.coresBusy,
   wallSeconds: r.wallSeconds,
   profile: r.profile ?? null,
+  baseline: r.baseline ?? null,
 });
+
+const cellLabel = (r: Result) =>
+  `${r.cell.arm} N ${r.cell.intents} Q ${quotaLabel(r.cell.quota)} ${r.cell.processes}p`;
+
+/** The cell's flags for a baseline's bench: the defaults left out (an older bench may lack them). */
+function baselineArguments(cell: Cell, provider: Provider): string[] {
+  const unlessDefault = (flag: string, value: string, fallback: string) =>
+    value === fallback ? [] : [flag, value];
+  return [
+    ...[
+      '--arms',
+      cell.arm,
+      '--n',
+      String(cell.intents),
+      '--q',
+      cell.quota === undefined ? 'unlimited' : String(cell.quota),
+    ],
+    ...['--processes', String(cell.processes)],
+    ...unlessDefault('--block-time', String(cell.blockTimeSeconds), '0'),
+    ...unlessDefault('--model', cell.model, 'sends'),
+    ...unlessDefault('--weights', provider.setting, 'per-call'),
+    ...unlessDefault('--asset', cell.asset, 'native'),
+    ...unlessDefault('--webhooks', cell.webhooks, 'none'),
+    ...unlessDefault('--provider-window', cell.providerWindow, 'bucket'),
+    ...unlessDefault('--limit-factor', String(cell.limitFactor), '1'),
+    ...(cell.minutes === undefined ? [] : ['--minutes', String(cell.minutes)]),
+  ];
+}
 
 main().catch((error: unknown) => {
   console.error(error);
