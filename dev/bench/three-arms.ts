@@ -765,7 +765,7 @@ async function main(): Promise<void> {
     .addOption(
       new Option(
         '--profile',
-        "where an intent's cost goes: the workers' CPU by kind of code (CPU profiles, kept in --out) and the dev server's persistence requests by operation",
+        "where an intent's cost goes: the workers' threads busy by kind of code (CPU profiles, kept in --out) and the dev server's persistence requests by operation",
       ),
     )
     .addOption(
