@@ -13,20 +13,21 @@ export interface IdleCost {
 
 /**
  * Measures the fleet for `ms` while nothing is submitted: every intent has ended (one may wait in
- * review, as in production). `callsSoFar` is every RPC call the endpoints have seen, with units.
+ * review, as in production). `callsSoFar` is, per endpoint, every RPC call it has seen so far
+ * with its units: each list only grows, so the calls of the window are each list's new ones.
  */
 export async function measureIdleCost(
   processes: () => ClusterProcess[],
-  callsSoFar: () => { method: string; units: number }[],
+  callsSoFar: () => { method: string; units: number }[][],
   ms: number,
 ): Promise<IdleCost> {
   const cpuOf = (list: ClusterProcess[]) => new Map(list.map((p) => [p.pid(), treeCpuMs(p.pid())]));
   const before = cpuOf(processes());
-  const callsBefore = callsSoFar().length;
+  const callsBefore = callsSoFar().map((calls) => calls.length);
   await sleep(ms);
   const listed = processes();
   const after = cpuOf(listed);
-  const calls = callsSoFar().slice(callsBefore);
+  const calls = callsSoFar().flatMap((endpoint, i) => endpoint.slice(callsBefore[i] ?? 0));
   const perSecond = (count: number) => count / (ms / 1000);
   const byMethod: Record<string, number> = {};
   for (const call of calls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;

@@ -278,7 +278,7 @@ async function soak(
   const idle = await measureIdleCost(
     () => cluster.processes(),
     () =>
-      cluster.proxies.flatMap((proxy) =>
+      cluster.proxies.map((proxy) =>
         proxy.calls.map((call) => ({ method: call.method, units: weightOf(units, call.method) })),
       ),
     idleMs,
