@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { table } from '../../cli/table';
@@ -47,11 +47,16 @@ export function prepareBaseline(rev: string, progress: (message: string) => void
     throw new Error(`--baseline: "${rev}" is not a commit of this repository`);
   }
   const dir = join(cacheDir, 'bench-baselines', sha);
-  if (!existsSync(join(dir, 'node_modules'))) {
+  // Written last: an export or install cut short is done again, not taken as ready.
+  const ready = join(dir, '.baseline-ready');
+  if (!existsSync(ready)) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     progress(`baseline ${sha.slice(0, 7)}: exporting its tree to ${dir}`);
-    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: root });
+    const archive = join(dir, 'tree.tar');
+    git('archive', '--output', archive, sha);
+    execFileSync('tar', ['-xf', archive, '-C', dir]);
+    rmSync(archive);
     const ours = readLock(root).packages;
     const mismatched = Object.entries(readLock(dir).packages).filter(
       ([path, { version }]) => path !== '' && ours[path]?.version !== version,
@@ -67,6 +72,7 @@ export function prepareBaseline(rev: string, progress: (message: string) => void
         stdio: 'inherit',
       });
     }
+    writeFileSync(ready, '');
   }
   return { sha, dir };
 }

@@ -16,7 +16,7 @@ export async function persistenceRequests(metricsUrl: string): Promise<Map<strin
   return byOperation;
 }
 
-/** Requests per intent between two readings, largest first, those under 0.05 left out. */
+/** Requests per intent between two readings, by operation, largest first. */
 export function requestsPerIntent(
   before: Map<string, number>,
   after: Map<string, number>,
@@ -28,7 +28,7 @@ export function requestsPerIntent(
         ([operation, count]) =>
           [operation, (count - (before.get(operation) ?? 0)) / intents] as const,
       )
-      .filter(([, perIntent]) => perIntent >= 0.05)
+      .filter(([, perIntent]) => perIntent > 0)
       .sort((a, b) => b[1] - a[1]),
   );
 }

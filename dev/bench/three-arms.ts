@@ -704,6 +704,17 @@ function markdown(results: Result[], settings: string): string {
 
 const list = (value: string) => value.split(',').map((part) => part.trim());
 
+/** The defaults of the flags that shape a cell (as every earlier bench had them too). */
+const cellDefaults = {
+  blockTime: '0',
+  model: 'sends',
+  weights: 'per-call',
+  asset: 'native',
+  webhooks: 'none',
+  providerWindow: 'bucket',
+  limitFactor: '1',
+} as const;
+
 async function main(): Promise<void> {
   const program = new Command('bench')
     .description('three arms over a grid of intents × quota × processes')
@@ -716,28 +727,32 @@ async function main(): Promise<void> {
     .addOption(new Option('--processes <counts>', 'worker processes per cell').default('1,2'))
     .addOption(new Option('--arms <arms>', 'arms to run: A, B, S, C, P').default('A,B,S,C'))
     .addOption(
-      new Option('--block-time <seconds>', "anvil's block time per cell; 0: automine").default('0'),
+      new Option('--block-time <seconds>', "anvil's block time per cell; 0: automine").default(
+        cellDefaults.blockTime,
+      ),
     )
     .addOption(
       new Option(
         '--model <models>',
         'what the provider counts: "sends" (sends only, as earlier versions) or "all" (every call by weight; Q is units/s)',
-      ).default('sends'),
+      ).default(cellDefaults.model),
     )
     .addOption(
-      new Option('--weights <table>', "the provider's weights, as RPC_WEIGHTS").default('per-call'),
+      new Option('--weights <table>', "the provider's weights, as RPC_WEIGHTS").default(
+        cellDefaults.weights,
+      ),
     )
     .addOption(
       new Option(
         '--asset <assets>',
         'what the intents pay: native, token (a 6-decimal ERC-20)',
-      ).default('native'),
+      ).default(cellDefaults.asset),
     )
     .addOption(
       new Option(
         '--webhooks <receivers>',
         "a webhook endpoint per cell's tenant: none, ok (answers 2xx), hang (never answers)",
-      ).default('none'),
+      ).default(cellDefaults.webhooks),
     )
     .addOption(
       new Option('--store <store>', 'the relayer database')
@@ -748,13 +763,13 @@ async function main(): Promise<void> {
       new Option(
         '--provider-window <windows>',
         'how the provider counts: bucket (a token bucket) or sliding (a rolling second)',
-      ).default('bucket'),
+      ).default(cellDefaults.providerWindow),
     )
     .addOption(
       new Option(
         '--limit-factor <factors>',
         "the configured quota ÷ the provider's real limit (2: configured twice too high)",
-      ).default('1'),
+      ).default(cellDefaults.limitFactor),
     )
     .addOption(
       new Option(
@@ -1085,22 +1100,21 @@ function baselineArguments(cell: Cell, provider: Provider): string[] {
   const unlessDefault = (flag: string, value: string, fallback: string) =>
     value === fallback ? [] : [flag, value];
   return [
-    ...[
-      '--arms',
-      cell.arm,
-      '--n',
-      String(cell.intents),
-      '--q',
-      cell.quota === undefined ? 'unlimited' : String(cell.quota),
-    ],
-    ...['--processes', String(cell.processes)],
-    ...unlessDefault('--block-time', String(cell.blockTimeSeconds), '0'),
-    ...unlessDefault('--model', cell.model, 'sends'),
-    ...unlessDefault('--weights', provider.setting, 'per-call'),
-    ...unlessDefault('--asset', cell.asset, 'native'),
-    ...unlessDefault('--webhooks', cell.webhooks, 'none'),
-    ...unlessDefault('--provider-window', cell.providerWindow, 'bucket'),
-    ...unlessDefault('--limit-factor', String(cell.limitFactor), '1'),
+    '--arms',
+    cell.arm,
+    '--n',
+    String(cell.intents),
+    '--q',
+    cell.quota === undefined ? 'unlimited' : String(cell.quota),
+    '--processes',
+    String(cell.processes),
+    ...unlessDefault('--block-time', String(cell.blockTimeSeconds), cellDefaults.blockTime),
+    ...unlessDefault('--model', cell.model, cellDefaults.model),
+    ...unlessDefault('--weights', provider.setting, cellDefaults.weights),
+    ...unlessDefault('--asset', cell.asset, cellDefaults.asset),
+    ...unlessDefault('--webhooks', cell.webhooks, cellDefaults.webhooks),
+    ...unlessDefault('--provider-window', cell.providerWindow, cellDefaults.providerWindow),
+    ...unlessDefault('--limit-factor', String(cell.limitFactor), cellDefaults.limitFactor),
     ...(cell.minutes === undefined ? [] : ['--minutes', String(cell.minutes)]),
   ];
 }

@@ -22,6 +22,7 @@ import { growthOfWorkers, type HeapSnapshotTaken } from './heap-growth';
 import { wholeNumber } from './options';
 import { faultSchedule, injectFault, type FaultRecord } from './soak-faults';
 import { measureIdleCost } from './idle-cost';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessSampler } from './soak-sampler';
 import { writeSoakReport, type SoakFigures } from './soak-report';
 import { SoakTraffic } from './soak-traffic';
@@ -332,8 +333,6 @@ async function soak(
     crashes: cluster.crashes,
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long the fleet is watched with nothing to do, from `quietMs` after every intent ended. */
 const idleMs = 30_000;

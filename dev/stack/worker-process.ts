@@ -12,11 +12,6 @@ export interface WorkerProcess {
 
 const root = resolve(__dirname, '../..');
 
-/**
- * A TypeScript entry point as a real child process: node with the tsx loader, or its compiled
- * file in test runs (compiled-entries.ts); no wrapper process in between, so a signal (even
- * SIGKILL) reaches it itself. Resolves once its output matches `ready`.
- */
 export interface SpawnOptions {
   /** Keep only the last this many characters of its output (a process that runs for hours). */
   outputTail?: number;
@@ -24,6 +19,11 @@ export interface SpawnOptions {
   nodeFlags?: readonly string[];
 }
 
+/**
+ * A TypeScript entry point as a real child process: node with the tsx loader, or its compiled
+ * file in test runs (compiled-entries.ts); no wrapper process in between, so a signal (even
+ * SIGKILL) reaches it itself. Resolves once its output matches `ready`.
+ */
 export async function spawnNodeProcess(
   script: string,
   env: Record<string, string>,
