@@ -1,6 +1,7 @@
 import type { ReviewOutcome } from '../domain/review';
 import { freeAbandonedLane as applyLaneRule } from '../operations/abandoned-lane';
 import type { ActivityDependencies } from './dependencies';
+import { whileHeartbeating } from './liveness';
 import { outcomeOf, thisStepKey } from './resolve-review';
 
 /**
@@ -11,10 +12,8 @@ import { outcomeOf, thisStepKey } from './resolve-review';
 export const freeAbandonedLane =
   ({ db, chains, clock, failpoints }: ActivityDependencies) =>
   async ({ intentId }: { intentId: string }): Promise<ReviewOutcome | null> => {
-    const intent = await applyLaneRule(
-      { database: db, chains, clock: () => clock.now() },
-      intentId,
-      thisStepKey(),
+    const intent = await whileHeartbeating(() =>
+      applyLaneRule({ database: db, chains, clock: () => clock.now() }, intentId, thisStepKey()),
     );
     if (!intent) return null;
     failpoints?.reach('after-lane-freed');

@@ -3,6 +3,7 @@ import type { Intent } from '../domain/intent';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { applyReviewDecision } from '../operations/review-decision';
 import type { ActivityDependencies } from './dependencies';
+import { whileHeartbeating } from './liveness';
 
 export interface ResolveReviewParameters extends ReviewRequest {
   intentId: string;
@@ -17,12 +18,14 @@ export interface ResolveReviewParameters extends ReviewRequest {
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
   async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<ReviewOutcome> => {
-    const intent = await applyReviewDecision(
-      { database: db, chains, clock: () => clock.now() },
-      actor,
-      intentId,
-      decision,
-      thisStepKey(),
+    const intent = await whileHeartbeating(() =>
+      applyReviewDecision(
+        { database: db, chains, clock: () => clock.now() },
+        actor,
+        intentId,
+        decision,
+        thisStepKey(),
+      ),
     );
     return outcomeOf(intent);
   };

@@ -65,10 +65,13 @@ export const confirmStep: ActivityOptions = {
 
 /**
  * Applying an operator's review decision: a few chain reads and one database transaction, while
- * the operator's request waits for the answer; a refusal is final and goes back to them.
+ * the operator's request waits for the answer; a refusal is final and goes back to them. It
+ * heartbeats, so a step whose worker died is tried again in seconds, not after the whole timeout
+ * the operator would otherwise wait out.
  */
 export const reviewStep: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
   retry: { ...retryUntilDone, maximumAttempts: 3 },
 };
 
