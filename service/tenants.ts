@@ -1,5 +1,16 @@
-import { openDatabase, type Database } from '../store/database';
+import { existsSync } from 'node:fs';
+import { openDatabase, sqliteFileOf, type Database } from '../store/database';
 import { createTenant, deposit, tenantBalance, type TenantBalance } from '../store/ledger';
+
+/**
+ * The SQLite file `databaseUrl` names when it is not there (undefined when it is, or for
+ * PostgreSQL): a tool that reads or administers a running relayer checks this first, since
+ * opening a mistyped or unset DATABASE_URL would create a new, empty database.
+ */
+export function missingSqliteFile(databaseUrl: string): string | undefined {
+  const file = sqliteFileOf(databaseUrl);
+  return file !== undefined && !existsSync(file) ? file : undefined;
+}
 
 /** Opens the relayer's books at `databaseUrl` for `work` (migrated first), closed after. */
 export async function withBooks<T>(

@@ -41,18 +41,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
+const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
 /**
  * `postgres://…` or `postgresql://…` selects PostgreSQL; `sqlite:<path>`, a plain path or
  * `:memory:` selects SQLite. Its schema is migrated to the latest, or up to migration `upTo`.
  */
 export async function openDatabase(url: string, upTo?: string): Promise<Database> {
-  const database = /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
+  const database = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
   await migrateTo(database.kysely, database.dialect, upTo);
   return database;
 }
 
-function openSqlite(url: string): Database {
+/** The file an SQLite `url` names; undefined for PostgreSQL and `:memory:`. */
+export function sqliteFileOf(url: string): string | undefined {
+  if (isPostgresUrl(url)) return undefined;
   const file = url.replace(/^sqlite:(\/\/)?/, '');
+  return file === ':memory:' ? undefined : file;
+}
+
+function openSqlite(url: string): Database {
+  const file = sqliteFileOf(url) ?? ':memory:';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const connection = new BetterSqlite3(file);
   connection.pragma('journal_mode = WAL');

@@ -47,6 +47,17 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
         .max(max, { error: `must be at most ${max}` }),
     );
 
+const yes = ['true', '1', 'yes', 'on'];
+const no = ['false', '0', 'no', 'off'];
+/** A switch as people type one: true/false, 1/0, yes/no, on/off, in any case. */
+const onOff = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .refine((value) => yes.includes(value) || no.includes(value), {
+    error: `must be one of ${[...yes, ...no].join(', ')}`,
+  })
+  .transform((value) => yes.includes(value));
+
 const list = <T>(item: z.ZodType<T, string>) =>
   z
     .string()
@@ -501,10 +512,8 @@ export const settings = {
   webhookAllowLoopback: setting({
     env: 'WEBHOOK_ALLOW_LOOPBACK',
     fallback: 'false',
-    doc: 'Lets webhook endpoints be on this machine (http://127.0.0.1, localhost): for development only. Private and link-local addresses stay refused',
-    parse: z
-      .enum(['true', 'false'], { error: 'must be true or false' })
-      .transform((v) => v === 'true'),
+    doc: 'Lets webhook endpoints be on this machine (http://127.0.0.1, localhost): for development only. Private and link-local addresses stay refused. true or false (1/0, yes/no, on/off too)',
+    parse: onOff,
   }),
   webhookTimeoutMs: setting({
     env: 'WEBHOOK_TIMEOUT_MS',

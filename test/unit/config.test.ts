@@ -112,6 +112,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads a switch as people type one (true/false, 1/0, yes/no, on/off) and names the values it takes', () => {
+    const loopback = (value: string) =>
+      loadConfig({ HOT_WALLET_KEYS: key, WEBHOOK_ALLOW_LOOPBACK: value }).webhookAllowLoopback;
+    expect(['true', '1', 'yes', 'On', ' YES '].map(loopback)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['false', '0', 'no', 'OFF'].map(loopback)).toEqual([false, false, false, false]);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, WEBHOOK_ALLOW_LOOPBACK: 'maybe' })).toEqual([
+      'WEBHOOK_ALLOW_LOOPBACK: must be one of true, 1, yes, on, false, 0, no, off (got "maybe")',
+    ]);
+  });
+
   it('reads SEND_WINDOW_MS and CONFIRM_TIMEOUT_MS (five and thirty minutes unset), refusing a window under a second', () => {
     expect(loadConfig({ HOT_WALLET_KEYS: key })).toMatchObject({
       sendWindowMs: 300_000,
