@@ -12,6 +12,9 @@ export const nativeAsset = 'native' as const;
 
 export const isNative = (asset: AssetRef): asset is 'native' => asset === nativeAsset;
 
+/** How native amounts read to people, on every chain (the CLI's --eth, LOW_BALANCE_ETH). */
+export const nativeUnits = { symbol: 'ETH', decimals: 18 } as const;
+
 /** A token as registered for a chain: read from the chain once, stored, never guessed by symbol. */
 export interface RegisteredToken {
   chainId: number;

@@ -136,11 +136,25 @@ export class InsufficientBalanceError extends RelayerError<{
   requested: string;
   asset: string;
 }> {
-  constructor(tenantId: string, available: bigint, requested: bigint, asset = 'native') {
+  /**
+   * `shown`: the two amounts as the person who asked wrote theirs (`47.3 ETH`, `12.5 USDC`);
+   * without it the message reads in base units. `details` are in base units either way.
+   */
+  constructor(
+    tenantId: string,
+    available: bigint,
+    requested: bigint,
+    asset = 'native',
+    shown?: { available: string; requested: string },
+  ) {
     const unit = asset === 'native' ? 'wei' : `base units of ${asset}`;
+    const { available: have, requested: want } = shown ?? {
+      available: `${available} ${unit}`,
+      requested: `${requested} ${unit}`,
+    };
     super(
       ErrorType.insufficientBalance,
-      `tenant ${tenantId} has ${available} ${unit} available, ${requested} ${unit} requested`,
+      `tenant ${tenantId} has ${have} available, ${want} requested`,
       { tenantId, available: available.toString(), requested: requested.toString(), asset },
     );
   }

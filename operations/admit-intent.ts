@@ -10,7 +10,8 @@ import {
   UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
-import { ledgerAssetOf } from '../domain/asset';
+import { formatUnits } from 'viem';
+import { ledgerAssetOf, nativeUnits } from '../domain/asset';
 import { resolveAsset } from '../store/assets';
 import type { Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
@@ -82,11 +83,16 @@ export async function admitIntent(
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
     if (balance.available < request.amount) {
+      const { symbol, decimals } = resolved.token
+        ? { symbol: resolved.token.alias, decimals: resolved.token.decimals }
+        : nativeUnits;
+      const shown = (amount: bigint) => `${formatUnits(amount, decimals)} ${symbol}`;
       throw new InsufficientBalanceError(
         request.tenantId,
         balance.available,
         request.amount,
         resolved.token?.alias ?? asset,
+        { available: shown(balance.available), requested: shown(request.amount) },
       );
     }
     if (limits) await admit(trx, request.tenantId, limits);
