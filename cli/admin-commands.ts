@@ -4,8 +4,9 @@ import { UnknownTenantError } from '../domain/errors';
 import { tenantIdSchema } from '../domain/intent-request';
 import { createApiKey, listKeys, revokeKey } from '../service/api-keys';
 import { baseUnitsOfBody, depositAsset } from '../service/assets';
-import { setUpTenant, withBooks } from '../service/tenants';
+import { missingSqliteFile, setUpTenant, withBooks } from '../service/tenants';
 import { table } from './table';
+import { decimalAmountProblem } from './decimal-amount';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import { print, type OutputOptions } from './output';
 
@@ -20,9 +21,8 @@ const tenantId = (value: string) => {
 };
 
 const ether = (flag: string) => (value: string) => {
-  if (!/^\d+(\.\d{1,18})?$/.test(value)) {
-    throw badInput(`${flag}: must be a decimal amount of ether like 25 or 0.5 (got "${value}")`);
-  }
+  const problem = decimalAmountProblem(value);
+  if (problem) throw badInput(`${flag}: ${problem}`);
   return parseEther(value);
 };
 
@@ -33,9 +33,29 @@ const limit = (value: string) => {
   return Number(value);
 };
 
+/** Where `npm start` keeps its relayer's books (dev/demo.ts, its default --dir). */
+const demoDatabaseUrl = 'sqlite:.relayer/demo/relayer.sqlite';
+
 /**
- * Tenants and API keys, written straight to the database (DATABASE_URL): the bootstrap an
- * operator does before any key exists.
+ * The books of an existing relayer, never a new empty database: a mistyped or unset
+ * DATABASE_URL is refused with where the relayer's usually are.
+ */
+function books<T>(databaseUrl: string, work: Parameters<typeof withBooks<T>>[1]): Promise<T> {
+  const missing = missingSqliteFile(databaseUrl);
+  if (missing !== undefined) {
+    throw new CliFailure(
+      'no_database',
+      `no relayer database at ${missing}: set DATABASE_URL to the relayer's ` +
+        `(the demo's: ${demoDatabaseUrl}); a relayer creates its own when it first starts`,
+      ExitCode.badInput,
+    );
+  }
+  return withBooks(databaseUrl, work);
+}
+
+/**
+ * Tenants and API keys, written straight to the database (DATABASE_URL) of a relayer that has
+ * started once: the bootstrap an operator does before any key exists.
  */
 export function addAdminCommands(program: Command, db: () => DatabaseOptions): void {
   const tenants = program.command('tenants').description('operator: tenants and their balances');
@@ -49,7 +69,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       async (id: string, flags: { name?: string; maxInFlight?: number; deposit?: bigint }) => {
         const options = db();
         const tenant = tenantId(id);
-        const balance = await withBooks(options.databaseUrl, (database) =>
+        const balance = await books(options.databaseUrl, (database) =>
           setUpTenant(
             database,
             {
@@ -91,7 +111,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         throw badInput(`--chain-id: required for a token (${flags.asset})`);
       }
       const chainId = flags.chainId ?? 0;
-      const { asset, balance } = await withBooks(options.databaseUrl, async (database) =>
+      const { asset, balance } = await books(options.databaseUrl, async (database) =>
         depositAsset(
           database,
           {
@@ -134,7 +154,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       const options = db();
       if (!!flags.tenant === !!flags.operator)
         throw badInput('give exactly one of --tenant <id> or --operator');
-      const created = await withBooks(options.databaseUrl, (database) =>
+      const created = await books(options.databaseUrl, (database) =>
         createApiKey(
           database,
           flags.operator
@@ -160,7 +180,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description('every key, without secrets')
     .action(async () => {
       const options = db();
-      const all = await withBooks(options.databaseUrl, listKeys);
+      const all = await books(options.databaseUrl, listKeys);
       print(options, all, () => {
         const rows = table(
           ['id', 'role', 'tenant', 'label', 'created', 'revoked'],
@@ -183,7 +203,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description('the key stops working at once')
     .action(async (keyId: string) => {
       const options = db();
-      const revoked = await withBooks(options.databaseUrl, (database) =>
+      const revoked = await books(options.databaseUrl, (database) =>
         revokeKey(database, keyId, new Date()),
       );
       if (!revoked) throw new CliFailure('not_found', `no live key ${keyId}`, ExitCode.notFound);

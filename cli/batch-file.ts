@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { parseEther } from 'viem';
 import type { SubmitBody } from './api-client';
 import { intentBodySchema } from '../domain/intent-request';
+import { decimalAmountProblem } from './decimal-amount';
 import { badInput } from './exit-codes';
 
 export interface BatchFileRow {
@@ -108,9 +109,8 @@ function checkRow(
         problem: `amount_eth is for the native coin: give amount_decimal for ${asset}`,
       };
     }
-    if (!/^\d+(\.\d{1,18})?$/.test(eth)) {
-      return { where, problem: `amount_eth: "${eth}" is not a decimal amount of ether` };
-    }
+    const problem = decimalAmountProblem(eth);
+    if (problem) return { where, problem: `amount_eth: ${problem}` };
     amount = { amount: parseEther(eth).toString() };
   } else if (column === 'amount_decimal') {
     amount = { decimalAmount: String(value) };

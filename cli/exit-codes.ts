@@ -4,7 +4,8 @@ import { RejectionCode } from '../domain/rejections';
  * What the CLI's exit status means, so scripts can branch without parsing output:
  * 0 done · 1 unexpected (API unreachable, internal error) · 2 bad input · 3 not found ·
  * 4 not allowed (key) · 5 conflict with the intent's state · 6 not admitted now (try later) ·
- * 7 the awaited intent ended without being confirmed.
+ * 7 the awaited intent ended without being confirmed · 8 the relayer is not set up for this (an
+ * operator's setting, not something a retry fixes).
  */
 export const ExitCode = {
   ok: 0,
@@ -15,6 +16,7 @@ export const ExitCode = {
   conflict: 5,
   notAdmitted: 6,
   notConfirmed: 7,
+  notConfigured: 8,
 } as const;
 
 export const exitCodeOf: Record<RejectionCode, number> = {
@@ -27,7 +29,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   unknown_asset: ExitCode.badInput,
   no_account: ExitCode.badInput,
   webhook_url_refused: ExitCode.badInput,
-  webhooks_off: ExitCode.notAdmitted,
+  webhooks_off: ExitCode.notConfigured,
   unauthorized: ExitCode.notAllowed,
   forbidden: ExitCode.notAllowed,
   not_found: ExitCode.notFound,

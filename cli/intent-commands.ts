@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parseEther } from 'viem';
 import type { IntentView } from '../api/schemas';
 import { RelayerApiClient } from './api-client';
+import { decimalAmountProblem } from './decimal-amount';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import {
   attemptTable,
@@ -101,29 +102,65 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       print(options, attempts, () => attemptTable(attempts));
     });
 
+  /** An intent's audit trail: a tenant's own intents, or any for an operator. */
+  async function showAudit(intentId: string): Promise<void> {
+    const options = api();
+    const entries = await apiOf(options).audit(intentId);
+    print(
+      options,
+      entries,
+      () =>
+        entries
+          .map((e) => `${e.at}  ${e.action}  ${e.actor}  ${JSON.stringify(e.detail)}`)
+          .join('\n') || 'no entries: nobody cancelled or reviewed it',
+    );
+  }
+
+  program
+    .command('audit <intentId>')
+    .description('who did what to an intent, when (submitted, held, signed, reviewed, …)')
+    .action(showAudit);
+
   program
     .command('list')
-    .description('list intents, newest first')
+    .description('list intents, newest first, a page at a time (--cursor for the next, or --all)')
     .option('--status <status>', 'only this status (e.g. needs_review)')
     .option('--tenant <id>', 'operator keys: only this tenant')
     .option('--limit <n>', 'at most this many', whole('--limit', 10_000), 50)
-    .action(async (flags: { status?: string; tenant?: string; limit: number }) => {
-      const options = api();
-      const client = apiOf(options);
-      const intents: IntentView[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.list({
-          status: flags.status,
-          tenantId: flags.tenant,
-          limit: Math.min(200, flags.limit - intents.length),
-          cursor,
-        });
-        intents.push(...page.intents);
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor && intents.length < flags.limit);
-      print(options, intents, () => `${intentTable(intents)}\n${intents.length} intents`);
-    });
+    .option('--cursor <cursor>', 'start after the page that answered this nextCursor')
+    .option('--all', 'every intent that matches, whatever --limit says')
+    .action(
+      async (flags: {
+        status?: string;
+        tenant?: string;
+        limit: number;
+        cursor?: string;
+        all?: boolean;
+      }) => {
+        const options = api();
+        const client = apiOf(options);
+        const intents: IntentView[] = [];
+        let cursor = flags.cursor;
+        do {
+          const page = await client.list({
+            status: flags.status,
+            tenantId: flags.tenant,
+            limit: flags.all ? 200 : Math.min(200, flags.limit - intents.length),
+            cursor,
+          });
+          intents.push(...page.intents);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor && (flags.all || intents.length < flags.limit));
+        const nextCursor = cursor ?? null;
+        print(
+          options,
+          { intents, nextCursor },
+          () =>
+            `${intentTable(intents)}\n${intents.length} intents` +
+            (nextCursor ? `; more with --cursor ${nextCursor}` : ''),
+        );
+      },
+    );
 
   program
     .command('cancel <intentId>')
@@ -361,19 +398,8 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     });
   review
     .command('audit <intentId>')
-    .description('who did what to an intent')
-    .action(async (intentId: string) => {
-      const options = api();
-      const entries = await apiOf(options).audit(intentId);
-      print(
-        options,
-        entries,
-        () =>
-          entries
-            .map((e) => `${e.at}  ${e.action}  ${e.actor}  ${JSON.stringify(e.detail)}`)
-            .join('\n') || 'no entries',
-      );
-    });
+    .description('who did what to an intent (also: relayer audit)')
+    .action(showAudit);
 }
 
 interface SubmitFlags {
@@ -400,14 +426,10 @@ function amountOf(flags: SubmitFlags): { amount: string } | { decimalAmount: str
   if (flags.wei !== undefined) return { amount: flags.wei };
   const decimal = flags.amount ?? flags.eth!;
   const flag = flags.amount !== undefined ? '--amount' : '--eth';
-  if (!/^\d+(\.\d+)?$/.test(decimal) || /^0+(\.0+)?$/.test(decimal)) {
-    throw badInput(`${flag}: must be a positive decimal amount like 0.25 (got "${decimal}")`);
-  }
-  if (flag === '--eth') {
-    if (!/^\d+(\.\d{1,18})?$/.test(decimal))
-      throw badInput(`--eth: at most 18 decimals (got "${decimal}")`);
-    return { amount: parseEther(decimal).toString() };
-  }
+  // A token's own decimals are the API's to check: it knows the asset.
+  const problem = decimalAmountProblem(decimal, flag === '--eth' ? 18 : Infinity);
+  if (problem) throw badInput(`${flag}: ${problem}`);
+  if (flag === '--eth') return { amount: parseEther(decimal).toString() };
   return { decimalAmount: decimal };
 }
 

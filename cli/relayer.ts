@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { CommanderError, Option } from 'commander';
 import { ApiError } from './api-client';
 import { RelayerError } from '../domain/errors';
 import { rejectionCodeOf } from '../domain/rejections';
@@ -6,13 +6,14 @@ import { addAdminCommands } from './admin-commands';
 import { CliFailure, ExitCode, exitCodeOf } from './exit-codes';
 import { addBatchCommands } from './batch-commands';
 import { addIntentCommands, apiOf } from './intent-commands';
+import { RelayerCommand } from './relayer-command';
 
 /**
  * `npm run relayer -- <command>`: intents through the HTTP API, tenants and keys straight in the
  * database. `--json` prints machine-readable results (and errors, on stderr); the exit status
  * says how it went (cli/exit-codes.ts).
  */
-const program = new Command('relayer')
+const program = new RelayerCommand('relayer')
   .description('payment relayer: submit and follow intents, review them, manage tenants and keys')
   // From the environment without echoing it: help must never print a key or a password.
   .addOption(
@@ -27,7 +28,6 @@ const program = new Command('relayer')
       .default('sqlite:.relayer/relayer.sqlite'),
   )
   .option('--json', 'machine-readable output')
-  .showHelpAfterError()
   .exitOverride();
 
 const globals = () =>

@@ -161,13 +161,21 @@ async function main(): Promise<void> {
     step(
       `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`,
     );
-    step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try:`);
+    const { apiKey: operatorKey } = await createApiKey(
+      relayer.database,
+      { role: 'operator', label: 'demo operator' },
+      new Date(),
+    );
+    step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try, as tenant acme:`);
     console.log(
       [
         `  export RELAYER_API_URL=${relayer.apiUrl} RELAYER_API_KEY=${apiKeys.get('acme')}`,
+        `  export DATABASE_URL=${config.databaseUrl}   # for tenants and keys`,
         `  npm run -s relayer -- list`,
         `  npm run -s relayer -- submit --chain-id ${config.chainId} --from ${senders[0]} ` +
-          `--to ${senders[1]} --eth 0.01 --wait`,
+          `--to ${privateKeyToAccount(generatePrivateKey()).address} --eth 0.01 --wait`,
+        `  npm run -s relayer -- keys list`,
+        `an operator's key (review, wallets, assets, webhooks of every tenant): ${operatorKey}`,
       ].join('\n'),
     );
     step('Ctrl-C stops everything');

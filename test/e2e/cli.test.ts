@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,6 +120,73 @@ describe('the relayer CLI', () => {
       stderr: expect.stringContaining('not_found'),
     });
     expect(await relayerCli(['list'], { RELAYER_API_KEY: 'rly_wrong' })).toMatchObject({ code: 4 });
+
+    // Beside attempts, where a tenant looks for it (people's actions: none on this one).
+    expect(await relayerCli(['audit', intent.id], env)).toMatchObject({
+      code: 0,
+      stdout: 'no entries: nobody cancelled or reviewed it\n',
+    });
+    // Another tenant's list is refused, not narrowed silently to the key's own.
+    expect(await relayerCli(['list', '--tenant', 'acme'], env)).toMatchObject({
+      code: 4,
+      stderr: expect.stringMatching(
+        /tenantId is an operator's filter: this key lists tenant cli-co/,
+      ),
+    });
+    // Asked for more than the balance: in ETH, as it was asked.
+    expect(await relayerCli(['submit', ...payment, '--eth', '100000'], env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /tenant cli-co has 0\.99\d* ETH available, 100000 ETH requested/,
+      ),
+    });
+  });
+
+  it('pages a list: --limit with the next cursor, --cursor for the rest, --all for everything', async () => {
+    const world = suite.world();
+    await relayerCli(['tenants', 'create', 'pager', '--deposit', '1']);
+    const { apiKey } = JSON.parse(
+      (await relayerCli(['keys', 'create', '--tenant', 'pager', '--json'])).stdout,
+    ) as { apiKey: string };
+    const env = { RELAYER_API_KEY: apiKey };
+    for (const n of [1, 2, 3]) {
+      const args = ['submit', '--chain-id', String(world.anvil.chainId), '--to', world.wallets[1]!];
+      expect(await relayerCli([...args, '--eth', `0.00${n}`], env)).toMatchObject({ code: 0 });
+    }
+    type Page = { intents: { id: string }[]; nextCursor: string | null };
+    const first = JSON.parse(
+      (await relayerCli(['list', '--limit', '2', '--json'], env)).stdout,
+    ) as Page;
+    expect(first.intents).toHaveLength(2);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const rest = JSON.parse(
+      (await relayerCli(['list', '--cursor', first.nextCursor!, '--json'], env)).stdout,
+    ) as Page;
+    expect(rest).toMatchObject({ nextCursor: null });
+    expect(rest.intents).toHaveLength(1);
+    const all = JSON.parse(
+      (await relayerCli(['list', '--all', '--limit', '1', '--json'], env)).stdout,
+    ) as Page;
+    expect(all.intents.map((intent) => intent.id)).toEqual(
+      [...first.intents, ...rest.intents].map((intent) => intent.id),
+    );
+    expect((await relayerCli(['list', '--limit', '2'], env)).stdout).toMatch(
+      /2 intents; more with --cursor \S+/,
+    );
+  });
+
+  it('refuses to create a database: a DATABASE_URL with no relayer behind it is named, nothing made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-nodb-'));
+    const missing = join(dir, 'relayer.sqlite');
+    const refused = await relayerCli(['keys', 'list'], { DATABASE_URL: `sqlite:${missing}` });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        `no relayer database at ${missing}: set DATABASE_URL to the relayer's ` +
+          "(the demo's: sqlite:.relayer/demo/relayer.sqlite)",
+      ),
+    });
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('refuses bad flags with exit code 2, naming the flag, and writes nothing', async () => {
@@ -134,7 +201,15 @@ describe('the relayer CLI', () => {
       world.wallets[1]!,
     ];
     const cases: [string[], RegExp][] = [
-      [['submit', ...payment, '--eth', 'lots'], /--eth: must be a positive decimal amount/],
+      [['submit', ...payment, '--eth', 'lots'], /--eth: must be a decimal amount like 25 or 0.5/],
+      [['submit', ...payment, '--eth', '-5'], /--eth: must be positive \(got "-5"\)/],
+      [['tenants', 'create', 'neg', '--deposit', '-1'], /--deposit: must be positive/],
+      // An unknown flag is named (with what it may have meant), though a required one is missing
+      // too; then one usage line, not the whole help.
+      [
+        ['submit', '--chainid', '1', '--to', world.wallets[1]!, '--eth', '1'],
+        /unknown option '--chainid'\n\(Did you mean --chain-id\?\)\nusage: relayer submit \[options\]\nsee: relayer submit --help\n$/,
+      ],
       [['submit', ...payment, '--eth', '1', '--wei', '5'], /--eth <ether> or --wei <base units>/],
       [['submit', ...payment, '--asset', 'USDC', '--eth', '1'], /--eth is for the native coin/],
       [

@@ -75,7 +75,7 @@ describe('reading a batch file', () => {
     expect(parsed.rows.map((row) => [row.where, row.problem])).toEqual([
       ['line 2', 'give the amount once: amount (base units), amount_decimal or amount_eth'],
       ['line 3', expect.stringMatching(/to is not a valid address/)],
-      ['line 4', 'amount_eth: "lots" is not a decimal amount of ether'],
+      ['line 4', 'amount_eth: must be a decimal amount like 25 or 0.5 (got "lots")'],
       ['line 5', 'amount must be greater than zero'],
     ]);
   });
