@@ -36,28 +36,62 @@ export function readBatchFile(path: string, defaultChainId: number | undefined):
   } catch (error) {
     throw badInput(`cannot read ${path}: ${(error as Error).message}`);
   }
-  const raw = extname(path).toLowerCase() === '.json' ? jsonRows(content) : csvRows(content);
+  const raw =
+    extname(path).toLowerCase() === '.json' ? jsonRows(content) : csvRows(content, defaultChainId);
   return {
     sha256: createHash('sha256').update(content).digest('hex'),
-    rows: raw.map(({ where, fields }) => checkRow(where, fields, defaultChainId)),
+    rows: raw.map(({ where, fields, problem }) =>
+      problem ? { where, problem } : checkRow(where, fields, defaultChainId),
+    ),
   };
 }
 
-type RawRow = { where: string; fields: Record<string, unknown> };
+type RawRow = { where: string; fields: Record<string, unknown>; problem?: string };
 
-function csvRows(content: Buffer): RawRow[] {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+const amountColumns = ['amount', 'amount_decimal', 'amount_eth'];
+
+/**
+ * A CSV file's rows by line. What is wrong with its header is said once, for the whole file
+ * (every row would repeat it); a row with more or fewer fields than the header is that row's
+ * problem, and the others are still checked.
+ */
+function csvRows(content: Buffer, defaultChainId: number | undefined): RawRow[] {
+  let records: { record: string[]; info: { lines: number } }[];
   try {
+    // csv-parse's declarations do not follow `info: true` into the records' type.
     records = parse(content, {
-      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
       skip_empty_lines: true,
       trim: true,
       info: true,
-    });
+      relax_column_count: true,
+    }) as unknown as typeof records;
   } catch (error) {
     throw badInput(`not a CSV file this tool can read: ${(error as Error).message}`);
   }
-  return records.map(({ record, info }) => ({ where: `line ${info.lines}`, fields: record }));
+  const [header, ...rows] = records;
+  if (!header) throw badInput('the file is empty: it needs a header line and a row per payout');
+  const columns = header.record.map((name) => name.trim().toLowerCase());
+  const missing = [
+    ...(columns.includes('to') ? [] : ['no `to` column (the recipient)']),
+    ...(amountColumns.some((column) => columns.includes(column))
+      ? []
+      : ['no amount column: amount (base units), amount_decimal or amount_eth']),
+    ...(columns.includes('chain_id') || defaultChainId !== undefined
+      ? []
+      : ['no chain_id column and no --chain-id']),
+  ];
+  if (missing.length > 0) {
+    throw badInput(
+      `the header (line ${header.info.lines}: ${columns.join(', ')}) has ${missing.join('; ')}`,
+    );
+  }
+  return rows.map(({ record, info }) => ({
+    where: `line ${info.lines}`,
+    fields: Object.fromEntries(columns.map((column, i) => [column, record[i]])),
+    ...(record.length !== columns.length && {
+      problem: `${record.length} fields where the header has ${columns.length}`,
+    }),
+  }));
 }
 
 function jsonRows(content: Buffer): RawRow[] {

@@ -80,12 +80,43 @@ describe('reading a batch file', () => {
     ]);
   });
 
-  it('needs a chain for every row', () => {
-    const parsed = readBatchFile(
-      file('nochain.csv', `to,from,amount\n${alice},${hot},1\n`),
-      undefined,
+  it('says what the header lacks once for the whole file, not on every row', () => {
+    const rows = Array.from({ length: 30 }, () => `${alice},${hot}`);
+    const lacking = file('lacking.csv', ['To,from', ...rows].join('\n'));
+    expect(() => readBatchFile(lacking, undefined)).toThrow(
+      new CliFailure(
+        'invalid_request',
+        'the header (line 1: to, from) has no amount column: amount (base units), ' +
+          'amount_decimal or amount_eth; no chain_id column and no --chain-id',
+        2,
+      ),
     );
-    expect(parsed.rows[0]!.problem).toBe('no chain_id column and no --chain-id');
+    expect(() => readBatchFile(file('recipientless.csv', `amount\n1\n`), 1)).toThrow(
+      /has no `to` column/,
+    );
+    expect(() => readBatchFile(file('empty.csv', ''), 1)).toThrow(/the file is empty/);
+  });
+
+  it('reports a row with too few or too many fields as its own problem and checks the others', () => {
+    const parsed = readBatchFile(
+      file(
+        'ragged.csv',
+        [
+          'to,from,amount',
+          `${alice},${hot}`,
+          `${alice},${hot},1`,
+          `${alice},${hot},1,9`,
+          '0x12,,1',
+        ].join('\n'),
+      ),
+      1,
+    );
+    expect(parsed.rows.map((row) => [row.where, row.problem])).toEqual([
+      ['line 2', '2 fields where the header has 3'],
+      ['line 3', undefined],
+      ['line 4', '4 fields where the header has 3'],
+      ['line 5', expect.stringMatching(/to is not a valid address/)],
+    ]);
   });
 
   it('reads JSON arrays and { items }, numbering items from 1', () => {
