@@ -5,16 +5,23 @@ import type {
   ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
-import { nonRetryableErrorTypes, RelayerError, RpcUnavailableError } from '../domain/errors';
+import { log } from '@temporalio/activity';
+import {
+  ErrorType,
+  nonRetryableErrorTypes,
+  RelayerError,
+  RpcUnavailableError,
+} from '../domain/errors';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
  * failure type the error's declared name, carries its structured details, marks the kinds a
  * retry cannot fix as non-retryable even where a retry policy forgot to list them, and passes on
- * a wait the error asks for (the RPC pace) as the retry's delay. A provider's rate refusal is an
- * expected condition, counted by the endpoint's budget in one line a minute
- * (throttle/rpc-budget.ts): the SDK's benign category keeps it out of the WARN log (a stack per
- * attempt) and the failure metrics.
+ * a wait the error asks for (the RPC pace) as the retry's delay. Expected conditions — a step
+ * that finds its intent already closed (after a cancel), a send that waits for the RPC pace, a
+ * provider's rate refusal (counted by the endpoint's budget in one line a minute,
+ * throttle/rpc-budget.ts) — are the SDK's benign category, which keeps them out of its WARN log (a
+ * stack per attempt) and its failure metrics; the first two are told in one INFO line instead.
  */
 export class TypedFailures implements ActivityInboundCallsInterceptor {
   async execute(
@@ -25,13 +32,15 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
       return await next(input);
     } catch (error) {
       if (!(error instanceof RelayerError)) throw error;
+      const expected = isExpected(error);
+      if (expected && !isRateRefusal(error)) log.info(`${error.name}: ${error.message}`);
       throw ApplicationFailure.create({
         type: error.name,
         message: error.message,
         details: [error.details],
         nonRetryable: nonRetryableErrorTypes.includes(error.name),
         ...(error.retryAfterMs !== undefined && { nextRetryDelay: error.retryAfterMs }),
-        ...(isRateRefusal(error) && { category: ApplicationFailureCategory.BENIGN }),
+        ...(expected && { category: ApplicationFailureCategory.BENIGN }),
         cause: error,
       });
     }
@@ -42,3 +51,8 @@ export const typedFailures: ActivityInterceptorsFactory = () => ({ inbound: new 
 
 const isRateRefusal = (error: RelayerError): boolean =>
   error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';
+
+const expectedTypes: readonly string[] = [ErrorType.intentClosed, ErrorType.sendPaced];
+
+const isExpected = (error: RelayerError): boolean =>
+  expectedTypes.includes(error.name) || isRateRefusal(error);
