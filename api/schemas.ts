@@ -258,6 +258,22 @@ export type TokenView = z.infer<typeof tokenSchema>;
 
 export const tokensSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'Tokens' });
 
+export const balancesSchema = z
+  .object({
+    tenantId: z.string(),
+    balances: z.array(
+      z.object({
+        asset: z.string().describe('"native", or the alias of a registered token'),
+        chainId: z.number().int().nullable().describe("a token's chain; null for the native coin"),
+        decimals: z.number().int().describe('amounts are in base units: 10^-decimals of the asset'),
+        available: z.string().describe('base units the tenant can pay out now'),
+        held: z.string().describe('base units held for its open intents'),
+      }),
+    ),
+  })
+  .meta({ id: 'Balances' });
+export type BalancesView = z.infer<typeof balancesSchema>;
+
 export const registeredTokenSchema = tokenSchema
   .extend({
     probe: z

@@ -12,6 +12,7 @@ import { requireApiKey } from './auth';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import { RejectionCode } from '../domain/rejections';
 import { assetRoutes } from './routes/assets';
+import { balanceRoutes } from './routes/balances';
 import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
@@ -78,6 +79,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(batchRoutes, context);
     await v1.register(walletRoutes, context);
     await v1.register(assetRoutes, context);
+    await v1.register(balanceRoutes, context);
     await v1.register(webhookRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

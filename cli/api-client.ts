@@ -1,6 +1,7 @@
 import type {
   IntentView,
   TokenView,
+  BalancesView,
   WalletView,
   WebhookDeliveryView,
   WebhookEndpointView,
@@ -165,6 +166,10 @@ export class RelayerApiClient {
     await this.call('PUT', `/v1/tenants/${encodeURIComponent(tenantId)}/wallets`, {
       body: { chainId, wallets },
     });
+  }
+
+  async balances(): Promise<BalancesView> {
+    return (await this.call<BalancesView>('GET', '/v1/balances')).body;
   }
 
   async tokens(chainId?: number): Promise<TokenView[]> {

@@ -7,6 +7,7 @@ import { decimalAmountProblem } from './decimal-amount';
 import { badInput, CliFailure, ExitCode } from './exit-codes';
 import {
   attemptTable,
+  balanceTable,
   intentDetails,
   intentTable,
   deliveryTable,
@@ -112,7 +113,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       () =>
         entries
           .map((e) => `${e.at}  ${e.action}  ${e.actor}  ${JSON.stringify(e.detail)}`)
-          .join('\n') || 'no entries: nobody cancelled or reviewed it',
+          .join('\n') || 'no entries (no cancel, review or replacement)',
     );
   }
 
@@ -161,6 +162,15 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
         );
       },
     );
+
+  program
+    .command('balance')
+    .description("your tenant's balances: available to pay out, held for open intents")
+    .action(async () => {
+      const options = api();
+      const balances = await apiOf(options).balances();
+      print(options, balances, () => balanceTable(balances));
+    });
 
   program
     .command('cancel <intentId>')

@@ -1,5 +1,6 @@
-import { formatEther, formatGwei } from 'viem';
+import { formatEther, formatGwei, formatUnits } from 'viem';
 import type {
+  BalancesView,
   IntentView,
   TokenView,
   WalletView,
@@ -106,6 +107,21 @@ function amountOf(intent: IntentView): string {
   return intent.asset === 'native'
     ? `${formatEther(BigInt(intent.amount))} ETH`
     : `${intent.amount} of ${intent.asset}`;
+}
+
+/** A tenant's books in each asset's own units. */
+export function balanceTable({ tenantId, balances }: BalancesView): string {
+  const rows = table(['asset', 'chain', 'available', 'held'], ['left', 'right', 'right', 'right']);
+  for (const balance of balances) {
+    const shown = (units: string) => formatUnits(BigInt(units), balance.decimals);
+    rows.push([
+      balance.asset,
+      balance.chainId ?? '',
+      shown(balance.available),
+      shown(balance.held),
+    ]);
+  }
+  return `tenant ${tenantId}\n${rows.toString()}`;
 }
 
 export function tokenTable(tokens: TokenView[]): string {

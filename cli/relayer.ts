@@ -1,40 +1,13 @@
-import { CommanderError, Option } from 'commander';
+import { CommanderError } from 'commander';
 import { ApiError } from './api-client';
 import { RelayerError } from '../domain/errors';
 import { rejectionCodeOf } from '../domain/rejections';
-import { addAdminCommands } from './admin-commands';
 import { CliFailure, ExitCode, exitCodeOf } from './exit-codes';
-import { addBatchCommands } from './batch-commands';
-import { addIntentCommands, apiOf } from './intent-commands';
-import { RelayerCommand } from './relayer-command';
+import { relayerProgram, type RelayerGlobals } from './program';
 
-/**
- * `npm run relayer -- <command>`: intents through the HTTP API, tenants and keys straight in the
- * database. `--json` prints machine-readable results (and errors, on stderr); the exit status
- * says how it went (cli/exit-codes.ts).
- */
-const program = new RelayerCommand('relayer')
-  .description('payment relayer: submit and follow intents, review them, manage tenants and keys')
-  // From the environment without echoing it: help must never print a key or a password.
-  .addOption(
-    new Option('--api-url <url>', 'the relayer API')
-      .env('RELAYER_API_URL')
-      .default('http://127.0.0.1:8080'),
-  )
-  .addOption(new Option('--api-key <key>', 'tenant or operator key').env('RELAYER_API_KEY'))
-  .addOption(
-    new Option('--database-url <url>', 'for tenants and keys')
-      .env('DATABASE_URL')
-      .default('sqlite:.relayer/relayer.sqlite'),
-  )
-  .option('--json', 'machine-readable output')
-  .exitOverride();
-
-const globals = () =>
-  program.opts<{ apiUrl: string; apiKey?: string; databaseUrl: string; json?: boolean }>();
-addIntentCommands(program, globals);
-addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
-addAdminCommands(program, globals);
+/** The CLI's entry point: runs the program; a failure is one line (or JSON) and an exit code. */
+const program = relayerProgram();
+const globals = () => program.opts<RelayerGlobals>();
 
 function failureOf(error: unknown): CliFailure {
   if (error instanceof CliFailure) return error;

@@ -77,7 +77,7 @@ export async function admitIntent(
       throw new InvalidIntentError([
         {
           field: 'chainId',
-          message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (see wallets list)`,
+          message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (an operator sees them with: relayer wallets list)`,
         },
       ]);
     }

@@ -4,9 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { Command } from 'commander';
 import { nodeArgumentsFor } from '../../dev/stack/compiled-entries';
 import { freePort } from '../../dev/stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { relayerProgram } from '../../cli/program';
 import { databaseSnapshot } from '../support/api';
 import { useTestWorld } from '../support/test-world';
 
@@ -70,6 +72,43 @@ async function relayerCliInTerminal(args: string[], env: Record<string, string>)
   return stdout;
 }
 
+/**
+ * Where each of the API's routes is on the command line (`relayer <command>`): a tenant's or an
+ * operator's, each where its caller looks for it. A route added without a command fails the
+ * parity test below.
+ */
+const commandOfRoute: Record<string, string> = {
+  'POST /v1/intents': 'submit',
+  'GET /v1/intents': 'list',
+  'GET /v1/intents/{id}': 'status',
+  'GET /v1/intents/{id}/attempts': 'attempts',
+  'GET /v1/intents/{id}/audit': 'audit',
+  'POST /v1/intents/{id}/cancel': 'cancel',
+  'GET /v1/balances': 'balance',
+  'POST /v1/intents/{id}/review/confirm': 'review confirm',
+  'POST /v1/intents/{id}/review/fail': 'review fail',
+  'POST /v1/intents/{id}/review/retry': 'review retry',
+  'POST /v1/intents/{id}/review/cancel': 'review cancel',
+  'POST /v1/batches': 'batch submit',
+  'GET /v1/batches/{id}': 'batch status',
+  'GET /v1/batches/{id}/results': 'batch results',
+  'POST /v1/batches/{id}/cancel': 'batch cancel',
+  'GET /v1/wallets': 'wallets list',
+  'POST /v1/wallets': 'wallets add',
+  'POST /v1/wallets/{chainId}/{address}/retire': 'wallets retire',
+  'POST /v1/wallets/{chainId}/{address}/activate': 'wallets activate',
+  'PUT /v1/tenants/{tenantId}/wallets': 'wallets pool',
+  'GET /v1/assets': 'assets list',
+  'POST /v1/assets': 'assets register',
+  'POST /v1/webhooks/endpoints': 'webhooks add',
+  'GET /v1/webhooks/endpoints': 'webhooks list',
+  'POST /v1/webhooks/endpoints/{id}/rotate-secret': 'webhooks rotate-secret',
+  'POST /v1/webhooks/endpoints/{id}/enable': 'webhooks enable',
+  'POST /v1/webhooks/endpoints/{id}/disable': 'webhooks disable',
+  'GET /v1/webhooks/endpoints/{id}/deliveries': 'webhooks deliveries',
+  'POST /v1/webhooks/endpoints/{id}/deliveries/{eventId}/redeliver': 'webhooks redeliver',
+};
+
 describe('the relayer CLI', () => {
   it('creates a tenant and its key, submits and waits, lists, and answers in JSON with exit codes', async () => {
     const world = suite.world();
@@ -121,10 +160,10 @@ describe('the relayer CLI', () => {
     });
     expect(await relayerCli(['list'], { RELAYER_API_KEY: 'rly_wrong' })).toMatchObject({ code: 4 });
 
-    // Beside attempts, where a tenant looks for it (people's actions: none on this one).
+    // Beside attempts, where a tenant looks for it (none on a plain payment).
     expect(await relayerCli(['audit', intent.id], env)).toMatchObject({
       code: 0,
-      stdout: 'no entries: nobody cancelled or reviewed it\n',
+      stdout: 'no entries (no cancel, review or replacement)\n',
     });
     // Another tenant's list is refused, not narrowed silently to the key's own.
     expect(await relayerCli(['list', '--tenant', 'acme'], env)).toMatchObject({
@@ -133,6 +172,10 @@ describe('the relayer CLI', () => {
         /tenantId is an operator's filter: this key lists tenant cli-co/,
       ),
     });
+    // The tenant's own balance, in ETH: 1 deposited, 0.01 paid (the gas is the relayer's).
+    const balance = await relayerCli(['balance'], env);
+    expect(balance).toMatchObject({ code: 0, stdout: expect.stringMatching(/^tenant cli-co\n/) });
+    expect(balance.stdout).toMatch(/│ native\s*│\s*│\s*0\.99\d*\s*│\s*0\s*│/);
     // Asked for more than the balance: in ETH, as it was asked.
     expect(await relayerCli(['submit', ...payment, '--eth', '100000'], env)).toMatchObject({
       code: 2,
@@ -173,6 +216,27 @@ describe('the relayer CLI', () => {
     expect((await relayerCli(['list', '--limit', '2'], env)).stdout).toMatch(
       /2 intents; more with --cursor \S+/,
     );
+  });
+
+  it('has a command for every route of the API, and each command it names exists', async () => {
+    const openapi = (await (await fetch(`${relayer.apiUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(openapi.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const apiRoutes = routes.filter((route) => route.includes(' /v1/'));
+    expect(apiRoutes.filter((route) => !(route in commandOfRoute))).toEqual([]);
+    expect(Object.keys(commandOfRoute).filter((route) => !apiRoutes.includes(route))).toEqual([]);
+    const program = relayerProgram();
+    const exists = (path: string) =>
+      path
+        .split(' ')
+        .reduce<Command | undefined>(
+          (command, name) => command?.commands.find((sub) => sub.name() === name),
+          program,
+        ) !== undefined;
+    expect(Object.values(commandOfRoute).filter((path) => !exists(path))).toEqual([]);
   });
 
   it('refuses to create a database: a DATABASE_URL with no relayer behind it is named, nothing made', async () => {
