@@ -341,6 +341,10 @@ const deliverySchema = z.object({
   attempts: z.number().int(),
   lastStatusCode: z.number().int().nullable(),
   lastError: z.string().nullable(),
+  nextAttemptAt: z
+    .string()
+    .nullable()
+    .describe("a pending delivery: when it is tried next (after its intent's earlier events)"),
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -352,6 +356,7 @@ export const deliveriesSchema = z
 
 export const deliveryView = (row: DeliveryRow): WebhookDeliveryView => ({
   ...row,
+  nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
   deliveredAt: row.deliveredAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
 });

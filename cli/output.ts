@@ -157,8 +157,17 @@ export function endpointTable(endpoints: WebhookEndpointView[]): string {
 
 export function deliveryTable(deliveries: WebhookDeliveryView[]): string {
   const rows = table(
-    ['event (webhook-id)', 'intent', 'seq', 'type', 'status', 'attempts', 'last answer'],
-    ['left', 'left', 'right', 'left', 'left', 'right', 'left'],
+    [
+      'event (webhook-id)',
+      'intent',
+      'seq',
+      'type',
+      'status',
+      'attempts',
+      'last answer',
+      'next try',
+    ],
+    ['left', 'left', 'right', 'left', 'left', 'right', 'left', 'left'],
   );
   for (const delivery of deliveries) {
     rows.push([
@@ -169,6 +178,7 @@ export function deliveryTable(deliveries: WebhookDeliveryView[]): string {
       delivery.status,
       delivery.attempts,
       delivery.lastStatusCode?.toString() ?? delivery.lastError ?? '',
+      delivery.nextAttemptAt ?? '',
     ]);
   }
   return rows.toString();

@@ -329,6 +329,8 @@ export interface DeliveryRow {
   attempts: number;
   lastStatusCode: number | null;
   lastError: string | null;
+  /** When a pending delivery is tried next (after an earlier event of its intent, if any). */
+  nextAttemptAt: Date | null;
   deliveredAt: Date | null;
   createdAt: Date;
 }
@@ -351,6 +353,7 @@ export async function deliveriesOf(
       'delivery.attempts',
       'delivery.last_status_code',
       'delivery.last_error',
+      'delivery.next_attempt_at',
       'delivery.delivered_at',
       'delivery.created_at',
     ])
@@ -368,6 +371,7 @@ export async function deliveriesOf(
     attempts: Number(row.attempts),
     lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
     lastError: row.last_error,
+    nextAttemptAt: row.status === 'pending' ? fromTimestamp(row.next_attempt_at) : null,
     deliveredAt: row.delivered_at === null ? null : fromTimestamp(row.delivered_at),
     createdAt: fromTimestamp(row.created_at),
   }));

@@ -151,6 +151,19 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
       60_000,
     );
     expect(receiver.received).toEqual([]);
+    // A pending delivery says when it is tried next; a refused one, later than it was made.
+    const waiting = (
+      await tenant.call<{ deliveries: WebhookDeliveryView[] }>(
+        'GET',
+        `/v1/webhooks/endpoints/${endpoint.id}/deliveries`,
+      )
+    ).body.deliveries.filter((delivery) => delivery.status === 'pending');
+    expect(waiting.every((delivery) => delivery.nextAttemptAt !== null)).toBe(true);
+    const refused = waiting.filter((delivery) => delivery.attempts > 0);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const delivery of refused) {
+      expect(Date.parse(delivery.nextAttemptAt!)).toBeGreaterThan(Date.parse(delivery.createdAt));
+    }
     receiver.mode = 'ok';
     await expectEveryChangeInOrder(receiver, ids);
     const { body } = await tenant.call<{ deliveries: { attempts: number; status: string }[] }>(
@@ -297,7 +310,12 @@ describe('the dead-letter list', () => {
       ).body.deliveries;
     await waitFor(async () => (await deliveries('dead')).length === 1, 'a dead letter', 60_000);
     const [dead] = await deliveries('dead');
-    expect(dead).toMatchObject({ intentId: id, type: 'intent.confirmed', lastStatusCode: 500 });
+    expect(dead).toMatchObject({
+      intentId: id,
+      type: 'intent.confirmed',
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
     expect(dead!.attempts).toBeGreaterThanOrEqual(3);
     expect(receiver.refusedIntents.filter((intent) => intent === id)).toHaveLength(dead!.attempts);
     expect(receiver.received).toEqual([]);
