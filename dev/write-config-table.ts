@@ -1,16 +1,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configTable } from '../workers/config';
+import { rejectionTable } from './rejection-table';
 
-/** `npm run docs:config`: rewrites the configuration table of docs/operations.md from workers/config.ts. */
-const readme = resolve(__dirname, '../docs/operations.md');
-const text = readFileSync(readme, 'utf8');
-const updated = text.replace(
-  /(<!-- config:start -->\n)[\s\S]*?(\n<!-- config:end -->)/,
-  `$1${configTable()}$2`,
-);
-if (updated === text && !text.includes(configTable())) {
-  throw new Error('docs/operations.md has no <!-- config:start --> … <!-- config:end --> block');
+/**
+ * `npm run docs:config`: rewrites the tables made from code — the configuration table of
+ * docs/operations.md from workers/config.ts, the refusals of docs/api.md from the vocabulary.
+ */
+function rewrite(file: string, block: string, table: string): void {
+  const path = resolve(__dirname, '../docs', file);
+  const text = readFileSync(path, 'utf8');
+  const marks = new RegExp(`(<!-- ${block}:start -->\\n)[\\s\\S]*?(\\n<!-- ${block}:end -->)`);
+  if (!marks.test(text)) {
+    throw new Error(`docs/${file} has no <!-- ${block}:start --> … <!-- ${block}:end --> block`);
+  }
+  writeFileSync(path, text.replace(marks, `$1${table}$2`));
+  console.log(`docs/${file}: ${block} table updated`);
 }
-writeFileSync(readme, updated);
-console.log('docs/operations.md configuration table updated');
+
+rewrite('operations.md', 'config', configTable());
+rewrite('api.md', 'rejections', rejectionTable());

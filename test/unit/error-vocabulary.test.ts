@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { httpStatusOf, toRejection } from '../../api/error-responses';
 import { exitCodeOf } from '../../cli/exit-codes';
 import {
@@ -9,6 +11,7 @@ import {
 } from '../../domain/errors';
 import { RejectionCode } from '../../domain/rejections';
 import { drainTimeMs } from '../../operations/admission';
+import { rejectionTable } from '../../dev/rejection-table';
 
 describe('one error vocabulary', () => {
   it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
@@ -18,6 +21,12 @@ describe('one error vocabulary', () => {
     }
     const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf[code] >= 500);
     expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full', 'webhooks_off']);
+  });
+
+  it('is what docs/api.md documents, every code with its status, exit code and meaning', () => {
+    const doc = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8');
+    expect(doc).toContain(rejectionTable());
+    for (const code of Object.values(RejectionCode)) expect(doc).toContain(`| \`${code}\` |`);
   });
 
   it('turns relayer errors into codes, keeping field issues, details and Retry-After', () => {
