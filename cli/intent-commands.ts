@@ -119,7 +119,9 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
 
   program
     .command('audit <intentId>')
-    .description('who did what to an intent, when (submitted, held, signed, reviewed, …)')
+    .description(
+      'who cancelled or reviewed an intent and what the relayer replaced or re-sent, when',
+    )
     .action(showAudit);
 
   program
