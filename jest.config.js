@@ -15,6 +15,9 @@ const project = (name, extra = {}) => ({
   ...extra,
 });
 
+// Not e2e/shared-quota: its quota lives in Redis, not the store, and its bound is on when sends
+// reach the node — two copies of it at once (six workers bursting on two cores) delayed sends
+// past the window's margin and failed both (10 and 7 sends in a second against 6).
 const postgresSuites = [
   'integration/activities',
   'integration/admission',
@@ -28,7 +31,6 @@ const postgresSuites = [
   'integration/wallet-turns',
   'e2e/fifty-intents',
   'e2e/kill-worker',
-  'e2e/shared-quota',
   'faults/activity-panics',
 ];
 
