@@ -7,6 +7,7 @@ export const ErrorType = {
   invalidIntent: 'InvalidIntent',
   unknownTenant: 'UnknownTenant',
   intentNotFound: 'IntentNotFound',
+  otherTenant: 'OtherTenant',
   intentConflict: 'IntentConflict',
   insufficientBalance: 'InsufficientBalance',
   intentClosed: 'IntentClosed',
@@ -115,6 +116,17 @@ export class UnknownTenantError extends RelayerError<{ tenantId: string }> {
 export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
   constructor(intentId: string) {
     super(ErrorType.intentNotFound, `intent ${intentId} does not exist`, { intentId });
+  }
+}
+
+/** A tenant's key asked for another tenant's data: refused, never narrowed to its own. */
+export class OtherTenantError extends RelayerError<{ tenantId: string; asked: string }> {
+  constructor(tenantId: string, asked: string) {
+    super(
+      ErrorType.otherTenant,
+      `tenantId is an operator's filter: this key lists tenant ${tenantId}'s intents only (asked for ${asked})`,
+      { tenantId, asked },
+    );
   }
 }
 

@@ -63,6 +63,7 @@ export const rejectionCodeOf: Partial<Record<ErrorType, RejectionCode>> = {
   [ErrorType.invalidIntent]: RejectionCode.invalidRequest,
   [ErrorType.unknownTenant]: RejectionCode.unknownTenant,
   [ErrorType.intentNotFound]: RejectionCode.notFound,
+  [ErrorType.otherTenant]: RejectionCode.forbidden,
   [ErrorType.batchNotFound]: RejectionCode.notFound,
   [ErrorType.intentConflict]: RejectionCode.idempotencyKeyReused,
   [ErrorType.insufficientBalance]: RejectionCode.insufficientBalance,

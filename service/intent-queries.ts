@@ -1,4 +1,4 @@
-import { IntentNotFoundError, InvalidIntentError } from '../domain/errors';
+import { IntentNotFoundError, InvalidIntentError, OtherTenantError } from '../domain/errors';
 import type { Intent, IntentStatus } from '../domain/intent';
 import { auditTrail, type AuditEntry } from '../store/audit-log';
 import type { Database } from '../store/database';
@@ -21,7 +21,7 @@ export async function findIntentFor(
 
 export interface IntentListRequest {
   status?: IntentStatus;
-  /** Operators only: one tenant's intents. */
+  /** Operators only: one tenant's intents (a tenant key may name only its own). */
   tenantId?: string;
   limit: number;
   cursor?: string;
@@ -38,6 +38,10 @@ export async function listIntentsFor(
   caller: Caller,
   request: IntentListRequest,
 ): Promise<IntentList> {
+  // A client that asked for another tenant's list must learn it did not get it.
+  if (caller.role === 'tenant' && (request.tenantId ?? caller.tenantId) !== caller.tenantId) {
+    throw new OtherTenantError(caller.tenantId, request.tenantId!);
+  }
   const tenantId = caller.role === 'tenant' ? caller.tenantId : request.tenantId;
   const intents = await listIntentPage(database.kysely, {
     tenantId,

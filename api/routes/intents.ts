@@ -12,8 +12,7 @@ import {
 import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
-import { ApiRejection, errorBodySchema } from '../error-responses';
-import { RejectionCode } from '../../domain/rejections';
+import { errorBodySchema } from '../error-responses';
 import {
   auditTrailSchema,
   auditView,
@@ -85,17 +84,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       response: { 200: intentListSchema, ...errors },
     },
     handler: async (request) => {
-      const caller = callerOf(request);
-      const { tenantId } = request.query;
-      // Not narrowed silently to the key's own: a client that asked for another tenant's list
-      // must learn it did not get it.
-      if (caller.role === 'tenant' && tenantId !== undefined && tenantId !== caller.tenantId) {
-        throw new ApiRejection(
-          RejectionCode.forbidden,
-          `tenantId is an operator's filter: this key lists tenant ${caller.tenantId}'s intents only`,
-        );
-      }
-      const list = await listIntentsFor(db, caller, request.query);
+      const list = await listIntentsFor(db, callerOf(request), request.query);
       return { intents: list.intents.map(intentView), nextCursor: list.nextCursor };
     },
   });

@@ -98,8 +98,8 @@ function kindsOf(profile: CpuProfile, workflowThread: boolean): Map<number, Kind
 /**
  * Sums the samples of every profile Node's --cpu-prof wrote to `dir` (one per thread) that fall
  * within [fromUs, toUs] of the monotonic clock (process.hrtime's, which the profiles' timestamps
- * share). Native threads (the SDK's core
- * in Rust, libuv's pool) have no samples: their share is in the process's CPU time only.
+ * share). Native threads (the SDK's core in Rust, libuv's pool) have no samples: their share is
+ * in the process's CPU time only.
  */
 export function busySplitOfProfiles(dir: string, fromUs: number, toUs: number): BusySplit {
   const split = emptySplit();

@@ -13,12 +13,13 @@ export interface IdleCost {
 
 /**
  * Measures the fleet for `ms` while nothing is submitted: every intent has ended (one may wait in
- * review, as in production). `callsSoFar` is, per endpoint, every RPC call it has seen so far
- * with its units: each list only grows, so the calls of the window are each list's new ones.
+ * review, as in production). `callsSoFar` is, per endpoint, every RPC call it has seen so far:
+ * each list only grows, so the calls of the window are each list's new ones; `unitsOf` weighs one.
  */
 export async function measureIdleCost(
   processes: () => ClusterProcess[],
-  callsSoFar: () => { method: string; units: number }[][],
+  callsSoFar: () => readonly (readonly { method: string }[])[],
+  unitsOf: (method: string) => number,
   ms: number,
 ): Promise<IdleCost> {
   const cpuOf = (list: ClusterProcess[]) => new Map(list.map((p) => [p.pid(), treeCpuMs(p.pid())]));
@@ -41,7 +42,7 @@ export async function measureIdleCost(
         ? []
         : [{ name: p.name, pid: p.pid(), coreShare: (to - from) / ms }];
     }),
-    rpcUnitsPerSecond: perSecond(calls.reduce((sum, call) => sum + call.units, 0)),
+    rpcUnitsPerSecond: perSecond(calls.reduce((sum, call) => sum + unitsOf(call.method), 0)),
     rpcCallsPerSecondByMethod: Object.fromEntries(
       Object.entries(byMethod).map(([method, count]) => [method, perSecond(count)]),
     ),

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -22,7 +23,6 @@ import { growthOfWorkers, type HeapSnapshotTaken } from './heap-growth';
 import { wholeNumber } from './options';
 import { faultSchedule, injectFault, type FaultRecord } from './soak-faults';
 import { measureIdleCost } from './idle-cost';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessSampler } from './soak-sampler';
 import { writeSoakReport, type SoakFigures } from './soak-report';
 import { SoakTraffic } from './soak-traffic';
@@ -278,10 +278,8 @@ async function soak(
   step(`idle: ${idleMs / 1000} s with no intents, measuring what the fleet costs`);
   const idle = await measureIdleCost(
     () => cluster.processes(),
-    () =>
-      cluster.proxies.map((proxy) =>
-        proxy.calls.map((call) => ({ method: call.method, units: weightOf(units, call.method) })),
-      ),
+    () => cluster.proxies.map((proxy) => proxy.calls),
+    (method) => weightOf(units, method),
     idleMs,
   );
 
