@@ -31,12 +31,13 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   const dir = resolve(options.dir);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  options.progress(`state in ${dir}`);
+  options.progress(`state in ${dir} (the dev server's own log: temporal.log)`);
   const [temporalStart, anvilStart] = await Promise.allSettled([
     startDevServer({
       port: options.temporalPort,
       uiPort: options.uiPort,
       dbFilename: join(dir, 'temporal.sqlite'),
+      logPath: join(dir, 'temporal.log'),
       progress: options.progress,
     }),
     startAnvil({ port: options.anvilPort }),

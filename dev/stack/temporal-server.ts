@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
+import { waitForFrontend } from './wait-for-frontend';
 import {
   cacheDir,
   isExecutable,
@@ -158,7 +159,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
       ['--root', root, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'],
       { stdio: ['ignore', log, log] },
     );
-    await waitForFrontend(address, child, logPath);
+    await waitForFrontend({ name: 'the Temporal server', address, child, logPath });
   };
   await start();
 
@@ -200,39 +201,6 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-/** The frontend answers a health check once every service has joined. */
-async function waitForFrontend(
-  address: string,
-  child: ChildProcess,
-  logPath: string,
-): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(
-        `the Temporal server exited (${child.exitCode}) on start; its log: ${logPath}`,
-      );
-    }
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        await connection.healthService.check({});
-        await connection.workflowService.getSystemInfo({});
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (error) {
-      if (Date.now() > deadline) {
-        throw new Error(`the Temporal server did not answer on ${address}; its log: ${logPath}`, {
-          cause: error,
-        });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
 }
 
 /** What docker-compose's auto-setup image leaves at its defaults, spelled out. */

@@ -1,9 +1,14 @@
+import { TypedSearchAttributes } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { relayerSearchAttributes } from '../../workflows/search-attributes';
-import { reapChildrenOnExit } from './children';
+import { reapChildrenOnExit, stopProcess } from './children';
+import { freePort } from './free-port';
 import { ensureTemporalCli, ensureTestServer, type ResolvedBinary } from './temporal-binaries';
 import { ToolchainMissingError, type Progress } from './toolchain';
+import { waitForFrontend } from './wait-for-frontend';
 
 export interface DevServerOptions {
   /** Default: a free port. */
@@ -16,6 +21,8 @@ export interface DevServerOptions {
   settings?: 'tuned' | 'stock';
   /** Serve the server's Prometheus metrics on this port (the bench's --profile reads them). */
   metricsPort?: number;
+  /** Where the server's own output goes; default: this process's stdout and stderr. */
+  logPath?: string;
   progress?: Progress;
 }
 
@@ -43,6 +50,18 @@ export async function startDevServer(
   const cli = await ensureTemporalCli(options.progress);
   options.progress?.(`Temporal CLI from ${cli.source}`);
   reapChildrenOnExit();
+  const extraArgs = [
+    ...(options.metricsPort !== undefined ? ['--metrics-port', String(options.metricsPort)] : []),
+    ...(options.settings === 'stock'
+      ? []
+      : Object.entries(tunedDevServerSettings).flatMap(([key, value]) => [
+          '--dynamic-config-value',
+          `${key}=${JSON.stringify(value)}`,
+        ])),
+  ];
+  if (options.logPath !== undefined && cli.executable.type === 'existing-path') {
+    return startDevServerLoggingTo(options.logPath, cli.executable.path, options, extraArgs);
+  }
   return explainDownloadFailure(
     cli,
     'Go (to build the Temporal CLI), or set TEMPORAL_CLI_PATH',
@@ -55,20 +74,57 @@ export async function startDevServer(
           ...(options.dbFilename !== undefined && { dbFilename: options.dbFilename }),
           searchAttributes: relayerSearchAttributes,
           log: { format: 'pretty', level: 'error' },
-          extraArgs: [
-            ...(options.metricsPort !== undefined
-              ? ['--metrics-port', String(options.metricsPort)]
-              : []),
-            ...(options.settings === 'stock'
-              ? []
-              : Object.entries(tunedDevServerSettings).flatMap(([key, value]) => [
-                  '--dynamic-config-value',
-                  `${key}=${JSON.stringify(value)}`,
-                ])),
-          ],
+          extraArgs,
         },
       }),
   );
+}
+
+/**
+ * The SDK starts the CLI with this process's stdout and stderr, so its banner (ports, a metrics
+ * address of its own) lands in the middle of a demo's output, and it has no option to send it
+ * elsewhere. Started here with the arguments the SDK would give, the CLI writes to a file.
+ */
+async function startDevServerLoggingTo(
+  logPath: string,
+  executable: string,
+  options: DevServerOptions,
+  extraArgs: string[],
+): Promise<TestWorkflowEnvironment> {
+  const port = options.port ?? (await freePort());
+  const address = `127.0.0.1:${port}`;
+  const args = [
+    ...['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)],
+    ...['--namespace', 'default', '--log-format', 'pretty', '--log-level', 'error'],
+    ...(options.uiPort !== undefined ? ['--ui-port', String(options.uiPort)] : ['--headless']),
+    ...(options.dbFilename !== undefined ? ['--db-filename', options.dbFilename] : []),
+    ...relayerSearchAttributes.flatMap((key) => [
+      '--search-attribute',
+      `${key.name}=${TypedSearchAttributes.toMetadataType(key.type)}`,
+    ]),
+    ...[
+      'frontend.enableUpdateWorkflowExecution',
+      'frontend.enableUpdateWorkflowExecutionAsyncAccepted',
+    ].flatMap((key) => ['--dynamic-config-value', `${key}=true`]),
+    ...extraArgs,
+  ];
+  const log = openSync(logPath, 'a');
+  const child = spawn(executable, args, { stdio: ['ignore', log, log] });
+  closeSync(log);
+  try {
+    await waitForFrontend({ name: 'the Temporal dev server', address, child, logPath });
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address });
+  const closeConnections = env.teardown.bind(env);
+  // An environment made for an existing server closes its connections only: this one owns it.
+  env.teardown = async () => {
+    await closeConnections();
+    await stopProcess(child);
+  };
+  return env;
 }
 
 /** The Java test server, whose clock jumps to the next timer when workflows wait. */

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,6 +61,9 @@ describe('the demo, kept running, and the commands it suggests', () => {
     expect(env.DATABASE_URL).toBe(`sqlite:${join(dir, 'relayer.sqlite')}`);
     const operatorKey = output.match(/an operator's key .*: (rly_\S+)/)?.[1];
     expect(operatorKey).toBeDefined();
+    // The Temporal CLI's banner (its ports, a metrics address of its own) is in its log, not here.
+    expect(output).not.toMatch(/^(CLI \S+ \(Server|Metrics:)/m);
+    expect(readFileSync(join(dir, 'temporal.log'), 'utf8')).toMatch(/^CLI \S+ \(Server/m);
 
     const relayer = async (args: string[], extra: Record<string, string> = {}) =>
       promisify(execFile)(process.execPath, [...nodeArgumentsFor('cli/relayer.ts'), ...args], {

@@ -29,7 +29,12 @@ export async function restartRun(
   const random = seededRandom('restarts', settings);
   const dir = mkdtempSync(join(tmpdir(), 'relayer-restart-'));
   const port = await freePort();
-  const start = () => startDevServer({ port, dbFilename: join(dir, 'temporal.sqlite') });
+  const start = () =>
+    startDevServer({
+      port,
+      dbFilename: join(dir, 'temporal.sqlite'),
+      logPath: join(dir, 'temporal.log'),
+    });
   let server: TestWorkflowEnvironment | undefined = await start();
   try {
     const address = `127.0.0.1:${port}`;

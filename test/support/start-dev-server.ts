@@ -16,6 +16,11 @@ export default async function startSharedDevServer(): Promise<void> {
   if (shared.__devServer) return;
   installRuntime('WARN');
   await Promise.all([bundleWorkflows(), compileEntryPoints(resolve(testOutputDir, 'entries'))]);
-  shared.__devServer = await startDevServer({ progress: (message) => console.log(message) });
+  const logPath = resolve(testOutputDir, 'temporal-dev-server.log');
+  shared.__devServer = await startDevServer({
+    logPath,
+    progress: (message) => console.log(message),
+  });
+  console.log(`Temporal dev server on ${shared.__devServer.address}, its log in ${logPath}`);
   process.env.TEMPORAL_TEST_ADDRESS = shared.__devServer.address;
 }
