@@ -101,8 +101,16 @@ async function main(): Promise<void> {
       await relayer.stop();
       await stack.stop();
     })());
-  process.once('SIGINT', () => void shutdown().then(() => process.exit(130)));
-  process.once('SIGTERM', () => void shutdown().then(() => process.exit(143)));
+  // A signal while stopping (an impatient second Ctrl-C, or tsx relaying the terminal's) must not
+  // end this process before its servers stop: they would outlive it and hold the ports.
+  let signals = 0;
+  const onSignal = (code: number) => () => {
+    signals += 1;
+    if (signals === 2) step('still stopping: the worker drains, then the servers stop');
+    void shutdown().then(() => process.exit(code));
+  };
+  process.on('SIGINT', onSignal(130));
+  process.on('SIGTERM', onSignal(143));
 
   const now = new Date();
   const apiKeys = new Map<string, string>();

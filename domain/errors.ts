@@ -182,7 +182,7 @@ export class UnknownAssetError extends RelayerError<{
   constructor(chainId: number, asset: string, item?: number) {
     super(
       ErrorType.unknownAsset,
-      `${item === undefined ? '' : `item ${item}: `}asset "${asset}" is not registered on chain ${chainId}: use "native" or the alias of a token an operator registered (GET /v1/assets)`,
+      `${item === undefined ? '' : `item ${item}: `}asset "${asset}" is not registered on chain ${chainId}: use "native" or the alias of a token an operator registered (any key lists them: GET /v1/assets, relayer assets list)`,
       { chainId, asset, ...(item !== undefined && { item }) },
     );
   }

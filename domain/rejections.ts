@@ -44,7 +44,7 @@ export const rejectionMeaning: Record<RejectionCode, string> = {
     "the tenant's available balance in the asset is below the amount (in the asset's units; `details` in base units)",
   unknown_tenant: 'no such tenant',
   tenant_limit_reached:
-    'the tenant has its limit of open intents (default 2, per tenant `--max-in-flight`); retry when one ends',
+    'the tenant has its limit of open intents (an operator sets it: TENANT_MAX_IN_FLIGHT, or per tenant); retry when one ends',
   pool_full:
     '`BACKLOG_LIMIT` intents wait to be signed; `Retry-After` = the time to send them at the quota',
   closed: 'the process is draining; retry on another',

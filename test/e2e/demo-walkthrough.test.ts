@@ -92,7 +92,10 @@ describe('the demo, kept running, and the commands it suggests', () => {
     expect(wallets.toLowerCase()).not.toContain(to.slice(2, 8).toLowerCase());
 
     const exited = new Promise<number | null>((done) => demo!.once('exit', (code) => done(code)));
-    demo.kill('SIGINT');
+    // Ctrl-C as a terminal sends it, to the whole group, and pressed twice by someone impatient.
+    process.kill(-demo.pid!, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.kill(-demo.pid!, 'SIGINT');
     expect(await exited).toBe(130);
     await waitFor(
       () => listProcesses().every((p) => p.groupId !== demo!.pid || p.state === 'Z'),
