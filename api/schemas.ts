@@ -64,6 +64,9 @@ export const intentListQuerySchema = z.strictObject({
   cursor: z.string().max(512).optional(),
 });
 
+/** A POST that takes nothing: no body (fastify: null) or `{}`; anything in it is refused, not ignored. */
+export const noBodySchema = z.strictObject({}).nullish();
+
 export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 
 /** Printable ASCII, as most payment APIs take it; a UUID is a good choice. */

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -41,6 +42,14 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     logger: { level: 'warn' },
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  // `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes
+  // none (a cancel, enable, rotate-secret): fastify refuses it as malformed. Empty is no body
+  // here, and a route that needs one says so by its schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => {
@@ -59,6 +68,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   );
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema 2020-12, which any validator reads as they are.
+      openapi: '3.1.0',
       info: {
         title: 'Payment relayer',
         version: '1',
@@ -70,6 +81,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
       security: [{ apiKey: [] }],
     },
     transform: jsonSchemaTransform,
+    // Fills components.schemas with the schemas named by .meta({ id }), which the routes $ref.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(healthRoutes, context);
   await app.register(async (v1) => {

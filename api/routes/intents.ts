@@ -24,6 +24,7 @@ import {
   intentView,
   attemptsSchema,
   attemptsView,
+  noBodySchema,
 } from '../schemas';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
@@ -121,6 +122,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
 
   app.post('/v1/intents/:id/cancel', {
     schema: {
+      body: noBodySchema,
       summary: 'Cancel an intent before anything was signed (409 not_cancellable after)',
       params: idParamsSchema,
       response: { 200: intentSchema, ...errors },

@@ -12,6 +12,7 @@ import {
   walletPoolBodySchema,
   walletsSchema,
   walletView,
+  noBodySchema,
 } from '../schemas';
 
 /** The hot wallets, for operators: what each holds, what it has in flight, whether it waits. */
@@ -47,6 +48,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   ] as const) {
     app.post(`/v1/wallets/:chainId/:address/${action}`, {
       schema: {
+        body: noBodySchema,
         summary: retired
           ? 'Retire a hot wallet: it signs nothing new and finishes what it has'
           : 'Put a retired hot wallet back to work',

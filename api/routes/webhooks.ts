@@ -20,6 +20,7 @@ import {
   endpointsSchema,
   newEndpointBodySchema,
   registeredEndpointSchema,
+  noBodySchema,
 } from '../schemas';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
@@ -49,6 +50,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
 
   app.post('/v1/webhooks/endpoints/:id/rotate-secret', {
     schema: {
+      body: noBodySchema,
       summary: 'A new secret, in the answer once; the old one keeps signing for the grace period',
       params: endpointParamsSchema,
       response: {
@@ -65,6 +67,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
   ] as const) {
     app.post(`/v1/webhooks/endpoints/:id/${action}`, {
       schema: {
+        body: noBodySchema,
         summary: enabled
           ? 'Enable an endpoint again (after a 410): its waiting deliveries resume'
           : 'Disable an endpoint: its deliveries wait',
@@ -92,6 +95,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
 
   app.post('/v1/webhooks/endpoints/:id/deliveries/:eventId/redeliver', {
     schema: {
+      body: noBodySchema,
       summary: 'Send an event to the endpoint again (the same webhook-id)',
       params: endpointParamsSchema.extend({ eventId: z.string().min(1).max(100) }),
       response: { 204: z.null(), ...errors },

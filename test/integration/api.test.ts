@@ -210,6 +210,30 @@ describe('cancel', () => {
     expect(audit[0]).toMatchObject({ action: 'cancel', detail: { from: 'authorized' } });
   });
 
+  it('takes a JSON content type with no body, as curl sends it; refuses a body where none is taken; a route that needs one says so', async () => {
+    const { body: intent } = await acme.submit(paymentBody(world), 'cancel-by-curl');
+    const post = (path: string, body?: string) =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' },
+        body,
+      });
+    // A cancel takes no note: one sent is refused, not dropped without a word.
+    const withNote = await post(`/v1/intents/${intent.id}/cancel`, '{"note":"order withdrawn"}');
+    expect(withNote.status).toBe(400);
+    expect(await withNote.text()).toMatch(/Unrecognized key: \\"note\\"/);
+    expect((await acme.get(intent.id)).status).toBe('authorized');
+    const cancelled = await post(`/v1/intents/${intent.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(((await cancelled.json()) as { status: string }).status).toBe('cancelled');
+    const noPayment = await post('/v1/intents');
+    expect(noPayment.status).toBe(400);
+    expect(await noPayment.json()).toMatchObject({
+      code: 'invalid_request',
+      issues: [expect.objectContaining({ field: 'body' })],
+    });
+  });
+
   it('refuses once a transaction is signed (409 not_cancellable, saying why)', async () => {
     const { body: intent } = await acme.submit(paymentBody(world), 'signed-already');
     await world.database.kysely
@@ -246,7 +270,13 @@ describe('health, readiness, OpenAPI, metrics', () => {
     );
     const metrics = (await api.as().call<string>('GET', '/metrics')).body;
     expect(metrics).toMatch(/relayer_intents_rejected_total\{reason="idempotency_key_reused"\} 1/);
-    expect(metrics).toMatch(/relayer_intents\{status="cancelled"\} 1/);
+    const cancelled = await world.database.kysely
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status', '=', 'cancelled')
+      .executeTakeFirstOrThrow();
+    expect(Number(cancelled.count)).toBeGreaterThan(0);
+    expect(metrics).toContain(`relayer_intents{status="cancelled"} ${cancelled.count}`);
   });
 
   it('a closing process refuses new intents with 503 closed and is not ready', async () => {
