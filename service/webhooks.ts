@@ -6,24 +6,22 @@ import {
 } from '../domain/errors';
 import { everyEventType, webhookEventTypes } from '../domain/webhooks';
 import type { WebhookDeliveryStatus } from '../store/schema';
+import { deliveriesOf, redeliver, type DeliveryRow } from '../store/webhook-deliveries';
 import {
-  deliveriesOf,
   findEndpoint,
   insertEndpoint,
   listEndpoints,
-  redeliver,
   rotateEndpointSecret,
   setEndpointStatus,
   type WebhookEndpoint,
-} from '../store/webhooks';
-import type { DeliveryRow } from '../store/webhooks';
-
-export type { DeliveryRow };
+} from '../store/webhook-endpoints';
 import { newWebhookSecret } from '../webhooks/secret-box';
 import { signingSettings } from '../webhooks/settings';
 import { checkEndpointHost } from '../webhooks/sender';
 import type { Caller } from './caller';
 import type { ServiceDependencies } from './dependencies';
+
+export type { DeliveryRow };
 
 type Deps = Pick<ServiceDependencies, 'database' | 'clock' | 'webhooks'>;
 

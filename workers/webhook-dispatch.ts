@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { tellWebhookEndpoint } from '../client/webhook-workflows';
 import type { Database } from '../store/database';
-import { endpointsToTell, markTold } from '../store/webhooks';
+import { endpointsToTell, markTold } from '../store/webhook-deliveries';
 import type { WebhookDeliveryInput } from '../workflows';
 
 /** Pending this long past its due time, an endpoint's workflow may be gone: told again. */

@@ -2,15 +2,16 @@ import { heartbeat } from '@temporalio/activity';
 import { WebhookEndpointDisabledError, WebhookEndpointGoneError } from '../../domain/errors';
 import {
   dueDeliveries,
-  endDelivery,
-  findEndpoint,
   nextAttemptAt,
-  postponeDelivery,
   recordAttempt,
-  setEndpointStatus,
+  type AttemptOutcome,
   type DueDelivery,
+} from '../../store/webhook-deliveries';
+import {
+  findEndpoint,
+  setEndpointStatus,
   type WebhookEndpoint,
-} from '../../store/webhooks';
+} from '../../store/webhook-endpoints';
 import type { SecretBox } from '../../webhooks/secret-box';
 import { postWebhook } from '../../webhooks/sender';
 import { webhookHeaders } from '../../webhooks/signing';
@@ -78,26 +79,23 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
       error = (failure as Error).message;
     }
     const attempts = delivery.attempts + 1;
-    const log = { eventId, endpointId: endpoint.id, attempt: attempts, statusCode, error };
+    const outcome = attemptOutcome(statusCode, attempts, delivery.createdAt, clock.now(), retry);
+    if (outcome.status === 'delivered') failpoints?.reach('after-webhook-sent');
     await recordAttempt(
       db.kysely,
-      { ...log, durationMs: Math.round(performance.now() - started) },
+      {
+        eventId,
+        endpointId: endpoint.id,
+        attempt: attempts,
+        statusCode,
+        error,
+        durationMs: Math.round(performance.now() - started),
+      },
+      outcome,
       clock.now(),
     );
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      failpoints?.reach('after-webhook-sent');
-      await endDelivery(db.kysely, eventId, endpoint.id, 'delivered', clock.now());
-      return 'delivered';
-    }
-    if (statusCode === 410) return 'gone';
-    const backoffMs = Math.min(retry.initialMs * 2 ** (attempts - 1), hourMs);
-    const next = new Date(clock.now().getTime() + backoffMs);
-    if (next.getTime() - delivery.createdAt.getTime() > retry.forHours * hourMs) {
-      await endDelivery(db.kysely, eventId, endpoint.id, 'dead', clock.now());
-    } else {
-      await postponeDelivery(db.kysely, eventId, endpoint.id, next);
-    }
-    return 'failed';
+    if (outcome.status === 'delivered') return 'delivered';
+    return statusCode === 410 ? 'gone' : 'failed';
   }
 
   return async ({
@@ -142,4 +140,22 @@ function secretsOf(endpoint: WebhookEndpoint, box: SecretBox, at: Date): string[
   const current = box.open(endpoint.sealedSecret);
   const { previous } = endpoint;
   return previous && previous.until > at ? [current, box.open(previous.sealedSecret)] : [current];
+}
+
+/** Delivered on a 2xx; else tried again after a doubling backoff until the retry window ends. */
+function attemptOutcome(
+  statusCode: number | null,
+  attempts: number,
+  createdAt: Date,
+  now: Date,
+  retry: PumpWebhooksParameters['retry'],
+): AttemptOutcome {
+  if (statusCode !== null && statusCode >= 200 && statusCode < 300) return { status: 'delivered' };
+  // 410 Gone disables the endpoint: its deliveries wait, pending, until it is enabled again.
+  if (statusCode === 410) return { status: 'pending' };
+  const backoffMs = Math.min(retry.initialMs * 2 ** (attempts - 1), hourMs);
+  const next = new Date(now.getTime() + backoffMs);
+  return next.getTime() - createdAt.getTime() > retry.forHours * hourMs
+    ? { status: 'dead' }
+    : { status: 'pending', nextAttemptAt: next };
 }

@@ -1,121 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import {
-  fromTimestamp,
-  type Schema,
-  type WebhookDeliveryStatus,
-  type WebhookEndpointsTable,
-  type WebhookEndpointStatus,
-} from './schema';
-
-export interface WebhookEndpoint {
-  id: string;
-  tenantId: string;
-  url: string;
-  eventTypes: string[];
-  /** Sealed (see webhooks/secret-box.ts). */
-  sealedSecret: string;
-  /** The secret before the last rotation and until when it still signs, if any. */
-  previous?: { sealedSecret: string; until: Date };
-  status: WebhookEndpointStatus;
-  disabledReason: string | null;
-  createdAt: Date;
-}
-
-const endpointFromRow = (row: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
-  id: row.id,
-  tenantId: row.tenant_id,
-  url: row.url,
-  eventTypes: JSON.parse(row.event_types) as string[],
-  sealedSecret: row.secret,
-  ...(row.previous_secret &&
-    row.previous_secret_until && {
-      previous: {
-        sealedSecret: row.previous_secret,
-        until: fromTimestamp(row.previous_secret_until),
-      },
-    }),
-  status: row.status,
-  disabledReason: row.disabled_reason,
-  createdAt: fromTimestamp(row.created_at),
-});
-
-export async function insertEndpoint(
-  db: Kysely<Schema>,
-  endpoint: Pick<WebhookEndpoint, 'id' | 'tenantId' | 'url' | 'eventTypes' | 'sealedSecret'>,
-  now: Date,
-): Promise<void> {
-  await db
-    .insertInto('webhook_endpoints')
-    .values({
-      id: endpoint.id,
-      tenant_id: endpoint.tenantId,
-      url: endpoint.url,
-      event_types: JSON.stringify(endpoint.eventTypes),
-      secret: endpoint.sealedSecret,
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'active',
-      disabled_reason: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    })
-    .execute();
-}
-
-export async function findEndpoint(
-  db: Kysely<Schema>,
-  id: string,
-): Promise<WebhookEndpoint | undefined> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && endpointFromRow(row);
-}
-
-export async function listEndpoints(
-  db: Kysely<Schema>,
-  tenantId?: string,
-): Promise<WebhookEndpoint[]> {
-  let query = db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at');
-  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
-  return (await query.execute()).map(endpointFromRow);
-}
-
-/** A new secret; the one before keeps signing beside it until `previousUntil`. */
-export async function rotateEndpointSecret(
-  db: Kysely<Schema>,
-  endpoint: WebhookEndpoint,
-  sealedSecret: string,
-  previousUntil: Date,
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({
-      secret: sealedSecret,
-      previous_secret: endpoint.sealedSecret,
-      previous_secret_until: previousUntil.toISOString(),
-      updated_at: now.toISOString(),
-    })
-    .where('id', '=', endpoint.id)
-    .execute();
-}
-
-export async function setEndpointStatus(
-  db: Kysely<Schema>,
-  id: string,
-  status: WebhookEndpointStatus,
-  reason: string | null,
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ status, disabled_reason: reason, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .execute();
-}
+import type { Kysely } from 'kysely';
+import { fromTimestamp, type Schema, type WebhookDeliveryStatus } from './schema';
 
 /**
  * Active endpoints with deliveries their workflow was not told of yet (events stored since), or
@@ -226,22 +110,14 @@ export async function nextAttemptAt(
   return row?.at ? fromTimestamp(row.at as Date | string) : undefined;
 }
 
-/** A failed attempt: tried again at `next` (the delivery stays pending). */
-export async function postponeDelivery(
-  db: Kysely<Schema>,
-  eventId: string,
-  endpointId: string,
-  next: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: next.toISOString() })
-    .where('event_id', '=', eventId)
-    .where('endpoint_id', '=', endpointId)
-    .execute();
-}
+/** What an attempt leaves its delivery in: done, a dead letter, or pending (when to try again). */
+export type AttemptOutcome =
+  { status: 'delivered' | 'dead' } | { status: 'pending'; nextAttemptAt?: Date };
 
-/** One attempt in the delivery log, and its delivery's count and last answer. */
+/**
+ * One attempt in the delivery log and what it leaves its delivery in, in one transaction: the
+ * log, the delivery's count and its state never disagree after a crash.
+ */
 export async function recordAttempt(
   db: Kysely<Schema>,
   attempt: {
@@ -252,51 +128,38 @@ export async function recordAttempt(
     error: string | null;
     durationMs: number;
   },
+  outcome: AttemptOutcome,
   now: Date,
 ): Promise<void> {
-  await db
-    .insertInto('webhook_attempts')
-    .values({
-      event_id: attempt.eventId,
-      endpoint_id: attempt.endpointId,
-      attempt: attempt.attempt,
-      status_code: attempt.statusCode,
-      error: attempt.error,
-      duration_ms: attempt.durationMs,
-      created_at: now.toISOString(),
-    })
-    .execute();
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      attempts: attempt.attempt,
-      last_status_code: attempt.statusCode,
-      last_error: attempt.error,
-      updated_at: now.toISOString(),
-    })
-    .where('event_id', '=', attempt.eventId)
-    .where('endpoint_id', '=', attempt.endpointId)
-    .execute();
-}
-
-/** Ends a delivery: `delivered`, or `dead` (its retries ran out: the dead-letter list). */
-export async function endDelivery(
-  db: Kysely<Schema>,
-  eventId: string,
-  endpointId: string,
-  status: 'delivered' | 'dead',
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status,
-      ...(status === 'delivered' && { delivered_at: now.toISOString() }),
-      updated_at: now.toISOString(),
-    })
-    .where('event_id', '=', eventId)
-    .where('endpoint_id', '=', endpointId)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        event_id: attempt.eventId,
+        endpoint_id: attempt.endpointId,
+        attempt: attempt.attempt,
+        status_code: attempt.statusCode,
+        error: attempt.error,
+        duration_ms: attempt.durationMs,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        attempts: attempt.attempt,
+        last_status_code: attempt.statusCode,
+        last_error: attempt.error,
+        status: outcome.status,
+        ...(outcome.status === 'delivered' && { delivered_at: now.toISOString() }),
+        ...(outcome.status === 'pending' &&
+          outcome.nextAttemptAt && { next_attempt_at: outcome.nextAttemptAt.toISOString() }),
+        updated_at: now.toISOString(),
+      })
+      .where('event_id', '=', attempt.eventId)
+      .where('endpoint_id', '=', attempt.endpointId)
+      .execute();
+  });
 }
 
 /** Puts a delivery back in line (a redelivery an operator or tenant asked for); false if unknown. */
