@@ -15,7 +15,6 @@ export const ErrorType = {
   sendPaced: 'SendPaced',
   unknownChain: 'UnknownChain',
   unknownWallet: 'UnknownWallet',
-  toolchainMissing: 'ToolchainMissing',
   invalidConfig: 'InvalidConfig',
   tenantLimitReached: 'TenantLimitReached',
   poolFull: 'PoolFull',

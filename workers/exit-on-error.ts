@@ -1,7 +1,10 @@
 import { ErrorType } from '../domain/errors';
 
-/** Problems a user fixes (a setting, a missing toolchain), told apart by name across packages. */
-const userFixable: readonly string[] = [ErrorType.invalidConfig, ErrorType.toolchainMissing];
+/** The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts). */
+export const toolchainMissing = 'ToolchainMissing';
+
+/** Problems a user fixes (a setting, a missing toolchain), told apart by name across bundles. */
+const userFixable: readonly string[] = [ErrorType.invalidConfig, toolchainMissing];
 
 /**
  * Ends a command-line process on an error: a problem the user can fix is one clear message and

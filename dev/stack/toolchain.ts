@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { ErrorType } from '../../domain/errors';
+import { toolchainMissing } from '../../workers/exit-on-error';
 
 /**
  * Where the dev workshop finds (or fetches, once per machine) the servers it runs: the Temporal
@@ -18,7 +18,7 @@ export const cacheDir =
   join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'payment-relayer');
 
 export class ToolchainMissingError extends Error {
-  override readonly name = ErrorType.toolchainMissing;
+  override readonly name = toolchainMissing;
 }
 
 export type Progress = (message: string) => void;
