@@ -1,7 +1,12 @@
 import { Option } from 'commander';
-import { addAdminCommands } from './admin-commands';
-import { addBatchCommands } from './batch-commands';
-import { addIntentCommands, apiOf } from './intent-commands';
+import { apiOf } from './api-options';
+import { addAdminCommands } from './commands/admin';
+import { addAssetCommands } from './commands/assets';
+import { addBatchCommands } from './commands/batches';
+import { addIntentCommands } from './commands/intents';
+import { addReviewCommands } from './commands/review';
+import { addWalletCommands } from './commands/wallets';
+import { addWebhookCommands } from './commands/webhooks';
 import { RelayerCommand } from './relayer-command';
 
 export interface RelayerGlobals {
@@ -36,6 +41,10 @@ export function relayerProgram(): RelayerCommand {
     .exitOverride();
   const globals = () => program.opts<RelayerGlobals>();
   addIntentCommands(program, globals);
+  addWalletCommands(program, globals);
+  addAssetCommands(program, globals);
+  addWebhookCommands(program, globals);
+  addReviewCommands(program, globals);
   addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
   addAdminCommands(program, globals);
   return program;

@@ -3,11 +3,11 @@ import { stringify } from 'csv-stringify/sync';
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { BatchItemResultView, BatchView, RelayerApiClient } from './api-client';
-import { table } from './table';
-import { readBatchFile } from './batch-file';
-import { badInput, CliFailure, ExitCode } from './exit-codes';
-import { print, type OutputOptions } from './output';
+import type { BatchItemResultView, BatchView, RelayerApiClient } from '../api-client';
+import { table } from '../table';
+import { readBatchFile } from '../batch-file';
+import { badInput, CliFailure, ExitCode } from '../exit-codes';
+import { print, type OutputOptions } from '../output';
 
 interface BatchFlags {
   chainId?: number;

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { parseEther } from 'viem';
-import { UnknownTenantError } from '../domain/errors';
-import { tenantIdSchema } from '../domain/intent-request';
-import { createApiKey, listKeys, revokeKey } from '../service/api-keys';
-import { baseUnitsOfBody, depositAsset } from '../service/assets';
-import { missingSqliteFile, setUpTenant, withBooks } from '../service/tenants';
-import { table } from './table';
-import { decimalAmountProblem } from './decimal-amount';
-import { badInput, CliFailure, ExitCode } from './exit-codes';
-import { print, type OutputOptions } from './output';
+import { UnknownTenantError } from '../../domain/errors';
+import { tenantIdSchema } from '../../domain/intent-request';
+import { createApiKey, listKeys, revokeKey } from '../../service/api-keys';
+import { baseUnitsOfBody, depositAsset } from '../../service/assets';
+import { missingSqliteFile, setUpTenant, withBooks } from '../../service/tenants';
+import { table } from '../table';
+import { decimalAmountProblem } from '../decimal-amount';
+import { badInput, CliFailure, ExitCode } from '../exit-codes';
+import { print, type OutputOptions } from '../output';
 
 interface DatabaseOptions extends OutputOptions {
   databaseUrl: string;
