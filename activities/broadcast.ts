@@ -23,6 +23,7 @@ import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
+import { ReasonCode } from '../domain/reason-codes';
 
 export interface BroadcastParameters {
   intentId: string;
@@ -63,11 +64,15 @@ export const broadcast = (deps: ActivityDependencies) => {
   async function refuseBehindReview(intent: Intent, blockedBy: string | undefined): Promise<void> {
     if (intent.from === null || blockedBy === undefined) return;
     const blocked = new WalletBlockedError(intent.chainId, intent.from, blockedBy);
-    if (intent.reason !== blocked.message) {
+    // Written once per blocking intent: the same words again would only bump the version.
+    if (intent.reasonCode !== ReasonCode.walletBlocked || intent.reason !== blocked.message) {
       await transitionIntent(
         db.kysely,
         intent,
-        { status: intent.status, reason: blocked.message },
+        {
+          status: intent.status,
+          reason: { code: ReasonCode.walletBlocked, text: blocked.message },
+        },
         clock.now(),
       );
     }

@@ -4,10 +4,16 @@ import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/ledger';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
+import { ReasonCode } from '../domain/reason-codes';
 
 export interface CloseIntentParameters {
   intentId: string;
   reason: string;
+  /**
+   * The reason's code (domain/reason-codes.ts). Absent in the input of a close scheduled by a
+   * worker from before codes, still running while a deploy replaces it.
+   */
+  reasonCode?: ReasonCode;
   /** A batch item in its wallet's turns: ended unsigned, it hands the turn on. */
   batchItem?: BatchItemParameters;
 }
@@ -27,7 +33,11 @@ export interface CloseIntentResult {
  */
 export const closeIntent = (deps: ActivityDependencies) => {
   const { db, clock } = deps;
-  const close = ({ intentId, reason }: CloseIntentParameters): Promise<CloseIntentResult> =>
+  const close = ({
+    intentId,
+    reason,
+    reasonCode,
+  }: CloseIntentParameters): Promise<CloseIntentResult> =>
     db.transaction(async (trx) => {
       const intent = await getIntentForUpdate(db, trx, intentId);
       const now = clock.now();
@@ -35,7 +45,8 @@ export const closeIntent = (deps: ActivityDependencies) => {
         return { status: intent.status, ageMs: ageMs(intent, clock), asset: intent.asset };
       }
       const status = mayBeOnChain(intent.status) ? IntentStatus.needsReview : IntentStatus.failed;
-      await transitionIntent(trx, intent, { status, reason }, now);
+      const code = reasonCode ?? ReasonCode.legacyUnknown;
+      await transitionIntent(trx, intent, { status, reason: { code, text: reason } }, now);
       if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
       return { status, ageMs: ageMs(intent, clock), asset: intent.asset };
     });

@@ -1,15 +1,10 @@
 import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
 import { isNative } from '../domain/asset';
 import { judgeMined, reasonOfOutcome, type MinedOutcome } from '../domain/payment-outcome';
+import { ReasonCode } from '../domain/reason-codes';
 import { deliveredBy } from '../chain/erc20';
 import { findToken } from '../store/assets';
-import {
-  cancelledOnChainReason,
-  IntentStatus,
-  signedTransactionOf,
-  type Intent,
-  signingWallet,
-} from '../domain/intent';
+import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
 import { paymentOf } from '../domain/intent-payment';
 import { recordAudit } from '../store/audit-log';
 import type { Chain, TransactionObservation } from '../chain/chain';
@@ -40,6 +35,8 @@ export type ConfirmResult =
       txHash?: string;
       /** Why it did not end paid in full (absent in results recorded before tokens). */
       reason?: string | null;
+      /** The reason's code (absent in results recorded before codes). */
+      reasonCode?: ReasonCode | null;
       /** What it paid in, for the metrics: `native` or the token's address. */
       asset?: string;
     }
@@ -126,7 +123,8 @@ export const confirm = (deps: ActivityDependencies) => {
         blockNumber: seen.blockNumber.toString(),
         ageMs: ageMs(current, clock),
         txHash: attempt.txHash,
-        reason,
+        reason: reason?.text ?? null,
+        reasonCode: reason?.code ?? null,
         asset: intent.asset,
       };
     });
@@ -258,6 +256,7 @@ export const confirm = (deps: ActivityDependencies) => {
           ageMs: ageMs(intent, clock),
           ...(intent.txHash && { txHash: intent.txHash }),
           reason: intent.reason,
+          reasonCode: intent.reasonCode,
           asset: intent.asset,
         };
       }
@@ -338,7 +337,7 @@ const endedByLook: ReadonlySet<IntentStatus> = new Set([
 function endStateOf(intent: Intent): EndState {
   if (intent.status === IntentStatus.confirmed) return 'confirmed';
   if (intent.status === IntentStatus.needsReview) return 'mismatch';
-  if (intent.reason === cancelledOnChainReason) return 'cancelled';
-  if (intent.reason?.startsWith('TokenMovedNothing:')) return 'moved-nothing';
+  if (intent.reasonCode === ReasonCode.cancelledOnChain) return 'cancelled';
+  if (intent.reasonCode === ReasonCode.tokenMovedNothing) return 'moved-nothing';
   return 'reverted';
 }

@@ -45,4 +45,5 @@ export const outcomeOf = (intent: Intent): ReviewOutcome => ({
   txHash: intent.txHash,
   blockNumber: intent.blockNumber?.toString() ?? null,
   reason: intent.reason,
+  reasonCode: intent.reasonCode,
 });

@@ -40,7 +40,13 @@ export const intentSchema = z
       .string()
       .nullable()
       .describe('block of its receipt; while confirming, the one seen so far (cleared by a reorg)'),
-    reason: z.string().nullable(),
+    reason: z.string().nullable().describe('why it is where it is, for a person'),
+    reasonCode: z
+      .string()
+      .nullable()
+      .describe(
+        'the same as a code to branch on: reverted, cancelled_on_chain, confirmation_timeout, cancelled_by_caller, failed_by_review, … (docs/api.md)',
+      ),
     idempotencyKey: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -1,5 +1,6 @@
 // Types only: workflows import this file, and asset.ts's calls bring viem into their bundle.
 import type { AssetRef } from './asset';
+import type { ReasonCode } from './reason-codes';
 
 /**
  * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
@@ -110,7 +111,9 @@ export interface Intent {
   txHash: `0x${string}` | null;
   rawTx: `0x${string}` | null;
   blockNumber: bigint | null;
+  /** Why it is where it is, for a person; `reasonCode` says the same for a program. */
   reason: string | null;
+  reasonCode: ReasonCode | null;
   /** Native wei the mined transaction cost in gas, once it is mined deep enough. */
   feePaid: bigint | null;
   /** What a fee-on-transfer token delivered (null: the whole amount). */

@@ -1,5 +1,6 @@
 import { isNative, type AssetRef } from './asset';
 import { cancelledOnChainReason, revertedReason } from './intent';
+import { ReasonCode, type Reason } from './reason-codes';
 
 /**
  * How an intent ends once one of its transactions is mined deep enough, judged by what the
@@ -45,19 +46,28 @@ export function judgeMined(facts: MinedFacts): MinedOutcome {
 }
 
 /** Why an intent ended other than paid in full, for its `reason` (null: paid in full). */
-export function reasonOfOutcome(outcome: MinedOutcome, amount: bigint): string | null {
+export function reasonOfOutcome(outcome: MinedOutcome, amount: bigint): Reason | null {
   switch (outcome.state) {
     case 'confirmed':
       return null;
     case 'reverted':
-      return revertedReason;
+      return { code: ReasonCode.reverted, text: revertedReason };
     case 'cancelled':
-      return cancelledOnChainReason;
+      return { code: ReasonCode.cancelledOnChain, text: cancelledOnChainReason };
     case 'moved-nothing':
-      return 'TokenMovedNothing: the transaction succeeded, but the token logged no transfer from the wallet to the recipient (the token moved no funds)';
+      return {
+        code: ReasonCode.tokenMovedNothing,
+        text: 'TokenMovedNothing: the transaction succeeded, but the token logged no transfer from the wallet to the recipient (the token moved no funds)',
+      };
     case 'mismatch':
       return outcome.delivered < amount
-        ? `TokenShortfall: the token delivered ${outcome.delivered} of ${amount} base units (${amount - outcome.delivered} short) and is not registered as taking a fee on transfer: an operator confirms it as paid, or settles the difference`
-        : `TokenOverdelivered: the token logged ${outcome.delivered} base units to the recipient for a transfer of ${amount}: an operator looks at the token`;
+        ? {
+            code: ReasonCode.tokenShortfall,
+            text: `TokenShortfall: the token delivered ${outcome.delivered} of ${amount} base units (${amount - outcome.delivered} short) and is not registered as taking a fee on transfer: an operator confirms it as paid, or settles the difference`,
+          }
+        : {
+            code: ReasonCode.tokenOverdelivered,
+            text: `TokenOverdelivered: the token logged ${outcome.delivered} base units to the recipient for a transfer of ${amount}: an operator looks at the token`,
+          };
   }
 }

@@ -1,4 +1,5 @@
 import type { IntentStatus } from './intent';
+import type { ReasonCode } from './reason-codes';
 
 /**
  * What an operator decides for an intent in needs_review. Pure: the API, the workflow's update
@@ -30,4 +31,6 @@ export interface ReviewOutcome {
   txHash: string | null;
   blockNumber: string | null;
   reason: string | null;
+  /** Absent in outcomes recorded before codes. */
+  reasonCode?: ReasonCode | null;
 }

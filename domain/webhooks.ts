@@ -36,6 +36,7 @@ export function intentSnapshot(intent: Intent) {
     txHash: intent.txHash,
     blockNumber: intent.blockNumber?.toString() ?? null,
     reason: intent.reason,
+    reasonCode: intent.reasonCode,
     createdAt: intent.createdAt.toISOString(),
     updatedAt: intent.updatedAt.toISOString(),
   };

@@ -4,6 +4,7 @@ import { recordAudit } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/ledger';
+import { ReasonCode } from '../domain/reason-codes';
 
 /**
  * Cancels an intent that has nothing signed yet: `cancelled`, hold released, audit entry, all in
@@ -28,7 +29,10 @@ export async function cancelUnsignedIntent(
     const cancelled = await transitionIntent(
       trx,
       current,
-      { status: IntentStatus.cancelled, reason: `cancelled by ${actor}` },
+      {
+        status: IntentStatus.cancelled,
+        reason: { code: ReasonCode.cancelledByCaller, text: `cancelled by ${actor}` },
+      },
       now,
     );
     const released = await endHold(database, trx, intentId, 'released', now);

@@ -20,6 +20,7 @@ import {
   intentClaimingTransaction,
   listAttempts,
 } from '../store/transaction-attempts';
+import { ReasonCode } from '../domain/reason-codes';
 
 /** What deciding needs: the books and the chain, to check the decision against. */
 export interface ReviewCheckDependencies {
@@ -163,7 +164,12 @@ async function resolveAsFailed(
     );
   }
   return resolve(deps, by, intentId, 'resolve_failed', IntentStatus.failed, {
-    patch: { reason: `resolved as failed by ${by.actor}: ${reason}` },
+    patch: {
+      reason: {
+        code: ReasonCode.failedByReview,
+        text: `resolved as failed by ${by.actor}: ${reason}`,
+      },
+    },
     hold: 'released',
     detail: { reason, txHash: intent.txHash },
   });

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
 import type { Intent, IntentStatus } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
+import type { Reason } from '../domain/reason-codes';
 import type { AssetRef } from '../domain/asset';
 import { inTransaction, type Database } from './database';
 import { recordStateChange } from './webhook-outbox';
@@ -23,6 +24,7 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     rawTx: row.raw_tx as `0x${string}` | null,
     blockNumber: row.block_number === null ? null : BigInt(row.block_number),
     reason: row.reason,
+    reasonCode: row.reason_code,
     feePaid: row.fee_paid === null ? null : BigInt(row.fee_paid),
     deliveredAmount: row.delivered_amount === null ? null : BigInt(row.delivered_amount),
     idempotencyKey: row.idempotency_key ?? null,
@@ -106,6 +108,7 @@ export async function insertIntent(
       raw_tx: null,
       block_number: null,
       reason: null,
+      reason_code: null,
       idempotency_key: idempotencyKey ?? null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -132,7 +135,8 @@ export interface IntentPatch {
   rawTx?: `0x${string}`;
   /** null: the receipt seen earlier is gone (reorg). */
   blockNumber?: bigint | null;
-  reason?: string | null;
+  /** Written as its code and its text together (domain/reason-codes.ts); null clears both. */
+  reason?: Reason | null;
   feePaid?: bigint;
   deliveredAmount?: bigint;
 }
@@ -164,7 +168,10 @@ export async function transitionIntent(
       ...(patch.blockNumber !== undefined && {
         block_number: patch.blockNumber === null ? null : patch.blockNumber.toString(),
       }),
-      ...(patch.reason !== undefined && { reason: patch.reason }),
+      ...(patch.reason !== undefined && {
+        reason: patch.reason?.text ?? null,
+        reason_code: patch.reason?.code ?? null,
+      }),
       ...(patch.feePaid !== undefined && { fee_paid: patch.feePaid.toString() }),
       ...(patch.deliveredAmount !== undefined && {
         delivered_amount: patch.deliveredAmount.toString(),

@@ -381,7 +381,52 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0010_reason_codes': {
+      async up(db: Kysely<unknown>) {
+        // Why an intent is where it is, as a code (domain/reason-codes.ts), beside the text.
+        await db.schema.alterTable('intents').addColumn('reason_code', 'text').execute();
+        await backfillReasonCodes(db);
+      },
+    },
   };
+}
+
+/**
+ * The codes of reasons written before there were codes, read from their text as it was written
+ * up to this migration (frozen here: the text may change later, these rows will not).
+ */
+function reasonCodeOfLegacyText(text: string): string {
+  const exact: Record<string, string> = {
+    'transaction reverted on-chain': 'reverted',
+    'cancelled on-chain: a zero-value transfer took its nonce': 'cancelled_on_chain',
+    'workflow cancelled': 'workflow_cancelled',
+  };
+  if (exact[text]) return exact[text];
+  if (text.startsWith('cancelled by ')) return 'cancelled_by_caller';
+  if (text.startsWith('resolved as failed by ')) return 'failed_by_review';
+  if (text.startsWith('waiting: wallet ')) return 'wallet_blocked';
+  if (/^\w+ still failing when its time ran out/.test(text)) return 'step_timed_out';
+  const named = text.match(/^([A-Z][A-Za-z]+): /)?.[1];
+  if (named) return named.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+  return 'legacy_unknown';
+}
+
+async function backfillReasonCodes(db: Kysely<unknown>): Promise<void> {
+  const rows = await sql<{ id: string; reason: string }>`
+    select id, reason from intents where reason is not null`.execute(db);
+  const byCode = new Map<string, string[]>();
+  for (const row of rows.rows) {
+    const code = reasonCodeOfLegacyText(row.reason);
+    byCode.set(code, [...(byCode.get(code) ?? []), row.id]);
+  }
+  for (const [code, ids] of byCode) {
+    for (let start = 0; start < ids.length; start += 500) {
+      const chunk = ids.slice(start, start + 500);
+      await sql`update intents set reason_code = ${code} where id in (${sql.join(chunk)})`.execute(
+        db,
+      );
+    }
+  }
 }
 
 /**

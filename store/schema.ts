@@ -125,6 +125,7 @@ export interface IntentsTable {
   raw_tx: string | null;
   block_number: BigIntColumn | null;
   reason: string | null;
+  reason_code: string | null;
   /** Native wei the hot wallet paid in gas for the mined transaction (null until it is mined). */
   fee_paid: Amount | null;
   /** What a fee-on-transfer token delivered to the recipient (null: the whole amount, or native). */

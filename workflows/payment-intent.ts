@@ -18,6 +18,7 @@ import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
+import { ReasonCode, reasonCodeOfErrorType } from '../domain/reason-codes';
 import { ErrorType } from '../domain/errors';
 import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
@@ -124,6 +125,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     txHash: null,
     blockNumber: null,
     reason: null,
+    reasonCode: null,
     permitRefusals: 0,
     txHashes: [],
   };
@@ -180,7 +182,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
    */
   async function decisionOrLaneRule(): Promise<void> {
     const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
-    let waitMs = progress.reason?.startsWith(`${confirmationTimeoutType}:`) ? 0 : confirmTimeoutMs;
+    let waitMs = progress.reasonCode === ReasonCode.confirmationTimeout ? 0 : confirmTimeoutMs;
     for (;;) {
       if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
       // An operator's decision being applied goes first.
@@ -210,16 +212,17 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
       await condition(() => decided !== undefined);
     }
     review = 'closed';
-    const { action, status, txHash, blockNumber, reason } = decided!;
+    const { action, status, txHash, blockNumber, reason, reasonCode } = decided!;
     decided = undefined;
     // A retry sends the same bytes again; a cancel sends its zero-value transfer at the nonce.
     if (action !== 'retry' && action !== 'cancel') {
       if (txHash) noteTxHash(progress, txHash);
-      Object.assign(progress, { blockNumber, reason });
+      Object.assign(progress, { blockNumber, reason, reasonCode: reasonCode ?? null });
       enter(status);
       break;
     }
     progress.reason = null;
+    progress.reasonCode = null;
     enter(IntentStatus.signed);
   }
   return progress;
@@ -276,10 +279,17 @@ async function settle(
     const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
     if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
-    if (mined.state === 'reverted') progress.reason = revertedReason;
-    if (mined.state === 'cancelled') progress.reason = cancelledOnChainReason;
+    if (mined.state === 'reverted') {
+      progress.reason = revertedReason;
+      progress.reasonCode = ReasonCode.reverted;
+    }
+    if (mined.state === 'cancelled') {
+      progress.reason = cancelledOnChainReason;
+      progress.reasonCode = ReasonCode.cancelledOnChain;
+    }
     // Results recorded before tokens carry no reason; a token's own outcomes always do.
     if (mined.reason) progress.reason = mined.reason;
+    if (mined.reasonCode) progress.reasonCode = mined.reasonCode;
     enter(
       mined.state === 'confirmed'
         ? IntentStatus.confirmed
@@ -292,14 +302,22 @@ async function settle(
     // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes
     // over), instead of ending payments.
     if (!(error instanceof TemporalFailure) && !isCancellation(error)) throw error;
-    progress.reason = isCancellation(error) ? 'workflow cancelled' : describeFailure(error);
+    const reason = isCancellation(error) ? 'workflow cancelled' : describeFailure(error);
+    const reasonCode = isCancellation(error)
+      ? ReasonCode.workflowCancelled
+      : reasonCodeOfFailure(error);
+    Object.assign(progress, { reason, reasonCode });
     // A cancelled workflow still closes its intent: one signed by then goes to review, one not
     // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
     const closed = await CancellationScope.nonCancellable(() =>
-      closeIntent({ intentId, reason: progress.reason!, ...batchItem }),
+      closeIntent({ intentId, reason, reasonCode, ...batchItem }),
     );
     enter(closed.status);
-    if (closed.status === IntentStatus.cancelled) progress.reason = 'cancelled';
+    if (closed.status === IntentStatus.cancelled) {
+      // A tenant's or operator's cancel got there first (closeIntent kept it).
+      progress.reason = 'cancelled';
+      progress.reasonCode = ReasonCode.cancelledByCaller;
+    }
   }
   await permitReleased;
 }
@@ -420,6 +438,17 @@ async function waitForConfirmations(
 function noteTxHash(progress: PaymentIntentProgress, txHash: string): void {
   progress.txHash = txHash;
   if (!progress.txHashes.includes(txHash)) progress.txHashes.push(txHash);
+}
+
+/** describeFailure's code: what a program branches on, where the text is for a person. */
+function reasonCodeOfFailure(error: unknown): ReasonCode {
+  if (error instanceof ActivityFailure) {
+    return error.retryState === 'TIMEOUT'
+      ? ReasonCode.stepTimedOut
+      : reasonCodeOfFailure(error.cause);
+  }
+  if (error instanceof ApplicationFailure && error.type) return reasonCodeOfErrorType(error.type);
+  return ReasonCode.internal;
 }
 
 function describeFailure(error: unknown): string {

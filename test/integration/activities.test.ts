@@ -109,6 +109,7 @@ describe('activities against real SQLite and anvil', () => {
       ageMs: expect.any(Number),
       txHash: first.txHash,
       reason: null,
+      reasonCode: null,
       asset: 'native',
     });
     expect(await run(activities.confirm, { intentId })).toEqual({

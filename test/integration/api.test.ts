@@ -204,6 +204,7 @@ describe('cancel', () => {
     const cancelled = await acme.cancel(intent.id);
     expect(cancelled).toMatchObject({ status: IntentStatus.cancelled });
     expect(cancelled.reason).toMatch(/cancelled by tenant acme/);
+    expect(cancelled.reasonCode).toBe('cancelled_by_caller');
     expect((await acme.cancel(intent.id)).status).toBe('cancelled');
     const audit = await acme.audit(intent.id);
     expect(audit).toHaveLength(1);

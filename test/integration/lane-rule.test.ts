@@ -85,7 +85,11 @@ describe('the lane rule', () => {
     const intent = await newIntentFrom(world, 1, '0.25');
     for (const step of [steps.markSettling, steps.hold, steps.broadcast])
       await run(step, { intentId: intent.id });
-    await run(steps.closeIntent, { intentId: intent.id, reason: 'ConfirmationTimeout: test' });
+    await run(steps.closeIntent, {
+      intentId: intent.id,
+      reason: 'ConfirmationTimeout: test',
+      reasonCode: 'confirmation_timeout',
+    });
     const inReview = await getIntent(world.database.kysely, intent.id);
 
     expect(await run(steps.freeAbandonedLane, { intentId: intent.id })).toBeNull();

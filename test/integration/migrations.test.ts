@@ -160,4 +160,59 @@ describe('migrations on a database that holds payments', () => {
       ]),
     );
   });
+
+  it('0010 gives every stored reason its code, read from the text as it was written; legacy_unknown where none fits', async () => {
+    const old = await openDatabase(scratch.url, '0009_webhooks');
+    const at = new Date().toISOString();
+    const reasons: Record<string, string | null> = {
+      pi_paid: null,
+      pi_reverted: 'transaction reverted on-chain',
+      pi_cancel_mined: 'cancelled on-chain: a zero-value transfer took its nonce',
+      pi_cancelled: 'cancelled by tenant acme key 95cb398b4e4c5d6c (demo)',
+      pi_review_failed: 'resolved as failed by operator key 1a2b (ops): recipient asked to stop',
+      pi_timeout: 'ConfirmationTimeout: transaction 0x52db not confirmed within 5s',
+      pi_no_wallet: 'NoFundedWallet: no hot wallet can pay 1 ETH on chain 31337',
+      pi_send_window:
+        'broadcast still failing when its time ran out; last error RpcUnavailable: 503',
+      pi_blocked: 'waiting: wallet 0x7099 on chain 31337 is blocked by intent pi_x in review',
+      pi_workflow: 'workflow cancelled',
+      pi_odd: 'something a person once typed',
+    };
+    await old.transaction(async (trx) => {
+      await sql`insert into tenants (id, name, created_at) values ('acme', 'Acme', ${at})`.execute(
+        trx,
+      );
+      for (const [id, reason] of Object.entries(reasons)) {
+        await sql`insert into intents (id, tenant_id, chain_id, from_address, to_address, amount,
+            status, version, reason, created_at, updated_at)
+          values (${id}, 'acme', 31337, ${wallet}, ${recipient}, '1000', 'failed', 3, ${reason},
+            ${at}, ${at})`.execute(trx);
+      }
+    });
+    await old.close();
+
+    database = await openDatabase(scratch.url);
+    const codes = Object.fromEntries(
+      await Promise.all(
+        Object.keys(reasons).map(async (id) => {
+          const intent = await getIntent(database!.kysely, id);
+          expect(intent.reason).toBe(reasons[id]);
+          return [id, intent.reasonCode];
+        }),
+      ),
+    );
+    expect(codes).toEqual({
+      pi_paid: null,
+      pi_reverted: 'reverted',
+      pi_cancel_mined: 'cancelled_on_chain',
+      pi_cancelled: 'cancelled_by_caller',
+      pi_review_failed: 'failed_by_review',
+      pi_timeout: 'confirmation_timeout',
+      pi_no_wallet: 'no_funded_wallet',
+      pi_send_window: 'step_timed_out',
+      pi_blocked: 'wallet_blocked',
+      pi_workflow: 'workflow_cancelled',
+      pi_odd: 'legacy_unknown',
+    });
+  });
 });

@@ -31,9 +31,13 @@ describe('a mined payment judged by what moved', () => {
     });
     const short = judgeMined(facts({ delivered: 990n }));
     expect(short).toEqual({ state: 'mismatch', delivered: 990n });
-    expect(reasonOfOutcome(short, 1000n)).toMatch(/^TokenShortfall: .*990 of 1000 .*\(10 short\)/);
-    expect(reasonOfOutcome(judgeMined(facts({ delivered: 1001n })), 1000n)).toMatch(
-      /^TokenOverdelivered/,
-    );
+    expect(reasonOfOutcome(short, 1000n)).toEqual({
+      code: 'token_shortfall',
+      text: expect.stringMatching(/^TokenShortfall: .*990 of 1000 .*\(10 short\)/),
+    });
+    expect(reasonOfOutcome(judgeMined(facts({ delivered: 1001n })), 1000n)).toEqual({
+      code: 'token_overdelivered',
+      text: expect.stringMatching(/^TokenOverdelivered/),
+    });
   });
 });

@@ -90,6 +90,7 @@ describe('webhook secrets and signatures', () => {
       rawTx: null,
       blockNumber: null,
       reason: null,
+      reasonCode: null,
       feePaid: null,
       deliveredAmount: null,
       idempotencyKey: null,
