@@ -2,6 +2,7 @@ import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
 import { isNative } from '../domain/asset';
 import { judgeMined, reasonOfOutcome, type MinedOutcome } from '../domain/payment-outcome';
 import { ReasonCode } from '../domain/reason-codes';
+import { statusOfOutcome } from '../domain/outcome-status';
 import { deliveredBy } from '../chain/erc20';
 import { findToken } from '../store/assets';
 import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
@@ -86,12 +87,7 @@ export const confirm = (deps: ActivityDependencies) => {
       feeOnTransfer: token?.feeOnTransfer ?? false,
     });
     const reason = reasonOfOutcome(outcome, intent.amount);
-    const status =
-      outcome.state === 'confirmed'
-        ? IntentStatus.confirmed
-        : outcome.state === 'mismatch'
-          ? IntentStatus.needsReview
-          : IntentStatus.failed;
+    const status = statusOfOutcome(outcome.state);
     return db.transaction(async (trx) => {
       const now = clock.now();
       const current = await getIntentForUpdate(db, trx, intent.id);

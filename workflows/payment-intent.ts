@@ -18,6 +18,7 @@ import type { RelayerActivities } from '../activities';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
+import { statusOfOutcome } from '../domain/outcome-status';
 import { ReasonCode, reasonCodeOfErrorType } from '../domain/reason-codes';
 import { ErrorType } from '../domain/errors';
 import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
@@ -290,13 +291,7 @@ async function settle(
     // Results recorded before tokens carry no reason; a token's own outcomes always do.
     if (mined.reason) progress.reason = mined.reason;
     if (mined.reasonCode) progress.reasonCode = mined.reasonCode;
-    enter(
-      mined.state === 'confirmed'
-        ? IntentStatus.confirmed
-        : mined.state === 'mismatch'
-          ? IntentStatus.needsReview
-          : IntentStatus.failed,
-    );
+    enter(statusOfOutcome(mined.state));
   } catch (error) {
     // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this
     // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes

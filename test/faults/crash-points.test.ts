@@ -73,6 +73,7 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       expect((await handle.result()).status).toBe('failed');
       const ended = await getIntent(world.database.kysely, intent.id);
       expect(ended.reason).toBe(cancelledOnChainReason);
+      expect(ended.reasonCode).toBe('cancelled_on_chain');
       const attempts = await listAttempts(world.database.kysely, intent.id);
       expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
       expect(ended.txHash).toBe(attempts[1]!.txHash);

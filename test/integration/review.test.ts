@@ -227,6 +227,7 @@ describe('operator review of needs_review intents', () => {
     }
     const cancelled = await operator.get(stuck.id);
     expect(cancelled.reason).toBe(cancelledOnChainReason);
+    expect(cancelled.reasonCode).toBe('cancelled_on_chain');
     const cancel = await world.testClient.getTransaction({ hash: cancelling.txHash! as Hex });
     expect(cancel).toMatchObject({ from: poor.toLowerCase(), to: poor.toLowerCase(), value: 0n });
     expect(heldBefore - (await held())).toBe(parseEther('1'));
