@@ -8,7 +8,7 @@ import {
   WalletRetiredError,
   WalletTokenShortError,
 } from '../domain/errors';
-import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { IntentStatus, mayBeOnChain, signedTransactionOf, type Intent } from '../domain/intent';
 import { paymentOf } from '../domain/intent-payment';
 import { chooseWallet } from '../domain/wallet-choice';
 import type { Chain } from '../chain/chain';
@@ -176,8 +176,9 @@ export const broadcast = (deps: ActivityDependencies) => {
     });
 };
 
-/** Statuses in which the signed bytes are (or were) on their way. */
+/**
+ * The signed bytes are (or were) on their way: they may be on-chain, or the intent already ended
+ * confirmed (a broadcast run again after that has nothing to close: it answers as sent).
+ */
 const mayBeSent = (status: IntentStatus): boolean =>
-  status === IntentStatus.signed ||
-  status === IntentStatus.confirming ||
-  status === IntentStatus.confirmed;
+  mayBeOnChain(status) || status === IntentStatus.confirmed;

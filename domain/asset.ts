@@ -1,5 +1,6 @@
 import { encodeFunctionData, getAddress, isAddress, parseUnits } from 'viem';
 import type { Hex } from './transfer';
+import { plainDecimal } from './plain-decimal';
 
 /**
  * What an intent pays in: the chain's native coin, or an ERC-20 token registered for the chain
@@ -80,7 +81,7 @@ export function paymentCall(
  * not a plain positive decimal or has more fractional digits than the asset has.
  */
 export function baseUnitsOf(decimal: string, decimals: number): bigint | undefined {
-  const match = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(decimal.trim());
+  const match = plainDecimal.exec(decimal.trim());
   if (!match) return undefined;
   if ((match[2]?.length ?? 0) > decimals) return undefined;
   return parseUnits(decimal.trim(), decimals);

@@ -336,13 +336,13 @@ export class NotCancellableError extends RelayerError<{ intentId: string; status
   }
 }
 
+/** Said by the API's checks and by the workflow's update handler (an ApplicationFailure there). */
+export const notInReviewMessage = (intentId: string, status: string) =>
+  `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;
+
 export class NotInReviewError extends RelayerError<{ intentId: string; status: string }> {
   constructor(intentId: string, status: string) {
-    super(
-      ErrorType.notInReview,
-      `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`,
-      { intentId, status },
-    );
+    super(ErrorType.notInReview, notInReviewMessage(intentId, status), { intentId, status });
   }
 }
 

@@ -2,6 +2,7 @@ import { getAddress, isAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { nativeAsset } from './asset';
 import { InvalidIntentError } from './errors';
+import { plainDecimal } from './plain-decimal';
 
 const maxUint256 = 2n ** 256n - 1n;
 
@@ -63,7 +64,7 @@ export const intentBodySchema = newIntentBodySchema
     amount: baseUnits.optional(),
     decimalAmount: z
       .string({ error: 'decimalAmount must be a string, e.g. "12.5"' })
-      .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {
+      .regex(plainDecimal, {
         error: 'decimalAmount must be a plain decimal, e.g. "12.5" (no sign, no exponent)',
       })
       .optional(),

@@ -20,7 +20,7 @@ import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
 import { statusOfOutcome } from '../domain/outcome-status';
 import { ReasonCode, reasonCodeOfErrorType } from '../domain/reason-codes';
-import { ErrorType } from '../domain/errors';
+import { ErrorType, notInReviewMessage } from '../domain/errors';
 import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';
@@ -146,7 +146,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   const notInReview = () =>
     ApplicationFailure.create({
       type: ErrorType.notInReview,
-      message: `intent ${intentId} is ${progress.status}, not waiting for a review decision`,
+      message: notInReviewMessage(intentId, progress.status),
       details: [{ intentId, status: progress.status }],
       nonRetryable: true,
     });
