@@ -93,6 +93,7 @@ export function intentDetails(intent: IntentView): string {
     ['tx hash', intent.txHash ?? ''],
     ['block', intent.blockNumber ?? ''],
     ['reason', intent.reason ?? ''],
+    ...(intent.reasonCode ? [['reason code', intent.reasonCode]] : []),
     ['idempotency key', intent.idempotencyKey ?? ''],
     ['created', intent.createdAt],
     ['updated', intent.updatedAt],
