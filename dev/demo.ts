@@ -183,9 +183,9 @@ async function main(): Promise<void> {
         `  npm run -s relayer -- submit --chain-id ${config.chainId} --from ${senders[0]} ` +
           `--to ${privateKeyToAccount(generatePrivateKey()).address} --eth 0.01 --wait`,
         `  npm run -s relayer -- keys list`,
-        `an operator's key (review, wallets, assets, webhooks of every tenant): ${operatorKey}`,
       ].join('\n'),
     );
+    step(`an operator's key (review, wallets, assets, webhooks of every tenant): ${operatorKey}`);
     step('Ctrl-C stops everything');
     return;
   }
