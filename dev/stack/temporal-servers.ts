@@ -103,9 +103,10 @@ async function startDevServerLoggingTo(
       `${key.name}=${TypedSearchAttributes.toMetadataType(key.type)}`,
     ]),
     ...[
-      'frontend.enableUpdateWorkflowExecution',
-      'frontend.enableUpdateWorkflowExecutionAsyncAccepted',
-    ].flatMap((key) => ['--dynamic-config-value', `${key}=true`]),
+      'frontend.enableServerVersionCheck=false',
+      'frontend.enableUpdateWorkflowExecution=true',
+      'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+    ].flatMap((setting) => ['--dynamic-config-value', setting]),
     ...extraArgs,
   ];
   const log = openSync(logPath, 'a');
