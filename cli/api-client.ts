@@ -1,11 +1,7 @@
-import type {
-  IntentView,
-  TokenView,
-  BalancesView,
-  WalletView,
-  WebhookDeliveryView,
-  WebhookEndpointView,
-} from '../api/schemas';
+import type { TokenView, BalancesView } from '../api/schemas/assets';
+import type { IntentView } from '../api/schemas/intents';
+import type { WalletView } from '../api/schemas/wallets';
+import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { ErrorBody } from '../api/error-responses';
 
 export interface ApiAnswer<T> {

@@ -1,12 +1,8 @@
 import { formatEther, formatGwei, formatUnits } from 'viem';
-import type {
-  BalancesView,
-  IntentView,
-  TokenView,
-  WalletView,
-  WebhookDeliveryView,
-  WebhookEndpointView,
-} from '../api/schemas';
+import type { BalancesView, TokenView } from '../api/schemas/assets';
+import type { IntentView } from '../api/schemas/intents';
+import type { WalletView } from '../api/schemas/wallets';
+import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { AttemptView } from './api-client';
 import { table } from './table';
 

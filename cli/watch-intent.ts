@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { IntentView } from '../api/schemas';
+import type { IntentView } from '../api/schemas/intents';
 import type { RelayerApiClient } from './api-client';
 import { terminalStatuses, type IntentStatus } from '../domain/intent';
 

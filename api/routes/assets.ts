@@ -8,7 +8,7 @@ import {
   registerTokenBodySchema,
   tokensQuerySchema,
   tokensSchema,
-} from '../schemas';
+} from '../schemas/assets';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 

@@ -3,7 +3,7 @@ import { balancesOf } from '../../service/balances';
 import type { ApiContext } from '../api-context';
 import { tenantOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
-import { balancesSchema } from '../schemas';
+import { balancesSchema } from '../schemas/assets';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 

@@ -15,9 +15,8 @@ import {
   batchResultsSchema,
   batchSchema,
   batchView,
-  idempotencyHeadersSchema,
-  idParamsSchema,
-} from '../schemas';
+} from '../schemas/batches';
+import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 

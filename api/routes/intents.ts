@@ -13,19 +13,17 @@ import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
 import { errorBodySchema } from '../error-responses';
+import { idempotencyHeadersSchema, idParamsSchema, noBodySchema } from '../schemas/common';
 import {
   auditTrailSchema,
   auditView,
-  idempotencyHeadersSchema,
   intentListQuerySchema,
   intentListSchema,
-  idParamsSchema,
   intentSchema,
   intentView,
   attemptsSchema,
   attemptsView,
-  noBodySchema,
-} from '../schemas';
+} from '../schemas/intents';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 

@@ -3,14 +3,13 @@ import { reviewIntent } from '../../service/review-intent';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
+import { idParamsSchema } from '../schemas/common';
+import { intentSchema, intentView } from '../schemas/intents';
 import {
-  idParamsSchema,
-  intentSchema,
-  intentView,
   resolveConfirmedBodySchema,
   resolveFailedBodySchema,
   noteBodySchema,
-} from '../schemas';
+} from '../schemas/review';
 
 const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
 

@@ -5,6 +5,7 @@ import { walletStandings } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
+import { noBodySchema } from '../schemas/common';
 import {
   addedWalletSchema,
   addWalletBodySchema,
@@ -12,8 +13,7 @@ import {
   walletPoolBodySchema,
   walletsSchema,
   walletView,
-  noBodySchema,
-} from '../schemas';
+} from '../schemas/wallets';
 
 /** The hot wallets, for operators: what each holds, what it has in flight, whether it waits. */
 export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {

@@ -11,6 +11,7 @@ import {
 import type { ApiContext } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
+import { noBodySchema } from '../schemas/common';
 import {
   deliveriesQuerySchema,
   deliveriesSchema,
@@ -20,8 +21,7 @@ import {
   endpointsSchema,
   newEndpointBodySchema,
   registeredEndpointSchema,
-  noBodySchema,
-} from '../schemas';
+} from '../schemas/webhooks';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import type { IntentView } from '../../api/schemas';
+import type { IntentView } from '../../api/schemas/intents';
 import { decimalAmountProblem } from '../decimal-amount';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { attemptTable, balanceTable, intentDetails, intentTable, print } from '../output';

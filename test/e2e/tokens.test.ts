@@ -1,6 +1,6 @@
 import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { IntentView } from '../../api/schemas';
+import type { IntentView } from '../../api/schemas/intents';
 import type { RelayerApiClient } from '../../cli/api-client';
 import { ledgerAssetOf } from '../../domain/asset';
 import { deployTestToken, type TestToken, type TestTokenKind } from '../../dev/stack/test-tokens';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { WebhookDeliveryView } from '../../api/schemas';
+import type { WebhookDeliveryView } from '../../api/schemas/webhooks';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { waitFor } from '../../dev/stack/wait-for';
 import { secretBox } from '../../webhooks/secret-box';

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { BatchMode } from '../../domain/batch';
+import { intentBodySchema } from '../../domain/intent-request';
+import type { BatchWithCounts } from '../../service/batch-queries';
+
+/** Batches: the body that submits one, the batch and its results as the API shows them. */
+
+/** Ten thousand is the batch size the relayer is measured with; this leaves room above it. */
+export const maxBatchItems = 50_000;
+
+export const batchBodySchema = z.strictObject({
+  items: z
+    .array(intentBodySchema)
+    .min(1, { error: 'a batch needs at least one item' })
+    .max(maxBatchItems, { error: `a batch holds at most ${maxBatchItems} items` }),
+  concurrency: z.number().int().min(1).max(200).default(8).describe('items running at once'),
+  mode: z
+    .enum([BatchMode.collectAll, BatchMode.failFast])
+    .default(BatchMode.collectAll)
+    .describe('collect_all runs every item; fail_fast stops starting items at the first failure'),
+});
+
+export const batchSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    status: z.string().describe('running, completed, stopped (fail_fast) or cancelled'),
+    mode: z.string(),
+    concurrency: z.number().int(),
+    itemCount: z.number().int(),
+    counts: z.record(z.string(), z.number().int()).describe('items by status'),
+    cause: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Batch' });
+
+export const batchView = (batch: BatchWithCounts): z.infer<typeof batchSchema> => ({
+  id: batch.id,
+  tenantId: batch.tenantId,
+  status: batch.status,
+  mode: batch.mode,
+  concurrency: batch.concurrency,
+  itemCount: batch.itemCount,
+  counts: batch.counts,
+  cause: batch.cause,
+  createdAt: batch.createdAt.toISOString(),
+  updatedAt: batch.updatedAt.toISOString(),
+});
+
+export const batchResultsSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        index: z.number().int(),
+        status: z.string(),
+        intentId: z.string().nullable(),
+        txHash: z.string().nullable(),
+        errorCode: z.string().nullable(),
+        reason: z.string().nullable(),
+      }),
+    ),
+    nextIndex: z.number().int().nullable(),
+  })
+  .meta({ id: 'BatchResults' });
+
+export const batchResultsQuerySchema = z.strictObject({
+  fromIndex: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const batchCancelBodySchema = z
+  .strictObject({ reason: z.string().trim().min(1).max(500).optional() })
+  .optional();

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { IntentStatus, type Intent } from '../../domain/intent';
+import { intentSnapshot } from '../../domain/webhooks';
+import type { AuditEntry, TransactionAttempt } from '../../service/intent-queries';
+import { hex } from './common';
+
+/** Intents as the API shows them: one, a page of them, their transactions and audit trail. */
+
+const statuses = Object.values(IntentStatus) as [IntentStatus, ...IntentStatus[]];
+
+export const intentSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    status: z.enum(statuses),
+    chainId: z.number().int(),
+    from: hex
+      .nullable()
+      .describe('the sending wallet; null until signed when the request named none'),
+    to: hex,
+    asset: z.string().describe('"native", or the address of the token on the chain'),
+    amount: z.string().describe("in the asset's base units (wei), as a decimal string"),
+    deliveredAmount: z
+      .string()
+      .nullable()
+      .describe('what a fee-on-transfer token delivered, when less than the amount'),
+    feePaid: z
+      .string()
+      .nullable()
+      .describe('native wei the hot wallet paid in gas for the mined transaction'),
+    nonce: z.number().int().nullable(),
+    txHash: hex.nullable(),
+    blockNumber: z
+      .string()
+      .nullable()
+      .describe('block of its receipt; while confirming, the one seen so far (cleared by a reorg)'),
+    reason: z.string().nullable().describe('why it is where it is, for a person'),
+    reasonCode: z
+      .string()
+      .nullable()
+      .describe(
+        'the same as a code to branch on: reverted, cancelled_on_chain, confirmation_timeout, cancelled_by_caller, failed_by_review, … (docs/api.md)',
+      ),
+    idempotencyKey: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Intent' });
+export type IntentView = z.infer<typeof intentSchema>;
+
+export const intentView = (intent: Intent): IntentView => ({
+  ...intentSnapshot(intent),
+  idempotencyKey: intent.idempotencyKey,
+});
+
+export const intentListSchema = z
+  .object({ intents: z.array(intentSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'IntentList' });
+
+export const intentListQuerySchema = z.strictObject({
+  status: z.enum(statuses).optional(),
+  tenantId: z.string().max(63).optional().describe('operator keys only: one tenant'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(512).optional(),
+});
+
+export const auditEntrySchema = z
+  .object({
+    intentId: z.string(),
+    action: z.string(),
+    actor: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+    at: z.string(),
+  })
+  .meta({ id: 'AuditEntry' });
+export const attemptsSchema = z
+  .object({
+    attempts: z.array(
+      z.object({
+        attempt: z.number().int(),
+        nonce: z.number().int(),
+        txHash: hex,
+        gas: z.string(),
+        maxFeePerGas: z.string().describe('wei'),
+        maxPriorityFeePerGas: z.string().describe('wei'),
+        cause: z.enum(['first', 'fee_bump', 'nonce_reassigned', 'cancel']),
+        createdAt: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'TransactionAttempts' });
+export const attemptsView = (attempts: TransactionAttempt[]): z.infer<typeof attemptsSchema> => ({
+  attempts: attempts.map((attempt) => ({
+    attempt: attempt.attempt,
+    nonce: attempt.nonce,
+    txHash: attempt.txHash,
+    gas: attempt.gas.toString(),
+    maxFeePerGas: attempt.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: attempt.maxPriorityFeePerGas.toString(),
+    cause: attempt.cause,
+    createdAt: attempt.createdAt.toISOString(),
+  })),
+});
+
+export const auditTrailSchema = z.object({ entries: z.array(auditEntrySchema) });
+export const auditView = (entries: AuditEntry[]) => ({ entries });
