@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
 import { tenantBalance } from '../store/ledger';
 import { startEmbeddedStack } from './stack/embedded-stack';
-import { ConfigError, loadConfig } from '../workers/config';
+import { ConfigError, loadConfig } from '../workers/config/load';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
 import { installRuntime } from '../workers/runtime';

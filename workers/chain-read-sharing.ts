@@ -3,7 +3,7 @@ import type { ChainReads } from '../chain/chain-reads';
 import { blocksKept } from '../chain/evm-chain';
 import { sharedChainReads, type SharedChainReads } from '../chain/shared-chain-reads';
 import type { Failpoints } from '../activities/failpoints';
-import type { RelayerConfig } from './config';
+import type { RelayerConfig } from './config/load';
 
 export interface ChainReadSharing {
   share(chainId: number, own: ChainReads): ChainReads;

@@ -1,6 +1,6 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
 import type { ChainReadSharing } from './chain-read-sharing';
-import type { RelayerConfig } from './config';
+import type { RelayerConfig } from './config/load';
 import type { RpcBudgets } from './rpc-budgets';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { walletSigners } from './wallet-signers';

@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { relayerSearchAttributes } from '../workflows/search-attributes';
-import { ConfigError } from './config';
+import { ConfigError } from './config/load';
 
 /** A client or a worker connection: both reach the operator service. */
 type OperatorConnection = Pick<Connection, 'operatorService'>;

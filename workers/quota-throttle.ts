@@ -1,5 +1,5 @@
 import { quotaLimiterId, Throttle } from '../throttle/throttle';
-import type { RelayerConfig } from './config';
+import type { RelayerConfig } from './config/load';
 
 /** The Bottleneck quota as configured: in this process, or shared through REDIS_URL. */
 export const startQuotaThrottle = (config: RelayerConfig): Promise<Throttle> =>

@@ -6,7 +6,7 @@ import { RpcBudget } from '../throttle/rpc-budget';
 import { weightOf } from '../throttle/rpc-weights';
 import { sharedSpendWindow } from '../throttle/shared-spend-window';
 import { localSpendWindow } from '../throttle/spend-window';
-import type { RelayerConfig } from './config';
+import type { RelayerConfig } from './config/load';
 
 export interface RpcBudgets {
   forChain(chainId: number): ChainBudget;

@@ -1,4 +1,5 @@
-import { loadConfig, type Role } from './config';
+import { loadConfig } from './config/load';
+import { type Role } from './config/role';
 import { startRelayerProcess } from './relayer-process';
 import { installRuntime } from './runtime';
 

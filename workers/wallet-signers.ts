@@ -6,7 +6,7 @@ import { signingSlots, type SigningSlots } from '../chain/signers/signing-slots'
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { ErrorType, RelayerError, SignerRefusedError } from '../domain/errors';
 import { signerLabel, type SignerSetting } from '../domain/wallet-signer-setting';
-import { ConfigError, type RelayerConfig } from './config';
+import { ConfigError, type RelayerConfig } from './config/load';
 
 type SignerConfig = Pick<
   RelayerConfig,

@@ -9,7 +9,7 @@ import { systemClock } from '../../activities/dependencies';
 import { openDatabase } from '../../store/database';
 import { RelayerError } from '../../domain/errors';
 import { evmChainsSettings } from '../../workers/chain-settings';
-import { loadConfig } from '../../workers/config';
+import { loadConfig } from '../../workers/config/load';
 import { startQuotaThrottle } from '../../workers/quota-throttle';
 import { classifyFailure, RunStats } from '../../workers/run-stats';
 

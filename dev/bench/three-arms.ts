@@ -30,7 +30,7 @@ import { cellProfiler, profileTable, type IntentProfile } from './intent-profile
 import { findProcess, processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { settings as relayerSettings } from '../../workers/config';
+import { settings as relayerSettings } from '../../workers/config/settings';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
 import { WebhookReceiver } from '../stack/webhook-receiver';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../workers/config';
+import { ConfigError } from '../../workers/config/load';
 
 /** A whole-number flag from `min` to `max`, or a usage error naming the flag. */
 export function wholeNumber(flag: string, value: string, min: number, max: number, usage: string) {

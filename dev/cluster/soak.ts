@@ -11,7 +11,7 @@ import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { createApiKey } from '../../service/api-keys';
 import { setUpTenant } from '../../service/tenants';
 import { presetWeights, weightOf, type WeightPreset } from '../../throttle/rpc-weights';
-import { ConfigError } from '../../workers/config';
+import { ConfigError } from '../../workers/config/load';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../../store/database';
 import { createTenant, deposit } from '../../store/ledger';
 import { registerWallet } from '../../store/wallet-nonces';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { loadConfig, type RelayerConfig } from '../../workers/config';
+import { loadConfig, type RelayerConfig } from '../../workers/config/load';
 import { startAnvil, type Anvil, type AnvilOptions } from './anvil';
 import { startRedis, type RedisServer } from './redis';
 import { RpcProxy } from './rpc-proxy';

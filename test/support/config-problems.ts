@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../workers/config';
+import { ConfigError, loadConfig } from '../../workers/config/load';
 
 /** The configuration problems `env` has, one line each (and fails the test if it has none). */
 export function problemsOf(env: Record<string, string>): string[] {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { settings } from '../../workers/config';
+import { settings } from '../../workers/config/settings';
 
 const compose = readFileSync(resolve(__dirname, '../../docker-compose.yml'), 'utf8');
 

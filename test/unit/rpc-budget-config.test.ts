@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../workers/config';
+import { ConfigError, loadConfig } from '../../workers/config/load';
 import { retryAfterMs } from '../../chain/metered-transport';
 import { priorityOf, weightOf } from '../../throttle/rpc-weights';
 

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { integer, list, url, extraChain, setting } from './parsers';
+
+/** Where the process connects: Temporal, the database, the chains. */
+export const connectionsSettings = {
+  temporalAddress: setting({
+    env: 'TEMPORAL_ADDRESS',
+    fallback: 'localhost:7233',
+    doc: 'Temporal frontend, host:port',
+    parse: z.string().regex(/^[^:\s]+:\d+$/, { error: 'must be host:port' }),
+  }),
+  temporalNamespace: setting({
+    env: 'TEMPORAL_NAMESPACE',
+    fallback: 'default',
+    doc: 'Temporal namespace',
+    parse: z.string().min(1),
+  }),
+  taskQueue: setting({
+    env: 'TASK_QUEUE',
+    fallback: 'payment-relayer',
+    doc: 'Main task queue; the throttle and permit queues are named after it',
+    parse: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, { error: 'must be letters, digits, ".", "_" or "-"' }),
+  }),
+  databaseUrl: setting({
+    env: 'DATABASE_URL',
+    fallback: 'sqlite:.relayer/relayer.sqlite',
+    doc: 'postgres://… for PostgreSQL, sqlite:<file> for an SQLite file',
+    parse: z.string().regex(/^(postgres(ql)?:\/\/.+|sqlite:.+)$/, {
+      error: 'must start with postgres://, postgresql:// or sqlite:',
+    }),
+  }),
+  chainId: setting({
+    env: 'CHAIN_ID',
+    fallback: '31337',
+    doc: 'EVM chain id the RPC endpoints serve',
+    parse: integer(1),
+  }),
+  rpcUrls: setting({
+    env: 'RPC_URLS',
+    fallback: 'http://127.0.0.1:8545',
+    doc: 'Comma-separated JSON-RPC endpoints, tried in order (failover)',
+    // Provider URLs often carry an API key: never echoed.
+    secret: true,
+    parse: list(url),
+  }),
+  extraChains: setting({
+    env: 'EXTRA_CHAINS',
+    fallback: '',
+    doc: 'More EVM chains served at once: `<chainId>=<url>[,<url>…]`, `;` between chains (same wallets, confirmations, caps and quota)',
+    secret: true,
+    parse: z
+      .string()
+      .transform((value) =>
+        value
+          .split(';')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(extraChain))
+      .refine((chains) => new Set(chains.map((c) => c.chainId)).size === chains.length, {
+        error: 'names a chain id twice',
+      }),
+  }),
+};

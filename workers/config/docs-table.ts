@@ -1,0 +1,18 @@
+import type { Setting } from './parsers';
+import { settings } from './settings';
+
+/** The configuration table of the README. */
+export function configTable(): string {
+  const shown = (s: Setting<unknown>) =>
+    s.requiredBy
+      ? `*(required by the ${s.requiredBy} process)*`
+      : s.fallback === undefined
+        ? '*(required)*'
+        : s.fallback === ''
+          ? '*(unset)*'
+          : `\`${s.fallback}\``;
+  const rows = Object.values(settings).map(
+    (s: Setting<unknown>) => `| \`${s.env}\` | ${shown(s)} | ${s.doc} |`,
+  );
+  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
+}

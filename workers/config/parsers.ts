@@ -1,0 +1,147 @@
+import { isHex } from 'viem';
+import { z } from 'zod';
+import { crashPoints, type CrashPoint } from '../../activities/failpoints';
+import {
+  knownRpcMethods,
+  presetWeights,
+  weightPresets,
+  type MethodWeights,
+  type WeightPreset,
+} from '../../throttle/rpc-weights';
+import type { Role } from './role';
+
+/** How a setting is read from the environment, and the parsers the settings share. */
+export interface Setting<T> {
+  env: string;
+  doc: string;
+  /** The default as it would be written in the environment; undefined = required. */
+  fallback?: string;
+  /** Unset is fine unless the process runs this role (its fallback is then ''). */
+  requiredBy?: Role;
+  /** Never echoed back in an error message. */
+  secret?: boolean;
+  parse: z.ZodType<T, string>;
+}
+
+export const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+
+const yes = ['true', '1', 'yes', 'on'];
+const no = ['false', '0', 'no', 'off'];
+/** A switch as people type one: true/false, 1/0, yes/no, on/off, in any case. */
+export const onOff = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .refine((value) => yes.includes(value) || no.includes(value), {
+    error: `must be one of ${[...yes, ...no].join(', ')}`,
+  })
+  .transform((value) => yes.includes(value));
+
+export const list = <T>(item: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item).min(1, { error: 'must list at least one value' }));
+
+export const url = z.url({ error: 'must be a URL' });
+
+/** Unset (empty) means off. */
+export const optional = <T>(schema: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(schema.optional());
+export const privateKey = z
+  .string()
+  .refine((value) => isHex(value) && value.length === 66, {
+    error: 'must be 0x followed by 64 hex digits (a private key)',
+  })
+  .transform((value) => value as `0x${string}`);
+
+/** A decimal amount in `unit` (gwei, ether), read exactly into wei. */
+export const decimal = (parse: (value: string) => bigint, unit: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: `must be a decimal number of ${unit}` })
+    .transform((value) => parse(value))
+    .pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
+
+/** `<chainId>=<url>[,<url>…]`: one more chain and its endpoints, in failover order. */
+export const extraChain = z
+  .string()
+  .regex(/^\d+=\S+$/, { error: 'each chain must be written <chainId>=<url>[,<url>…]' })
+  .transform((value) => {
+    const [id, urls] = value.split('=', 2) as [string, string];
+    return { chainId: id, rpcUrls: urls };
+  })
+  .pipe(z.object({ chainId: integer(1), rpcUrls: list(url) }));
+
+/** `<crash point>[@<n>]`, n-th time reached (default the first). */
+export const crashAt = z.string().transform((value, context) => {
+  const [point, times = '1'] = value.split('@', 2) as [string, string?];
+  if (!(crashPoints as readonly string[]).includes(point)) {
+    context.addIssue({
+      code: 'custom',
+      message: `${point} is not one of ${crashPoints.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  if (!/^[1-9]\d*$/.test(times)) {
+    context.addIssue({ code: 'custom', message: `${value}: @ must be followed by a count from 1` });
+    return z.NEVER;
+  }
+  return [point as CrashPoint, Number(times)] as const;
+});
+
+/** Crash points with the time each is reached at, e.g. `after-sign@3, after-hold` (unset: none). */
+export const crashPlan = optional(list(crashAt).transform((entries) => new Map(entries)));
+
+/** `[<preset>,]<method>=<units>,…`: a preset's table with some methods weighed otherwise. */
+export const methodWeights = z.string().transform((value, context): MethodWeights => {
+  const parts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const first = parts[0] ?? 'per-call';
+  const preset = (weightPresets as readonly string[]).includes(first)
+    ? (first as WeightPreset)
+    : undefined;
+  const base = presetWeights(preset ?? 'per-call');
+  const byMethod: Record<string, number> = { ...base.byMethod };
+  for (const part of preset ? parts.slice(1) : parts) {
+    const match = /^([A-Za-z0-9_]+)=(\S+)$/.exec(part);
+    if (!match) {
+      context.addIssue({
+        code: 'custom',
+        message: `"${part}" is neither a preset (${weightPresets.join(', ')}) nor <method>=<units>`,
+      });
+      continue;
+    }
+    const [, method, units] = match as unknown as [string, string, string];
+    if (!(knownRpcMethods as readonly string[]).includes(method)) {
+      context.addIssue({ code: 'custom', message: `${method} is not a JSON-RPC method we know` });
+    } else if (!/^\d+$/.test(units) || Number(units) < 1) {
+      context.addIssue({
+        code: 'custom',
+        message: `${method}'s weight must be a whole number of units from 1 (got ${units})`,
+      });
+    } else byMethod[method] = Number(units);
+  }
+  return { ...base, byMethod };
+});
+
+export const setting = <T>(s: Setting<T>): Setting<T> => s;

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { crashPoints } from '../../activities/failpoints';
+import { integer, optional, crashPlan, setting } from './parsers';
+
+/** The process itself: ports, admission limits, logs, the fault tests' switches, sweeps, drain. */
+export const processSettings = {
+  metricsPort: setting({
+    env: 'METRICS_PORT',
+    fallback: '',
+    doc: 'Serve Prometheus metrics on this port at /metrics; unset: no metrics server',
+    parse: optional(integer(1, 65535)),
+  }),
+  apiPort: setting({
+    env: 'API_PORT',
+    fallback: '',
+    requiredBy: 'api',
+    doc: 'Port of the HTTP API (and its /metrics, /openapi.json), in a process that serves it',
+    parse: optional(integer(1, 65535)),
+  }),
+  apiHost: setting({
+    env: 'API_HOST',
+    fallback: '127.0.0.1',
+    doc: 'Interface the API listens on (0.0.0.0 in a container)',
+    parse: z.string().min(1),
+  }),
+  tenantMaxInFlight: setting({
+    env: 'TENANT_MAX_IN_FLIGHT',
+    fallback: '2',
+    doc: "Open intents per tenant when the tenant's own limit is unset (429 tenant_limit_reached)",
+    parse: integer(1, 1_000_000),
+  }),
+  backlogLimit: setting({
+    env: 'BACKLOG_LIMIT',
+    fallback: '100',
+    doc: 'Intents accepted but not yet signed, all tenants, before submits get 503 pool_full',
+    parse: integer(1, 10_000_000),
+  }),
+  temporalMetricsPort: setting({
+    env: 'TEMPORAL_METRICS_PORT',
+    fallback: '',
+    doc: "Serve the Temporal SDK's own worker metrics (Prometheus) on this port; unset: off",
+    parse: optional(integer(1, 65535)),
+  }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    fallback: 'INFO',
+    doc: "TRACE, DEBUG, INFO, WARN or ERROR (the SDK's logs and ours)",
+    parse: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], {
+      error: 'must be TRACE, DEBUG, INFO, WARN or ERROR',
+    }),
+  }),
+  maxCachedWorkflows: setting({
+    env: 'MAX_CACHED_WORKFLOWS',
+    fallback: '',
+    doc: "Workflows kept in this worker's cache, at least 1 (a small cache makes most workflow tasks replay their history: a determinism check). 0 is refused: local activities need their workflow kept through its task (with 0, SDK 1.24 let workflow tasks time out over and over); unset: the SDK's default",
+    parse: optional(integer(1, 1_000_000)),
+  }),
+  crashAt: setting({
+    env: 'CRASH_AT',
+    fallback: '',
+    doc: `Fault tests only: kill this process with SIGKILL at \`<point>[@<n>]\` (n-th time; comma-separated), points ${crashPoints.join(', ')}`,
+    parse: crashPlan,
+  }),
+  panicAt: setting({
+    env: 'PANIC_AT',
+    fallback: '',
+    doc: 'Fault tests only: the step throws a TypeError (a bug) right after its side effect at `<point>[@<n>]` (n-th time; comma-separated), points as CRASH_AT; the worker counts a panic and the step is retried',
+    parse: crashPlan,
+  }),
+  orphanSweepMs: setting({
+    env: 'ORPHAN_SWEEP_MS',
+    fallback: '60000',
+    doc: "How often the fleet's orphan sweep (a Temporal Schedule each worker ensures at start) starts the workflow of an intent or batch a crash left without one; 0: this worker leaves the schedule alone",
+    parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
+      error: 'must be 0 (leave the schedule alone) or at least 1000',
+    }),
+  }),
+  drainTimeoutMs: setting({
+    env: 'DRAIN_TIMEOUT_MS',
+    fallback: '20000',
+    doc: 'On SIGTERM, how long in-flight steps may finish before they are cancelled',
+    parse: integer(0, 600_000),
+  }),
+};

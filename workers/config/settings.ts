@@ -1,0 +1,20 @@
+import { connectionsSettings } from './connections';
+import { processSettings } from './process';
+import { quotaSettings } from './quota';
+import { transactionsSettings } from './transactions';
+import { walletsSettings } from './wallets';
+import { webhooksSettings } from './webhooks';
+
+/**
+ * Every setting of a worker process: its environment variable, its default and what it means.
+ * Parsed once at start; a bad value stops the process with the variable's name. The README's
+ * configuration table is generated from this list (`npm run docs:config`) and checked by a test.
+ */
+export const settings = {
+  ...connectionsSettings,
+  ...walletsSettings,
+  ...transactionsSettings,
+  ...quotaSettings,
+  ...processSettings,
+  ...webhooksSettings,
+};
