@@ -395,13 +395,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
  * The codes of reasons written before there were codes, read from their text as it was written
  * up to this migration (frozen here: the text may change later, these rows will not).
  */
+const legacyExactReasons: Record<string, string> = {
+  'transaction reverted on-chain': 'reverted',
+  'cancelled on-chain: a zero-value transfer took its nonce': 'cancelled_on_chain',
+  'workflow cancelled': 'workflow_cancelled',
+};
+
 function reasonCodeOfLegacyText(text: string): string {
-  const exact: Record<string, string> = {
-    'transaction reverted on-chain': 'reverted',
-    'cancelled on-chain: a zero-value transfer took its nonce': 'cancelled_on_chain',
-    'workflow cancelled': 'workflow_cancelled',
-  };
-  if (exact[text]) return exact[text];
+  const exact = legacyExactReasons[text];
+  if (exact) return exact;
   if (text.startsWith('cancelled by ')) return 'cancelled_by_caller';
   if (text.startsWith('resolved as failed by ')) return 'failed_by_review';
   if (text.startsWith('waiting: wallet ')) return 'wallet_blocked';
@@ -417,7 +419,9 @@ async function backfillReasonCodes(db: Kysely<unknown>): Promise<void> {
   const byCode = new Map<string, string[]>();
   for (const row of rows.rows) {
     const code = reasonCodeOfLegacyText(row.reason);
-    byCode.set(code, [...(byCode.get(code) ?? []), row.id]);
+    const ids = byCode.get(code);
+    if (ids) ids.push(row.id);
+    else byCode.set(code, [row.id]);
   }
   for (const [code, ids] of byCode) {
     for (let start = 0; start < ids.length; start += 500) {

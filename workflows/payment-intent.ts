@@ -19,7 +19,7 @@ import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
 import { statusOfOutcome } from '../domain/outcome-status';
-import { ReasonCode, reasonCodeOfErrorType } from '../domain/reason-codes';
+import { ReasonCode, reasonCodeOfErrorType, type Reason } from '../domain/reason-codes';
 import { ErrorType, notInReviewMessage } from '../domain/errors';
 import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
@@ -297,10 +297,7 @@ async function settle(
     // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes
     // over), instead of ending payments.
     if (!(error instanceof TemporalFailure) && !isCancellation(error)) throw error;
-    const reason = isCancellation(error) ? 'workflow cancelled' : describeFailure(error);
-    const reasonCode = isCancellation(error)
-      ? ReasonCode.workflowCancelled
-      : reasonCodeOfFailure(error);
+    const { code: reasonCode, text: reason } = reasonOfFailure(error);
     Object.assign(progress, { reason, reasonCode });
     // A cancelled workflow still closes its intent: one signed by then goes to review, one not
     // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
@@ -435,27 +432,27 @@ function noteTxHash(progress: PaymentIntentProgress, txHash: string): void {
   if (!progress.txHashes.includes(txHash)) progress.txHashes.push(txHash);
 }
 
-/** describeFailure's code: what a program branches on, where the text is for a person. */
-function reasonCodeOfFailure(error: unknown): ReasonCode {
+/** Why a step's failure or a cancellation ended the intent: its code and words. */
+function reasonOfFailure(error: unknown): Reason {
+  if (isCancellation(error))
+    return { code: ReasonCode.workflowCancelled, text: 'workflow cancelled' };
   if (error instanceof ActivityFailure) {
+    const last = reasonOfFailure(error.cause);
     return error.retryState === 'TIMEOUT'
-      ? ReasonCode.stepTimedOut
-      : reasonCodeOfFailure(error.cause);
-  }
-  if (error instanceof ApplicationFailure && error.type) return reasonCodeOfErrorType(error.type);
-  return ReasonCode.internal;
-}
-
-function describeFailure(error: unknown): string {
-  if (error instanceof ActivityFailure) {
-    const last = describeFailure(error.cause);
-    return error.retryState === 'TIMEOUT'
-      ? `${error.activityType} still failing when its time ran out; last error ${last}`
+      ? {
+          code: ReasonCode.stepTimedOut,
+          text: `${error.activityType} still failing when its time ran out; last error ${last.text}`,
+        }
       : last;
   }
-  if (error instanceof ApplicationFailure) return `${error.type}: ${error.message}`;
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  if (error instanceof ApplicationFailure) {
+    return {
+      code: error.type ? reasonCodeOfErrorType(error.type) : ReasonCode.internal,
+      text: `${error.type}: ${error.message}`,
+    };
+  }
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { code: ReasonCode.internal, text };
 }
 
 /** The named members of an activity proxy (each proxy carries one set of options). */

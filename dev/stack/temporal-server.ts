@@ -1,14 +1,14 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, openSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
-import { waitForFrontend } from './wait-for-frontend';
+import { startTemporalFrontend } from './temporal-frontend';
 import {
   cacheDir,
   isExecutable,
@@ -153,13 +153,22 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   reapChildrenOnExit();
 
   const start = async () => {
-    const log = openSync(logPath, 'a');
-    child = spawn(
-      binaries.server,
-      ['--root', root, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'],
-      { stdio: ['ignore', log, log] },
-    );
-    await waitForFrontend({ name: 'the Temporal server', address, child, logPath });
+    child = await startTemporalFrontend({
+      name: 'the Temporal server',
+      executable: binaries.server,
+      args: [
+        '--root',
+        root,
+        '--config',
+        'config',
+        '--env',
+        'development',
+        '--allow-no-auth',
+        'start',
+      ],
+      address,
+      logPath,
+    });
   };
   await start();
 

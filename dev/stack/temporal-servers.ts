@@ -1,14 +1,12 @@
 import { TypedSearchAttributes } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { relayerSearchAttributes } from '../../workflows/search-attributes';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freePort } from './free-port';
 import { ensureTemporalCli, ensureTestServer, type ResolvedBinary } from './temporal-binaries';
 import { ToolchainMissingError, type Progress } from './toolchain';
-import { waitForFrontend } from './wait-for-frontend';
+import { startTemporalFrontend } from './temporal-frontend';
 
 export interface DevServerOptions {
   /** Default: a free port. */
@@ -21,7 +19,10 @@ export interface DevServerOptions {
   settings?: 'tuned' | 'stock';
   /** Serve the server's Prometheus metrics on this port (the bench's --profile reads them). */
   metricsPort?: number;
-  /** Where the server's own output goes; default: this process's stdout and stderr. */
+  /**
+   * Where the server's own output goes. Only a local CLI binary honours it: the one the SDK
+   * downloads writes to this process's stdout and stderr, as it does by default.
+   */
   logPath?: string;
   progress?: Progress;
 }
@@ -109,15 +110,13 @@ async function startDevServerLoggingTo(
     ].flatMap((setting) => ['--dynamic-config-value', setting]),
     ...extraArgs,
   ];
-  const log = openSync(logPath, 'a');
-  const child = spawn(executable, args, { stdio: ['ignore', log, log] });
-  closeSync(log);
-  try {
-    await waitForFrontend({ name: 'the Temporal dev server', address, child, logPath });
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
+  const child = await startTemporalFrontend({
+    name: 'the Temporal dev server',
+    executable,
+    args,
+    address,
+    logPath,
+  });
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address });
   const closeConnections = env.teardown.bind(env);
   // An environment made for an existing server closes its connections only: this one owns it.

@@ -5,8 +5,6 @@ import type { Setting } from './parsers';
 import type { Role } from './role';
 import { settings } from './settings';
 
-export type { Role };
-
 type Settings = typeof settings;
 export type RelayerConfig = {
   [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never;

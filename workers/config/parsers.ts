@@ -91,7 +91,7 @@ export const extraChain = z
   .pipe(z.object({ chainId: integer(1), rpcUrls: list(url) }));
 
 /** `<crash point>[@<n>]`, n-th time reached (default the first). */
-export const crashAt = z.string().transform((value, context) => {
+const crashAt = z.string().transform((value, context) => {
   const [point, times = '1'] = value.split('@', 2) as [string, string?];
   if (!(crashPoints as readonly string[]).includes(point)) {
     context.addIssue({
