@@ -31,6 +31,7 @@ export const hold = (deps: ActivityDependencies) => {
         {
           intentId,
           tenantId: intent.tenantId,
+          chainId: intent.chainId,
           asset: ledgerAssetOf(intent.chainId, intent.asset),
           amount: intent.amount,
           feeHeld,

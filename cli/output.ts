@@ -111,12 +111,7 @@ export function balanceTable({ tenantId, balances }: BalancesView): string {
   const rows = table(['asset', 'chain', 'available', 'held'], ['left', 'right', 'right', 'right']);
   for (const balance of balances) {
     const shown = (units: string) => formatUnits(BigInt(units), balance.decimals);
-    rows.push([
-      balance.asset,
-      balance.chainId ?? '',
-      shown(balance.available),
-      shown(balance.held),
-    ]);
+    rows.push([balance.asset, balance.chainId, shown(balance.available), shown(balance.held)]);
   }
   return `tenant ${tenantId}\n${rows.toString()}`;
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
+import { nativeBookOf } from '../domain/ledger-book';
 import { tenantBalance } from '../store/ledger';
 import { startEmbeddedStack } from './stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config/load';
@@ -68,8 +69,8 @@ const usageError = (problem: string) =>
 
 /** Each tenant may have 6 intents open at once: the demo shows admission turning the rest away. */
 const tenants = [
-  { id: 'acme', name: 'Acme Payroll', deposit: parseEther('50'), maxInFlight: 6 },
-  { id: 'globex', name: 'Globex Refunds', deposit: parseEther('50'), maxInFlight: 6 },
+  { id: 'acme', name: 'Acme Payroll', depositWei: parseEther('50'), maxInFlight: 6 },
+  { id: 'globex', name: 'Globex Refunds', depositWei: parseEther('50'), maxInFlight: 6 },
 ];
 
 async function main(): Promise<void> {
@@ -115,7 +116,11 @@ async function main(): Promise<void> {
   const now = new Date();
   const apiKeys = new Map<string, string>();
   for (const tenant of tenants) {
-    await setUpTenant(relayer.database, tenant, now);
+    await setUpTenant(
+      relayer.database,
+      { ...tenant, deposit: { chainId: config.chainId, wei: tenant.depositWei } },
+      now,
+    );
     const { apiKey } = await createApiKey(
       relayer.database,
       { role: 'tenant', tenantId: tenant.id, label: 'demo' },
@@ -123,7 +128,7 @@ async function main(): Promise<void> {
     );
     apiKeys.set(tenant.id, apiKey);
   }
-  step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.deposit)} ETH)`).join(', ')}`);
+  step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.depositWei)} ETH)`).join(', ')}`);
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
   const startedAt = Date.now();
@@ -157,7 +162,7 @@ async function main(): Promise<void> {
   const counts = await watchUntilSettled(relayer.database, accepted);
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
-  await printLedger(relayer.database);
+  await printLedger(relayer.database, config.chainId);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
   if (unconfirmed > 0) {
@@ -237,10 +242,10 @@ function printSummary(
   );
 }
 
-async function printLedger(database: Database): Promise<void> {
+async function printLedger(database: Database, chainId: number): Promise<void> {
   const ledger = table(['tenant', 'available ETH', 'held ETH'], ['left', 'right', 'right']);
   for (const tenant of tenants) {
-    const balance = await tenantBalance(database.kysely, tenant.id);
+    const balance = await tenantBalance(database.kysely, tenant.id, nativeBookOf(chainId));
     ledger.push([
       tenant.id,
       formatEther(balance?.available ?? 0n),

@@ -1,5 +1,6 @@
 import { encodeFunctionData, getAddress, isAddress, parseUnits } from 'viem';
 import type { Hex } from './transfer';
+import { nativeBookOf } from './ledger-book';
 import { plainDecimal } from './plain-decimal';
 
 /**
@@ -28,12 +29,9 @@ export interface RegisteredToken {
   feeOnTransfer: boolean;
 }
 
-/**
- * The books' name for an asset: `native` (the native coin, one book per tenant whatever the
- * chain, as the relayer has always kept it), or `erc20:<chainId>:<address>` (a token is per chain).
- */
+/** The book an asset on a chain counts in (domain/ledger-book.ts): every book is per chain. */
 export function ledgerAssetOf(chainId: number, asset: AssetRef): string {
-  return isNative(asset) ? nativeAsset : `erc20:${chainId}:${getAddress(asset)}`;
+  return isNative(asset) ? nativeBookOf(chainId) : `erc20:${chainId}:${getAddress(asset)}`;
 }
 
 /** `native`, or a checksummed token address: the form stored on an intent. */

@@ -1,3 +1,5 @@
+import { bookLabel, chainOfBook, isNativeBook } from './ledger-book';
+
 /**
  * Every error the relayer raises on purpose. Each has a fixed `name`, which becomes the Temporal
  * failure `type` (workers/typed-failures.ts sets it: the SDK would use the class name), so
@@ -158,7 +160,8 @@ export class InsufficientBalanceError extends RelayerError<{
     asset = 'native',
     shown?: { available: string; requested: string },
   ) {
-    const unit = asset === 'native' ? 'wei' : `base units of ${asset}`;
+    const unit =
+      asset === 'native' || isNativeBook(asset) ? 'wei' : `base units of ${bookLabel(asset)}`;
     const { available: have, requested: want } = shown ?? {
       available: `${available} ${unit}`,
       requested: `${requested} ${unit}`,
@@ -187,18 +190,26 @@ export class UnknownAssetError extends RelayerError<{
   }
 }
 
-/** The tenant keeps no account in the asset: a deposit of it opens one. */
+/** The tenant keeps no account in the asset on the chain: a deposit of it there opens one. */
 export class NoAccountError extends RelayerError<{
   tenantId: string;
   asset: string;
+  chainId?: number;
   item?: number;
 }> {
-  /** `item`: the batch item that names it. */
-  constructor(tenantId: string, asset: string, item?: number) {
+  /** `asset`: `native`, a token's alias, or a book; `item`: the batch item that names it. */
+  constructor(tenantId: string, asset: string, chainId?: number, item?: number) {
+    const chain = chainId ?? chainOfBook(asset);
+    const named = isNativeBook(asset) ? 'native' : asset;
     super(
       ErrorType.noAccount,
-      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${asset}: an operator opens one with a deposit of it`,
-      { tenantId, asset, ...(item !== undefined && { item }) },
+      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${named}${chain === undefined ? '' : ` on chain ${chain}`}: books are per chain, and an operator opens one with a deposit of it there (relayer tenants deposit ${tenantId} --asset ${named}${chain === undefined ? '' : ` --chain-id ${chain}`} --amount …)`,
+      {
+        tenantId,
+        asset: named,
+        ...(chain !== undefined && { chainId: chain }),
+        ...(item !== undefined && { item }),
+      },
     );
   }
 }
@@ -262,10 +273,15 @@ export class StaleVersionError extends RelayerError<{ intentId: string; expected
 }
 
 export class UnknownChainError extends RelayerError<{ chainId: number }> {
-  constructor(chainId: number) {
-    super(ErrorType.unknownChain, `chain ${chainId} is not configured (no RPC endpoints)`, {
-      chainId,
-    });
+  /** `served`: the chains the relayer has hot wallets on, when that is what was checked. */
+  constructor(chainId: number, served?: readonly number[]) {
+    super(
+      ErrorType.unknownChain,
+      served === undefined
+        ? `chain ${chainId} is not configured (no RPC endpoints)`
+        : `chain ${chainId} is not served by this relayer: it has hot wallets on ${served.length > 0 ? `chain ${served.join(', ')}` : 'no chain yet (start a worker once)'}`,
+      { chainId },
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
+import { findTenant } from '../store/tenants';
 import { usableWallets } from '../store/wallet-pools';
 import {
   InsufficientBalanceError,
@@ -56,12 +57,14 @@ export async function admitIntent(
         return { intent: existing, created: false };
       }
     }
-    if (!(await tenantBalance(trx, request.tenantId))) {
+    if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
     }
     const asset = ledgerAssetOf(request.chainId, resolved.ref);
     const balance = await tenantBalance(trx, request.tenantId, asset);
-    if (!balance) throw new NoAccountError(request.tenantId, resolved.token?.alias ?? asset);
+    if (!balance) {
+      throw new NoAccountError(request.tenantId, resolved.token?.alias ?? asset, request.chainId);
+    }
     const usable = await usableWallets(trx, request.tenantId, request.chainId);
     if (request.from !== undefined && !usable.includes(request.from)) {
       throw new InvalidIntentError([
@@ -91,7 +94,7 @@ export async function admitIntent(
         request.tenantId,
         balance.available,
         request.amount,
-        resolved.token?.alias ?? asset,
+        resolved.token?.alias ?? 'native',
         { available: shown(balance.available), requested: shown(request.amount) },
       );
     }

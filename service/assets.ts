@@ -1,12 +1,17 @@
 import { getAddress, isAddress } from 'viem';
 import { baseUnitsOf, ledgerAssetOf, nativeAsset, type RegisteredToken } from '../domain/asset';
-import { InvalidIntentError, UnknownAssetError, UnknownTenantError } from '../domain/errors';
+import {
+  InvalidIntentError,
+  UnknownAssetError,
+  UnknownChainError,
+  UnknownTenantError,
+} from '../domain/errors';
 import type { IntentBody } from '../domain/intent-request';
 import { findToken, insertToken, listTokens, resolveAsset } from '../store/assets';
 import type { Database } from '../store/database';
 import { deposit, tenantBalances, type TenantBalance } from '../store/ledger';
 import { findTenant } from '../store/tenants';
-import { registeredWallets } from '../store/wallet-pools';
+import { registeredWallets, servedChains } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
 
 type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
@@ -132,8 +137,31 @@ async function decimalsOf(database: Database, chainId: number, asset: string): P
 }
 
 /**
+ * The chain a deposit goes to: `chainId` when the relayer has hot wallets on it, or, unnamed, the
+ * one chain it serves. Books are per chain, so a mistyped chain id is refused, never booked.
+ */
+export async function servedChain(database: Database, chainId?: number): Promise<number> {
+  const served = await servedChains(database.kysely);
+  if (chainId !== undefined) {
+    if (!served.includes(chainId)) throw new UnknownChainError(chainId, served);
+    return chainId;
+  }
+  if (served.length === 1) return served[0]!;
+  throw new InvalidIntentError([
+    {
+      field: 'chainId',
+      message:
+        served.length === 0
+          ? 'the relayer has no hot wallet on any chain yet: start a worker once'
+          : `books are per chain and the relayer serves chains ${served.join(', ')}: name one`,
+    },
+  ]);
+}
+
+/**
  * Credits a tenant with `amount` base units of an asset (`native`, or a registered token's alias
- * or address on `chainId`), opening its account in it: an operator's deposit, from the CLI.
+ * or address on `chainId`) in its book on that chain, opening it: an operator's deposit, from the
+ * CLI. The chain must be one the relayer has hot wallets on, so a mistyped chain id books nothing.
  */
 export async function depositAsset(
   database: Database,
@@ -143,6 +171,7 @@ export async function depositAsset(
   if (!(await findTenant(database.kysely, request.tenantId))) {
     throw new UnknownTenantError(request.tenantId);
   }
+  await servedChain(database, request.chainId);
   const resolved = await resolveAsset(database.kysely, request.chainId, request.asset);
   if (!resolved) throw new UnknownAssetError(request.chainId, request.asset);
   const asset = ledgerAssetOf(request.chainId, resolved.ref);

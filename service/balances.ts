@@ -1,14 +1,15 @@
-import { ledgerAssetOf, nativeAsset, nativeUnits } from '../domain/asset';
+import { ledgerAssetOf, nativeUnits } from '../domain/asset';
+import { chainOfBook, isNativeBook } from '../domain/ledger-book';
 import { listTokens } from '../store/assets';
 import type { Database } from '../store/database';
 import { tenantBalances } from '../store/ledger';
 
-/** One of a tenant's books as people name it: `native` or a token's alias, with its decimals. */
+/** One of a tenant's books as people name it: an asset on a chain, with its decimals. */
 export interface AssetBalance {
   /** `native`, or the alias of a token an operator registered. */
   asset: string;
-  /** A token's chain; null for the native coin (one book whatever the chain). */
-  chainId: number | null;
+  /** The chain the book counts on: what was deposited there pays out only there. */
+  chainId: number;
   decimals: number;
   /** Base units the tenant can pay out now. */
   available: bigint;
@@ -16,7 +17,7 @@ export interface AssetBalance {
   held: bigint;
 }
 
-/** Every book the tenant has, the native coin first. */
+/** Every book the tenant has, by chain, the native coin first on each. */
 export async function balancesOf(database: Database, tenantId: string): Promise<AssetBalance[]> {
   const [books, tokens] = await Promise.all([
     tenantBalances(database.kysely, tenantId),
@@ -31,9 +32,17 @@ export async function balancesOf(database: Database, tenantId: string): Promise<
       if (token) {
         return { asset: token.alias, chainId: token.chainId, decimals: token.decimals, ...balance };
       }
+      const chainId = chainOfBook(book) ?? 0;
+      if (isNativeBook(book)) {
+        return { asset: 'native', chainId, decimals: nativeUnits.decimals, ...balance };
+      }
       // A token book outlives nothing that registered it; shown in base units if it ever did.
-      const decimals = book === nativeAsset ? nativeUnits.decimals : 0;
-      return { asset: book, chainId: null, decimals, ...balance };
+      return { asset: book, chainId, decimals: 0, ...balance };
     })
-    .sort((a, b) => Number(b.asset === nativeAsset) - Number(a.asset === nativeAsset));
+    .sort(
+      (a, b) =>
+        a.chainId - b.chainId ||
+        Number(b.asset === 'native') - Number(a.asset === 'native') ||
+        a.asset.localeCompare(b.asset),
+    );
 }

@@ -117,7 +117,7 @@ async function resolveItemAssets(
       const asset = await resolveAsset(trx, item.chainId, name);
       if (!asset) throw new UnknownAssetError(item.chainId, name, index);
       if (!(await hasAccount(trx, tenantId, ledgerAssetOf(item.chainId, asset.ref)))) {
-        throw new NoAccountError(tenantId, asset.token?.alias ?? name, index);
+        throw new NoAccountError(tenantId, asset.token?.alias ?? name, item.chainId, index);
       }
       ref = asset.ref;
       known.set(key, ref);

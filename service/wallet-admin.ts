@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from 'viem';
 import { InvalidIntentError, UnknownTenantError, UnknownWalletError } from '../domain/errors';
-import { tenantBalance } from '../store/ledger';
+import { findTenant } from '../store/tenants';
 import { registeredWallets, setTenantPool, setWalletRetired } from '../store/wallet-pools';
 import { addWalletSigner } from '../store/wallet-signers';
 import { parseSignerSetting, signerLabel } from '../domain/wallet-signer-setting';
@@ -53,7 +53,7 @@ export async function setWalletPool(
   }
   const pool = addresses?.map((address, i) => walletAddress(`wallets[${i}]`, address)) ?? null;
   await database.transaction(async (trx) => {
-    if (!(await tenantBalance(trx, tenantId))) throw new UnknownTenantError(tenantId);
+    if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     const known = new Set(await registeredWallets(trx, chainId));
     const unknown = pool?.filter((address) => !known.has(address)) ?? [];
     if (unknown.length > 0) {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type SelectQueryBuilder } from 'kysely';
 import { Pool } from 'pg';
-import { migrateTo } from './migrations';
+import { migrateTo, type MigrationOptions } from './migrations';
 import { keepingStatements } from './sqlite-statements';
 import type { Dialect, Schema } from './schema';
 
@@ -47,9 +47,14 @@ const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
  * `postgres://…` or `postgresql://…` selects PostgreSQL; `sqlite:<path>`, a plain path or
  * `:memory:` selects SQLite. Its schema is migrated to the latest, or up to migration `upTo`.
  */
-export async function openDatabase(url: string, upTo?: string): Promise<Database> {
+export async function openDatabase(url: string, options?: MigrationOptions): Promise<Database> {
   const database = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
-  await migrateTo(database.kysely, database.dialect, upTo);
+  try {
+    await migrateTo(database.kysely, database.dialect, options);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   return database;
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { nativeAsset } from '../domain/asset';
+import { nativeBookOf, type LedgerBook } from '../domain/ledger-book';
 import { InsufficientBalanceError, NoAccountError, UnknownTenantError } from '../domain/errors';
 import type { Database } from './database';
 import {
@@ -10,10 +10,11 @@ import {
 } from './schema';
 
 /**
- * Per-tenant balances kept in double entry, per asset (the native coin, each registered token).
+ * Per-tenant balances kept in double entry, per book: an asset on a chain (domain/ledger-book.ts:
+ * a chain's native coin, each registered token), so what was deposited on a chain pays out there.
  * Tenant accounts (`available`, `held`) never go negative; the system's `funding` account goes
  * negative by what was deposited and `settled` grows by what was paid out, so the balances of
- * each asset always sum to zero. Gas is native: `fees` grows by what the hot wallets burned, paid
+ * each book always sum to zero. Gas is in the chain's native coin: `fees` grows by what the hot wallets burned, paid
  * from the tenant's held fee (when tenants pay it) or by the `house` (negative).
  *
  *   deposit  funding −x  → available +x
@@ -106,7 +107,6 @@ export async function createTenant(
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .execute();
-    await openAccount(trx, tenant.id, nativeAsset);
   });
 }
 
@@ -142,24 +142,22 @@ export async function hasAccount(
   return row !== undefined;
 }
 
-/** Credits `amount` of `asset` (ledger name) to the tenant, opening its account in it if need be. */
+/** Credits `amount` in `asset` (a book) to the tenant, opening its account in it if need be. */
 export async function deposit(
   database: Database,
   tenantId: string,
   amount: bigint,
   now: Date,
-  asset: string = nativeAsset,
+  asset: LedgerBook,
 ): Promise<void> {
   await database.transaction(async (trx) => {
-    if (asset !== nativeAsset) {
-      const tenant = await trx
-        .selectFrom('tenants')
-        .select('id')
-        .where('id', '=', tenantId)
-        .executeTakeFirst();
-      if (!tenant) throw new UnknownTenantError(tenantId);
-      await openAccount(trx, tenantId, asset);
-    }
+    const tenant = await trx
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', '=', tenantId)
+      .executeTakeFirst();
+    if (!tenant) throw new UnknownTenantError(tenantId);
+    await openAccount(trx, tenantId, asset);
     await post(
       database,
       trx,
@@ -177,8 +175,10 @@ export async function deposit(
 export interface NewHold {
   intentId: string;
   tenantId: string;
-  /** The intent's asset (ledger name) and amount. */
-  asset: string;
+  /** The intent's chain: its gas is held in that chain's native coin. */
+  chainId: number;
+  /** The intent's book and amount. */
+  asset: LedgerBook;
   amount: bigint;
   /** Native held for the transaction's gas, when the tenant pays it (0: the house does). */
   feeHeld: bigint;
@@ -196,9 +196,10 @@ export async function placeHold(
     { owner: hold.tenantId, kind: 'held', asset: hold.asset, amount: hold.amount },
   ];
   if (hold.feeHeld > 0n) {
+    const gasBook = nativeBookOf(hold.chainId);
     legs.push(
-      { owner: hold.tenantId, kind: 'available', asset: nativeAsset, amount: -hold.feeHeld },
-      { owner: hold.tenantId, kind: 'held', asset: nativeAsset, amount: hold.feeHeld },
+      { owner: hold.tenantId, kind: 'available', asset: gasBook, amount: -hold.feeHeld },
+      { owner: hold.tenantId, kind: 'held', asset: gasBook, amount: hold.feeHeld },
     );
   }
   await post(database, trx, 'hold', hold.intentId, legs, now);
@@ -237,6 +238,12 @@ export async function endHold(
     .executeTakeFirst();
   if (!hold || hold.status !== 'active') return false;
   const { tenant_id: tenantId, asset } = hold;
+  const { chain_id: chainId } = await trx
+    .selectFrom('intents')
+    .select('chain_id')
+    .where('id', '=', intentId)
+    .executeTakeFirstOrThrow();
+  const gasBook = nativeBookOf(chainId);
   const amount = BigInt(hold.amount);
   const destination: Leg =
     outcome === 'captured'
@@ -254,12 +261,12 @@ export async function endHold(
   const fromTenant = gasPaid === undefined ? 0n : gasPaid < feeHeld ? gasPaid : feeHeld;
   const legs: Leg[] = [];
   if (feeHeld > 0n) {
-    legs.push({ owner: tenantId, kind: 'held', asset: nativeAsset, amount: -feeHeld });
+    legs.push({ owner: tenantId, kind: 'held', asset: gasBook, amount: -feeHeld });
     if (feeHeld > fromTenant) {
       legs.push({
         owner: tenantId,
         kind: 'available',
-        asset: nativeAsset,
+        asset: gasBook,
         amount: feeHeld - fromTenant,
       });
     }
@@ -269,11 +276,11 @@ export async function endHold(
       legs.push({
         owner: systemAccountOwner,
         kind: 'house',
-        asset: nativeAsset,
+        asset: gasBook,
         amount: fromTenant - gasPaid,
       });
     }
-    legs.push({ owner: systemAccountOwner, kind: 'fees', asset: nativeAsset, amount: gasPaid });
+    legs.push({ owner: systemAccountOwner, kind: 'fees', asset: gasBook, amount: gasPaid });
   }
   if (legs.length > 0) await post(database, trx, 'gas', intentId, legs, now);
   await trx
@@ -289,16 +296,16 @@ export interface TenantBalance {
   held: bigint;
 }
 
-/** The tenant's balance in `asset` (ledger name; the native coin by default). */
+/** The tenant's balance in `asset` (a book); undefined when it keeps no account in it. */
 export async function tenantBalance(
   db: Kysely<Schema>,
   tenantId: string,
-  asset: string = nativeAsset,
+  asset: LedgerBook,
 ): Promise<TenantBalance | undefined> {
   return (await tenantBalances(db, tenantId)).get(asset);
 }
 
-/** Every asset the tenant keeps an account in → its balance. */
+/** Every book the tenant keeps an account in → its balance. */
 export async function tenantBalances(
   db: Kysely<Schema>,
   tenantId: string,

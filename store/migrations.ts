@@ -1,5 +1,6 @@
 import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import { parseTransaction } from 'viem';
+import { rebookNativePerChain, type RebookContext } from './rebook-native-per-chain';
 import type { Dialect, Schema } from './schema';
 
 /**
@@ -7,7 +8,7 @@ import type { Dialect, Schema } from './schema';
  * Column types differ per dialect only where SQLite cannot hold the value (wei does not fit in
  * 64 bits, so SQLite keeps amounts as TEXT and the ledger does its arithmetic with bigint).
  */
-function migrations(dialect: Dialect): Record<string, Migration> {
+function migrations(dialect: Dialect, context: RebookContext): Record<string, Migration> {
   const amount = dialect === 'postgres' ? sql`numeric(78, 0)` : sql`text`;
   const timestamp = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
   return {
@@ -388,6 +389,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await backfillReasonCodes(db);
       },
     },
+    '0011_books_per_chain': {
+      async up(db: Kysely<unknown>) {
+        await rebookNativePerChain(db, dialect, context);
+      },
+    },
   };
 }
 
@@ -486,22 +492,56 @@ async function allowNull(
   }
 }
 
-/** Up to and including migration `name` (default: the latest); a test starts old schemas so. */
+export interface MigrationOptions extends Partial<RebookContext> {
+  /** Up to and including this migration (default: the latest); a test starts old schemas so. */
+  upTo?: string;
+}
+
+/**
+ * Migrates the schema. A database already migrated past what this version knows is refused
+ * before anything runs: an older worker never writes to a schema whose books it would key
+ * differently (a rolling upgrade stops the old ones as the new ones migrate).
+ */
 export async function migrateTo(
   db: Kysely<Schema>,
   dialect: Dialect,
-  name?: string,
+  options: MigrationOptions = {},
 ): Promise<void> {
+  const known = migrations(dialect, {
+    homeChainId: options.homeChainId,
+    report: options.report ?? ((line) => console.error(`migration: ${line}`)),
+  });
+  await refuseNewerSchema(db as Kysely<unknown>, Object.keys(known));
   const migrator = new Migrator({
     // Migrations are written against the schema as it was then, not the current Schema type.
     db: db as Kysely<unknown>,
-    provider: { getMigrations: async () => migrations(dialect) },
+    provider: { getMigrations: async () => known },
   });
-  const { error, results } = await (name === undefined
+  const { error, results } = await (options.upTo === undefined
     ? migrator.migrateToLatest()
-    : migrator.migrateTo(name));
+    : migrator.migrateTo(options.upTo));
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+}
+
+/** Thrown when the database was migrated by a newer relayer than this one. */
+export class SchemaNewerThanCodeError extends Error {
+  constructor(readonly unknownMigrations: string[]) {
+    super(
+      `the database schema is newer than this relayer: it has migration ${unknownMigrations.join(', ')}, ` +
+        'which this version does not know. Run the version that migrated it (or newer); ' +
+        'an older worker must not write books a newer schema keeps differently',
+    );
+    this.name = 'SchemaNewerThanCode';
+  }
+}
+
+async function refuseNewerSchema(db: Kysely<unknown>, known: readonly string[]): Promise<void> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === 'kysely_migration')) return;
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const unknown = applied.rows.map((row) => row.name).filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new SchemaNewerThanCodeError(unknown.sort());
 }

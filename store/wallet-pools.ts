@@ -87,6 +87,17 @@ export async function usableWallets(
   return pool === null ? active : active.filter((address) => pool.includes(address));
 }
 
+/** The chains the relayer has hot wallets on (its workers register them at start). */
+export async function servedChains(db: Kysely<Schema>): Promise<number[]> {
+  const rows = await db
+    .selectFrom('wallets')
+    .select('chain_id')
+    .distinct()
+    .orderBy('chain_id')
+    .execute();
+  return rows.map((row) => row.chain_id);
+}
+
 /** Every wallet the relayer registered on the chain, retired ones included. */
 export async function registeredWallets(db: Kysely<Schema>, chainId: number): Promise<string[]> {
   const rows = await db

@@ -68,7 +68,7 @@ export async function startRelayerProcess(
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const stopHeapWatch = watchHeapAfterFullGc(metrics);
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, { homeChainId: config.chainId });
   const redis =
     config.redisUrl === undefined
       ? undefined

@@ -24,7 +24,10 @@ export const balancesSchema = z
     balances: z.array(
       z.object({
         asset: z.string().describe('"native", or the alias of a registered token'),
-        chainId: z.number().int().nullable().describe("a token's chain; null for the native coin"),
+        chainId: z
+          .number()
+          .int()
+          .describe('the chain the book counts on: what was deposited there pays out only there'),
         decimals: z.number().int().describe('amounts are in base units: 10^-decimals of the asset'),
         available: z.string().describe('base units the tenant can pay out now'),
         held: z.string().describe('base units held for its open intents'),

@@ -3,7 +3,7 @@ import { parseEther } from 'viem';
 import { UnknownTenantError } from '../../domain/errors';
 import { tenantIdSchema } from '../../domain/intent-request';
 import { createApiKey, listKeys, revokeKey } from '../../service/api-keys';
-import { baseUnitsOfBody, depositAsset } from '../../service/assets';
+import { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
 import { missingSqliteFile, setUpTenant, withBooks } from '../../service/tenants';
 import { table } from '../table';
 import { decimalAmountProblem } from '../decimal-amount';
@@ -24,6 +24,12 @@ const ether = (flag: string) => (value: string) => {
   const problem = decimalAmountProblem(value);
   if (problem) throw badInput(`${flag}: ${problem}`);
   return parseEther(value);
+};
+
+const chainIdHelp = 'the chain whose book it credits (default: the one chain the relayer serves)';
+const chainIdFlag = (value: string) => {
+  if (!/^\d+$/.test(value)) throw badInput(`--chain-id: must be a whole number (got "${value}")`);
+  return Number(value);
 };
 
 const limit = (value: string) => {
@@ -64,80 +70,79 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description('create a tenant (no-op if it exists)')
     .option('--name <name>', 'display name (default: the id)')
     .option('--max-in-flight <n>', 'its open-intent limit (default: TENANT_MAX_IN_FLIGHT)', limit)
-    .option('--deposit <ether>', 'credit its balance with this much', ether('--deposit'))
+    .option(
+      '--deposit <ether>',
+      'credit its native book on the chain this much',
+      ether('--deposit'),
+    )
+    .option('--chain-id <id>', chainIdHelp, chainIdFlag)
     .action(
-      async (id: string, flags: { name?: string; maxInFlight?: number; deposit?: bigint }) => {
+      async (
+        id: string,
+        flags: { name?: string; maxInFlight?: number; deposit?: bigint; chainId?: number },
+      ) => {
         const options = db();
         const tenant = tenantId(id);
-        const balance = await books(options.databaseUrl, (database) =>
-          setUpTenant(
-            database,
-            {
-              id: tenant,
-              name: flags.name ?? tenant,
-              maxInFlight: flags.maxInFlight,
-              deposit: flags.deposit,
-            },
-            new Date(),
-          ),
-        );
+        const { chainId, balance } = await books(options.databaseUrl, async (database) => {
+          const chainId =
+            flags.deposit === undefined ? undefined : await servedChain(database, flags.chainId);
+          const setUp = {
+            id: tenant,
+            name: flags.name ?? tenant,
+            maxInFlight: flags.maxInFlight,
+            ...(chainId !== undefined && { deposit: { chainId, wei: flags.deposit! } }),
+          };
+          return { chainId, balance: await setUpTenant(database, setUp, new Date()) };
+        });
         const view = {
           id: tenant,
-          available: balance.available.toString(),
-          held: balance.held.toString(),
+          ...(chainId !== undefined && {
+            chainId,
+            asset: 'native',
+            available: balance.available.toString(),
+            held: balance.held.toString(),
+          }),
         };
-        print(
-          options,
-          view,
-          () => `tenant ${tenant}: ${view.available} wei available, ${view.held} wei held`,
+        print(options, view, () =>
+          chainId === undefined
+            ? `tenant ${tenant}: created (no deposit: its books open with one)`
+            : `tenant ${tenant}, native on chain ${chainId}: ${view.available} wei available, ${view.held} wei held`,
         );
       },
     );
 
   tenants
     .command('deposit <tenantId>')
-    .description("credit a tenant's balance in an asset (opens its account in a token)")
+    .description("credit a tenant's book of an asset on a chain (opens it)")
     .requiredOption('--amount <decimal>', "in the asset's units, e.g. 12.5")
     .option('--asset <alias>', 'native (default) or a registered token', 'native')
-    .option('--chain-id <id>', "the token's chain (required for a token)", (value) => {
-      if (!/^\d+$/.test(value))
-        throw badInput(`--chain-id: must be a whole number (got "${value}")`);
-      return Number(value);
-    })
+    .option('--chain-id <id>', chainIdHelp, chainIdFlag)
     .action(async (id: string, flags: { amount: string; asset: string; chainId?: number }) => {
       const options = db();
       const tenant = tenantId(id);
-      if (flags.asset !== 'native' && flags.chainId === undefined) {
-        throw badInput(`--chain-id: required for a token (${flags.asset})`);
-      }
-      const chainId = flags.chainId ?? 0;
-      const { asset, balance } = await books(options.databaseUrl, async (database) =>
-        depositAsset(
+      const deposited = await books(options.databaseUrl, async (database) => {
+        const chainId = await servedChain(database, flags.chainId);
+        const amount = await baseUnitsOfBody(
           database,
-          {
-            tenantId: tenant,
-            chainId,
-            asset: flags.asset,
-            amount: await baseUnitsOfBody(
-              database,
-              { chainId, asset: flags.asset, decimalAmount: flags.amount },
-              '--amount',
-            ),
-          },
-          new Date(),
-        ),
-      );
+          { chainId, asset: flags.asset, decimalAmount: flags.amount },
+          '--amount',
+        );
+        const request = { tenantId: tenant, chainId, asset: flags.asset, amount };
+        return { chainId, ...(await depositAsset(database, request, new Date())) };
+      });
       const view = {
         id: tenant,
-        asset,
-        available: balance.available.toString(),
-        held: balance.held.toString(),
+        chainId: deposited.chainId,
+        asset: flags.asset,
+        book: deposited.asset,
+        available: deposited.balance.available.toString(),
+        held: deposited.balance.held.toString(),
       };
       print(
         options,
         view,
         () =>
-          `tenant ${tenant} in ${asset}: ${view.available} available, ${view.held} held (base units)`,
+          `tenant ${tenant}, ${flags.asset} on chain ${view.chainId}: ${view.available} available, ${view.held} held (base units)`,
       );
     });
 

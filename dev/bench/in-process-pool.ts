@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const shards = Number(process.env.BENCH_SHARDS ?? 1);
   const count = Number(process.env.BENCH_COUNT);
   const mine = (id: string) => createHash('sha1').update(id).digest()[0]! % shards === shard;
-  const db = await openDatabase(config.databaseUrl);
+  const db = await openDatabase(config.databaseUrl, { homeChainId: config.chainId });
   const chains = createChainRegistry(evmChainsSettings(config).map(createEvmChain));
   const throttle = await startQuotaThrottle(config);
   const activities = createActivities({

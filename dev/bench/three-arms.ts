@@ -1,3 +1,4 @@
+import { nativeBookOf } from '../../domain/ledger-book';
 import { Client, Connection } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -229,7 +230,13 @@ async function measure(
   await createTenant(world.database, { id: tenantId, name: tenantId }, now);
   // A timed cell submits as many as it can pay for in its minutes: at most 200 a second.
   const mostIntents = cell.minutes === undefined ? cell.intents : cell.minutes * 60 * 200;
-  await deposit(world.database, tenantId, parseEther('0.001') * BigInt(mostIntents + 1), now);
+  await deposit(
+    world.database,
+    tenantId,
+    parseEther('0.001') * BigInt(mostIntents + 1),
+    now,
+    nativeBookOf(world.anvil.chainId),
+  );
   const receiver = cell.webhooks === 'none' ? undefined : await WebhookReceiver.start();
   if (receiver) {
     receiver.mode = cell.webhooks === 'hang' ? 'hang' : 'ok';

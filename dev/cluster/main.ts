@@ -41,7 +41,11 @@ async function main(): Promise<void> {
   const now = new Date();
   await setUpTenant(
     cluster.world.database,
-    { id: 'acme', name: 'Acme', deposit: parseEther('100') },
+    {
+      id: 'acme',
+      name: 'Acme',
+      deposit: { chainId: cluster.world.anvil.chainId, wei: parseEther('100') },
+    },
     now,
   );
   const { apiKey } = await createApiKey(

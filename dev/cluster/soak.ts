@@ -181,7 +181,12 @@ async function soak(
   for (const id of tenantIds) {
     await setUpTenant(
       world.database,
-      { id, name: id, deposit: parseEther(depositEther), maxInFlight: 200 },
+      {
+        id,
+        name: id,
+        deposit: { chainId: world.anvil.chainId, wei: parseEther(depositEther) },
+        maxInFlight: 200,
+      },
       now,
     );
     deposits[id] = parseEther(depositEther);

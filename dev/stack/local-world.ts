@@ -1,3 +1,4 @@
+import { nativeBookOf } from '../../domain/ledger-book';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,8 @@ export interface LocalWorld {
   testClient: ReturnType<typeof anvilClient>;
   database: Database;
   databaseUrl: string;
+  /** The book of anvil's native coin, where the world's tenants' deposits are. */
+  nativeBook: string;
   chain: Chain;
   chains: ChainRegistry;
   /** Sending wallets registered with the relayer. */
@@ -128,7 +131,7 @@ async function buildLocalWorld(
   const now = new Date();
   for (const [id, ether] of Object.entries(options.tenants ?? { acme: '100', globex: '100' })) {
     await createTenant(database, { id, name: id }, now);
-    await deposit(database, id, parseEther(ether), now);
+    await deposit(database, id, parseEther(ether), now, nativeBookOf(anvil.chainId));
   }
   return {
     anvil,
@@ -137,6 +140,7 @@ async function buildLocalWorld(
     testClient: anvilClient(anvil.rpcUrl),
     database,
     databaseUrl,
+    nativeBook: nativeBookOf(anvil.chainId),
     chain,
     chains: createChainRegistry([chain]),
     wallets,

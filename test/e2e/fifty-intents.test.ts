@@ -76,7 +76,7 @@ describe('50 intents through a worker process with 8 activity slots', () => {
       const sent = intents
         .filter((i) => i.tenantId === tenant)
         .reduce((sum, i) => sum + BigInt(i.amount), 0n);
-      expect(await tenantBalance(world.database.kysely, tenant)).toEqual({
+      expect(await tenantBalance(world.database.kysely, tenant, world.nativeBook)).toEqual({
         available: parseEther('100') - sent,
         held: 0n,
       });

@@ -140,7 +140,11 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
     async (alias) => {
       const token = tokens[alias]!;
       const before = await heldIn(alias);
-      const nativeBefore = (await tenantBalance(suite.world().database.kysely, 'acme'))!;
+      const nativeBefore = (await tenantBalance(
+        suite.world().database.kysely,
+        'acme',
+        suite.world().nativeBook,
+      ))!;
       const { to, intent } = await pay(alias, '12.5');
       expect(intent).toMatchObject({ status: 'confirmed', asset: token.address, reason: null });
       const amount = 125n * 10n ** BigInt(token.decimals - 1);
@@ -151,7 +155,11 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
       // The tenant paid the gas in native, exactly what the receipt says.
       const gas = await gasOf(intent.txHash as Hex);
       expect(intent.feePaid).toBe(gas.toString());
-      const nativeAfter = (await tenantBalance(suite.world().database.kysely, 'acme'))!;
+      const nativeAfter = (await tenantBalance(
+        suite.world().database.kysely,
+        'acme',
+        suite.world().nativeBook,
+      ))!;
       expect(nativeBefore.available - nativeAfter.available).toBe(gas);
     },
   );

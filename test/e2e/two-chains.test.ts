@@ -2,6 +2,9 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { nativeBookOf } from '../../domain/ledger-book';
+import { depositAsset } from '../../service/assets';
+import { balancesOf } from '../../service/balances';
 import { submitIntent } from '../../service/submit-intent';
 import { startAnvil, type Anvil } from '../../dev/stack/anvil';
 import { waitUntilSettled } from '../support/intents';
@@ -21,29 +24,59 @@ afterAll(async () => {
 });
 
 describe('one worker process, two EVM chains at once', () => {
-  it('pays on each chain from the same wallets, each chain with its own nonces', async () => {
+  it('pays on each chain from the same wallets and that chain’s books only; a payout a chain’s book cannot cover is refused whatever the other holds', async () => {
     const world = suite.world();
+    const { database } = world;
     const taskQueue = `chains-${randomUUID()}`;
     await suite.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       EXTRA_CHAINS: `${secondChain.chainId}=${secondChain.rpcUrl}`,
+      GAS_PAID_BY: 'tenant',
     });
     const client = new Client({ connection });
-    const requests = Array.from({ length: 12 }, (_, i) => ({
+    const deps = { database, client, taskQueue };
+    const payout = (chainId: number, i: number, ether = '0.01') => ({
       tenantId: 'acme',
-      chainId: i % 2 === 0 ? world.anvil.chainId : secondChain.chainId,
+      chainId,
       from: world.wallets[i % world.wallets.length]!,
       to: privateKeyToAccount(generatePrivateKey()).address,
-      amount: parseEther('0.01').toString(),
-    }));
-    await Promise.all(
-      requests.map((request) =>
-        submitIntent({ database: world.database, client, taskQueue }, request),
+      amount: parseEther(ether).toString(),
+    });
+    const intentCount = async () =>
+      (await database.kysely.selectFrom('intents').select('id').execute()).length;
+
+    // acme's 100 ETH are on the first chain: the second one's book does not exist yet.
+    await expect(submitIntent(deps, payout(secondChain.chainId, 0))).rejects.toMatchObject({
+      name: 'NoAccount',
+      details: { tenantId: 'acme', asset: 'native', chainId: secondChain.chainId },
+    });
+    // A deposit on a chain the relayer does not serve books nothing.
+    await expect(
+      depositAsset(
+        database,
+        { tenantId: 'acme', chainId: 5, asset: 'native', amount: parseEther('1') },
+        new Date(),
       ),
+    ).rejects.toMatchObject({ name: 'UnknownChain', message: expect.stringMatching(/31338/) });
+    await depositAsset(
+      database,
+      { tenantId: 'acme', chainId: secondChain.chainId, asset: 'native', amount: parseEther('1') },
+      new Date(),
     );
+    // 99+ ETH on the first chain do not pay 2 ETH on the second, where acme has 1.
+    await expect(submitIntent(deps, payout(secondChain.chainId, 0, '2'))).rejects.toMatchObject({
+      name: 'InsufficientBalance',
+      details: { available: parseEther('1').toString() },
+    });
+    expect(await intentCount()).toBe(0);
+
+    const requests = Array.from({ length: 12 }, (_, i) =>
+      payout(i % 2 === 0 ? world.anvil.chainId : secondChain.chainId, i),
+    );
+    await Promise.all(requests.map((request) => submitIntent(deps, request)));
     await waitUntilSettled(world, requests.length, 60_000);
 
-    const rows = await world.database.kysely.selectFrom('intents').selectAll().execute();
+    const rows = await database.kysely.selectFrom('intents').selectAll().execute();
     expect(rows.map((row) => row.status)).toEqual(Array(12).fill('confirmed'));
     const reader = {
       [world.anvil.chainId]: world.testClient,
@@ -57,6 +90,34 @@ describe('one worker process, two EVM chains at once', () => {
       );
       expect(await reader[other]!.getBalance({ address: request.to })).toBe(0n);
     }
-    await expectBooksBalanced(world.database);
+
+    // Each chain's book paid its own intents and its own gas: what was deposited there is its
+    // available + held + paid out + gas, to the wei.
+    const ledger = await expectBooksBalanced(database);
+    const deposited = {
+      [world.anvil.chainId]: parseEther('100'),
+      [secondChain.chainId]: parseEther('1'),
+    };
+    const balances = await balancesOf(database, 'acme');
+    expect(balances.map((b) => [b.asset, b.chainId])).toEqual([
+      ['native', world.anvil.chainId],
+      ['native', secondChain.chainId],
+    ]);
+    for (const balance of balances) {
+      const book = nativeBookOf(balance.chainId);
+      const paid = rows
+        .filter((row) => row.chain_id === balance.chainId)
+        .reduce((sum, row) => sum + BigInt(row.amount), 0n);
+      const gas = ledger.gasCharged[`acme/${book}`] ?? 0n;
+      const onChain = rows
+        .filter((row) => row.chain_id === balance.chainId)
+        .reduce((sum, row) => sum + BigInt(row.fee_paid ?? 0), 0n);
+      expect({ book, gas }).toEqual({ book, gas: onChain });
+      expect(gas > 0n).toBe(true);
+      expect({ book, total: balance.available + balance.held + paid + gas }).toEqual({
+        book,
+        total: deposited[balance.chainId],
+      });
+    }
   });
 });

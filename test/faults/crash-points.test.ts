@@ -58,7 +58,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
         }),
         1500,
       );
-      const heldBefore = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      const heldBefore = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!
+        .held;
       const afterRestart = await cancel({ deps, intent });
       expect(await dying!.exited).toBeDefined();
       const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
@@ -80,7 +81,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       const trail = await auditTrail(world.database.kysely, intent.id);
       expect(trail.filter((entry) => entry.action === 'cancel_signed')).toHaveLength(1);
       expect(await world.testClient.getBalance({ address: intent.to })).toBe(0n);
-      const heldAfter = (await tenantBalance(world.database.kysely, 'acme'))!.held;
+      const heldAfter = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!
+        .held;
       expect(heldBefore - heldAfter).toBe(parseEther('0.25'));
       await expectBooksBalanced(world.database);
       worker!.signal('SIGTERM');

@@ -82,7 +82,7 @@ describe('activities against real SQLite and anvil', () => {
     const activities = activitiesWith();
     const intent = await newIntent('1');
     const { intentId } = { intentId: intent.id };
-    const before = await tenantBalance(world.database.kysely, 'acme');
+    const before = await tenantBalance(world.database.kysely, 'acme', world.nativeBook);
     const nonceBefore = await world.chain.pendingNonce(signingWallet(intent));
 
     for (let i = 0; i < 2; i++)
@@ -91,7 +91,7 @@ describe('activities against real SQLite and anvil', () => {
 
     for (let i = 0; i < 2; i++)
       expect(await run(activities.hold, { intentId })).toEqual({ status: 'held' });
-    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual({
+    expect(await tenantBalance(world.database.kysely, 'acme', world.nativeBook)).toEqual({
       available: before!.available - parseEther('1'),
       held: before!.held + parseEther('1'),
     });
@@ -130,7 +130,7 @@ describe('activities against real SQLite and anvil', () => {
     expect(snapshot.holds.find((h) => h.intentId === intentId)).toMatchObject({
       status: 'captured',
     });
-    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual({
+    expect(await tenantBalance(world.database.kysely, 'acme', world.nativeBook)).toEqual({
       available: before!.available - parseEther('1'),
       held: before!.held,
     });
@@ -208,7 +208,7 @@ describe('activities against real SQLite and anvil', () => {
 
   it('a hold never drives a balance negative; closing before signing releases it', async () => {
     const activities = activitiesWith();
-    const before = (await tenantBalance(world.database.kysely, 'acme'))!;
+    const before = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!;
     const balance = before.available;
     const fits = await newIntent(formatEther(balance - parseEther('0.1')));
     const tooMuch = await newIntent('0.2');
@@ -218,7 +218,9 @@ describe('activities against real SQLite and anvil', () => {
     expect(await failureType(run(activities.hold, { intentId: tooMuch.id }))).toBe(
       ErrorType.insufficientBalance,
     );
-    expect((await tenantBalance(world.database.kysely, 'acme'))!.available).toBe(parseEther('0.1'));
+    expect((await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!.available).toBe(
+      parseEther('0.1'),
+    );
 
     expect(
       await run(activities.closeIntent, { intentId: tooMuch.id, reason: 'InsufficientBalance' }),
@@ -228,7 +230,7 @@ describe('activities against real SQLite and anvil', () => {
       ageMs: expect.any(Number),
       asset: 'native',
     });
-    expect(await tenantBalance(world.database.kysely, 'acme')).toEqual(before);
+    expect(await tenantBalance(world.database.kysely, 'acme', world.nativeBook)).toEqual(before);
     await expectBooksBalanced(world.database);
   });
 });

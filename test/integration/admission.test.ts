@@ -35,7 +35,7 @@ describe('admission without workers (intents stay open)', () => {
   beforeAll(async () => {
     world = await startTestWorld({ tenants: { solo: '10' } });
     await createTenant(world.database, { id: 'bulk', name: 'bulk', maxInFlight: 1000 }, new Date());
-    await deposit(world.database, 'bulk', parseEther('10'), new Date());
+    await deposit(world.database, 'bulk', parseEther('10'), new Date(), world.nativeBook);
   });
   afterAll(() => world?.stop());
 

@@ -119,7 +119,7 @@ describe('a batch on the dev server, anvil and SQLite', () => {
 
   it('keeps a tenant within its in-flight limit inside a batch', async () => {
     await createTenant(world.database, { id: 'small', name: 'small', maxInFlight: 2 }, new Date());
-    await deposit(world.database, 'small', parseEther('1'), new Date());
+    await deposit(world.database, 'small', parseEther('1'), new Date(), world.nativeBook);
     const { small } = await createKeys(world, ['small']);
     const client = new RelayerApiClient(relayer.apiUrl!, small);
     const items = Array.from({ length: 20 }, (_, i) => itemFor(300 + i));

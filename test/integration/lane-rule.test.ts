@@ -40,7 +40,8 @@ const activities = () =>
     permitReleaseQueue: 'unused',
   });
 
-const held = async () => (await tenantBalance(world.database.kysely, 'acme'))!.held;
+const held = async () =>
+  (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!.held;
 
 describe('the lane rule', () => {
   it('cancels the nonce of an intent its wallet cannot pay: the intents behind it are mined, its hold released', async () => {

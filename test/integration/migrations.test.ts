@@ -9,7 +9,9 @@ import { recordAudit } from '../../store/audit-log';
 import { batchItems } from '../../store/batches';
 import { openDatabase, type Database } from '../../store/database';
 import { getIntent, insertIntent } from '../../store/intents';
-import { tenantBalance, tenantBalances } from '../../store/ledger';
+import { nativeBookOf } from '../../domain/ledger-book';
+import { endHold, tenantBalance, tenantBalances } from '../../store/ledger';
+import { ledgerSnapshot } from '../support/ledger-checks';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 
 const onPostgres = () =>
@@ -41,7 +43,7 @@ describe('migrations on a database that holds payments', () => {
   });
 
   it('0005 lets an intent name no wallet, 0008 keeps books per asset; every row, reference and index kept', async () => {
-    const old = await openDatabase(scratch.url, '0004_transaction_attempts_nonce_fills');
+    const old = await openDatabase(scratch.url, { upTo: '0004_transaction_attempts_nonce_fills' });
     const now = new Date();
     const at = now.toISOString();
     // Written as the code of 0004's time wrote them: no asset anywhere, one book per tenant.
@@ -108,7 +110,8 @@ describe('migrations on a database that holds payments', () => {
     const intent = { id: 'pi_old' };
     await old.close();
 
-    database = await openDatabase(scratch.url);
+    // Up to 0010: 0011 moves the native book per chain (its own test below).
+    database = await openDatabase(scratch.url, { upTo: '0010_reason_codes' });
     const db = database.kysely;
     const before = await getIntent(db, intent.id);
     expect(before).toMatchObject({ status: 'signed', nonce: 7, txHash, amount: 1000n });
@@ -117,7 +120,7 @@ describe('migrations on a database that holds payments', () => {
     const audit = await db.selectFrom('audit_log').selectAll().execute();
     expect(audit).toMatchObject([{ intent_id: intent.id, action: 'replaced' }]);
     // 0008: what was kept is the native coin's, in its book; the intent and the item pay in it.
-    expect(await tenantBalance(db, 'acme')).toEqual({
+    expect(await tenantBalance(db, 'acme', 'native')).toEqual({
       available: parseEther('9'),
       held: parseEther('1'),
     });
@@ -162,7 +165,7 @@ describe('migrations on a database that holds payments', () => {
   });
 
   it('0010 gives every stored reason its code, read from the text as it was written; legacy_unknown where none fits', async () => {
-    const old = await openDatabase(scratch.url, '0009_webhooks');
+    const old = await openDatabase(scratch.url, { upTo: '0009_webhooks' });
     const at = new Date().toISOString();
     const reasons: Record<string, string | null> = {
       pi_paid: null,
@@ -214,5 +217,178 @@ describe('migrations on a database that holds payments', () => {
       pi_workflow: 'workflow_cancelled',
       pi_odd: 'legacy_unknown',
     });
+  });
+
+  it('0011 books the native coin per chain: holds in flight to their chain, the rest to CHAIN_ID, by one posted entry; the retired book closed to old writers', async () => {
+    const old = await openDatabase(scratch.url, { upTo: '0010_reason_codes' });
+    const at = new Date().toISOString();
+    const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const tokenBook = `erc20:31337:${token}`;
+    const eth = (value: string) => parseEther(value).toString();
+    // As 0010's code kept them: acme deposited 10 (native, one book), globex 5; pi_a holds 1 ETH
+    // + 0.01 gas on chain 31338, pi_b a token on 31337 with 0.01 gas held, pi_c paid 2 ETH on
+    // 31337 (its gas paid by the house).
+    await old.transaction(async (trx) => {
+      for (const [chainId, address] of [
+        [31337, wallet],
+        [31338, wallet],
+      ] as const) {
+        await sql`insert into wallets (chain_id, address, next_nonce)
+          values (${chainId}, ${address}, 0)`.execute(trx);
+      }
+      for (const id of ['acme', 'globex']) {
+        await sql`insert into tenants (id, name, created_at) values (${id}, ${id}, ${at})`.execute(
+          trx,
+        );
+      }
+      for (const [id, chainId, asset, amount, status] of [
+        ['pi_a', 31338, 'native', eth('1'), 'signed'],
+        ['pi_b', 31337, token, '500', 'held'],
+        ['pi_c', 31337, 'native', eth('2'), 'confirmed'],
+      ] as const) {
+        await sql`insert into intents (id, tenant_id, chain_id, from_address, to_address, amount,
+            asset, status, version, created_at, updated_at)
+          values (${id}, 'acme', ${chainId}, ${wallet}, ${recipient}, ${amount}, ${asset},
+            ${status}, 3, ${at}, ${at})`.execute(trx);
+      }
+      for (const [id, asset, amount, feeHeld, status] of [
+        ['pi_a', 'native', eth('1'), eth('0.01'), 'active'],
+        ['pi_b', tokenBook, '500', eth('0.01'), 'active'],
+        ['pi_c', 'native', eth('2'), '0', 'captured'],
+      ] as const) {
+        await sql`insert into holds (intent_id, tenant_id, asset, amount, fee_held, status,
+            created_at, updated_at)
+          values (${id}, 'acme', ${asset}, ${amount}, ${feeHeld}, ${status}, ${at}, ${at})`.execute(
+          trx,
+        );
+      }
+      const postings: [string, string | null, string, string, string, bigint][] = [
+        ['deposit', null, '@system', 'funding', 'native', -parseEther('15')],
+        ['deposit', null, 'acme', 'available', 'native', parseEther('10')],
+        ['deposit', null, 'globex', 'available', 'native', parseEther('5')],
+        ['deposit', null, '@system', 'funding', tokenBook, -1000n],
+        ['deposit', null, 'acme', 'available', tokenBook, 1000n],
+        ['hold', 'pi_a', 'acme', 'available', 'native', -parseEther('1.01')],
+        ['hold', 'pi_a', 'acme', 'held', 'native', parseEther('1.01')],
+        ['hold', 'pi_b', 'acme', 'available', tokenBook, -500n],
+        ['hold', 'pi_b', 'acme', 'held', tokenBook, 500n],
+        ['hold', 'pi_b', 'acme', 'available', 'native', -parseEther('0.01')],
+        ['hold', 'pi_b', 'acme', 'held', 'native', parseEther('0.01')],
+        ['hold', 'pi_c', 'acme', 'available', 'native', -parseEther('2')],
+        ['hold', 'pi_c', 'acme', 'held', 'native', parseEther('2')],
+        ['capture', 'pi_c', 'acme', 'held', 'native', -parseEther('2')],
+        ['capture', 'pi_c', '@system', 'settled', 'native', parseEther('2')],
+        ['gas', 'pi_c', '@system', 'house', 'native', -parseEther('0.001')],
+        ['gas', 'pi_c', '@system', 'fees', 'native', parseEther('0.001')],
+      ];
+      for (const [entry, intentId, owner, kind, asset, amount] of postings) {
+        await sql`insert into postings (entry, intent_id, owner, kind, asset, amount, created_at)
+          values (${entry}, ${intentId}, ${owner}, ${kind}, ${asset}, ${amount.toString()}, ${at})`.execute(
+          trx,
+        );
+      }
+      for (const [owner, kind, asset, balance] of [
+        ['acme', 'available', 'native', eth('6.98')],
+        ['acme', 'held', 'native', eth('1.02')],
+        ['globex', 'available', 'native', eth('5')],
+        ['globex', 'held', 'native', '0'],
+        ['acme', 'available', tokenBook, '500'],
+        ['acme', 'held', tokenBook, '500'],
+      ] as const) {
+        await sql`insert into ledger_accounts (owner, kind, asset, balance)
+          values (${owner}, ${kind}, ${asset}, ${balance})`.execute(trx);
+      }
+    });
+    const before = await ledgerSnapshot(old);
+    await old.close();
+
+    // Two chains served and no CHAIN_ID: where the available balances go is not known. Refused,
+    // nothing changed.
+    await expect(openDatabase(scratch.url, { report: () => {} })).rejects.toMatchObject({
+      cause: {
+        message: expect.stringMatching(/moves native balances to CHAIN_ID.*chains 31337, 31338/s),
+      },
+    });
+    const untouched = await openDatabase(scratch.url, { upTo: '0010_reason_codes' });
+    expect(await ledgerSnapshot(untouched)).toEqual(before);
+    await untouched.close();
+
+    const report: string[] = [];
+    database = await openDatabase(scratch.url, {
+      homeChainId: 31337,
+      report: (line) => report.push(line),
+    });
+    const db = database.kysely;
+    const home = nativeBookOf(31337);
+    const other = nativeBookOf(31338);
+    expect(await tenantBalance(db, 'acme', other)).toEqual({
+      available: 0n,
+      held: parseEther('1.01'),
+    });
+    expect(await tenantBalance(db, 'acme', home)).toEqual({
+      available: parseEther('6.98'),
+      held: parseEther('0.01'),
+    });
+    expect(await tenantBalance(db, 'globex', home)).toEqual({
+      available: parseEther('5'),
+      held: 0n,
+    });
+    expect(await tenantBalance(db, 'acme', tokenBook)).toEqual({ available: 500n, held: 500n });
+    expect(await tenantBalance(db, 'acme', 'native')).toBeUndefined();
+
+    // One entry moved it all; every book sums to zero and every account is its postings.
+    const after = await ledgerSnapshot(database);
+    for (const [book, total] of Object.entries(after.postedByAsset)) {
+      expect({ book, total }).toEqual({ book, total: 0n });
+    }
+    for (const [account, balance] of Object.entries(after.balances)) {
+      expect({ account, balance }).toEqual({ account, balance: after.posted[account] ?? 0n });
+    }
+    expect(after.posted[`@system/funding/${other}`]).toBe(-parseEther('1.01'));
+    expect(after.posted[`@system/settled/${home}`]).toBe(parseEther('2'));
+    expect(after.posted[`@system/fees/${home}`]).toBe(parseEther('0.001'));
+    const entries = await db.selectFrom('postings').select('entry').distinct().execute();
+    expect(entries.map((row) => row.entry).sort()).toEqual([
+      'capture',
+      'deposit',
+      'gas',
+      'hold',
+      'rebook_per_chain',
+    ]);
+    expect(report).toContainEqual(
+      `books per chain: acme held +${parseEther('1.01')} wei in ${other} (from native)`,
+    );
+    const holds = await db.selectFrom('holds').select(['intent_id', 'asset']).execute();
+    expect(Object.fromEntries(holds.map((h) => [h.intent_id, h.asset]))).toEqual({
+      pi_a: other,
+      pi_b: tokenBook,
+      pi_c: 'native',
+    });
+
+    // A hold in flight ends in its chain's book: pi_a released gives 1.01 back on 31338 only.
+    await database.transaction((trx) => endHold(database!, trx, 'pi_a', 'released', new Date()));
+    expect(await tenantBalance(db, 'acme', other)).toEqual({
+      available: parseEther('1.01'),
+      held: 0n,
+    });
+
+    // A worker of the old version still running writes to the retired book: the database refuses.
+    await expect(
+      sql`insert into postings (entry, intent_id, owner, kind, asset, amount, created_at)
+        values ('deposit', null, 'acme', 'available', 'native', '1', ${at})`.execute(db),
+    ).rejects.toThrow(/per chain since migration 0011|native_per_chain/);
+    await expect(
+      sql`insert into ledger_accounts (owner, kind, asset, balance)
+        values ('initech', 'available', 'native', '0')`.execute(db),
+    ).rejects.toThrow(/per chain since migration 0011|native_per_chain/);
+  });
+
+  it('a worker older than its database refuses to start, naming the migration it does not know', async () => {
+    database = await openDatabase(scratch.url, { homeChainId: 31337 });
+    await sql`insert into kysely_migration (name, timestamp)
+      values ('9999_from_the_future', ${new Date().toISOString()})`.execute(database.kysely);
+    await expect(openDatabase(scratch.url, { homeChainId: 31337 })).rejects.toThrow(
+      /schema is newer than this relayer: it has migration 9999_from_the_future/,
+    );
   });
 });

@@ -94,7 +94,8 @@ async function refusal(
   throw new Error('the call succeeded');
 }
 
-const held = async () => (await tenantBalance(world.database.kysely, 'acme'))!.held;
+const held = async () =>
+  (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!.held;
 
 describe('operator review of needs_review intents', () => {
   it('resolves as confirmed only with a transaction that really paid it', async () => {

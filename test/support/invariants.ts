@@ -12,8 +12,8 @@ import type { Hex } from '../../domain/transfer';
 export interface InvariantScope {
   world: LocalWorld;
   /**
-   * Everything ever deposited: tenant → native wei, and `tenant/<ledger asset>` (for a token,
-   * `erc20:<chainId>:<address>`) → its base units.
+   * Everything ever deposited: tenant → wei of the world's native coin, and `tenant/<book>`
+   * (`native:<chainId>`, or for a token `erc20:<chainId>:<address>`) → its base units.
    */
   deposits: Record<string, bigint>;
   /** Intents the relayer accepted (ids): each must be there and have ended. */
@@ -38,7 +38,7 @@ const proxiesOf = (scope: InvariantScope): readonly RpcProxy[] =>
  *    where it recorded why), every one of them recorded before it was sent; at most one is mined;
  *    its recipient is paid exactly once if it is confirmed, never otherwise.
  * I2 every accepted intent has ended; one in needs_review says why.
- * I3 the ledger balances, per asset: postings sum to zero, each account is the sum of its
+ * I3 the ledger balances, per book (an asset on a chain): postings sum to zero, each account is the sum of its
  *    postings, no tenant account is negative, and a tenant's available + held + paid out (+ the
  *    gas it was charged, in native) is what it deposited.
  * I4 no hold is active once its intent has ended (needs_review keeps it: the money may yet go).
@@ -141,13 +141,14 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
   const ledger = await ledgerSnapshot(world.database);
   for (const [asset, total] of Object.entries(ledger.postedByAsset)) {
     if (total !== 0n) violations.push(`I3 postings of ${asset} sum to ${total}, not 0`);
+    if (asset === 'native') violations.push('I3 postings in the retired book "native"');
   }
   for (const [account, balance] of Object.entries(ledger.balances)) {
     const posted = ledger.posted[account] ?? 0n;
     if (balance !== posted) violations.push(`I3 ${account} is ${balance}, its postings ${posted}`);
   }
   for (const [key, deposited] of Object.entries(scope.deposits)) {
-    const [tenant, asset = 'native'] = key.split(/\/(.*)/s) as [string, string?];
+    const [tenant, asset = world.nativeBook] = key.split(/\/(.*)/s) as [string, string?];
     const available = ledger.balances[accountKey(tenant, 'available', asset)] ?? 0n;
     const held = ledger.balances[accountKey(tenant, 'held', asset)] ?? 0n;
     if (available < 0n || held < 0n) {

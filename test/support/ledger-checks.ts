@@ -6,7 +6,7 @@ export interface LedgerSnapshot {
   balances: Record<string, bigint>;
   /** owner/kind/asset → sum of postings. */
   posted: Record<string, bigint>;
-  /** asset → sum of its postings (each must be 0). */
+  /** book → sum of its postings (each must be 0). */
   postedByAsset: Record<string, bigint>;
   /** tenant/asset → what its `gas` postings took from it (tenants paying gas). */
   gasCharged: Record<string, bigint>;
@@ -14,8 +14,7 @@ export interface LedgerSnapshot {
 }
 
 /** The key of an account in a snapshot. */
-export const accountKey = (owner: string, kind: string, asset = 'native') =>
-  `${owner}/${kind}/${asset}`;
+export const accountKey = (owner: string, kind: string, book: string) => `${owner}/${kind}/${book}`;
 
 export async function ledgerSnapshot(database: Database): Promise<LedgerSnapshot> {
   const db = database.kysely;

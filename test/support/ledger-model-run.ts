@@ -131,7 +131,7 @@ async function runScenario(
   const now = new Date();
   for (const [i, tenant] of tenants.entries()) {
     await createTenant(world.database, { id: tenant, name: tenant }, now);
-    await deposit(world.database, tenant, deposited(i, 'native'), now);
+    await deposit(world.database, tenant, deposited(i, 'native'), now, world.nativeBook);
     await deposit(world.database, tenant, deposited(i, 'token'), now, token.ledgerAsset);
   }
   const workers = new CrashingWorkers(
