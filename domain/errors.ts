@@ -1,5 +1,3 @@
-import { bookLabel, chainOfBook, isNativeBook } from './ledger-book';
-
 /**
  * Every error the relayer raises on purpose. Each has a fixed `name`, which becomes the Temporal
  * failure `type` (workers/typed-failures.ts sets it: the SDK would use the class name), so
@@ -160,8 +158,7 @@ export class InsufficientBalanceError extends RelayerError<{
     asset = 'native',
     shown?: { available: string; requested: string },
   ) {
-    const unit =
-      asset === 'native' || isNativeBook(asset) ? 'wei' : `base units of ${bookLabel(asset)}`;
+    const unit = asset === 'native' ? 'wei' : `base units of ${asset}`;
     const { available: have, requested: want } = shown ?? {
       available: `${available} ${unit}`,
       requested: `${requested} ${unit}`,
@@ -194,22 +191,15 @@ export class UnknownAssetError extends RelayerError<{
 export class NoAccountError extends RelayerError<{
   tenantId: string;
   asset: string;
-  chainId?: number;
+  chainId: number;
   item?: number;
 }> {
-  /** `asset`: `native`, a token's alias, or a book; `item`: the batch item that names it. */
-  constructor(tenantId: string, asset: string, chainId?: number, item?: number) {
-    const chain = chainId ?? chainOfBook(asset);
-    const named = isNativeBook(asset) ? 'native' : asset;
+  /** `asset`: `native`, a token's alias or its book; `item`: the batch item that names it. */
+  constructor(tenantId: string, asset: string, chainId: number, item?: number) {
     super(
       ErrorType.noAccount,
-      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${named}${chain === undefined ? '' : ` on chain ${chain}`}: books are per chain, and an operator opens one with a deposit of it there (relayer tenants deposit ${tenantId} --asset ${named}${chain === undefined ? '' : ` --chain-id ${chain}`} --amount …)`,
-      {
-        tenantId,
-        asset: named,
-        ...(chain !== undefined && { chainId: chain }),
-        ...(item !== undefined && { item }),
-      },
+      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${asset} on chain ${chainId}: books are per chain; an operator opens one with a deposit there (relayer tenants deposit ${tenantId} --asset ${asset} --chain-id ${chainId} --amount …)`,
+      { tenantId, asset, chainId, ...(item !== undefined && { item }) },
     );
   }
 }

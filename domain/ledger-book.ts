@@ -1,7 +1,7 @@
 /**
  * The books' names: every book is per chain, so money deposited on one chain can only pay out
  * there. `native:<chainId>` for a chain's native coin, `erc20:<chainId>:<address>` for a token.
- * Pure strings (no viem), so errors and workflows can name a book too.
+ * Pure strings (no viem).
  *
  * Before migration 0011 the native coin had one book, `native`, whatever the chain: its postings
  * stay (no posting is rewritten) and sum to zero per account after the rebooking entry.
@@ -19,11 +19,4 @@ export const isNativeBook = (book: LedgerBook): boolean => book.startsWith('nati
 export function chainOfBook(book: LedgerBook): number | undefined {
   const chain = /^(?:native|erc20):(\d+)/.exec(book)?.[1];
   return chain === undefined ? undefined : Number(chain);
-}
-
-/** A book as people read it: `native on chain 31337`, `erc20:… on chain 1`. */
-export function bookLabel(book: LedgerBook): string {
-  const chainId = chainOfBook(book);
-  if (chainId === undefined) return book;
-  return isNativeBook(book) ? `native on chain ${chainId}` : `${book} on chain ${chainId}`;
 }

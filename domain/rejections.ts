@@ -52,7 +52,8 @@ export const rejectionMeaning: Record<RejectionCode, string> = {
   not_in_review: 'the intent is not in needs_review',
   review_refused: 'the chain contradicts the decision; `details.problem` says which check',
   unknown_asset: 'no such token registered on the chain',
-  no_account: 'the tenant has no account in the asset (an operator deposits first)',
+  no_account:
+    'the tenant has no account in the asset on the chain (an operator deposits there first)',
   webhook_url_refused: 'the URL is not https, or resolves to a private or loopback address',
   webhooks_off: "webhooks are off: an operator sets WEBHOOK_SECRETS_KEY (a retry won't help)",
   internal_error: 'a fault of the relayer: logged with the request id',

@@ -60,11 +60,6 @@ export async function admitIntent(
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
     }
-    const asset = ledgerAssetOf(request.chainId, resolved.ref);
-    const balance = await tenantBalance(trx, request.tenantId, asset);
-    if (!balance) {
-      throw new NoAccountError(request.tenantId, resolved.token?.alias ?? asset, request.chainId);
-    }
     const usable = await usableWallets(trx, request.tenantId, request.chainId);
     if (request.from !== undefined && !usable.includes(request.from)) {
       throw new InvalidIntentError([
@@ -83,6 +78,16 @@ export async function admitIntent(
           message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (an operator sees them with: relayer wallets list)`,
         },
       ]);
+    }
+    // After the wallets: a chain the relayer does not serve is named as that, not as a missing book.
+    const asset = ledgerAssetOf(request.chainId, resolved.ref);
+    const balance = await tenantBalance(trx, request.tenantId, asset);
+    if (!balance) {
+      throw new NoAccountError(
+        request.tenantId,
+        resolved.token?.alias ?? 'native',
+        request.chainId,
+      );
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
     if (balance.available < request.amount) {

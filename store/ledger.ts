@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { nativeBookOf, type LedgerBook } from '../domain/ledger-book';
+import { chainOfBook, isNativeBook, nativeBookOf, type LedgerBook } from '../domain/ledger-book';
 import { InsufficientBalanceError, NoAccountError, UnknownTenantError } from '../domain/errors';
 import type { Database } from './database';
 import {
@@ -57,15 +57,12 @@ async function post(
           .where('asset', '=', leg.asset),
       )
       .executeTakeFirst();
-    if (!account) throw new NoAccountError(leg.owner, leg.asset);
+    // Errors name the asset as people do: `native` (on the book's chain), a token by its book.
+    const asset = isNativeBook(leg.asset) ? 'native' : leg.asset;
+    if (!account) throw new NoAccountError(leg.owner, asset, chainOfBook(leg.asset) ?? 0);
     const balance = BigInt(account.balance) + leg.amount;
     if (balance < 0n) {
-      throw new InsufficientBalanceError(
-        leg.owner,
-        BigInt(account.balance),
-        -leg.amount,
-        leg.asset,
-      );
+      throw new InsufficientBalanceError(leg.owner, BigInt(account.balance), -leg.amount, asset);
     }
     await trx
       .updateTable('ledger_accounts')

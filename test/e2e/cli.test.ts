@@ -114,8 +114,11 @@ describe('the relayer CLI', () => {
     const world = suite.world();
     const created = await relayerCli(['tenants', 'create', 'cli-co', '--deposit', '1', '--json']);
     expect(created).toMatchObject({ code: 0 });
+    // The relayer serves one chain: the deposit is booked there, and says so.
     expect(JSON.parse(created.stdout)).toMatchObject({
       id: 'cli-co',
+      chainId: world.anvil.chainId,
+      asset: 'native',
       available: '1000000000000000000',
     });
     const key = await relayerCli([
@@ -175,7 +178,7 @@ describe('the relayer CLI', () => {
     // The tenant's own balance, in ETH: 1 deposited, 0.01 paid (the gas is the relayer's).
     const balance = await relayerCli(['balance'], env);
     expect(balance).toMatchObject({ code: 0, stdout: expect.stringMatching(/^tenant cli-co\n/) });
-    expect(balance.stdout).toMatch(/│ native\s*│\s*│\s*0\.99\d*\s*│\s*0\s*│/);
+    expect(balance.stdout).toMatch(/│ native\s*│\s*31337\s*│\s*0\.99\d*\s*│\s*0\s*│/);
     // Asked for more than the balance: in ETH, as it was asked.
     expect(await relayerCli(['submit', ...payment, '--eth', '100000'], env)).toMatchObject({
       code: 2,
@@ -278,7 +281,12 @@ describe('the relayer CLI', () => {
       [['submit', ...payment, '--asset', 'USDC', '--eth', '1'], /--eth is for the native coin/],
       [
         ['tenants', 'deposit', 'acme', '--asset', 'USDC', '--amount', '5'],
-        /--chain-id: required for a token/,
+        /unknown_asset: asset "USDC" is not registered on chain 31337/,
+      ],
+      // Books are per chain: a chain the relayer has no wallet on books nothing.
+      [
+        ['tenants', 'deposit', 'acme', '--chain-id', '5', '--amount', '5'],
+        /chain 5 is not served by this relayer: it has hot wallets on chain 31337/,
       ],
       [['submit', ...payment.slice(2), '--eth', '1'], /--chain-id/],
       [
