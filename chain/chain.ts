@@ -60,6 +60,8 @@ export interface Chain {
   readonly stuckAfterMs: number;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
   readonly maxFeePerTransfer: bigint;
+  /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */
+  readonly lowBalanceWei?: bigint;
   /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
   /** Takes on a wallet added at run time; false when the process already signs for it. */

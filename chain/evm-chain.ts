@@ -51,6 +51,7 @@ import {
   type FeeChoice,
   type FeeMarket,
   type FeePolicy,
+  type GasPricing,
 } from './fee-policy';
 
 /** One JSON-RPC request as one endpoint answered it: the per-endpoint metrics count these. */
@@ -73,6 +74,10 @@ export interface EvmChainSettings {
   rpcTimeoutMs: number;
   stuckAfterMs: number;
   fees: FeePolicy;
+  /** Type-2 transactions (max fee and tip), or type-0 (`gasPrice`) on a chain without EIP-1559. */
+  gasPricing?: GasPricing;
+  /** A hot wallet below this (wei) is low on this chain. */
+  lowBalanceWei?: bigint;
   onRpcResponse?: (event: RpcResponseEvent) => void;
   /** The provider's budget: every call of every endpoint spends from that endpoint's. */
   budget?: ChainBudget;
@@ -153,6 +158,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
   };
   // Grows when a wallet is added at run time (addSigner): readers see the same array.
   const walletAddresses = settings.signers.map((signer) => signer.account.address);
+  const gasPricing: GasPricing = settings.gasPricing ?? 'eip1559';
 
   /** Turns a node's refusal into the relayer's typed error (see the RPC error table). */
   function typed(error: unknown, wallet?: Hex): Error {
@@ -204,6 +210,12 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
 
   async function feeMarket(): Promise<FeeMarket> {
     const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
+    if (gasPricing === 'legacy') {
+      // One price per gas, read once per head block: the floor and the bid, no tip (the fee
+      // policy then bids it, replacements bump it, and a transaction signs it as gasPrice).
+      const gasPrice = await rpc(reads.valueAt(block.hash, 'gasPrice', () => client.getGasPrice()));
+      return { baseFeePerGas: gasPrice, maxFeePerGas: gasPrice, maxPriorityFeePerGas: 0n };
+    }
     // The tip the node suggests, like the wallets' balances: read once per head block.
     const tip = await rpc(
       reads.valueAt(block.hash, 'tip', () => client.estimateMaxPriorityFeePerGas()),
@@ -280,6 +292,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
 
   const chain: Chain = {
     maxFeePerTransfer: settings.fees.caps.maxFeePerTransfer,
+    ...(settings.lowBalanceWei !== undefined && { lowBalanceWei: settings.lowBalanceWei }),
     chainId,
     confirmations: settings.confirmations,
     firstLookInMs: () =>
@@ -398,17 +411,25 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
 
     async signTransfer(plan: TransferPlan, nonce: number): Promise<SignedTransfer> {
-      const rawTx = await signChecked(signerFor(plan.from), {
-        type: 'eip1559',
+      const fields = {
         chainId,
         nonce,
         to: plan.to,
         value: plan.value,
         gas: plan.gas,
-        maxFeePerGas: plan.maxFeePerGas,
-        maxPriorityFeePerGas: plan.maxPriorityFeePerGas,
         ...(plan.data && { data: plan.data }),
-      });
+      };
+      const rawTx = await signChecked(
+        signerFor(plan.from),
+        gasPricing === 'legacy'
+          ? { ...fields, type: 'legacy', gasPrice: plan.maxFeePerGas }
+          : {
+              ...fields,
+              type: 'eip1559',
+              maxFeePerGas: plan.maxFeePerGas,
+              maxPriorityFeePerGas: plan.maxPriorityFeePerGas,
+            },
+      );
       return { rawTx, txHash: keccak256(rawTx) };
     },
 

@@ -36,7 +36,7 @@ export async function lowWallets({
       const balances = await Promise.all(addresses.map((address) => chain.walletBalance(address)));
       return addresses
         .map((address, i) => ({ chainId, address, balanceWei: balances[i]! }))
-        .filter((wallet) => wallet.balanceWei < lowBalanceWei);
+        .filter((wallet) => wallet.balanceWei < (chain.lowBalanceWei ?? lowBalanceWei));
     }),
   );
   return perChain.flat();
@@ -51,13 +51,15 @@ export async function walletStandings({
   const perChain = await Promise.all(
     chains.chainIds.map(async (chainId) => {
       const retired = await retiredWallets(database.kysely, chainId);
-      return (await lanesOf(database, chains.get(chainId))).map((lane) => ({
+      const chain = chains.get(chainId);
+      const mark = chain.lowBalanceWei ?? lowBalanceWei;
+      return (await lanesOf(database, chain)).map((lane) => ({
         chainId,
         address: lane.address,
         balanceWei: lane.balance,
         pendingNonces: lane.pending,
         blockedBy: lane.blockedBy ?? null,
-        low: lane.balance < lowBalanceWei,
+        low: lane.balance < mark,
         retired: retired.has(lane.address),
       }));
     }),

@@ -1,11 +1,12 @@
 import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
 import type { ChainReadSharing } from './chain-read-sharing';
+import type { ChainConfig } from './config/chains-file';
 import type { RelayerConfig } from './config/load';
 import type { RpcBudgets } from './rpc-budgets';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { walletSigners } from './wallet-signers';
 
-/** Every EVM chain a worker process sends on: CHAIN_ID first, then EXTRA_CHAINS; one set of signers. */
+/** Every EVM chain a worker process sends on, as `config.chains` gives them; one set of signers. */
 export const evmChainsSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
@@ -13,32 +14,37 @@ export const evmChainsSettings = (
   signers: readonly WalletSigner[] = walletSigners(config),
   sharing?: ChainReadSharing,
 ): EvmChainSettings[] =>
-  [{ chainId: config.chainId, rpcUrls: config.rpcUrls }, ...config.extraChains].map((chain) => ({
+  config.chains.map((chain) => ({
     ...evmChainSettings(config, onRpcResponse, chain, signers),
     ...(budgets && { budget: budgets.forChain(chain.chainId) }),
     ...(sharing && { shareReads: sharing.share }),
   }));
 
-/** One EVM chain as the configuration describes it (CHAIN_ID's unless `chain` is given). */
+/** One EVM chain as the configuration describes it (the first of `config.chains` by default). */
 export const evmChainSettings = (
   config: RelayerConfig,
   onRpcResponse?: (event: RpcResponseEvent) => void,
-  chain: { chainId: number; rpcUrls: string[] } = config,
+  chain: ChainConfig = config.chains[0]!,
   signers: readonly WalletSigner[] = walletSigners(config),
 ): EvmChainSettings => ({
   chainId: chain.chainId,
-  rpcUrls: chain.rpcUrls,
-  signers,
-  confirmations: config.confirmations,
-  blockTimeMs: config.blockTimeMs,
+  rpcUrls: chain.endpoints.map((endpoint) => endpoint.url),
+  // A chain with a wallet list sends only from those of the process's wallets.
+  signers: chain.wallets
+    ? signers.filter((signer) => chain.wallets!.includes(signer.account.address))
+    : signers,
+  confirmations: chain.confirmations,
+  blockTimeMs: chain.blockTimeMs,
   pollIntervalMs: config.pollIntervalMs,
   rpcTimeoutMs: config.rpcTimeoutMs,
   stuckAfterMs: config.stuckAfterMs,
+  gasPricing: chain.gasPricing,
+  lowBalanceWei: chain.lowBalanceWei,
   fees: {
     caps: {
-      maxFeePerGas: config.maxFeePerGas,
-      maxPriorityFeePerGas: config.maxPriorityFeePerGas,
-      maxFeePerTransfer: config.maxFeePerTransfer,
+      maxFeePerGas: chain.maxFeePerGas,
+      maxPriorityFeePerGas: chain.maxPriorityFeePerGas,
+      maxFeePerTransfer: chain.maxFeePerTransfer,
     },
     replacementBumpPercent: config.replacementBumpPercent,
     cancelMaxFeePerGas: config.cancelMaxFeePerGas,

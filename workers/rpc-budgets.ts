@@ -6,6 +6,7 @@ import { RpcBudget } from '../throttle/rpc-budget';
 import { weightOf } from '../throttle/rpc-weights';
 import { sharedSpendWindow } from '../throttle/shared-spend-window';
 import { localSpendWindow } from '../throttle/spend-window';
+import type { ChainEndpoint } from './config/chains-file';
 import type { RelayerConfig } from './config/load';
 
 export interface RpcBudgets {
@@ -37,8 +38,19 @@ export function startRpcBudgets(
     registers: [metrics],
   });
   const budgets = new Map<string, RpcBudget>();
-  const settings = { unitsPerSecond: config.rpcUnitsPerSecond, weights: config.rpcWeights };
-  const limit = { perSecond: config.rpcUnitsPerSecond, burst: config.rpcBurstUnits };
+  // Each endpoint's quota, as its chain's settings give it (CHAINS_FILE, else the environment).
+  const endpointOf = (chainId: number, url: string): ChainEndpoint => {
+    const chain = config.chains.find((c) => c.chainId === chainId);
+    const endpoint = chain?.endpoints.find((e) => e.url === url) ?? chain?.endpoints[0];
+    return (
+      endpoint ?? {
+        url,
+        unitsPerSecond: config.rpcUnitsPerSecond,
+        burstUnits: config.rpcBurstUnits,
+        weights: config.rpcWeights,
+      }
+    );
+  };
 
   const budgetOf = (chainId: number, url: string): RpcBudget => {
     const endpoint = endpointLabel(url);
@@ -47,6 +59,9 @@ export function startRpcBudgets(
     if (!budget) {
       // The URL's hash, not the URL: a provider's key lives in its path.
       const budgetId = `rpc-budget:${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
+      const { unitsPerSecond, burstUnits, weights } = endpointOf(chainId, url);
+      const settings = { unitsPerSecond, weights };
+      const limit = { perSecond: unitsPerSecond, burst: burstUnits };
       budget = new RpcBudget(
         settings,
         redis ? sharedSpendWindow(redis, budgetId, limit) : localSpendWindow(limit),
@@ -62,11 +77,16 @@ export function startRpcBudgets(
   };
 
   return {
-    forChain: (chainId) => ({
-      gateFor: (url) => budgetOf(chainId, url),
-      unitsOf: (method) => weightOf(config.rpcWeights, method),
-      burstUnits: config.rpcBurstUnits,
-    }),
+    // Which calls to make (one block-receipts call or one per receipt) follows the chain's first
+    // endpoint's weights: the one it calls unless that fails.
+    forChain: (chainId) => {
+      const first = endpointOf(chainId, '');
+      return {
+        gateFor: (url) => budgetOf(chainId, url),
+        unitsOf: (method) => weightOf(first.weights, method),
+        burstUnits: first.burstUnits,
+      };
+    },
     async close() {
       for (const budget of budgets.values()) await budget.close();
     },

@@ -41,12 +41,13 @@ export function watchWallets({
         const wei = await chain.walletBalance(wallet);
         balance.set({ chain_id: String(chainId), wallet }, Number(formatEther(wei)));
         const key = `${chainId}/${wallet}`;
-        if (wei < lowBalanceWei && !low.has(key)) {
+        const mark = chain.lowBalanceWei ?? lowBalanceWei;
+        if (wei < mark && !low.has(key)) {
           low.add(key);
           console.warn(
-            `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below LOW_BALANCE_ETH ${formatEther(lowBalanceWei)}: top it up`,
+            `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below its low mark ${formatEther(mark)} (LOW_BALANCE_ETH, or the chain's lowBalanceEth): top it up`,
           );
-        } else if (wei >= lowBalanceWei && low.delete(key)) {
+        } else if (wei >= mark && low.delete(key)) {
           console.log(`wallet ${wallet} on chain ${chainId}: topped up, ${formatEther(wei)} ETH`);
         }
       }

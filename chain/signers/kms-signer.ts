@@ -4,7 +4,7 @@ import {
   SignCommand,
   type KMSClient,
 } from '@aws-sdk/client-kms';
-import { keccak256, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import { keccak256, serializeTransaction } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 import {
   RelayerError,
@@ -16,7 +16,7 @@ import type { Hex } from '../../domain/transfer';
 import { signerLabel } from '../../domain/wallet-signer-setting';
 import { ethereumSignature, publicKeyOfSpki } from './kms-signature';
 import type { SigningSlots } from './signing-slots';
-import { signerOf, type WalletSigner } from './wallet-signer';
+import { signerOf, type SignableTransfer, type WalletSigner } from './wallet-signer';
 
 export interface KmsSignerSettings {
   /** The wallet the key is said to hold: checked against the key's public key before signing. */
@@ -84,7 +84,7 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
     return publicKey;
   }
 
-  async function signTransaction(transaction: TransactionSerializableEIP1559): Promise<Hex> {
+  async function signTransaction(transaction: SignableTransfer): Promise<Hex> {
     const key = await keyOfWallet();
     const digest = keccak256(serializeTransaction(transaction));
     let der: Uint8Array | undefined;

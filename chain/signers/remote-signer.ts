@@ -16,7 +16,7 @@ import {
 import type { Hex } from '../../domain/transfer';
 import { signerLabel } from '../../domain/wallet-signer-setting';
 import type { SigningSlots } from './signing-slots';
-import { signerOf, type WalletSigner } from './wallet-signer';
+import { signerOf, type SignableTransfer, type WalletSigner } from './wallet-signer';
 
 export interface RemoteSignerSettings {
   /** The wallet the signer holds the key of. */
@@ -44,9 +44,9 @@ export function remoteSigner({
   const client = createWalletClient({
     transport: http(url, { retryCount: 0, timeout: timeoutMs }),
   });
-  const signTransaction = async (transaction: TransactionSerializableEIP1559): Promise<Hex> => {
+  const signTransaction = async (transaction: SignableTransfer): Promise<Hex> => {
     const request = {
-      ...formatTransactionRequest({ ...transaction, from: address, type: 'eip1559' }),
+      ...formatTransactionRequest({ ...transaction, from: address }),
       chainId: numberToHex(transaction.chainId!),
     } as const;
     try {

@@ -2,7 +2,8 @@ import {
   parseTransaction,
   recoverTransactionAddress,
   type TransactionSerializableEIP1559,
-  type TransactionSerializedEIP1559,
+  type TransactionSerializableLegacy,
+  type TransactionSerialized,
 } from 'viem';
 import { toAccount, type LocalAccount } from 'viem/accounts';
 import { RelayerError, SignerMismatchError, SignerUnavailableError } from '../../domain/errors';
@@ -36,15 +37,14 @@ export interface WalletSigner {
 export function signerOf(
   address: Hex,
   keyLabel: string,
-  signTransaction: (transaction: TransactionSerializableEIP1559) => Promise<Hex>,
+  signTransaction: (transaction: SignableTransfer) => Promise<Hex>,
   check?: () => Promise<void>,
 ): WalletSigner {
   const refuse = () => Promise.reject(new Error(`${keyLabel} signs transactions only`));
   return {
     account: toAccount({
       address,
-      signTransaction: (transaction) =>
-        signTransaction(transaction as TransactionSerializableEIP1559),
+      signTransaction: (transaction) => signTransaction(transaction as SignableTransfer),
       signMessage: refuse,
       signTypedData: refuse,
     }),
@@ -53,16 +53,19 @@ export function signerOf(
   };
 }
 
-/** The fields a transfer's signature must cover exactly as asked. */
-const checkedFields = [
-  'chainId',
-  'nonce',
-  'to',
-  'value',
-  'gas',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-] as const;
+/**
+ * What the relayer signs: an EIP-1559 transaction (type 2), or a legacy one (type 0, `gasPrice`)
+ * on a chain without EIP-1559.
+ */
+export type SignableTransfer =
+  | (TransactionSerializableEIP1559 & { type: 'eip1559' })
+  | (TransactionSerializableLegacy & { type: 'legacy' });
+
+/** The fields a transfer's signature must cover exactly as asked, by its type. */
+const checkedFields = {
+  eip1559: ['chainId', 'nonce', 'to', 'value', 'gas', 'maxFeePerGas', 'maxPriorityFeePerGas'],
+  legacy: ['chainId', 'nonce', 'to', 'value', 'gas', 'gasPrice'],
+} as const;
 
 /**
  * Signs `transaction` and, for a key held elsewhere, proves the bytes are what was asked before
@@ -73,28 +76,28 @@ const checkedFields = [
  */
 export async function signChecked(
   signer: WalletSigner,
-  transaction: TransactionSerializableEIP1559,
+  transaction: SignableTransfer,
 ): Promise<Hex> {
   const wallet = signer.account.address;
   let rawTx: Hex;
   try {
-    rawTx = await signer.account.signTransaction({ ...transaction, type: 'eip1559' });
+    rawTx = await signer.account.signTransaction(transaction);
   } catch (error) {
     if (error instanceof RelayerError) throw error;
     throw new SignerUnavailableError(wallet, signer.keyLabel, error);
   }
   if (signer.inProcess) return rawTx;
-  const serializedTransaction = rawTx as TransactionSerializedEIP1559;
-  let signed: ReturnType<typeof parseTransaction<TransactionSerializedEIP1559>>;
+  const serializedTransaction = rawTx as TransactionSerialized;
+  let signed: Record<string, unknown>;
   let sender: Hex;
   try {
-    signed = parseTransaction(serializedTransaction);
+    signed = parseTransaction(serializedTransaction) as Record<string, unknown>;
     sender = await recoverTransactionAddress({ serializedTransaction });
   } catch (error) {
     throw new SignerMismatchError(
       wallet,
       signer.keyLabel,
-      `its answer is not a signed EIP-1559 transaction (${(error as Error).message.split('\n')[0]})`,
+      `its answer is not a signed transaction (${(error as Error).message.split('\n')[0]})`,
     );
   }
   if (sender.toLowerCase() !== wallet.toLowerCase()) {
@@ -102,10 +105,11 @@ export async function signChecked(
   }
   // A zero (a cancel's value, a zero tip) is an empty field in the encoding: parsed as absent.
   const asSigned = (value: unknown) => String(value ?? 0).toLowerCase();
-  const changed: string[] = checkedFields.filter(
-    (field) => asSigned(signed[field]) !== asSigned(transaction[field]),
+  const asked = transaction as Record<string, unknown>;
+  const changed: string[] = checkedFields[transaction.type].filter(
+    (field) => asSigned(signed[field]) !== asSigned(asked[field]),
   );
-  if (signed.type !== 'eip1559') changed.push('type');
+  if (signed.type !== transaction.type) changed.push('type');
   if ((signed.data ?? '0x') !== (transaction.data ?? '0x')) changed.push('data');
   if (changed.length > 0) {
     throw new SignerMismatchError(wallet, signer.keyLabel, `it changed ${changed.join(', ')}`);

@@ -17,6 +17,10 @@ export interface AnvilOptions {
   accounts?: number;
   /** Another mnemonic than anvil's usual one: other development accounts (a remote signer's). */
   mnemonic?: string;
+  /** An older EVM, e.g. `berlin`: before London, a chain without EIP-1559 (legacy gas only). */
+  hardfork?: string;
+  /** The finalized block trails the head by two epochs of this many slots (anvil's: 32). */
+  slotsInAnEpoch?: number;
 }
 
 export interface Anvil {
@@ -54,6 +58,8 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)];
   args.push('--accounts', String(accounts), '--mnemonic', mnemonic, '--silent');
   args.push('--config-out', configOut);
+  if (options.hardfork) args.push('--hardfork', options.hardfork);
+  if (options.slotsInAnEpoch) args.push('--slots-in-an-epoch', String(options.slotsInAnEpoch));
   if (options.blockTimeSeconds !== undefined)
     args.push('--block-time', String(options.blockTimeSeconds));
   reapChildrenOnExit();

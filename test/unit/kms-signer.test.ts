@@ -6,12 +6,12 @@ import {
 } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { createPublicKey } from 'node:crypto';
-import { parseGwei, type Hex, type TransactionSerializableEIP1559 } from 'viem';
+import { parseGwei, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { kmsSigner } from '../../chain/signers/kms-signer';
 import { waitFor } from '../../dev/stack/wait-for';
 import { signingSlots } from '../../chain/signers/signing-slots';
-import { signChecked } from '../../chain/signers/wallet-signer';
+import { signChecked, type SignableTransfer } from '../../chain/signers/wallet-signer';
 import { ErrorType, RelayerError } from '../../domain/errors';
 
 const privateKey: Hex = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -72,7 +72,7 @@ function fakeKms(fail?: () => Error) {
   };
 }
 
-const transfer = (nonce: number): TransactionSerializableEIP1559 => ({
+const transfer = (nonce: number): SignableTransfer => ({
   type: 'eip1559',
   chainId: 1,
   nonce,

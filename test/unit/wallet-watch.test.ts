@@ -34,7 +34,7 @@ describe('the wallet watch of a worker', () => {
       balance = parseEther('0.2');
       await jest.advanceTimersByTimeAsync(3000);
       expect(warn.mock.calls.map(([line]) => line)).toEqual([
-        expect.stringContaining(`wallet ${wallet} on chain 5: 0.2 ETH, below LOW_BALANCE_ETH 0.5`),
+        expect.stringContaining(`wallet ${wallet} on chain 5: 0.2 ETH, below its low mark 0.5`),
       ]);
       balance = parseEther('2');
       await jest.advanceTimersByTimeAsync(1000);

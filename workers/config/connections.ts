@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, list, url, extraChain, setting } from './parsers';
+import { integer, list, url, extraChain, optional, setting } from './parsers';
 
 /** Where the process connects: Temporal, the database, the chains. */
 export const connectionsSettings = {
@@ -44,6 +44,12 @@ export const connectionsSettings = {
     // Provider URLs often carry an API key: never echoed.
     secret: true,
     parse: list(url),
+  }),
+  chainsFile: setting({
+    env: 'CHAINS_FILE',
+    fallback: '',
+    doc: 'A YAML or JSON file of the chains served, each with its own endpoints and quotas, block time, confirmations, gas pricing, fee caps, wallets and low-balance mark (docs/chains.md); instead of CHAIN_ID, RPC_URLS and EXTRA_CHAINS, whose other settings become its defaults',
+    parse: optional(z.string().min(1)),
   }),
   extraChains: setting({
     env: 'EXTRA_CHAINS',

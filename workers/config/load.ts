@@ -1,6 +1,13 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { ErrorType } from '../../domain/errors';
 import { essentialMethods, weightOf } from '../../throttle/rpc-weights';
+import {
+  chainsOfEnvironment,
+  readChainsFile,
+  type ChainConfig,
+  type ChainDefaults,
+  type ChainEndpoint,
+} from './chains-file';
 import type { Setting } from './parsers';
 import type { Role } from './role';
 import { settings } from './settings';
@@ -8,6 +15,12 @@ import { settings } from './settings';
 type Settings = typeof settings;
 export type RelayerConfig = {
   [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never;
+} & {
+  /**
+   * Every chain served, CHAIN_ID's (or the chains file's first) first, each setting resolved.
+   * With CHAINS_FILE, chainId and rpcUrls are its first chain's.
+   */
+  chains: ChainConfig[];
 };
 
 export class ConfigError extends Error {
@@ -50,12 +63,89 @@ export function loadConfig(
   if (extraChains.some((chain) => chain.chainId === config.chainId)) {
     problems.push(`EXTRA_CHAINS: chain ${String(config.chainId)} is already CHAIN_ID`);
   }
+  problems.push(...resolveChains(config, env));
   problems.push(...walletProblems(config as Partial<RelayerConfig>, roles));
   if (config.rpcWeights && config.rpcBurstUnits && config.rpcUnitsPerSecond) {
-    problems.push(...budgetProblems(config as Pick<RelayerConfig, BudgetKeys>));
+    const c = config as RelayerConfig;
+    problems.push(
+      ...budgetProblems({
+        weights: c.rpcWeights,
+        burstUnits: c.rpcBurstUnits,
+        unitsPerSecond: c.rpcUnitsPerSecond,
+      }),
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as RelayerConfig;
+}
+
+/**
+ * `config.chains`: the chains file's, or the environment's shorthand; the other single-chain
+ * settings are the defaults of both. Problems are returned, the config completed in place.
+ */
+function resolveChains(
+  config: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): string[] {
+  const c = config as Partial<RelayerConfig>;
+  const needed = [
+    c.blockTimeMs,
+    c.confirmations,
+    c.gasPricing,
+    c.maxFeePerGas,
+    c.maxPriorityFeePerGas,
+    c.maxFeePerTransfer,
+    c.lowBalance,
+    c.rpcUnitsPerSecond,
+    c.rpcBurstUnits,
+    c.rpcWeights,
+    c.chainId,
+    c.rpcUrls,
+  ];
+  // A bad default is reported as such already.
+  if (needed.some((value) => value === undefined) || !('chainsFile' in config)) return [];
+  const defaults: ChainDefaults = {
+    blockTimeMs: c.blockTimeMs!,
+    confirmations: c.confirmations!,
+    gasPricing: c.gasPricing!,
+    maxFeePerGas: c.maxFeePerGas!,
+    maxPriorityFeePerGas: c.maxPriorityFeePerGas!,
+    maxFeePerTransfer: c.maxFeePerTransfer!,
+    lowBalanceWei: c.lowBalance!,
+    unitsPerSecond: c.rpcUnitsPerSecond!,
+    burstUnits: c.rpcBurstUnits!,
+    weights: c.rpcWeights!,
+  };
+  if (c.chainsFile === undefined) {
+    config.chains = chainsOfEnvironment(
+      { chainId: c.chainId!, rpcUrls: c.rpcUrls! },
+      c.extraChains ?? [],
+      defaults,
+    );
+    return [];
+  }
+  const shorthand = ['CHAIN_ID', 'RPC_URLS', 'EXTRA_CHAINS'].filter((name) => env[name]?.trim());
+  if (shorthand.length > 0) {
+    return [`CHAINS_FILE: names the chains; unset ${shorthand.join(', ')} (given too)`];
+  }
+  const fromFile = readChainsFile(c.chainsFile, defaults);
+  if ('problems' in fromFile) return fromFile.problems;
+  const endpointProblems = fromFile.chains.flatMap((chain) =>
+    chain.endpoints.flatMap((endpoint, i) => {
+      const at = `CHAINS_FILE ${c.chainsFile}: chains (${chain.name}).rpc[${i}]`;
+      return budgetProblems(endpoint, {
+        burst: `${at}.burstUnits`,
+        units: `${at}.unitsPerSecond`,
+        weights: 'its weights',
+      });
+    }),
+  );
+  if (endpointProblems.length > 0) return endpointProblems;
+  config.chains = fromFile.chains;
+  config.chainId = fromFile.chains[0]!.chainId;
+  config.rpcUrls = fromFile.chains[0]!.endpoints.map((endpoint) => endpoint.url);
+  config.extraChains = [];
+  return [];
 }
 
 /** A worker needs a wallet; a wallet is held by one key; a KMS key needs its region. */
@@ -97,25 +187,25 @@ function walletProblems(config: Partial<RelayerConfig>, roles: readonly Role[]):
   return problems;
 }
 
-type BudgetKeys = 'rpcWeights' | 'rpcBurstUnits' | 'rpcUnitsPerSecond';
-
-/** A budget that cannot pay for one call the relayer needs would stall it: refused at start. */
-function budgetProblems({
-  rpcWeights,
-  rpcBurstUnits,
-  rpcUnitsPerSecond,
-}: Pick<RelayerConfig, BudgetKeys>) {
-  const heaviest = Math.max(...essentialMethods.map((method) => weightOf(rpcWeights, method)));
-  const send = weightOf(rpcWeights, 'eth_sendRawTransaction');
+/**
+ * A budget that cannot pay for one call the relayer needs would stall it: refused at start.
+ * `where` names the settings: the environment's, or an endpoint of the chains file.
+ */
+function budgetProblems(
+  { weights, burstUnits, unitsPerSecond }: Omit<ChainEndpoint, 'url'>,
+  where = { burst: 'RPC_BURST_UNITS', units: 'RPC_UNITS_PER_SECOND', weights: 'RPC_WEIGHTS' },
+): string[] {
+  const heaviest = Math.max(...essentialMethods.map((method) => weightOf(weights, method)));
+  const send = weightOf(weights, 'eth_sendRawTransaction');
   return [
-    ...(rpcBurstUnits < heaviest
+    ...(burstUnits < heaviest
       ? [
-          `RPC_BURST_UNITS: must be at least ${heaviest}, the heaviest call the relayer needs under RPC_WEIGHTS (got "${rpcBurstUnits}")`,
+          `${where.burst}: must be at least ${heaviest}, the heaviest call the relayer needs under ${where.weights} (got "${burstUnits}")`,
         ]
       : []),
-    ...(rpcUnitsPerSecond < send
+    ...(unitsPerSecond < send
       ? [
-          `RPC_UNITS_PER_SECOND: must be at least ${send}, one send under RPC_WEIGHTS (got "${rpcUnitsPerSecond}")`,
+          `${where.units}: must be at least ${send}, one send under ${where.weights} (got "${unitsPerSecond}")`,
         ]
       : []),
   ];

@@ -47,6 +47,12 @@ export const transactionsSettings = {
     doc: 'How long a sent transaction may stay unconfirmed before the intent waits in needs_review (the lane rule runs from then on); recorded in each intent as it starts',
     parse: integer(1000, 7 * 86_400_000),
   }),
+  gasPricing: setting({
+    env: 'GAS_PRICING',
+    fallback: 'eip1559',
+    doc: 'How the chain prices gas: `eip1559` (type-2 transactions, max fee and tip) or `legacy` (type-0, `gasPrice`, for chains without EIP-1559; replacements bump it); per chain in CHAINS_FILE',
+    parse: z.enum(['eip1559', 'legacy'], { error: 'must be eip1559 or legacy' }),
+  }),
   maxFeePerGas: setting({
     env: 'MAX_FEE_PER_GAS_GWEI',
     fallback: '500',

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEther, parseGwei } from 'viem';
+import { loadConfig } from '../../workers/config/load';
+import { problemsOf } from '../support/config-problems';
+
+const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const wallet = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chains-file-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fileWith = (name: string, content: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+describe('CHAINS_FILE', () => {
+  it('gives each chain its own endpoints and quotas, block time, depth, gas pricing, caps, wallets and low mark; what it leaves out comes from the environment', () => {
+    const path = fileWith(
+      'two.yaml',
+      `chains:
+  - chainId: 1
+    name: ethereum
+    rpc:
+      - url: https://eth.example/v2/secret
+        unitsPerSecond: 330
+        burstUnits: 660
+        weights: alchemy
+      - https://backup.example
+    blockTimeMs: 12000
+    confirmations: 3
+    maxFeePerGasGwei: 80
+    lowBalanceEth: "0.5"
+  - chainId: 56
+    name: bnb
+    rpc: [https://bnb.example]
+    blockTimeMs: 3000
+    gasPricing: legacy
+    wallets: ["${wallet.toLowerCase()}"]
+`,
+    );
+    const config = loadConfig({
+      HOT_WALLET_KEYS: key,
+      CHAINS_FILE: path,
+      CONFIRMATIONS: '2',
+      RPC_UNITS_PER_SECOND: '40',
+    });
+    expect(config.chainId).toBe(1);
+    expect(config.rpcUrls).toEqual(['https://eth.example/v2/secret', 'https://backup.example']);
+    const [ethereum, bnb] = config.chains;
+    expect(ethereum).toMatchObject({
+      name: 'ethereum',
+      blockTimeMs: 12_000,
+      confirmations: 3,
+      gasPricing: 'eip1559',
+      maxFeePerGas: parseGwei('80'),
+      maxPriorityFeePerGas: parseGwei('20'),
+      lowBalanceWei: parseEther('0.5'),
+    });
+    expect(ethereum!.endpoints.map((e) => [e.unitsPerSecond, e.burstUnits])).toEqual([
+      [330, 660],
+      [40, 100],
+    ]);
+    expect(ethereum!.endpoints[0]!.weights.byMethod.eth_sendRawTransaction).toBe(250);
+    expect(ethereum!.wallets).toBeUndefined();
+    expect(bnb).toMatchObject({
+      chainId: 56,
+      blockTimeMs: 3000,
+      confirmations: 2,
+      gasPricing: 'legacy',
+      wallets: [wallet],
+    });
+  });
+
+  it('names the chain and the key of every problem, all at once, JSON as well as YAML', () => {
+    const path = fileWith(
+      'bad.json',
+      JSON.stringify({
+        chains: [
+          { chainId: 1, name: 'ethereum', rpc: ['https://eth.example'], confirmation: 3 },
+          {
+            chainId: 1,
+            name: 'Base',
+            rpc: [{ url: 'https://base.example', unitsPerSecond: 0 }],
+            gasPricing: 'eip4844',
+          },
+          { chainId: 10, name: 'optimism', rpc: [] },
+        ],
+      }),
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path })).toEqual([
+      `CHAINS_FILE ${path}: chains[0] (ethereum): Unrecognized key: "confirmation"`,
+      `CHAINS_FILE ${path}: chains[1] (Base).name: must be lower-case letters, digits and "-"`,
+      `CHAINS_FILE ${path}: chains[1] (Base).rpc[0].unitsPerSecond: must be at least 1`,
+      `CHAINS_FILE ${path}: chains[1] (Base).gasPricing: must be eip1559 or legacy`,
+      `CHAINS_FILE ${path}: chains[2] (optimism).rpc: must list at least one endpoint`,
+    ]);
+    // A chain named twice, once the chains themselves are well formed.
+    const twice = fileWith(
+      'twice.yaml',
+      'chains:\n  - {chainId: 1, name: a, rpc: [https://a.example]}\n  - {chainId: 1, name: b, rpc: [https://b.example]}\n',
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: twice })).toEqual([
+      `CHAINS_FILE ${twice}: chains[1] (b).chainId: chain 1 is already chains[0]`,
+    ]);
+  });
+
+  it('refuses an endpoint whose quota cannot pay for one send, and a file beside the shorthand', () => {
+    const path = fileWith(
+      'tight.yaml',
+      'chains:\n  - {chainId: 1, name: eth, rpc: [{url: "https://eth.example", weights: alchemy, unitsPerSecond: 100, burstUnits: 300}]}\n',
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path })).toEqual([
+      `CHAINS_FILE ${path}: chains (eth).rpc[0].unitsPerSecond: must be at least 250, one send under its weights (got "100")`,
+    ]);
+    expect(
+      problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path, EXTRA_CHAINS: '5=http://x.example' }),
+    ).toEqual(['CHAINS_FILE: names the chains; unset EXTRA_CHAINS (given too)']);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: join(dir, 'missing.yaml') })).toEqual([
+      expect.stringMatching(/^CHAINS_FILE: cannot read .*missing\.yaml: ENOENT/),
+    ]);
+  });
+
+  it('without a file, the shorthand is its chains: CHAIN_ID and RPC_URLS, then EXTRA_CHAINS', () => {
+    const config = loadConfig({
+      HOT_WALLET_KEYS: key,
+      CHAIN_ID: '7',
+      EXTRA_CHAINS: '8=http://eight.example',
+      GAS_PRICING: 'legacy',
+    });
+    expect(
+      config.chains.map((c) => [c.chainId, c.gasPricing, c.endpoints.map((e) => e.url)]),
+    ).toEqual([
+      [7, 'legacy', ['http://127.0.0.1:8545']],
+      [8, 'legacy', ['http://eight.example']],
+    ]);
+  });
+});
