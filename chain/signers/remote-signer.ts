@@ -6,7 +6,6 @@ import {
   HttpRequestError,
   numberToHex,
   RpcRequestError,
-  type TransactionSerializableEIP1559,
 } from 'viem';
 import {
   SignerMismatchError,

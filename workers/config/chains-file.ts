@@ -161,11 +161,10 @@ export function chainsOfEnvironment(
   extra: readonly { chainId: number; rpcUrls: string[] }[],
   defaults: ChainDefaults,
 ): ChainConfig[] {
-  const { unitsPerSecond: _units, burstUnits: _burst, weights: _weights, ...perChain } = defaults;
-  return [home, ...extra].map((chain) => ({
-    ...perChain,
-    chainId: chain.chainId,
-    name: `chain-${chain.chainId}`,
-    endpoints: chain.rpcUrls.map((endpoint) => ({ url: endpoint, ...quotaOf(defaults) })),
-  }));
+  return [home, ...extra].map((chain) =>
+    resolveChain(
+      { chainId: chain.chainId, name: `chain-${chain.chainId}`, rpc: chain.rpcUrls },
+      defaults,
+    ),
+  );
 }
