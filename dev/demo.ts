@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
-import { nativeBookOf } from '../domain/ledger-book';
-import { tenantBalance } from '../store/ledger';
+import { depositAsset } from '../service/assets';
+import { balancesOf } from '../service/balances';
 import { startEmbeddedStack } from './stack/embedded-stack';
 import { ConfigError, loadConfig } from '../workers/config/load';
 import { exitOnError } from '../workers/exit-on-error';
@@ -67,6 +67,9 @@ function parseOptions() {
 const usageError = (problem: string) =>
   new ConfigError([problem, '', usage], 'invalid command line');
 
+/** What each tenant deposits on the second chain (the home chain's is in `tenants`). */
+const secondChainDeposit = parseEther('5');
+
 /** Each tenant may have 6 intents open at once: the demo shows admission turning the rest away. */
 const tenants = [
   { id: 'acme', name: 'Acme Payroll', depositWei: parseEther('50'), maxInFlight: 6 },
@@ -79,15 +82,19 @@ async function main(): Promise<void> {
   installRuntime('WARN');
   const step = (message: string) => console.log(`• ${message}`);
 
-  step('starting Temporal dev server, anvil and the database');
+  step('starting Temporal dev server, two anvils (two chains) and the database');
   const stack = await startEmbeddedStack({ ...options, progress: step });
   const [walletA, walletB] = stack.anvil.keys;
+  // The chains come from the stack's chains file: the shorthand for one chain must be unset.
+  const shorthand = ['CHAIN_ID', 'RPC_URLS', 'EXTRA_CHAINS'];
+  const environment = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !shorthand.includes(name)),
+  );
   const config = loadConfig({
-    ...process.env,
+    ...environment,
     TEMPORAL_ADDRESS: stack.temporal.address,
     DATABASE_URL: stack.databaseUrl,
-    RPC_URLS: stack.anvil.rpcUrl,
-    CHAIN_ID: String(stack.anvil.chainId),
+    CHAINS_FILE: stack.chainsFile,
     HOT_WALLET_KEYS: `${walletA},${walletB}`,
     CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
     API_PORT: String(options.apiPort),
@@ -98,7 +105,7 @@ async function main(): Promise<void> {
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     (stopping ??= (async () => {
-      step('stopping: draining the worker, then the dev server and anvil');
+      step('stopping: draining the worker, then the dev server and the anvils');
       await relayer.stop();
       await stack.stop();
     })());
@@ -121,6 +128,17 @@ async function main(): Promise<void> {
       { ...tenant, deposit: { chainId: config.chainId, wei: tenant.depositWei } },
       now,
     );
+    // Books are per chain: what pays on the second chain is deposited there.
+    await depositAsset(
+      relayer.database,
+      {
+        tenantId: tenant.id,
+        chainId: stack.secondAnvil.chainId,
+        asset: 'native',
+        amount: secondChainDeposit,
+      },
+      now,
+    );
     const { apiKey } = await createApiKey(
       relayer.database,
       { role: 'tenant', tenantId: tenant.id, label: 'demo' },
@@ -128,7 +146,10 @@ async function main(): Promise<void> {
     );
     apiKeys.set(tenant.id, apiKey);
   }
-  step(`tenants ${tenants.map((t) => `${t.id} (${formatEther(t.depositWei)} ETH)`).join(', ')}`);
+  step(
+    `tenants ${tenants.map((t) => t.id).join(', ')}: ${formatEther(tenants[0]!.depositWei)} ETH on chain ${config.chainId}, ` +
+      `${formatEther(secondChainDeposit)} ETH on chain ${stack.secondAnvil.chainId} (its blocks come every second)`,
+  );
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
   const startedAt = Date.now();
@@ -141,7 +162,8 @@ async function main(): Promise<void> {
       return submitUntilAdmitted(
         api,
         {
-          chainId: config.chainId,
+          // Every third on the second chain.
+          chainId: i % 3 === 2 ? stack.secondAnvil.chainId : config.chainId,
           from: senders[i % senders.length]!,
           to: privateKeyToAccount(generatePrivateKey()).address,
           amount: parseEther(`0.${String(10 + (i % 90)).padStart(2, '0')}`).toString(),
@@ -162,7 +184,7 @@ async function main(): Promise<void> {
   const counts = await watchUntilSettled(relayer.database, accepted);
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
-  await printLedger(relayer.database, config.chainId);
+  await printLedger(relayer.database);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
   if (unconfirmed > 0) {
@@ -172,7 +194,9 @@ async function main(): Promise<void> {
 
   if (options.keepRunning) {
     step(
-      `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, RPC ${stack.anvil.rpcUrl}`,
+      `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, ` +
+        `RPC ${stack.anvil.rpcUrl} (chain ${stack.anvil.chainId}) and ${stack.secondAnvil.rpcUrl} ` +
+        `(chain ${stack.secondAnvil.chainId}), as the chains file says: ${stack.chainsFile}`,
     );
     const { apiKey: operatorKey } = await createApiKey(
       relayer.database,
@@ -242,15 +266,15 @@ function printSummary(
   );
 }
 
-async function printLedger(database: Database, chainId: number): Promise<void> {
-  const ledger = table(['tenant', 'available ETH', 'held ETH'], ['left', 'right', 'right']);
+async function printLedger(database: Database): Promise<void> {
+  const ledger = table(
+    ['tenant', 'chain', 'available ETH', 'held ETH'],
+    ['left', 'right', 'right', 'right'],
+  );
   for (const tenant of tenants) {
-    const balance = await tenantBalance(database.kysely, tenant.id, nativeBookOf(chainId));
-    ledger.push([
-      tenant.id,
-      formatEther(balance?.available ?? 0n),
-      formatEther(balance?.held ?? 0n),
-    ]);
+    for (const book of await balancesOf(database, tenant.id)) {
+      ledger.push([tenant.id, book.chainId, formatEther(book.available), formatEther(book.held)]);
+    }
   }
   console.log(ledger.toString());
 }

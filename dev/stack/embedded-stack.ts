@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnvil, type Anvil } from './anvil';
 import type { Progress } from './toolchain';
@@ -17,13 +17,21 @@ export interface EmbeddedStackOptions {
 export interface EmbeddedStack {
   temporal: TestWorkflowEnvironment;
   webUiUrl: string;
+  /** The home chain: a block per transaction. */
   anvil: Anvil;
+  /** A second chain with a block every second, on a port of its own. */
+  secondAnvil: Anvil;
+  /** Both chains as a relayer serves them (CHAINS_FILE), written in the state dir. */
+  chainsFile: string;
   databaseUrl: string;
   stop(): Promise<void>;
 }
 
+/** The second chain's block time: the relayer waits for blocks there, as on a real chain. */
+const secondChainBlockSeconds = 1;
+
 /**
- * Temporal dev server (with Web UI), anvil and an SQLite file: everything a worker needs, on one
+ * Temporal dev server (with Web UI), two anvils and an SQLite file: everything a worker needs, on one
  * machine, without a network. Each start is a fresh world: anvil keeps its chain in memory, so
  * an old database would hold nonces the new chain never saw.
  */
@@ -32,7 +40,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   options.progress(`state in ${dir} (the dev server's own log: temporal.log)`);
-  const [temporalStart, anvilStart] = await Promise.allSettled([
+  const [temporalStart, anvilStart, secondStart] = await Promise.allSettled([
     startDevServer({
       port: options.temporalPort,
       uiPort: options.uiPort,
@@ -41,10 +49,17 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       progress: options.progress,
     }),
     startAnvil({ port: options.anvilPort }),
+    startAnvil({ chainId: 31_338, blockTimeSeconds: secondChainBlockSeconds }),
   ]);
-  if (temporalStart.status === 'rejected' || anvilStart.status === 'rejected') {
+  if (
+    temporalStart.status === 'rejected' ||
+    anvilStart.status === 'rejected' ||
+    secondStart.status === 'rejected'
+  ) {
     if (temporalStart.status === 'fulfilled') await temporalStart.value.teardown();
     if (anvilStart.status === 'fulfilled') await anvilStart.value.stop();
+    if (secondStart.status === 'fulfilled') await secondStart.value.stop();
+    if (secondStart.status === 'rejected') throw secondStart.reason;
     throw temporalStart.status === 'rejected'
       ? new Error(
           `could not start the Temporal dev server on port ${options.temporalPort} ` +
@@ -57,13 +72,34 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   }
   const temporal = temporalStart.value;
   const anvil = anvilStart.value;
+  const secondAnvil = secondStart.value;
+  const chainsFile = join(dir, 'chains.yaml');
+  writeFileSync(
+    chainsFile,
+    [
+      '# The chains this demo relayer serves (CHAINS_FILE): each with its own settings.',
+      'chains:',
+      `  - chainId: ${anvil.chainId}`,
+      '    name: home',
+      `    rpc: [${anvil.rpcUrl}]`,
+      '    blockTimeMs: 0 # a block per transaction',
+      `  - chainId: ${secondAnvil.chainId}`,
+      '    name: second',
+      `    rpc: [{ url: ${secondAnvil.rpcUrl}, unitsPerSecond: 50, burstUnits: 50 }]`,
+      `    blockTimeMs: ${secondChainBlockSeconds * 1000}`,
+      '    confirmations: 2',
+      '',
+    ].join('\n'),
+  );
   return {
     temporal,
     webUiUrl: `http://localhost:${options.uiPort}`,
     anvil,
+    secondAnvil,
+    chainsFile,
     databaseUrl: `sqlite:${join(dir, 'relayer.sqlite')}`,
     async stop() {
-      await Promise.all([temporal.teardown(), anvil.stop()]);
+      await Promise.all([temporal.teardown(), anvil.stop(), secondAnvil.stop()]);
     },
   };
 }

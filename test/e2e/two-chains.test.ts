@@ -1,5 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { nativeBookOf } from '../../domain/ledger-book';
@@ -118,6 +121,95 @@ describe('one worker process, two EVM chains at once', () => {
         book,
         total: deposited[balance.chainId],
       });
+    }
+  });
+
+  it('serves its chains from a chains file: a chain without EIP-1559 is paid in type-0 transactions at its own depth', async () => {
+    const world = suite.world();
+    const { database } = world;
+    const legacyChain = await startAnvil({ chainId: 31_339, hardfork: 'berlin' });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'chains-'));
+      const chainsFile = join(dir, 'chains.yaml');
+      writeFileSync(
+        chainsFile,
+        [
+          'chains:',
+          `  - { chainId: ${world.anvil.chainId}, name: home, rpc: [${world.env().RPC_URLS}] }`,
+          `  - chainId: ${legacyChain.chainId}`,
+          '    name: pre-london',
+          `    rpc: [${legacyChain.rpcUrl}]`,
+          '    gasPricing: legacy',
+          '    confirmations: 2',
+          '',
+        ].join('\n'),
+      );
+      const taskQueue = `chains-file-${randomUUID()}`;
+      await suite.spawnWorkers(1, {
+        TASK_QUEUE: taskQueue,
+        CHAIN_ID: '',
+        RPC_URLS: '',
+        CHAINS_FILE: chainsFile,
+        GAS_PAID_BY: 'tenant',
+      });
+      const client = new Client({ connection });
+      const deps = { database, client, taskQueue };
+      await depositAsset(
+        database,
+        {
+          tenantId: 'acme',
+          chainId: legacyChain.chainId,
+          asset: 'native',
+          amount: parseEther('1'),
+        },
+        new Date(),
+      );
+      const before = (await database.kysely.selectFrom('intents').select('id').execute()).length;
+      const requests = Array.from({ length: 4 }, (_, i) => ({
+        tenantId: 'acme',
+        chainId: legacyChain.chainId,
+        from: world.wallets[i % world.wallets.length]!,
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        amount: parseEther('0.01').toString(),
+      }));
+      const ids = await Promise.all(
+        requests.map(async (request) => (await submitIntent(deps, request)).intent.id),
+      );
+      // Two confirmations on automine: the next intents' blocks bury the first ones; the last
+      // needs one more block.
+      const reader = createPublicClient({ transport: http(legacyChain.rpcUrl) });
+      const mined = setInterval(() => void reader.request({ method: 'evm_mine' } as never), 500);
+      try {
+        await waitUntilSettled(world, before + requests.length, 60_000);
+      } finally {
+        clearInterval(mined);
+      }
+      const rows = await database.kysely
+        .selectFrom('intents')
+        .selectAll()
+        .where('id', 'in', ids)
+        .execute();
+      expect(rows.map((row) => row.status)).toEqual(Array(4).fill('confirmed'));
+      for (const row of rows) {
+        const tx = await reader.getTransaction({ hash: row.tx_hash as `0x${string}` });
+        expect({ type: tx.type, gasPrice: tx.gasPrice! > 0n }).toEqual({
+          type: 'legacy',
+          gasPrice: true,
+        });
+        expect(await reader.getBalance({ address: row.to_address as `0x${string}` })).toBe(
+          parseEther('0.01'),
+        );
+      }
+      const ledger = await expectBooksBalanced(database);
+      const book = nativeBookOf(legacyChain.chainId);
+      const gas = ledger.gasCharged[`acme/${book}`] ?? 0n;
+      expect(gas).toBe(rows.reduce((sum, row) => sum + BigInt(row.fee_paid ?? 0), 0n));
+      expect(ledger.balances[`acme/available/${book}`]).toBe(
+        parseEther('1') - parseEther('0.04') - gas,
+      );
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await legacyChain.stop();
     }
   });
 });
