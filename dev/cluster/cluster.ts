@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createApiKey } from '../../service/api-keys';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';
@@ -49,6 +51,11 @@ export interface Cluster {
   world: LocalWorld;
   /** The two RPC endpoints the workers use, in front of one node. */
   proxies: [RpcProxy, RpcProxy];
+  /**
+   * The second chain of docker-compose.yml's chains file: slower blocks, no EIP-1559; the
+   * workers serve it beside the first (its wallets registered, its blocks watched).
+   */
+  legacyChain: Anvil;
   apiUrl: string;
   operatorKey: string;
   /** Worker slots: a running process, or undefined between a stop and a start. */
@@ -66,6 +73,15 @@ export interface Cluster {
   processes(): ClusterProcess[];
   stop(): Promise<void>;
 }
+
+/** A chain of deploy/chains.yaml, as far as the cluster rewrites it. */
+interface ComposeChain {
+  rpc: (string | { url: string })[];
+}
+
+/** An endpoint of a chains file moved to `url`, its quota kept. */
+const movedTo = (endpoint: string | { url: string }, url: string) =>
+  typeof endpoint === 'string' ? url : { ...endpoint, url };
 
 /** What the cluster keeps of each process's output: its last lines, for a failure's report. */
 const outputTail = 200_000;
@@ -116,9 +132,25 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const second = await RpcProxy.start(world.anvil.rpcUrl);
     stops.push(() => second.close());
     const proxies: [RpcProxy, RpcProxy] = [world.proxy!, second];
+    progress('starting a second chain as the chains file has it (3 s blocks, before EIP-1559)');
+    const legacyChain = await startAnvil({
+      chainId: 31_338,
+      blockTimeSeconds: 3,
+      hardfork: 'berlin',
+    });
+    stops.push(() => legacyChain.stop());
 
     const dir = mkdtempSync(join(tmpdir(), 'relayer-cluster-'));
     stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    // deploy/chains.yaml with this place's endpoints: the proxies, the second node.
+    const chainsFile = join(dir, 'chains.yaml');
+    const composeChains = parseYaml(
+      readFileSync(resolve(__dirname, '../../deploy/chains.yaml'), 'utf8'),
+    ) as { chains: [ComposeChain, ComposeChain] };
+    const [home, legacy] = composeChains.chains;
+    home.rpc = proxies.map((proxy) => movedTo(home.rpc[0]!, proxy.url));
+    legacy.rpc = [movedTo(legacy.rpc[0]!, legacyChain.rpcUrl)];
+    writeFileSync(chainsFile, stringifyYaml(composeChains));
     const keysFile = join(dir, 'hot-wallet-keys');
     writeFileSync(keysFile, `${world.walletKeys.join('\n')}\n`, { mode: 0o600 });
     const bundlePath = join(dir, 'workflow-bundle.js');
@@ -126,7 +158,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const place = {
       TEMPORAL_ADDRESS: temporal.address,
       DATABASE_URL: world.databaseUrl,
-      RPC_URLS: proxies.map((proxy) => proxy.url).join(','),
+      CHAINS_FILE: chainsFile,
       REDIS_URL: world.redis!.url,
       API_HOST: '127.0.0.1',
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -231,6 +263,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       relayerPostgres,
       world,
       proxies,
+      legacyChain,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       operatorKey,
       workers,
@@ -255,6 +288,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         { name: 'postgres (relayer)', pid: () => relayerPostgres.pid() },
         { name: 'redis', pid: () => world.redis!.pid() },
         { name: 'anvil', pid: () => world.anvil.pid },
+        { name: 'anvil (legacy chain)', pid: () => legacyChain.pid },
       ],
       stop: stopAll,
     };

@@ -81,7 +81,8 @@ export const imagesNotRun: Record<string, string> = {
 export const placeSettings = {
   TEMPORAL_ADDRESS: 'the Temporal server on loopback',
   DATABASE_URL: "the relayer's PostgreSQL on loopback",
-  RPC_URLS: 'two RPC endpoints (proxies in front of the node, so one can go down)',
+  CHAINS_FILE:
+    "deploy/chains.yaml with the place's endpoints: two RPC proxies in front of the first node (so one can go down), the second node on loopback",
   REDIS_URL: 'Redis on loopback',
   HOT_WALLET_KEYS_FILE: "a file of anvil's development keys instead of a compose secret",
   METRICS_PORT: 'a free port per process, all on one machine',

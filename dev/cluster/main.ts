@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { table } from '../../cli/table';
 import { createApiKey } from '../../service/api-keys';
+import { depositAsset } from '../../service/assets';
 import { setUpTenant } from '../../service/tenants';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
@@ -48,6 +49,17 @@ async function main(): Promise<void> {
     },
     now,
   );
+  // Books are per chain: acme can pay on the second chain what it deposits there.
+  await depositAsset(
+    cluster.world.database,
+    {
+      tenantId: 'acme',
+      chainId: cluster.legacyChain.chainId,
+      asset: 'native',
+      amount: parseEther('10'),
+    },
+    now,
+  );
   const { apiKey } = await createApiKey(
     cluster.world.database,
     { role: 'tenant', tenantId: 'acme', label: 'cluster' },
@@ -59,8 +71,12 @@ async function main(): Promise<void> {
     ['its log', cluster.temporal.logPath],
     ['relayer database', cluster.world.databaseUrl],
     ['Redis (shared quota)', cluster.world.redis!.url],
-    ['anvil (1 block/s)', cluster.world.anvil.rpcUrl],
-    ['RPC endpoints', cluster.proxies.map((proxy) => proxy.url).join(', ')],
+    [`chain ${cluster.world.anvil.chainId}: anvil (1 block/s)`, cluster.world.anvil.rpcUrl],
+    ['  its RPC endpoints', cluster.proxies.map((proxy) => proxy.url).join(', ')],
+    [
+      `chain ${cluster.legacyChain.chainId}: anvil (3 s blocks, legacy gas)`,
+      cluster.legacyChain.rpcUrl,
+    ],
     [
       'workers',
       `${workers} processes, pids ${cluster.workers.map((w) => w!.child.pid).join(', ')}`,
@@ -73,6 +89,7 @@ async function main(): Promise<void> {
       'try:',
       `  export RELAYER_API_URL=${cluster.apiUrl} RELAYER_API_KEY=${apiKey}`,
       `  npm run -s relayer -- submit --chain-id ${cluster.world.anvil.chainId} --to ${cluster.world.wallets[0]} --eth 0.01 --wait`,
+      `  npm run -s relayer -- submit --chain-id ${cluster.legacyChain.chainId} --to ${cluster.world.wallets[0]} --eth 0.01 --wait   # a type-0 transaction`,
       `  ${cli.executable.type === 'existing-path' ? cli.executable.path : 'temporal'} workflow list ` +
         `--address ${cluster.temporal.address} --query 'IntentStatus = "confirmed" AND TenantId = "acme"'`,
       `  (operator key: ${cluster.operatorKey})`,

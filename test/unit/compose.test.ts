@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { settings } from '../../workers/config/settings';
+import { loadConfig } from '../../workers/config/load';
 
 const compose = readFileSync(resolve(__dirname, '../../docker-compose.yml'), 'utf8');
 
@@ -40,5 +41,32 @@ describe('docker-compose.yml', () => {
     const grace = /stop_grace_period: (\d+)s/.exec(compose);
     expect(grace).not.toBeNull();
     expect(drainMs).toBeLessThan(Number(grace![1]) * 1000);
+  });
+
+  it('mounts a chains file the relayer accepts: two chains of different block times, one without EIP-1559', () => {
+    expect(workerEnvironment().CHAINS_FILE).toBe('/etc/relayer/chains.yaml');
+    expect(compose).toContain('./deploy/chains.yaml:/etc/relayer/chains.yaml:ro');
+    // Read as a worker of the stack would: compose's settings (${VAR:-default} as its default).
+    const environment = Object.fromEntries(
+      Object.entries(workerEnvironment()).map(([name, value]) => [
+        name,
+        value.replace(/^\$\{\w+:-(.*)\}$/, '$1'),
+      ]),
+    );
+    const { chains } = loadConfig({
+      ...environment,
+      HOT_WALLET_KEYS: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+      HOT_WALLET_KEYS_FILE: '',
+      CHAINS_FILE: resolve(__dirname, '../../deploy/chains.yaml'),
+    });
+    expect(
+      chains.map((c) => [c.chainId, c.blockTimeMs, c.gasPricing, c.endpoints[0]!.url]),
+    ).toEqual([
+      [31337, 1000, 'eip1559', 'http://anvil:8545'],
+      [31338, 3000, 'legacy', 'http://anvil-legacy:8545'],
+    ]);
+    expect(compose).toMatch(
+      /--chain-id\s+- '31338'[\s\S]*--block-time\s+- '3'[\s\S]*--hardfork\s+- berlin/,
+    );
   });
 });
