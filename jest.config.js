@@ -24,6 +24,7 @@ const postgresSuites = [
   'integration/api',
   'integration/batch',
   'integration/chain-robustness',
+  'integration/finality',
   'integration/migrations',
   'integration/review',
   'integration/review-queue',

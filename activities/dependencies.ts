@@ -49,6 +49,8 @@ export interface ActivityDependencies {
   webhooks?: WebhookSettings;
   /** Who the books charge gas to (GAS_PAID_BY); the house when not given. */
   gasPaidBy?: 'house' | 'tenant';
+  /** Told of each intent the finality sweep marks final (the time-to-finality metric). */
+  onFinalized?: (intent: Intent, finalizedAt: Date) => void;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

@@ -13,6 +13,7 @@ import { hold } from './hold';
 import { markSettling } from './mark-settling';
 import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
+import { markFinalized } from './mark-finalized';
 import { resumeOrphans } from './resume-orphans';
 import { walletTurnCame } from './wallet-turn';
 import { pumpWebhooks } from './webhooks/pump-webhooks';
@@ -37,6 +38,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   skipPendingItems: skipPendingItems(deps),
   finishBatch: finishBatch(deps),
   resumeOrphans: resumeOrphans(deps),
+  markFinalized: markFinalized(deps),
   pumpWebhooks: pumpWebhooks(deps),
 });
 

@@ -68,6 +68,11 @@ export interface Chain {
   addSigner(signer: WalletSigner): boolean;
   pendingNonce(address: Hex): Promise<number>;
   /**
+   * The newest block a reorg can no longer remove, as the chain's finality says: the node's
+   * `finalized` block, or the head less a depth.
+   */
+  finalizedBlock(): Promise<bigint>;
+  /**
    * A wallet's balance at the watched head block: read again when a block since the last read
    * has a transaction from or to the wallet, and at least every 10 blocks (10 s to a minute).
    */

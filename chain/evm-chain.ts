@@ -51,8 +51,8 @@ import {
   type FeeChoice,
   type FeeMarket,
   type FeePolicy,
-  type GasPricing,
 } from './fee-policy';
+import type { Finality, GasPricing } from './chain-traits';
 
 /** One JSON-RPC request as one endpoint answered it: the per-endpoint metrics count these. */
 export interface RpcResponseEvent {
@@ -78,6 +78,8 @@ export interface EvmChainSettings {
   gasPricing?: GasPricing;
   /** A hot wallet below this (wei) is low on this chain. */
   lowBalanceWei?: bigint;
+  /** When a block is final: the node's `finalized` tag (the default), or this many blocks deep. */
+  finality?: Finality;
   onRpcResponse?: (event: RpcResponseEvent) => void;
   /** The provider's budget: every call of every endpoint spends from that endpoint's. */
   budget?: ChainBudget;
@@ -326,6 +328,14 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     },
 
     pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
+    async finalizedBlock() {
+      const finality = settings.finality ?? 'finalized';
+      if (finality === 'finalized') {
+        return (await rpc(client.getBlock({ blockTag: 'finalized' }))).number;
+      }
+      const head = await rpc(client.getBlockNumber({ cacheTime: 0 }));
+      return head > BigInt(finality) ? head - BigInt(finality) : 0n;
+    },
     walletBalance,
 
     async planTransfer(request: TransferRequest): Promise<TransferPlan> {

@@ -30,9 +30,6 @@ export interface FeePolicy {
   replacementBumpPercent: number;
 }
 
-/** How a chain prices gas: EIP-1559 (type 2: max fee and tip) or legacy (type 0: gasPrice). */
-export type GasPricing = 'eip1559' | 'legacy';
-
 export type FeeChoice = { ok: true; bid: FeeBid } | { ok: false; reason: string };
 
 const gwei = (wei: bigint) => `${formatGwei(wei)} gwei`;

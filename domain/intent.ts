@@ -122,6 +122,11 @@ export interface Intent {
   idempotencyKey: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * When the chain's finalized block reached its transaction's (a confirmed intent's payment can
+   * no longer be reorged away); null until then, and for every other status.
+   */
+  finalizedAt?: Date | null;
 }
 
 export interface SignedTransaction {

@@ -5,9 +5,11 @@ import { IntentStatus, type Intent } from './intent';
  * What a tenant is told: one event per state change of one of its intents, `intent.<status>`,
  * as the Standard Webhooks scheme carries it (webhook-id, webhook-timestamp, webhook-signature).
  */
-export const webhookEventTypes = Object.values(IntentStatus).map(
-  (status) => `intent.${status}` as const,
-);
+/** Every status an intent reaches, and `intent.finalized`: a confirmed one's block is final. */
+export const webhookEventTypes = [
+  ...Object.values(IntentStatus).map((status) => `intent.${status}` as const),
+  'intent.finalized' as const,
+];
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 /** An endpoint subscribed to `*` gets every type, those added later included. */
@@ -39,16 +41,17 @@ export function intentSnapshot(intent: Intent) {
     reasonCode: intent.reasonCode,
     createdAt: intent.createdAt.toISOString(),
     updatedAt: intent.updatedAt.toISOString(),
+    finalizedAt: intent.finalizedAt?.toISOString() ?? null,
   };
 }
 
 /** The body of an event, serialized once: the bytes every attempt sends and signs. */
 export function eventBody(
   intent: Intent,
-  change: { sequence: number; previousStatus: IntentStatus | null; at: Date },
+  change: { sequence: number; previousStatus: IntentStatus | null; at: Date; type?: string },
 ): string {
   return JSON.stringify({
-    type: `intent.${intent.status}`,
+    type: change.type ?? `intent.${intent.status}`,
     timestamp: change.at.toISOString(),
     data: {
       sequence: change.sequence,

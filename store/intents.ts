@@ -30,6 +30,7 @@ function intentFromRow(row: Selectable<IntentsTable>): Intent {
     idempotencyKey: row.idempotency_key ?? null,
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
+    finalizedAt: row.finalized_at === null ? null : fromTimestamp(row.finalized_at),
   };
 }
 
@@ -257,4 +258,56 @@ export async function authorizedIntentsBefore(db: Kysely<Schema>, cutoff: Date):
     .limit(1000)
     .execute();
   return rows.map(intentFromRow);
+}
+
+/**
+ * Confirmed intents on `chainId` whose block is at or below `finalizedBlock` and that are not
+ * marked final yet, oldest block first, at most `limit`.
+ */
+export async function confirmedAwaitingFinality(
+  db: Kysely<Schema>,
+  chainId: number,
+  finalizedBlock: bigint,
+  limit: number,
+): Promise<Intent[]> {
+  const rows = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('status', '=', 'confirmed')
+    .where('chain_id', '=', chainId)
+    .where('finalized_at', 'is', null)
+    .where('block_number', '<=', finalizedBlock.toString())
+    .orderBy('block_number')
+    .limit(limit)
+    .execute();
+  return rows.map(intentFromRow);
+}
+
+/**
+ * Marks a confirmed intent final and records `intent.finalized` for its webhooks, in one
+ * transaction; false when it already was (another sweep got there first).
+ */
+export async function markIntentFinalized(
+  database: Database,
+  intent: Intent,
+  now: Date,
+): Promise<boolean> {
+  return database.transaction(async (trx) => {
+    const updated = await trx
+      .updateTable('intents')
+      .set({ finalized_at: now.toISOString() })
+      .where('id', '=', intent.id)
+      .where('status', '=', 'confirmed')
+      .where('finalized_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    await recordStateChange(
+      trx,
+      { ...intent, finalizedAt: now },
+      intent.status,
+      now,
+      'intent.finalized',
+    );
+    return true;
+  });
 }

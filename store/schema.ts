@@ -134,6 +134,8 @@ export interface IntentsTable {
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When a confirmed intent's block became final on its chain (null until then). */
+  finalized_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 export type BatchMode = 'collect_all' | 'fail_fast';

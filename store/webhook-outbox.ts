@@ -14,8 +14,8 @@ export async function recordStateChange(
   intent: Intent,
   previousStatus: IntentStatus | null,
   now: Date,
+  type: string = `intent.${intent.status}`,
 ): Promise<void> {
-  const type = `intent.${intent.status}`;
   const endpoints = (
     await trx
       .selectFrom('webhook_endpoints')
@@ -42,7 +42,7 @@ export async function recordStateChange(
       sequence,
       type,
       previous_status: previousStatus,
-      body: eventBody(intent, { sequence, previousStatus, at: now }),
+      body: eventBody(intent, { sequence, previousStatus, at: now, type }),
       created_at: at,
     })
     .execute();

@@ -40,6 +40,7 @@ export const evmChainSettings = (
   stuckAfterMs: config.stuckAfterMs,
   gasPricing: chain.gasPricing,
   lowBalanceWei: chain.lowBalanceWei,
+  finality: chain.finality,
   fees: {
     caps: {
       maxFeePerGas: chain.maxFeePerGas,

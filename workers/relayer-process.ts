@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
 import { plannedFailpoints, type Failpoints } from '../activities/failpoints';
@@ -12,12 +12,13 @@ import type { ChainRegistry } from '../chain/chain';
 import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { ensureOrphanSweepSchedule } from '../client/orphan-sweep-schedule';
+import { ensureFinalitySweepSchedule, ensureOrphanSweepSchedule } from '../client/sweep-schedules';
 import { secretBox } from '../webhooks/secret-box';
 import type { WebhookSettings } from '../webhooks/settings';
 import { startWebhookDispatch } from './webhook-dispatch';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import type { IntentTimings } from '../domain/intent-timings';
+import type { Intent } from '../domain/intent';
 import type { AdmissionLimits } from '../operations/admission';
 import { openDatabase, type Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
@@ -195,6 +196,7 @@ async function startWorkerRole({
       startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch, timings),
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
+    onFinalized: timeToFinality(metrics),
     failpoints,
   };
   const worker = await createRelayerWorker({
@@ -230,6 +232,12 @@ async function startWorkerRole({
     await ensureOrphanSweepSchedule(client, {
       taskQueue: config.taskQueue,
       everyMs: config.orphanSweepMs,
+    });
+  }
+  if (config.finalitySweepMs > 0) {
+    await ensureFinalitySweepSchedule(client, {
+      taskQueue: config.taskQueue,
+      everyMs: config.finalitySweepMs,
     });
   }
   const metricsServer =
@@ -306,3 +314,19 @@ const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
   backlogLimit: config.backlogLimit,
   perSecond: config.perSecond,
 });
+
+/** The finality sweep's metric: from confirmed to final, per chain. */
+function timeToFinality(metrics: Registry): (intent: Intent, finalizedAt: Date) => void {
+  const seconds = new Histogram({
+    name: 'relayer_time_to_finality_seconds',
+    help: "From an intent's confirmation to its block being final on its chain (FINALITY), as the finality sweep saw it",
+    labelNames: ['chain_id'] as const,
+    buckets: [5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600],
+    registers: [metrics],
+  });
+  return (intent, finalizedAt) =>
+    seconds.observe(
+      { chain_id: String(intent.chainId) },
+      Math.max(0, (finalizedAt.getTime() - intent.updatedAt.getTime()) / 1000),
+    );
+}

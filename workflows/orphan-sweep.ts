@@ -6,7 +6,7 @@ import { sweepStep } from './activity-profiles';
 const { resumeOrphans } = proxyActivities<RelayerActivities>(sweepStep);
 
 /**
- * Started by the fleet's orphan-sweep schedule (client/orphan-sweep-schedule.ts), once per
+ * Started by the fleet's orphan-sweep schedule (client/sweep-schedules.ts), once per
  * interval whichever worker runs it: starts the workflow of any intent or batch a crash left
  * without one.
  */

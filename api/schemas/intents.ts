@@ -44,6 +44,10 @@ export const intentSchema = z
     idempotencyKey: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    finalizedAt: z
+      .string()
+      .nullable()
+      .describe("when its chain's finalized block reached its transaction's (confirmed only)"),
   })
   .meta({ id: 'Intent' });
 export type IntentView = z.infer<typeof intentSchema>;

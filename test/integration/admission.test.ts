@@ -5,7 +5,7 @@ import { createTenant, deposit } from '../../store/ledger';
 import { ApiError, RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
-import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
+import { orphanSweepScheduleId } from '../../client/sweep-schedules';
 import { freePort } from '../../dev/stack/free-port';
 import { waitFor } from '../../dev/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';

@@ -9,7 +9,7 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
 import { getIntent, insertIntent } from '../../store/intents';
 import { waitFor } from '../../dev/stack/wait-for';
-import type { orphanSweep } from '../../workflows';
+import type { finalitySweep, orphanSweep } from '../../workflows';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { reviewIntent } from '../../service/review-intent';
 import { cancelIntent } from '../../service/cancel-intent';
@@ -37,7 +37,7 @@ import { secretBox } from '../../webhooks/secret-box';
  * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
  * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
  * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
- * its own).
+ * its own; `-- finality`: only the finality sweep).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       'tokens',
       'webhooks',
       'window',
+      'finality',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('tokens')) await recordTokenPayments(server);
     if (only.length === 0 || only.includes('webhooks')) await recordWebhookDeliveries(server);
     if (only.length === 0 || only.includes('window')) await recordSendWindowReview(server);
+    if (only.length === 0 || only.includes('finality')) await recordFinalitySweep(server);
   } finally {
     await server.teardown();
   }
@@ -511,6 +513,38 @@ async function recordOrphanSweep(server: TestWorkflowEnvironment): Promise<void>
     const file = join(__dirname, 'histories', 'orphan-sweep.json');
     writeFileSync(file, historyToJSON(await sweep.fetchHistory()));
     console.log(`orphan ${intent.id}: ${outcome.status}; the sweep's history → ${file}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * The fleet's finality sweep: a confirmed intent, its block then buried past anvil's finalized
+ * block (two epochs of one slot), marked final.
+ */
+async function recordFinalitySweep(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' }, anvil: { slotsInAnEpoch: 1 } });
+  const taskQueue = 'record-finality';
+  const relayer = await startRelayerProcess(
+    world.config({ TASK_QUEUE: taskQueue, FINALITY_SWEEP_MS: '0' }),
+  );
+  try {
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, taskQueue };
+    const { intent } = await submitIntent(deps, paymentRequest(world, '0.001'));
+    await client.workflow.getHandle(paymentIntentWorkflowId(intent.id)).result();
+    await world.testClient.mine({ blocks: 3 });
+    const sweep = await client.workflow.start<typeof finalitySweep>('finalitySweep', {
+      taskQueue,
+      workflowId: `finality-sweep@${taskQueue}-recorded`,
+      args: [{ limit: 500 }],
+    });
+    console.log(`finality sweep: ${JSON.stringify(await sweep.result())}`);
+    const file = join(__dirname, 'histories', 'finality-sweep.json');
+    writeFileSync(file, historyToJSON(await sweep.fetchHistory()));
+    const finalizedAt = (await getIntent(world.database.kysely, intent.id)).finalizedAt;
+    console.log(`${intent.id} final at ${finalizedAt?.toISOString()}; its history → ${file}`);
   } finally {
     await relayer.stop();
     await world.stop();

@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
-import { orphanSweepScheduleId } from '../../client/orphan-sweep-schedule';
+import { orphanSweepScheduleId } from '../../client/sweep-schedules';
 import { BatchMode } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from '../../dev/stack/wait-for';

@@ -48,6 +48,7 @@ export function fakeActivities(
     ...batchStepsNotFaked,
     ...webhookStepsNotFaked,
     resumeOrphans: notFaked('resumeOrphans'),
+    markFinalized: notFaked('markFinalized'),
   };
   const merged = {
     ...defaults,

@@ -202,6 +202,7 @@ export function fakeBatch(
       return skipped;
     },
     resumeOrphans: notFaked('resumeOrphans'),
+    markFinalized: notFaked('markFinalized'),
     ...webhookStepsNotFaked,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { getAddress, isAddress, parseEther, parseGwei, type Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { GasPricing } from '../../chain/fee-policy';
+import type { Finality, GasPricing } from '../../chain/chain-traits';
 import type { MethodWeights } from '../../throttle/rpc-weights';
-import { decimal, integer, methodWeights, url } from './parsers';
+import { decimal, finalitySetting, integer, methodWeights, url } from './parsers';
 
 /** One RPC endpoint of a chain and the provider's quota on it. */
 export interface ChainEndpoint {
@@ -30,6 +30,8 @@ export interface ChainConfig {
   wallets?: Hex[];
   /** A hot wallet below this (wei) is low: a warning, a gauge, /readyz. */
   lowBalanceWei: bigint;
+  /** When a confirmed intent's block is final (`finalizedAt`). */
+  finality: Finality;
 }
 
 /** What a chain gets where the file says nothing: the environment's single-chain settings. */
@@ -68,6 +70,7 @@ const chainSchema = z.strictObject({
   maxFeePerTransferEth: text(decimal(parseEther, 'ether')).optional(),
   wallets: z.array(walletSchema).min(1, { error: 'must list at least one wallet' }).optional(),
   lowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
+  finality: text(finalitySetting).optional(),
 });
 
 const fileSchema = z.strictObject({
@@ -146,6 +149,7 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
     maxFeePerTransfer: chain.maxFeePerTransferEth ?? defaults.maxFeePerTransfer,
     ...(chain.wallets && { wallets: chain.wallets.map((wallet) => getAddress(wallet)) }),
     lowBalanceWei: chain.lowBalanceEth ?? defaults.lowBalanceWei,
+    finality: chain.finality ?? defaults.finality,
   };
 }
 

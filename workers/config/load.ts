@@ -101,6 +101,7 @@ function resolveChains(
     c.rpcWeights,
     c.chainId,
     c.rpcUrls,
+    c.finality,
   ];
   // A bad default is reported as such already.
   if (needed.some((value) => value === undefined) || !('chainsFile' in config)) return [];
@@ -112,6 +113,7 @@ function resolveChains(
     maxPriorityFeePerGas: c.maxPriorityFeePerGas!,
     maxFeePerTransfer: c.maxFeePerTransfer!,
     lowBalanceWei: c.lowBalance!,
+    finality: c.finality!,
     unitsPerSecond: c.rpcUnitsPerSecond!,
     burstUnits: c.rpcBurstUnits!,
     weights: c.rpcWeights!,

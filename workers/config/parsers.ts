@@ -80,6 +80,11 @@ export const decimal = (parse: (value: string) => bigint, unit: string) =>
     .transform((value) => parse(value))
     .pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
 
+/** `finalized` (the node's finalized block) or a depth in blocks. */
+export const finalitySetting = z.union([z.literal('finalized'), integer(1, 100_000)], {
+  error: 'must be finalized or a depth in blocks (a whole number from 1)',
+});
+
 /** `<chainId>=<url>[,<url>…]`: one more chain and its endpoints, in failover order. */
 export const extraChain = z
   .string()

@@ -75,6 +75,14 @@ export const processSettings = {
       error: 'must be 0 (leave the schedule alone) or at least 1000',
     }),
   }),
+  finalitySweepMs: setting({
+    env: 'FINALITY_SWEEP_MS',
+    fallback: '30000',
+    doc: "How often the fleet's finality sweep (a Temporal Schedule each worker ensures at start) marks confirmed intents whose block is final (`finalizedAt`, webhook `intent.finalized`); 0: this worker leaves the schedule alone",
+    parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
+      error: 'must be 0 (leave the schedule alone) or at least 1000',
+    }),
+  }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',
     fallback: '20000',

@@ -1,7 +1,7 @@
 import { parseEther, parseGwei } from 'viem';
 import { z } from 'zod';
 import { defaultConfirmTimeoutMs, defaultSendWindowMs } from '../../domain/intent-timings';
-import { integer, decimal, setting } from './parsers';
+import { integer, decimal, finalitySetting, setting } from './parsers';
 
 /** How a payment is sent and followed on the chain: depth, timeouts, fee caps, replacements. */
 export const transactionsSettings = {
@@ -46,6 +46,12 @@ export const transactionsSettings = {
     fallback: String(defaultConfirmTimeoutMs),
     doc: 'How long a sent transaction may stay unconfirmed before the intent waits in needs_review (the lane rule runs from then on); recorded in each intent as it starts',
     parse: integer(1000, 7 * 86_400_000),
+  }),
+  finality: setting({
+    env: 'FINALITY',
+    fallback: 'finalized',
+    doc: "When a confirmed intent's block is final (`finalizedAt`, webhook `intent.finalized`): `finalized` (the node's finalized block) or a depth in blocks; per chain in CHAINS_FILE",
+    parse: finalitySetting,
   }),
   gasPricing: setting({
     env: 'GAS_PRICING',

@@ -1,0 +1,78 @@
+import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import type { finalitySweep } from '../workflows/finality-sweep';
+import type { orphanSweep } from '../workflows/orphan-sweep';
+
+export const orphanSweepScheduleId = (taskQueue: string): string => `orphan-sweep@${taskQueue}`;
+export const finalitySweepScheduleId = (taskQueue: string): string => `finality-sweep@${taskQueue}`;
+
+/**
+ * A sweep of the fleet: a Temporal Schedule that starts `workflowType` every `everyMs` on
+ * `taskQueue`, run by whichever worker polls — one sweep for the fleet, however many replicas
+ * there are and whichever of them serves HTTP. Every worker ensures it at start; the last to start
+ * sets the interval (a deploy that changes it takes effect). Overlaps are skipped.
+ */
+async function ensureSweepSchedule(
+  client: Client,
+  sweep: { scheduleId: string; workflowType: string; taskQueue: string; everyMs: number },
+  args: unknown[],
+): Promise<void> {
+  const { scheduleId, workflowType, taskQueue, everyMs } = sweep;
+  const spec = { intervals: [{ every: everyMs }] };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType,
+    workflowId: scheduleId,
+    taskQueue,
+    args,
+  };
+  try {
+    // Runs missed while the server was down: one catches up with all of them.
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      policies: { catchupWindow: Math.max(everyMs, 10_000) },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule
+      .getHandle(scheduleId)
+      .update((previous) => ({ ...previous, spec, action }));
+  }
+}
+
+/** The orphan sweep: starts the workflow of an intent or batch a crash left without one. */
+export function ensureOrphanSweepSchedule(
+  client: Client,
+  { taskQueue, everyMs }: { taskQueue: string; everyMs: number },
+): Promise<void> {
+  const args: Parameters<typeof orphanSweep> = [{ olderThanMs: everyMs }];
+  return ensureSweepSchedule(
+    client,
+    {
+      scheduleId: orphanSweepScheduleId(taskQueue),
+      workflowType: 'orphanSweep',
+      taskQueue,
+      everyMs,
+    },
+    args,
+  );
+}
+
+/** The finality sweep: marks confirmed intents whose block is final on their chain. */
+export function ensureFinalitySweepSchedule(
+  client: Client,
+  { taskQueue, everyMs }: { taskQueue: string; everyMs: number },
+): Promise<void> {
+  const args: Parameters<typeof finalitySweep> = [{ limit: 500 }];
+  return ensureSweepSchedule(
+    client,
+    {
+      scheduleId: finalitySweepScheduleId(taskQueue),
+      workflowType: 'finalitySweep',
+      taskQueue,
+      everyMs,
+    },
+    args,
+  );
+}
