@@ -1,6 +1,5 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
-import type { finalitySweep } from '../workflows/finality-sweep';
-import type { orphanSweep } from '../workflows/orphan-sweep';
+import type { finalitySweep, orphanSweep } from '../workflows/sweeps';
 
 export const orphanSweepScheduleId = (taskQueue: string): string => `orphan-sweep@${taskQueue}`;
 export const finalitySweepScheduleId = (taskQueue: string): string => `finality-sweep@${taskQueue}`;

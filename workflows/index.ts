@@ -7,7 +7,6 @@ export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './batch-signals';
 export { resolveReviewUpdate } from './review-update';
 export type { BatchProgress } from './batch-signals';
-export { finalitySweep } from './finality-sweep';
-export { orphanSweep } from './orphan-sweep';
+export { finalitySweep, orphanSweep } from './sweeps';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';
 export type { WebhookDeliveryInput } from './webhook-delivery';

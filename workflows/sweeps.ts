@@ -1,0 +1,18 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { RelayerActivities } from '../activities';
+import type { MarkFinalizedParameters, MarkFinalizedResult } from '../activities/mark-finalized';
+import type { ResumeOrphansParameters, ResumeOrphansResult } from '../activities/resume-orphans';
+import { sweepStep } from './activity-profiles';
+
+/** The fleet's sweeps, each started by its schedule (client/sweep-schedules.ts). */
+const { resumeOrphans, markFinalized } = proxyActivities<RelayerActivities>(sweepStep);
+
+/** Starts the workflow of any intent or batch a crash left without one. */
+export async function orphanSweep(input: ResumeOrphansParameters): Promise<ResumeOrphansResult> {
+  return resumeOrphans(input);
+}
+
+/** Marks confirmed intents whose block is final on their chain. */
+export async function finalitySweep(input: MarkFinalizedParameters): Promise<MarkFinalizedResult> {
+  return markFinalized(input);
+}
