@@ -88,41 +88,27 @@ function resolveChains(
   env: Record<string, string | undefined>,
 ): string[] {
   const c = config as Partial<RelayerConfig>;
-  const needed = [
-    c.blockTimeMs,
-    c.confirmations,
-    c.gasPricing,
-    c.maxFeePerGas,
-    c.maxPriorityFeePerGas,
-    c.maxFeePerTransfer,
-    c.lowBalance,
-    c.rpcUnitsPerSecond,
-    c.rpcBurstUnits,
-    c.rpcWeights,
-    c.chainId,
-    c.rpcUrls,
-    c.finality,
-  ];
-  // A bad default is reported as such already.
-  if (needed.some((value) => value === undefined) || !('chainsFile' in config)) return [];
-  const defaults: ChainDefaults = {
-    blockTimeMs: c.blockTimeMs!,
-    confirmations: c.confirmations!,
-    gasPricing: c.gasPricing!,
-    maxFeePerGas: c.maxFeePerGas!,
-    maxPriorityFeePerGas: c.maxPriorityFeePerGas!,
-    maxFeePerTransfer: c.maxFeePerTransfer!,
-    lowBalanceWei: c.lowBalance!,
-    finality: c.finality!,
-    unitsPerSecond: c.rpcUnitsPerSecond!,
-    burstUnits: c.rpcBurstUnits!,
-    weights: c.rpcWeights!,
+  const defaults = {
+    blockTimeMs: c.blockTimeMs,
+    confirmations: c.confirmations,
+    gasPricing: c.gasPricing,
+    maxFeePerGas: c.maxFeePerGas,
+    maxPriorityFeePerGas: c.maxPriorityFeePerGas,
+    maxFeePerTransfer: c.maxFeePerTransfer,
+    lowBalanceWei: c.lowBalance,
+    finality: c.finality,
+    unitsPerSecond: c.rpcUnitsPerSecond,
+    burstUnits: c.rpcBurstUnits,
+    weights: c.rpcWeights,
   };
+  // A bad setting is reported as such already: no chain is built on it.
+  const unread = Object.values(defaults).some((value) => value === undefined);
+  if (unread || c.chainId === undefined || !c.rpcUrls || !('chainsFile' in config)) return [];
   if (c.chainsFile === undefined) {
     config.chains = chainsOfEnvironment(
-      { chainId: c.chainId!, rpcUrls: c.rpcUrls! },
+      { chainId: c.chainId, rpcUrls: c.rpcUrls },
       c.extraChains ?? [],
-      defaults,
+      defaults as ChainDefaults,
     );
     return [];
   }
@@ -130,7 +116,7 @@ function resolveChains(
   if (shorthand.length > 0) {
     return [`CHAINS_FILE: names the chains; unset ${shorthand.join(', ')} (given too)`];
   }
-  const fromFile = readChainsFile(c.chainsFile, defaults);
+  const fromFile = readChainsFile(c.chainsFile, defaults as ChainDefaults);
   if ('problems' in fromFile) return fromFile.problems;
   const endpointProblems = fromFile.chains.flatMap((chain) =>
     chain.endpoints.flatMap((endpoint, i) => {
