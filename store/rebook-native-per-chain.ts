@@ -58,9 +58,7 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
     select owner, kind, balance from ledger_accounts where asset = ${retiredNativeBook}`.execute(
     db,
   );
-  const system = await sql<{ owner: string; kind: string; total: string | number | null }>`
-    select owner, kind, sum(amount) as total from postings
-    where asset = ${retiredNativeBook} and owner = ${systemOwner} group by owner, kind`.execute(db);
+  const system = await systemBalances(db);
   const holds = await sql<{
     intent_id: string;
     tenant_id: string;
@@ -127,11 +125,10 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
     }
     if (unattributed > 0n) add(account.owner, 'held', nativeBookOf(needHome()), unattributed);
   }
-  for (const row of system.rows) {
-    const total = BigInt(String(row.total ?? 0));
+  for (const [kind, total] of system) {
     if (total === 0n) continue;
-    add(row.owner, row.kind, retiredNativeBook, -total);
-    add(row.owner, row.kind, nativeBookOf(needHome()), total);
+    add(systemOwner, kind, retiredNativeBook, -total);
+    add(systemOwner, kind, nativeBookOf(needHome()), total);
   }
   for (const [chainId, held] of fundedElsewhere) {
     if (chainId === needHome()) continue;
@@ -177,6 +174,26 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
     context.report(
       `books per chain: ${leg.owner} ${leg.kind} ${leg.amount > 0n ? '+' : ''}${leg.amount} wei in ${leg.asset} (from native)`,
     );
+  }
+}
+
+/**
+ * The system accounts' balances in the retired book: the sums of their postings, added here in
+ * bigint, a page at a time. Not SQL's sum(): SQLite keeps amounts as text and would add them as
+ * floating point past 2^63 wei (9.2 ETH), losing wei.
+ */
+async function systemBalances(db: Kysely<unknown>): Promise<Map<string, bigint>> {
+  const totals = new Map<string, bigint>();
+  for (let after = -1; ;) {
+    const page = await sql<{ id: number | string; kind: string; amount: string | number }>`
+      select id, kind, amount from postings
+      where asset = ${retiredNativeBook} and owner = ${systemOwner} and id > ${after}
+      order by id limit 10000`.execute(db);
+    for (const row of page.rows) {
+      totals.set(row.kind, (totals.get(row.kind) ?? 0n) + BigInt(String(row.amount)));
+    }
+    if (page.rows.length < 10000) return totals;
+    after = Number(page.rows[page.rows.length - 1]!.id);
   }
 }
 

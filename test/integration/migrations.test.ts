@@ -263,9 +263,11 @@ describe('migrations on a database that holds payments', () => {
         );
       }
       const postings: [string, string | null, string, string, string, bigint][] = [
-        ['deposit', null, '@system', 'funding', 'native', -parseEther('15')],
+        ['deposit', null, '@system', 'funding', 'native', -parseEther('10')],
         ['deposit', null, 'acme', 'available', 'native', parseEther('10')],
-        ['deposit', null, 'globex', 'available', 'native', parseEther('5')],
+        // An amount a double cannot hold: the migration must add wei exactly.
+        ['deposit', null, '@system', 'funding', 'native', -(parseEther('5') + 1n)],
+        ['deposit', null, 'globex', 'available', 'native', parseEther('5') + 1n],
         ['deposit', null, '@system', 'funding', tokenBook, -1000n],
         ['deposit', null, 'acme', 'available', tokenBook, 1000n],
         ['hold', 'pi_a', 'acme', 'available', 'native', -parseEther('1.01')],
@@ -290,7 +292,7 @@ describe('migrations on a database that holds payments', () => {
       for (const [owner, kind, asset, balance] of [
         ['acme', 'available', 'native', eth('6.98')],
         ['acme', 'held', 'native', eth('1.02')],
-        ['globex', 'available', 'native', eth('5')],
+        ['globex', 'available', 'native', (parseEther('5') + 1n).toString()],
         ['globex', 'held', 'native', '0'],
         ['acme', 'available', tokenBook, '500'],
         ['acme', 'held', tokenBook, '500'],
@@ -330,7 +332,7 @@ describe('migrations on a database that holds payments', () => {
       held: parseEther('0.01'),
     });
     expect(await tenantBalance(db, 'globex', home)).toEqual({
-      available: parseEther('5'),
+      available: parseEther('5') + 1n,
       held: 0n,
     });
     expect(await tenantBalance(db, 'acme', tokenBook)).toEqual({ available: 500n, held: 500n });
