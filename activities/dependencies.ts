@@ -51,6 +51,11 @@ export interface ActivityDependencies {
   gasPaidBy?: 'house' | 'tenant';
   /** Told of each intent the finality sweep marks final (the time-to-finality metric). */
   onFinalized?: (intent: Intent, finalizedAt: Date) => void;
+  /**
+   * Told of a confirmed intent whose transaction a reorg removed before its block was final, and
+   * what sending its bytes again gave (the operator's metric and log).
+   */
+  onReorgedBeforeFinality?: (intent: Intent, resent: string) => void;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

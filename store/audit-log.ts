@@ -16,7 +16,8 @@ export type AuditAction =
   | 'resent'
   | 'nonce_reassigned'
   | 'nonce_gap_filled'
-  | 'receipt_reorged';
+  | 'receipt_reorged'
+  | 'reorged_before_finality';
 
 export interface AuditEntry {
   intentId: string;

@@ -311,3 +311,21 @@ export async function markIntentFinalized(
     return true;
   });
 }
+
+/**
+ * A confirmed intent's transaction, reorged away and mined again in `blockNumber`: its finality
+ * is now that block's. Only while it is not final (a compare-and-set on both).
+ */
+export async function moveToBlock(
+  db: Kysely<Schema>,
+  intentId: string,
+  blockNumber: bigint,
+): Promise<void> {
+  await db
+    .updateTable('intents')
+    .set({ block_number: blockNumber.toString() })
+    .where('id', '=', intentId)
+    .where('status', '=', 'confirmed')
+    .where('finalized_at', 'is', null)
+    .execute();
+}

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
 import { plannedFailpoints, type Failpoints } from '../activities/failpoints';
@@ -197,6 +197,7 @@ async function startWorkerRole({
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     onFinalized: timeToFinality(metrics),
+    onReorgedBeforeFinality: reorgsBeforeFinality(metrics),
     failpoints,
   };
   const worker = await createRelayerWorker({
@@ -314,6 +315,26 @@ const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
   backlogLimit: config.backlogLimit,
   perSecond: config.perSecond,
 });
+
+/**
+ * A confirmed payment a reorg removed before its block was final: counted, and told to the
+ * operator (its bytes were sent again; `resent` says what the node answered).
+ */
+function reorgsBeforeFinality(metrics: Registry): (intent: Intent, resent: string) => void {
+  const reorged = new Counter({
+    name: 'relayer_reorged_before_finality_total',
+    help: 'Confirmed intents whose transaction a reorg removed before its block was final (the same bytes sent again), by chain and what the node answered',
+    labelNames: ['chain_id', 'resent'] as const,
+    registers: [metrics],
+  });
+  return (intent, resent) => {
+    reorged.inc({ chain_id: String(intent.chainId), resent });
+    console.warn(
+      `intent ${intent.id} on chain ${intent.chainId}: its confirmed transaction ${intent.txHash} was reorged away before its block was final; ` +
+        `its same bytes were sent again (${resent})${resent === 'sent' || resent === 'already-known' ? '' : ': look at it — they may not land'}`,
+    );
+  };
+}
 
 /** The finality sweep's metric: from confirmed to final, per chain. */
 function timeToFinality(metrics: Registry): (intent: Intent, finalizedAt: Date) => void {
