@@ -1,10 +1,11 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { freePort } from '../../dev/stack/free-port';
 import { startDevServer } from '../../dev/stack/temporal-servers';
+import type { WorkerProcess } from '../../dev/stack/worker-process';
 import { waitFor } from '../../dev/stack/wait-for';
 import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
@@ -36,10 +37,11 @@ export async function restartRun(
       logPath: join(dir, 'temporal.log'),
     });
   let server: TestWorkflowEnvironment | undefined = await start();
+  let workers: WorkerProcess[] = [];
   try {
     const address = `127.0.0.1:${port}`;
     const taskQueue = `restarts-${settings.depth}-${random.seed}`;
-    await suite.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
+    workers = await suite.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
 
     const count = Math.max(20, Math.floor(settings.intents / 2));
     const accepted = (await submitMany(world, taskQueue, count, address)).map((s) => s.intent.id);
@@ -71,6 +73,20 @@ export async function restartRun(
     await waitUntilSettled(world, count, 240_000);
     await expectInvariants({ world, deposits, accepted, proxy: world.proxy });
     expect(await confirmedCount(world)).toBe(count);
+  } catch (error) {
+    // What the server and the workers said, kept for a failure that does not come back on replay.
+    mkdirSync('test-output', { recursive: true });
+    const kept = join('test-output', `restarts-${random.seed}`);
+    mkdirSync(kept, { recursive: true });
+    if (existsSync(join(dir, 'temporal.log'))) {
+      copyFileSync(join(dir, 'temporal.log'), join(kept, 'temporal.log'));
+    }
+    workers.forEach((worker, i) =>
+      writeFileSync(join(kept, `worker-${i + 1}.log`), worker.output()),
+    );
+    throw new Error(`${(error as Error).message} (the server's and workers' logs: ${kept})`, {
+      cause: error,
+    });
   } finally {
     await server?.teardown();
     rmSync(dir, { recursive: true, force: true });
