@@ -333,7 +333,8 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       if (finality === 'finalized') {
         return (await rpc(client.getBlock({ blockTag: 'finalized' }))).number;
       }
-      const head = await rpc(client.getBlockNumber({ cacheTime: 0 }));
+      // The watched head, shared with every look: at most a look's age behind, so never early.
+      const head = (await rpc(watcher.currentHead(lookMaxAgeMs))).block.number;
       return head > BigInt(finality) ? head - BigInt(finality) : 0n;
     },
     walletBalance,

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { openDatabase, sqliteFileOf, type Database } from '../store/database';
 import { nativeBookOf } from '../domain/ledger-book';
-import { createTenant, tenantBalance, type TenantBalance } from '../store/ledger';
-import { depositAsset, servedChain } from './assets';
+import { createTenant, deposit, tenantBalance, type TenantBalance } from '../store/ledger';
+import { servedChain } from './assets';
 
 /**
  * The SQLite file `databaseUrl` names when it is not there (undefined when it is, or for
@@ -32,33 +32,24 @@ export interface TenantSetup {
   name: string;
   /** Its open-intent limit; unset: the relayer's default. */
   maxInFlight?: number;
-  /** Credited to its book of the chain's native coin, in wei. */
-  deposit?: { chainId: number; wei: bigint };
+  /** Credited to its native book on the chain (unnamed: the one chain the relayer serves). */
+  deposit?: { chainId?: number; wei: bigint };
 }
 
 /**
- * Creates a tenant (nothing changes if it exists), credits a deposit, returns its balance in the
- * native coin of the deposit's chain (none: zero).
+ * Creates a tenant (nothing changes if it exists) and credits its deposit; returns the chain it
+ * was booked on and the book's balance (undefined: no deposit).
  */
 export async function setUpTenant(
   database: Database,
   tenant: TenantSetup,
   now: Date,
-): Promise<TenantBalance> {
-  // A deposit on a chain the relayer does not serve is refused before the tenant is created.
-  if (tenant.deposit) await servedChain(database, tenant.deposit.chainId);
+): Promise<{ chainId: number; balance: TenantBalance } | undefined> {
+  // The chain is settled before the tenant is created: a refused deposit writes nothing.
+  const chainId = tenant.deposit && (await servedChain(database, tenant.deposit.chainId));
   await createTenant(database, tenant, now);
-  if (!tenant.deposit) return { available: 0n, held: 0n };
-  const { chainId, wei } = tenant.deposit;
-  if (wei > 0n) {
-    return (
-      await depositAsset(
-        database,
-        { tenantId: tenant.id, chainId, asset: 'native', amount: wei },
-        now,
-      )
-    ).balance;
-  }
+  if (!tenant.deposit || chainId === undefined) return undefined;
   const book = nativeBookOf(chainId);
-  return (await tenantBalance(database.kysely, tenant.id, book)) ?? { available: 0n, held: 0n };
+  await deposit(database, tenant.id, tenant.deposit.wei, now, book);
+  return { chainId, balance: (await tenantBalance(database.kysely, tenant.id, book))! };
 }

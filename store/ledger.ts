@@ -235,11 +235,10 @@ export async function endHold(
     .executeTakeFirst();
   if (!hold || hold.status !== 'active') return false;
   const { tenant_id: tenantId, asset } = hold;
-  const { chain_id: chainId } = await trx
-    .selectFrom('intents')
-    .select('chain_id')
-    .where('id', '=', intentId)
-    .executeTakeFirstOrThrow();
+  // The hold's book names its chain (migration 0011 relabelled every active one): its gas is
+  // that chain's coin.
+  const chainId = chainOfBook(asset);
+  if (chainId === undefined) throw new Error(`hold of ${intentId} is in ${asset}, no chain's book`);
   const gasBook = nativeBookOf(chainId);
   const amount = BigInt(hold.amount);
   const destination: Leg =

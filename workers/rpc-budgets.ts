@@ -39,17 +39,15 @@ export function startRpcBudgets(
   });
   const budgets = new Map<string, RpcBudget>();
   // Each endpoint's quota, as its chain's settings give it (CHAINS_FILE, else the environment).
-  const endpointOf = (chainId: number, url: string): ChainEndpoint => {
+  const endpointsOf = (chainId: number): ChainEndpoint[] => {
     const chain = config.chains.find((c) => c.chainId === chainId);
-    const endpoint = chain?.endpoints.find((e) => e.url === url) ?? chain?.endpoints[0];
-    return (
-      endpoint ?? {
-        url,
-        unitsPerSecond: config.rpcUnitsPerSecond,
-        burstUnits: config.rpcBurstUnits,
-        weights: config.rpcWeights,
-      }
-    );
+    if (!chain) throw new Error(`chain ${chainId} is not one of the configured chains`);
+    return chain.endpoints;
+  };
+  const endpointOf = (chainId: number, url: string): ChainEndpoint => {
+    const endpoint = endpointsOf(chainId).find((e) => e.url === url);
+    if (!endpoint) throw new Error(`${endpointLabel(url)} is not an endpoint of chain ${chainId}`);
+    return endpoint;
   };
 
   const budgetOf = (chainId: number, url: string): RpcBudget => {
@@ -80,7 +78,7 @@ export function startRpcBudgets(
     // Which calls to make (one block-receipts call or one per receipt) follows the chain's first
     // endpoint's weights: the one it calls unless that fails.
     forChain: (chainId) => {
-      const first = endpointOf(chainId, '');
+      const first = endpointsOf(chainId)[0]!;
       return {
         gateFor: (url) => budgetOf(chainId, url),
         unitsOf: (method) => weightOf(first.weights, method),

@@ -83,30 +83,33 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       ) => {
         const options = db();
         const tenant = tenantId(id);
-        const { chainId, balance } = await books(options.databaseUrl, async (database) => {
-          const chainId =
-            flags.deposit === undefined ? undefined : await servedChain(database, flags.chainId);
-          const setUp = {
-            id: tenant,
-            name: flags.name ?? tenant,
-            maxInFlight: flags.maxInFlight,
-            ...(chainId !== undefined && { deposit: { chainId, wei: flags.deposit! } }),
-          };
-          return { chainId, balance: await setUpTenant(database, setUp, new Date()) };
-        });
+        const booked = await books(options.databaseUrl, (database) =>
+          setUpTenant(
+            database,
+            {
+              id: tenant,
+              name: flags.name ?? tenant,
+              maxInFlight: flags.maxInFlight,
+              ...(flags.deposit !== undefined && {
+                deposit: { chainId: flags.chainId, wei: flags.deposit },
+              }),
+            },
+            new Date(),
+          ),
+        );
         const view = {
           id: tenant,
-          ...(chainId !== undefined && {
-            chainId,
+          ...(booked && {
+            chainId: booked.chainId,
             asset: 'native',
-            available: balance.available.toString(),
-            held: balance.held.toString(),
+            available: booked.balance.available.toString(),
+            held: booked.balance.held.toString(),
           }),
         };
         print(options, view, () =>
-          chainId === undefined
-            ? `tenant ${tenant}: created (no deposit: its books open with one)`
-            : `tenant ${tenant}, native on chain ${chainId}: ${view.available} wei available, ${view.held} wei held`,
+          booked
+            ? `tenant ${tenant}, native on chain ${booked.chainId}: ${view.available} wei available, ${view.held} wei held`
+            : `tenant ${tenant}: created (no deposit: its books open with one)`,
         );
       },
     );

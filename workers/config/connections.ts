@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, list, url, extraChain, optional, setting } from './parsers';
+import { integer, list, url, extraChain, optional, separated, setting } from './parsers';
 
 /** Where the process connects: Temporal, the database, the chains. */
 export const connectionsSettings = {
@@ -56,14 +56,7 @@ export const connectionsSettings = {
     fallback: '',
     doc: 'More EVM chains served at once: `<chainId>=<url>[,<url>…]`, `;` between chains (same wallets, confirmations, caps and quota)',
     secret: true,
-    parse: z
-      .string()
-      .transform((value) =>
-        value
-          .split(';')
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
+    parse: separated(';')
       .pipe(z.array(extraChain))
       .refine((chains) => new Set(chains.map((c) => c.chainId)).size === chains.length, {
         error: 'names a chain id twice',

@@ -46,16 +46,17 @@ export const onOff = z
   })
   .transform((value) => yes.includes(value));
 
+/** The non-empty parts of a value, trimmed, between `separator`s. */
+export const separated = (separator: string) =>
+  z.string().transform((value) =>
+    value
+      .split(separator)
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
 export const list = <T>(item: z.ZodType<T, string>) =>
-  z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(item).min(1, { error: 'must list at least one value' }));
+  separated(',').pipe(z.array(item).min(1, { error: 'must list at least one value' }));
 
 export const url = z.url({ error: 'must be a URL' });
 
