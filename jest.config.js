@@ -32,6 +32,7 @@ const postgresSuites = [
   'integration/wallet-turns',
   'e2e/fifty-intents',
   'e2e/kill-worker',
+  'e2e/top-ups',
   'faults/activity-panics',
 ];
 

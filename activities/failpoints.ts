@@ -11,7 +11,8 @@
  * rule's step stored a cancel (most of its looks find nothing to do), and `after-webhook-sent`:
  * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id);
  * `after-lease-moved`: this process took a chain's reader lease from another and has not read
- * the head yet (the others wait for it until the lease lapses).
+ * the head yet (the others wait for it until the lease lapses); `after-top-up-admitted`: the
+ * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it).
  */
 export const crashPoints = [
   'after-permit',
@@ -29,6 +30,7 @@ export const crashPoints = [
   'after-lane-freed',
   'after-webhook-sent',
   'after-lease-moved',
+  'after-top-up-admitted',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

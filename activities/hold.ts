@@ -1,5 +1,6 @@
 import { IntentClosedError } from '../domain/errors';
 import { ledgerAssetOf } from '../domain/asset';
+import { isTopUp } from '../domain/custody';
 import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
@@ -12,7 +13,8 @@ import { passWalletTurn } from './wallet-turn';
  * settling → held: reserves the amount on the tenant's balance in the intent's asset (and, when
  * tenants pay gas, the most its transaction may cost in native), in the same transaction as the
  * state change, so a hold exists exactly when the intent says so. A balance can never go
- * negative: an intent the tenant cannot cover fails with InsufficientBalance.
+ * negative: an intent the tenant cannot cover fails with InsufficientBalance. A top-up's hold
+ * reserves nothing (domain/custody.ts): it only records that the house pays its gas.
  */
 export const hold = (deps: ActivityDependencies) => {
   const { db, clock, chains } = deps;
@@ -23,8 +25,10 @@ export const hold = (deps: ActivityDependencies) => {
       if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
       if (state === 'done') return { status: intent.status };
       const now = clock.now();
+      // A top-up moves the relayer's own coin: it holds nothing of anyone's, the house pays its gas.
+      const custody = isTopUp(intent);
       const feeHeld =
-        deps.gasPaidBy === 'tenant' ? chains.get(intent.chainId).maxFeePerTransfer : 0n;
+        deps.gasPaidBy === 'tenant' && !custody ? chains.get(intent.chainId).maxFeePerTransfer : 0n;
       await placeHold(
         db,
         trx,
@@ -33,7 +37,7 @@ export const hold = (deps: ActivityDependencies) => {
           tenantId: intent.tenantId,
           chainId: intent.chainId,
           asset: ledgerAssetOf(intent.chainId, intent.asset),
-          amount: intent.amount,
+          amount: custody ? 0n : intent.amount,
           feeHeld,
         },
         now,

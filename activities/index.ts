@@ -15,6 +15,7 @@ import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
 import { markFinalized } from './mark-finalized';
 import { resumeOrphans } from './resume-orphans';
+import { sweepTopUps } from './sweep-top-ups';
 import { walletTurnCame } from './wallet-turn';
 import { pumpWebhooks } from './webhooks/pump-webhooks';
 
@@ -39,6 +40,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   finishBatch: finishBatch(deps),
   resumeOrphans: resumeOrphans(deps),
   markFinalized: markFinalized(deps),
+  sweepTopUps: sweepTopUps(deps),
   pumpWebhooks: pumpWebhooks(deps),
 });
 

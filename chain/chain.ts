@@ -34,6 +34,14 @@ export type TransactionObservation =
       transfers: readonly TokenTransfer[];
     };
 
+export interface Treasury {
+  address: Hex;
+  /** Below this (wei) the treasury itself is low: operators are told. */
+  lowBalanceWei: bigint;
+  /** What a top-up brings a low hot wallet back up to (wei). */
+  topUpTargetWei: bigint;
+}
+
 export interface Chain {
   readonly chainId: number;
   /** Blocks on top of the receipt's block (counting it) before an intent is confirmed. */
@@ -62,6 +70,11 @@ export interface Chain {
   readonly maxFeePerTransfer: bigint;
   /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */
   readonly lowBalanceWei?: bigint;
+  /**
+   * The chain's treasury, when it has one: it tops the hot wallets up to `topUpTargetWei` once
+   * they are below their low mark, and is never one of `walletAddresses`.
+   */
+  readonly treasury?: Treasury;
   /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
   /** Takes on a wallet added at run time; false when the process already signs for it. */

@@ -28,6 +28,7 @@ import type {
   ChainRegistry,
   ObservedTransfer,
   TransactionObservation,
+  Treasury,
 } from './chain';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import { BlockWatcher, type WatchedBlock } from './block-watcher';
@@ -78,6 +79,10 @@ export interface EvmChainSettings {
   gasPricing?: GasPricing;
   /** A hot wallet below this (wei) is low on this chain. */
   lowBalanceWei?: bigint;
+  /** The chain's treasury (its signer is `treasurySigner`, not one of `signers`: it pays no intent). */
+  treasury?: Treasury;
+  /** Signs the treasury's top-ups, in a process that holds its key. */
+  treasurySigner?: WalletSigner;
   /** When a block is final: the node's `finalized` tag (the default), or this many blocks deep. */
   finality?: Finality;
   onRpcResponse?: (event: RpcResponseEvent) => void;
@@ -151,7 +156,9 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     );
   }
   const signers = new Map(
-    settings.signers.map((signer) => [signer.account.address.toLowerCase(), signer]),
+    [...settings.signers, ...(settings.treasurySigner ? [settings.treasurySigner] : [])].map(
+      (signer) => [signer.account.address.toLowerCase(), signer],
+    ),
   );
   const signerFor = (address: Hex): WalletSigner => {
     const signer = signers.get(address.toLowerCase());
@@ -317,6 +324,7 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
       return Math.max(minLookMs, watcher.nextBlockDueAt() - Date.now() + settings.blockTimeMs / 10);
     },
     stuckAfterMs: settings.stuckAfterMs,
+    ...(settings.treasury && { treasury: settings.treasury }),
     walletAddresses,
     addSigner(signer) {
       const key = signer.account.address.toLowerCase();

@@ -56,18 +56,32 @@ export function attemptTable(attempts: AttemptView[]): string {
 
 export function walletTable(wallets: WalletView[]): string {
   const rows = table(
-    ['chain', 'wallet', 'balance ETH', 'nonces in flight', 'blocked by', 'low', 'retired'],
-    ['right', 'left', 'right', 'right', 'left', 'left', 'left'],
+    [
+      'chain',
+      'wallet',
+      'role',
+      'balance ETH',
+      'nonces in flight',
+      'blocked by',
+      'low',
+      'retired',
+      'top-up',
+    ],
+    ['right', 'left', 'left', 'right', 'right', 'left', 'left', 'left', 'left'],
   );
   for (const wallet of wallets) {
     rows.push([
       wallet.chainId,
       wallet.address,
+      wallet.role,
       formatEther(BigInt(wallet.balance)),
       wallet.pendingNonces,
       wallet.blockedBy ?? '',
       wallet.low ? 'LOW' : '',
       wallet.retired ? 'retired' : '',
+      wallet.topUp
+        ? `${wallet.topUp.id} ${wallet.topUp.status} +${formatEther(BigInt(wallet.topUp.amount))}`
+        : '',
     ]);
   }
   return rows.toString();

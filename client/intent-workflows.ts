@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { isTopUp } from '../domain/custody';
 import type { Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
@@ -12,7 +13,7 @@ import { resolveReviewUpdate } from '../workflows/review-update';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
 /**
- * Starts the workflow that takes an intent to its end. Starting it again is harmless: a running
+ * Starts the workflow that takes an intent to its end (a top-up's is `walletTopUp`). Starting it again is harmless: a running
  * one is joined and a finished one is never re-run, so at most one workflow ever works on an
  * intent under `workflowId`. A retry of an intent whose workflow has ended passes a new id and
  * `waitInReview: false` (see service/review-intent.ts).
@@ -36,22 +37,25 @@ export async function startIntentWorkflow(
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
   const labels = labelsOf(intent);
   try {
-    await client.workflow.start<typeof paymentIntent>('paymentIntent', {
-      taskQueue,
-      workflowId,
-      args: [
-        {
-          intentId: intent.id,
-          ...options.timings,
-          ...(options.waitInReview === false && { waitInReview: false }),
-        },
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: intentSearchAttributes(labels),
-      memo: intentMemo(labels),
-      ...(options.eager && { requestEagerStart: true }),
-    });
+    await client.workflow.start<typeof paymentIntent>(
+      isTopUp(intent) ? 'walletTopUp' : 'paymentIntent',
+      {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            intentId: intent.id,
+            ...options.timings,
+            ...(options.waitInReview === false && { waitInReview: false }),
+          },
+        ],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: intentSearchAttributes(labels),
+        memo: intentMemo(labels),
+        ...(options.eager && { requestEagerStart: true }),
+      },
+    );
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

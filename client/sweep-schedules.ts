@@ -1,8 +1,10 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
-import type { finalitySweep, orphanSweep } from '../workflows/sweeps';
+import type { finalitySweep, orphanSweep, topUpSweep } from '../workflows/sweeps';
 
 export const orphanSweepScheduleId = (taskQueue: string): string => `orphan-sweep@${taskQueue}`;
 export const finalitySweepScheduleId = (taskQueue: string): string => `finality-sweep@${taskQueue}`;
+export const topUpSweepScheduleId = (taskQueue: string, chainId: number): string =>
+  `top-up-sweep@${taskQueue}/${chainId}`;
 
 /**
  * A sweep of the fleet: a Temporal Schedule that starts `workflowType` every `everyMs` on
@@ -69,6 +71,24 @@ export function ensureFinalitySweepSchedule(
     {
       scheduleId: finalitySweepScheduleId(taskQueue),
       workflowType: 'finalitySweep',
+      taskQueue,
+      everyMs,
+    },
+    args,
+  );
+}
+
+/** A chain's top-up sweep: tops up its hot wallets below their low mark from its treasury. */
+export function ensureTopUpSweepSchedule(
+  client: Client,
+  { taskQueue, everyMs, chainId }: { taskQueue: string; everyMs: number; chainId: number },
+): Promise<void> {
+  const args: Parameters<typeof topUpSweep> = [{ chainId }];
+  return ensureSweepSchedule(
+    client,
+    {
+      scheduleId: topUpSweepScheduleId(taskQueue, chainId),
+      workflowType: 'topUpSweep',
       taskQueue,
       everyMs,
     },

@@ -1,21 +1,26 @@
 import { lanesOf } from '../operations/wallet-lanes';
 import type { Hex } from '../domain/transfer';
+import type { WalletRole } from '../domain/custody';
+import { openTopUps } from '../store/intents';
 import { registeredWallets, retiredWallets } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
 
-/** One hot wallet as an operator sees it. */
+/** One wallet of the relayer (a hot wallet, or a chain's treasury) as an operator sees it. */
 export interface WalletStanding {
   chainId: number;
   address: string;
+  role: WalletRole;
   balanceWei: bigint;
   /** Our signed transactions not ended yet. */
   pendingNonces: number;
   /** The intent in review its lane waits behind; null: not blocked. */
   blockedBy: string | null;
-  /** Below LOW_BALANCE_ETH. */
+  /** Below its low mark (LOW_BALANCE_ETH; a treasury's own). */
   low: boolean;
   /** Retired by an operator: signs nothing new. */
   retired: boolean;
+  /** A hot wallet's top-up not ended, if one is under way. */
+  topUp: { id: string; status: string; amountWei: bigint } | null;
 }
 
 /**
@@ -42,7 +47,10 @@ export async function lowWallets({
   return perChain.flat();
 }
 
-/** Every hot wallet of every chain: balance, nonces in flight, blocked or not, low or not. */
+/**
+ * Every wallet of every chain: the hot wallets (balance, nonces in flight, blocked or not, low or
+ * not, a top-up under way), then the chain's treasury.
+ */
 export async function walletStandings({
   database,
   chains,
@@ -50,19 +58,58 @@ export async function walletStandings({
 }: Pick<ServiceDependencies, 'database' | 'chains' | 'lowBalanceWei'>): Promise<WalletStanding[]> {
   const perChain = await Promise.all(
     chains.chainIds.map(async (chainId) => {
-      const retired = await retiredWallets(database.kysely, chainId);
       const chain = chains.get(chainId);
-      const mark = chain.lowBalanceWei ?? lowBalanceWei;
-      return (await lanesOf(database, chain)).map((lane) => ({
-        chainId,
-        address: lane.address,
-        balanceWei: lane.balance,
-        pendingNonces: lane.pending,
-        blockedBy: lane.blockedBy ?? null,
-        low: lane.balance < mark,
-        retired: retired.has(lane.address),
-      }));
+      const [retired, hot, topUps] = await Promise.all([
+        retiredWallets(database.kysely, chainId),
+        registeredWallets(database.kysely, chainId) as Promise<Hex[]>,
+        openTopUps(database.kysely, chainId),
+      ]);
+      const treasury = chain.treasury;
+      const lanes = await lanesOf(database, chain, [
+        ...hot,
+        ...(treasury ? [treasury.address] : []),
+      ]);
+      return lanes.map((lane): WalletStanding => {
+        const isTreasury = lane.address === treasury?.address;
+        const topUp = topUps.get(lane.address);
+        return {
+          chainId,
+          address: lane.address,
+          role: isTreasury ? 'treasury' : 'hot',
+          balanceWei: lane.balance,
+          pendingNonces: lane.pending,
+          blockedBy: lane.blockedBy ?? null,
+          low:
+            lane.balance <
+            (isTreasury ? treasury!.lowBalanceWei : (chain.lowBalanceWei ?? lowBalanceWei)),
+          retired: retired.has(lane.address),
+          topUp: topUp ? { id: topUp.id, status: topUp.status, amountWei: topUp.amount } : null,
+        };
+      });
     }),
   );
   return perChain.flat();
+}
+
+/** The chains' treasuries below their own low mark: what /readyz warns of. */
+export async function lowTreasuries({
+  chains,
+}: Pick<ServiceDependencies, 'chains'>): Promise<
+  { chainId: number; address: string; balanceWei: bigint }[]
+> {
+  const treasuries = chains.chainIds.flatMap((chainId) => {
+    const treasury = chains.get(chainId).treasury;
+    return treasury ? [{ chainId, ...treasury }] : [];
+  });
+  const balances = await Promise.all(
+    treasuries.map(({ chainId, address }) => chains.get(chainId).walletBalance(address)),
+  );
+  return treasuries
+    .map(({ chainId, address, lowBalanceWei }, i) => ({
+      chainId,
+      address,
+      balanceWei: balances[i]!,
+      lowBalanceWei,
+    }))
+    .filter((treasury) => treasury.balanceWei < treasury.lowBalanceWei);
 }

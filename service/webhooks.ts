@@ -4,6 +4,8 @@ import {
   WebhookEndpointNotFoundError,
   WebhookUrlRefusedError,
 } from '../domain/errors';
+import { operatorOwner } from '../domain/custody';
+import { walletEventTypes } from '../domain/wallet-events';
 import { everyEventType, webhookEventTypes } from '../domain/webhooks';
 import type { WebhookDeliveryStatus } from '../store/schema';
 import { deliveriesOf, redeliver, type DeliveryRow } from '../store/webhook-deliveries';
@@ -48,32 +50,40 @@ const viewOf = (endpoint: WebhookEndpoint): EndpointView => ({
 const settingsOf = (deps: Deps) => signingSettings(deps.webhooks);
 
 /**
- * Registers an endpoint of the caller's tenant: `https` only (http to loopback only where an
- * operator allows it), and every address its host resolves to public — checked now and again at
- * each connection. Event types are `intent.<status>` or `*` (default). The secret (`whsec_…`) is
- * in the answer once and stored encrypted; nothing is written for a refused endpoint.
+ * Registers an endpoint of the caller: a tenant's is told of its intents; an operator's (owned by
+ * `@operator`) of the relayer's own wallets (`wallet.low_balance`, `wallet.topped_up`,
+ * `treasury.low_balance`) and of its top-ups' `intent.<status>`. `https` only (http to loopback
+ * only where an operator allows it), and every address its host resolves to public — checked now
+ * and again at each connection. Event types default to `*`. The secret (`whsec_…`) is in the
+ * answer once and stored encrypted; nothing is written for a refused endpoint.
  */
 export async function registerEndpoint(
   deps: Deps,
-  tenantId: string,
+  caller: Caller,
   request: { url: string; eventTypes?: string[] },
 ): Promise<EndpointView & { secret: string }> {
   const { box, policy } = settingsOf(deps);
   const eventTypes = request.eventTypes ?? [everyEventType];
-  const unknown = eventTypes.filter(
-    (type) => type !== everyEventType && !(webhookEventTypes as readonly string[]).includes(type),
-  );
+  const known: readonly string[] =
+    caller.role === 'operator' ? [...webhookEventTypes, ...walletEventTypes] : webhookEventTypes;
+  const unknown = eventTypes.filter((type) => type !== everyEventType && !known.includes(type));
   if (unknown.length > 0 || eventTypes.length === 0) {
+    const operatorsOnly = unknown.filter((type) =>
+      (walletEventTypes as readonly string[]).includes(type),
+    );
     throw new InvalidIntentError([
       {
         field: 'eventTypes',
         message:
           eventTypes.length === 0
             ? 'name at least one event type (or "*")'
-            : `unknown event type ${unknown.map((type) => `"${type}"`).join(', ')}: one of ${webhookEventTypes.join(', ')}, or "*"`,
+            : operatorsOnly.length > 0
+              ? `${operatorsOnly.join(', ')}: told to the operators' endpoints only (registered with an operator key)`
+              : `unknown event type ${unknown.map((type) => `"${type}"`).join(', ')}: one of ${known.join(', ')}, or "*"`,
       },
     ]);
   }
+  const tenantId = caller.role === 'tenant' ? caller.tenantId : operatorOwner;
   try {
     await checkEndpointHost(request.url, policy);
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
-import type { Intent, IntentStatus } from '../domain/intent';
+import { operatorOwner } from '../domain/custody';
+import { IntentStatus, type Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import type { Reason } from '../domain/reason-codes';
 import type { AssetRef } from '../domain/asset';
@@ -94,26 +95,7 @@ export async function insertIntent(
   }
   const inserted = await db
     .insertInto('intents')
-    .values({
-      id,
-      tenant_id: request.tenantId,
-      chain_id: request.chainId,
-      from_address: request.from ?? null,
-      to_address: request.to,
-      asset: request.asset ?? 'native',
-      amount: request.amount.toString(),
-      status: 'authorized',
-      version: 1,
-      nonce: null,
-      tx_hash: null,
-      raw_tx: null,
-      block_number: null,
-      reason: null,
-      reason_code: null,
-      idempotency_key: idempotencyKey ?? null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    })
+    .values(newIntentRow(id, request, now, idempotencyKey))
     .onConflict((conflict) => conflict.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -125,6 +107,69 @@ export async function insertIntent(
   const existing = await getIntent(db, id);
   if (!sameRequest(existing, request)) throw new IntentConflictError(id);
   return { intent: existing, created: false };
+}
+
+const newIntentRow = (id: string, request: NewIntent, now: Date, idempotencyKey?: string) => ({
+  id,
+  tenant_id: request.tenantId,
+  chain_id: request.chainId,
+  from_address: request.from ?? null,
+  to_address: request.to,
+  asset: request.asset ?? 'native',
+  amount: request.amount.toString(),
+  status: IntentStatus.authorized,
+  version: 1,
+  nonce: null,
+  tx_hash: null,
+  raw_tx: null,
+  block_number: null,
+  reason: null,
+  reason_code: null,
+  idempotency_key: idempotencyKey ?? null,
+  created_at: now.toISOString(),
+  updated_at: now.toISOString(),
+});
+
+/**
+ * Records a top-up of `topUp.to` from the chain's treasury as `authorized` (domain/custody.ts),
+ * unless the wallet has one not ended: then nothing is written and undefined comes back (the
+ * database's unique index decides between sweeps that race). Call inside a transaction.
+ */
+export async function insertTopUp(
+  trx: Kysely<Schema>,
+  id: string,
+  topUp: { chainId: number; from: `0x${string}`; to: `0x${string}`; amount: bigint },
+  now: Date,
+): Promise<Intent | undefined> {
+  const inserted = await trx
+    .insertInto('intents')
+    .values(newIntentRow(id, { ...topUp, tenantId: operatorOwner }, now))
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) return undefined;
+  const intent = intentFromRow(inserted);
+  await recordStateChange(trx, intent, null, now);
+  return intent;
+}
+
+/** The chain's top-ups not ended (review included), by the hot wallet they top up. */
+export async function openTopUps(
+  db: Kysely<Schema>,
+  chainId: number,
+): Promise<Map<string, Intent>> {
+  const rows = await db
+    .selectFrom('intents')
+    .selectAll()
+    .where('tenant_id', '=', operatorOwner)
+    .where('chain_id', '=', chainId)
+    .where('status', 'not in', [
+      IntentStatus.confirmed,
+      IntentStatus.failed,
+      IntentStatus.cancelled,
+    ])
+    .execute();
+  return new Map(rows.map((row) => [row.to_address, intentFromRow(row)]));
 }
 
 export interface IntentPatch {

@@ -35,9 +35,12 @@ async function post(
   trx: Kysely<Schema>,
   entry: string,
   intentId: string | null,
-  legs: Leg[],
+  allLegs: Leg[],
   now: Date,
 ): Promise<void> {
+  // A leg that moves nothing says nothing (a top-up holds nothing: its entries are its gas only).
+  const legs = allLegs.filter((leg) => leg.amount !== 0n);
+  if (legs.length === 0) return;
   // Lock tenant accounts in one global order so two entries on the same tenant cannot deadlock.
   // System accounts keep no balance row (their balance is the sum of their postings), so they
   // never become a row every capture in the system waits for.

@@ -1,6 +1,7 @@
 import { Migrator, sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import { parseTransaction } from 'viem';
 import { rebookNativePerChain, type RebookContext } from './rebook-native-per-chain';
+import { operatorOwner } from '../domain/custody';
 import type { Dialect, Schema } from './schema';
 
 /**
@@ -410,6 +411,30 @@ function migrations(dialect: Dialect, context: RebookContext): Record<string, Mi
           .execute();
       },
     },
+    '0013_treasury': {
+      async up(db: Kysely<unknown>) {
+        // A chain's treasury signs top-ups of its hot wallets and is never chosen for a payment.
+        await db.schema
+          .alterTable('wallets')
+          .addColumn('role', 'text', (c) => c.notNull().defaultTo('hot'))
+          .execute();
+        // When the wallet was first seen below its low mark (null: not low): told once per dip.
+        await db.schema.alterTable('wallets').addColumn('low_since', timestamp).execute();
+        // The operators' own owner: top-ups (custody moves, no books) and operator webhooks.
+        await sql`insert into tenants (id, name, created_at)
+          values (${operatorOwner}, 'the relayer operators', ${new Date().toISOString()})`.execute(
+          db,
+        );
+        // At most one top-up of a wallet not ended (review included: it may yet land), whoever
+        // races to start one.
+        await sql`create unique index intents_one_open_top_up on intents (chain_id, to_address)
+          where tenant_id = ${sql.lit(operatorOwner)}
+            and status not in ('confirmed', 'failed', 'cancelled')`.execute(db);
+        // Operator events are about a wallet, not an intent: the event's subject is no longer
+        // bound to an intent row (intent events keep naming theirs).
+        await dropReference(db, dialect, 'webhook_events', 'intent_id');
+      },
+    },
   };
 }
 
@@ -455,11 +480,7 @@ async function backfillReasonCodes(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-/**
- * Drops a column's NOT NULL. SQLite cannot alter a column: the table is built again from its own
- * definition without the constraint (SQLite's documented twelve steps), with the references from
- * other tables kept, since they name the table, and its indexes made again.
- */
+/** Drops a column's NOT NULL. */
 async function allowNull(
   db: Kysely<unknown>,
   dialect: Dialect,
@@ -472,12 +493,44 @@ async function allowNull(
     );
     return;
   }
+  await rebuildSqliteTable(db, table, new RegExp(`("${column}"\\s+\\w+)\\s+not null`, 'i'));
+}
+
+/** Drops a column's foreign key (declared inline, as every migration here declares them). */
+async function dropReference(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  table: string,
+  column: string,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    // PostgreSQL's name for an inline reference.
+    const constraint = `${table}_${column}_fkey`;
+    await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(constraint)}`.execute(db);
+    return;
+  }
+  await rebuildSqliteTable(
+    db,
+    table,
+    new RegExp(`("${column}"[^,]*?)\\s+references\\s+"\\w+"\\s*\\("\\w+"\\)`, 'i'),
+  );
+}
+
+/**
+ * SQLite cannot alter a column: the table is built again from its own definition with `clause`
+ * taken out of it (its first group kept; SQLite's documented twelve steps), with the references
+ * from other tables kept, since they name the table, and its indexes made again.
+ */
+async function rebuildSqliteTable(
+  db: Kysely<unknown>,
+  table: string,
+  clause: RegExp,
+): Promise<void> {
   const definitions = await sql<{ type: string; sql: string | null }>`
     select type, sql from sqlite_master where tbl_name = ${table}`.execute(db);
   const created = definitions.rows.find((row) => row.type === 'table')?.sql;
-  const notNull = new RegExp(`("${column}"\\s+\\w+)\\s+not null`, 'i');
-  if (!created || !notNull.test(created)) {
-    throw new Error(`${table}.${column}: no NOT NULL column in ${created ?? 'no table'}`);
+  if (!created || !clause.test(created)) {
+    throw new Error(`${table}: no ${String(clause)} in ${created ?? 'no table'}`);
   }
   const rebuilt = `${table}_rebuilt`;
   // Outside a transaction (SQLite ignores the pragma inside one), then all steps in one.
@@ -487,7 +540,7 @@ async function allowNull(
     await sql
       .raw(
         created
-          .replace(notNull, '$1')
+          .replace(clause, '$1')
           .replace(/^create table\s+"?\w+"?/i, `create table "${rebuilt}"`),
       )
       .execute(db);

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
 
 /** The SQL dialect of a database: column types differ where SQLite cannot hold a value. */
@@ -99,6 +100,10 @@ export interface WalletsTable {
   next_nonce: number;
   /** Set: the wallet signs nothing new (it finishes what it has). */
   retired_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** `hot` pays intents; `treasury` only tops hot wallets up (never chosen for a payment). */
+  role: ColumnType<WalletRole, WalletRole | undefined, WalletRole>;
+  /** When it was first seen below its low mark (null: not low): operators are told once a dip. */
+  low_since: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /** The wallets a tenant may send from on a chain; no row for the chain: every wallet. */
@@ -248,6 +253,10 @@ export interface WebhookEndpointsTable {
 export interface WebhookEventsTable {
   id: string;
   tenant_id: string;
+  /**
+   * What the event is about, its sequence counted per subject: the intent's id, or for an
+   * operator's wallet event `wallet:<chainId>:<address>` (domain/wallet-events.ts).
+   */
   intent_id: string;
   sequence: number;
   type: string;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { WalletRole } from '../domain/custody';
 import type { Database } from './database';
 import type { Schema } from './schema';
 
@@ -40,11 +41,15 @@ async function setNextNonce(trx: Kysely<Schema>, wallet: Wallet, nextNonce: numb
     .execute();
 }
 
-/** Makes the wallet known to the relayer (or catches it up with the chain) at worker start. */
+/**
+ * Makes the wallet known to the relayer (or catches it up with the chain) at worker start, in
+ * the role the configuration gives it now (a wallet made the treasury stops being chosen).
+ */
 export async function registerWallet(
   database: Database,
   wallet: Wallet,
   chainPendingNonce: number,
+  role: WalletRole = 'hot',
 ): Promise<number> {
   return database.transaction(async (trx) => {
     const stored = await lockWallet(database, trx, wallet);
@@ -55,10 +60,18 @@ export async function registerWallet(
           chain_id: wallet.chainId,
           address: wallet.address,
           next_nonce: chainPendingNonce,
+          role,
         })
         .execute();
       return chainPendingNonce;
     }
+    await trx
+      .updateTable('wallets')
+      .set({ role })
+      .where('chain_id', '=', wallet.chainId)
+      .where('address', '=', wallet.address)
+      .where('role', '!=', role)
+      .execute();
     // The chain is ahead when the wallet was used outside the relayer: never hand out a nonce
     // the chain already counted. Behind is normal (our signed transactions not yet broadcast).
     if (chainPendingNonce > stored) await setNextNonce(trx, wallet, chainPendingNonce);

@@ -3,7 +3,8 @@ import type { Schema } from './schema';
 
 /**
  * Which hot wallets may sign for whom: a tenant's pool per chain (no pool: every wallet), and
- * wallets retired at run time (they sign nothing new and finish what they have).
+ * wallets retired at run time (they sign nothing new and finish what they have). A chain's
+ * treasury is registered too (its nonces are kept like any wallet's) but is no hot wallet.
  */
 
 /** The wallets `tenantId` may send from on the chain; null: every wallet. */
@@ -81,6 +82,7 @@ export async function usableWallets(
       .select('address')
       .where('chain_id', '=', chainId)
       .where('retired_at', 'is', null)
+      .where('role', '=', 'hot')
       .execute(),
   ]);
   const active = rows.map((row) => row.address);
@@ -92,18 +94,20 @@ export async function servedChains(db: Kysely<Schema>): Promise<number[]> {
   const rows = await db
     .selectFrom('wallets')
     .select('chain_id')
+    .where('role', '=', 'hot')
     .distinct()
     .orderBy('chain_id')
     .execute();
   return rows.map((row) => row.chain_id);
 }
 
-/** Every wallet the relayer registered on the chain, retired ones included. */
+/** Every hot wallet the relayer registered on the chain, retired ones included. */
 export async function registeredWallets(db: Kysely<Schema>, chainId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('wallets')
     .select('address')
     .where('chain_id', '=', chainId)
+    .where('role', '=', 'hot')
     .orderBy('address')
     .execute();
   return rows.map((row) => row.address);

@@ -1,13 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Intent, IntentStatus } from '../domain/intent';
+import { isTopUp, operatorOwner } from '../domain/custody';
+import { IntentStatus, type Intent } from '../domain/intent';
 import { eventBody, subscribesTo } from '../domain/webhooks';
+import { walletEventBody, walletSubject, type WalletEvent } from '../domain/wallet-events';
 import type { Schema } from './schema';
 
 /**
  * The outbox: called inside the transaction that changes an intent's status, it stores the event
  * that reports the change — its body serialized now, as it will be sent — and a pending delivery
  * for each active endpoint of the tenant subscribed to it. Nothing at all when none is: tenants
- * without webhooks pay one indexed read per change.
+ * without webhooks pay one indexed read per change. A top-up that is confirmed also tells the
+ * operators `wallet.topped_up`.
  */
 export async function recordStateChange(
   trx: Kysely<Schema>,
@@ -16,33 +19,94 @@ export async function recordStateChange(
   now: Date,
   type: string = `intent.${intent.status}`,
 ): Promise<void> {
+  await recordEvent(trx, {
+    tenantId: intent.tenantId,
+    subject: intent.id,
+    idStem: intent.id.replace(/^pi_/, ''),
+    type,
+    previousStatus,
+    now,
+    body: (sequence) => eventBody(intent, { sequence, previousStatus, at: now, type }),
+  });
+  if (isTopUp(intent) && intent.status === IntentStatus.confirmed && type === 'intent.confirmed') {
+    await recordWalletEvent(
+      trx,
+      {
+        type: 'wallet.topped_up',
+        chainId: intent.chainId,
+        wallet: intent.to,
+        amount: intent.amount,
+        topUpId: intent.id,
+        txHash: intent.txHash,
+      },
+      now,
+    );
+  }
+}
+
+/**
+ * Stores an event about a wallet for the operators' endpoints (owned by `@operator`), in the
+ * caller's transaction; its sequence counts per wallet, so a receiver sees a wallet's events in
+ * order.
+ */
+export async function recordWalletEvent(
+  trx: Kysely<Schema>,
+  event: WalletEvent,
+  now: Date,
+): Promise<void> {
+  const subject = walletSubject(event.chainId, event.wallet);
+  await recordEvent(trx, {
+    tenantId: operatorOwner,
+    subject,
+    idStem: subject.replaceAll(':', '_').toLowerCase(),
+    type: event.type,
+    previousStatus: null,
+    now,
+    body: (sequence) => walletEventBody(event, { sequence, at: now }),
+  });
+}
+
+interface NewEvent {
+  /** Whose endpoints are told. */
+  tenantId: string;
+  /** What the event is about: its sequence counts per subject. */
+  subject: string;
+  /** The event ids' middle part: `evt_<stem>_<sequence>`. */
+  idStem: string;
+  type: string;
+  previousStatus: IntentStatus | null;
+  now: Date;
+  body: (sequence: number) => string;
+}
+
+async function recordEvent(trx: Kysely<Schema>, event: NewEvent): Promise<void> {
   const endpoints = (
     await trx
       .selectFrom('webhook_endpoints')
       .select(['id', 'event_types'])
-      .where('tenant_id', '=', intent.tenantId)
+      .where('tenant_id', '=', event.tenantId)
       .where('status', '=', 'active')
       .execute()
-  ).filter((endpoint) => subscribesTo(JSON.parse(endpoint.event_types) as string[], type));
+  ).filter((endpoint) => subscribesTo(JSON.parse(endpoint.event_types) as string[], event.type));
   if (endpoints.length === 0) return;
   const last = await trx
     .selectFrom('webhook_events')
     .select((eb) => eb.fn.max('sequence').as('sequence'))
-    .where('intent_id', '=', intent.id)
+    .where('intent_id', '=', event.subject)
     .executeTakeFirst();
   const sequence = Number(last?.sequence ?? 0) + 1;
-  const eventId = `evt_${intent.id.replace(/^pi_/, '')}_${sequence}`;
-  const at = now.toISOString();
+  const eventId = `evt_${event.idStem}_${sequence}`;
+  const at = event.now.toISOString();
   await trx
     .insertInto('webhook_events')
     .values({
       id: eventId,
-      tenant_id: intent.tenantId,
-      intent_id: intent.id,
+      tenant_id: event.tenantId,
+      intent_id: event.subject,
       sequence,
-      type,
-      previous_status: previousStatus,
-      body: eventBody(intent, { sequence, previousStatus, at: now, type }),
+      type: event.type,
+      previous_status: event.previousStatus,
+      body: event.body(sequence),
       created_at: at,
     })
     .execute();
@@ -52,7 +116,7 @@ export async function recordStateChange(
       endpoints.map((endpoint) => ({
         event_id: eventId,
         endpoint_id: endpoint.id,
-        intent_id: intent.id,
+        intent_id: event.subject,
         sequence,
         status: 'pending' as const,
         attempts: 0,

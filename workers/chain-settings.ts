@@ -29,10 +29,12 @@ export const evmChainSettings = (
 ): EvmChainSettings => ({
   chainId: chain.chainId,
   rpcUrls: chain.endpoints.map((endpoint) => endpoint.url),
-  // A chain with a wallet list sends only from those of the process's wallets.
-  signers: chain.wallets
-    ? signers.filter((signer) => chain.wallets!.includes(signer.account.address))
-    : signers,
+  ...treasuryOf(chain, signers),
+  // A chain with a wallet list sends only from those of the process's wallets; the treasury never.
+  signers: signers.filter(
+    ({ account: { address } }) =>
+      address !== chain.treasury?.address && (!chain.wallets || chain.wallets.includes(address)),
+  ),
   confirmations: chain.confirmations,
   blockTimeMs: chain.blockTimeMs,
   pollIntervalMs: config.pollIntervalMs,
@@ -52,3 +54,16 @@ export const evmChainSettings = (
   },
   onRpcResponse,
 });
+
+/** The chain's treasury, and its signer where this process holds the key. */
+function treasuryOf(
+  chain: ChainConfig,
+  signers: readonly WalletSigner[],
+): Pick<EvmChainSettings, 'treasury' | 'treasurySigner'> {
+  if (!chain.treasury) return {};
+  const signer = signers.find(({ account }) => account.address === chain.treasury!.address);
+  return {
+    treasury: { ...chain.treasury, topUpTargetWei: chain.topUpTargetWei },
+    ...(signer && { treasurySigner: signer }),
+  };
+}

@@ -12,7 +12,11 @@ import type { ChainRegistry } from '../chain/chain';
 import { createChainRegistry, createEvmChain } from '../chain/evm-chain';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { ensureFinalitySweepSchedule, ensureOrphanSweepSchedule } from '../client/sweep-schedules';
+import {
+  ensureFinalitySweepSchedule,
+  ensureOrphanSweepSchedule,
+  ensureTopUpSweepSchedule,
+} from '../client/sweep-schedules';
 import { secretBox } from '../webhooks/secret-box';
 import type { WebhookSettings } from '../webhooks/settings';
 import { startWebhookDispatch } from './webhook-dispatch';
@@ -170,6 +174,11 @@ async function startWorkerRole({
     for (const address of chain.walletAddresses) {
       await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
     }
+    const treasury = chain.treasury?.address;
+    if (treasury) {
+      const pending = await chain.pendingNonce(treasury);
+      await registerWallet(database, { chainId, address: treasury }, pending, 'treasury');
+    }
   }
   // The wallets added at run time are taken on before any work, then looked for with the balances.
   const discovery = walletDiscovery({ database, chains, signerFor });
@@ -240,6 +249,15 @@ async function startWorkerRole({
       taskQueue: config.taskQueue,
       everyMs: config.finalitySweepMs,
     });
+  }
+  if (config.topUpSweepMs > 0) {
+    for (const chainId of chains.chainIds.filter((id) => chains.get(id).treasury)) {
+      await ensureTopUpSweepSchedule(client, {
+        taskQueue: config.taskQueue,
+        everyMs: config.topUpSweepMs,
+        chainId,
+      });
+    }
   }
   const metricsServer =
     config.metricsPort === undefined

@@ -28,8 +28,8 @@ export function watchWallets({
 } {
   const balance = new Gauge({
     name: 'relayer_wallet_balance_ether',
-    help: 'Balance of each hot wallet, in ether',
-    labelNames: ['chain_id', 'wallet'],
+    help: "Balance of each hot wallet and each chain's treasury, in ether",
+    labelNames: ['chain_id', 'wallet', 'role'],
     registers: [metrics],
   });
   const low = new Set<string>();
@@ -37,9 +37,18 @@ export function watchWallets({
     await beforeEachLook?.();
     for (const chainId of chains.chainIds) {
       const chain = chains.get(chainId);
+      // The treasury's low mark is told by its top-up sweep (treasury.low_balance), not here.
+      if (chain.treasury) {
+        const { address } = chain.treasury;
+        const wei = await chain.walletBalance(address);
+        balance.set(
+          { chain_id: String(chainId), wallet: address, role: 'treasury' },
+          Number(formatEther(wei)),
+        );
+      }
       for (const wallet of chain.walletAddresses) {
         const wei = await chain.walletBalance(wallet);
-        balance.set({ chain_id: String(chainId), wallet }, Number(formatEther(wei)));
+        balance.set({ chain_id: String(chainId), wallet, role: 'hot' }, Number(formatEther(wei)));
         const key = `${chainId}/${wallet}`;
         const mark = chain.lowBalanceWei ?? lowBalanceWei;
         if (wei < mark && !low.has(key)) {

@@ -1,4 +1,5 @@
 export { paymentIntent } from './payment-intent';
+export { walletTopUp } from './wallet-top-up';
 export type { PaymentIntentInput } from './payment-intent';
 export { intentProgressQuery } from './intent-progress';
 export type { PaymentIntentProgress } from './intent-progress';
@@ -7,6 +8,6 @@ export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './batch-signals';
 export { resolveReviewUpdate } from './review-update';
 export type { BatchProgress } from './batch-signals';
-export { finalitySweep, orphanSweep } from './sweeps';
+export { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';
 export type { WebhookDeliveryInput } from './webhook-delivery';

@@ -2,10 +2,11 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
 import type { MarkFinalizedParameters, MarkFinalizedResult } from '../activities/mark-finalized';
 import type { ResumeOrphansParameters, ResumeOrphansResult } from '../activities/resume-orphans';
+import type { SweepTopUpsParameters, SweepTopUpsResult } from '../activities/sweep-top-ups';
 import { sweepStep } from './activity-profiles';
 
 /** The fleet's sweeps, each started by its schedule (client/sweep-schedules.ts). */
-const { resumeOrphans, markFinalized } = proxyActivities<RelayerActivities>(sweepStep);
+const { resumeOrphans, markFinalized, sweepTopUps } = proxyActivities<RelayerActivities>(sweepStep);
 
 /** Starts the workflow of any intent or batch a crash left without one. */
 export async function orphanSweep(input: ResumeOrphansParameters): Promise<ResumeOrphansResult> {
@@ -15,4 +16,9 @@ export async function orphanSweep(input: ResumeOrphansParameters): Promise<Resum
 /** Marks confirmed intents whose block is final on their chain. */
 export async function finalitySweep(input: MarkFinalizedParameters): Promise<MarkFinalizedResult> {
   return markFinalized(input);
+}
+
+/** Starts a top-up of every hot wallet of the chain below its low mark (domain/custody.ts). */
+export async function topUpSweep(input: SweepTopUpsParameters): Promise<SweepTopUpsResult> {
+  return sweepTopUps(input);
 }

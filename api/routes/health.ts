@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatEther } from 'viem';
 import { readinessProbes } from '../../service/readiness';
-import { lowWallets } from '../../service/wallet-standing';
+import { lowTreasuries, lowWallets } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 
 const checkTimeoutMs = 2000;
@@ -12,7 +12,9 @@ const readinessSchema = z.object({
   checks: z.record(z.string(), z.string()).describe('"ok" or what failed'),
   warnings: z
     .array(z.string())
-    .describe('what an operator should see to, without making the process unready: low wallets'),
+    .describe(
+      'what an operator should see to, without making the process unready: low wallets and treasuries',
+    ),
 });
 
 /** `work`, or a rejection once the check's time is up. */
@@ -42,14 +44,25 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
   }
 }
 
-/** Wallets below LOW_BALANCE_ETH, as lines; a chain that does not answer is its check's part. */
+/**
+ * Wallets below LOW_BALANCE_ETH and treasuries below their own mark, as lines; a chain that does
+ * not answer is its check's part.
+ */
 async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
   try {
-    const wallets = await withinCheckTime(lowWallets(deps));
-    return wallets.map(
-      (wallet) =>
-        `wallet ${wallet.address} on chain ${wallet.chainId}: ${formatEther(wallet.balanceWei)} ETH, below LOW_BALANCE_ETH`,
+    const [wallets, treasuries] = await withinCheckTime(
+      Promise.all([lowWallets(deps), lowTreasuries(deps)]),
     );
+    return [
+      ...treasuries.map(
+        (treasury) =>
+          `treasury ${treasury.address} on chain ${treasury.chainId}: ${formatEther(treasury.balanceWei)} ETH, below its low mark: top-ups will stop, fund it`,
+      ),
+      ...wallets.map(
+        (wallet) =>
+          `wallet ${wallet.address} on chain ${wallet.chainId}: ${formatEther(wallet.balanceWei)} ETH, below LOW_BALANCE_ETH`,
+      ),
+    ];
   } catch {
     return [];
   }

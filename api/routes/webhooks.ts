@@ -9,7 +9,7 @@ import {
   setEndpointEnabled,
 } from '../../service/webhooks';
 import type { ApiContext } from '../api-context';
-import { callerOf, tenantOf } from '../auth';
+import { callerOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import { noBodySchema } from '../schemas/common';
 import {
@@ -32,12 +32,13 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.post('/v1/webhooks/endpoints', {
     schema: {
-      summary: 'Register a webhook endpoint (tenant key); its secret is in the answer, once',
+      summary:
+        "Register a webhook endpoint: a tenant key's is told of its intents, an operator key's of the relayer's wallets and top-ups; its secret is in the answer, once",
       body: newEndpointBodySchema,
       response: { 201: registeredEndpointSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.code(201).send(await registerEndpoint(deps, tenantOf(request).tenantId, request.body)),
+      reply.code(201).send(await registerEndpoint(deps, callerOf(request), request.body)),
   });
 
   app.get('/v1/webhooks/endpoints', {

@@ -2,19 +2,30 @@ import { z } from 'zod';
 import type { WalletStanding } from '../../service/wallet-standing';
 import { hex } from './common';
 
-/** Hot wallets as an operator sees and changes them, and a tenant's wallet pool. */
+/** The relayer's wallets as an operator sees and changes them, and a tenant's wallet pool. */
 
 export const walletSchema = z.object({
   chainId: z.number().int(),
   address: hex,
+  role: z
+    .enum(['hot', 'treasury'])
+    .describe("`hot` pays intents; the chain's `treasury` tops them up and pays no intent"),
   balance: z.string().describe('wei, as a decimal string'),
   pendingNonces: z.number().int().describe('our signed transactions of it not ended yet'),
   blockedBy: z
     .string()
     .nullable()
     .describe('the intent in review whose unused nonce its lane waits behind'),
-  low: z.boolean().describe('below LOW_BALANCE_ETH'),
+  low: z.boolean().describe("below its low mark (LOW_BALANCE_ETH; a treasury's own)"),
   retired: z.boolean().describe('retired by an operator: signs nothing new'),
+  topUp: z
+    .object({
+      id: z.string().describe('the top-up (an intent of the operators)'),
+      status: z.string(),
+      amount: z.string().describe('wei, as a decimal string'),
+    })
+    .nullable()
+    .describe("the hot wallet's top-up from the treasury not ended yet; null: none"),
 });
 
 export const walletParamsSchema = z.strictObject({
@@ -50,6 +61,12 @@ export const walletView = (wallet: WalletStanding): WalletView => ({
   balance: wallet.balanceWei.toString(),
   pendingNonces: wallet.pendingNonces,
   blockedBy: wallet.blockedBy,
+  role: wallet.role,
   low: wallet.low,
   retired: wallet.retired,
+  topUp: wallet.topUp && {
+    id: wallet.topUp.id,
+    status: wallet.topUp.status,
+    amount: wallet.topUp.amountWei.toString(),
+  },
 });

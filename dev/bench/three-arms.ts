@@ -250,7 +250,7 @@ async function measure(
           rotationGraceMs: 0,
         },
       },
-      tenantId,
+      { role: 'tenant', tenantId, keyId: 'bench', label: 'bench' },
       { url: receiver.url },
     );
     receiver.holdSecrets([secret]);

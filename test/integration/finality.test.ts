@@ -68,7 +68,7 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
           rotationGraceMs: 0,
         },
       },
-      'acme',
+      { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
       { url: 'http://127.0.0.1:9/hooks', eventTypes: ['intent.finalized'] },
     );
     await world.testClient.mine({ blocks: 3 });

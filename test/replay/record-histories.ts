@@ -304,7 +304,7 @@ async function recordWebhookDeliveries(server: TestWorkflowEnvironment): Promise
     };
     const endpoint = await registerEndpoint(
       { database: world.database, webhooks: settings },
-      'acme',
+      { role: 'tenant', tenantId: 'acme', keyId: 'recorder', label: 'recorder' },
       {
         url: receiver.url,
       },

@@ -49,6 +49,7 @@ export function fakeActivities(
     ...webhookStepsNotFaked,
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
+    sweepTopUps: notFaked('sweepTopUps'),
   };
   const merged = {
     ...defaults,

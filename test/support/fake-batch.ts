@@ -203,6 +203,7 @@ export function fakeBatch(
     },
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
+    sweepTopUps: notFaked('sweepTopUps'),
     ...webhookStepsNotFaked,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };

@@ -29,7 +29,7 @@ describe('the wallet watch of a worker', () => {
     try {
       await jest.advanceTimersByTimeAsync(0);
       expect(await metrics.getSingleMetricAsString('relayer_wallet_balance_ether')).toContain(
-        `relayer_wallet_balance_ether{chain_id="5",wallet="${wallet}"} 1`,
+        `relayer_wallet_balance_ether{chain_id="5",wallet="${wallet}",role="hot"} 1`,
       );
       balance = parseEther('0.2');
       await jest.advanceTimersByTimeAsync(3000);

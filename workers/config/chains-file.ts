@@ -28,15 +28,22 @@ export interface ChainConfig {
   maxFeePerTransfer: bigint;
   /** The hot wallets allowed to send on it; undefined: every wallet of the process. */
   wallets?: Hex[];
-  /** A hot wallet below this (wei) is low: a warning, a gauge, /readyz. */
+  /** A hot wallet below this (wei) is low: a warning, a gauge, /readyz, a top-up. */
   lowBalanceWei: bigint;
+  /** What a top-up brings a low hot wallet back up to (wei). */
+  topUpTargetWei: bigint;
+  /** The wallet that tops the hot wallets up, and its own low mark; undefined: no top-ups. */
+  treasury?: { address: Hex; lowBalanceWei: bigint };
   /** When a confirmed intent's block is final (`finalizedAt`). */
   finality: Finality;
 }
 
 /** What a chain gets where the file says nothing: the environment's single-chain settings. */
-export type ChainDefaults = Omit<ChainConfig, 'chainId' | 'name' | 'endpoints' | 'wallets'> &
-  Omit<ChainEndpoint, 'url'>;
+export type ChainDefaults = Omit<
+  ChainConfig,
+  'chainId' | 'name' | 'endpoints' | 'wallets' | 'treasury'
+> &
+  Omit<ChainEndpoint, 'url'> & { treasury?: Hex; treasuryLowBalanceWei: bigint };
 
 /** A file value as the environment would spell it: numbers and strings alike. */
 const text = <T>(schema: z.ZodType<T, string>) =>
@@ -71,6 +78,9 @@ const chainSchema = z.strictObject({
   wallets: z.array(walletSchema).min(1, { error: 'must list at least one wallet' }).optional(),
   lowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
   finality: text(finalitySetting).optional(),
+  treasury: walletSchema.optional(),
+  treasuryLowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
+  topUpTargetEth: text(decimal(parseEther, 'ether')).optional(),
 });
 
 const fileSchema = z.strictObject({
@@ -80,6 +90,14 @@ const fileSchema = z.strictObject({
     .superRefine((chains, context) => {
       const seen = new Map<number, number>();
       chains.forEach((chain, i) => {
+        const treasury = chain.treasury && getAddress(chain.treasury);
+        if (treasury && chain.wallets?.some((wallet) => getAddress(wallet) === treasury)) {
+          context.addIssue({
+            code: 'custom',
+            path: [i, 'treasury'],
+            message: `${treasury} is one of the chain's hot wallets: a treasury only tops them up`,
+          });
+        }
         const first = seen.get(chain.chainId);
         if (first !== undefined) {
           context.addIssue({
@@ -128,6 +146,7 @@ export function readChainsFile(
 }
 
 function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
+  const treasury = chain.treasury ? getAddress(chain.treasury) : defaults.treasury;
   return {
     chainId: chain.chainId,
     name: chain.name,
@@ -149,7 +168,14 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
     maxFeePerTransfer: chain.maxFeePerTransferEth ?? defaults.maxFeePerTransfer,
     ...(chain.wallets && { wallets: chain.wallets.map((wallet) => getAddress(wallet)) }),
     lowBalanceWei: chain.lowBalanceEth ?? defaults.lowBalanceWei,
+    topUpTargetWei: chain.topUpTargetEth ?? defaults.topUpTargetWei,
     finality: chain.finality ?? defaults.finality,
+    ...(treasury && {
+      treasury: {
+        address: treasury,
+        lowBalanceWei: chain.treasuryLowBalanceEth ?? defaults.treasuryLowBalanceWei,
+      },
+    }),
   };
 }
 

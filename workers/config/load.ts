@@ -1,3 +1,4 @@
+import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ErrorType } from '../../domain/errors';
 import { essentialMethods, weightOf } from '../../throttle/rpc-weights';
@@ -96,6 +97,8 @@ function resolveChains(
     maxPriorityFeePerGas: c.maxPriorityFeePerGas,
     maxFeePerTransfer: c.maxFeePerTransfer,
     lowBalanceWei: c.lowBalance,
+    topUpTargetWei: c.topUpTarget,
+    treasuryLowBalanceWei: c.treasuryLowBalance,
     finality: c.finality,
     unitsPerSecond: c.rpcUnitsPerSecond,
     burstUnits: c.rpcBurstUnits,
@@ -103,20 +106,24 @@ function resolveChains(
   };
   // A bad setting is reported as such already: no chain is built on it.
   const unread = Object.values(defaults).some((value) => value === undefined);
+  const treasury = c.treasuryWallet;
   if (unread || c.chainId === undefined || !c.rpcUrls || !('chainsFile' in config)) return [];
   if (c.chainsFile === undefined) {
     config.chains = chainsOfEnvironment(
       { chainId: c.chainId, rpcUrls: c.rpcUrls },
       c.extraChains ?? [],
-      defaults as ChainDefaults,
+      { ...(defaults as ChainDefaults), ...(treasury && { treasury }) },
     );
-    return [];
+    return treasuryProblems(config.chains as ChainConfig[]);
   }
   const shorthand = ['CHAIN_ID', 'RPC_URLS', 'EXTRA_CHAINS'].filter((name) => env[name]?.trim());
   if (shorthand.length > 0) {
     return [`CHAINS_FILE: names the chains; unset ${shorthand.join(', ')} (given too)`];
   }
-  const fromFile = readChainsFile(c.chainsFile, defaults as ChainDefaults);
+  const fromFile = readChainsFile(c.chainsFile, {
+    ...(defaults as ChainDefaults),
+    ...(treasury && { treasury }),
+  });
   if ('problems' in fromFile) return fromFile.problems;
   const endpointProblems = fromFile.chains.flatMap((chain) =>
     chain.endpoints.flatMap((endpoint, i) => {
@@ -129,11 +136,24 @@ function resolveChains(
     }),
   );
   if (endpointProblems.length > 0) return endpointProblems;
+  const problems = treasuryProblems(fromFile.chains, c.chainsFile);
+  if (problems.length > 0) return problems;
   config.chains = fromFile.chains;
   config.chainId = fromFile.chains[0]!.chainId;
   config.rpcUrls = fromFile.chains[0]!.endpoints.map((endpoint) => endpoint.url);
   config.extraChains = [];
   return [];
+}
+
+/** A top-up must leave a wallet above its low mark, or the next sweep would top it up again. */
+function treasuryProblems(chains: readonly ChainConfig[], file?: string): string[] {
+  return chains
+    .filter((chain) => chain.treasury && chain.topUpTargetWei <= chain.lowBalanceWei)
+    .map((chain) =>
+      file
+        ? `CHAINS_FILE ${file}: chains (${chain.name}).topUpTargetEth: must be above the chain's low mark (${formatEther(chain.lowBalanceWei)} ETH)`
+        : `TOP_UP_TARGET_ETH: must be above LOW_BALANCE_ETH (${formatEther(chain.lowBalanceWei)}) when TREASURY_WALLET is set`,
+    );
 }
 
 /** A worker needs a wallet; a wallet is held by one key; a KMS key needs its region. */
@@ -163,6 +183,16 @@ function walletProblems(config: Partial<RelayerConfig>, roles: readonly Role[]):
     problems.push(
       'HOT_WALLET_KEYS: required by the worker process, unless HOT_WALLET_KEYS_FILE or WALLET_SIGNERS names its wallets',
     );
+  }
+  // The treasury signs its top-ups in the workers: one of their wallets.
+  if (roles.includes('worker') && seen.size > 0) {
+    for (const chain of config.chains ?? []) {
+      if (chain.treasury && !seen.has(chain.treasury.address)) {
+        problems.push(
+          `${config.chainsFile ? `CHAINS_FILE ${config.chainsFile}: chains (${chain.name}).treasury` : 'TREASURY_WALLET'}: ${chain.treasury.address} is none of this process's wallets (HOT_WALLET_KEYS, HOT_WALLET_KEYS_FILE, WALLET_SIGNERS)`,
+        );
+      }
+    }
   }
   if (
     config.walletSigners?.some((signer) => signer.kind === 'kms') &&

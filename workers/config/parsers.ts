@@ -1,4 +1,4 @@
-import { isHex } from 'viem';
+import { getAddress, isAddress, isHex } from 'viem';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import {
@@ -66,6 +66,12 @@ export const optional = <T>(schema: z.ZodType<T, string>) =>
     .string()
     .transform((value) => (value === '' ? undefined : value))
     .pipe(schema.optional());
+/** A 0x address, any case, read in its checksummed spelling. */
+export const address = z
+  .string()
+  .refine((value) => isAddress(value, { strict: false }), { error: 'must be a 0x address' })
+  .transform((value) => getAddress(value));
+
 export const privateKey = z
   .string()
   .refine((value) => isHex(value) && value.length === 66, {

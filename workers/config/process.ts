@@ -83,6 +83,14 @@ export const processSettings = {
       error: 'must be 0 (leave the schedule alone) or at least 1000',
     }),
   }),
+  topUpSweepMs: setting({
+    env: 'TOP_UP_SWEEP_MS',
+    fallback: '60000',
+    doc: "How often the fleet's top-up sweep of each chain with a treasury (a Temporal Schedule per chain each worker ensures at start) starts a top-up of every hot wallet below its low mark; 0: this worker leaves the schedules alone",
+    parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
+      error: 'must be 0 (leave the schedules alone) or at least 1000',
+    }),
+  }),
   drainTimeoutMs: setting({
     env: 'DRAIN_TIMEOUT_MS',
     fallback: '20000',

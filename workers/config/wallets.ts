@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keysFileSetting, walletSignersSetting } from '../signer-settings';
-import { integer, list, url, optional, privateKey, setting } from './parsers';
+import { parseEther } from 'viem';
+import { address, decimal, integer, list, url, optional, privateKey, setting } from './parsers';
 
 /** The hot wallets and where their keys are: memory, a file, AWS KMS, a remote signer. */
 export const walletsSettings = {
@@ -24,6 +25,24 @@ export const walletsSettings = {
     // A signer URL may carry credentials: never echoed.
     secret: true,
     parse: optional(walletSignersSetting).transform((signers) => signers ?? []),
+  }),
+  treasuryWallet: setting({
+    env: 'TREASURY_WALLET',
+    fallback: '',
+    doc: "The wallet that tops up every chain's hot wallets (one of this process's wallets, any signer kind; never chosen for a payment); a chains file names one per chain (`treasury`). Unset: no top-ups, low wallets are only told",
+    parse: optional(address),
+  }),
+  topUpTarget: setting({
+    env: 'TOP_UP_TARGET_ETH',
+    fallback: '1',
+    doc: "A hot wallet found below LOW_BALANCE_ETH is topped up from the treasury to this balance, in ether (a chain's `topUpTargetEth`)",
+    parse: decimal(parseEther, 'ether'),
+  }),
+  treasuryLowBalance: setting({
+    env: 'TREASURY_LOW_BALANCE_ETH',
+    fallback: '1',
+    doc: "A treasury below this, in ether, is told to operator webhooks (`treasury.low_balance`) and warned of in /readyz (a chain's `treasuryLowBalanceEth`)",
+    parse: decimal(parseEther, 'ether'),
   }),
   awsRegion: setting({
     env: 'AWS_REGION',
