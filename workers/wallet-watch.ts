@@ -54,7 +54,7 @@ export function watchWallets({
         if (wei < mark && !low.has(key)) {
           low.add(key);
           console.warn(
-            `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below its low mark ${formatEther(mark)} (LOW_BALANCE_ETH, or the chain's lowBalanceEth): top it up`,
+            `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below its low mark ${formatEther(mark)} (LOW_BALANCE_ETH, or the chain's lowBalanceEth): ${chain.treasury ? 'its top-up sweep sends it funds from the treasury' : 'top it up (no treasury: TREASURY_WALLET)'}`,
           );
         } else if (wei >= mark && low.delete(key)) {
           console.log(`wallet ${wallet} on chain ${chainId}: topped up, ${formatEther(wei)} ETH`);

@@ -3,13 +3,14 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { batchResults } from '../../store/batches';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
 import { getIntent, insertIntent } from '../../store/intents';
 import { waitFor } from '../../dev/stack/wait-for';
-import type { finalitySweep, orphanSweep } from '../../workflows';
+import type { finalitySweep, orphanSweep, topUpSweep } from '../../workflows';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { reviewIntent } from '../../service/review-intent';
 import { cancelIntent } from '../../service/cancel-intent';
@@ -37,7 +38,8 @@ import { secretBox } from '../../webhooks/secret-box';
  * intent and the batch that name no wallet; `-- lane`: only the lane rule's cancel; `-- turns`:
  * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
  * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
- * its own; `-- finality`: only the finality sweep).
+ * its own; `-- finality`: only the finality sweep; `-- top-ups`: only a top-up sweep and its
+ * top-up).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
       'webhooks',
       'window',
       'finality',
+      'top-ups',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('webhooks')) await recordWebhookDeliveries(server);
     if (only.length === 0 || only.includes('window')) await recordSendWindowReview(server);
     if (only.length === 0 || only.includes('finality')) await recordFinalitySweep(server);
+    if (only.length === 0 || only.includes('top-ups')) await recordTopUp(server);
   } finally {
     await server.teardown();
   }
@@ -545,6 +549,46 @@ async function recordFinalitySweep(server: TestWorkflowEnvironment): Promise<voi
     writeFileSync(file, historyToJSON(await sweep.fetchHistory()));
     const finalizedAt = (await getIntent(world.database.kysely, intent.id)).finalizedAt;
     console.log(`${intent.id} final at ${finalizedAt?.toISOString()}; its history → ${file}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/** A chain's top-up sweep finding a hot wallet low, and the top-up it started, confirmed. */
+async function recordTopUp(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-top-up';
+  const treasuryKey = world.anvil.keys[world.wallets.length]!;
+  await world.testClient.setBalance({ address: world.wallets[0]!, value: parseEther('0.05') });
+  const relayer = await startRelayerProcess(
+    world.config({
+      TASK_QUEUE: taskQueue,
+      HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
+      TREASURY_WALLET: privateKeyToAccount(treasuryKey).address,
+      LOW_BALANCE_ETH: '0.5',
+      TOP_UP_TARGET_ETH: '2',
+      TOP_UP_SWEEP_MS: '0',
+    }),
+  );
+  try {
+    const client = new Client({ connection: server.connection });
+    const sweep = await client.workflow.start<typeof topUpSweep>('topUpSweep', {
+      taskQueue,
+      workflowId: `top-up-sweep@${taskQueue}/${world.anvil.chainId}-recorded`,
+      args: [{ chainId: world.anvil.chainId }],
+    });
+    const { started } = await sweep.result();
+    console.log(`top-up sweep: started ${started.join(', ')}`);
+    const topUp = client.workflow.getHandle(paymentIntentWorkflowId(started[0]!));
+    const outcome = await topUp.result();
+    writeFileSync(
+      join(__dirname, 'histories', 'top-up-sweep.json'),
+      historyToJSON(await sweep.fetchHistory()),
+    );
+    const file = join(__dirname, 'histories', 'wallet-top-up-confirmed.json');
+    writeFileSync(file, historyToJSON(await topUp.fetchHistory()));
+    console.log(`top-up ${started[0]}: ${outcome.status}; its history → ${file}`);
   } finally {
     await relayer.stop();
     await world.stop();

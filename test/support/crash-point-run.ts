@@ -2,7 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
-import { orphanSweepScheduleId } from '../../client/sweep-schedules';
+import { orphanSweepScheduleId, topUpSweepScheduleId } from '../../client/sweep-schedules';
+import { operatorOwner } from '../../domain/custody';
 import { BatchMode } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -30,6 +31,28 @@ export const crashPointWorld = {
   tenants: { acme: '100', globex: '100', thin: '0.0035' },
 };
 const deposits = { acme: parseEther('100'), globex: parseEther('100'), thin: parseEther('0.0035') };
+
+/**
+ * The hot wallets start with 1 ETH and are topped up from a treasury (the world's next dev
+ * account) whenever they dip below 0.995: a top-up every few waves per wallet, each crossing the
+ * payment's crash points and the sweep's own (`after-top-up-admitted`).
+ */
+const walletStartWei = parseEther('1');
+const topUpSettings = (world: ReturnType<ReturnType<typeof useTestWorld>['world']>) => {
+  const treasuryKey = world.anvil.keys[world.wallets.length]!;
+  return {
+    treasury: privateKeyToAccount(treasuryKey).address,
+    env: {
+      HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
+      TREASURY_WALLET: privateKeyToAccount(treasuryKey).address,
+      LOW_BALANCE_ETH: '0.995',
+      TOP_UP_TARGET_ETH: '1',
+      TREASURY_LOW_BALANCE_ETH: '1',
+      TOP_UP_SWEEP_MS: '1000',
+    },
+  };
+};
+const lowMarkWei = parseEther('0.995');
 
 /** Points crossed in tests of their own. */
 const ownTests = new Set<CrashPoint>(['after-review', 'after-lane-freed', 'after-webhook-sent']);
@@ -66,6 +89,10 @@ export async function crashPointRun(
           : 1 + random.below(3),
       ]),
   );
+  const topUps = topUpSettings(world);
+  for (const address of world.wallets) {
+    await world.testClient.setBalance({ address, value: walletStartWei });
+  }
   const workers = new CrashingWorkers(
     async (env) =>
       (
@@ -81,6 +108,7 @@ export async function crashPointRun(
           PERMIT_TTL_MS: '10000',
           // The fleet's sweep every 3 s: it finds the orphans below.
           ORPHAN_SWEEP_MS: '3000',
+          ...topUps.env,
           ...env,
         })
       )[0]!,
@@ -172,14 +200,35 @@ export async function crashPointRun(
       accepted.push(...items.map((item) => item.intentId!));
     }
     await waitUntilSettled(world, accepted.length, 400_000);
+    // Payments over, the last dips get their top-ups: then no sweep can start another.
+    await waitFor(
+      async () => (await walletsLowOrTopUpsOpen(world)) === 0,
+      'every wallet topped up above its mark and every top-up ended',
+      400_000,
+    );
   } finally {
     await workers.stop();
-    await client.schedule
-      .getHandle(orphanSweepScheduleId(taskQueue))
-      .delete()
-      .catch(() => undefined);
+    for (const scheduleId of [
+      orphanSweepScheduleId(taskQueue),
+      topUpSweepScheduleId(taskQueue, world.anvil.chainId),
+    ]) {
+      await client.schedule
+        .getHandle(scheduleId)
+        .delete()
+        .catch(() => undefined);
+    }
     await connection.close();
   }
+  const topUpCount = (
+    await world.database.kysely
+      .selectFrom('intents')
+      .select('id')
+      .where('tenant_id', '=', operatorOwner)
+      .where('status', '=', 'confirmed')
+      .execute()
+  ).length;
+  console.log(`crash points: ${topUpCount} top-ups confirmed`);
+  expect(topUpCount).toBeGreaterThan(0);
 
   console.log(`crash points: ${workers.crashes.map((c) => `${c.point} at ${c.at} ms`).join(', ')}`);
   expect(workers.unexpectedExits).toEqual([]);
@@ -188,6 +237,7 @@ export async function crashPointRun(
     world,
     deposits: { ...deposits, ...tusd.deposits },
     accepted,
+    wallets: [...world.wallets, topUps.treasury],
     proxy: world.proxy,
   });
   const rows = await world.database.kysely
@@ -211,4 +261,20 @@ export async function crashPointRun(
       });
     }
   }
+}
+
+/** Hot wallets below the low mark plus top-ups not ended: 0 once the top-ups are done. */
+async function walletsLowOrTopUpsOpen(
+  world: ReturnType<ReturnType<typeof useTestWorld>['world']>,
+): Promise<number> {
+  const balances = await Promise.all(
+    world.wallets.map((address) => world.testClient.getBalance({ address })),
+  );
+  const open = await world.database.kysely
+    .selectFrom('intents')
+    .select('id')
+    .where('tenant_id', '=', operatorOwner)
+    .where('status', 'not in', ['confirmed', 'failed', 'cancelled'])
+    .execute();
+  return balances.filter((balance) => balance < lowMarkWei).length + open.length;
 }
