@@ -2,18 +2,23 @@ import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
 import { deliveryTable, endpointTable, print } from '../output';
 
-/** A tenant's webhook endpoints and their delivery log. */
+/** Webhook endpoints (a tenant's, or the operators') and their delivery log. */
 export function addWebhookCommands(program: Command, api: () => ApiOptions): void {
   const webhooks = program
     .command('webhooks')
     .description(
-      "a tenant's webhook endpoints (Standard Webhooks): where it is told of state changes",
+      "webhook endpoints (Standard Webhooks): where a tenant is told of its intents' state changes, and the operators of the relayer's wallets",
     );
   webhooks
     .command('add')
-    .description('register an endpoint (tenant key); prints its secret, once')
+    .description(
+      "register an endpoint (a tenant key's: its intents; an operator key's: wallet.low_balance, wallet.topped_up, treasury.low_balance and top-ups); prints its secret, once",
+    )
     .requiredOption('--url <url>', 'https (http to loopback only where the relayer allows it)')
-    .option('--events <types>', 'comma-separated intent.<status> types (default: every one)')
+    .option(
+      '--events <types>',
+      'comma-separated types: intent.<status>, and for operators the wallet events (default: every one)',
+    )
     .action(async (flags: { url: string; events?: string }) => {
       const options = api();
       const endpoint = await apiOf(options).addWebhookEndpoint({

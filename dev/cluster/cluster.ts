@@ -7,6 +7,7 @@ import { createApiKey } from '../../service/api-keys';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
+import { privateKeyToAccount } from 'viem/accounts';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';
 import { RpcProxy } from '../stack/rpc-proxy';
@@ -77,6 +78,7 @@ export interface Cluster {
 /** A chain of deploy/chains.yaml, as far as the cluster rewrites it. */
 interface ComposeChain {
   rpc: (string | { url: string })[];
+  treasury?: string;
 }
 
 /** An endpoint of a chains file moved to `url`, its quota kept. */
@@ -150,9 +152,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const [home, legacy] = composeChains.chains;
     home.rpc = proxies.map((proxy) => movedTo(home.rpc[0]!, proxy.url));
     legacy.rpc = [movedTo(legacy.rpc[0]!, legacyChain.rpcUrl)];
+    // The treasury: the dev account after the hot wallets (anvil funds it on both chains).
+    const treasuryKey = world.anvil.keys[world.walletKeys.length]!;
+    for (const chain of composeChains.chains) {
+      chain.treasury = privateKeyToAccount(treasuryKey).address;
+    }
     writeFileSync(chainsFile, stringifyYaml(composeChains));
     const keysFile = join(dir, 'hot-wallet-keys');
-    writeFileSync(keysFile, `${world.walletKeys.join('\n')}\n`, { mode: 0o600 });
+    writeFileSync(keysFile, `${[...world.walletKeys, treasuryKey].join('\n')}\n`, {
+      mode: 0o600,
+    });
     const bundlePath = join(dir, 'workflow-bundle.js');
     await writeWorkflowBundle(bundlePath);
     const place = {

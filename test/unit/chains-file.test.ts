@@ -141,4 +141,38 @@ describe('CHAINS_FILE', () => {
       [8, 'legacy', ['http://eight.example']],
     ]);
   });
+
+  it('names a treasury per chain, one of the process wallets and none of its hot ones, with a target above the low mark', () => {
+    const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const secondKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+    const path = fileWith(
+      'treasury.yaml',
+      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], treasury: "${second.toLowerCase()}", topUpTargetEth: 3, treasuryLowBalanceEth: 50}\n  - {chainId: 2, name: l2, rpc: [https://l2.example]}\n`,
+    );
+    const config = loadConfig({ HOT_WALLET_KEYS: `${key},${secondKey}`, CHAINS_FILE: path });
+    expect(config.chains.map((c) => [c.chainId, c.treasury, c.topUpTargetWei])).toEqual([
+      [1, { address: second, lowBalanceWei: parseEther('50') }, parseEther('3')],
+      [2, undefined, parseEther('1')],
+    ]);
+    // A worker that does not hold the treasury's key cannot sign its top-ups.
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path })).toEqual([
+      `CHAINS_FILE ${path}: chains (eth).treasury: ${second} is none of this process's wallets (HOT_WALLET_KEYS, HOT_WALLET_KEYS_FILE, WALLET_SIGNERS)`,
+    ]);
+    const hot = fileWith(
+      'treasury-hot.yaml',
+      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], wallets: ["${wallet}"], treasury: "${wallet}", topUpTargetEth: 0.05}\n`,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: hot })).toEqual([
+      `CHAINS_FILE ${hot}: chains[0] (eth).treasury: ${wallet} is one of the chain's hot wallets: a treasury only tops them up`,
+    ]);
+    // The shorthand: TREASURY_WALLET for every chain, its target above LOW_BALANCE_ETH.
+    expect(
+      problemsOf({ HOT_WALLET_KEYS: key, TREASURY_WALLET: wallet, TOP_UP_TARGET_ETH: '0.1' }),
+    ).toEqual([
+      'TOP_UP_TARGET_ETH: must be above LOW_BALANCE_ETH (0.1) when TREASURY_WALLET is set',
+    ]);
+    expect(problemsOf({ HOT_WALLET_KEYS: key, TREASURY_WALLET: '0x12' })).toEqual([
+      expect.stringMatching(/^TREASURY_WALLET: must be a 0x address/),
+    ]);
+  });
 });

@@ -55,15 +55,26 @@ describe('docker-compose.yml', () => {
     );
     const { chains } = loadConfig({
       ...environment,
-      HOT_WALLET_KEYS: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-      HOT_WALLET_KEYS_FILE: '',
+      HOT_WALLET_KEYS_FILE: resolve(__dirname, '../../deploy/anvil-dev-wallet-keys'),
       CHAINS_FILE: resolve(__dirname, '../../deploy/chains.yaml'),
     });
     expect(
-      chains.map((c) => [c.chainId, c.blockTimeMs, c.gasPricing, c.endpoints[0]!.url]),
+      chains.map((c) => [
+        c.chainId,
+        c.blockTimeMs,
+        c.gasPricing,
+        c.endpoints[0]!.url,
+        c.treasury?.address,
+      ]),
     ).toEqual([
-      [31337, 1000, 'eip1559', 'http://anvil:8545'],
-      [31338, 3000, 'legacy', 'http://anvil-legacy:8545'],
+      [31337, 1000, 'eip1559', 'http://anvil:8545', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+      [
+        31338,
+        3000,
+        'legacy',
+        'http://anvil-legacy:8545',
+        '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      ],
     ]);
     expect(compose).toMatch(
       /--chain-id\s+- '31338'[\s\S]*--block-time\s+- '3'[\s\S]*--hardfork\s+- berlin/,
