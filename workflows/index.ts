@@ -1,5 +1,4 @@
-export { paymentIntent } from './payment-intent';
-export { walletTopUp } from './wallet-top-up';
+export { paymentIntent, paymentIntent as walletTopUp } from './payment-intent';
 export type { PaymentIntentInput } from './payment-intent';
 export { intentProgressQuery } from './intent-progress';
 export type { PaymentIntentProgress } from './intent-progress';

@@ -18,7 +18,7 @@ export async function finalitySweep(input: MarkFinalizedParameters): Promise<Mar
   return markFinalized(input);
 }
 
-/** Starts a top-up of every hot wallet of the chain below its low mark (domain/custody.ts). */
+/** Tops up the chain's low hot wallets from its treasury. */
 export async function topUpSweep(input: SweepTopUpsParameters): Promise<SweepTopUpsResult> {
   return sweepTopUps(input);
 }
