@@ -40,6 +40,15 @@ export interface Treasury {
   lowBalanceWei: bigint;
   /** What a top-up brings a low hot wallet back up to (wei). */
   topUpTargetWei: bigint;
+  /** Tokens the hot wallets are topped up in too, from the treasury's own. */
+  tokens: readonly TokenTopUp[];
+}
+
+/** A token's low mark and top-up target per hot wallet, in whole tokens (decimal text). */
+export interface TokenTopUp {
+  token: Hex;
+  lowBalance: string;
+  topUpTarget: string;
 }
 
 export interface Chain {

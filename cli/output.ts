@@ -79,9 +79,12 @@ export function walletTable(wallets: WalletView[]): string {
       wallet.blockedBy ?? '',
       wallet.low ? 'LOW' : '',
       wallet.retired ? 'retired' : '',
-      wallet.topUp
-        ? `${wallet.topUp.id} ${wallet.topUp.status} +${formatEther(BigInt(wallet.topUp.amount))}`
-        : '',
+      wallet.topUps
+        .map(
+          (topUp) =>
+            `${topUp.id} ${topUp.status} +${topUp.asset === 'native' ? `${formatEther(BigInt(topUp.amount))} ETH` : `${topUp.amount} of ${topUp.asset}`}`,
+        )
+        .join('\n'),
     ]);
   }
   return rows.toString();

@@ -14,6 +14,8 @@ export type WalletEvent =
       type: 'wallet.low_balance';
       chainId: number;
       wallet: Hex;
+      /** `native`, or the token's address; amounts in its base units. */
+      asset: string;
       balance: bigint;
       lowMark: bigint;
       topUpId: string | null;
@@ -23,15 +25,20 @@ export type WalletEvent =
       type: 'wallet.topped_up';
       chainId: number;
       wallet: Hex;
+      asset: string;
       amount: bigint;
       topUpId: string;
       txHash: Hex | null;
     }
-  /** The chain's treasury went below its own low mark, or cannot pay a top-up (once a dip). */
+  /**
+   * The chain's treasury went below its own low mark in the native coin, or cannot pay a top-up
+   * it owes in an asset (once a dip).
+   */
   | {
       type: 'treasury.low_balance';
       chainId: number;
       wallet: Hex;
+      asset: string;
       balance: bigint;
       lowMark: bigint;
     };

@@ -19,8 +19,8 @@ export interface WalletStanding {
   low: boolean;
   /** Retired by an operator: signs nothing new. */
   retired: boolean;
-  /** A hot wallet's top-up not ended, if one is under way. */
-  topUp: { id: string; status: string; amountWei: bigint } | null;
+  /** A hot wallet's top-ups not ended (one per asset at most). */
+  topUps: { id: string; status: string; asset: string; amount: bigint }[];
 }
 
 /**
@@ -71,7 +71,7 @@ export async function walletStandings({
       ]);
       return lanes.map((lane): WalletStanding => {
         const isTreasury = lane.address === treasury?.address;
-        const topUp = topUps.get(lane.address);
+        const own = topUps.filter((topUp) => topUp.to === lane.address);
         return {
           chainId,
           address: lane.address,
@@ -83,7 +83,7 @@ export async function walletStandings({
             lane.balance <
             (isTreasury ? treasury!.lowBalanceWei : (chain.lowBalanceWei ?? lowBalanceWei)),
           retired: retired.has(lane.address),
-          topUp: topUp ? { id: topUp.id, status: topUp.status, amountWei: topUp.amount } : null,
+          topUps: own.map(({ id, status, asset, amount }) => ({ id, status, asset, amount })),
         };
       });
     }),

@@ -132,13 +132,20 @@ const newIntentRow = (id: string, request: NewIntent, now: Date, idempotencyKey?
 
 /**
  * Records a top-up of `topUp.to` from the chain's treasury as `authorized` (domain/custody.ts),
- * unless the wallet has one not ended: then nothing is written and undefined comes back (the
+ * unless the wallet has one in the asset not ended: then nothing is written and undefined comes back (the
  * database's unique index decides between sweeps that race). Call inside a transaction.
  */
 export async function insertTopUp(
   trx: Kysely<Schema>,
   id: string,
-  topUp: { chainId: number; from: `0x${string}`; to: `0x${string}`; amount: bigint },
+  topUp: {
+    chainId: number;
+    from: `0x${string}`;
+    to: `0x${string}`;
+    /** `native`, or the token's address. */
+    asset: string;
+    amount: bigint;
+  },
   now: Date,
 ): Promise<Intent | undefined> {
   const inserted = await trx
@@ -153,11 +160,8 @@ export async function insertTopUp(
   return intent;
 }
 
-/** The chain's top-ups not ended (review included), by the hot wallet they top up. */
-export async function openTopUps(
-  db: Kysely<Schema>,
-  chainId: number,
-): Promise<Map<string, Intent>> {
+/** The chain's top-ups not ended (review included). */
+export async function openTopUps(db: Kysely<Schema>, chainId: number): Promise<Intent[]> {
   const rows = await db
     .selectFrom('intents')
     .selectAll()
@@ -169,7 +173,7 @@ export async function openTopUps(
       IntentStatus.cancelled,
     ])
     .execute();
-  return new Map(rows.map((row) => [row.to_address, intentFromRow(row)]));
+  return rows.map(intentFromRow);
 }
 
 export interface IntentPatch {

@@ -102,8 +102,15 @@ export interface WalletsTable {
   retired_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** `hot` pays intents; `treasury` only tops hot wallets up (never chosen for a payment). */
   role: ColumnType<WalletRole, WalletRole | undefined, WalletRole>;
-  /** When it was first seen below its low mark (null: not low): operators are told once a dip. */
-  low_since: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+/** A wallet below its low mark in an asset, since when: operators are told once a dip. */
+export interface WalletLowMarksTable {
+  chain_id: number;
+  address: string;
+  /** `native`, or the token's address. */
+  asset: string;
+  low_since: Timestamp;
 }
 
 /** The wallets a tenant may send from on a chain; no row for the chain: every wallet. */
@@ -309,6 +316,7 @@ export interface Schema {
   postings: PostingsTable;
   holds: HoldsTable;
   wallets: WalletsTable;
+  wallet_low_marks: WalletLowMarksTable;
   tenant_wallets: TenantWalletsTable;
   wallet_signers: WalletSignersTable;
   assets: AssetsTable;

@@ -2,33 +2,37 @@ import type { Kysely } from 'kysely';
 import type { Schema } from './schema';
 
 /**
- * When a registered wallet (hot or treasury) went below its low mark, so that operators are told
- * once a dip, however many sweeps see it low.
+ * When a registered wallet (hot or treasury) went below its low mark in an asset, so that
+ * operators are told once a dip, however many sweeps see it low.
  */
-interface Wallet {
+interface WalletAsset {
   chainId: number;
   address: string;
+  /** `native`, or the token's address. */
+  asset: string;
 }
 
-/** Marks the wallet low since `now`; true when it was not low before (it just went low). */
-export async function markLow(db: Kysely<Schema>, wallet: Wallet, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('wallets')
-    .set({ low_since: now.toISOString() })
-    .where('chain_id', '=', wallet.chainId)
-    .where('address', '=', wallet.address)
-    .where('low_since', 'is', null)
+/** Marks the wallet low in the asset since `now`; true when it was not low before. */
+export async function markLow(db: Kysely<Schema>, mark: WalletAsset, now: Date): Promise<boolean> {
+  const inserted = await db
+    .insertInto('wallet_low_marks')
+    .values({
+      chain_id: mark.chainId,
+      address: mark.address,
+      asset: mark.asset,
+      low_since: now.toISOString(),
+    })
+    .onConflict((conflict) => conflict.doNothing())
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
-/** The wallet is at or above its mark again: the next dip is told again. */
-export async function clearLow(db: Kysely<Schema>, wallet: Wallet): Promise<void> {
+/** The wallet is at or above its mark in the asset again: the next dip is told again. */
+export async function clearLow(db: Kysely<Schema>, mark: WalletAsset): Promise<void> {
   await db
-    .updateTable('wallets')
-    .set({ low_since: null })
-    .where('chain_id', '=', wallet.chainId)
-    .where('address', '=', wallet.address)
-    .where('low_since', 'is not', null)
+    .deleteFrom('wallet_low_marks')
+    .where('chain_id', '=', mark.chainId)
+    .where('address', '=', mark.address)
+    .where('asset', '=', mark.asset)
     .execute();
 }

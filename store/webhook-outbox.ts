@@ -35,6 +35,7 @@ export async function recordStateChange(
         type: 'wallet.topped_up',
         chainId: intent.chainId,
         wallet: intent.to,
+        asset: intent.asset,
         amount: intent.amount,
         topUpId: intent.id,
         txHash: intent.txHash,

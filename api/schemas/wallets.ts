@@ -18,14 +18,16 @@ export const walletSchema = z.object({
     .describe('the intent in review whose unused nonce its lane waits behind'),
   low: z.boolean().describe("below its low mark (LOW_BALANCE_ETH; a treasury's own)"),
   retired: z.boolean().describe('retired by an operator: signs nothing new'),
-  topUp: z
-    .object({
-      id: z.string().describe('the top-up (an intent of the operators)'),
-      status: z.string(),
-      amount: z.string().describe('wei, as a decimal string'),
-    })
-    .nullable()
-    .describe("the hot wallet's top-up from the treasury not ended yet; null: none"),
+  topUps: z
+    .array(
+      z.object({
+        id: z.string().describe('the top-up (an intent of the operators)'),
+        status: z.string(),
+        asset: z.string().describe('`native`, or the token'),
+        amount: z.string().describe("in the asset's base units, as a decimal string"),
+      }),
+    )
+    .describe("the hot wallet's top-ups from the treasury not ended yet (one per asset at most)"),
 });
 
 export const walletParamsSchema = z.strictObject({
@@ -64,9 +66,5 @@ export const walletView = (wallet: WalletStanding): WalletView => ({
   role: wallet.role,
   low: wallet.low,
   retired: wallet.retired,
-  topUp: wallet.topUp && {
-    id: wallet.topUp.id,
-    status: wallet.topUp.status,
-    amount: wallet.topUp.amountWei.toString(),
-  },
+  topUps: wallet.topUps.map((topUp) => ({ ...topUp, amount: topUp.amount.toString() })),
 });

@@ -1,5 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatEther, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { sweepTopUps } from '../../activities/sweep-top-ups';
@@ -18,6 +21,7 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
 import { secretBox } from '../../webhooks/secret-box';
 import { expectInvariants } from '../support/invariants';
+import { registeredTestToken } from '../support/test-token';
 import { useTestWorld } from '../support/test-world';
 
 jest.setTimeout(120_000);
@@ -32,21 +36,40 @@ afterAll(async () => {
 });
 
 describe('treasury top-ups', () => {
-  it('a hot wallet drained below its mark gets one top-up however many sweeps race, confirmed from the treasury, the house paying its gas; the wallet pays again', async () => {
+  it('hot wallets below their marks get one top-up per asset however many sweeps race, confirmed from the treasury, the house paying its gas; a drained wallet pays again', async () => {
     const world = suite.world();
     const { database, anvil } = world;
     const taskQueue = `top-ups-${randomUUID()}`;
     const treasuryKey = anvil.keys[world.wallets.length]!;
     const treasury = privateKeyToAccount(treasuryKey).address;
     const [drained, full] = world.wallets as [`0x${string}`, `0x${string}`];
+    // Each hot wallet holds a million TUSD: both are below a mark of 1 000 001, topped up to
+    // 1 000 010 from the treasury's own.
+    const tusd = await registeredTestToken(world, { alias: 'TUSD', decimals: 6, tenants: {} });
+    await tusd.token.write('mint', [treasury, 1000n * 10n ** 6n]);
+    const dir = mkdtempSync(join(tmpdir(), 'top-ups-'));
+    const chainsFile = join(dir, 'chains.yaml');
+    writeFileSync(
+      chainsFile,
+      [
+        'chains:',
+        `  - chainId: ${anvil.chainId}`,
+        '    name: home',
+        `    rpc: [${world.env().RPC_URLS}]`,
+        `    treasury: '${treasury}'`,
+        '    lowBalanceEth: 0.5',
+        '    topUpTargetEth: 2',
+        "    treasuryLowBalanceEth: 20000 # above the dev account's 10 000: low from the start",
+        `    tokenTopUps: [{ token: '${tusd.token.address}', lowBalance: '1000001', topUpTarget: '1000010' }]`,
+        '',
+      ].join('\n'),
+    );
     const settings = {
       TASK_QUEUE: taskQueue,
+      CHAINS_FILE: chainsFile,
+      CHAIN_ID: '',
+      RPC_URLS: '',
       HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
-      TREASURY_WALLET: treasury,
-      LOW_BALANCE_ETH: '0.5',
-      TOP_UP_TARGET_ETH: '2',
-      // Above the dev account's 10 000 ETH: the treasury is low from the start.
-      TREASURY_LOW_BALANCE_ETH: '20000',
       TOP_UP_SWEEP_MS: '1000',
     };
     await world.testClient.setBalance({ address: drained, value: parseEther('0.05') });
@@ -81,53 +104,60 @@ describe('treasury top-ups', () => {
       },
     });
     try {
-      // Four sweeps at once, as if four workers ran them: one top-up, of the drained wallet only.
+      // Four sweeps at once, as if four workers ran them: one top-up per wallet and asset.
       const sweeps = await Promise.all(
         Array.from({ length: 4 }, () => sweep({ chainId: anvil.chainId })),
       );
       const started = sweeps.flatMap((result) => result.started);
-      expect(started).toHaveLength(1);
-      const topUpId = started[0]!;
-      const topUp = await database.kysely
-        .selectFrom('intents')
-        .selectAll()
-        .where('id', '=', topUpId)
-        .executeTakeFirstOrThrow();
-      expect(topUp).toMatchObject({
-        tenant_id: operatorOwner,
-        from_address: treasury,
-        to_address: drained,
-        amount: parseEther('1.95').toString(),
-      });
-      // Operators see it under way in the wallets list, the treasury beside the hot wallets.
+      expect(started).toHaveLength(3);
+      const topUpRows = async () =>
+        database.kysely
+          .selectFrom('intents')
+          .selectAll()
+          .where('tenant_id', '=', operatorOwner)
+          .orderBy('asset')
+          .orderBy('to_address')
+          .execute();
+      const token = tusd.token.address;
+      expect(
+        (await topUpRows()).map((row) => [row.from_address, row.to_address, row.asset, row.amount]),
+      ).toEqual(
+        [
+          [treasury, drained, 'native', parseEther('1.95').toString()],
+          [treasury, drained, token, (10n * 10n ** 6n).toString()],
+          [treasury, full, token, (10n * 10n ** 6n).toString()],
+        ].sort((a, b) => `${a[2]}/${a[1]}`.localeCompare(`${b[2]}/${b[1]}`)),
+      );
+      const topUpId = (await topUpRows()).find(
+        (row) => row.to_address === drained && row.asset === 'native',
+      )!.id;
+      // Operators see them under way in the wallets list, the treasury beside the hot wallets.
       const standing = await walletStandings({
         database,
         chains,
         lowBalanceWei: parseEther('0.5'),
       });
-      expect(standing.map((w) => [w.address, w.role, w.low, w.topUp?.id ?? null])).toEqual(
+      expect(
+        standing.map((w) => [w.address, w.role, w.low, w.topUps.map((t) => t.asset).sort()]),
+      ).toEqual(
         expect.arrayContaining([
-          [drained, 'hot', true, topUpId],
-          [full, 'hot', false, null],
-          [treasury, 'treasury', true, null],
+          [drained, 'hot', true, [token, 'native'].sort()],
+          [full, 'hot', false, [token]],
+          [treasury, 'treasury', true, []],
         ]),
       );
 
       // A worker runs it (and its own schedule's sweeps, which find it under way).
       await suite.spawnWorkers(1, settings);
       await waitFor(
-        async () =>
-          (
-            await database.kysely
-              .selectFrom('intents')
-              .select('status')
-              .where('id', '=', topUpId)
-              .executeTakeFirstOrThrow()
-          ).status === 'confirmed',
-        'the top-up to be confirmed',
+        async () => (await topUpRows()).every((row) => row.status === 'confirmed'),
+        'the top-ups to be confirmed',
         60_000,
       );
       expect(await world.testClient.getBalance({ address: drained })).toBe(parseEther('2'));
+      for (const wallet of [drained, full]) {
+        expect(await tusd.token.balanceOf(wallet)).toBe(1_000_010n * 10n ** 6n);
+      }
       const described = await client.workflow
         .getHandle(paymentIntentWorkflowId(topUpId))
         .describe();
@@ -158,12 +188,9 @@ describe('treasury top-ups', () => {
       );
       // A few more sweeps: nothing is low but the treasury, so no second top-up.
       await new Promise((resolve) => setTimeout(resolve, 3000));
-      const topUps = await database.kysely
-        .selectFrom('intents')
-        .select(['id', 'status', 'fee_paid'])
-        .where('tenant_id', '=', operatorOwner)
-        .execute();
-      expect(topUps.map((row) => [row.id, row.status])).toEqual([[topUpId, 'confirmed']]);
+      const topUps = await topUpRows();
+      expect(topUps.map((row) => row.status)).toEqual(['confirmed', 'confirmed', 'confirmed']);
+      const nativeTopUp = topUps.find((row) => row.id === topUpId)!;
 
       // Custody changes no tenant's books: the top-up posted its gas only, the house paying it.
       const postings = await database.kysely
@@ -172,7 +199,7 @@ describe('treasury top-ups', () => {
         .where('intent_id', '=', topUpId)
         .orderBy('id')
         .execute();
-      const gas = BigInt(topUps[0]!.fee_paid!);
+      const gas = BigInt(nativeTopUp.fee_paid!);
       expect(gas > 0n).toBe(true);
       expect(postings.map((p) => [p.entry, p.owner, p.kind, BigInt(p.amount)])).toEqual([
         ['gas', '@system', 'house', -gas],
@@ -181,36 +208,53 @@ describe('treasury top-ups', () => {
       const [acme] = await balancesOf(database, 'acme');
       expect(acme!.available + acme!.held).toBe(parseEther('99'));
 
-      // The operators were told: the dip (with its top-up), the top-up, the low treasury; once each.
+      // The operators were told, once each: the dips (the drained one with its top-up), the
+      // top-ups, the low treasury.
       const events = await database.kysely
         .selectFrom('webhook_events')
         .select(['intent_id', 'type', 'body'])
         .where('tenant_id', '=', operatorOwner)
         .where('type', 'not like', 'intent.%')
         .execute();
-      // The treasury is told at the sweep's end: the top-up may be confirmed before that.
-      events.sort((a, b) => a.type.localeCompare(b.type));
-      expect(events.map((e) => [e.type, e.intent_id])).toEqual([
-        ['treasury.low_balance', `wallet:${anvil.chainId}:${treasury}`],
-        ['wallet.low_balance', `wallet:${anvil.chainId}:${drained}`],
-        ['wallet.topped_up', `wallet:${anvil.chainId}:${drained}`],
-      ]);
-      expect(JSON.parse(events[1]!.body)).toMatchObject({
-        type: 'wallet.low_balance',
-        data: { wallet: drained, balance: parseEther('0.05').toString(), topUpId },
+      const told = events.map((event) => {
+        const { data } = JSON.parse(event.body) as { data: { asset: string; wallet: string } };
+        expect(event.intent_id).toBe(`wallet:${anvil.chainId}:${data.wallet}`);
+        return [event.type, data.wallet, data.asset].join(' ');
       });
-      expect(JSON.parse(events[2]!.body)).toMatchObject({
-        data: { wallet: drained, amount: parseEther('1.95').toString(), topUpId },
+      // The treasury is told at the sweep's end: a top-up may be confirmed before that.
+      expect(told.sort()).toEqual(
+        [
+          `treasury.low_balance ${treasury} native`,
+          `wallet.low_balance ${drained} native`,
+          `wallet.low_balance ${drained} ${token}`,
+          `wallet.low_balance ${full} ${token}`,
+          `wallet.topped_up ${drained} native`,
+          `wallet.topped_up ${drained} ${token}`,
+          `wallet.topped_up ${full} ${token}`,
+        ].sort(),
+      );
+      const bodyOf = (type: string) =>
+        events
+          .filter((event) => event.type === type)
+          .map((event) => JSON.parse(event.body) as { data: Record<string, unknown> })
+          .find((body) => body.data.wallet === drained && body.data.asset === 'native')!;
+      expect(bodyOf('wallet.low_balance')).toMatchObject({
+        data: { balance: parseEther('0.05').toString(), topUpId },
+      });
+      expect(bodyOf('wallet.topped_up')).toMatchObject({
+        data: { amount: parseEther('1.95').toString(), topUpId },
       });
       console.log(
-        `top-up ${topUpId}: ${formatEther(BigInt(topUp.amount))} ETH ${treasury} → ${drained}, gas ${gas} wei (house)`,
+        `top-up ${topUpId}: ${formatEther(BigInt(nativeTopUp.amount))} ETH ${treasury} → ${drained}, gas ${gas} wei (house)`,
       );
       await expectInvariants({
         world,
         deposits: { acme: parseEther('100') },
+        accepted: [...topUps.map((row) => row.id), intent.id],
         wallets: [...world.wallets, treasury],
       });
     } finally {
+      rmSync(dir, { recursive: true, force: true });
       await client.schedule
         .getHandle(topUpSweepScheduleId(taskQueue, anvil.chainId))
         .delete()

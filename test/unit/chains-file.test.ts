@@ -142,17 +142,41 @@ describe('CHAINS_FILE', () => {
     ]);
   });
 
-  it('names a treasury per chain, one of the process wallets and none of its hot ones, with a target above the low mark', () => {
+  it('names a treasury per chain, one of the process wallets and none of its hot ones, with targets above the low marks, in the native coin and tokens', () => {
     const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const usdc = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
     const secondKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
     const path = fileWith(
       'treasury.yaml',
-      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], treasury: "${second.toLowerCase()}", topUpTargetEth: 3, treasuryLowBalanceEth: 50}\n  - {chainId: 2, name: l2, rpc: [https://l2.example]}\n`,
+      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], treasury: "${second.toLowerCase()}", topUpTargetEth: 3, treasuryLowBalanceEth: 50, tokenTopUps: [{token: "${usdc.toLowerCase()}", lowBalance: 500, topUpTarget: "2000.5"}]}\n  - {chainId: 2, name: l2, rpc: [https://l2.example]}\n`,
     );
     const config = loadConfig({ HOT_WALLET_KEYS: `${key},${secondKey}`, CHAINS_FILE: path });
     expect(config.chains.map((c) => [c.chainId, c.treasury, c.topUpTargetWei])).toEqual([
-      [1, { address: second, lowBalanceWei: parseEther('50') }, parseEther('3')],
+      [
+        1,
+        {
+          address: second,
+          lowBalanceWei: parseEther('50'),
+          tokens: [{ token: usdc, lowBalance: '500', topUpTarget: '2000.5' }],
+        },
+        parseEther('3'),
+      ],
       [2, undefined, parseEther('1')],
+    ]);
+    // A token's target above its mark; token top-ups need a treasury.
+    const tokens = fileWith(
+      'tokens.yaml',
+      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], treasury: "${second}", tokenTopUps: [{token: "${usdc}", lowBalance: 500, topUpTarget: 500}]}\n`,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: `${key},${secondKey}`, CHAINS_FILE: tokens })).toEqual([
+      `CHAINS_FILE ${tokens}: chains[0] (eth).tokenTopUps[0].topUpTarget: topUpTarget must be above lowBalance`,
+    ]);
+    const untreasured = fileWith(
+      'untreasured.yaml',
+      `chains:\n  - {chainId: 1, name: eth, rpc: [https://eth.example], tokenTopUps: [{token: "${usdc}", lowBalance: 1, topUpTarget: 2}]}\n`,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: untreasured })).toEqual([
+      `CHAINS_FILE ${untreasured}: chains (eth).tokenTopUps: tops up from a treasury: name one (treasury, or TREASURY_WALLET)`,
     ]);
     // A worker that does not hold the treasury's key cannot sign its top-ups.
     expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path })).toEqual([

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { getAddress, isAddress, parseEther, parseGwei, type Hex } from 'viem';
+import { getAddress, isAddress, parseEther, parseGwei, parseUnits, type Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { TokenTopUp } from '../../chain/chain';
 import type { Finality, GasPricing } from '../../chain/chain-traits';
 import type { MethodWeights } from '../../throttle/rpc-weights';
 import { decimal, finalitySetting, integer, methodWeights, url } from './parsers';
@@ -32,8 +33,11 @@ export interface ChainConfig {
   lowBalanceWei: bigint;
   /** What a top-up brings a low hot wallet back up to (wei). */
   topUpTargetWei: bigint;
-  /** The wallet that tops the hot wallets up, and its own low mark; undefined: no top-ups. */
-  treasury?: { address: Hex; lowBalanceWei: bigint };
+  /**
+   * The wallet that tops the hot wallets up, its own low mark, and the tokens it tops them up
+   * in besides the native coin; undefined: no top-ups.
+   */
+  treasury?: { address: Hex; lowBalanceWei: bigint; tokens: TokenTopUp[] };
   /** When a confirmed intent's block is final (`finalizedAt`). */
   finality: Finality;
 }
@@ -63,6 +67,13 @@ const walletSchema = z.string().refine((value) => isAddress(value, { strict: fal
   error: 'must be a 0x address',
 });
 
+/** An amount of whole tokens: their decimals are the token's, read from it by the sweep. */
+const wholeTokens = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, { error: 'must be a decimal number of tokens' });
+/** Compares amounts of one token whatever its decimals (at most 36). */
+const tokenUnits = (amount: string): bigint => parseUnits(amount, 36);
+
 const chainSchema = z.strictObject({
   chainId: text(integer(1)),
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
@@ -81,6 +92,20 @@ const chainSchema = z.strictObject({
   treasury: walletSchema.optional(),
   treasuryLowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
   topUpTargetEth: text(decimal(parseEther, 'ether')).optional(),
+  tokenTopUps: z
+    .array(
+      z
+        .strictObject({
+          token: walletSchema,
+          lowBalance: text(wholeTokens),
+          topUpTarget: text(wholeTokens),
+        })
+        .refine((marks) => tokenUnits(marks.topUpTarget) > tokenUnits(marks.lowBalance), {
+          error: 'topUpTarget must be above lowBalance',
+          path: ['topUpTarget'],
+        }),
+    )
+    .optional(),
 });
 
 const fileSchema = z.strictObject({
@@ -91,6 +116,7 @@ const fileSchema = z.strictObject({
       const seen = new Map<number, number>();
       chains.forEach((chain, i) => {
         const treasury = chain.treasury && getAddress(chain.treasury);
+
         if (treasury && chain.wallets?.some((wallet) => getAddress(wallet) === treasury)) {
           context.addIssue({
             code: 'custom',
@@ -142,6 +168,17 @@ export function readChainsFile(
       }),
     };
   }
+  const untreasured = parsed.data.chains.filter(
+    (chain) => chain.tokenTopUps && !chain.treasury && !defaults.treasury,
+  );
+  if (untreasured.length > 0) {
+    return {
+      problems: untreasured.map(
+        (chain) =>
+          `CHAINS_FILE ${path}: chains (${chain.name}).tokenTopUps: tops up from a treasury: name one (treasury, or TREASURY_WALLET)`,
+      ),
+    };
+  }
   return { chains: parsed.data.chains.map((chain) => resolveChain(chain, defaults)) };
 }
 
@@ -174,6 +211,10 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
       treasury: {
         address: treasury,
         lowBalanceWei: chain.treasuryLowBalanceEth ?? defaults.treasuryLowBalanceWei,
+        tokens: (chain.tokenTopUps ?? []).map((marks) => ({
+          ...marks,
+          token: getAddress(marks.token),
+        })),
       },
     }),
   };
