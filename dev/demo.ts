@@ -14,6 +14,8 @@ import { createApiKey } from '../service/api-keys';
 import { setUpTenant } from '../service/tenants';
 import { ApiError, RelayerApiClient, type SubmitBody } from '../cli/api-client';
 import { table } from '../cli/table';
+import { operatorOwner } from '../domain/custody';
+import { terminalStatuses } from '../domain/intent';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
 
 const usage = `npm start [-- options]
@@ -69,6 +71,8 @@ const usageError = (problem: string) =>
 
 /** What each tenant deposits on the second chain (the home chain's is in `tenants`). */
 const secondChainDeposit = parseEther('5');
+/** How often the demo's treasury looks for hot wallets to top up. */
+const demoTopUpSweepMs = 2000;
 
 /** Each tenant may have 6 intents open at once: the demo shows admission turning the rest away. */
 const tenants = [
@@ -84,7 +88,7 @@ async function main(): Promise<void> {
 
   step('starting Temporal dev server, two anvils (two chains) and the database');
   const stack = await startEmbeddedStack({ ...options, progress: step });
-  const [walletA, walletB] = stack.anvil.keys;
+  const [walletA, walletB, treasuryKey] = stack.anvil.keys;
   // The chains come from the stack's chains file: the shorthand for one chain must be unset.
   const shorthand = ['CHAIN_ID', 'RPC_URLS', 'EXTRA_CHAINS'];
   const environment = Object.fromEntries(
@@ -95,8 +99,9 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: stack.temporal.address,
     DATABASE_URL: stack.databaseUrl,
     CHAINS_FILE: stack.chainsFile,
-    HOT_WALLET_KEYS: `${walletA},${walletB}`,
+    HOT_WALLET_KEYS: `${walletA},${walletB},${treasuryKey}`,
     CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
+    TOP_UP_SWEEP_MS: process.env.TOP_UP_SWEEP_MS ?? String(demoTopUpSweepMs),
     API_PORT: String(options.apiPort),
   });
   step('starting a relayer worker and its HTTP API');
@@ -185,6 +190,7 @@ async function main(): Promise<void> {
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
+  await printTopUps(relayer.database, config.topUpSweepMs);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
   if (unconfirmed > 0) {
@@ -277,6 +283,43 @@ async function printLedger(database: Database): Promise<void> {
     }
   }
   console.log(ledger.toString());
+}
+
+/**
+ * The treasury's top-ups of the wallets the payments drew down: after the next sweep has looked,
+ * once every top-up has ended (a minute at most).
+ */
+async function printTopUps(database: Database, sweepMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, sweepMs + 1000));
+  const topUps = () =>
+    database.kysely
+      .selectFrom('intents')
+      .select(['id', 'chain_id', 'from_address', 'to_address', 'amount', 'status'])
+      .where('tenant_id', '=', operatorOwner)
+      .orderBy('id')
+      .execute();
+  const deadline = Date.now() + 60_000;
+  let rows = await topUps();
+  while (rows.some((row) => !terminalStatuses.has(row.status)) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rows = await topUps();
+  }
+  if (rows.length === 0) return;
+  const shown = table(
+    ['top-up', 'chain', 'from treasury', 'to hot wallet', 'ETH', 'status'],
+    ['left', 'right', 'left', 'left', 'right', 'left'],
+  );
+  for (const row of rows) {
+    shown.push([
+      row.id,
+      row.chain_id,
+      row.from_address ?? '',
+      row.to_address,
+      formatEther(BigInt(row.amount)),
+      row.status,
+    ]);
+  }
+  console.log(shown.toString());
 }
 
 /** Submits like a well-behaved client: a refusal for now is retried after the time it asks for. */

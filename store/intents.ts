@@ -237,7 +237,7 @@ export async function transitionIntent(
   return changed;
 }
 
-/** Intents by status, of one tenant or of all. */
+/** The tenants' intents (or `tenantId`'s) by status; top-ups are the operators', not counted. */
 export async function countIntentsByStatus(
   db: Kysely<Schema>,
   tenantId?: string,
@@ -246,7 +246,10 @@ export async function countIntentsByStatus(
     .selectFrom('intents')
     .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
     .groupBy('status');
-  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  query =
+    tenantId === undefined
+      ? query.where('tenant_id', '!=', operatorOwner)
+      : query.where('tenant_id', '=', tenantId);
   const rows = await query.execute();
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }

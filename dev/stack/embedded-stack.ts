@@ -1,3 +1,4 @@
+import { privateKeyToAccount } from 'viem/accounts';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -83,6 +84,11 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       '    name: home',
       `    rpc: [${anvil.rpcUrl}]`,
       '    blockTimeMs: 0 # a block per transaction',
+      "    # The hot wallets are kept near their 10 000 ETH from a treasury (anvil's third key):",
+      '    # one that dips half an ether gets a top-up.',
+      `    treasury: '${privateKeyToAccount(anvil.keys[2]!).address}'`,
+      '    lowBalanceEth: 9999.5',
+      '    topUpTargetEth: 10000',
       `  - chainId: ${secondAnvil.chainId}`,
       '    name: second',
       `    rpc: [{ url: ${secondAnvil.rpcUrl}, unitsPerSecond: 50, burstUnits: 50 }]`,
