@@ -68,8 +68,9 @@ export const sweepTopUps =
       for (const marks of assets) {
         left.set(marks.asset, await marks.balanceOf(treasury.address));
       }
+      // A top-up in a token no longer configured still holds its amount and gas.
       const spend = (asset: string, amount: bigint) => {
-        left.set(asset, left.get(asset)! - amount);
+        left.set(asset, (left.get(asset) ?? 0n) - amount);
         left.set('native', left.get('native')! - chain.maxFeePerTransfer);
       };
       for (const topUp of open) spend(topUp.asset, topUp.amount);
@@ -102,19 +103,31 @@ export const sweepTopUps =
       return { started, unfunded };
     });
 
-/** The native coin and each token of the chain's top-ups, with their marks in base units. */
+/**
+ * The native coin and each token of the chain's top-ups, with their marks in base units. A token
+ * whose decimals cannot be read is left out of this sweep (said so), the others go on.
+ */
 async function assetMarksOf(chain: Chain): Promise<AssetMarks[]> {
   const treasury = chain.treasury!;
   const tokens = await Promise.all(
     treasury.tokens.map(async ({ token, lowBalance, topUpTarget }) => {
-      const { decimals } = await chain.tokenInfo(token);
-      return {
-        asset: token,
-        lowBalanceWei: parseUnits(lowBalance, decimals),
-        topUpTargetWei: parseUnits(topUpTarget, decimals),
-        balanceOf: (wallet: Hex) => chain.tokenBalance(token, wallet),
-        treasuryMark: 0n,
-      };
+      try {
+        const { decimals } = await chain.tokenInfo(token);
+        return [
+          {
+            asset: token,
+            lowBalanceWei: parseUnits(lowBalance, decimals),
+            topUpTargetWei: parseUnits(topUpTarget, decimals),
+            balanceOf: (wallet: Hex) => chain.tokenBalance(token, wallet),
+            treasuryMark: 0n,
+          },
+        ];
+      } catch (error) {
+        console.warn(
+          `top-ups on chain ${chain.chainId}: token ${token} left out of this sweep, its decimals unread: ${(error as Error).message}`,
+        );
+        return [];
+      }
     }),
   );
   return [
@@ -125,7 +138,7 @@ async function assetMarksOf(chain: Chain): Promise<AssetMarks[]> {
       balanceOf: (wallet) => chain.walletBalance(wallet),
       treasuryMark: treasury.lowBalanceWei,
     },
-    ...tokens,
+    ...tokens.flat(),
   ];
 }
 

@@ -3,6 +3,8 @@ import { openDatabase, sqliteFileOf, type Database } from '../store/database';
 import { nativeBookOf } from '../domain/ledger-book';
 import { createTenant, deposit, tenantBalance, type TenantBalance } from '../store/ledger';
 import { servedChain } from './assets';
+import { operatorOwner } from '../domain/custody';
+import { InvalidIntentError } from '../domain/errors';
 
 /**
  * The SQLite file `databaseUrl` names when it is not there (undefined when it is, or for
@@ -45,6 +47,11 @@ export async function setUpTenant(
   tenant: TenantSetup,
   now: Date,
 ): Promise<{ chainId: number; balance: TenantBalance } | undefined> {
+  if (tenant.id === operatorOwner) {
+    throw new InvalidIntentError([
+      { field: 'tenantId', message: `${operatorOwner} is the operators' own: no tenant's id` },
+    ]);
+  }
   // The chain is settled before the tenant is created: a refused deposit writes nothing.
   const chainId = tenant.deposit && (await servedChain(database, tenant.deposit.chainId));
   await createTenant(database, tenant, now);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { chainOfBook, isNativeBook, nativeBookOf, type LedgerBook } from '../domain/ledger-book';
 import { InsufficientBalanceError, NoAccountError, UnknownTenantError } from '../domain/errors';
 import type { Database } from './database';
+import { findTenant } from './tenants';
 import {
   systemAccountOwner,
   type Schema,
@@ -151,12 +152,7 @@ export async function deposit(
   asset: LedgerBook,
 ): Promise<void> {
   await database.transaction(async (trx) => {
-    const tenant = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', '=', tenantId)
-      .executeTakeFirst();
-    if (!tenant) throw new UnknownTenantError(tenantId);
+    if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     await openAccount(trx, tenantId, asset);
     await post(
       database,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { operatorOwner } from '../domain/custody';
 import type { Schema } from './schema';
 
 export interface Tenant {
@@ -8,7 +9,9 @@ export interface Tenant {
   maxInFlight: number | null;
 }
 
+/** A tenant by its id; the operators' own owner (`@operator`, domain/custody.ts) is none. */
 export async function findTenant(db: Kysely<Schema>, id: string): Promise<Tenant | undefined> {
+  if (id === operatorOwner) return undefined;
   const row = await db
     .selectFrom('tenants')
     .select(['id', 'name', 'max_in_flight'])

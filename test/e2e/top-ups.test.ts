@@ -13,7 +13,9 @@ import { topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { operatorOwner } from '../../domain/custody';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { waitFor } from '../../dev/stack/wait-for';
+import { depositAsset } from '../../service/assets';
 import { balancesOf } from '../../service/balances';
+import { setUpTenant } from '../../service/tenants';
 import { submitIntent } from '../../service/submit-intent';
 import { walletStandings } from '../../service/wallet-standing';
 import { registerEndpoint } from '../../service/webhooks';
@@ -86,6 +88,17 @@ describe('treasury top-ups', () => {
       url: 'http://127.0.0.1:9/hooks',
     });
     expect(endpoint.tenantId).toBe(operatorOwner);
+    // The operators' owner is no tenant: nothing can be deposited to it or paid for it.
+    await expect(
+      setUpTenant(database, { id: operatorOwner, name: 'x' }, new Date()),
+    ).rejects.toMatchObject({ name: 'InvalidIntent' });
+    await expect(
+      depositAsset(
+        database,
+        { tenantId: operatorOwner, chainId: anvil.chainId, asset: 'native', amount: 1n },
+        new Date(),
+      ),
+    ).rejects.toMatchObject({ name: 'UnknownTenant' });
 
     const client = new Client({ connection });
     const config = loadConfig(world.env(settings));
