@@ -59,6 +59,8 @@ export interface Cluster {
   legacyChain: Anvil;
   apiUrl: string;
   operatorKey: string;
+  /** The chains' treasury (deploy/chains.yaml's, moved to the dev account after the hot wallets). */
+  treasury: `0x${string}`;
   /** Worker slots: a running process, or undefined between a stop and a start. */
   workers: (WorkerProcess | undefined)[];
   /** Processes that exited without being asked to (each started again, as compose would). */
@@ -275,6 +277,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       legacyChain,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       operatorKey,
+      treasury: privateKeyToAccount(treasuryKey).address,
       workers,
       crashes,
       startWorker,

@@ -29,6 +29,8 @@ export interface SoakFigures {
   rows: { id: string; status: string; createdAt: number; updatedAt: number }[];
   began: number;
   acceptedCount: number;
+  /** The treasury's top-ups, by their status at the end. */
+  topUps: string[];
   stillOpen: number;
   violations: string[];
   refusedByProvider: number;
@@ -409,6 +411,7 @@ export async function writeSoakReport(
   const summary = [
     `${o.minutes} min, ${o.workers} workers, Q ${o.q} sends/s, ${o.rate} intents/s offered, seed ${o.seed}, faults ${o.faults}; ` +
       `${figures.acceptedCount} intents accepted (${t.payments} payments, ${t.batches} batches of 10), ${ended} ended; ` +
+      `${figures.topUps.length} top-ups from the treasury (${figures.topUps.filter((status) => status === 'confirmed').length} confirmed); ` +
       `${t.outageRetries} submits asked again through an outage, ${t.admissionRetries} after an admission refusal; ` +
       `${figures.histories.eventsPerIntent.toFixed(1)} history events per confirmed intent (${figures.histories.sampled} sampled, ` +
       `${figures.histories.failedTasks} failed workflow tasks among them)`,

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseEther } from 'viem';
+import { formatEther, parseEther } from 'viem';
 import { ApiError, RelayerApiClient } from '../../cli/api-client';
 import { terminalStatuses } from '../../domain/intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
@@ -16,6 +16,7 @@ import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { invariantViolations } from '../../test/support/invariants';
+import { operatorOwner } from '../../domain/custody';
 import { ensureTemporalCli } from '../stack/temporal-binaries';
 import { startCluster, type Cluster } from './cluster';
 import { composeEnvironment } from './compose-topology';
@@ -51,6 +52,8 @@ const tenantIds = ['acme', 'globex', 'initech'];
 const depositEther = '100000';
 /** The wallet funded for gas but not for its pinned intent: a lane head that waits for review. */
 const poorWalletBalance = parseEther('0.02');
+/** Above docker-compose.yml's TOP_UP_TARGET_ETH (2): still unpayable once the wallet is topped up. */
+const unpayableAmount = parseEther('5');
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -207,11 +210,12 @@ async function soak(
     cluster.apiUrl,
     tenantKeys.get('acme'),
   ).submit(
-    { chainId, from: poorWallet, to: world.wallets[0]!, amount: parseEther('1').toString() },
+    // More than a top-up brings the wallet (TOP_UP_TARGET_ETH): the treasury cannot unstick it.
+    { chainId, from: poorWallet, to: world.wallets[0]!, amount: unpayableAmount.toString() },
     'soak-unpayable',
   );
   step(
-    `an intent its wallet cannot pay (${unpayable.id}, 1 ETH from a wallet holding 0.02): it waits for review`,
+    `an intent its wallet cannot pay (${unpayable.id}, ${formatEther(unpayableAmount)} ETH from a wallet holding ${formatEther(poorWalletBalance)}, topped up to less): it waits for review`,
   );
 
   // The soak's clock starts with its traffic: faults, minutes and samples count from here.
@@ -294,13 +298,21 @@ async function soak(
     world,
     deposits,
     accepted: [...accepted],
+    wallets: [...world.wallets, cluster.treasury],
     proxy: cluster.proxies,
   }).catch((error: Error) => [
     `the invariants could not be checked: ${error.message.split('\n')[0]}`,
   ]);
+  // The tenants' intents; the treasury's top-ups (the poor wallet's, at least) apart.
   const rows = await world.database.kysely
     .selectFrom('intents')
     .select(['id', 'status', 'created_at', 'updated_at'])
+    .where('tenant_id', '!=', operatorOwner)
+    .execute();
+  const topUps = await world.database.kysely
+    .selectFrom('intents')
+    .select('status')
+    .where('tenant_id', '=', operatorOwner)
     .execute();
   const histories = await sampleHistories(
     cluster,
@@ -318,6 +330,7 @@ async function soak(
       updatedAt: new Date(row.updated_at).getTime(),
     })),
     acceptedCount: accepted.size,
+    topUps: topUps.map((row) => row.status),
     stillOpen,
     violations,
     refusedByProvider: cluster.proxies.reduce((sum, proxy) => sum + proxy.quotaRefusals(), 0),
