@@ -30,10 +30,11 @@ export const evmChainSettings = (
   chainId: chain.chainId,
   rpcUrls: chain.endpoints.map((endpoint) => endpoint.url),
   ...treasuryOf(chain, signers),
-  // A chain with a wallet list sends only from those of the process's wallets; the treasury never.
+  // A chain with a wallet list sends only from those of the process's wallets. A treasury pays
+  // no intent on any chain: a chain without one of its own does not make another's a hot wallet.
   signers: signers.filter(
     ({ account: { address } }) =>
-      address !== chain.treasury?.address && (!chain.wallets || chain.wallets.includes(address)),
+      !treasuriesOf(config).has(address) && (!chain.wallets || chain.wallets.includes(address)),
   ),
   confirmations: chain.confirmations,
   blockTimeMs: chain.blockTimeMs,
@@ -67,3 +68,7 @@ function treasuryOf(
     ...(signer && { treasurySigner: signer }),
   };
 }
+
+/** Every chain's treasury: none of them is a hot wallet anywhere. */
+const treasuriesOf = (config: RelayerConfig): Set<string> =>
+  new Set(config.chains.flatMap((chain) => (chain.treasury ? [chain.treasury.address] : [])));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther, parseGwei } from 'viem';
+import { evmChainsSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
 import { problemsOf } from '../support/config-problems';
 
@@ -178,6 +179,12 @@ describe('CHAINS_FILE', () => {
     expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: untreasured })).toEqual([
       `CHAINS_FILE ${untreasured}: chains (eth).tokenTopUps: tops up from a treasury: name one (treasury, or TREASURY_WALLET)`,
     ]);
+    // The treasury signs only top-ups: on the chain without a treasury it is no hot wallet either.
+    const [eth, l2] = evmChainsSettings(config);
+    expect(eth!.signers.map((signer) => signer.account.address)).toEqual([wallet]);
+    expect(eth!.treasurySigner?.account.address).toBe(second);
+    expect(l2!.signers.map((signer) => signer.account.address)).toEqual([wallet]);
+    expect(l2!.treasury).toBeUndefined();
     // A worker that does not hold the treasury's key cannot sign its top-ups.
     expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: path })).toEqual([
       `CHAINS_FILE ${path}: chains (eth).treasury: ${second} is none of this process's wallets (HOT_WALLET_KEYS, HOT_WALLET_KEYS_FILE, WALLET_SIGNERS)`,
