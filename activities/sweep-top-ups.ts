@@ -64,10 +64,9 @@ export const sweepTopUps =
       const underWay = new Set(open.map((topUp) => `${topUp.to}/${topUp.asset}`));
       // What the treasury can still give: its balances less what its top-ups in flight may take,
       // every one of them paying its most gas in native.
-      const left = new Map<string, bigint>();
-      for (const marks of assets) {
-        left.set(marks.asset, await marks.balanceOf(treasury.address));
-      }
+      const held = new Map<string, bigint>();
+      for (const marks of assets) held.set(marks.asset, await marks.balanceOf(treasury.address));
+      const left = new Map(held);
       // A top-up in a token no longer configured still holds its amount and gas.
       const spend = (asset: string, amount: bigint) => {
         left.set(asset, (left.get(asset) ?? 0n) - amount);
@@ -97,8 +96,7 @@ export const sweepTopUps =
         }
       }
       for (const marks of assets) {
-        const balance = await marks.balanceOf(treasury.address);
-        await tellOfTreasury(deps, chain, marks, balance, short.has(marks.asset));
+        await tellOfTreasury(deps, chain, marks, held.get(marks.asset)!, short.has(marks.asset));
       }
       return { started, unfunded };
     });

@@ -6,6 +6,7 @@ import type { Database } from '../store/database';
 import { depositAsset } from '../service/assets';
 import { balancesOf } from '../service/balances';
 import { startEmbeddedStack } from './stack/embedded-stack';
+import { waitFor } from './stack/wait-for';
 import { ConfigError, loadConfig } from '../workers/config/load';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
@@ -298,12 +299,12 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
       .where('tenant_id', '=', operatorOwner)
       .orderBy('id')
       .execute();
-  const deadline = Date.now() + 60_000;
-  let rows = await topUps();
-  while (rows.some((row) => !terminalStatuses.has(row.status)) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    rows = await topUps();
-  }
+  // Shown as they are after a minute, ended or not.
+  await waitFor(
+    async () => (await topUps()).every((row) => terminalStatuses.has(row.status)),
+    'the top-ups to end',
+  ).catch(() => undefined);
+  const rows = await topUps();
   if (rows.length === 0) return;
   const shown = table(
     ['top-up', 'chain', 'from treasury', 'to hot wallet', 'ETH', 'status'],

@@ -9,6 +9,12 @@ export const operatorOwner = '@operator';
 /** Whether an intent is a custody move (a top-up) rather than a tenant's payment. */
 export const isTopUp = (intent: { tenantId: string }): boolean => intent.tenantId === operatorOwner;
 
+/**
+ * Where a top-up has ended: one in review has not (its bytes may yet land), so a wallet gets no
+ * second top-up while it waits.
+ */
+export const topUpEndedStatuses = ['confirmed', 'failed', 'cancelled'] as const;
+
 /** What a wallet's role is: `hot` wallets pay; a chain's `treasury` only tops them up. */
 export type WalletRole = 'hot' | 'treasury';
 

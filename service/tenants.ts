@@ -49,7 +49,10 @@ export async function setUpTenant(
 ): Promise<{ chainId: number; balance: TenantBalance } | undefined> {
   if (tenant.id === operatorOwner) {
     throw new InvalidIntentError([
-      { field: 'tenantId', message: `${operatorOwner} is the operators' own: no tenant's id` },
+      {
+        field: 'tenantId',
+        message: `${operatorOwner} is reserved for the relayer's operators (top-ups, operator webhooks): choose another tenant id`,
+      },
     ]);
   }
   // The chain is settled before the tenant is created: a refused deposit writes nothing.

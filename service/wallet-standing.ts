@@ -95,7 +95,7 @@ export async function walletStandings({
 export async function lowTreasuries({
   chains,
 }: Pick<ServiceDependencies, 'chains'>): Promise<
-  { chainId: number; address: string; balanceWei: bigint }[]
+  { chainId: number; address: string; balanceWei: bigint; lowBalanceWei: bigint }[]
 > {
   const treasuries = chains.chainIds.flatMap((chainId) => {
     const treasury = chains.get(chainId).treasury;

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
-import { operatorOwner } from '../domain/custody';
+import { operatorOwner, topUpEndedStatuses } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import type { Reason } from '../domain/reason-codes';
@@ -167,11 +167,7 @@ export async function openTopUps(db: Kysely<Schema>, chainId: number): Promise<I
     .selectAll()
     .where('tenant_id', '=', operatorOwner)
     .where('chain_id', '=', chainId)
-    .where('status', 'not in', [
-      IntentStatus.confirmed,
-      IntentStatus.failed,
-      IntentStatus.cancelled,
-    ])
+    .where('status', 'not in', [...topUpEndedStatuses])
     .execute();
   return rows.map(intentFromRow);
 }

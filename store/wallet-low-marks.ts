@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from './schema';
 
-/**
- * When a registered wallet (hot or treasury) went below its low mark in an asset, so that
- * operators are told once a dip, however many sweeps see it low.
- */
+// When a registered wallet (hot or treasury) went below its low mark in an asset, so that
+// operators are told once a dip, however many sweeps see it low.
+
 interface WalletAsset {
   chainId: number;
   address: string;

@@ -28,7 +28,8 @@ export async function recordStateChange(
     now,
     body: (sequence) => eventBody(intent, { sequence, previousStatus, at: now, type }),
   });
-  if (isTopUp(intent) && intent.status === IntentStatus.confirmed && type === 'intent.confirmed') {
+  // Once, when it is confirmed (not again when it is marked final).
+  if (isTopUp(intent) && type === `intent.${IntentStatus.confirmed}`) {
     await recordWalletEvent(
       trx,
       {

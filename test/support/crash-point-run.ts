@@ -12,7 +12,7 @@ import { cancelIntent } from '../../service/cancel-intent';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
 import { batchItems, findBatch } from '../../store/batches';
-import { insertIntent } from '../../store/intents';
+import { insertIntent, openTopUps } from '../../store/intents';
 import { CrashingWorkers, type CrashSharing } from './crashing-workers';
 import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
@@ -270,11 +270,6 @@ async function walletsLowOrTopUpsOpen(
   const balances = await Promise.all(
     world.wallets.map((address) => world.testClient.getBalance({ address })),
   );
-  const open = await world.database.kysely
-    .selectFrom('intents')
-    .select('id')
-    .where('tenant_id', '=', operatorOwner)
-    .where('status', 'not in', ['confirmed', 'failed', 'cancelled'])
-    .execute();
+  const open = await openTopUps(world.database.kysely, world.anvil.chainId);
   return balances.filter((balance) => balance < lowMarkWei).length + open.length;
 }
