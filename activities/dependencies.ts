@@ -1,5 +1,5 @@
 import type { AdmissionLimits } from '../operations/admission';
-import type { ChainRegistry } from '../chain/chain';
+import type { BroadcastOutcome, ChainRegistry } from '../chain/chain';
 import type { Failpoints } from './failpoints';
 import type { Database } from '../store/database';
 import type { PermitSource } from '../throttle/permit-source';
@@ -53,9 +53,14 @@ export interface ActivityDependencies {
   onFinalized?: (intent: Intent, finalizedAt: Date) => void;
   /**
    * Told of a confirmed intent whose transaction a reorg removed before its block was final, and
-   * what sending its bytes again gave (the operator's metric and log).
+   * what sending its bytes again gave, and whether it went to review because they cannot land
+   * (the operator's metric and log).
    */
-  onReorgedBeforeFinality?: (intent: Intent, resent: string) => void;
+  onReorgedBeforeFinality?: (
+    intent: Intent,
+    resent: BroadcastOutcome | 'no-bytes',
+    flagged: boolean,
+  ) => void;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

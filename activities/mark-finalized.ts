@@ -1,7 +1,14 @@
 import type { BroadcastOutcome, Chain } from '../chain/chain';
-import type { Intent } from '../domain/intent';
+import { IntentStatus, type Intent } from '../domain/intent';
+import { ReasonCode } from '../domain/reason-codes';
 import { recordAudit } from '../store/audit-log';
-import { confirmedAwaitingFinality, markIntentFinalized, moveToBlock } from '../store/intents';
+import {
+  confirmedAwaitingFinality,
+  getIntentForUpdate,
+  markIntentFinalized,
+  moveToBlock,
+  transitionIntent,
+} from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';
@@ -16,10 +23,22 @@ export interface MarkFinalizedResult {
   finalized: Record<string, number>;
   /** Chain id → confirmed intents whose transaction a reorg removed (re-sent), when any. */
   reorged?: Record<string, number>;
+  /** Chain id → those whose bytes can no longer land, put in needs_review, when any. */
+  flagged?: Record<string, number>;
 }
 
+/** What became of a confirmed transaction a reorg removed: what the node said of its bytes. */
+export type ReorgFinding = BroadcastOutcome | 'no-bytes';
+
+/**
+ * The node's answers that say the bytes can never be mined: another transaction took their
+ * nonce (or the bytes are not stored). `replace-needed` is not one: what holds the nonce is in
+ * the pool, perhaps another of the intent's own attempts, and the next sweep sees what is mined.
+ */
+const cannotLand: ReadonlySet<ReorgFinding> = new Set(['nonce-taken', 'no-bytes']);
+
 /** What the sweep found of a confirmed transaction, at the chain's final block. */
-type FinalLook = 'final' | 'moved' | 'pending' | 'reorged';
+type FinalLook = 'final' | 'moved' | 'pending' | 'reorged' | 'flagged';
 
 /**
  * Confirmed intents whose block their chain's final block has reached get `finalizedAt`, with
@@ -29,7 +48,10 @@ type FinalLook = 'final' | 'moved' | 'pending' | 'reorged';
  * marks each once). Found mined later (a reorg moved it): its block is moved, and finality waits
  * for that one. Gone (a reorg removed it and the node forgot it): the same persisted bytes are
  * sent again — never new ones, so it cannot pay twice — audited, counted and logged for the
- * operator; the books are not touched. Intent workflows are long closed: this needs none.
+ * operator. If those bytes can no longer land (their nonce went to another transaction), the
+ * intent goes to needs_review, its capture standing: the books change only by the operator's
+ * decision there (confirm with the transaction that paid it, or fail, which reverses the
+ * capture). Intent workflows are long closed: this needs none.
  */
 export const markFinalized =
   (
@@ -49,8 +71,10 @@ export const markFinalized =
         const looks: FinalLook[] = [];
         for (const intent of due) looks.push(await lookAtFinality(deps, chain, intent, head));
         result.finalized[String(chainId)] = looks.filter((look) => look === 'final').length;
-        const reorged = looks.filter((look) => look === 'reorged').length;
+        const reorged = looks.filter((look) => look === 'reorged' || look === 'flagged').length;
         if (reorged > 0) (result.reorged ??= {})[String(chainId)] = reorged;
+        const flagged = looks.filter((look) => look === 'flagged').length;
+        if (flagged > 0) (result.flagged ??= {})[String(chainId)] = flagged;
       }
       return result;
     });
@@ -78,19 +102,40 @@ async function lookAtFinality(
   const attempt = (await listAttempts(db.kysely, intent.id)).find(
     (a) => a.txHash === intent.txHash,
   );
-  const resent: BroadcastOutcome | 'no-bytes' = attempt
+  const resent: ReorgFinding = attempt
     ? await chain.broadcast({ rawTx: attempt.rawTx, txHash: attempt.txHash })
     : 'no-bytes';
-  await recordAudit(
-    db.kysely,
-    {
-      intentId: intent.id,
-      action: 'reorged_before_finality',
-      actor: 'relayer',
-      detail: { txHash: intent.txHash, blockNumber: intent.blockNumber?.toString(), resent },
-    },
-    clock.now(),
-  );
-  deps.onReorgedBeforeFinality?.(intent, resent);
-  return 'reorged';
+  const flagged = cannotLand.has(resent);
+  const now = clock.now();
+  await db.transaction(async (trx) => {
+    const detail = { txHash: intent.txHash, blockNumber: intent.blockNumber?.toString(), resent };
+    if (flagged) {
+      const current = await getIntentForUpdate(db, trx, intent.id);
+      // Marked final or flagged by another sweep meanwhile (a node that saw otherwise).
+      if (current.status !== IntentStatus.confirmed || current.finalizedAt) return;
+      await transitionIntent(
+        trx,
+        current,
+        {
+          status: IntentStatus.needsReview,
+          reason: {
+            code: ReasonCode.reorgedAway,
+            text:
+              `its confirmed transaction ${intent.txHash} (block ${intent.blockNumber}) was ` +
+              `reorged away before its block was final and cannot be mined again (${resent}): ` +
+              `the payment stands captured until an operator confirms it with the transaction ` +
+              `that paid it, or fails it (the capture is reversed)`,
+          },
+        },
+        now,
+      );
+    }
+    await recordAudit(
+      trx,
+      { intentId: intent.id, action: 'reorged_before_finality', actor: 'relayer', detail },
+      now,
+    );
+  });
+  deps.onReorgedBeforeFinality?.(intent, resent, flagged);
+  return flagged ? 'flagged' : 'reorged';
 }

@@ -20,6 +20,11 @@ export const ReasonCode = {
   stepTimedOut: 'step_timed_out',
   /** A tenant's or an operator's cancel before anything was signed. */
   cancelledByCaller: 'cancelled_by_caller',
+  /**
+   * Confirmed, then reorged away before final, and its bytes can no longer be mined: in review,
+   * its payment still captured.
+   */
+  reorgedAway: 'reorged_away',
   /** An operator resolved the review as failed. */
   failedByReview: 'failed_by_review',
   /** Temporal's cancellation of the workflow. */

@@ -14,7 +14,7 @@ import type { Hex, TransferPlan } from '../domain/transfer';
 import { auditTrail, recordAudit, type AuditAction } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
-import { endHold } from '../store/ledger';
+import { endHold, reverseCapture } from '../store/ledger';
 import {
   insertAttempt,
   intentClaimingTransaction,
@@ -163,6 +163,8 @@ async function resolveAsFailed(
         `for this intent can still be mined: retry it, or wait until the nonce is used`,
     );
   }
+  // Its payment was captured, then reorged away: failing it gives the money back.
+  const reversed = intent.reasonCode === ReasonCode.reorgedAway;
   return resolve(deps, by, intentId, 'resolve_failed', IntentStatus.failed, {
     patch: {
       reason: {
@@ -170,8 +172,8 @@ async function resolveAsFailed(
         text: `resolved as failed by ${by.actor}: ${reason}`,
       },
     },
-    hold: 'released',
-    detail: { reason, txHash: intent.txHash },
+    hold: reversed ? 'reversed' : 'released',
+    detail: { reason, txHash: intent.txHash, ...(reversed && { captureReversed: true }) },
   });
 }
 
@@ -328,7 +330,8 @@ async function resolve(
   status: IntentStatus,
   change: {
     patch: Omit<Parameters<typeof transitionIntent>[2], 'status'>;
-    hold?: 'captured' | 'released';
+    /** `reversed`: the hold was captured (see reverseCapture). */
+    hold?: 'captured' | 'released' | 'reversed';
     /** The gas the intent's mined transaction burned, posted with the hold's end. */
     gasPaid?: bigint;
     detail: Record<string, unknown>;
@@ -342,7 +345,8 @@ async function resolve(
       throw new NotInReviewError(intentId, current.status);
     }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
-    if (change.hold) await endHold(database, trx, intentId, change.hold, now, change.gasPaid);
+    if (change.hold === 'reversed') await reverseCapture(database, trx, intentId, now);
+    else if (change.hold) await endHold(database, trx, intentId, change.hold, now, change.gasPaid);
     const detail = { ...change.detail, ...(by.decisionKey && { decisionKey: by.decisionKey }) };
     await recordAudit(trx, { intentId, action, actor: by.actor, detail }, now);
     return updated;

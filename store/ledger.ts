@@ -23,6 +23,7 @@ import {
  *   capture  held −x      → settled +x
  *   release  held −x      → available +x
  *   gas      held −g (of f, the rest released) or house −g  → fees +g
+ *   capture_reversed, gas_reversed  the two above the other way, to available (reverseCapture)
  */
 interface Leg {
   owner: string;
@@ -281,6 +282,56 @@ export async function endHold(
   await trx
     .updateTable('holds')
     .set({ status: outcome, updated_at: now.toISOString() })
+    .where('intent_id', '=', intentId)
+    .execute();
+  return true;
+}
+
+/**
+ * Undoes a captured hold whose payment a reorg took away (an operator failing it in review): what
+ * the capture and the gas entries posted, the other way, every tenant leg back to `available`.
+ * The hold ends `released`, as if it had never been captured. False when the hold was not
+ * captured (nothing to undo).
+ */
+export async function reverseCapture(
+  database: Database,
+  trx: Kysely<Schema>,
+  intentId: string,
+  now: Date,
+): Promise<boolean> {
+  const hold = await database
+    .forUpdate(trx.selectFrom('holds').select('status').where('intent_id', '=', intentId))
+    .executeTakeFirst();
+  if (hold?.status !== 'captured') return false;
+  for (const [entry, reversal] of [
+    ['capture', 'capture_reversed'],
+    ['gas', 'gas_reversed'],
+  ] as const) {
+    const postings = await trx
+      .selectFrom('postings')
+      .select(['owner', 'kind', 'asset', 'amount'])
+      .where('intent_id', '=', intentId)
+      .where('entry', '=', entry)
+      .execute();
+    // A tenant's legs (held, and the unused fee back to available) net to what it paid.
+    const legs = new Map<string, Leg>();
+    for (const posting of postings) {
+      const tenant = posting.owner !== systemAccountOwner;
+      const leg: Leg = {
+        owner: posting.owner,
+        kind: tenant ? 'available' : (posting.kind as SystemAccountKind),
+        asset: posting.asset,
+        amount: -BigInt(posting.amount),
+      };
+      const key = `${leg.owner}/${leg.kind}/${leg.asset}`;
+      const same = legs.get(key);
+      legs.set(key, same ? { ...same, amount: same.amount + leg.amount } : leg);
+    }
+    await post(database, trx, reversal, intentId, [...legs.values()], now);
+  }
+  await trx
+    .updateTable('holds')
+    .set({ status: 'released', updated_at: now.toISOString() })
     .where('intent_id', '=', intentId)
     .execute();
   return true;

@@ -338,18 +338,25 @@ const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
  * A confirmed payment a reorg removed before its block was final: counted, and told to the
  * operator (its bytes were sent again; `resent` says what the node answered).
  */
-function reorgsBeforeFinality(metrics: Registry): (intent: Intent, resent: string) => void {
+function reorgsBeforeFinality(
+  metrics: Registry,
+): NonNullable<ActivityDependencies['onReorgedBeforeFinality']> {
   const reorged = new Counter({
     name: 'relayer_reorged_before_finality_total',
-    help: 'Confirmed intents whose transaction a reorg removed before its block was final (the same bytes sent again), by chain and what the node answered',
-    labelNames: ['chain_id', 'resent'] as const,
+    help: 'Confirmed intents whose transaction a reorg removed before its block was final (the same bytes sent again), by chain, what the node answered, and whether the intent went to review because the bytes cannot land',
+    labelNames: ['chain_id', 'resent', 'flagged'] as const,
     registers: [metrics],
   });
-  return (intent, resent) => {
-    reorged.inc({ chain_id: String(intent.chainId), resent });
+  return (intent, resent, flagged) => {
+    reorged.inc({ chain_id: String(intent.chainId), resent, flagged: String(flagged) });
     console.warn(
       `intent ${intent.id} on chain ${intent.chainId}: its confirmed transaction ${intent.txHash} was reorged away before its block was final; ` +
-        `its same bytes were sent again (${resent})${resent === 'sent' || resent === 'already-known' ? '' : ': look at it — they may not land'}`,
+        `its same bytes were sent again (${resent})` +
+        (flagged
+          ? ': they cannot land (their nonce went to another transaction), so the intent is in needs_review, its payment still captured: confirm it with the transaction that paid it, or fail it (the capture is reversed)'
+          : resent === 'sent' || resent === 'already-known'
+            ? ''
+            : ': look at it — they may not land'),
     );
   };
 }

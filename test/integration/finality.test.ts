@@ -4,16 +4,19 @@ import { markFinalized } from '../../activities/mark-finalized';
 import { systemClock } from '../../activities/dependencies';
 import { createEvmChain } from '../../chain/evm-chain';
 import type { Intent } from '../../domain/intent';
+import { applyReviewDecision } from '../../operations/review-decision';
 import { getIntent } from '../../store/intents';
+import { endHold, placeHold, tenantBalance } from '../../store/ledger';
 import { insertAttempt } from '../../store/transaction-attempts';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { evmChainSettings } from '../../workers/chain-settings';
+import { expectBooksBalanced } from '../support/ledger-checks';
 import { runActivity } from '../support/run-activity';
 import { useTestWorld, type TestWorld } from '../support/test-world';
 
 // Two epochs of one slot: anvil's finalized block is the head less two.
-const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 } });
+const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '1' } });
 
 /**
  * A confirmed intent as the relayer leaves it: a real transfer, signed, persisted as its attempt,
@@ -38,8 +41,35 @@ async function confirmedIntent(world: TestWorld, id: string, status = 'confirmed
     { intentId: id, attempt: 1, nonce, ...signed, ...plan, cause: 'first' },
     at,
   );
-  return { to, block: receipt.blockNumber };
+  return { from, to, nonce, plan, block: receipt.blockNumber };
 }
+
+/** Held and captured as the payment's workflow leaves it (the house paid `gas`). */
+async function captured(world: TestWorld, intentId: string, amount: bigint, gas: bigint) {
+  const { database } = world;
+  const now = new Date();
+  const hold = { intentId, tenantId: 'acme', chainId: world.anvil.chainId, amount, feeHeld: 0n };
+  await database.transaction((trx) =>
+    placeHold(database, trx, { ...hold, asset: world.nativeBook }, now),
+  );
+  await database.transaction((trx) => endHold(database, trx, intentId, 'captured', now, gas));
+}
+
+/** A webhook endpoint of acme's, so its events are stored in the outbox. */
+const subscribe = (world: TestWorld, eventType: string) =>
+  registerEndpoint(
+    {
+      database: world.database,
+      webhooks: {
+        box: secretBox(Buffer.alloc(32, 7)),
+        policy: { allowLoopback: true },
+        timeoutMs: 1000,
+        rotationGraceMs: 0,
+      },
+    },
+    { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
+    { url: 'http://127.0.0.1:9/hooks', eventTypes: [eventType] },
+  );
 
 const sweepOf = (world: TestWorld, seen: string[] = [], reorged: string[] = []) =>
   markFinalized({
@@ -49,8 +79,8 @@ const sweepOf = (world: TestWorld, seen: string[] = [], reorged: string[] = []) 
     onFinalized: (intent: Intent) => {
       seen.push(intent.id);
     },
-    onReorgedBeforeFinality: (intent: Intent, resent: string) => {
-      reorged.push(`${intent.id} ${resent}`);
+    onReorgedBeforeFinality: (intent: Intent, resent: string, flagged: boolean) => {
+      reorged.push(`${intent.id} ${resent}${flagged ? ' flagged' : ''}`);
     },
   });
 
@@ -58,19 +88,7 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
   it('marks a confirmed intent final once the finalized block reaches its own, once, and tells its webhooks intent.finalized', async () => {
     const world = suite.world();
     const db = world.database.kysely;
-    await registerEndpoint(
-      {
-        database: world.database,
-        webhooks: {
-          box: secretBox(Buffer.alloc(32, 7)),
-          policy: { allowLoopback: true },
-          timeoutMs: 1000,
-          rotationGraceMs: 0,
-        },
-      },
-      { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
-      { url: 'http://127.0.0.1:9/hooks', eventTypes: ['intent.finalized'] },
-    );
+    await subscribe(world, 'intent.finalized');
     await world.testClient.mine({ blocks: 3 });
     await confirmedIntent(world, 'pi_confirming', 'confirming');
     await confirmedIntent(world, 'pi_deep');
@@ -153,6 +171,101 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
     expect(await runActivity(sweep, { limit: 100 })).toEqual({ finalized: { [chainKey]: 1 } });
     expect(seen).toEqual(['pi_reorged']);
     expect(await world.testClient.getBalance({ address: to })).toBe(1000n);
+  });
+
+  it('reorged away and its nonce taken by another transaction: in review with its capture standing; failed, the capture is reversed; confirmed with what paid it, the books stay', async () => {
+    const world = suite.world();
+    const db = world.database.kysely;
+    const before = await world.testClient.snapshot();
+    await subscribe(world, 'intent.needs_review');
+    const deposited = (await tenantBalance(db, 'acme', world.nativeBook))!.available;
+    const unpaid = await confirmedIntent(world, 'pi_unpaid');
+    const repaid = await confirmedIntent(world, 'pi_repaid');
+    await captured(world, 'pi_unpaid', 1000n, 21_000n);
+    await captured(world, 'pi_repaid', 1000n, 21_000n);
+    // The reorged chain has other transactions at their nonces: one pays nothing, the other is
+    // the same payment signed again at another fee (not one of the intent's attempts).
+    await world.testClient.revert({ id: before });
+    const chain = world.chain;
+    const selfTransfer = await chain.planTransfer({
+      from: unpaid.from,
+      to: unpaid.from,
+      value: 0n,
+    });
+    await chain.broadcast(await chain.signTransfer(selfTransfer, unpaid.nonce));
+    const samePayment = { ...repaid.plan, maxFeePerGas: repaid.plan.maxFeePerGas + 1n };
+    const payment = await chain.signTransfer(samePayment, repaid.nonce);
+    await chain.broadcast(payment);
+    await world.testClient.mine({ blocks: 3 });
+
+    const reorged: string[] = [];
+    const chainKey = String(world.anvil.chainId);
+    expect(await runActivity(sweepOf(world, [], reorged), { limit: 100 })).toEqual({
+      finalized: { [chainKey]: 0 },
+      reorged: { [chainKey]: 2 },
+      flagged: { [chainKey]: 2 },
+    });
+    expect(reorged.sort()).toEqual([
+      'pi_repaid nonce-taken flagged',
+      'pi_unpaid nonce-taken flagged',
+    ]);
+    for (const id of ['pi_unpaid', 'pi_repaid']) {
+      const intent = await getIntent(db, id);
+      expect([intent.status, intent.reasonCode]).toEqual(['needs_review', 'reorged_away']);
+    }
+    const captures = deposited - 2000n;
+    expect((await tenantBalance(db, 'acme', world.nativeBook))!.available).toBe(captures);
+    const told = await db
+      .selectFrom('webhook_events')
+      .select(['intent_id', 'type', 'previous_status'])
+      .where('type', '=', 'intent.needs_review')
+      .orderBy('intent_id')
+      .execute();
+    expect(told).toEqual([
+      { intent_id: 'pi_repaid', type: 'intent.needs_review', previous_status: 'confirmed' },
+      { intent_id: 'pi_unpaid', type: 'intent.needs_review', previous_status: 'confirmed' },
+    ]);
+
+    const review = { database: world.database, chains: world.chains };
+    await expect(
+      applyReviewDecision(review, 'ops', 'pi_unpaid', { action: 'retry' }),
+    ).rejects.toMatchObject({ details: { problem: 'transaction_taken' } });
+    const failed = await applyReviewDecision(review, 'ops', 'pi_unpaid', {
+      action: 'fail',
+      reason: 'reorged away, nothing paid',
+    });
+    expect(failed.status).toBe('failed');
+    expect((await tenantBalance(db, 'acme', world.nativeBook))!.available).toBe(captures + 1000n);
+    const confirmed = await applyReviewDecision(review, 'ops', 'pi_repaid', {
+      action: 'confirm',
+      txHash: payment.txHash,
+    });
+    expect([confirmed.status, confirmed.txHash]).toEqual(['confirmed', payment.txHash]);
+    expect((await tenantBalance(db, 'acme', world.nativeBook))!.available).toBe(captures + 1000n);
+
+    const entries = await db
+      .selectFrom('postings')
+      .select(['intent_id', 'entry'])
+      .distinct()
+      .where('intent_id', 'in', ['pi_unpaid', 'pi_repaid'])
+      .orderBy('intent_id')
+      .orderBy('entry')
+      .execute();
+    expect(entries.map((e) => `${e.intent_id} ${e.entry}`)).toEqual([
+      'pi_repaid capture',
+      'pi_repaid gas',
+      'pi_repaid hold',
+      'pi_unpaid capture',
+      'pi_unpaid capture_reversed',
+      'pi_unpaid gas',
+      'pi_unpaid gas_reversed',
+      'pi_unpaid hold',
+    ]);
+    const { holds } = await expectBooksBalanced(world.database);
+    expect(holds.map((h) => `${h.intentId} ${h.status}`).sort()).toEqual([
+      'pi_repaid captured',
+      'pi_unpaid released',
+    ]);
   });
 
   it('a chain whose finality is a depth counts back from the head', async () => {

@@ -31,7 +31,7 @@ export async function ledgerSnapshot(database: Database): Promise<LedgerSnapshot
     const key = accountKey(p.owner, p.kind, p.asset);
     posted[key] = (posted[key] ?? 0n) + BigInt(p.amount);
     postedByAsset[p.asset] = (postedByAsset[p.asset] ?? 0n) + BigInt(p.amount);
-    if (p.entry === 'gas' && p.owner !== '@system') {
+    if ((p.entry === 'gas' || p.entry === 'gas_reversed') && p.owner !== '@system') {
       const tenant = `${p.owner}/${p.asset}`;
       gasCharged[tenant] = (gasCharged[tenant] ?? 0n) - BigInt(p.amount);
     }
