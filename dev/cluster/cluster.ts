@@ -7,14 +7,16 @@ import { createApiKey } from '../../service/api-keys';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
-import { privateKeyToAccount } from 'viem/accounts';
+import { parseEther } from 'viem';
+import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../scripts/provision-kms-treasury';
+import { startLocalKms } from '../stack/local-kms';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';
 import { RpcProxy } from '../stack/rpc-proxy';
 import { startTemporalServer, type TemporalServer } from '../stack/temporal-server';
 import type { Progress } from '../stack/toolchain';
 import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
-import { clusterEnvironment } from './compose-topology';
+import { clusterEnvironment, composeEnvironment } from './compose-topology';
 
 export interface ClusterOptions {
   /** Worker processes serving the task queue. */
@@ -59,7 +61,7 @@ export interface Cluster {
   legacyChain: Anvil;
   apiUrl: string;
   operatorKey: string;
-  /** The chains' treasury (deploy/chains.yaml's, moved to the dev account after the hot wallets). */
+  /** The chains' treasury: a key in a local KMS, made and funded as compose's treasury-key does. */
   treasury: `0x${string}`;
   /** Worker slots: a running process, or undefined between a stop and a start. */
   workers: (WorkerProcess | undefined)[];
@@ -80,7 +82,6 @@ export interface Cluster {
 /** A chain of deploy/chains.yaml, as far as the cluster rewrites it. */
 interface ComposeChain {
   rpc: (string | { url: string })[];
-  treasury?: string;
 }
 
 /** An endpoint of a chains file moved to `url`, its quota kept. */
@@ -154,16 +155,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const [home, legacy] = composeChains.chains;
     home.rpc = proxies.map((proxy) => movedTo(home.rpc[0]!, proxy.url));
     legacy.rpc = [movedTo(legacy.rpc[0]!, legacyChain.rpcUrl)];
-    // The treasury: the dev account after the hot wallets (anvil funds it on both chains).
-    const treasuryKey = world.anvil.keys[world.walletKeys.length]!;
-    for (const chain of composeChains.chains) {
-      chain.treasury = privateKeyToAccount(treasuryKey).address;
-    }
     writeFileSync(chainsFile, stringifyYaml(composeChains));
     const keysFile = join(dir, 'hot-wallet-keys');
-    writeFileSync(keysFile, `${[...world.walletKeys, treasuryKey].join('\n')}\n`, {
-      mode: 0o600,
-    });
+    writeFileSync(keysFile, `${world.walletKeys.join('\n')}\n`, { mode: 0o600 });
+    progress("starting a local KMS for the treasury's key, funded on both chains");
+    const kms = await startLocalKms();
+    stops.push(() => kms.stop());
+    const provisioning = composeEnvironment('treasury-key');
+    const treasuryAlias = provisioning.TREASURY_KMS_ALIAS!;
+    const { address: treasury } = await ensureKmsSigningKey(kms.client, treasuryAlias);
+    for (const rpcUrl of [world.anvil.rpcUrl, legacyChain.rpcUrl]) {
+      await fundOnDevelopmentChain(rpcUrl, treasury, parseEther(provisioning.TREASURY_FUND_ETH!));
+    }
     const bundlePath = join(dir, 'workflow-bundle.js');
     await writeWorkflowBundle(bundlePath);
     const place = {
@@ -171,6 +174,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       DATABASE_URL: world.databaseUrl,
       CHAINS_FILE: chainsFile,
       REDIS_URL: world.redis!.url,
+      KMS_ENDPOINT: kms.endpoint,
       API_HOST: '127.0.0.1',
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     };
@@ -181,7 +185,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           ...place,
           METRICS_PORT: String(await freePort()),
           TEMPORAL_METRICS_PORT: String(await freePort()),
-          ...(service === 'worker-1' && { HOT_WALLET_KEYS_FILE: keysFile }),
+          ...(service === 'worker-1' && {
+            HOT_WALLET_KEYS_FILE: keysFile,
+            // What the compose workers read from treasury-key's settings file.
+            TREASURY_WALLET: treasury,
+            WALLET_SIGNERS: `${treasury}=kms:${treasuryAlias}`,
+          }),
           ...extra,
         },
         options.tuning,
@@ -277,7 +286,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       legacyChain,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       operatorKey,
-      treasury: privateKeyToAccount(treasuryKey).address,
+      treasury,
       workers,
       crashes,
       startWorker,

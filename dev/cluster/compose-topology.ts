@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
+import { localKmsVersion } from '../stack/local-kms';
 import { temporalServerVersion } from '../stack/temporal-server';
 
 const root = resolve(__dirname, '../..');
@@ -58,6 +59,11 @@ export function clusterVersions(): Record<string, { tag: string; runs: string }>
       tag: /<redis\.binary>redis-server-(\d+)/.exec(redisPom)![1]!,
       runs: 'redis-server from Maven Central (org.signal:embedded-redis)',
     },
+    'nsmithuk/local-kms': {
+      // Its releases are published as images and binaries, not as module tags.
+      tag: '3',
+      runs: `local-kms ${localKmsVersion} (a commit of major version 3), built from the Go module proxy`,
+    },
     'ghcr.io/foundry-rs/foundry': {
       tag: `v${installedVersion('@foundry-rs/anvil')}`,
       runs: `anvil from the npm package @foundry-rs/anvil ${installedVersion('@foundry-rs/anvil')}`,
@@ -85,6 +91,10 @@ export const placeSettings = {
     "deploy/chains.yaml with the place's endpoints: two RPC proxies in front of the first node (so one can go down), the second node on loopback",
   REDIS_URL: 'Redis on loopback',
   HOT_WALLET_KEYS_FILE: "a file of anvil's development keys instead of a compose secret",
+  KMS_ENDPOINT: 'local-kms on loopback',
+  TREASURY_WALLET:
+    "the treasury's address, made by the local KMS: what compose's workers read from treasury-key's settings file",
+  WALLET_SIGNERS: "the treasury's key in the local KMS, as treasury-key's settings file gives it",
   METRICS_PORT: 'a free port per process, all on one machine',
   TEMPORAL_METRICS_PORT: 'a free port per process, all on one machine',
   API_PORT: 'a free port',

@@ -2,13 +2,12 @@ import {
   CreateKeyCommand,
   DescribeKeyCommand,
   DisableKeyCommand,
-  GetPublicKeyCommand,
   UpdateAliasCommand,
 } from '@aws-sdk/client-kms';
 import { randomUUID } from 'node:crypto';
 import { parseEther, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
-import { publicKeyOfSpki } from '../../chain/signers/kms-signature';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../scripts/provision-kms-treasury';
 import { minedTransactions } from '../../dev/stack/chain-truth';
 import { localKmsRegion, startLocalKms, type LocalKms } from '../../dev/stack/local-kms';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -42,11 +41,8 @@ async function steadyValue(read: () => Promise<number>, forMs: number): Promise<
 }
 
 /** A new secp256k1 key in KMS under `alias`, and the address it signs for. */
-async function kmsWallet(alias: string): Promise<Hex> {
-  const keyId = await kms.createSigningKey(alias);
-  const { PublicKey } = await kms.client.send(new GetPublicKeyCommand({ KeyId: keyId }));
-  return publicKeyToAddress(publicKeyOfSpki(PublicKey!));
-}
+const kmsWallet = async (alias: string): Promise<Hex> =>
+  (await ensureKmsSigningKey(kms.client, alias)).address;
 
 const kmsSettings = (signers: string) => ({
   HOT_WALLET_KEYS: '',
@@ -205,5 +201,27 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
     expect(
       await invariantViolations({ world, deposits: { acme: parseEther('1000') }, wallets }),
     ).toEqual([]);
+  });
+});
+
+describe("the compose stack's treasury key (scripts/provision-kms-treasury.ts)", () => {
+  it('is made once under its alias and found again; its address funded only where it holds nothing', async () => {
+    const world = suite.world();
+    const made = await ensureKmsSigningKey(kms.client, 'alias/treasury-once');
+    const again = await ensureKmsSigningKey(kms.client, 'alias/treasury-once');
+    expect([made.created, again.created]).toEqual([true, false]);
+    expect(again.address).toBe(made.address);
+    const { KeyMetadata } = await kms.client.send(
+      new DescribeKeyCommand({ KeyId: 'alias/treasury-once' }),
+    );
+    expect([KeyMetadata!.KeySpec, KeyMetadata!.KeyUsage]).toEqual([
+      'ECC_SECG_P256K1',
+      'SIGN_VERIFY',
+    ]);
+
+    const rpcUrl = world.anvil.rpcUrl;
+    expect(await fundOnDevelopmentChain(rpcUrl, made.address, parseEther('1000'))).toBe(true);
+    expect(await fundOnDevelopmentChain(rpcUrl, made.address, parseEther('1000'))).toBe(false);
+    expect(await world.testClient.getBalance({ address: made.address })).toBe(parseEther('1000'));
   });
 });
