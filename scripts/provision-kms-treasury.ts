@@ -92,8 +92,10 @@ const environment = z.object({
 async function main(): Promise<void> {
   const parsed = environment.safeParse(process.env);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues)
-      console.error(`${issue.path.join('.')}: ${issue.message}`);
+    for (const issue of parsed.error.issues) {
+      const unset = issue.code === 'invalid_type' && issue.input === undefined;
+      console.error(`${issue.path.join('.')}: ${unset ? 'is not set' : issue.message}`);
+    }
     process.exit(2);
   }
   const settings = parsed.data;
