@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { nativeBookOf, retiredNativeBook } from '../domain/ledger-book';
-import type { Dialect } from './schema';
+import { nativeBookOf, retiredNativeBook } from '../../domain/ledger-book';
+import type { Dialect } from '../schema';
 
 /** What migration 0011 needs beyond the database: where the unattributable money goes. */
 export interface RebookContext {
