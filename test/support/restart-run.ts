@@ -11,6 +11,44 @@ import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
 import { confirmedCount, submitMany, waitUntilSettled } from './intents';
 import type { useTestWorld } from './test-world';
+import type { LocalWorld } from '../../dev/stack/local-world';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+
+/**
+ * Every intent not yet ended, and what its workflow waits on as the server tells it (pending
+ * activities with their attempts and last failures, a pending workflow task): a run that stopped
+ * making progress says where.
+ */
+async function openIntentsAsTemporalSees(world: LocalWorld, server: TestWorkflowEnvironment) {
+  const open = await world.database.kysely
+    .selectFrom('intents')
+    .select(['id', 'status', 'updated_at'])
+    .where('status', 'not in', ['confirmed', 'failed', 'cancelled'])
+    .execute();
+  return Promise.all(
+    open.map(async (intent) => {
+      const workflow = server.client.workflow.getHandle(paymentIntentWorkflowId(intent.id));
+      const seen = await workflow.describe().then(
+        ({ status, raw }) => ({
+          status: status.name,
+          pendingActivities: raw.pendingActivities?.map((activity) => ({
+            type: activity.activityType?.name,
+            state: activity.state,
+            attempt: activity.attempt,
+            lastFailure: activity.lastFailure?.message,
+            lastWorker: activity.lastWorkerIdentity,
+          })),
+          pendingWorkflowTask: raw.pendingWorkflowTask && {
+            state: raw.pendingWorkflowTask.state,
+            attempt: raw.pendingWorkflowTask.attempt,
+          },
+        }),
+        (error: unknown) => ({ describeFailed: String(error) }),
+      );
+      return { ...intent, ...seen };
+    }),
+  );
+}
 
 /** The world a restart run needs: a proxy to take the RPC endpoint down, three wallets. */
 export const restartWorld = { proxy: true, wallets: 3 };
@@ -84,6 +122,10 @@ export async function restartRun(
     workers.forEach((worker, i) =>
       writeFileSync(join(kept, `worker-${i + 1}.log`), worker.output()),
     );
+    if (server) {
+      const open = await openIntentsAsTemporalSees(world, server).catch((e: unknown) => e);
+      writeFileSync(join(kept, 'open-intents.json'), JSON.stringify(open, null, 2));
+    }
     throw new Error(`${(error as Error).message} (the server's and workers' logs: ${kept})`, {
       cause: error,
     });
