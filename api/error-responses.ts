@@ -2,7 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RelayerError, type FieldIssue } from '../domain/errors';
-import { RejectionCode, rejectionCodeOf } from '../domain/rejections';
+import { rejectionCodeOf } from '../domain/error-catalogue';
+import { httpStatusOf, RejectionCode } from '../domain/rejections';
 
 /** The body of every answer that is not a success: `code` is what a client branches on. */
 export const errorBodySchema = z
@@ -14,30 +15,6 @@ export const errorBodySchema = z
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
-
-export const httpStatusOf: Record<RejectionCode, number> = {
-  invalid_request: 400,
-  malformed_body: 400,
-  unsupported_media_type: 415,
-  body_too_large: 413,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  idempotency_key_reused: 422,
-  insufficient_balance: 422,
-  unknown_tenant: 422,
-  tenant_limit_reached: 429,
-  pool_full: 503,
-  closed: 503,
-  not_cancellable: 409,
-  not_in_review: 409,
-  review_refused: 409,
-  unknown_asset: 422,
-  no_account: 422,
-  webhook_url_refused: 422,
-  webhooks_off: 503,
-  internal_error: 500,
-};
 
 export class ApiRejection extends Error {
   constructor(
@@ -72,7 +49,7 @@ export function toRejection(error: unknown): ApiRejection {
     );
   }
   if (error instanceof RelayerError) {
-    const code = rejectionCodeOf[error.name];
+    const code = rejectionCodeOf(error.name);
     if (code) {
       const { issues, ...details } = error.details as { issues?: FieldIssue[] };
       return new ApiRejection(code, error.message, {
@@ -100,7 +77,7 @@ export function sendRejection(
   const body: ErrorBody = { code: rejection.code, message: rejection.message, issues, details };
   // Our own body, built right here: the route's response schema has nothing to add to it.
   return reply
-    .code(httpStatusOf[rejection.code])
+    .code(httpStatusOf(rejection.code))
     .type('application/json')
     .serializer(JSON.stringify)
     .send(body);

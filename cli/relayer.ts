@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { ApiError } from './api-client';
 import { RelayerError } from '../domain/errors';
-import { rejectionCodeOf } from '../domain/rejections';
+import { rejectionCodeOf } from '../domain/error-catalogue';
 import { CliFailure, ExitCode, exitCodeOf } from './exit-codes';
 import { relayerProgram, type RelayerGlobals } from './program';
 
@@ -21,7 +21,7 @@ function failureOf(error: unknown): CliFailure {
     );
   }
   if (error instanceof RelayerError) {
-    const code = rejectionCodeOf[error.name];
+    const code = rejectionCodeOf(error.name);
     return new CliFailure(
       code ?? error.name,
       error.message,

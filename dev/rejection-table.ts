@@ -1,6 +1,5 @@
-import { httpStatusOf } from '../api/error-responses';
 import { exitCodeOf } from '../cli/exit-codes';
-import { RejectionCode, rejectionMeaning } from '../domain/rejections';
+import { httpStatusOf, RejectionCode, rejectionMeaning } from '../domain/rejections';
 
 /**
  * docs/api.md's table of refusals, one row per code of the vocabulary (domain/rejections.ts), with
@@ -9,7 +8,7 @@ import { RejectionCode, rejectionMeaning } from '../domain/rejections';
 export function rejectionTable(): string {
   const rows = Object.values(RejectionCode).map(
     (code) =>
-      `| \`${code}\` | ${httpStatusOf[code]} | ${exitCodeOf[code]} | ${rejectionMeaning[code]} |`,
+      `| \`${code}\` | ${httpStatusOf(code)} | ${exitCodeOf[code]} | ${rejectionMeaning(code)} |`,
   );
   return ['| code | HTTP | CLI exit | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }

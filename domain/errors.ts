@@ -1,76 +1,9 @@
-/**
- * Every error the relayer raises on purpose. Each has a fixed `name`, which becomes the Temporal
- * failure `type` (workers/typed-failures.ts sets it: the SDK would use the class name), so
- * workflows and callers branch on these names, never on messages or `instanceof`.
- */
-export const ErrorType = {
-  invalidIntent: 'InvalidIntent',
-  unknownTenant: 'UnknownTenant',
-  intentNotFound: 'IntentNotFound',
-  otherTenant: 'OtherTenant',
-  intentConflict: 'IntentConflict',
-  insufficientBalance: 'InsufficientBalance',
-  intentClosed: 'IntentClosed',
-  staleVersion: 'StaleVersion',
-  sendPaced: 'SendPaced',
-  unknownChain: 'UnknownChain',
-  unknownWallet: 'UnknownWallet',
-  invalidConfig: 'InvalidConfig',
-  tenantLimitReached: 'TenantLimitReached',
-  poolFull: 'PoolFull',
-  relayerClosed: 'RelayerClosed',
-  notCancellable: 'NotCancellable',
-  notInReview: 'NotInReview',
-  reviewRefused: 'ReviewRefused',
-  batchNotFound: 'BatchNotFound',
-  feeAboveCap: 'FeeAboveCap',
-  rpcUnavailable: 'RpcUnavailable',
-  walletUnderfunded: 'WalletUnderfunded',
-  noFundedWallet: 'NoFundedWallet',
-  walletBlocked: 'WalletBlocked',
-  walletRetired: 'WalletRetired',
-  transferRejected: 'TransferRejected',
-  signerUnavailable: 'SignerUnavailable',
-  signerRefused: 'SignerRefused',
-  signerMismatch: 'SignerMismatch',
-  unknownAsset: 'UnknownAsset',
-  noAccount: 'NoAccount',
-  tokenTransferRefused: 'TokenTransferRefused',
-  walletTokenShort: 'WalletTokenShort',
-  webhookUndelivered: 'WebhookUndelivered',
-  webhookEndpointGone: 'WebhookEndpointGone',
-  webhookEndpointDisabled: 'WebhookEndpointDisabled',
-  webhooksNotConfigured: 'WebhooksNotConfigured',
-  webhookUrlRefused: 'WebhookUrlRefused',
-  webhookEndpointNotFound: 'WebhookEndpointNotFound',
-} as const;
-export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+import { ErrorType, notInReviewMessage } from './error-catalogue';
 
-/** Errors that retrying cannot fix; activity retry policies list them as non-retryable. */
-export const nonRetryableErrorTypes: ErrorType[] = [
-  ErrorType.invalidIntent,
-  ErrorType.unknownTenant,
-  ErrorType.intentNotFound,
-  ErrorType.intentConflict,
-  ErrorType.insufficientBalance,
-  ErrorType.intentClosed,
-  ErrorType.unknownChain,
-  ErrorType.unknownWallet,
-  ErrorType.transferRejected,
-  ErrorType.walletRetired,
-  ErrorType.signerRefused,
-  ErrorType.signerMismatch,
-  ErrorType.unknownAsset,
-  ErrorType.noAccount,
-  ErrorType.tokenTransferRefused,
-  ErrorType.webhookEndpointGone,
-  ErrorType.webhookEndpointDisabled,
-  ErrorType.webhooksNotConfigured,
-  ErrorType.webhookUrlRefused,
-  ErrorType.webhookEndpointNotFound,
-  ErrorType.notInReview,
-  ErrorType.reviewRefused,
-];
+/**
+ * The relayer's errors as classes, each with its message and details; error-catalogue.ts declares
+ * each one's name, whether a retry can fix it and the API's word for it.
+ */
 
 export class RelayerError<Details extends object = Record<string, unknown>> extends Error {
   override readonly name: ErrorType;
@@ -341,10 +274,6 @@ export class NotCancellableError extends RelayerError<{ intentId: string; status
     );
   }
 }
-
-/** Said by the API's checks and by the workflow's update handler (an ApplicationFailure there). */
-export const notInReviewMessage = (intentId: string, status: string) =>
-  `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;
 
 export class NotInReviewError extends RelayerError<{ intentId: string; status: string }> {
   constructor(intentId: string, status: string) {

@@ -1,4 +1,5 @@
-import { ErrorType, RelayerError } from '../domain/errors';
+import { RelayerError } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import { getIntent } from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';

@@ -1,7 +1,8 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { RelayerError, type ErrorType } from '../domain/errors';
+import { RelayerError } from '../domain/errors';
+import { type ErrorType } from '../domain/error-catalogue';
 import type { Intent } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';

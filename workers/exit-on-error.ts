@@ -1,4 +1,4 @@
-import { ErrorType } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
 
 /** The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts). */
 export const toolchainMissing = 'ToolchainMissing';

@@ -10,7 +10,8 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { CloseIntentResult } from '../activities/close-intent';
 import type { ConfirmResult } from '../activities/confirm';
-import { ErrorType, nonRetryableErrorTypes, RelayerError } from '../domain/errors';
+import { RelayerError } from '../domain/errors';
+import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
 
 export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'paced' | 'abandoned' | 'panic';
 

@@ -6,12 +6,8 @@ import type {
   Next,
 } from '@temporalio/worker';
 import { log } from '@temporalio/activity';
-import {
-  ErrorType,
-  nonRetryableErrorTypes,
-  RelayerError,
-  RpcUnavailableError,
-} from '../domain/errors';
+import { RelayerError, RpcUnavailableError } from '../domain/errors';
+import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the

@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import type { ChainRegistry } from '../chain/chain';
-import { ErrorType, RelayerError } from '../domain/errors';
+import { RelayerError } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
 import { parseSignerSetting } from '../domain/wallet-signer-setting';
 import type { Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';

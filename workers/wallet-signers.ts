@@ -4,7 +4,8 @@ import { localSigner } from '../chain/signers/local-signer';
 import { remoteSigner } from '../chain/signers/remote-signer';
 import { signingSlots, type SigningSlots } from '../chain/signers/signing-slots';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
-import { ErrorType, RelayerError, SignerRefusedError } from '../domain/errors';
+import { RelayerError, SignerRefusedError } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
 import { signerLabel, type SignerSetting } from '../domain/wallet-signer-setting';
 import { ConfigError, type RelayerConfig } from './config/load';
 

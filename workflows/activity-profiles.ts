@@ -1,5 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
-import { nonRetryableErrorTypes } from '../domain/errors';
+import { nonRetryableErrorTypes } from '../domain/error-catalogue';
 import { defaultSendWindowMs } from '../domain/intent-timings';
 
 /** Temporal's retry policy is the only retry layer: transports and steps never loop themselves. */

@@ -20,7 +20,7 @@ import type { ConfirmResult } from '../activities/confirm';
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../domain/intent';
 import { statusOfOutcome } from '../domain/outcome-status';
 import { ReasonCode, reasonCodeOfErrorType, type Reason } from '../domain/reason-codes';
-import { ErrorType, notInReviewMessage } from '../domain/errors';
+import { ErrorType, notInReviewMessage } from '../domain/error-catalogue';
 import { furtherTurn, turnReaches, type WalletTurn } from '../domain/wallet-turn';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../domain/review';
 import { throttleTaskQueue } from '../domain/task-queues';

@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
 import type { PumpWebhooksParameters } from '../activities/webhooks/pump-webhooks';
-import { ErrorType } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
 
 /** From the outbox's sweep: the endpoint has new events. */
 export const webhookEventsSignal = defineSignal('webhookEvents');

@@ -1,5 +1,5 @@
-import { ErrorType, RelayerError, UnknownTenantError } from '../../domain/errors';
-import { rejectionCodeOf } from '../../domain/rejections';
+import { RelayerError, UnknownTenantError } from '../../domain/errors';
+import { ErrorType, rejectionCodeOf } from '../../domain/error-catalogue';
 import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
 import { findBatch, findBatchItem, updateBatchItem } from '../../store/batches';
@@ -65,7 +65,7 @@ export const admitBatchItem =
       if (waitTypes.includes(error.name)) {
         return { kind: 'wait', retryAfterMs: error.retryAfterMs ?? 1000, reason: error.name };
       }
-      const code = rejectionCodeOf[error.name];
+      const code = rejectionCodeOf(error.name);
       if (!code) throw error;
       await updateBatchItem(db.kysely, batchId, index, {
         state: 'rejected',

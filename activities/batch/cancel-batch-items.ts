@@ -1,4 +1,5 @@
-import { ErrorType, RelayerError } from '../../domain/errors';
+import { RelayerError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { cancelUnsignedIntent } from '../../operations/cancel-intent';
 import type { ActivityDependencies } from '../dependencies';
 

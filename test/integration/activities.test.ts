@@ -8,7 +8,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
 import { newIntentId } from '../../operations/new-intent-id';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { expectBooksBalanced } from '../support/ledger-checks';

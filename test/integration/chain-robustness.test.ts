@@ -8,7 +8,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { listAttempts } from '../../store/transaction-attempts';
 import { registerWallet } from '../../store/wallet-nonces';
 import type { Throttle } from '../../throttle/throttle';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { parseNewIntent } from '../../domain/intent-request';
 import { auditTrail } from '../../store/audit-log';
 import { newIntentId } from '../../operations/new-intent-id';

@@ -8,7 +8,8 @@ import {
   type RpcErrorClass,
   type RpcErrorKind,
 } from '../../chain/evm-rpc-errors';
-import { ErrorType, RelayerError } from '../../domain/errors';
+import { RelayerError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import type { ProxyFault } from '../../dev/stack/rpc-proxy';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { startTestWorld, type TestWorld } from '../support/test-world';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { newIntentId } from '../../operations/new-intent-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { waitFor } from '../../dev/stack/wait-for';
 import { startTestWorld, type TestWorld } from '../support/test-world';

@@ -4,7 +4,7 @@ import { parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { createTenant, deposit } from '../../store/ledger';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from './crashing-workers';
 import { seededRandom, type FaultSettings } from './fault-settings';

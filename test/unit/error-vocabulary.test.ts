@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { httpStatusOf, toRejection } from '../../api/error-responses';
+import { toRejection } from '../../api/error-responses';
+import { httpStatusOf } from '../../domain/rejections';
 import { exitCodeOf } from '../../cli/exit-codes';
 import {
   InvalidIntentError,
@@ -16,10 +17,10 @@ import { rejectionTable } from '../../dev/rejection-table';
 describe('one error vocabulary', () => {
   it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
     for (const code of Object.values(RejectionCode)) {
-      expect(httpStatusOf[code]).toBeGreaterThanOrEqual(400);
+      expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
       expect(exitCodeOf[code]).toBeGreaterThan(0);
     }
-    const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf[code] >= 500);
+    const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf(code) >= 500);
     expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full', 'webhooks_off']);
   });
 

@@ -1,4 +1,5 @@
-import { ErrorType, type InvalidIntentError } from '../../domain/errors';
+import { type InvalidIntentError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { parseNewIntent } from '../../domain/intent-request';
 
 const valid = {

@@ -12,7 +12,8 @@ import { kmsSigner } from '../../chain/signers/kms-signer';
 import { waitFor } from '../../dev/stack/wait-for';
 import { signingSlots } from '../../chain/signers/signing-slots';
 import { signChecked, type SignableTransfer } from '../../chain/signers/wallet-signer';
-import { ErrorType, RelayerError } from '../../domain/errors';
+import { RelayerError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 
 const privateKey: Hex = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const wallet = privateKeyToAccount(privateKey);

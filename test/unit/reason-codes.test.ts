@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { ReasonCode, reasonCodeOfErrorType } from '../../domain/reason-codes';
 
 describe('reason codes', () => {

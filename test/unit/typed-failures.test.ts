@@ -2,12 +2,12 @@ import { ApplicationFailure, ApplicationFailureCategory, type LogLevel } from '@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityExecuteInput } from '@temporalio/worker';
 import {
-  ErrorType,
   IntentClosedError,
   InsufficientBalanceError,
   RpcUnavailableError,
   SendPacedError,
 } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { TypedFailures, typedFailures } from '../../workers/typed-failures';
 
 const failureOf = async (error: Error): Promise<ApplicationFailure> => {

@@ -2,7 +2,8 @@ import { parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { localSigner } from '../../chain/signers/local-signer';
 import { signChecked, signerOf, type SignableTransfer } from '../../chain/signers/wallet-signer';
-import { ErrorType, RelayerError } from '../../domain/errors';
+import { RelayerError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 
 const walletKey = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const otherKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';

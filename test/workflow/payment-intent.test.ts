@@ -1,7 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import { ErrorType, InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
+import { InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';

@@ -1,6 +1,6 @@
 import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ErrorType } from '../../domain/errors';
+import { ErrorType } from '../../domain/error-catalogue';
 import { essentialMethods, weightOf } from '../../throttle/rpc-weights';
 import {
   chainsOfEnvironment,
