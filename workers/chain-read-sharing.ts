@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { ChainReads } from '../chain/chain-reads';
-import { blocksKept } from '../chain/evm-chain';
+import { blocksKept } from '../chain/evm/settings';
 import { sharedChainReads, type SharedChainReads } from '../chain/shared-chain-reads';
 import type { Failpoints } from '../activities/failpoints';
 import type { RelayerConfig } from './config/load';

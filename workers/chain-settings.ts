@@ -1,4 +1,4 @@
-import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm-chain';
+import type { EvmChainSettings, RpcResponseEvent } from '../chain/evm/settings';
 import type { ChainReadSharing } from './chain-read-sharing';
 import type { ChainConfig } from './config/chains-file';
 import type { RelayerConfig } from './config/load';

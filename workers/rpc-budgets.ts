@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { endpointLabel, type ChainBudget } from '../chain/evm-chain';
+import { endpointLabel, type ChainBudget } from '../chain/evm/settings';
 import { RpcBudget } from '../throttle/rpc-budget';
 import { weightOf } from '../throttle/rpc-weights';
 import { sharedSpendWindow } from '../throttle/shared-spend-window';

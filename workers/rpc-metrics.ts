@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import type { RpcResponseEvent } from '../chain/evm-chain';
+import type { RpcResponseEvent } from '../chain/evm/settings';
 
 /**
  * Requests per RPC endpoint and answer: an endpoint that fails or rate-limits shows up here while

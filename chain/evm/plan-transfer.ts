@@ -1,0 +1,89 @@
+import { FeeAboveCapError } from '../../domain/errors';
+import type { Hex, TransferPlan, TransferRequest } from '../../domain/transfer';
+import {
+  cancelBid,
+  firstBid,
+  replacementBid,
+  type FeeBid,
+  type FeeChoice,
+  type FeeMarket,
+} from '../fee-policy';
+import type { EvmContext } from './context';
+
+/** A plain transfer to an address without code costs exactly this gas, no estimate needed. */
+export const plainTransferGas = 21_000n;
+
+/** The base fee can rise 12.5% a block; twice today's base fee stays valid for six full blocks. */
+const baseFeeHeadroom = 2n;
+
+/** The market a bid is made in: read once per head block (shared by the fleet's reads). */
+async function feeMarket({ rpc, watcher, reads, client, gasPricing, lookMaxAgeMs }: EvmContext) {
+  const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
+  if (gasPricing === 'legacy') {
+    // One price per gas, read once per head block: the floor and the bid, no tip (the fee
+    // policy then bids it, replacements bump it, and a transaction signs it as gasPrice).
+    const gasPrice = await rpc(reads.valueAt(block.hash, 'gasPrice', () => client.getGasPrice()));
+    return { baseFeePerGas: gasPrice, maxFeePerGas: gasPrice, maxPriorityFeePerGas: 0n };
+  }
+  // The tip the node suggests, like the wallets' balances: read once per head block.
+  const tip = await rpc(
+    reads.valueAt(block.hash, 'tip', () => client.estimateMaxPriorityFeePerGas()),
+  );
+  const { baseFeePerGas } = block;
+  return {
+    baseFeePerGas,
+    maxFeePerGas: baseFeePerGas * baseFeeHeadroom + tip,
+    maxPriorityFeePerGas: tip,
+  } satisfies FeeMarket;
+}
+
+/** The bid, or FeeAboveCap (retryable: the market may come down within the send window). */
+function chosen({ chainId, settings }: EvmContext, choice: FeeChoice) {
+  if (!choice.ok) throw new FeeAboveCapError(chainId, choice.reason, settings.stuckAfterMs);
+  return choice.bid;
+}
+
+/** Gas of a transfer: exact for a plain one to an address without code, else estimated. */
+async function gasOf({ rpc, codes, client }: EvmContext, request: TransferRequest) {
+  if (!(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
+  return rpc(
+    client.estimateGas({
+      account: request.from,
+      to: request.to,
+      value: request.value,
+      ...(request.data && { data: request.data }),
+    }),
+    request.from,
+  );
+}
+
+/** A transfer's gas and first bid; a wallet this process cannot sign for is refused first. */
+export async function planTransfer(
+  context: EvmContext,
+  request: TransferRequest,
+): Promise<TransferPlan> {
+  context.signerFor(request.from);
+  const [market, gas] = await Promise.all([feeMarket(context), gasOf(context, request)]);
+  return { ...request, gas, ...chosen(context, firstBid(market, gas, context.settings.fees.caps)) };
+}
+
+/** The same transfer outbidding `previous` at the same nonce. */
+export async function planReplacement(
+  context: EvmContext,
+  previous: TransferPlan,
+): Promise<TransferPlan> {
+  const market = await feeMarket(context);
+  const bid = replacementBid(previous, market, previous.gas, context.settings.fees);
+  return { ...previous, ...chosen(context, bid) };
+}
+
+/** A zero-value transfer from `wallet` to itself outbidding every one of `attempts`. */
+export async function planCancel(
+  context: EvmContext,
+  wallet: Hex,
+  attempts: readonly FeeBid[],
+): Promise<TransferPlan> {
+  const market = await feeMarket(context);
+  const bid = cancelBid(attempts, market, plainTransferGas, context.settings.fees);
+  return { from: wallet, to: wallet, value: 0n, gas: plainTransferGas, ...chosen(context, bid) };
+}
