@@ -1,0 +1,25 @@
+import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { ReasonCode, reasonCodeOfErrorType, type Reason } from '../../domain/reason-codes';
+
+/** Why a step's failure or a cancellation ended the intent: its code and words. */
+export function reasonOfFailure(error: unknown): Reason {
+  if (isCancellation(error))
+    return { code: ReasonCode.workflowCancelled, text: 'workflow cancelled' };
+  if (error instanceof ActivityFailure) {
+    const last = reasonOfFailure(error.cause);
+    return error.retryState === 'TIMEOUT'
+      ? {
+          code: ReasonCode.stepTimedOut,
+          text: `${error.activityType} still failing when its time ran out; last error ${last.text}`,
+        }
+      : last;
+  }
+  if (error instanceof ApplicationFailure) {
+    return {
+      code: error.type ? reasonCodeOfErrorType(error.type) : ReasonCode.internal,
+      text: `${error.type}: ${error.message}`,
+    };
+  }
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { code: ReasonCode.internal, text };
+}

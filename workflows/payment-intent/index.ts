@@ -1,0 +1,170 @@
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  isCancellation,
+  patched,
+  setHandler,
+  sleep,
+  TemporalFailure,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { cancelledOnChainReason, IntentStatus, revertedReason } from '../../domain/intent';
+import { statusOfOutcome } from '../../domain/outcome-status';
+import { ReasonCode } from '../../domain/reason-codes';
+import { batchItemInReviewSignal, batchItemSignedSignal } from '../batch-signals';
+import { intentProgressQuery, type PaymentIntentProgress } from '../intent-progress';
+import { walletKey } from '../search-attributes';
+import { waitForConfirmations } from './confirmation';
+import { reasonOfFailure } from './failures';
+import type { PaymentIntentInput } from './input';
+import { localStepsPatch, reviewWaitsPatch } from './patches';
+import { releasePermit, releasePermitInTask, takePermitInTask, waitForPermit } from './permits';
+import { noteTxHash, statusKeeper, type EnterStatus } from './progress';
+import { reviewQueue } from './review';
+import { broadcastWithin, closeIntent, hold, inTask, markSettling } from './steps';
+import { walletTurns, type WalletTurns } from './wallet-turns';
+
+export type { PaymentIntentInput } from './input';
+
+/**
+ * One payment intent: permit → settling → hold → broadcast → confirmations. The permit comes
+ * before anything is written, so a throttled intent stays `authorized` with nothing held.
+ * An intent that ends in needs_review stays open there, visible in the Web UI by its status
+ * search attribute, until an operator's decision arrives as the `resolveReview` update: confirm
+ * or fail end it, retry sends the same bytes again and follows them.
+ */
+export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
+  const { intentId } = input;
+  const progress: PaymentIntentProgress = {
+    intentId,
+    status: IntentStatus.authorized,
+    txHash: null,
+    blockNumber: null,
+    reason: null,
+    reasonCode: null,
+    permitRefusals: 0,
+    txHashes: [],
+  };
+  setHandler(intentProgressQuery, () => progress);
+  const localSteps = patched(localStepsPatch);
+  const enter = statusKeeper(progress, localSteps);
+  const review = reviewQueue(input, progress);
+  const turns = walletTurns(input);
+  for (;;) {
+    await runToOutcome(input, progress, enter, localSteps, turns);
+    if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
+    if (!patched(reviewWaitsPatch)) break;
+    if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
+    const { action, status, txHash, blockNumber, reason, reasonCode } = await review.decision();
+    // A retry sends the same bytes again; a cancel sends its zero-value transfer at the nonce.
+    if (action !== 'retry' && action !== 'cancel') {
+      if (txHash) noteTxHash(progress, txHash);
+      Object.assign(progress, { blockNumber, reason, reasonCode: reasonCode ?? null });
+      enter(status);
+      break;
+    }
+    progress.reason = null;
+    progress.reasonCode = null;
+    enter(IntentStatus.signed);
+  }
+  return progress;
+}
+
+/** Takes the intent as far as it goes: confirmed, failed, cancelled or needs_review. */
+async function runToOutcome(
+  input: PaymentIntentInput,
+  progress: PaymentIntentProgress,
+  enter: EnterStatus,
+  localSteps: boolean,
+  turns: WalletTurns | undefined,
+): Promise<void> {
+  const { intentId } = input;
+  const steps = localSteps ? inTask : { markSettling, hold };
+  const broadcast = broadcastWithin(input.sendWindowMs);
+  const batchItem = turns && { batchItem: turns.item };
+  let permitReleased: Promise<unknown> = Promise.resolve();
+  try {
+    // Before the permit: an item waiting for its turn holds nothing another one needs.
+    const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
+    await inTurns?.waitFor('start', true);
+    const permit = localSteps
+      ? await takePermitInTask(intentId, progress)
+      : await waitForPermit(intentId, progress);
+    let releasedBySend = false;
+    let firstLookAfterMs = 0;
+    try {
+      enter((await steps.markSettling({ intentId })).status);
+      enter((await steps.hold({ intentId, ...batchItem })).status);
+      await inTurns?.waitFor('sign', false);
+      const sent = await broadcast(
+        localSteps ? { intentId, permitId: permit.permitId, ...batchItem } : { intentId },
+      );
+      releasedBySend = sent.permitReleased === true;
+      firstLookAfterMs = sent.firstLookAfterMs ?? 0;
+      noteTxHash(progress, sent.txHash);
+      enter(sent.status);
+      // An intent that named no wallet shows the one chosen for it once it is signed.
+      if (sent.from && workflowInfo().typedSearchAttributes.get(walletKey) === undefined) {
+        upsertSearchAttributes([{ key: walletKey, value: sent.from }]);
+      }
+      if (input.batch && !turns) await tellBatch(batchItemSignedSignal, input.batch);
+    } finally {
+      // Released while the confirmations are awaited: the permit covers the send, not the wait.
+      if (!releasedBySend) {
+        permitReleased = CancellationScope.nonCancellable(() =>
+          localSteps ? releasePermitInTask(permit) : releasePermit(permit),
+        );
+      }
+    }
+    // Looking before the receipt can be deep enough would only cost a look and a poll interval.
+    if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
+    if (mined.txHash) noteTxHash(progress, mined.txHash);
+    progress.blockNumber = mined.blockNumber;
+    if (mined.state === 'reverted') {
+      progress.reason = revertedReason;
+      progress.reasonCode = ReasonCode.reverted;
+    }
+    if (mined.state === 'cancelled') {
+      progress.reason = cancelledOnChainReason;
+      progress.reasonCode = ReasonCode.cancelledOnChain;
+    }
+    // Results recorded before tokens carry no reason; a token's own outcomes always do.
+    if (mined.reason) progress.reason = mined.reason;
+    if (mined.reasonCode) progress.reasonCode = mined.reasonCode;
+    enter(statusOfOutcome(mined.state));
+  } catch (error) {
+    // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this
+    // code: it fails the workflow task, which Temporal retries (a fix deployed meanwhile takes
+    // over), instead of ending payments.
+    if (!(error instanceof TemporalFailure) && !isCancellation(error)) throw error;
+    const { code: reasonCode, text: reason } = reasonOfFailure(error);
+    Object.assign(progress, { reason, reasonCode });
+    // A cancelled workflow still closes its intent: one signed by then goes to review, one not
+    // signed fails (a tenant's cancel has already made it `cancelled`, which closeIntent keeps).
+    const closed = await CancellationScope.nonCancellable(() =>
+      closeIntent({ intentId, reason, reasonCode, ...batchItem }),
+    );
+    enter(closed.status);
+    if (closed.status === IntentStatus.cancelled) {
+      // A tenant's or operator's cancel got there first (closeIntent kept it).
+      progress.reason = 'cancelled';
+      progress.reasonCode = ReasonCode.cancelledByCaller;
+    }
+  }
+  await permitReleased;
+}
+
+/**
+ * Tells the batch the item is signed (its wallet may take the next item) or waits in review (it
+ * counts as ended). Never throws: a batch that is gone must not send a signed payment to review.
+ */
+async function tellBatch(
+  signal: typeof batchItemSignedSignal,
+  batch: { workflowId: string; index: number },
+): Promise<void> {
+  await getExternalWorkflowHandle(batch.workflowId)
+    .signal(signal, batch.index)
+    .catch(() => undefined);
+}

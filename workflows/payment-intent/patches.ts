@@ -1,0 +1,44 @@
+import { IntentStatus } from '../../domain/intent';
+
+/*
+ * The intent workflow's patches. A patch's old branch can go (deprecatePatch, then the branch
+ * removed a release later) once no open run lacks its marker: every intent workflow started
+ * before the patch was deployed has ended. Visibility answers it per fleet:
+ *   ExecutionStatus = "Running" AND WorkflowType = "paymentIntent" AND StartTime < "<deployed>"
+ * (with "walletTopUp" too). Runs end within their send window and confirmation timeout, except
+ * those waiting in review, which wait for a person: resolve those first.
+ */
+
+/**
+ * Recorded where needs_review waits for a decision; older runs ended there. Added 2026-11-29
+ * (f3d651f); its old branch can go once no run from before it is open.
+ */
+export const reviewWaitsPatch = 'review-waits-in-workflow';
+
+/**
+ * Recorded where the permit, settling and hold run inside the workflow's own task (local
+ * activities), and the status is shown to visibility only where an operator filters on it.
+ * Older runs took a task-queue round trip for each. The receipt looks stay activities: a look
+ * can take many seconds of RPC under faults, and a local activity that long was seen cancelled
+ * by the SDK while its workflow was evicted from a small cache, sending a paid intent to review.
+ * Added 2026-11-30 (9ef0b98, as `lean-steps`); its old branch can go once no run from before it
+ * is open.
+ */
+export const localStepsPatch = 'lean-steps';
+
+/**
+ * Recorded where an intent waiting in review may have its lane freed by the relayer (the lane
+ * rule, operations/abandoned-lane.ts); older runs waited for a person only. Added 2026-12-01
+ * (9aec551); its old branch can go once no run from before it waits in review.
+ */
+export const laneRulePatch = 'lane-rule';
+
+/**
+ * The statuses visibility shows under local steps: settling and held last milliseconds, so the
+ * statuses around them are shown instead.
+ */
+export const statusesShownWithLocalSteps: ReadonlySet<IntentStatus> = new Set(
+  Object.values(IntentStatus).filter(
+    (status) => status !== IntentStatus.settling && status !== IntentStatus.held,
+  ),
+);

@@ -1,0 +1,103 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  patched,
+  setHandler,
+} from '@temporalio/workflow';
+import { ErrorType, notInReviewMessage } from '../../domain/error-catalogue';
+import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
+import { ReasonCode } from '../../domain/reason-codes';
+import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../../domain/review';
+import type { PaymentIntentProgress } from '../intent-progress';
+import { resolveReviewUpdate } from '../review-update';
+import type { PaymentIntentInput } from './input';
+import { laneRulePatch } from './patches';
+import { freeAbandonedLane, resolveReview } from './steps';
+
+/** A decision applied: the intent as it left it, and which action it was. */
+export type Decided = ReviewOutcome & { action: ReviewDecision['action'] };
+
+/**
+ * The intent's place in the review queue. Registered as the workflow starts, so an operator's
+ * decision (the `resolveReview` update) is refused, not lost, while the intent is not in
+ * review: `closed` until it waits, `waiting` for a decision, `applying` one (checked on-chain
+ * by an activity), or `lane-rule` while the relayer looks whether it may free the lane itself.
+ */
+export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentProgress) {
+  const { intentId } = input;
+  let review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
+  let decided: Decided | undefined;
+  const notInReview = () =>
+    ApplicationFailure.create({
+      type: ErrorType.notInReview,
+      message: notInReviewMessage(intentId, progress.status),
+      details: [{ intentId, status: progress.status }],
+      nonRetryable: true,
+    });
+  setHandler<ReviewOutcome, [ReviewRequest], typeof resolveReviewUpdate>(
+    resolveReviewUpdate,
+    async (request) => {
+      // The lane rule's look at the chain ends first: if it cancelled, this decision is too late.
+      if (review === 'lane-rule') await condition(() => review !== 'lane-rule');
+      if (review !== 'waiting') throw notInReview();
+      review = 'applying';
+      try {
+        const result = await resolveReview({ intentId, ...request });
+        decided = { action: request.decision.action, ...result };
+        return result;
+      } catch (error) {
+        // The caller gets the refusal itself (ReviewRefused, NotInReview), not its wrapping.
+        throw error instanceof ActivityFailure && error.cause ? error.cause : error;
+      } finally {
+        if (review === 'applying') review = 'waiting';
+      }
+    },
+    {
+      validator: () => {
+        if (review === 'waiting' || review === 'lane-rule') return;
+        throw notInReview();
+      },
+    },
+  );
+
+  /**
+   * Waits for an operator's decision; meanwhile the lane rule is tried (operations/abandoned-lane.ts)
+   * at once after a confirmation timeout, else once that long in review, and again every
+   * confirmation timeout. A cancel it signs is followed like an operator's.
+   */
+  async function decisionOrLaneRule(): Promise<void> {
+    const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
+    let waitMs = progress.reasonCode === ReasonCode.confirmationTimeout ? 0 : confirmTimeoutMs;
+    for (;;) {
+      if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
+      // An operator's decision being applied goes first.
+      await condition(() => decided !== undefined || review === 'waiting');
+      if (decided) return;
+      review = 'lane-rule';
+      const freed = await freeAbandonedLane({ intentId }).catch(() => null);
+      if (freed) {
+        decided = { action: 'cancel', ...freed };
+        return;
+      }
+      review = 'waiting';
+      waitMs = confirmTimeoutMs;
+    }
+  }
+
+  return {
+    /** Waits in review until a decision is applied (or the lane rule frees the lane): that one. */
+    async decision(): Promise<Decided> {
+      review = 'waiting';
+      if (patched(laneRulePatch)) {
+        await decisionOrLaneRule();
+      } else {
+        await condition(() => decided !== undefined);
+      }
+      review = 'closed';
+      const taken = decided!;
+      decided = undefined;
+      return taken;
+    },
+  };
+}
