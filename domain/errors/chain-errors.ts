@@ -1,0 +1,190 @@
+import { RelayerError } from './relayer-error';
+import { ErrorType } from '../error-catalogue';
+
+// What the chain or the relayer's wallets refuse or cannot do now: chains and wallets unknown,
+// fees above the caps, RPC failures, funds, tokens.
+
+/**
+ * The token would not move the funds: the exact transfer, simulated from the sending wallet,
+ * returned false or reverted (paused, a blocked account, …). Nothing is signed.
+ */
+export class TokenTransferRefusedError extends RelayerError<{
+  chainId: number;
+  token: string;
+  wallet: string;
+  why: string;
+}> {
+  constructor(chainId: number, token: string, wallet: string, why: string) {
+    super(
+      ErrorType.tokenTransferRefused,
+      `token ${token} on chain ${chainId} refuses the transfer from ${wallet}: ${why}`,
+      { chainId, token, wallet, why },
+    );
+  }
+}
+
+/**
+ * The sending wallet holds too little of the token for this transfer on top of its transfers in
+ * flight. Retryable: a confirmation or a top-up frees funds; nothing was signed.
+ */
+export class WalletTokenShortError extends RelayerError<{
+  chainId: number;
+  token: string;
+  wallet: string;
+  balance: string;
+  needed: string;
+}> {
+  constructor(chainId: number, token: string, wallet: string, balance: bigint, needed: bigint) {
+    super(
+      ErrorType.walletTokenShort,
+      `wallet ${wallet} holds ${balance} of token ${token} on chain ${chainId}, ${needed} needed with its transfers in flight: top it up`,
+      { chainId, token, wallet, balance: balance.toString(), needed: needed.toString() },
+    );
+  }
+}
+
+export class UnknownChainError extends RelayerError<{ chainId: number }> {
+  /** `served`: the chains the relayer has hot wallets on, when that is what was checked. */
+  constructor(chainId: number, served?: readonly number[]) {
+    super(
+      ErrorType.unknownChain,
+      served === undefined
+        ? `chain ${chainId} is not configured (no RPC endpoints)`
+        : `chain ${chainId} is not served by this relayer: it has hot wallets on ${served.length > 0 ? `chain ${served.join(', ')}` : 'no chain yet (start a worker once)'}`,
+      { chainId },
+    );
+  }
+}
+
+export class UnknownWalletError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string) {
+    super(
+      ErrorType.unknownWallet,
+      `${address} is not a hot wallet of this relayer on chain ${chainId}`,
+      { chainId, address },
+    );
+  }
+}
+
+/** Not an error of the payment: the send must wait for the RPC pace; the step retries then. */
+export class SendPacedError extends RelayerError<{ waitMs: number }> {
+  constructor(waitMs: number) {
+    super(
+      ErrorType.sendPaced,
+      `send paced: the RPC quota allows the next send in ${waitMs} ms`,
+      { waitMs },
+      {
+        retryAfterMs: waitMs,
+      },
+    );
+  }
+}
+
+/** The fee market is above the operator's caps: the send waits rather than overpay. */
+export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: string }> {
+  constructor(chainId: number, reason: string, retryAfterMs: number) {
+    super(
+      ErrorType.feeAboveCap,
+      `chain ${chainId}: not sending now, ${reason}; the send is retried as fees fall, or raise ` +
+        'MAX_FEE_PER_GAS_GWEI / MAX_PRIORITY_FEE_GWEI / MAX_FEE_PER_TRANSFER_ETH to pay more',
+      { chainId, reason },
+      {
+        retryAfterMs,
+      },
+    );
+  }
+}
+
+/**
+ * The RPC provider did not answer usefully (rate limited, timed out, unreachable, …) on any of
+ * its endpoints; `kind` is the row of the RPC error table (activities/chain/evm-rpc-errors.ts).
+ */
+export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: string }> {
+  constructor(chainId: number, kind: string, cause: unknown) {
+    super(
+      ErrorType.rpcUnavailable,
+      `chain ${chainId}: RPC ${kind.replaceAll('_', ' ')}: ${shortMessageOf(cause)} (retried; ` +
+        "if it lasts, check RPC_URLS and the provider's quota)",
+      { chainId, kind },
+      { cause },
+    );
+  }
+}
+
+/** The sending wallet cannot pay value + gas: a person has to top it up; sends wait meanwhile. */
+export class WalletUnderfundedError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string, cause: unknown) {
+    super(
+      ErrorType.walletUnderfunded,
+      `${address} on chain ${chainId} cannot pay for the transfer and its gas: top it up`,
+      { chainId, address },
+      { cause },
+    );
+  }
+}
+
+/**
+ * No hot wallet on the chain can pay for the transfer on top of what its signed transactions
+ * still take: retryable, since a confirmation or a top-up frees funds; nothing was signed.
+ */
+export class NoFundedWalletError extends RelayerError<{
+  chainId: number;
+  cost: string;
+  token?: string;
+}> {
+  /** `token`: a token intent, which needs the wallet to hold the amount of it too. */
+  constructor(chainId: number, cost: bigint, token?: string) {
+    super(
+      ErrorType.noFundedWallet,
+      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap)${token ? ` and the amount of token ${token}` : ''} on top of its transactions in flight: top one up`,
+      { chainId, cost: cost.toString(), ...(token && { token }) },
+    );
+  }
+}
+
+/**
+ * The intent names a wallet whose lane waits on an operator (an intent of it in review holds a
+ * nonce): it is not signed behind it. Retryable: the send step tries again until the decision
+ * comes, or its time runs out and the intent fails unsigned.
+ */
+export class WalletBlockedError extends RelayerError<{
+  chainId: number;
+  address: string;
+  blockedBy: string;
+}> {
+  constructor(chainId: number, address: string, blockedBy: string) {
+    super(
+      ErrorType.walletBlocked,
+      `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review (an operator resolves it: confirm, fail, retry or cancel)`,
+      { chainId, address, blockedBy },
+    );
+  }
+}
+
+/** The intent names a wallet an operator retired after it was admitted: nothing is signed. */
+export class WalletRetiredError extends RelayerError<{ chainId: number; address: string }> {
+  constructor(chainId: number, address: string) {
+    super(
+      ErrorType.walletRetired,
+      `wallet ${address} on chain ${chainId} was retired: it signs nothing new`,
+      { chainId, address },
+    );
+  }
+}
+
+/** The node refuses the transfer as asked, for good (it would revert, its gas is impossible). */
+export class TransferRejectedError extends RelayerError<{ chainId: number; kind: string }> {
+  constructor(chainId: number, kind: string, cause: unknown) {
+    super(
+      ErrorType.transferRejected,
+      `chain ${chainId} refuses the transfer (${kind.replaceAll('_', ' ')}): ${shortMessageOf(cause)}`,
+      { chainId, kind },
+      { cause },
+    );
+  }
+}
+
+const shortMessageOf = (error: unknown): string =>
+  error instanceof Error
+    ? ((error as { details?: string }).details ?? error.message).split('\n')[0]!
+    : String(error);

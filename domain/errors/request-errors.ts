@@ -1,0 +1,181 @@
+import { RelayerError, type FieldIssue } from './relayer-error';
+import { ErrorType } from '../error-catalogue';
+
+// What a request or an intent's own state refuses: bad input, tenants, balances and books, limits,
+// the backlog, a closed process.
+
+export class InvalidIntentError extends RelayerError<{ issues: FieldIssue[] }> {
+  constructor(issues: FieldIssue[]) {
+    super(
+      ErrorType.invalidIntent,
+      `invalid intent: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+      { issues },
+    );
+  }
+}
+
+export class UnknownTenantError extends RelayerError<{ tenantId: string }> {
+  constructor(tenantId: string) {
+    super(ErrorType.unknownTenant, `unknown tenant "${tenantId}"`, { tenantId });
+  }
+}
+
+export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
+  constructor(intentId: string) {
+    super(ErrorType.intentNotFound, `intent ${intentId} does not exist`, { intentId });
+  }
+}
+
+/** A tenant's key asked for another tenant's data: refused, never narrowed to its own. */
+export class OtherTenantError extends RelayerError<{ tenantId: string; asked: string }> {
+  constructor(tenantId: string, asked: string) {
+    super(
+      ErrorType.otherTenant,
+      `tenantId is an operator's filter: this key lists tenant ${tenantId}'s intents only (asked for ${asked})`,
+      { tenantId, asked },
+    );
+  }
+}
+
+export class IntentConflictError extends RelayerError<{ intentId: string }> {
+  constructor(intentId: string, idempotencyKey?: string) {
+    super(
+      ErrorType.intentConflict,
+      idempotencyKey === undefined
+        ? `intent ${intentId} already exists with different contents`
+        : `Idempotency-Key "${idempotencyKey}" was already used for ${intentId} with a different body`,
+      { intentId },
+    );
+  }
+}
+
+export class InsufficientBalanceError extends RelayerError<{
+  tenantId: string;
+  available: string;
+  requested: string;
+  asset: string;
+}> {
+  /**
+   * `shown`: the two amounts as the person who asked wrote theirs (`47.3 ETH`, `12.5 USDC`);
+   * without it the message reads in base units. `details` are in base units either way.
+   */
+  constructor(
+    tenantId: string,
+    available: bigint,
+    requested: bigint,
+    asset = 'native',
+    shown?: { available: string; requested: string },
+  ) {
+    const unit = asset === 'native' ? 'wei' : `base units of ${asset}`;
+    const { available: have, requested: want } = shown ?? {
+      available: `${available} ${unit}`,
+      requested: `${requested} ${unit}`,
+    };
+    super(
+      ErrorType.insufficientBalance,
+      `tenant ${tenantId} has ${have} available, ${want} requested`,
+      { tenantId, available: available.toString(), requested: requested.toString(), asset },
+    );
+  }
+}
+
+/** The intent names an asset that is neither `native` nor a token registered for its chain. */
+export class UnknownAssetError extends RelayerError<{
+  chainId: number;
+  asset: string;
+  item?: number;
+}> {
+  /** `item`: the batch item that names it. */
+  constructor(chainId: number, asset: string, item?: number) {
+    super(
+      ErrorType.unknownAsset,
+      `${item === undefined ? '' : `item ${item}: `}asset "${asset}" is not registered on chain ${chainId}: use "native" or the alias of a token an operator registered (any key lists them: GET /v1/assets, relayer assets list)`,
+      { chainId, asset, ...(item !== undefined && { item }) },
+    );
+  }
+}
+
+/** The tenant keeps no account in the asset on the chain: a deposit of it there opens one. */
+export class NoAccountError extends RelayerError<{
+  tenantId: string;
+  asset: string;
+  chainId: number;
+  item?: number;
+}> {
+  /** `asset`: `native`, a token's alias or its book; `item`: the batch item that names it. */
+  constructor(tenantId: string, asset: string, chainId: number, item?: number) {
+    super(
+      ErrorType.noAccount,
+      `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${asset} on chain ${chainId}: books are per chain; an operator opens one with a deposit there (relayer tenants deposit ${tenantId} --asset ${asset} --chain-id ${chainId} --amount …)`,
+      { tenantId, asset, chainId, ...(item !== undefined && { item }) },
+    );
+  }
+}
+
+export class IntentClosedError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(ErrorType.intentClosed, `intent ${intentId} is ${status}: nothing left to do`, {
+      intentId,
+      status,
+    });
+  }
+}
+
+/** A compare-and-set lost a race: someone else moved the intent; re-reading it decides. */
+export class StaleVersionError extends RelayerError<{ intentId: string; expected: number }> {
+  constructor(intentId: string, expected: number) {
+    super(ErrorType.staleVersion, `intent ${intentId} changed under us (expected v${expected})`, {
+      intentId,
+      expected,
+    });
+  }
+}
+
+/** Admission: the tenant already has as many open intents as it may. */
+export class TenantLimitReachedError extends RelayerError<{ tenantId: string; limit: number }> {
+  constructor(tenantId: string, limit: number) {
+    super(
+      ErrorType.tenantLimitReached,
+      `tenant ${tenantId} already has ${limit} open intents (its limit): submit again when one ends`,
+      { tenantId, limit },
+    );
+  }
+}
+
+/** Admission: the relayer holds as much unsent work as it is allowed to queue. */
+export class PoolFullError extends RelayerError<{ backlog: number; limit: number }> {
+  constructor(backlog: number, limit: number, retryAfterMs: number) {
+    super(
+      ErrorType.poolFull,
+      `the relayer already has ${backlog} intents waiting to be sent (limit ${limit}): try again later`,
+      { backlog, limit },
+      { retryAfterMs },
+    );
+  }
+}
+
+/** Admission: this process is shutting down and takes no new work. */
+export class RelayerClosedError extends RelayerError<Record<string, never>> {
+  constructor() {
+    super(ErrorType.relayerClosed, 'the relayer is shutting down and takes no new intents', {});
+  }
+}
+
+export class NotCancellableError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(
+      ErrorType.notCancellable,
+      `intent ${intentId} is ${status}: ` +
+        (status === 'signed' || status === 'confirming'
+          ? 'its transaction is signed and may already be on-chain, so it can no longer be cancelled'
+          : 'it has ended'),
+      { intentId, status },
+    );
+  }
+}
+
+export class BatchNotFoundError extends RelayerError<{ batchId: string }> {
+  constructor(batchId: string) {
+    super(ErrorType.batchNotFound, `batch ${batchId} does not exist`, { batchId });
+  }
+}
