@@ -28,7 +28,7 @@ export const errorCatalogue = {
   UnknownWallet: { retryable: false, rejection: 'invalid_request' },
   InvalidConfig: { retryable: true },
   TenantLimitReached: { retryable: true, rejection: 'tenant_limit_reached' },
-  PoolFull: { retryable: true, rejection: 'pool_full' },
+  BacklogFull: { retryable: true, rejection: 'pool_full' },
   RelayerClosed: { retryable: true, rejection: 'closed' },
   NotCancellable: { retryable: true, rejection: 'not_cancellable' },
   NotInReview: { retryable: false, rejection: 'not_in_review' },
@@ -60,7 +60,7 @@ export type ErrorType = keyof typeof errorCatalogue;
 
 const errorTypes = Object.keys(errorCatalogue) as ErrorType[];
 
-/** Each name by its camel-case key, for code to name one: `ErrorType.poolFull` is `PoolFull`. */
+/** Each name by its camel-case key, for code to name one: `ErrorType.backlogFull` is `BacklogFull`. */
 export const ErrorType = Object.fromEntries(
   errorTypes.map((type) => [type[0]!.toLowerCase() + type.slice(1), type]),
 ) as { readonly [Type in ErrorType as Uncapitalize<Type>]: Type };

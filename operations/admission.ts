@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { PoolFullError, TenantLimitReachedError, UnknownTenantError } from '../domain/errors';
+import { BacklogFullError, TenantLimitReachedError, UnknownTenantError } from '../domain/errors';
 import { notYetSignedStatuses, openStatuses, type IntentStatus } from '../domain/intent';
 import type { Database } from '../store/database';
 import { countIntentsByStatus } from '../store/intents';
@@ -39,7 +39,11 @@ export async function admit(
   if (open >= limit) throw new TenantLimitReachedError(tenantId, limit);
   const backlog = sumOf(await countIntentsByStatus(trx), notYetSignedStatuses);
   if (backlog >= limits.backlogLimit) {
-    throw new PoolFullError(backlog, limits.backlogLimit, drainTimeMs(backlog, limits.perSecond));
+    throw new BacklogFullError(
+      backlog,
+      limits.backlogLimit,
+      drainTimeMs(backlog, limits.perSecond),
+    );
   }
 }
 

@@ -18,7 +18,7 @@ export type AdmitBatchItemResult =
   | { kind: 'wait'; retryAfterMs: number; reason: string }
   | { kind: 'rejected'; code: string; message: string };
 
-const waitTypes: readonly string[] = [ErrorType.tenantLimitReached, ErrorType.poolFull];
+const waitTypes: readonly string[] = [ErrorType.tenantLimitReached, ErrorType.backlogFull];
 
 /**
  * Turns a batch item into an `authorized` intent under the same admission rules as the API (so a

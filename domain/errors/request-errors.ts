@@ -143,10 +143,10 @@ export class TenantLimitReachedError extends RelayerError<{ tenantId: string; li
 }
 
 /** Admission: the relayer holds as much unsent work as it is allowed to queue. */
-export class PoolFullError extends RelayerError<{ backlog: number; limit: number }> {
+export class BacklogFullError extends RelayerError<{ backlog: number; limit: number }> {
   constructor(backlog: number, limit: number, retryAfterMs: number) {
     super(
-      ErrorType.poolFull,
+      ErrorType.backlogFull,
       `the relayer already has ${backlog} intents waiting to be sent (limit ${limit}): try again later`,
       { backlog, limit },
       { retryAfterMs },

@@ -6,7 +6,7 @@ import { exitCodeOf } from '../../cli/exit-codes';
 import {
   InvalidIntentError,
   NotCancellableError,
-  PoolFullError,
+  BacklogFullError,
   StaleVersionError,
   TenantLimitReachedError,
 } from '../../domain/errors';
@@ -40,7 +40,7 @@ describe('one error vocabulary', () => {
       code: 'tenant_limit_reached',
       extra: { details: { tenantId: 'acme', limit: 2 } },
     });
-    expect(toRejection(new PoolFullError(100, 100, 10_000))).toMatchObject({
+    expect(toRejection(new BacklogFullError(100, 100, 10_000))).toMatchObject({
       code: 'pool_full',
       extra: { retryAfterMs: 10_000 },
     });
