@@ -2,13 +2,12 @@ import type { BroadcastOutcome, Chain } from '../chain/chain';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { ReasonCode } from '../domain/reason-codes';
 import { recordAudit } from '../store/audit-log';
+import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import {
   confirmedAwaitingFinality,
-  getIntentForUpdate,
   markIntentFinalized,
   moveToBlock,
-  transitionIntent,
-} from '../store/intents';
+} from '../store/intent-finality';
 import { listAttempts } from '../store/transaction-attempts';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';

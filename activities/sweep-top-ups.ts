@@ -1,7 +1,7 @@
 import type { Chain } from '../chain/chain';
 import { topUpAmount } from '../domain/custody';
 import type { Hex } from '../domain/transfer';
-import { insertTopUp, openTopUps } from '../store/intents';
+import { insertTopUp, openTopUps } from '../store/top-ups';
 import { recordWalletEvent } from '../store/webhook-outbox';
 import { clearLow, markLow } from '../store/wallet-low-marks';
 import { registeredWallets, retiredWallets } from '../store/wallet-pools';

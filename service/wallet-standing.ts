@@ -1,7 +1,7 @@
 import { lanesOf } from '../operations/wallet-lanes';
 import type { Hex } from '../domain/transfer';
 import type { WalletRole } from '../domain/custody';
-import { openTopUps } from '../store/intents';
+import { openTopUps } from '../store/top-ups';
 import { registeredWallets, retiredWallets } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
 

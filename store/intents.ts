@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
-import { operatorOwner, topUpEndedStatuses } from '../domain/custody';
+import { operatorOwner } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import type { Reason } from '../domain/reason-codes';
@@ -9,7 +9,7 @@ import { inTransaction, type Database } from './database';
 import { recordStateChange } from './webhook-outbox';
 import { fromTimestamp, type IntentsTable, type Schema } from './schema';
 
-function intentFromRow(row: Selectable<IntentsTable>): Intent {
+export function intentFromRow(row: Selectable<IntentsTable>): Intent {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -109,7 +109,12 @@ export async function insertIntent(
   return { intent: existing, created: false };
 }
 
-const newIntentRow = (id: string, request: NewIntent, now: Date, idempotencyKey?: string) => ({
+export const newIntentRow = (
+  id: string,
+  request: NewIntent,
+  now: Date,
+  idempotencyKey?: string,
+) => ({
   id,
   tenant_id: request.tenantId,
   chain_id: request.chainId,
@@ -129,48 +134,6 @@ const newIntentRow = (id: string, request: NewIntent, now: Date, idempotencyKey?
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });
-
-/**
- * Records a top-up of `topUp.to` from the chain's treasury as `authorized` (domain/custody.ts),
- * unless the wallet has one in the asset not ended: then nothing is written and undefined comes back (the
- * database's unique index decides between sweeps that race). Call inside a transaction.
- */
-export async function insertTopUp(
-  trx: Kysely<Schema>,
-  id: string,
-  topUp: {
-    chainId: number;
-    from: `0x${string}`;
-    to: `0x${string}`;
-    /** `native`, or the token's address. */
-    asset: string;
-    amount: bigint;
-  },
-  now: Date,
-): Promise<Intent | undefined> {
-  const inserted = await trx
-    .insertInto('intents')
-    .values(newIntentRow(id, { ...topUp, tenantId: operatorOwner }, now))
-    .onConflict((conflict) => conflict.doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!inserted) return undefined;
-  const intent = intentFromRow(inserted);
-  await recordStateChange(trx, intent, null, now);
-  return intent;
-}
-
-/** The chain's top-ups not ended (review included). */
-export async function openTopUps(db: Kysely<Schema>, chainId: number): Promise<Intent[]> {
-  const rows = await db
-    .selectFrom('intents')
-    .selectAll()
-    .where('tenant_id', '=', operatorOwner)
-    .where('chain_id', '=', chainId)
-    .where('status', 'not in', [...topUpEndedStatuses])
-    .execute();
-  return rows.map(intentFromRow);
-}
 
 export interface IntentPatch {
   status: IntentStatus;
@@ -306,74 +269,4 @@ export async function authorizedIntentsBefore(db: Kysely<Schema>, cutoff: Date):
     .limit(1000)
     .execute();
   return rows.map(intentFromRow);
-}
-
-/**
- * Confirmed intents on `chainId` whose block is at or below `finalizedBlock` and that are not
- * marked final yet, oldest block first, at most `limit`.
- */
-export async function confirmedAwaitingFinality(
-  db: Kysely<Schema>,
-  chainId: number,
-  finalizedBlock: bigint,
-  limit: number,
-): Promise<Intent[]> {
-  const rows = await db
-    .selectFrom('intents')
-    .selectAll()
-    .where('status', '=', 'confirmed')
-    .where('chain_id', '=', chainId)
-    .where('finalized_at', 'is', null)
-    .where('block_number', '<=', finalizedBlock.toString())
-    .orderBy('block_number')
-    .limit(limit)
-    .execute();
-  return rows.map(intentFromRow);
-}
-
-/**
- * Marks a confirmed intent final and records `intent.finalized` for its webhooks, in one
- * transaction; false when it already was (another sweep got there first).
- */
-export async function markIntentFinalized(
-  database: Database,
-  intent: Intent,
-  now: Date,
-): Promise<boolean> {
-  return database.transaction(async (trx) => {
-    const updated = await trx
-      .updateTable('intents')
-      .set({ finalized_at: now.toISOString() })
-      .where('id', '=', intent.id)
-      .where('status', '=', 'confirmed')
-      .where('finalized_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    await recordStateChange(
-      trx,
-      { ...intent, finalizedAt: now },
-      intent.status,
-      now,
-      'intent.finalized',
-    );
-    return true;
-  });
-}
-
-/**
- * A confirmed intent's transaction, reorged away and mined again in `blockNumber`: its finality
- * is now that block's. Only while it is not final (a compare-and-set on both).
- */
-export async function moveToBlock(
-  db: Kysely<Schema>,
-  intentId: string,
-  blockNumber: bigint,
-): Promise<void> {
-  await db
-    .updateTable('intents')
-    .set({ block_number: blockNumber.toString() })
-    .where('id', '=', intentId)
-    .where('status', '=', 'confirmed')
-    .where('finalized_at', 'is', null)
-    .execute();
 }
