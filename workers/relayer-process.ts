@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
 import { plannedFailpoints, type Failpoints } from '../activities/failpoints';
@@ -17,13 +17,8 @@ import {
   ensureOrphanSweepSchedule,
   ensureTopUpSweepSchedule,
 } from '../client/sweep-schedules';
-import { secretBox } from '../webhooks/secret-box';
-import type { WebhookSettings } from '../webhooks/settings';
 import { startWebhookDispatch } from './webhook-dispatch';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
-import type { IntentTimings } from '../domain/intent-timings';
-import type { Intent } from '../domain/intent';
-import type { AdmissionLimits } from '../operations/admission';
 import { openDatabase, type Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
 import { serverPacedPermits } from '../throttle/server-paced-permits';
@@ -43,6 +38,8 @@ import { walletDiscovery } from './wallet-discovery';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { rpcResponseCounter } from './rpc-metrics';
 import { RunStats } from './run-stats';
+import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
+import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
 
 export interface RelayerProcess {
   readonly processId: string;
@@ -288,14 +285,6 @@ async function startWorkerRole({
   };
 }
 
-/** How this process signs and sends webhooks and registers endpoints, from its settings. */
-export const webhookSettings = (config: RelayerConfig): WebhookSettings => ({
-  ...(config.webhookSecretsKey && { box: secretBox(config.webhookSecretsKey) }),
-  policy: { allowLoopback: config.webhookAllowLoopback },
-  timeoutMs: config.webhookTimeoutMs,
-  rotationGraceMs: config.webhookRotationGraceMs,
-});
-
 /** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
 async function startApiRole(
   { config, metrics, database, chains, client }: SharedParts,
@@ -320,59 +309,4 @@ async function startApiRole(
     startClosing: api.startClosing,
     close: () => api.app.close(),
   };
-}
-
-/** What the intents this process starts are recorded with (SEND_WINDOW_MS, CONFIRM_TIMEOUT_MS). */
-const intentTimings = (config: RelayerConfig): IntentTimings => ({
-  sendWindowMs: config.sendWindowMs,
-  confirmTimeoutMs: config.confirmTimeoutMs,
-});
-
-const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
-  tenantMaxInFlight: config.tenantMaxInFlight,
-  backlogLimit: config.backlogLimit,
-  perSecond: config.perSecond,
-});
-
-/**
- * A confirmed payment a reorg removed before its block was final: counted, and told to the
- * operator (its bytes were sent again; `resent` says what the node answered).
- */
-function reorgsBeforeFinality(
-  metrics: Registry,
-): NonNullable<ActivityDependencies['onReorgedBeforeFinality']> {
-  const reorged = new Counter({
-    name: 'relayer_reorged_before_finality_total',
-    help: 'Confirmed intents whose transaction a reorg removed before its block was final (the same bytes sent again), by chain, what the node answered, and whether the intent went to review because the bytes cannot land',
-    labelNames: ['chain_id', 'resent', 'flagged'] as const,
-    registers: [metrics],
-  });
-  return (intent, resent, flagged) => {
-    reorged.inc({ chain_id: String(intent.chainId), resent, flagged: String(flagged) });
-    console.warn(
-      `intent ${intent.id} on chain ${intent.chainId}: its confirmed transaction ${intent.txHash} was reorged away before its block was final; ` +
-        `its same bytes were sent again (${resent})` +
-        (flagged
-          ? ': they cannot land (their nonce went to another transaction), so the intent is in needs_review, its payment still captured: confirm it with the transaction that paid it, or fail it (the capture is reversed)'
-          : resent === 'sent' || resent === 'already-known'
-            ? ''
-            : ': look at it — they may not land'),
-    );
-  };
-}
-
-/** The finality sweep's metric: from confirmed to final, per chain. */
-function timeToFinality(metrics: Registry): (intent: Intent, finalizedAt: Date) => void {
-  const seconds = new Histogram({
-    name: 'relayer_time_to_finality_seconds',
-    help: "From an intent's confirmation to its block being final on its chain (FINALITY), as the finality sweep saw it",
-    labelNames: ['chain_id'] as const,
-    buckets: [5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600],
-    registers: [metrics],
-  });
-  return (intent, finalizedAt) =>
-    seconds.observe(
-      { chain_id: String(intent.chainId) },
-      Math.max(0, (finalizedAt.getTime() - intent.updatedAt.getTime()) / 1000),
-    );
 }
