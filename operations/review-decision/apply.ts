@@ -1,0 +1,38 @@
+import { NotInReviewError } from '../../domain/errors';
+import { IntentStatus, type Intent } from '../../domain/intent';
+import { recordAudit, type AuditAction } from '../../store/audit-log';
+import { getIntentForUpdate, transitionIntent } from '../../store/intents';
+import { endHold, reverseCapture } from '../../store/ledger';
+import type { ReviewCheckDependencies, DecidedBy } from './dependencies';
+
+/** The change itself: re-checked under the row lock, with its hold movement and audit entry. */
+export async function resolve(
+  deps: ReviewCheckDependencies,
+  by: DecidedBy,
+  intentId: string,
+  action: AuditAction,
+  status: IntentStatus,
+  change: {
+    patch: Omit<Parameters<typeof transitionIntent>[2], 'status'>;
+    /** `reversed`: the hold was captured (see reverseCapture). */
+    hold?: 'captured' | 'released' | 'reversed';
+    /** The gas the intent's mined transaction burned, posted with the hold's end. */
+    gasPaid?: bigint;
+    detail: Record<string, unknown>;
+  },
+): Promise<Intent> {
+  const { database } = deps;
+  const now = deps.clock?.() ?? new Date();
+  return database.transaction(async (trx) => {
+    const current = await getIntentForUpdate(database, trx, intentId);
+    if (current.status !== IntentStatus.needsReview) {
+      throw new NotInReviewError(intentId, current.status);
+    }
+    const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
+    if (change.hold === 'reversed') await reverseCapture(database, trx, intentId, now);
+    else if (change.hold) await endHold(database, trx, intentId, change.hold, now, change.gasPaid);
+    const detail = { ...change.detail, ...(by.decisionKey && { decisionKey: by.decisionKey }) };
+    await recordAudit(trx, { intentId, action, actor: by.actor, detail }, now);
+    return updated;
+  });
+}

@@ -1,0 +1,17 @@
+import type { ChainRegistry } from '../../chain/chain';
+import type { Database } from '../../store/database';
+
+// What a review decision needs, and who took it.
+
+/** What deciding needs: the books and the chain, to check the decision against. */
+export interface ReviewCheckDependencies {
+  database: Database;
+  chains: ChainRegistry;
+  clock?: () => Date;
+}
+
+/** Who decides, and the key of the step applying it (recorded in the audit entry), if any. */
+export interface DecidedBy {
+  actor: string;
+  decisionKey?: string;
+}
