@@ -1,7 +1,7 @@
 import { mayBeOnChain, IntentStatus, terminalStatuses } from '../domain/intent';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
-import { endHold } from '../store/ledger';
+import { endHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 import { ReasonCode } from '../domain/reason-codes';

@@ -12,7 +12,7 @@ import type { Chain, TransactionObservation } from '../chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
-import { endHold } from '../store/ledger';
+import { endHold } from '../store/holds';
 import { listAttempts, planOf, type TransactionAttempt } from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { decideConfirmMove, type ConfirmLook } from './confirm-move';

@@ -5,7 +5,7 @@ import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
-import { placeHold } from '../store/ledger';
+import { placeHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 

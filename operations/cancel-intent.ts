@@ -3,7 +3,7 @@ import { IntentStatus, notYetSignedStatuses, type Intent } from '../domain/inten
 import { recordAudit } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
-import { endHold } from '../store/ledger';
+import { endHold } from '../store/holds';
 import { ReasonCode } from '../domain/reason-codes';
 
 /**

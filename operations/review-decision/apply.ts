@@ -2,7 +2,7 @@ import { NotInReviewError } from '../../domain/errors';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { recordAudit, type AuditAction } from '../../store/audit-log';
 import { getIntentForUpdate, transitionIntent } from '../../store/intents';
-import { endHold, reverseCapture } from '../../store/ledger';
+import { endHold, reverseCapture } from '../../store/holds';
 import type { ReviewCheckDependencies, DecidedBy } from './dependencies';
 
 /** The change itself: re-checked under the row lock, with its hold movement and audit entry. */

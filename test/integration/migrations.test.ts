@@ -10,7 +10,8 @@ import { batchItems } from '../../store/batches';
 import { openDatabase, type Database } from '../../store/database';
 import { getIntent, insertIntent } from '../../store/intents';
 import { nativeBookOf } from '../../domain/ledger-book';
-import { endHold, tenantBalance, tenantBalances } from '../../store/ledger';
+import { tenantBalance, tenantBalances } from '../../store/ledger';
+import { endHold } from '../../store/holds';
 import { ledgerSnapshot } from '../support/ledger-checks';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 
