@@ -31,6 +31,9 @@ export interface RelayerWorkflows {
 }
 
 /** Everything a step touches, handed in so tests can pass real parts or fakes. */
+/** What the node said of a reorged-away transaction's bytes sent again ('no-bytes': none stored). */
+export type ReorgFinding = BroadcastOutcome | 'no-bytes';
+
 export interface ActivityDependencies {
   db: Database;
   chains: ChainRegistry;
@@ -56,11 +59,7 @@ export interface ActivityDependencies {
    * what sending its bytes again gave, and whether it went to review because they cannot land
    * (the operator's metric and log).
    */
-  onReorgedBeforeFinality?: (
-    intent: Intent,
-    resent: BroadcastOutcome | 'no-bytes',
-    flagged: boolean,
-  ) => void;
+  onReorgedBeforeFinality?: (intent: Intent, resent: ReorgFinding, flagged: boolean) => void;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

@@ -1,4 +1,4 @@
-import type { BroadcastOutcome, Chain } from '../chain/chain';
+import type { Chain } from '../chain/chain';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { ReasonCode } from '../domain/reason-codes';
 import { recordAudit } from '../store/audit-log';
@@ -9,7 +9,7 @@ import {
   moveToBlock,
 } from '../store/intent-finality';
 import { listAttempts } from '../store/transaction-attempts';
-import type { ActivityDependencies } from './dependencies';
+import type { ActivityDependencies, ReorgFinding } from './dependencies';
 import { whileHeartbeating } from './liveness';
 
 export interface MarkFinalizedParameters {
@@ -25,9 +25,6 @@ export interface MarkFinalizedResult {
   /** Chain id → those whose bytes can no longer land, put in needs_review, when any. */
   flagged?: Record<string, number>;
 }
-
-/** What became of a confirmed transaction a reorg removed: what the node said of its bytes. */
-export type ReorgFinding = BroadcastOutcome | 'no-bytes';
 
 /**
  * The node's answers that say the bytes can never be mined: another transaction took their

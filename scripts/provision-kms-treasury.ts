@@ -11,6 +11,7 @@ import { createTestClient, http, parseEther, publicActions, type Hex } from 'vie
 import { publicKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 import { publicKeyOfSpki } from '../chain/signers/kms-signature';
+import { decimal, list, url } from '../workers/config/parsers';
 
 /**
  * The compose stack's treasury: a key in its local KMS (github.com/nsmithuk/local-kms), made once
@@ -73,19 +74,13 @@ export const treasuryShellSettings = (address: Hex, alias: string): string =>
   ].join('\n');
 
 const environment = z.object({
-  KMS_ENDPOINT: z.url({ error: 'must be the local KMS URL, e.g. http://kms:8080' }),
+  KMS_ENDPOINT: url,
   AWS_REGION: z.string().min(1, { error: 'must name the local KMS region' }),
   TREASURY_KMS_ALIAS: z
     .string()
     .regex(/^alias\/[\w/-]+$/, { error: 'must be a KMS alias, e.g. alias/relayer-treasury' }),
-  TREASURY_FUND_RPC_URLS: z
-    .string()
-    .transform((urls) => urls.split(',').filter(Boolean))
-    .pipe(z.array(z.url({ error: 'must be URLs of development nodes, comma-separated' })).min(1)),
-  TREASURY_FUND_ETH: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, { error: 'must be an amount of ether, e.g. 1000' })
-    .transform((eth) => parseEther(eth)),
+  TREASURY_FUND_RPC_URLS: list(url),
+  TREASURY_FUND_ETH: decimal(parseEther, 'ether'),
   TREASURY_SETTINGS_FILE: z.string().min(1, { error: 'must be the file the workers read' }),
 });
 
@@ -116,7 +111,12 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    // Most often the local KMS or a node is not answering yet: compose runs this step again.
+    console.error(
+      `treasury-key: ${error instanceof Error ? error.message : String(error)} — check that ` +
+        'the KMS at KMS_ENDPOINT and the nodes of TREASURY_FUND_RPC_URLS answer; the stack ' +
+        'retries this step (restart: on-failure) and its workers wait for it',
+    );
     process.exit(1);
   });
 }

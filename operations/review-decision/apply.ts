@@ -14,8 +14,11 @@ export async function resolve(
   status: IntentStatus,
   change: {
     patch: Omit<Parameters<typeof transitionIntent>[2], 'status'>;
-    /** `reversed`: the hold was captured (see reverseCapture). */
-    hold?: 'captured' | 'released' | 'reversed';
+    /**
+     * `released`: nothing was paid, so the tenant is charged nothing — an active hold is
+     * released, and a captured one (its payment reorged away after it was booked) reversed.
+     */
+    hold?: 'captured' | 'released';
     /** The gas the intent's mined transaction burned, posted with the hold's end. */
     gasPaid?: bigint;
     detail: Record<string, unknown>;
@@ -29,9 +32,15 @@ export async function resolve(
       throw new NotInReviewError(intentId, current.status);
     }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
-    if (change.hold === 'reversed') await reverseCapture(database, trx, intentId, now);
-    else if (change.hold) await endHold(database, trx, intentId, change.hold, now, change.gasPaid);
-    const detail = { ...change.detail, ...(by.decisionKey && { decisionKey: by.decisionKey }) };
+    const ended =
+      change.hold && (await endHold(database, trx, intentId, change.hold, now, change.gasPaid));
+    const reversed =
+      change.hold === 'released' && !ended && (await reverseCapture(database, trx, intentId, now));
+    const detail = {
+      ...change.detail,
+      ...(reversed && { captureReversed: true }),
+      ...(by.decisionKey && { decisionKey: by.decisionKey }),
+    };
     await recordAudit(trx, { intentId, action, actor: by.actor, detail }, now);
     return updated;
   });

@@ -21,8 +21,6 @@ export async function resolveAsFailed(
         `for this intent can still be mined: retry it, or wait until the nonce is used`,
     );
   }
-  // Its payment was captured, then reorged away: failing it gives the money back.
-  const reversed = intent.reasonCode === ReasonCode.reorgedAway;
   return resolve(deps, by, intentId, 'resolve_failed', IntentStatus.failed, {
     patch: {
       reason: {
@@ -30,7 +28,7 @@ export async function resolveAsFailed(
         text: `resolved as failed by ${by.actor}: ${reason}`,
       },
     },
-    hold: reversed ? 'reversed' : 'released',
-    detail: { reason, txHash: intent.txHash, ...(reversed && { captureReversed: true }) },
+    hold: 'released',
+    detail: { reason, txHash: intent.txHash },
   });
 }

@@ -21,7 +21,7 @@ import { walletStandings } from '../../service/wallet-standing';
 import { registerEndpoint } from '../../service/webhooks';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
-import { secretBox } from '../../webhooks/secret-box';
+import { testWebhookSettings } from '../support/webhook-settings';
 import { expectInvariants } from '../support/invariants';
 import { registeredTestToken } from '../support/test-token';
 import { useTestWorld } from '../support/test-world';
@@ -79,14 +79,18 @@ describe('treasury top-ups', () => {
     const operator = { role: 'operator', keyId: 'test', label: 'test' } as const;
     await expect(
       registerEndpoint(
-        { database, webhooks: webhookSettings() },
+        { database, webhooks: testWebhookSettings() },
         { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
         { url: 'http://127.0.0.1:9/hooks', eventTypes: ['wallet.topped_up'] },
       ),
     ).rejects.toMatchObject({ message: expect.stringMatching(/operators' endpoints only/) });
-    const endpoint = await registerEndpoint({ database, webhooks: webhookSettings() }, operator, {
-      url: 'http://127.0.0.1:9/hooks',
-    });
+    const endpoint = await registerEndpoint(
+      { database, webhooks: testWebhookSettings() },
+      operator,
+      {
+        url: 'http://127.0.0.1:9/hooks',
+      },
+    );
     expect(endpoint.tenantId).toBe(operatorOwner);
     // The operators' owner is no tenant: nothing can be deposited to it or paid for it.
     await expect(
@@ -275,12 +279,3 @@ describe('treasury top-ups', () => {
     }
   });
 });
-
-function webhookSettings() {
-  return {
-    box: secretBox(Buffer.alloc(32, 7)),
-    policy: { allowLoopback: true },
-    timeoutMs: 1000,
-    rotationGraceMs: 0,
-  };
-}

@@ -10,10 +10,10 @@ import { tenantBalance } from '../../store/ledger';
 import { endHold, placeHold } from '../../store/holds';
 import { insertAttempt } from '../../store/transaction-attempts';
 import { registerEndpoint } from '../../service/webhooks';
-import { secretBox } from '../../webhooks/secret-box';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { runActivity } from '../support/run-activity';
+import { testWebhookSettings } from '../support/webhook-settings';
 import { useTestWorld, type TestWorld } from '../support/test-world';
 
 // Two epochs of one slot: anvil's finalized block is the head less two.
@@ -61,12 +61,7 @@ const subscribe = (world: TestWorld, eventType: string) =>
   registerEndpoint(
     {
       database: world.database,
-      webhooks: {
-        box: secretBox(Buffer.alloc(32, 7)),
-        policy: { allowLoopback: true },
-        timeoutMs: 1000,
-        rotationGraceMs: 0,
-      },
+      webhooks: testWebhookSettings(),
     },
     { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
     { url: 'http://127.0.0.1:9/hooks', eventTypes: [eventType] },
