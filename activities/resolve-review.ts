@@ -17,14 +17,19 @@ export interface ResolveReviewParameters extends ReviewRequest {
  */
 export const resolveReview =
   ({ db, chains, clock }: ActivityDependencies) =>
-  async ({ intentId, decision, actor }: ResolveReviewParameters): Promise<ReviewOutcome> => {
+  async ({
+    intentId,
+    decision,
+    actor,
+    intentVersion,
+  }: ResolveReviewParameters): Promise<ReviewOutcome> => {
+    const by = { actor, decisionKey: thisStepKey(), intentVersion };
     const intent = await whileHeartbeating(() =>
       applyReviewDecision(
         { database: db, chains, clock: () => clock.now() },
-        actor,
+        by,
         intentId,
         decision,
-        thisStepKey(),
       ),
     );
     return outcomeOf(intent);

@@ -23,6 +23,11 @@ export interface ReviewRequest {
   decision: ReviewDecision;
   /** The operator, as the audit log names them. */
   actor: string;
+  /**
+   * The intent's version the decision was taken on (the API reads it): a decision meant for an
+   * earlier stay in review, which another decision has ended since, is refused. Absent: not checked.
+   */
+  intentVersion?: number;
 }
 
 /** The intent as a decision left it. */

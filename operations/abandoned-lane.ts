@@ -36,13 +36,12 @@ export async function freeAbandonedLane(
   try {
     return await applyReviewDecision(
       deps,
-      laneRuleActor,
+      { actor: laneRuleActor, decisionKey, intentVersion: intent.version },
       intentId,
       {
         action: 'cancel',
         note: 'no endpoint has its transactions and their nonce is unused after the confirmation timeout',
       },
-      decisionKey,
     );
   } catch (error) {
     // The checks of an operator's cancel said no (a nonce used, a fee above the cap, moved on).

@@ -37,18 +37,18 @@ export async function reviewIntent(
   intentId: string,
   decision: ReviewDecision,
 ): Promise<Intent> {
-  await intentInReview(deps, intentId);
+  const { version } = await intentInReview(deps, intentId);
+  const by = { actor: actorOf(operator), intentVersion: version };
   try {
-    await intentWorkflow(deps.client, intentId).resolveReview({
-      decision,
-      actor: actorOf(operator),
-    });
+    // Sent as soon as the books say needs_review: the run may take its next task to wait in
+    // review, and the decision waits for that (refused if the run ends instead).
+    await intentWorkflow(deps.client, intentId).resolveReview({ decision, ...by });
     return await getIntent(deps.database.kysely, intentId);
   } catch (error) {
     // Also what the server answers for a workflow that has already ended.
     if (!(error instanceof WorkflowNotFoundError)) throw relayerErrorOf(error);
   }
-  const resolved = await applyReviewDecision(deps, actorOf(operator), intentId, decision);
+  const resolved = await applyReviewDecision(deps, by, intentId, decision);
   if (decision.action === 'retry' || decision.action === 'cancel') {
     await startIntentWorkflow(deps.client, deps.taskQueue, resolved, {
       workflowId: `${paymentIntentWorkflowId(intentId)}-retry-v${resolved.version}`,

@@ -5,8 +5,8 @@ import { ErrorType, notInReviewMessage } from '../error-catalogue';
 // decision.
 
 export class NotInReviewError extends RelayerError<{ intentId: string; status: string }> {
-  constructor(intentId: string, status: string) {
-    super(ErrorType.notInReview, notInReviewMessage(intentId, status), { intentId, status });
+  constructor(intentId: string, status: string, message = notInReviewMessage(intentId, status)) {
+    super(ErrorType.notInReview, message, { intentId, status });
   }
 }
 

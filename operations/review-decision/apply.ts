@@ -31,6 +31,10 @@ export async function resolve(
     if (current.status !== IntentStatus.needsReview) {
       throw new NotInReviewError(intentId, current.status);
     }
+    if (by.intentVersion !== undefined && current.version !== by.intentVersion) {
+      const decidedSince = `intent ${intentId} was decided on after this decision was taken (version ${by.intentVersion}, now ${current.version}): look at it again`;
+      throw new NotInReviewError(intentId, current.status, decidedSince);
+    }
     const updated = await transitionIntent(trx, current, { status, ...change.patch }, now);
     const ended =
       change.hold && (await endHold(database, trx, intentId, change.hold, now, change.gasPaid));

@@ -10,8 +10,12 @@ export interface ReviewCheckDependencies {
   clock?: () => Date;
 }
 
-/** Who decides, and the key of the step applying it (recorded in the audit entry), if any. */
+/**
+ * Who decides, the key of the step applying it (recorded in the audit entry), if any, and the
+ * intent's version the decision was taken on, if known (a later stay in review refuses it).
+ */
 export interface DecidedBy {
   actor: string;
   decisionKey?: string;
+  intentVersion?: number;
 }

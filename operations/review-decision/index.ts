@@ -2,12 +2,12 @@ import { type Intent } from '../../domain/intent';
 import type { ReviewDecision } from '../../domain/review';
 import { auditTrail } from '../../store/audit-log';
 import { getIntent } from '../../store/intents';
-import type { ReviewCheckDependencies } from './dependencies';
+import type { DecidedBy, ReviewCheckDependencies } from './dependencies';
 import { resolveAsConfirmed } from './confirm';
 import { resolveAsFailed } from './fail';
 import { prepareRetry, prepareCancel } from './retry-and-cancel';
 
-export type { ReviewCheckDependencies } from './dependencies';
+export type { DecidedBy, ReviewCheckDependencies } from './dependencies';
 export { intentInReview } from './checks';
 
 /**
@@ -18,16 +18,14 @@ export { intentInReview } from './checks';
  */
 export async function applyReviewDecision(
   deps: ReviewCheckDependencies,
-  actor: string,
+  by: DecidedBy,
   intentId: string,
   decision: ReviewDecision,
-  decisionKey?: string,
 ): Promise<Intent> {
   // Applied already by an earlier try of the same step (its worker died after the commit).
-  if (decisionKey !== undefined && (await decidedBy(deps, intentId, decisionKey))) {
+  if (by.decisionKey !== undefined && (await decidedBy(deps, intentId, by.decisionKey))) {
     return getIntent(deps.database.kysely, intentId);
   }
-  const by = { actor, ...(decisionKey !== undefined && { decisionKey }) };
   switch (decision.action) {
     case 'confirm':
       return resolveAsConfirmed(deps, by, intentId, decision.txHash, decision.note);

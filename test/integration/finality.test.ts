@@ -224,15 +224,15 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
 
     const review = { database: world.database, chains: world.chains };
     await expect(
-      applyReviewDecision(review, 'ops', 'pi_unpaid', { action: 'retry' }),
+      applyReviewDecision(review, { actor: 'ops' }, 'pi_unpaid', { action: 'retry' }),
     ).rejects.toMatchObject({ details: { problem: 'transaction_taken' } });
-    const failed = await applyReviewDecision(review, 'ops', 'pi_unpaid', {
+    const failed = await applyReviewDecision(review, { actor: 'ops' }, 'pi_unpaid', {
       action: 'fail',
       reason: 'reorged away, nothing paid',
     });
     expect(failed.status).toBe('failed');
     expect((await tenantBalance(db, 'acme', world.nativeBook))!.available).toBe(captures + 1000n);
-    const confirmed = await applyReviewDecision(review, 'ops', 'pi_repaid', {
+    const confirmed = await applyReviewDecision(review, { actor: 'ops' }, 'pi_repaid', {
       action: 'confirm',
       txHash: payment.txHash,
     });

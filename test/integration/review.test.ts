@@ -174,6 +174,30 @@ describe('operator review of needs_review intents', () => {
     await expectBooksBalanced(world.database);
   });
 
+  it('refuses a decision taken on an earlier stay in review, writing nothing', async () => {
+    const intent = await intentInReview({ sent: true });
+    const activities = activitiesOn(world.chains);
+    const stale = run(activities.resolveReview, {
+      intentId: intent.id,
+      decision: { action: 'confirm', txHash: intent.txHash! },
+      actor: 'op',
+      intentVersion: intent.version - 1,
+    });
+    expect(await failureType(stale)).toBe('NotInReview');
+    expect(await getIntent(world.database.kysely, intent.id)).toMatchObject({
+      status: 'needs_review',
+      version: intent.version,
+    });
+    expect(await operator.audit(intent.id)).toEqual([]);
+    const confirmed = await run(activities.resolveReview, {
+      intentId: intent.id,
+      decision: { action: 'confirm', txHash: intent.txHash! },
+      actor: 'op',
+      intentVersion: intent.version,
+    });
+    expect(confirmed.status).toBe('confirmed');
+  });
+
   it('fails an intent whose nonce another transaction used, and gives the hold back', async () => {
     const intent = await intentInReview({ sent: false, wallet: 1 });
     // Someone spends the nonce from the same wallet outside the relayer.

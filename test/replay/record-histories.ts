@@ -39,7 +39,7 @@ import { secretBox } from '../../webhooks/secret-box';
  * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
  * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
  * its own; `-- finality`: only the finality sweep; `-- top-ups`: only a top-up sweep and its
- * top-up).
+ * top-up; `-- early-decision`: only a decision that reached the run before it waited in review).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       'window',
       'finality',
       'top-ups',
+      'early-decision',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('window')) await recordSendWindowReview(server);
     if (only.length === 0 || only.includes('finality')) await recordFinalitySweep(server);
     if (only.length === 0 || only.includes('top-ups')) await recordTopUp(server);
+    if (only.length === 0 || only.includes('early-decision')) {
+      await recordDecisionBeforeReview(server);
+    }
   } finally {
     await server.teardown();
   }
@@ -482,6 +486,57 @@ async function recordCrashedRun(server: TestWorkflowEnvironment): Promise<void> 
       );
       writeFileSync(file, historyToJSON(await handle.fetchHistory()));
       console.log(`${workflowId}: ${outcome.status} after a crash → ${file}`);
+    } finally {
+      worker.signal('SIGTERM');
+      await worker.exited;
+    }
+  } finally {
+    await world.stop();
+  }
+}
+
+/**
+ * An operator's decision that reaches the run before it waits in review: the worker is killed
+ * (CRASH_AT after-confirm) once the confirm step has written needs_review for a token shortfall,
+ * before Temporal heard of it; the decision the API sends then is accepted by the next worker
+ * while the step's retry is still due, waits for the review, and is applied in it.
+ */
+async function recordDecisionBeforeReview(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-early-decision';
+  try {
+    const short = await registeredTestToken(world, {
+      alias: 'TFEE',
+      decimals: 18,
+      kind: 'fee-on-transfer',
+      tenants: { acme: 100n },
+      feeOnTransfer: false,
+    });
+    const crashing = await spawnWorker(
+      world.env({ TASK_QUEUE: taskQueue, CRASH_AT: 'after-confirm' }),
+    );
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, taskQueue, chains: world.chains };
+    const { intent, workflowId } = await submitIntent(deps, {
+      ...paymentRequest(world, '0'),
+      asset: short.alias,
+      amount: parseEther('10').toString(),
+    });
+    console.log(`worker killed: ${await crashing.exited}`);
+    const inReview = await getIntent(world.database.kysely, intent.id);
+    if (inReview.status !== 'needs_review') throw new Error(`intent is ${inReview.status}`);
+    const worker = await spawnWorker(world.env({ TASK_QUEUE: taskQueue }));
+    try {
+      const operator = { role: 'operator' as const, keyId: 'record', label: 'record' };
+      await reviewIntent(deps, operator, intent.id, {
+        action: 'confirm',
+        txHash: inReview.txHash!,
+      });
+      const handle = client.workflow.getHandle(workflowId);
+      const outcome = await handle.result();
+      const file = join(__dirname, 'histories', 'payment-intent-decision-before-review.json');
+      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+      console.log(`${workflowId}: ${outcome.status}, decided before its review → ${file}`);
     } finally {
       worker.signal('SIGTERM');
       await worker.exited;

@@ -1,4 +1,8 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowUpdateStage,
+  type WorkflowHandle,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
@@ -8,6 +12,7 @@ import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
+import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
 import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
@@ -45,6 +50,13 @@ async function runIntent(
     await worker.shutdown();
     await running;
   }
+}
+
+/** A promise and its resolve, for a fake step to hand a test what it did. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
 }
 
 /** Lets time pass until the workflow waits in needs_review; its progress then. */
@@ -359,28 +371,38 @@ describe('paymentIntent workflow (time-skipping)', () => {
     },
   );
 
-  it('refuses a decision while not in review, and keeps waiting after a refused one', async () => {
+  it('applies a decision sent as the books say needs_review once the run waits in review; keeps waiting after a refused one', async () => {
+    const started = deferred<WorkflowHandle>();
+    const sentEarly = deferred<WorkflowUpdateHandle<ReviewOutcome>>();
+    const confirm = { action: 'confirm', txHash: `0x${'7'.repeat(64)}` } as const;
     let refuse = true;
     const { result, calls } = await runIntent(
       {
-        confirm: async () => ({ state: 'pending', confirmations: 0, retryAfterMs: 60_000 }),
+        // The step writes needs_review before its workflow takes the result: a decision the API
+        // sends then reaches a run that does not wait in review yet.
+        confirm: async () => {
+          const handle = await started.promise;
+          sentEarly.resolve(
+            await handle.startUpdate(resolveReviewUpdate, {
+              args: [{ decision: confirm, actor: 'op' }],
+              waitForStage: WorkflowUpdateStage.ACCEPTED,
+            }),
+          );
+          return { state: 'mismatch', blockNumber: '4', ageMs: 1, reason: 'TokenShortfall: short' };
+        },
         resolveReview: async ({ decision }) => {
           if (refuse)
             throw new ReviewRefusedError('pi_test', 'transaction_not_found', 'no such tx');
           return reviewOutcome(decision.action);
         },
       },
-      { confirmTimeoutMs: 5 * 60_000 },
+      {},
       async (handle) => {
-        const early = handle.executeUpdate(resolveReviewUpdate, {
-          args: [{ decision: { action: 'fail', reason: 'too early' }, actor: 'op' }],
+        started.resolve(handle);
+        const early = await sentEarly.promise;
+        await expect(early.result()).rejects.toMatchObject({
+          cause: { type: ErrorType.reviewRefused },
         });
-        await expect(early).rejects.toMatchObject({ cause: { type: 'NotInReview' } });
-        await untilInReview(handle);
-        const confirm = { action: 'confirm', txHash: `0x${'7'.repeat(64)}` } as const;
-        await expect(
-          handle.executeUpdate(resolveReviewUpdate, { args: [{ decision: confirm, actor: 'op' }] }),
-        ).rejects.toMatchObject({ cause: { type: ErrorType.reviewRefused } });
         expect((await handle.query(intentProgressQuery)).status).toBe(IntentStatus.needsReview);
         refuse = false;
         await handle.executeUpdate(resolveReviewUpdate, {
@@ -388,12 +410,74 @@ describe('paymentIntent workflow (time-skipping)', () => {
         });
       },
     );
-    expect(result).toMatchObject({
-      status: IntentStatus.confirmed,
-      blockNumber: '7',
-      reason: null,
-    });
+    expect(result).toMatchObject({ status: IntentStatus.confirmed, blockNumber: '7' });
     expect(calls.filter((call) => call === 'resolveReview')).toHaveLength(2);
+  });
+
+  it('refuses a decision that waited for a review the run ended without', async () => {
+    const started = deferred<WorkflowHandle>();
+    const sentEarly = deferred<WorkflowUpdateHandle<ReviewOutcome>>();
+    const fail = { action: 'fail', reason: 'too early' } as const;
+    const { result, calls } = await runIntent(
+      {
+        confirm: async () => {
+          const handle = await started.promise;
+          sentEarly.resolve(
+            await handle.startUpdate(resolveReviewUpdate, {
+              args: [{ decision: fail, actor: 'op' }],
+              waitForStage: WorkflowUpdateStage.ACCEPTED,
+            }),
+          );
+          return { state: 'confirmed', blockNumber: '7', ageMs: 1 };
+        },
+      },
+      {},
+      async (handle) => {
+        started.resolve(handle);
+        const early = await sentEarly.promise;
+        await expect(early.result()).rejects.toMatchObject({
+          cause: { type: ErrorType.notInReview, message: expect.stringMatching(/is confirmed/) },
+        });
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
+    expect(calls).not.toContain('resolveReview');
+  });
+
+  it('a decision that waited for the review goes before the lane rule the confirmation timeout starts at once', async () => {
+    const started = deferred<WorkflowHandle>();
+    const sentEarly = deferred<WorkflowUpdateHandle<ReviewOutcome>>();
+    const confirm = { action: 'confirm', txHash: `0x${'7'.repeat(64)}` } as const;
+    const { result, calls } = await runIntent(
+      (defaults) => ({
+        confirm: async () => ({ state: 'pending', confirmations: 0, retryAfterMs: 60_000 }),
+        // The timeout's close writes needs_review; the decision sent then waits for the review.
+        closeIntent: async (parameters) => {
+          const closed = await defaults.closeIntent(parameters);
+          sentEarly.resolve(
+            await (
+              await started.promise
+            ).startUpdate(resolveReviewUpdate, {
+              args: [{ decision: confirm, actor: 'op' }],
+              waitForStage: WorkflowUpdateStage.ACCEPTED,
+            }),
+          );
+          return closed;
+        },
+        freeAbandonedLane: async () => reviewOutcome('cancel'),
+      }),
+      { confirmTimeoutMs: 5 * 60_000 },
+      async (handle) => {
+        started.resolve(handle);
+        await env.sleep(6 * 60_000);
+        await expect((await sentEarly.promise).result()).resolves.toMatchObject({
+          status: IntentStatus.confirmed,
+        });
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
+    expect(calls).toContain('resolveReview');
+    expect(calls).not.toContain('freeAbandonedLane');
   });
 
   it('closes the intent when the workflow is cancelled while it waits for a permit', async () => {

@@ -68,6 +68,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     progress.reasonCode = null;
     enter(IntentStatus.signed);
   }
+  await review.end();
   return progress;
 }
 

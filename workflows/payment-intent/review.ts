@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   condition,
   patched,
   setHandler,
@@ -20,14 +21,23 @@ export type Decided = ReviewOutcome & { action: ReviewDecision['action'] };
 
 /**
  * The intent's place in the review queue. Registered as the workflow starts, so an operator's
- * decision (the `resolveReview` update) is refused, not lost, while the intent is not in
- * review: `closed` until it waits, `waiting` for a decision, `applying` one (checked on-chain
- * by an activity), or `lane-rule` while the relayer looks whether it may free the lane itself.
+ * decision (the `resolveReview` update) is never lost: `closed` until the run waits, `waiting`
+ * for a decision, `applying` one (checked on-chain by an activity), or `lane-rule` while the
+ * relayer looks whether it may free the lane itself.
+ *
+ * The step that finds the intent needs review writes `needs_review` to the books a workflow task
+ * before the run takes its result and waits; the API sends a decision once the books say so. A
+ * decision that arrives while `closed` therefore waits for the review (or is refused when the
+ * run ends without one); one meant for an earlier stay in review is refused by the version it
+ * carries. Only a decision arriving while another is applied is refused at once.
  */
 export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentProgress) {
   const { intentId } = input;
   let review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
   let decided: Decided | undefined;
+  let ended = false;
+  /** Decisions that came while `closed` and wait for the review. */
+  let early = 0;
   const notInReview = () =>
     ApplicationFailure.create({
       type: ErrorType.notInReview,
@@ -38,6 +48,14 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
   setHandler<ReviewOutcome, [ReviewRequest], typeof resolveReviewUpdate>(
     resolveReviewUpdate,
     async (request) => {
+      if (review === 'closed') {
+        early += 1;
+        try {
+          await condition(() => review !== 'closed' || ended);
+        } finally {
+          early -= 1;
+        }
+      }
       // The lane rule's look at the chain ends first: if it cancelled, this decision is too late.
       if (review === 'lane-rule') await condition(() => review !== 'lane-rule');
       if (review !== 'waiting') throw notInReview();
@@ -55,8 +73,7 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
     },
     {
       validator: () => {
-        if (review === 'waiting' || review === 'lane-rule') return;
-        throw notInReview();
+        if (review === 'applying' || ended) throw notInReview();
       },
     },
   );
@@ -71,8 +88,8 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
     let waitMs = progress.reasonCode === ReasonCode.confirmationTimeout ? 0 : confirmTimeoutMs;
     for (;;) {
       if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
-      // An operator's decision being applied goes first.
-      await condition(() => decided !== undefined || review === 'waiting');
+      // An operator's decision goes first: one being applied, and one that waited for the review.
+      await condition(() => decided !== undefined || (review === 'waiting' && early === 0));
       if (decided) return;
       review = 'lane-rule';
       const freed = await freeAbandonedLane({ intentId }).catch(() => null);
@@ -98,6 +115,11 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
       const taken = decided!;
       decided = undefined;
       return taken;
+    },
+    /** The run ends: a decision still waiting for a review is refused before it does. */
+    async end(): Promise<void> {
+      ended = true;
+      if (early > 0) await CancellationScope.nonCancellable(() => condition(() => early === 0));
     },
   };
 }
