@@ -5,30 +5,12 @@ import { isLostRedisState } from './lost-redis-state';
 import { localPermitLine, type PermitLine } from './permit-line';
 import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
-import { localSpendWindow, sustainedPerSecond, type SpendWindow } from './spend-window';
+import { localSpendWindow, type SpendWindow } from './spend-window';
+import { BusyTurns } from './busy-turns';
+import { pause } from './pause';
+import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './settings';
 
-export interface ThrottleSettings {
-  /** Sends in flight at once, across every activity slot this limiter serves. */
-  maxInFlight: number;
-  /** The provider's send rate: permits per second, the line's pace … */
-  perSecond: number;
-  /** … and how many may start back to back after a quiet period. */
-  burst: number;
-  /** Longest one acquisition waits before the intent steps back, untouched, and retries later. */
-  maxWaitMs: number;
-  /** A permit not released in this time is reclaimed: its holder is presumed dead. */
-  permitTtlMs: number;
-}
-
-/** The Redis name of the quota shared by every worker of a task queue for one chain. */
-export const quotaLimiterId = (taskQueue: string, chainId: number): string =>
-  `${taskQueue}:rpc-quota:${chainId}`;
-
-/** With Redis, every process that uses the same limiter id shares one quota. */
-export interface ThrottleCluster {
-  redisUrl: string;
-  limiterId: string;
-}
+export { quotaLimiterId, type ThrottleCluster, type ThrottleSettings } from './settings';
 
 export type PermitGrant =
   | { granted: true; permitId: string; waitedMs: number }
@@ -69,10 +51,7 @@ export class Throttle {
   private readonly sendWindow: SpendWindow;
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
-  /** When the last try refused for a full in-flight bound was told to come back. */
-  private turnsTail = 0;
-  /** How long permits are held, smoothed: how fast a full in-flight bound frees a slot. */
-  private holdMs = 0;
+  private readonly busyTurns: BusyTurns;
   /** Permits whose release never came here, taken back by their expiration. */
   private reclaimed = 0;
 
@@ -93,6 +72,7 @@ export class Throttle {
       this.sendWindow = localSpendWindow(settings);
     }
     this.limiter = this.createLimiter();
+    this.busyTurns = new BusyTurns(settings.maxInFlight);
   }
 
   /**
@@ -200,9 +180,9 @@ export class Throttle {
     return untilSlotMs ?? this.refusal('busy');
   }
 
-  /** A refusal with the turn to come back at for a free in-flight slot (see busyTurnMs). */
+  /** A refusal with the turn to come back at for a free in-flight slot (busy-turns.ts). */
   private refusal(reason: 'busy' | 'timeout' | 'closed'): PermitGrant {
-    return { granted: false, reason, retryAfterMs: this.busyTurnMs() };
+    return { granted: false, reason, retryAfterMs: this.busyTurns.next() };
   }
 
   /** `slotKey` will not ask again (its intent was closed): its slot goes to the next. */
@@ -277,10 +257,7 @@ export class Throttle {
     const permit = this.held.get(permitId);
     if (!permit) return false;
     this.held.delete(permitId);
-    this.holdMs =
-      this.holdMs === 0
-        ? Date.now() - permit.since
-        : 0.9 * this.holdMs + 0.1 * (Date.now() - permit.since);
+    this.busyTurns.held(Date.now() - permit.since);
     permit.release();
     return true;
   }
@@ -304,52 +281,4 @@ export class Throttle {
     await stopped;
     await this.connection?.disconnect();
   }
-
-  /**
-   * When a try refused for a full in-flight bound should come back: turns one freed slot apart
-   * (hold time ÷ bound), in the order refused, jittered late by a tenth to a half of a slot so
-   * they keep their order. Per process: with several processes, some come back early.
-   */
-  private busyTurnMs(): number {
-    const now = Date.now();
-    const interval = Math.max(minTurnMs, this.holdMs / this.settings.maxInFlight);
-    this.turnsTail = Math.max(this.turnsTail, now) + interval;
-    const waitMs = this.turnsTail - now + interval * (0.1 + Math.random() * 0.4);
-    return Math.min(Math.max(Math.round(waitMs), minTurnMs), maxTurnMs);
-  }
 }
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function pause(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** A turn for an in-flight slot further out than this is asked again then. */
-const maxTurnMs = 5 * 60_000;
-
-/** A refused caller never comes back sooner: each try costs a workflow task. */
-const minTurnMs = 50;
-
-/**
- * The line runs at 0.9 of the send window's sustained pace. Faster than the window, permits pile
- * up there, held by intents whose sends wait (measured at 5/s: the window let 4.9/s through, and
- * the backlog grew into paced retries and expired permits); at exactly its pace, sends that late
- * timers bunched are paced into retries. The tenth left is the window's room to take them in.
- */
-const lineShare = 0.9;
-
-const lineRateOf = (settings: ThrottleSettings) => ({
-  perSecond: lineShare * sustainedPerSecond(settings),
-  burst: settings.burst,
-});
