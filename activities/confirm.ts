@@ -1,53 +1,24 @@
-import { FeeAboveCapError, IntentClosedError } from '../domain/errors';
+import { IntentClosedError } from '../domain/errors';
 import { isNative } from '../domain/asset';
-import { judgeMined, reasonOfOutcome, type MinedOutcome } from '../domain/payment-outcome';
+import { judgeMined, reasonOfOutcome } from '../domain/payment-outcome';
 import { ReasonCode } from '../domain/reason-codes';
 import { statusOfOutcome } from '../domain/outcome-status';
 import { deliveredBy } from '../chain/erc20';
 import { findToken } from '../store/assets';
-import { IntentStatus, signedTransactionOf, type Intent, signingWallet } from '../domain/intent';
-import { paymentOf } from '../domain/intent-payment';
+import { IntentStatus, type Intent, signingWallet } from '../domain/intent';
 import { recordAudit } from '../store/audit-log';
-import type { Chain, TransactionObservation } from '../chain/chain';
+import type { TransactionObservation } from '../chain/chain';
 import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/holds';
-import { listAttempts, planOf, type TransactionAttempt } from '../store/transaction-attempts';
+import { listAttempts, type TransactionAttempt } from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { decideConfirmMove, type ConfirmLook } from './confirm-move';
-import { checkNonceGap } from './transactions/fill-nonce-gap';
-import { sendSigned } from './transactions/send-signed';
-import { signAttempt } from './transactions/sign-attempt';
+import { pending, type ConfirmResult, type EndState } from './confirm-result';
+import { pendingTransactionMoves } from './pending-transaction-moves';
 
-/**
- * How an intent's confirming ended (domain/payment-outcome.ts): paid, reverted (mined, nothing
- * moved), cancelled (a zero-value transfer at its nonce was mined deep enough), a token that
- * moved nothing, or a token that delivered other than the amount (the intent waits in review).
- */
-type EndState = MinedOutcome['state'];
-
-/** `ageMs`: from submit to now, for the end-to-end latency metric. */
-export type ConfirmResult =
-  | {
-      state: EndState;
-      blockNumber: string;
-      ageMs: number;
-      txHash?: string;
-      /** Why it did not end paid in full (absent in results recorded before tokens). */
-      reason?: string | null;
-      /** The reason's code (absent in results recorded before codes). */
-      reasonCode?: ReasonCode | null;
-      /** What it paid in, for the metrics: `native` or the token's address. */
-      asset?: string;
-    }
-  | {
-      state: 'pending';
-      confirmations: number;
-      retryAfterMs: number;
-      /** The intent's current transaction after this look (a replacement may have taken over). */
-      txHash?: string;
-    };
+export type { ConfirmResult } from './confirm-result';
 
 type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 
@@ -58,19 +29,7 @@ type Mined = Extract<TransactionObservation, { state: 'mined' }>;
  * (chain.observe), and asks the node itself only when the decision needs it.
  */
 export const confirm = (deps: ActivityDependencies) => {
-  const { db, chains, clock, throttle } = deps;
-
-  const pending = (
-    chain: Chain,
-    confirmations = 0,
-    retryAfterMs = chain.nextLookInMs(),
-    txHash?: string,
-  ): ConfirmResult => ({
-    state: 'pending',
-    confirmations,
-    retryAfterMs: Math.max(retryAfterMs, chain.nextLookInMs()),
-    ...(txHash && { txHash }),
-  });
+  const { db, chains, clock } = deps;
 
   async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
     const token = isNative(intent.asset)
@@ -164,82 +123,7 @@ export const confirm = (deps: ActivityDependencies) => {
     });
   }
 
-  /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
-  async function whilePending(chain: Chain, intent: Intent, latest: TransactionAttempt) {
-    if (clock.now().getTime() - latest.createdAt.getTime() < chain.stuckAfterMs) {
-      return pending(chain);
-    }
-    const gap = await unlessCancelled(
-      checkNonceGap(deps, chain, { ...intent, nonce: latest.nonce }),
-    );
-    if (gap.gap) {
-      if (gap.fill) await sendSigned(chain, throttle, gap.fill);
-      return pending(chain);
-    }
-    return replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`);
-  }
-
-  /** Sends the intent's current bytes again; a refusal that needs a better bid gets one now. */
-  async function resend(chain: Chain, intent: Intent, latest: TransactionAttempt) {
-    const outcome = await sendSigned(chain, throttle, latest);
-    if (typeof outcome === 'object') return pending(chain, 0, outcome.pacedMs);
-    if (outcome === 'replace-needed')
-      return replace(chain, intent, latest, 'refused as underpriced');
-    // Some nodes do not show a queued transaction by hash, but do say they have it.
-    if (outcome === 'already-known') return whilePending(chain, intent, latest);
-    if (outcome === 'sent') {
-      await db.transaction((trx) =>
-        recordAudit(
-          trx,
-          {
-            intentId: intent.id,
-            action: 'resent',
-            actor: 'relayer',
-            detail: { txHash: latest.txHash, nonce: latest.nonce },
-          },
-          clock.now(),
-        ),
-      );
-    }
-    return pending(chain);
-  }
-
-  async function replace(chain: Chain, intent: Intent, latest: TransactionAttempt, why: string) {
-    try {
-      const plan = await unlessCancelled(chain.planReplacement(planOf(intent, latest)));
-      const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
-      const signed = signedTransactionOf(replaced);
-      if (signed) await sendSigned(chain, throttle, signed);
-      return pending(chain, 0, undefined, signed?.txHash);
-    } catch (error) {
-      // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
-      if (!(error instanceof FeeAboveCapError)) throw error;
-    }
-    return pending(chain);
-  }
-
-  /**
-   * Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. Not
-   * after an operator's cancel: nothing is signed again, the confirm timeout brings the operator
-   * back, who can then resolve it as failed (the nonce is used).
-   */
-  async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
-    if (latest.cause === 'cancel') return pending(chain);
-    const plan = await unlessCancelled(
-      chain.planTransfer(paymentOf(intent, signingWallet(intent))),
-    );
-    const chainPendingNonce = await chain.pendingNonce(signingWallet(intent));
-    const reassigned = await signAttempt(
-      deps,
-      intent,
-      plan,
-      { kind: 'fresh', chainPendingNonce },
-      { why: `nonce ${latest.nonce} was used by another transaction` },
-    );
-    const signed = signedTransactionOf(reassigned);
-    if (signed) await sendSigned(chain, throttle, signed);
-    return pending(chain, 0, undefined, signed?.txHash);
-  }
+  const { whilePending, resend, reassign } = pendingTransactionMoves(deps);
 
   return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {

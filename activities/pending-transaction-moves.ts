@@ -1,0 +1,100 @@
+import { FeeAboveCapError } from '../domain/errors';
+import { signedTransactionOf, signingWallet, type Intent } from '../domain/intent';
+import { paymentOf } from '../domain/intent-payment';
+import type { Chain } from '../chain/chain';
+import { recordAudit } from '../store/audit-log';
+import { planOf, type TransactionAttempt } from '../store/transaction-attempts';
+import { pending } from './confirm-result';
+import type { ActivityDependencies } from './dependencies';
+import { unlessCancelled } from './liveness';
+import { checkNonceGap } from './transactions/fill-nonce-gap';
+import { sendSigned } from './transactions/send-signed';
+import { signAttempt } from './transactions/sign-attempt';
+
+/**
+ * The confirm step's moves for a transaction not mined yet (confirm-move.ts decides which): send
+ * the same bytes again, fill the nonce gap it waits behind, outbid it, or sign the payment again
+ * at a fresh nonce when a stranger used its own.
+ */
+export function pendingTransactionMoves(deps: ActivityDependencies) {
+  const { db, clock, throttle } = deps;
+
+  /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
+  async function whilePending(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    if (clock.now().getTime() - latest.createdAt.getTime() < chain.stuckAfterMs) {
+      return pending(chain);
+    }
+    const gap = await unlessCancelled(
+      checkNonceGap(deps, chain, { ...intent, nonce: latest.nonce }),
+    );
+    if (gap.gap) {
+      if (gap.fill) await sendSigned(chain, throttle, gap.fill);
+      return pending(chain);
+    }
+    return replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`);
+  }
+
+  /** Sends the intent's current bytes again; a refusal that needs a better bid gets one now. */
+  async function resend(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    const outcome = await sendSigned(chain, throttle, latest);
+    if (typeof outcome === 'object') return pending(chain, 0, outcome.pacedMs);
+    if (outcome === 'replace-needed')
+      return replace(chain, intent, latest, 'refused as underpriced');
+    // Some nodes do not show a queued transaction by hash, but do say they have it.
+    if (outcome === 'already-known') return whilePending(chain, intent, latest);
+    if (outcome === 'sent') {
+      await db.transaction((trx) =>
+        recordAudit(
+          trx,
+          {
+            intentId: intent.id,
+            action: 'resent',
+            actor: 'relayer',
+            detail: { txHash: latest.txHash, nonce: latest.nonce },
+          },
+          clock.now(),
+        ),
+      );
+    }
+    return pending(chain);
+  }
+
+  async function replace(chain: Chain, intent: Intent, latest: TransactionAttempt, why: string) {
+    try {
+      const plan = await unlessCancelled(chain.planReplacement(planOf(intent, latest)));
+      const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
+      const signed = signedTransactionOf(replaced);
+      if (signed) await sendSigned(chain, throttle, signed);
+      return pending(chain, 0, undefined, signed?.txHash);
+    } catch (error) {
+      // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
+      if (!(error instanceof FeeAboveCapError)) throw error;
+    }
+    return pending(chain);
+  }
+
+  /**
+   * Signs the transfer again at a fresh nonce: the old one was used by a stranger for good. Not
+   * after an operator's cancel: nothing is signed again, the confirm timeout brings the operator
+   * back, who can then resolve it as failed (the nonce is used).
+   */
+  async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    if (latest.cause === 'cancel') return pending(chain);
+    const plan = await unlessCancelled(
+      chain.planTransfer(paymentOf(intent, signingWallet(intent))),
+    );
+    const chainPendingNonce = await chain.pendingNonce(signingWallet(intent));
+    const reassigned = await signAttempt(
+      deps,
+      intent,
+      plan,
+      { kind: 'fresh', chainPendingNonce },
+      { why: `nonce ${latest.nonce} was used by another transaction` },
+    );
+    const signed = signedTransactionOf(reassigned);
+    if (signed) await sendSigned(chain, throttle, signed);
+    return pending(chain, 0, undefined, signed?.txHash);
+  }
+
+  return { whilePending, resend, reassign };
+}
