@@ -1,11 +1,6 @@
 import type { Client } from '@temporalio/client';
-import {
-  batchOutcomeCounts,
-  batchResults,
-  findBatch,
-  type Batch,
-  type BatchItemResult,
-} from '../store/batches';
+import { batchOutcomeCounts, batchResults, type BatchItemResult } from '../store/batch-results';
+import { findBatch, type Batch } from '../store/batches';
 import type { Database } from '../store/database';
 import { batchWorkflow } from '../client/batch-workflows';
 import { BatchNotFoundError } from '../domain/errors';

@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { batchOutcomeCounts, findBatch, mostItemsActiveAtOnce } from '../../store/batches';
+import { batchOutcomeCounts, mostItemsActiveAtOnce } from '../../store/batch-results';
+import { findBatch } from '../../store/batches';
 import { table } from '../../cli/table';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { submitBatch } from '../../service/submit-batch';

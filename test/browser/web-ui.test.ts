@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { submitBatch } from '../../service/submit-batch';
-import { batchResults } from '../../store/batches';
+import { batchResults } from '../../store/batch-results';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { submitIntent } from '../../service/submit-intent';
 import { ensureChromium, offlineChromiumArgs } from '../../dev/stack/chromium';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { mostItemsActiveAtOnce } from '../../store/batches';
+import { mostItemsActiveAtOnce } from '../../store/batch-results';
 import { createTenant, deposit } from '../../store/ledger';
 import { ApiError, RelayerApiClient } from '../../cli/api-client';
 import { freePort } from '../../dev/stack/free-port';

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { batchResults } from '../../store/batches';
+import { batchResults } from '../../store/batch-results';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
