@@ -1,0 +1,158 @@
+import { createActivities, type ActivityDependencies } from '../activities';
+import { systemClock } from '../activities/dependencies';
+import { startBatchWorkflow } from '../client/batch-workflows';
+import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
+import {
+  ensureFinalitySweepSchedule,
+  ensureOrphanSweepSchedule,
+  ensureTopUpSweepSchedule,
+} from '../client/sweep-schedules';
+import { startWebhookDispatch } from './webhook-dispatch';
+import { permitReleaseTaskQueue } from '../domain/task-queues';
+import { registerWallet } from '../store/wallet-nonces';
+import { serverPacedPermits } from '../throttle/server-paced-permits';
+import { ensureSearchAttributes } from './ensure-search-attributes';
+import { startMetricsServer } from './metrics-server';
+import { startQuotaThrottle } from './quota-throttle';
+import { createRelayerWorker } from './relayer-worker';
+import { watchWallets } from './wallet-watch';
+import { checkSigners } from './wallet-signers';
+import { walletDiscovery } from './wallet-discovery';
+import { RunStats } from './run-stats';
+import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
+import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
+import type { SharedParts } from './process-parts';
+
+/** The workers: the pool, the throttle, the permit releases; the quota; the orphan sweep. */
+export async function startWorkerRole({
+  config,
+  processId,
+  metrics,
+  database,
+  chains,
+  signers,
+  signerFor,
+  client,
+  connection,
+  failpoints,
+}: SharedParts) {
+  await checkSigners(signers);
+  for (const chainId of chains.chainIds) {
+    const chain = chains.get(chainId);
+    // Catches the wallet up with the chain (used elsewhere while we were down) before any send.
+    for (const address of chain.walletAddresses) {
+      await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
+    }
+    const treasury = chain.treasury?.address;
+    if (treasury) {
+      const pending = await chain.pendingNonce(treasury);
+      await registerWallet(database, { chainId, address: treasury }, pending, 'treasury');
+    }
+  }
+  // The wallets added at run time are taken on before any work, then looked for with the balances.
+  const discovery = walletDiscovery({ database, chains, signerFor });
+  await discovery.look();
+  const serverQuota = config.quotaMode === 'task-queue';
+  const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
+  const stats = new RunStats(metrics);
+  if (throttle) stats.watchPermits(throttle);
+  await ensureSearchAttributes(connection, config.temporalNamespace);
+  const timings = intentTimings(config);
+  const deps: ActivityDependencies = {
+    db: database,
+    chains,
+    throttle: throttle ?? serverPacedPermits,
+    clock: systemClock,
+    permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
+    admission: admissionLimits(config),
+    gasPaidBy: config.gasPaidBy,
+    webhooks: webhookSettings(config),
+    workflows: {
+      startIntent: async (intent) => {
+        await startIntentWorkflow(client, config.taskQueue, intent, { timings });
+      },
+      startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch, timings),
+      tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
+    },
+    onFinalized: timeToFinality(metrics),
+    onReorgedBeforeFinality: reorgsBeforeFinality(metrics),
+    failpoints,
+  };
+  const worker = await createRelayerWorker({
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    processId,
+    activities: createActivities(deps),
+    poolWidth: config.poolWidth,
+    throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
+    drainTimeoutMs: config.drainTimeoutMs,
+    stats,
+    ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
+    maxCachedWorkflows: config.maxCachedWorkflows,
+    failpoints,
+    // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
+    ...(config.webhookSecretsKey && { webhookSlots: config.webhookPoolWidth }),
+  });
+  const webhookDispatch =
+    config.webhookSecretsKey &&
+    startWebhookDispatch({
+      database,
+      client,
+      taskQueue: config.taskQueue,
+      everyMs: config.webhookDispatchMs,
+      delivery: {
+        retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
+        concurrency: config.webhookConcurrency,
+        attemptTimeoutMs: config.webhookTimeoutMs,
+      },
+    });
+  if (config.orphanSweepMs > 0) {
+    await ensureOrphanSweepSchedule(client, {
+      taskQueue: config.taskQueue,
+      everyMs: config.orphanSweepMs,
+    });
+  }
+  if (config.finalitySweepMs > 0) {
+    await ensureFinalitySweepSchedule(client, {
+      taskQueue: config.taskQueue,
+      everyMs: config.finalitySweepMs,
+    });
+  }
+  if (config.topUpSweepMs > 0) {
+    for (const chainId of chains.chainIds.filter((id) => chains.get(id).treasury)) {
+      await ensureTopUpSweepSchedule(client, {
+        taskQueue: config.taskQueue,
+        everyMs: config.topUpSweepMs,
+        chainId,
+      });
+    }
+  }
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics, config.metricsPort);
+  const walletWatch =
+    config.walletWatchMs > 0
+      ? watchWallets({
+          chains,
+          metrics,
+          lowBalanceWei: config.lowBalance,
+          everyMs: config.walletWatchMs,
+          beforeEachLook: discovery.look,
+        })
+      : undefined;
+  const run = { done: worker.run() };
+  return {
+    worker,
+    run,
+    async stop() {
+      walletWatch?.stop();
+      if (webhookDispatch) await webhookDispatch.stop();
+      await worker.shutdown();
+      await run.done;
+      await metricsServer?.close();
+      await throttle?.close();
+    },
+  };
+}
