@@ -1,0 +1,349 @@
+import { nativeBookOf } from '../../domain/ledger-book';
+import type { Client } from '@temporalio/client';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { countIntentsByStatus } from '../../store/intents';
+import { createTenant, deposit } from '../../store/ledger';
+import { settledCount, waitUntilSettled } from '../wait-until-settled';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import type { LocalWorld } from '../stack/local-world';
+import { pacedSends, reclaimedPermits, stopSummary } from '../stack/worker-process';
+import { cellProfiler } from './intent-profile';
+import { processUsage } from './process-usage';
+import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { depositAsset, registerToken } from '../../service/assets';
+import { deployTestToken } from '../stack/test-tokens';
+import { WebhookReceiver } from '../stack/webhook-receiver';
+import { registerEndpoint } from '../../service/webhooks';
+import { secretBox } from '../../webhooks/secret-box';
+import { weightOf } from '../../throttle/rpc-weights';
+
+import { admitForArm, onTemporal, quotaModeOf, sharesQuotaInRedis, startArmProcess } from './arms';
+import {
+  benchToken,
+  benchWebhookKey,
+  burstOf,
+  poolWidth,
+  unmetered,
+  type Cell,
+  type Provider,
+  type Result,
+  type Server,
+} from './cell';
+
+export function workerEnv(
+  world: LocalWorld,
+  cell: Cell,
+  server: Server,
+  taskQueue: string,
+  bundlePath: string,
+  { weights, setting }: Provider,
+) {
+  const perSecond = cell.quota ?? 100_000;
+  const budgeted = cell.model === 'all' && cell.quota !== undefined;
+  return world.env({
+    BLOCK_TIME_MS: String(cell.blockTimeSeconds * 1000),
+    ...(cell.blockTimeSeconds > 0 && {
+      CONFIRM_POLL_INTERVAL_MS: String(cell.blockTimeSeconds * 500),
+    }),
+    RPC_WEIGHTS: setting,
+    // The send-only model meters sends by the permits alone, as earlier versions did.
+    RPC_UNITS_PER_SECOND: String(budgeted ? cell.quota : unmetered),
+    RPC_BURST_UNITS: String(budgeted ? burstOf(cell.quota!, weights) : unmetered),
+    TEMPORAL_ADDRESS: server.address,
+    TASK_QUEUE: taskQueue,
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    POOL_WIDTH: String(poolWidth),
+    THROTTLE_MAX_IN_FLIGHT: cell.quota === undefined ? '10000' : '64',
+    THROTTLE_PER_SECOND: String(perSecond),
+    THROTTLE_BURST: String(cell.quota === undefined ? perSecond : Math.ceil(perSecond / 10)),
+    THROTTLE_MAX_WAIT_MS: '60000',
+    QUOTA_MODE: quotaModeOf(cell.arm),
+    WEBHOOK_SECRETS_KEY: benchWebhookKey.toString('base64'),
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    // Several Bottleneck processes share one quota through Redis; one needs none.
+    REDIS_URL: sharesQuotaInRedis(cell.arm, cell.processes) ? world.redis!.url : '',
+  });
+}
+
+export async function measure(
+  world: LocalWorld,
+  server: Server,
+  cell: Cell,
+  index: number,
+  bundlePath: string,
+  provider: Provider,
+  /** Profile the cell's workers and server (--profile), keeping the CPU profiles here. */
+  profileDir?: string,
+): Promise<Result> {
+  const { weights } = provider;
+  const { client } = server;
+  const tenantId = `cell${index}`;
+  const taskQueue = `bench-${index}`;
+  const now = new Date();
+  await createTenant(world.database, { id: tenantId, name: tenantId }, now);
+  // A timed cell submits as many as it can pay for in its minutes: at most 200 a second.
+  const mostIntents = cell.minutes === undefined ? cell.intents : cell.minutes * 60 * 200;
+  await deposit(
+    world.database,
+    tenantId,
+    parseEther('0.001') * BigInt(mostIntents + 1),
+    now,
+    nativeBookOf(world.anvil.chainId),
+  );
+  const receiver = cell.webhooks === 'none' ? undefined : await WebhookReceiver.start();
+  if (receiver) {
+    receiver.mode = cell.webhooks === 'hang' ? 'hang' : 'ok';
+    const { secret } = await registerEndpoint(
+      {
+        database: world.database,
+        webhooks: {
+          box: secretBox(benchWebhookKey),
+          policy: { allowLoopback: true },
+          timeoutMs: 15_000,
+          rotationGraceMs: 0,
+        },
+      },
+      { role: 'tenant', tenantId, keyId: 'bench', label: 'bench' },
+      { url: receiver.url },
+    );
+    receiver.holdSecrets([secret]);
+  }
+  const token = cell.asset === 'token';
+  if (token) {
+    await depositAsset(
+      world.database,
+      {
+        tenantId,
+        chainId: world.anvil.chainId,
+        asset: benchToken.alias,
+        amount: benchToken.amount * BigInt(mostIntents + 1),
+      },
+      now,
+    );
+  }
+  const proxy = world.proxy!;
+  proxy.calls.splice(0);
+  const realLimit = cell.quota === undefined ? undefined : cell.quota / cell.limitFactor;
+  proxy.enforceQuota(
+    realLimit === undefined
+      ? undefined
+      : cell.model === 'sends'
+        ? {
+            perSecond: realLimit,
+            burst: Math.ceil(realLimit / 10),
+            answer: 'rpc-error',
+            window: cell.providerWindow,
+            methods: ['eth_sendRawTransaction'],
+          }
+        : {
+            perSecond: realLimit,
+            burst: burstOf(realLimit, weights),
+            answer: 'http-429',
+            window: cell.providerWindow,
+            weights: weights.byMethod,
+            otherMethods: weights.otherMethods,
+          },
+  );
+  const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
+  const env = workerEnv(world, cell, server, taskQueue, bundlePath, provider);
+  const profiler =
+    profileDir !== undefined && onTemporal(cell.arm)
+      ? cellProfiler(join(profileDir, `cell-${index + 1}`), server.metricsUrl)
+      : undefined;
+  const processes = await Promise.all(
+    Array.from({ length: cell.processes }, (_, shard) =>
+      startArmProcess(
+        cell.arm,
+        env,
+        { tenantId, intents: cell.intents, shard, processes: cell.processes },
+        profiler?.nodeFlags,
+      ),
+    ),
+  );
+  await profiler?.begin();
+  // From here on: what the work costs, not what starting the processes did.
+  const workersBefore = processes.map((p) => processUsage(p.child.pid!).cpuMs);
+  const serverBefore = server.cpuMs();
+  const anvilBefore = processUsage(world.anvil.pid).cpuMs;
+  const benchBefore = process.cpuUsage();
+  const started = Date.now();
+
+  const deps = { database: world.database, client, taskQueue };
+  let submitted = 0;
+  const submit = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, () => {
+        const k = submitted++;
+        const request = {
+          tenantId,
+          chainId: world.anvil.chainId,
+          from: world.wallets[k % world.wallets.length],
+          to: privateKeyToAccount(generatePrivateKey()).address,
+          ...(token
+            ? { asset: benchToken.alias, amount: benchToken.amount.toString() }
+            : { amount: parseEther('0.001').toString() }),
+        };
+        return admitForArm(cell.arm, deps, request);
+      }),
+    );
+  const settledSoFar = async () =>
+    settledCount(await countIntentsByStatus(world.database.kysely)) - settledBefore;
+  let reportedAt = Date.now();
+  const report = (done: number, of: string) => {
+    if (Date.now() - reportedAt < 5000) return;
+    reportedAt = Date.now();
+    console.log(`    ${done}/${of} settled, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  };
+  let submissionsEnd = Number.POSITIVE_INFINITY;
+  if (cell.minutes === undefined) {
+    while (submitted < cell.intents) await submit(Math.min(50, cell.intents - submitted));
+  } else {
+    // Never fewer than `intents` open: the relayer always has work waiting for the quota.
+    const until = started + cell.minutes * 60_000;
+    while (Date.now() < until) {
+      const done = await settledSoFar();
+      const room = cell.intents - (submitted - done);
+      if (room > 0) await submit(Math.min(50, room));
+      report(done, `${submitted} submitted`);
+      await sleep(200);
+    }
+    submissionsEnd = Date.now();
+  }
+  const intents = submitted;
+  await waitUntilSettled(world.database, settledBefore + intents, {
+    pollMs: 100,
+    onProgress: (counts) => report(settledCount(counts) - settledBefore, String(intents)),
+  });
+  await profiler?.end();
+  const wallSeconds = (Date.now() - started) / 1000;
+  const usage = processes.map((p) => processUsage(p.child.pid!));
+  const workerMs = usage.reduce((sum, u, i) => sum + u.cpuMs - workersBefore[i]!, 0);
+  const serverMs = server.cpuMs() - serverBefore;
+  const anvilMs = processUsage(world.anvil.pid).cpuMs - anvilBefore;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const benchMs = (benchCpu.user + benchCpu.system) / 1000;
+  for (const p of processes) p.signal('SIGTERM');
+  await Promise.all(processes.map((p) => p.exited));
+  const webhooksDelivered = receiver?.deduped().length;
+  await receiver?.close();
+  const stepRetries = processes.reduce(
+    (sum, p) => sum + (stopSummary(p.output())?.retry ?? 0) + pacedSends(p.output()),
+    0,
+  );
+
+  const rows = await world.database.kysely
+    .selectFrom('intents')
+    .select(['id', 'status', 'created_at', 'updated_at', 'tx_hash'])
+    .where('tenant_id', '=', tenantId)
+    .execute();
+  const notConfirmed = rows.filter((row) => row.status !== 'confirmed');
+  if (notConfirmed.length > 0) {
+    console.log(`    ${notConfirmed.length} not confirmed: ${notConfirmed[0]!.status}`);
+  }
+  const finished = rows.map((row) => new Date(row.updated_at).getTime()).sort((a, b) => a - b);
+  const latencies = rows
+    .map((row) => new Date(row.updated_at).getTime() - new Date(row.created_at).getTime())
+    .sort((a, b) => a - b);
+  const counts = proxy.countsByMethod();
+  const rpcPerIntent = Object.fromEntries(
+    Object.entries(counts).map(([method, n]) => [method, n / intents]),
+  );
+  const unitsOf = (method: string) => weightOf(weights, method);
+  const firstSent = new Map<string, number>();
+  for (const call of proxy.callsOf('eth_sendRawTransaction')) {
+    if (call.txHash && !firstSent.has(call.txHash)) {
+      firstSent.set(call.txHash, proxy.wallTimeOf(call.startedAt));
+    }
+  }
+  const confirmBlocks = rows
+    .flatMap((row) => {
+      const sentAt = row.tx_hash ? firstSent.get(row.tx_hash) : undefined;
+      if (row.status !== 'confirmed' || sentAt === undefined) return [];
+      return [(new Date(row.updated_at).getTime() - sentAt) / (cell.blockTimeSeconds * 1000)];
+    })
+    .sort((a, b) => a - b);
+  return {
+    cell: { ...cell, intents },
+    intentsPerSecond: steadyRate(finished.map((at) => ({ method: 'done', startedAt: at }))),
+    sendsPerSecond: steadyRate(proxy.callsOf('eth_sendRawTransaction')),
+    unitsPerSecond: steadyUnitsRate(proxy.calls, unitsOf),
+    unitsPerIntent:
+      Object.entries(counts).reduce((sum, [method, n]) => sum + n * unitsOf(method), 0) / intents,
+    refusedByProvider: proxy.quotaRefusals(),
+    refusedShare: proxy.calls.length === 0 ? 0 : proxy.quotaRefusals() / proxy.calls.length,
+    usedAfter30s: usedAfter(
+      cell.model === 'sends' ? proxy.callsOf('eth_sendRawTransaction') : proxy.calls,
+      cell.model === 'sends' ? () => 1 : unitsOf,
+      { from: started + 30_000 - proxy.wallTimeOf(0), to: submissionsEnd - proxy.wallTimeOf(0) },
+      realLimit,
+    ),
+    refusedByMethod: proxy.quotaRefusalsByMethod(),
+    rpcPerIntent,
+    confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
+    retriesPerIntent: stepRetries / intents,
+    permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    ...(onTemporal(cell.arm)
+      ? await historyShape(
+          client,
+          rows.map((row) => row.id),
+        )
+      : { historyEventsPerIntent: undefined, workflowTasksPerIntent: undefined }),
+    cpuMsPerIntent: {
+      worker: workerMs / intents,
+      server: serverMs / intents,
+      anvil: anvilMs / intents,
+    },
+    peakRssMb: Math.max(...usage.map((u) => u.peakRssBytes)) / 2 ** 20,
+    coresBusy: (workerMs + serverMs + anvilMs + benchMs) / (wallSeconds * 1000),
+    wallSeconds,
+    ...(webhooksDelivered !== undefined && { webhooksDelivered }),
+    ...(profiler && { profile: profiler.result(intents) }),
+  };
+}
+
+/**
+ * The token of the `token` cells on a fresh world's chain: deployed, held by every hot wallet,
+ * registered for the relayer (its calls are made before the cell's, outside the count).
+ */
+export async function deployBenchToken(world: LocalWorld): Promise<void> {
+  const token = await deployTestToken(world.anvil, 'standard', {
+    symbol: benchToken.alias,
+    decimals: benchToken.decimals,
+  });
+  for (const wallet of world.wallets) {
+    await token.write('mint', [wallet, benchToken.amount * 1_000_000n]);
+  }
+  await registerToken(
+    { database: world.database, chains: world.chains },
+    { chainId: world.anvil.chainId, address: token.address, alias: benchToken.alias },
+  );
+}
+
+/** Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows. */
+export async function historyShape(
+  client: Client,
+  ids: string[],
+): Promise<{ historyEventsPerIntent: number; workflowTasksPerIntent: number }> {
+  const histories = await Promise.all(
+    ids
+      .slice(0, 20)
+      .map(
+        async (id) =>
+          (await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory()).events ??
+          [],
+      ),
+  );
+  const mean = (count: (events: (typeof histories)[number]) => number) =>
+    histories.reduce((sum, events) => sum + count(events), 0) / Math.max(1, histories.length);
+  return {
+    historyEventsPerIntent: mean((events) => events.length),
+    workflowTasksPerIntent: mean(
+      (events) => events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
+    ),
+  };
+}
