@@ -1,7 +1,7 @@
 /**
  * The floor plan, checked by `npm run lint`: imports run one way, type-only imports included.
  *
- *   entry points (workers/, cli/relayer.ts, dev/, scripts/)
+ *   entry points (workers/, cli/relayer.ts, dev/)
  *     → api/, cli/ → service/ → client/ (Temporal client helpers) → workflows/ (definitions)
  *     → operations/ → store/, chain/, throttle/, webhooks/ → domain/
  *   activities/ → operations/ and the parts; workflows/ → domain/ and activity *types*.
@@ -34,7 +34,7 @@ const layers = {
   cli: ['service', 'domain'],
 };
 const rooms = Object.keys(layers);
-const production = [...rooms, 'workers', 'scripts'];
+const production = [...rooms, 'workers'];
 
 const layerRules = Object.entries(layers).map(([room, below]) => ({
   name: `${room}-imports-only-below`,
@@ -42,7 +42,7 @@ const layerRules = Object.entries(layers).map(([room, below]) => ({
   severity: 'error',
   from: { path: `^${room}/` },
   to: {
-    path: `^(${rooms.filter((other) => other !== room && !below.includes(other)).join('|')}|workers|dev|scripts|test)/`,
+    path: `^(${rooms.filter((other) => other !== room && !below.includes(other)).join('|')}|workers|dev|test)/`,
   },
 }));
 
@@ -63,7 +63,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
-        path: `^(${rooms.filter((r) => !['workflows', 'domain'].includes(r)).join('|')}|workers|dev|scripts|test)/`,
+        path: `^(${rooms.filter((r) => !['workflows', 'domain'].includes(r)).join('|')}|workers|dev|test)/`,
         pathNot: '^activities/',
       },
     },

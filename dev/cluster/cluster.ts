@@ -8,7 +8,7 @@ import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
 import { parseEther } from 'viem';
-import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../scripts/provision-kms-treasury';
+import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../workers/provision-kms-treasury';
 import { startLocalKms } from '../stack/local-kms';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';

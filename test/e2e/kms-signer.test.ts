@@ -7,7 +7,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../scripts/provision-kms-treasury';
+import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../workers/provision-kms-treasury';
 import { minedTransactions } from '../../dev/stack/chain-truth';
 import { localKmsRegion, startLocalKms, type LocalKms } from '../../dev/stack/local-kms';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -204,7 +204,7 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
   });
 });
 
-describe("the compose stack's treasury key (scripts/provision-kms-treasury.ts)", () => {
+describe("the compose stack's treasury key (workers/provision-kms-treasury.ts)", () => {
   it('is made once under its alias and found again; its address funded only where it holds nothing', async () => {
     const world = suite.world();
     const made = await ensureKmsSigningKey(kms.client, 'alias/treasury-once');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { treasuryShellSettings } from '../../scripts/provision-kms-treasury';
+import { treasuryShellSettings } from '../../workers/provision-kms-treasury';
 import { settings } from '../../workers/config/settings';
 import { loadConfig } from '../../workers/config/load';
 import { formatEther } from 'viem';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { workflowBundleSize, writeWorkflowBundle } from '../workers/workflow-code';
+import { workflowBundleSize, writeWorkflowBundle } from './workflow-code';
 
 /** `npm run build:workflow`: the bundle production workers load via WORKFLOW_BUNDLE_PATH. */
 const target = resolve(process.argv[2] ?? 'dist/workflow-bundle.js');

@@ -11,7 +11,7 @@ import { createTestClient, http, parseEther, publicActions, type Hex } from 'vie
 import { publicKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 import { publicKeyOfSpki } from '../chain/signers/kms-signature';
-import { decimal, list, url } from '../workers/config/parsers';
+import { decimal, list, url } from './config/parsers';
 
 /**
  * The compose stack's treasury: a key in its local KMS (github.com/nsmithuk/local-kms), made once
