@@ -51,28 +51,17 @@ export interface TokenTopUp {
   topUpTarget: string;
 }
 
-export interface Chain {
+/** A chain's fixed facts as this process runs it: its numbers, its treasury, its wallets. */
+export interface ChainSettings {
   readonly chainId: number;
   /** Blocks on top of the receipt's block (counting it) before an intent is confirmed. */
   readonly confirmations: number;
-  /**
-   * After a send, when a look can first find it deep enough: when the next block is due, plus
-   * CONFIRMATIONS − 1 blocks; 0 on automine.
-   */
-  firstLookInMs(): number;
   /** How old the watched head (and the fee market read with it) may be when a step uses it. */
   readonly headMaxAgeMs: number;
   /** Not mined this long after signing: the node is asked whether it still has the bytes. */
   readonly askNodeAfterMs: number;
   /** How long to wait before looking at a pending transaction again (no block time known). */
   readonly pollIntervalMs: number;
-  /**
-   * When the next look can see more: just after the next block is due, on a chain with a block
-   * time (BLOCK_TIME_MS); the poll interval otherwise.
-   */
-  nextLookInMs(): number;
-  /** How long the provider's Retry-After still holds every call back (0: not paused). */
-  pausedForMs(): number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
@@ -86,6 +75,25 @@ export interface Chain {
   readonly treasury?: Treasury;
   /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
+}
+
+/**
+ * What the steps do on a chain: when to look again, nonces and balances, planning, signing and
+ * sending a transfer, and looking for it (one file each in chain/evm/).
+ */
+export interface ChainActions {
+  /**
+   * After a send, when a look can first find it deep enough: when the next block is due, plus
+   * CONFIRMATIONS − 1 blocks; 0 on automine.
+   */
+  firstLookInMs(): number;
+  /**
+   * When the next look can see more: just after the next block is due, on a chain with a block
+   * time (BLOCK_TIME_MS); the poll interval otherwise.
+   */
+  nextLookInMs(): number;
+  /** How long the provider's Retry-After still holds every call back (0: not paused). */
+  pausedForMs(): number;
   /** Takes on a wallet added at run time; false when the process already signs for it. */
   addSigner(signer: WalletSigner): boolean;
   pendingNonce(address: Hex): Promise<number>;
@@ -163,6 +171,8 @@ export interface Chain {
   /** For the readiness probe: the watched head, read again at most every few seconds. */
   ready(): Promise<{ headAgeMs?: number }>;
 }
+
+export interface Chain extends ChainSettings, ChainActions {}
 
 export interface ObservedTransfer extends TransferRequest {
   chainId: number;

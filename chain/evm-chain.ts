@@ -1,9 +1,10 @@
 import { UnknownChainError } from '../domain/errors';
-import type { Chain, ChainRegistry } from './chain';
+import type { Chain, ChainActions, ChainRegistry, ChainSettings } from './chain';
 import { walletBalances, tokenBalance } from './evm/balances';
 import { broadcast } from './evm/broadcast';
-import { createEvmContext } from './evm/context';
-import { blockNumber, finalizedBlock, nextLookInMs, ready, settledNonce } from './evm/head';
+import { createEvmContext, type EvmContext } from './evm/context';
+import { blockNumber, finalizedBlock, nextLookInMs, ready } from './evm/head';
+import { minedNonce, pendingNonce, settledNonce } from './evm/nonces';
 import { knownToAnyEndpoint, lookupTransfer, observe, observeAtNode } from './evm/observe';
 import { planCancel, planReplacement, planTransfer } from './evm/plan-transfer';
 import type { EvmChainSettings } from './evm/settings';
@@ -17,28 +18,18 @@ import { probeDelivery, simulatePayment, tokenInfo } from './evm/tokens';
  */
 export function createEvmChain(settings: EvmChainSettings): Chain {
   const context = createEvmContext(settings);
-  const { chainId, client, rpc, watcher, signers, walletAddresses, gates, lookMaxAgeMs } = context;
-  const chain: Chain = {
-    chainId,
-    confirmations: settings.confirmations,
-    maxFeePerTransfer: settings.fees.caps.maxFeePerTransfer,
-    ...(settings.lowBalanceWei !== undefined && { lowBalanceWei: settings.lowBalanceWei }),
-    ...(settings.treasury && { treasury: settings.treasury }),
-    walletAddresses,
-    stuckAfterMs: settings.stuckAfterMs,
-    pollIntervalMs: settings.pollIntervalMs,
-    headMaxAgeMs: lookMaxAgeMs,
+  return { ...chainSettingsOf(settings, context), ...chainActionsOf(settings, context) };
+}
+
+/** The actions, each of chain/evm/ on the chain's context. */
+function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainActions {
+  const { signers, watcher, walletAddresses, gates } = context;
+  return {
     firstLookInMs: () =>
       settings.blockTimeMs === 0
         ? 0
         : nextLookInMs(context) + settings.blockTimeMs * (settings.confirmations - 1),
     nextLookInMs: () => nextLookInMs(context),
-    // Ten blocks later than it could first be deep enough (a send may wait for budget after its
-    // signing; a node losing a transaction is rare); on automine, two polls.
-    askNodeAfterMs:
-      settings.blockTimeMs > 0
-        ? settings.blockTimeMs * (settings.confirmations + 10)
-        : settings.pollIntervalMs * 2,
     pausedForMs: () => Math.max(0, ...gates.map((gate) => gate.pausedForMs())),
     addSigner(signer) {
       const key = signer.account.address.toLowerCase();
@@ -52,9 +43,9 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     blockNumber: (maxAgeMs) => blockNumber(context, maxAgeMs),
     finalizedBlock: () => finalizedBlock(context),
     ready: () => ready(context),
-    pendingNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'pending' })),
-    minedNonce: (address) => rpc(client.getTransactionCount({ address, blockTag: 'latest' })),
-    settledNonce: (address) => settledNonce(context, address),
+    pendingNonce: (address) => pendingNonce(context, { address }),
+    minedNonce: (address) => minedNonce(context, { address }),
+    settledNonce: (address) => settledNonce(context, { address }),
     walletBalance: walletBalances(context),
     tokenBalance: (token, wallet) => tokenBalance(context, token, wallet),
     tokenInfo: (token) => tokenInfo(context, token),
@@ -65,14 +56,34 @@ export function createEvmChain(settings: EvmChainSettings): Chain {
     planTransfer: (request) => planTransfer(context, request),
     planReplacement: (previous) => planReplacement(context, previous),
     planCancel: (wallet, attempts) => planCancel(context, wallet, attempts),
-    signTransfer: (plan, nonce) => signTransfer(context, plan, nonce),
+    signTransfer: (plan, nonce) => signTransfer(context, { plan, nonce }),
     broadcast: (signed) => broadcast(context, signed),
-    observe: (txHash, signedAt) => observe(context, txHash, signedAt),
+    observe: (txHash, signedAt) => observe(context, { txHash, signedAt }),
     observeAtNode: (txHash) => observeAtNode(context, txHash),
     knownToAnyEndpoint: (txHash) => knownToAnyEndpoint(context, txHash),
     lookupTransfer: (txHash) => lookupTransfer(context, txHash),
   };
-  return chain;
+}
+
+/** The chain's fixed facts, from its settings and the context built on them. */
+function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): ChainSettings {
+  return {
+    chainId: context.chainId,
+    confirmations: settings.confirmations,
+    maxFeePerTransfer: settings.fees.caps.maxFeePerTransfer,
+    ...(settings.lowBalanceWei !== undefined && { lowBalanceWei: settings.lowBalanceWei }),
+    ...(settings.treasury && { treasury: settings.treasury }),
+    walletAddresses: context.walletAddresses,
+    stuckAfterMs: settings.stuckAfterMs,
+    pollIntervalMs: settings.pollIntervalMs,
+    headMaxAgeMs: context.lookMaxAgeMs,
+    // Ten blocks later than it could first be deep enough (a send may wait for budget after its
+    // signing; a node losing a transaction is rare); on automine, two polls.
+    askNodeAfterMs:
+      settings.blockTimeMs > 0
+        ? settings.blockTimeMs * (settings.confirmations + 10)
+        : settings.pollIntervalMs * 2,
+  };
 }
 
 export function createChainRegistry(chains: Chain[]): ChainRegistry {

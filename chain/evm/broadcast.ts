@@ -2,7 +2,11 @@ import { recoverTransactionAddress, type TransactionSerializedEIP1559 } from 'vi
 import type { SignedTransfer } from '../../domain/transfer';
 import type { BroadcastOutcome } from '../chain';
 import { classifyRpcError } from '../evm-rpc-errors';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
+
+export type BroadcastParameters = SignedTransfer;
+export type BroadcastReturnType = BroadcastOutcome;
+export type BroadcastErrorType = RpcErrorType;
 
 /**
  * Sends signed bytes: `sent`, or what the node's refusal means for them (already known, their
@@ -10,8 +14,8 @@ import type { EvmContext } from './context';
  */
 export async function broadcast(
   { client, findTransaction, typed }: EvmContext,
-  signed: SignedTransfer,
-): Promise<BroadcastOutcome> {
+  signed: BroadcastParameters,
+): Promise<BroadcastReturnType> {
   try {
     await client.sendRawTransaction({ serializedTransaction: signed.rawTx });
     return 'sent';

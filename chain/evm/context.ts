@@ -26,6 +26,12 @@ import { blocksKept, endpointLabel, type EvmChainSettings } from './settings';
 const codeCacheMs = 10 * 60_000;
 
 /**
+ * What a call to the node may throw, typed (every action below can): the node unreachable or
+ * refusing for now (retryable), the transaction refused for good, or its wallet short of gas.
+ */
+export type RpcErrorType = RpcUnavailableError | TransferRejectedError | WalletUnderfundedError;
+
+/**
  * What every action of one chain shares: its clients, the blocks it watches, its reads (shared
  * with the fleet or its own), its signers, and the wrapper that types a node's refusals. Each
  * action (chain/evm/*.ts) takes it first, as viem's actions take a client.
@@ -52,7 +58,7 @@ export interface EvmContext {
   /** Awaits `call`, turning a node's refusal into the relayer's typed error. */
   rpc<T>(call: Promise<T>, wallet?: Hex): Promise<T>;
   /** A node's refusal as the relayer's typed error (see the RPC error table). */
-  typed(error: unknown, wallet?: Hex): Error;
+  typed(error: unknown, wallet?: Hex): RpcErrorType;
   /** The node's transaction by hash; undefined when it does not know it. */
   findTransaction(txHash: Hex): Promise<Transaction | undefined>;
 }
@@ -94,7 +100,7 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
   );
   const walletAddresses = settings.signers.map((signer) => signer.account.address);
 
-  function typed(error: unknown, wallet?: Hex): Error {
+  function typed(error: unknown, wallet?: Hex): RpcErrorType {
     const { kind, action } = classifyRpcError(error);
     if (kind === RpcErrorKind.insufficientFunds && wallet) {
       return new WalletUnderfundedError(chainId, wallet, error);

@@ -1,4 +1,3 @@
-import type { Hex } from '../../domain/transfer';
 import type { EvmContext } from './context';
 
 /** A look never comes back sooner: each costs a workflow task and an activity. */
@@ -37,12 +36,4 @@ export function nextLookInMs({ settings, watcher }: EvmContext): number {
 export async function ready(context: EvmContext): Promise<{ headAgeMs?: number }> {
   await blockNumber(context, readinessMaxAgeMs);
   return { headAgeMs: context.watcher.headAgeMs() };
-}
-
-/** The nonce of `address` at the depth a transaction counts as confirmed. */
-export async function settledNonce(context: EvmContext, address: Hex): Promise<number> {
-  const head = await blockNumber(context);
-  const depth = BigInt(context.settings.confirmations - 1);
-  const at = head > depth ? head - depth : 0n;
-  return context.rpc(context.client.getTransactionCount({ address, blockNumber: at }));
 }

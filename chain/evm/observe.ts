@@ -8,7 +8,11 @@ import {
 import type { Hex } from '../../domain/transfer';
 import type { ObservedTransfer, TransactionObservation } from '../chain';
 import { tokenTransfersOf } from '../erc20';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
+
+export type ObserveParameters = { txHash: Hex; signedAt: Date };
+export type ObserveReturnType = TransactionObservation;
+export type ObserveErrorType = RpcErrorType;
 
 /**
  * Where a transaction signed at `signedAt` stands, from the watched blocks (one head read and
@@ -16,9 +20,8 @@ import type { EvmContext } from './context';
  */
 export async function observe(
   { rpc, watcher, lookMaxAgeMs }: EvmContext,
-  txHash: Hex,
-  signedAt: Date,
-): Promise<TransactionObservation> {
+  { txHash, signedAt }: ObserveParameters,
+): Promise<ObserveReturnType> {
   const head = await rpc(watcher.currentHead(lookMaxAgeMs));
   const sighting = watcher.sighting(txHash, signedAt);
   if (sighting.state === 'not-mined') return { state: 'not-mined' };

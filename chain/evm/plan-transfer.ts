@@ -1,4 +1,4 @@
-import { FeeAboveCapError } from '../../domain/errors';
+import { FeeAboveCapError, type UnknownWalletError } from '../../domain/errors';
 import type { Hex, TransferPlan, TransferRequest } from '../../domain/transfer';
 import {
   cancelBid,
@@ -8,7 +8,15 @@ import {
   type FeeChoice,
   type FeeMarket,
 } from '../fee-policy';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
+
+export type PlanTransferParameters = TransferRequest;
+export type PlanTransferReturnType = TransferPlan;
+/**
+ * The bid above the chain's caps (retryable: the market may come down), the wallet one this
+ * process cannot sign for, or the node's answer (gas estimate, fee market) typed.
+ */
+export type PlanTransferErrorType = FeeAboveCapError | UnknownWalletError | RpcErrorType;
 
 /** A plain transfer to an address without code costs exactly this gas, no estimate needed. */
 export const plainTransferGas = 21_000n;
@@ -60,8 +68,8 @@ async function gasOf({ rpc, codes, client }: EvmContext, request: TransferReques
 /** A transfer's gas and first bid; a wallet this process cannot sign for is refused first. */
 export async function planTransfer(
   context: EvmContext,
-  request: TransferRequest,
-): Promise<TransferPlan> {
+  request: PlanTransferParameters,
+): Promise<PlanTransferReturnType> {
   context.signerFor(request.from);
   const [market, gas] = await Promise.all([feeMarket(context), gasOf(context, request)]);
   return { ...request, gas, ...chosen(context, firstBid(market, gas, context.settings.fees.caps)) };

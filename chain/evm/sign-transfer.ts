@@ -1,14 +1,24 @@
 import { keccak256 } from 'viem';
 import type { SignedTransfer, TransferPlan } from '../../domain/transfer';
 import { signChecked } from '../signers/wallet-signer';
+import type {
+  SignerMismatchError,
+  SignerRefusedError,
+  SignerUnavailableError,
+} from '../../domain/errors';
 import type { EvmContext } from './context';
+
+export type SignTransferParameters = { plan: TransferPlan; nonce: number };
+export type SignTransferReturnType = SignedTransfer;
+/** The signer unreachable (retryable), refusing, or answering with other than was asked. */
+export type SignTransferErrorType =
+  SignerUnavailableError | SignerRefusedError | SignerMismatchError;
 
 /** Signs `plan` at `nonce` with its wallet's signer, as type 2, or type 0 on a legacy chain. */
 export async function signTransfer(
   { chainId, gasPricing, signerFor }: EvmContext,
-  plan: TransferPlan,
-  nonce: number,
-): Promise<SignedTransfer> {
+  { plan, nonce }: SignTransferParameters,
+): Promise<SignTransferReturnType> {
   const fields = {
     chainId,
     nonce,
