@@ -12,10 +12,32 @@ const workflowsPath = (): string => require.resolve('../workflows');
  */
 export function workflowCode(
   bundlePath = process.env.WORKFLOW_BUNDLE_PATH,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
   return bundlePath
     ? { workflowBundle: { codePath: bundlePath } }
-    : { workflowsPath: workflowsPath() };
+    : { workflowsPath: workflowsPath(), bundlerOptions: { webpackConfigHook: compiledForNode } };
+}
+
+/**
+ * Our workflow code compiled for the Node it runs on instead of the SDK's default ES2017: object
+ * spread, optional chaining and `??` stay native rather than becoming helpers copied into every
+ * module that uses them (smaller code for every workflow context to evaluate, fewer calls).
+ */
+function compiledForNode(config: WebpackConfiguration): WebpackConfiguration {
+  for (const rule of config.module?.rules ?? []) {
+    const use = rule && typeof rule === 'object' ? rule.use : undefined;
+    const options = use && typeof use === 'object' && !Array.isArray(use) ? use.options : undefined;
+    const jsc = options && typeof options === 'object' ? (options as SwcOptions).jsc : undefined;
+    if (jsc) jsc.target = 'es2022';
+  }
+  return config;
+}
+
+type WebpackConfiguration = Parameters<
+  NonNullable<NonNullable<WorkerOptions['bundlerOptions']>['webpackConfigHook']>
+>[0];
+interface SwcOptions {
+  jsc?: { target?: string };
 }
 
 /** Writes the bundle to `path`; returns its code. */
@@ -23,6 +45,7 @@ export async function writeWorkflowBundle(path: string, from = workflowsPath()):
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
     logger: new DefaultLogger('WARN'),
+    webpackConfigHook: compiledForNode,
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, code);
