@@ -1,4 +1,5 @@
 import { exitCodeOf } from '../cli/exit-codes';
+import { errorCatalogue, rejectionCodeOf, type ErrorType } from '../domain/error-catalogue';
 import { httpStatusOf, RejectionCode, rejectionMeaning } from '../domain/rejections';
 
 /**
@@ -11,4 +12,22 @@ export function rejectionTable(): string {
       `| \`${code}\` | ${httpStatusOf(code)} | ${exitCodeOf[code]} | ${rejectionMeaning(code)} |`,
   );
   return ['| code | HTTP | CLI exit | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * docs/operations.md's table of the errors a step or a request fails with (the Temporal failure
+ * type an operator sees), one row per entry of the catalogue (domain/error-catalogue.ts).
+ */
+export function errorTable(): string {
+  const rows = (Object.keys(errorCatalogue) as ErrorType[]).map((type) => {
+    const code = rejectionCodeOf(type);
+    const answer = code ? `\`${code}\` ${httpStatusOf(code)}` : '–';
+    const retried = errorCatalogue[type].retryable ? 'yes' : 'no';
+    return `| \`${type}\` | ${retried} | ${answer} | ${errorCatalogue[type].summary} |`;
+  });
+  return [
+    '| error | a step retries it | API answer | what it means |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }

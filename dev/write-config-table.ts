@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configTable } from '../workers/config/docs-table';
-import { rejectionTable } from './rejection-table';
+import { errorTable, rejectionTable } from './rejection-table';
 
 /**
  * `npm run docs:config`: rewrites the tables made from code — the configuration table of
- * docs/operations.md from the settings in workers/config/, the refusals of docs/api.md from the vocabulary.
+ * docs/operations.md from the settings in workers/config/, its errors from the catalogue, the
+ * refusals of docs/api.md from the vocabulary.
  */
 function rewrite(file: string, block: string, table: string): void {
   const path = resolve(__dirname, '../docs', file);
@@ -19,4 +20,5 @@ function rewrite(file: string, block: string, table: string): void {
 }
 
 rewrite('operations.md', 'config', configTable());
+rewrite('operations.md', 'errors', errorTable());
 rewrite('api.md', 'rejections', rejectionTable());

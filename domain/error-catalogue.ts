@@ -6,54 +6,132 @@ interface ErrorEntry {
   retryable: boolean;
   /** The refusal it stands for when a request causes it (absent: no request should). */
   rejection?: RejectionCode;
+  /**
+   * What it means, in a line (viem's shortMessage): each error's message says the specifics and
+   * its details carry the figures; docs/operations.md lists every error with this line.
+   */
+  summary: string;
 }
 
 /**
  * Every error the relayer raises on purpose, by its fixed name: the Temporal failure `type`
  * (workers/typed-failures.ts sets it), so workflows and callers branch on these names, never on
- * messages or `instanceof`. The classes with their messages and details are in errors.ts; this
- * file is the part workflows need (it is in their bundle), and where each error is declared.
+ * messages or `instanceof`. The classes with their messages and details are in domain/errors/;
+ * this file is the part workflows need (it is in their bundle), and where each error is declared.
  */
 export const errorCatalogue = {
-  InvalidIntent: { retryable: false, rejection: 'invalid_request' },
-  UnknownTenant: { retryable: false, rejection: 'unknown_tenant' },
-  IntentNotFound: { retryable: false, rejection: 'not_found' },
-  OtherTenant: { retryable: true, rejection: 'forbidden' },
-  IntentConflict: { retryable: false, rejection: 'idempotency_key_reused' },
-  InsufficientBalance: { retryable: false, rejection: 'insufficient_balance' },
-  IntentClosed: { retryable: false },
-  StaleVersion: { retryable: true },
-  SendPaced: { retryable: true },
-  UnknownChain: { retryable: false, rejection: 'invalid_request' },
-  UnknownWallet: { retryable: false, rejection: 'invalid_request' },
-  InvalidConfig: { retryable: true },
-  TenantLimitReached: { retryable: true, rejection: 'tenant_limit_reached' },
-  BacklogFull: { retryable: true, rejection: 'pool_full' },
-  RelayerClosed: { retryable: true, rejection: 'closed' },
-  NotCancellable: { retryable: true, rejection: 'not_cancellable' },
-  NotInReview: { retryable: false, rejection: 'not_in_review' },
-  ReviewRefused: { retryable: false, rejection: 'review_refused' },
-  BatchNotFound: { retryable: true, rejection: 'not_found' },
-  FeeAboveCap: { retryable: true },
-  RpcUnavailable: { retryable: true },
-  WalletUnderfunded: { retryable: true },
-  NoFundedWallet: { retryable: true },
-  WalletBlocked: { retryable: true },
-  WalletRetired: { retryable: false },
-  TransferRejected: { retryable: false },
-  SignerUnavailable: { retryable: true },
-  SignerRefused: { retryable: false },
-  SignerMismatch: { retryable: false },
-  UnknownAsset: { retryable: false, rejection: 'unknown_asset' },
-  NoAccount: { retryable: false, rejection: 'no_account' },
-  TokenTransferRefused: { retryable: false },
-  WalletTokenShort: { retryable: true },
-  WebhookUndelivered: { retryable: true },
-  WebhookEndpointGone: { retryable: false },
-  WebhookEndpointDisabled: { retryable: false },
-  WebhooksNotConfigured: { retryable: false, rejection: 'webhooks_off' },
-  WebhookUrlRefused: { retryable: false, rejection: 'webhook_url_refused' },
-  WebhookEndpointNotFound: { retryable: false, rejection: 'not_found' },
+  InvalidIntent: {
+    retryable: false,
+    rejection: 'invalid_request',
+    summary: 'the request is wrong; each field named',
+  },
+  UnknownTenant: { retryable: false, rejection: 'unknown_tenant', summary: 'no such tenant' },
+  IntentNotFound: { retryable: false, rejection: 'not_found', summary: 'no such intent' },
+  OtherTenant: {
+    retryable: true,
+    rejection: 'forbidden',
+    summary: "a tenant key asked for another tenant's intents",
+  },
+  IntentConflict: {
+    retryable: false,
+    rejection: 'idempotency_key_reused',
+    summary: 'the id or Idempotency-Key was used for another body',
+  },
+  InsufficientBalance: {
+    retryable: false,
+    rejection: 'insufficient_balance',
+    summary: "the tenant's available balance is below the amount",
+  },
+  IntentClosed: {
+    retryable: false,
+    summary: 'the intent has ended: the step has nothing left to do',
+  },
+  StaleVersion: { retryable: true, summary: 'the intent changed under the step; tried again' },
+  SendPaced: { retryable: true, summary: 'the RPC quota allows the send a moment later' },
+  UnknownChain: {
+    retryable: false,
+    rejection: 'invalid_request',
+    summary: 'the chain is not served by this relayer',
+  },
+  UnknownWallet: {
+    retryable: false,
+    rejection: 'invalid_request',
+    summary: 'not a hot wallet of this relayer on the chain',
+  },
+  InvalidConfig: { retryable: true, summary: 'a setting is wrong, named with its variable' },
+  TenantLimitReached: {
+    retryable: true,
+    rejection: 'tenant_limit_reached',
+    summary: 'the tenant has its limit of open intents',
+  },
+  BacklogFull: {
+    retryable: true,
+    rejection: 'pool_full',
+    summary: 'BACKLOG_LIMIT intents wait to be signed',
+  },
+  RelayerClosed: { retryable: true, rejection: 'closed', summary: 'the process is draining' },
+  NotCancellable: {
+    retryable: true,
+    rejection: 'not_cancellable',
+    summary: 'something was signed: only a review can take it back',
+  },
+  NotInReview: {
+    retryable: false,
+    rejection: 'not_in_review',
+    summary: 'the intent does not wait in review',
+  },
+  ReviewRefused: {
+    retryable: false,
+    rejection: 'review_refused',
+    summary: 'the chain contradicts the decision',
+  },
+  BatchNotFound: { retryable: true, rejection: 'not_found', summary: 'no such batch' },
+  FeeAboveCap: {
+    retryable: true,
+    summary: "the fee market is above the chain's caps: the send waits",
+  },
+  RpcUnavailable: { retryable: true, summary: 'no endpoint of the chain answered now' },
+  WalletUnderfunded: { retryable: true, summary: 'the wallet cannot pay the transfer and its gas' },
+  NoFundedWallet: { retryable: true, summary: 'no wallet the intent may use can pay it now' },
+  WalletBlocked: { retryable: true, summary: 'the wallet waits behind an intent in review' },
+  WalletRetired: { retryable: false, summary: 'the wallet was retired: it signs nothing new' },
+  TransferRejected: { retryable: false, summary: 'the node refuses the transfer for good' },
+  SignerUnavailable: { retryable: true, summary: "the wallet's signer did not answer" },
+  SignerRefused: { retryable: false, summary: "the wallet's signer refuses to sign" },
+  SignerMismatch: { retryable: false, summary: "the wallet's signer signed other than asked" },
+  UnknownAsset: {
+    retryable: false,
+    rejection: 'unknown_asset',
+    summary: 'no such token registered on the chain',
+  },
+  NoAccount: {
+    retryable: false,
+    rejection: 'no_account',
+    summary: 'the tenant keeps no book in the asset on the chain',
+  },
+  TokenTransferRefused: { retryable: false, summary: 'the token refuses the transfer (simulated)' },
+  WalletTokenShort: { retryable: true, summary: 'the wallet holds too little of the token' },
+  WebhookUndelivered: {
+    retryable: true,
+    summary: 'the endpoint did not take the event; sent again later',
+  },
+  WebhookEndpointGone: { retryable: false, summary: 'the endpoint answered 410: it is disabled' },
+  WebhookEndpointDisabled: { retryable: false, summary: 'the endpoint is disabled' },
+  WebhooksNotConfigured: {
+    retryable: false,
+    rejection: 'webhooks_off',
+    summary: 'webhooks are off (no WEBHOOK_SECRETS_KEY)',
+  },
+  WebhookUrlRefused: {
+    retryable: false,
+    rejection: 'webhook_url_refused',
+    summary: 'the URL is not https or resolves to a private address',
+  },
+  WebhookEndpointNotFound: {
+    retryable: false,
+    rejection: 'not_found',
+    summary: 'no such webhook endpoint',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorType = keyof typeof errorCatalogue;

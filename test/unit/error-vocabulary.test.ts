@@ -12,7 +12,7 @@ import {
 } from '../../domain/errors';
 import { RejectionCode } from '../../domain/rejections';
 import { drainTimeMs } from '../../operations/admission';
-import { rejectionTable } from '../../dev/rejection-table';
+import { errorTable, rejectionTable } from '../../dev/rejection-table';
 
 describe('one error vocabulary', () => {
   it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
@@ -28,6 +28,11 @@ describe('one error vocabulary', () => {
     const doc = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8');
     expect(doc).toContain(rejectionTable());
     for (const code of Object.values(RejectionCode)) expect(doc).toContain(`| \`${code}\` |`);
+  });
+
+  it('is what docs/operations.md lists of every error: retried or not, its API answer and meaning', () => {
+    const doc = readFileSync(resolve(__dirname, '../../docs/operations.md'), 'utf8');
+    expect(doc).toContain(errorTable());
   });
 
   it('turns relayer errors into codes, keeping field issues, details and Retry-After', () => {
