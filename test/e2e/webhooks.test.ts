@@ -337,6 +337,12 @@ describe('the dead-letter list', () => {
     );
     await waitFor(() => receiver.deduped().length === 1, 'the redelivered event', 30_000);
     expect(receiver.deduped()[0]).toMatchObject({ intentId: id, webhookId: dead!.eventId });
+    // The receiver has it once it answered 2xx; the worker marks the delivery a moment after.
+    await waitFor(
+      async () => (await deliveries())[0]?.status === 'delivered',
+      'the delivery marked delivered',
+      10_000,
+    );
     expect(await deliveries()).toEqual([
       expect.objectContaining({ eventId: dead!.eventId, status: 'delivered' }),
     ]);
