@@ -242,13 +242,7 @@ async function recordTokenPayments(server: TestWorkflowEnvironment): Promise<voi
       decimals: 6,
       tenants: { acme: 100n },
     });
-    const short = await registeredTestToken(world, {
-      alias: 'TFEE',
-      decimals: 18,
-      kind: 'fee-on-transfer',
-      tenants: { acme: 100n },
-      feeOnTransfer: false,
-    });
+    const short = await unregisteredFeeToken(world);
     const pay = (alias: string, amount: string) =>
       submitIntent(deps, { ...paymentRequest(world, '0'), asset: alias, amount });
     const confirmed = await pay(paid.alias, '12500000');
@@ -501,17 +495,21 @@ async function recordCrashedRun(server: TestWorkflowEnvironment): Promise<void> 
  * before Temporal heard of it; the decision the API sends then is accepted by the next worker
  * while the step's retry is still due, waits for the review, and is applied in it.
  */
+/** A fee-on-transfer token registered as a standard one: its payment's shortfall waits in review. */
+const unregisteredFeeToken = (world: TestWorld) =>
+  registeredTestToken(world, {
+    alias: 'TFEE',
+    decimals: 18,
+    kind: 'fee-on-transfer',
+    tenants: { acme: 100n },
+    feeOnTransfer: false,
+  });
+
 async function recordDecisionBeforeReview(server: TestWorkflowEnvironment): Promise<void> {
   const world = await startTestWorld({ tenants: { acme: '1' } });
   const taskQueue = 'record-early-decision';
   try {
-    const short = await registeredTestToken(world, {
-      alias: 'TFEE',
-      decimals: 18,
-      kind: 'fee-on-transfer',
-      tenants: { acme: 100n },
-      feeOnTransfer: false,
-    });
+    const short = await unregisteredFeeToken(world);
     const crashing = await spawnWorker(
       world.env({ TASK_QUEUE: taskQueue, CRASH_AT: 'after-confirm' }),
     );
