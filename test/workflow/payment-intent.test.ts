@@ -59,6 +59,13 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+/** Waits (in real time, a moment) until the workflow's progress shows `status`. */
+async function untilStatus(handle: WorkflowHandle, status: IntentStatus): Promise<void> {
+  while ((await handle.query(intentProgressQuery)).status !== status) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Lets time pass until the workflow waits in needs_review; its progress then. */
 async function untilInReview(handle: WorkflowHandle): Promise<PaymentIntentProgress> {
   for (;;) {
@@ -442,6 +449,32 @@ describe('paymentIntent workflow (time-skipping)', () => {
     );
     expect(result).toMatchObject({ status: IntentStatus.confirmed });
     expect(calls).not.toContain('resolveReview');
+  });
+
+  it('refuses a decision sent while the run is not on its way to review once 30 s have passed', async () => {
+    let refused = false;
+    const { result } = await runIntent(
+      {
+        confirm: async () =>
+          refused
+            ? { state: 'confirmed', blockNumber: '7', ageMs: 1 }
+            : { state: 'pending', confirmations: 0, retryAfterMs: 10_000 },
+      },
+      {},
+      async (handle) => {
+        await untilStatus(handle, IntentStatus.confirming);
+        const early = await handle.startUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'stale' }, actor: 'op' }],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
+        await env.sleep(31_000);
+        await expect(early.result()).rejects.toMatchObject({
+          cause: { type: ErrorType.notInReview },
+        });
+        refused = true;
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
   });
 
   it('a decision that waited for the review goes before the lane rule the confirmation timeout starts at once', async () => {

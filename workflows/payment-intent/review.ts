@@ -16,6 +16,9 @@ import type { PaymentIntentInput } from './input';
 import { laneRulePatch } from './patches';
 import { freeAbandonedLane, resolveReview } from './steps';
 
+/** How long a decision sent before the run waits in review waits for it. */
+const earlyDecisionWaitMs = 30_000;
+
 /** A decision applied: the intent as it left it, and which action it was. */
 export type Decided = ReviewOutcome & { action: ReviewDecision['action'] };
 
@@ -27,9 +30,10 @@ export type Decided = ReviewOutcome & { action: ReviewDecision['action'] };
  *
  * The step that finds the intent needs review writes `needs_review` to the books a workflow task
  * before the run takes its result and waits; the API sends a decision once the books say so. A
- * decision that arrives while `closed` therefore waits for the review (or is refused when the
- * run ends without one); one meant for an earlier stay in review is refused by the version it
- * carries. Only a decision arriving while another is applied is refused at once.
+ * decision that arrives while `closed` therefore waits for the review (refused when the run ends
+ * without one, or does not come to it within earlyDecisionWaitMs); one meant for an earlier stay
+ * in review is refused by the version it carries. Only a decision arriving while another is
+ * applied is refused at once.
  */
 export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentProgress) {
   const { intentId } = input;
@@ -51,7 +55,9 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
       if (review === 'closed') {
         early += 1;
         try {
-          await condition(() => review !== 'closed' || ended);
+          // Normally a workflow task away; a run that has not come to review by then moved on
+          // (another decision's retry is running, say), and the caller is answered now.
+          await condition(() => review !== 'closed' || ended, earlyDecisionWaitMs);
         } finally {
           early -= 1;
         }
