@@ -1,10 +1,13 @@
 import type { Registry } from 'prom-client';
 import type { ServiceDependencies } from '../service/dependencies';
 import type { ApiMetrics } from './api-metrics';
+import type { RequestLimits } from './request-limits';
 
 /** The service layer's parts, and where this process's metrics are registered. */
 export interface ApiDependencies extends ServiceDependencies {
   registry: Registry;
+  /** Requests per key and per address (API_REQUESTS_PER_*); none: not limited. */
+  requestLimits?: RequestLimits;
 }
 
 /** What every route plugin is handed. */

@@ -10,6 +10,7 @@ import {
 import type { ApiContext, ApiDependencies } from './api-context';
 import { ApiMetrics } from './api-metrics';
 import { requireApiKey } from './auth';
+import { requestLimits } from './request-limits';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import { RejectionCode } from '../domain/rejections';
 import { assetRoutes } from './routes/assets';
@@ -85,8 +86,13 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(healthRoutes, context);
+  const limits =
+    deps.requestLimits && (await requestLimits(app, deps.requestLimits, deps.registry));
   await app.register(async (v1) => {
+    // By address before the key is looked up, so invalid keys cannot flood the database.
+    if (limits) v1.addHook('onRequest', limits.ip);
     v1.addHook('onRequest', requireApiKey(deps.database));
+    if (limits) v1.addHook('onRequest', limits.key);
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);

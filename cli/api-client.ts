@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenView, BalancesView } from '../api/schemas/assets';
 import type { IntentView } from '../api/schemas/intents';
 import type { WalletView } from '../api/schemas/wallets';
@@ -9,6 +10,16 @@ export interface ApiAnswer<T> {
   body: T;
   headers: Headers;
 }
+
+const maxRateLimitRetries = 3;
+
+/** How long to wait before sending a request refused `rate_limited` again; undefined: do not. */
+const rateLimitWait = (error: ApiError): number | undefined =>
+  error.body.code === 'rate_limited' &&
+  error.retryAfterSeconds !== undefined &&
+  error.retryAfterSeconds <= 60
+    ? Math.max(1, error.retryAfterSeconds)
+    : undefined;
 
 /** A refusal from the API, with its machine-readable code. */
 export class ApiError extends Error {
@@ -29,12 +40,36 @@ export class RelayerApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly apiKey?: string,
+    /** Told before a request refused for the request limit is sent again (seconds to wait). */
+    private readonly onRateLimited?: (waitSeconds: number) => void,
   ) {}
 
+  /**
+   * One request. One refused `rate_limited` did nothing (the limit is checked before any route
+   * runs), so it is sent again once its Retry-After has passed: up to three times, a minute at
+   * most each; then the refusal is thrown.
+   */
   async call<T>(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.callOnce<T>(method, path, options);
+      } catch (error) {
+        const waitSeconds = error instanceof ApiError ? rateLimitWait(error) : undefined;
+        if (waitSeconds === undefined || attempt > maxRateLimitRetries) throw error;
+        this.onRateLimited?.(waitSeconds);
+        await sleep(waitSeconds * 1000);
+      }
+    }
+  }
+
+  private async callOnce<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> },
   ): Promise<ApiAnswer<T>> {
     const response = await fetch(new URL(path, this.baseUrl), {
       method,

@@ -10,7 +10,9 @@ export interface ApiOptions extends OutputOptions {
 
 export const apiOf = (options: ApiOptions) => {
   if (!options.apiKey) throw badInput('no API key: pass --api-key or set RELAYER_API_KEY');
-  return new RelayerApiClient(options.apiUrl, options.apiKey);
+  return new RelayerApiClient(options.apiUrl, options.apiKey, (waitSeconds) =>
+    process.stderr.write(`rate limited: sending again in ${waitSeconds} s\n`),
+  );
 };
 
 /** A flag's parser: a whole number from 1 to `max`, or a usage error naming the flag. */

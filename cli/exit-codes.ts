@@ -38,6 +38,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   not_in_review: ExitCode.conflict,
   review_refused: ExitCode.conflict,
   tenant_limit_reached: ExitCode.notAdmitted,
+  rate_limited: ExitCode.notAdmitted,
   pool_full: ExitCode.notAdmitted,
   closed: ExitCode.notAdmitted,
   internal_error: ExitCode.unexpected,

@@ -15,6 +15,7 @@ export const RejectionCode = {
   insufficientBalance: 'insufficient_balance',
   unknownTenant: 'unknown_tenant',
   tenantLimitReached: 'tenant_limit_reached',
+  rateLimited: 'rate_limited',
   poolFull: 'pool_full',
   closed: 'closed',
   notCancellable: 'not_cancellable',
@@ -54,6 +55,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     status: 429,
     meaning:
       'the tenant has its limit of open intents (an operator sets it: TENANT_MAX_IN_FLIGHT, or per tenant); retry when one ends',
+  },
+  rate_limited: {
+    status: 429,
+    meaning:
+      'too many requests from this key (or, before a key is checked, from this address) this minute; `Retry-After` says when to come back',
   },
   pool_full: {
     status: 503,

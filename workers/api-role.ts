@@ -4,7 +4,7 @@ import type { SharedParts } from './process-parts';
 
 /** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
 export async function startApiRole(
-  { config, metrics, database, chains, client }: SharedParts,
+  { config, metrics, database, chains, client, redis }: SharedParts,
   { eagerStart }: { eagerStart: boolean },
 ) {
   const api = await buildApi({
@@ -18,6 +18,11 @@ export async function startApiRole(
     lowBalanceWei: config.lowBalance,
     webhooks: webhookSettings(config),
     timings: intentTimings(config),
+    requestLimits: {
+      perKeyPerMinute: config.apiRequestsPerKeyPerMinute,
+      perIpPerMinute: config.apiRequestsPerIpPerMinute,
+      ...(redis && { redis }),
+    },
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });

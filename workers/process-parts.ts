@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import type Redis from 'ioredis';
 import type { Registry } from 'prom-client';
 import type { Failpoints } from '../activities/failpoints';
 import type { ChainRegistry } from '../chain/chain';
@@ -20,4 +21,6 @@ export interface SharedParts {
   signerFor: SignerFactory;
   client: Client;
   connection: NativeConnection;
+  /** The process's Redis (REDIS_URL), when it has one. */
+  redis?: Redis;
 }

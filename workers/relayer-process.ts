@@ -82,6 +82,7 @@ export async function startRelayerProcess(
     signerFor,
     client,
     connection,
+    redis,
   };
   const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
   const api = roles.includes('api')

@@ -29,6 +29,18 @@ export const processSettings = {
     doc: "Open intents per tenant when the tenant's own limit is unset (429 tenant_limit_reached)",
     parse: integer(1, 1_000_000),
   }),
+  apiRequestsPerKeyPerMinute: setting({
+    env: 'API_REQUESTS_PER_KEY_PER_MINUTE',
+    fallback: '6000',
+    doc: 'Requests one API key may make a minute, shared by every API process through Redis (REDIS_URL; else counted per process), before 429 rate_limited',
+    parse: integer(1, 10_000_000),
+  }),
+  apiRequestsPerIpPerMinute: setting({
+    env: 'API_REQUESTS_PER_IP_PER_MINUTE',
+    fallback: '12000',
+    doc: 'Requests one client address may make a minute before its key is even looked up (so invalid keys cannot flood the database), before 429 rate_limited',
+    parse: integer(1, 10_000_000),
+  }),
   backlogLimit: setting({
     env: 'BACKLOG_LIMIT',
     fallback: '100',

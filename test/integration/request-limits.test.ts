@@ -1,0 +1,96 @@
+import Redis from 'ioredis';
+import { startRedis, type RedisServer } from '../../dev/stack/redis';
+import { freePort } from '../../dev/stack/free-port';
+import type { RequestLimits } from '../../api/request-limits';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+let world: TestWorld;
+let redisServer: RedisServer;
+let keys: Record<'acme' | 'globex' | 'operator', string>;
+const apis: ApiUnderTest[] = [];
+const clients: Redis[] = [];
+beforeAll(async () => {
+  [world, redisServer] = await Promise.all([
+    startTestWorld({ tenants: { acme: '1', globex: '1' } }),
+    startRedis(),
+  ]);
+  keys = await createKeys(world, ['acme', 'globex']);
+});
+afterAll(async () => {
+  await Promise.all(apis.map((api) => api.close()));
+  for (const client of clients) client.disconnect();
+  await redisServer?.stop();
+  await world?.stop();
+});
+
+/** An API process of its own (its own metrics) with these limits. */
+async function apiWith(limits: Omit<RequestLimits, 'redis'>, redisUrl?: string) {
+  const redis =
+    redisUrl === undefined ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  redis?.on('error', () => undefined);
+  if (redis) clients.push(redis);
+  // Until its client is connected an API counts on its own (it does not wait for Redis).
+  if (redis && redisUrl === redisServer.url)
+    await new Promise((ready) => redis.once('ready', ready));
+  const api = await startApiWithoutWorkers(
+    world,
+    {},
+    {
+      requestLimits: { ...limits, ...(redis && { redis }) },
+    },
+  );
+  apis.push(api);
+  return api;
+}
+
+const list = (api: ApiUnderTest, key: string) =>
+  fetch(`${api.url}/v1/intents`, { headers: { authorization: `Bearer ${key}` } });
+
+async function limitedCount(api: ApiUnderTest, limit: 'key' | 'ip'): Promise<number> {
+  const text = await (await fetch(`${api.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`relayer_api_requests_limited_total{limit="${limit}"`))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
+
+describe('request limits', () => {
+  it("two API processes share one key's limit through Redis: a burst of twice the limit gets the excess 429 with Retry-After, counted once; another key is not touched", async () => {
+    const limits = { perKeyPerMinute: 5, perIpPerMinute: 1000 };
+    const [a, b] = [await apiWith(limits, redisServer.url), await apiWith(limits, redisServer.url)];
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await list(i % 2 === 0 ? a : b, keys.acme));
+    expect(answers.map((answer) => answer.status)).toEqual([
+      ...Array<number>(5).fill(200),
+      ...Array<number>(5).fill(429),
+    ]);
+    const refused = answers[9]!;
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit-limit')).toBe('5');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect((await limitedCount(a, 'key')) + (await limitedCount(b, 'key'))).toBe(5);
+    expect((await list(b, keys.globex)).status).toBe(200);
+  });
+
+  it('limits an address before its key is looked up: past the limit, invalid keys get 429, not 401', async () => {
+    const api = await apiWith({ perKeyPerMinute: 1000, perIpPerMinute: 4 });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await list(api, `rly_bad${i}_secret`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    expect(await limitedCount(api, 'ip')).toBe(2);
+  });
+
+  it('counts per process while Redis does not answer', async () => {
+    const closedPort = await freePort();
+    const api = await apiWith(
+      { perKeyPerMinute: 3, perIpPerMinute: 1000 },
+      `redis://127.0.0.1:${closedPort}`,
+    );
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await list(api, keys.globex)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+});
