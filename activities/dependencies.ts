@@ -30,10 +30,10 @@ export interface RelayerWorkflows {
   tellWalletTurn(intentId: string, turn: WalletTurn): Promise<void>;
 }
 
-/** Everything a step touches, handed in so tests can pass real parts or fakes. */
 /** What the node said of a reorged-away transaction's bytes sent again ('no-bytes': none stored). */
 export type ReorgFinding = BroadcastOutcome | 'no-bytes';
 
+/** Everything a step touches, handed in so tests can pass real parts or fakes. */
 export interface ActivityDependencies {
   db: Database;
   chains: ChainRegistry;

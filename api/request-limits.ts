@@ -19,6 +19,9 @@ type LimitKind = 'key' | 'ip';
 
 const minuteMs = 60_000;
 
+/** A client in its first connect (the process just started) is no outage to report. */
+const stillConnecting = new Set(['wait', 'connecting', 'connect']);
+
 /**
  * The request limits, kept by @fastify/rate-limit (a fixed window a minute, in Redis when it is
  * given so every API process counts together): `byIp` runs before the key is looked up, `byKey`
@@ -73,7 +76,7 @@ export async function requestLimits(
       } catch (error) {
         noteShared(request, false, (error as Error).message);
       }
-    } else if (shared) {
+    } else if (shared && !stillConnecting.has(limits.redis?.status ?? '')) {
       noteShared(request, false, `connection ${limits.redis?.status}`);
     }
     result ??= await local[kind](request);

@@ -33,7 +33,7 @@ import {
   type Server,
 } from './cell';
 
-export function workerEnv(
+function workerEnv(
   world: LocalWorld,
   cell: Cell,
   server: Server,
@@ -325,7 +325,7 @@ export async function deployBenchToken(world: LocalWorld): Promise<void> {
 }
 
 /** Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows. */
-export async function historyShape(
+async function historyShape(
   client: Client,
   ids: string[],
 ): Promise<{ historyEventsPerIntent: number; workflowTasksPerIntent: number }> {

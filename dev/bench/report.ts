@@ -17,7 +17,7 @@ import {
 } from './cell';
 import type { BenchOptions } from './bench-flags';
 
-export const methodShort: Record<string, string> = {
+const methodShort: Record<string, string> = {
   eth_sendRawTransaction: 'send',
   eth_getTransactionReceipt: 'receipt',
   eth_getTransactionCount: 'nonce',
@@ -34,14 +34,14 @@ export const methodShort: Record<string, string> = {
   eth_call: 'call',
 };
 
-export function refusalSummary(r: Result): string {
+function refusalSummary(r: Result): string {
   const byMethod = Object.entries(r.refusedByMethod)
     .sort((a, b) => b[1] - a[1])
     .map(([method, n]) => `${methodShort[method] ?? method} ${n}`);
   return byMethod.length === 0 ? '0' : `${r.refusedByProvider} (${byMethod.join(', ')})`;
 }
 
-export function rpcSummary(perIntent: Record<string, number>): string {
+function rpcSummary(perIntent: Record<string, number>): string {
   const total = Object.values(perIntent).reduce((sum, n) => sum + n, 0);
   const top = Object.entries(perIntent)
     .sort((a, b) => b[1] - a[1])
@@ -50,7 +50,7 @@ export function rpcSummary(perIntent: Record<string, number>): string {
   return `${total.toFixed(1)}: ${top.join(', ')}`;
 }
 
-export const headings = [
+const headings = [
   'arm',
   'asset',
   'webhooks',
@@ -79,7 +79,7 @@ export const headings = [
   'wall s',
 ];
 
-export function rowOf(r: Result): string[] {
+function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
     armNames[cell.arm],
@@ -123,13 +123,13 @@ export function rowOf(r: Result): string[] {
 }
 
 /** What a cell used of its quota: sends (model `sends`) or units (model `all`) per second ÷ Q. */
-export const usedOfQuota = (r: Result): number | undefined =>
+const usedOfQuota = (r: Result): number | undefined =>
   r.cell.quota === undefined
     ? undefined
     : (r.cell.model === 'sends' ? r.sendsPerSecond : r.unitsPerSecond) / r.cell.quota;
 
 /** The ratios worth a glance: B÷A throughput at unlimited Q, and each arm's efficiency per Q. */
-export function headlines(results: Result[]): string[] {
+function headlines(results: Result[]): string[] {
   const lines: string[] = [];
   const find = (arm: Arm, like: Cell, webhooks: BenchWebhooks = like.webhooks) =>
     results.find(
@@ -207,7 +207,7 @@ export function headlines(results: Result[]): string[] {
   return lines;
 }
 
-export function markdown(results: Result[], settings: string): string {
+function markdown(results: Result[], settings: string): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [
     '# Benchmark: in-process pool vs Temporal relayer vs server-side quota',
@@ -226,7 +226,7 @@ export function markdown(results: Result[], settings: string): string {
 }
 
 /** One cell in plain units, every column of the table, for a dashboard or a CI job. */
-export const jsonOf = (r: Result) => ({
+const jsonOf = (r: Result) => ({
   arm: r.cell.arm,
   armName: armNames[r.cell.arm],
   intents: r.cell.intents,
@@ -266,7 +266,7 @@ export const jsonOf = (r: Result) => ({
   baseline: r.baseline ?? null,
 });
 
-export const cellLabel = (r: Result) =>
+const cellLabel = (r: Result) =>
   `${r.cell.arm} N ${r.cell.intents} Q ${quotaLabel(r.cell.quota)} ${r.cell.processes}p`;
 
 /** Prints the cells' table, the headline ratios, the baseline's and the profile's tables; writes the table, chart and JSON. */
