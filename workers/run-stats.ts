@@ -6,12 +6,19 @@ import type {
   Next,
 } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { CloseIntentResult } from '../activities/close-intent';
 import type { ConfirmResult } from '../activities/confirm';
 import { RelayerError } from '../domain/errors';
 import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
+
+const stallResolutionMs = 10;
+
+/** The longest delay a histogram of event-loop delays saw, in ms, counting its resolution. */
+export const longestStallMs = (stalls: IntervalHistogram): number =>
+  Math.ceil(stalls.max / 1e6) + stallResolutionMs;
 
 export type ActivityOutcome = 'completed' | 'failed' | 'retry' | 'paced' | 'abandoned' | 'panic';
 
@@ -39,6 +46,7 @@ export class RunStats {
   abandoned = 0;
   panics = 0;
   private reclaimedPermits: () => number = () => 0;
+  private stalls?: IntervalHistogram;
   private readonly executions: Counter<'activity' | 'outcome'>;
   private readonly permitWait: Histogram;
   private readonly permitRefusals: Counter<'reason'>;
@@ -145,12 +153,25 @@ export class RunStats {
     });
   }
 
+  /**
+   * A send begins. From the first, the longest the event loop is held up is kept for the stop
+   * line: a send can leave that much after the quota let it go, and sends bunched by more than
+   * the quota's delivery margin (deliveryJitterMs) may reach a provider too close together. The
+   * stalls of starting up (loading code) come before any send and bunch none.
+   */
+  sendStarting(): void {
+    if (this.stalls) return;
+    this.stalls = monitorEventLoopDelay({ resolution: stallResolutionMs });
+    this.stalls.enable();
+  }
+
   summary(): string {
     const reclaimed = this.reclaimedPermits();
     return [
       `sent ${this.sent}, retry ${this.retry}, abandoned ${this.abandoned}, panics ${this.panics}`,
       ...(this.paced > 0 ? [`paced ${this.paced}`] : []),
       ...(reclaimed > 0 ? [`reclaimed ${reclaimed}`] : []),
+      ...(this.stalls ? [`longest stall ${longestStallMs(this.stalls)} ms`] : []),
     ].join(', ');
   }
 
@@ -170,6 +191,7 @@ class RecordOutcomes implements ActivityInboundCallsInterceptor {
     next: Next<ActivityInboundCallsInterceptor, 'execute'>,
   ) {
     const activity = this.context.info.activityType;
+    if (activity === 'broadcast') this.stats.sendStarting();
     try {
       const result = await next(input);
       this.stats.record(activity, 'completed', result);

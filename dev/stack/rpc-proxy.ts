@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { keccak256, type Hex } from 'viem';
@@ -77,6 +78,11 @@ export class RpcProxy {
   private quota: (ProxyQuota & { count: ProviderCount }) | undefined;
   private chaos: { schedule: ChaosSchedule; random: RandomGenerator } | undefined;
   private readonly startedAt = performance.now();
+  /**
+   * The proxy stamps a call when its process gets to it: a stall of that process (the test
+   * runner's) stamps the calls that came meanwhile together, later than they arrived.
+   */
+  private readonly stalls = monitorEventLoopDelay({ resolution: 10 });
 
   private readonly server: Server;
 
@@ -102,6 +108,7 @@ export class RpcProxy {
     const listenPort = port ?? (await freePort());
     const proxy = new RpcProxy(`http://127.0.0.1:${listenPort}`, upstream);
     await new Promise<void>((resolve) => proxy.server.listen(listenPort, '127.0.0.1', resolve));
+    proxy.stalls.enable();
     return proxy;
   }
 
@@ -176,7 +183,17 @@ export class RpcProxy {
     return performance.timeOrigin + this.startedAt + ms;
   }
 
+  /** The longest this process held calls unstamped since `resetStalls` (or the start), in ms. */
+  longestStallMs(): number {
+    return Math.ceil(this.stalls.max / 1e6) + 10;
+  }
+
+  resetStalls(): void {
+    this.stalls.reset();
+  }
+
   close(): Promise<void> {
+    this.stalls.disable();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

@@ -92,6 +92,10 @@ export const pacedSends = (output: string): number =>
 export const reclaimedPermits = (output: string): number =>
   Number(/pool stopped: .*, reclaimed (\d+)/.exec(output)?.[1] ?? 0);
 
+/** The longest the worker's event loop was held up once it sent: the line's ", longest stall N ms". */
+export const longestStallMs = (output: string): number =>
+  Number(/pool stopped: .*, longest stall (\d+) ms/.exec(output)?.[1] ?? 0);
+
 /** `npm run api`, ready once it listens. */
 export const spawnApi = (
   env: Record<string, string>,

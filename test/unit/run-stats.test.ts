@@ -1,0 +1,21 @@
+import { Registry } from 'prom-client';
+import { RunStats } from '../../workers/run-stats';
+
+describe('the stop line of a worker', () => {
+  it('tells the longest event-loop stall once the process has begun to send, not before', async () => {
+    const stats = new RunStats(new Registry());
+    expect(stats.summary()).toBe('sent 0, retry 0, abandoned 0, panics 0');
+
+    stats.sendStarting();
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the monitor's first ticks
+    const blockedUntil = Date.now() + 80;
+    while (Date.now() < blockedUntil); // the event loop held up for 80 ms
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    stats.record('broadcast', 'completed');
+
+    const stall = /^sent 1, retry 0, abandoned 0, panics 0, longest stall (\d+) ms$/.exec(
+      stats.summary(),
+    );
+    expect(Number(stall?.[1])).toBeGreaterThanOrEqual(70);
+  });
+});
