@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
 import { authenticate } from '../service/api-keys';
 import type { Caller } from '../service/caller';
@@ -8,6 +9,11 @@ import { ApiRejection } from './error-responses';
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
+    scopes?: ReadonlySet<ApiScope>;
+  }
+  interface FastifyContextConfig {
+    /** The scope a key needs for the route; every /v1 route names one (see requireScope). */
+    scope?: ApiScope;
   }
 }
 
@@ -16,21 +22,46 @@ declare module 'fastify' {
  * valid key is a 401 that touched nothing.
  */
 export const requireApiKey =
-  (database: ServiceDependencies['database']) =>
+  ({ database, clock }: Pick<ServiceDependencies, 'database' | 'clock'>) =>
   async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
-    const presented = typeof header === 'string' ? /^Bearer (\S+)$/i.exec(header)?.[1] : undefined;
-    const caller = presented === undefined ? undefined : await authenticate(database, presented);
-    if (!caller) {
+    if (header === undefined) {
       throw new ApiRejection(
         RejectionCode.unauthorized,
-        header === undefined
-          ? 'no API key: send "Authorization: Bearer <key>"'
+        'no API key: send "Authorization: Bearer <key>"',
+      );
+    }
+    const presented = /^Bearer (\S+)$/i.exec(header)?.[1];
+    const key =
+      presented === undefined
+        ? 'invalid'
+        : await authenticate(database, presented, clock?.() ?? new Date());
+    if (key === 'invalid' || key === 'expired') {
+      throw new ApiRejection(
+        RejectionCode.unauthorized,
+        key === 'expired'
+          ? 'the API key has expired (or the grace after its rotation ended): use the key that replaced it'
           : 'the API key is not valid (unknown, revoked or malformed)',
       );
     }
-    request.caller = caller;
+    request.caller = key.caller;
+    request.scopes = key.scopes;
   };
+
+/**
+ * After the key: a key without the route's scope is 403 scope_missing naming it, before the body
+ * is read or anything is written.
+ */
+export async function requireScope(request: FastifyRequest): Promise<void> {
+  const needed = request.routeOptions.config.scope;
+  if (needed === undefined) throw new Error(`route ${request.routeOptions.url} names no scope`);
+  if (request.scopes?.has(needed)) return;
+  const held = [...(request.scopes ?? [])].join(', ') || 'none';
+  throw new ApiRejection(
+    RejectionCode.scopeMissing,
+    `this needs the scope ${needed}; the key has: ${held}`,
+  );
+}
 
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error('route is missing requireApiKey');

@@ -9,9 +9,10 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ApiContext, ApiDependencies } from './api-context';
 import { ApiMetrics } from './api-metrics';
-import { requireApiKey } from './auth';
+import { requireApiKey, requireScope } from './auth';
 import { requestLimits } from './request-limits';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
+import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
 import { assetRoutes } from './routes/assets';
 import { balanceRoutes } from './routes/balances';
@@ -25,8 +26,17 @@ import { webhookRoutes } from './routes/webhooks';
 /** Where a refusal counts in relayer_intents_rejected_total. */
 const submitRoutes = new Set(['/v1/intents', '/v1/batches']);
 
+/** A route of the API and the scope a key needs for it. */
+export interface ScopedRoute {
+  method: string;
+  url: string;
+  scope: ApiScope;
+}
+
 export interface RelayerApi {
   readonly app: FastifyInstance;
+  /** Every /v1 route with the scope it needs (what test/integration/api-scopes.test.ts walks). */
+  readonly routes: readonly ScopedRoute[];
   /** Refuse new intents (503 closed) and report not ready, while in-flight requests finish. */
   startClosing(): void;
 }
@@ -37,6 +47,7 @@ export interface RelayerApi {
  */
 export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   let closing = false;
+  const routes: ScopedRoute[] = [];
   const metrics = new ApiMetrics(deps.registry, deps.database);
   const context: ApiContext = { deps, metrics, isClosing: () => closing };
   const app = Fastify({
@@ -91,8 +102,17 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   await app.register(async (v1) => {
     // By address before the key is looked up, so invalid keys cannot flood the database.
     if (limits) v1.addHook('onRequest', limits.ip);
-    v1.addHook('onRequest', requireApiKey(deps.database));
+    v1.addHook('onRequest', requireApiKey(deps));
     if (limits) v1.addHook('onRequest', limits.key);
+    v1.addHook('onRequest', requireScope);
+    // A route that names no scope would refuse every key: caught as it is registered.
+    v1.addHook('onRoute', (route) => {
+      if (route.method === 'HEAD') return;
+      const scope = route.config?.scope;
+      if (scope === undefined)
+        throw new Error(`route ${String(route.method)} ${route.url} names no scope`);
+      routes.push({ method: String(route.method), url: route.url, scope });
+    });
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);
@@ -105,6 +125,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   await app.ready();
   return {
     app,
+    routes,
     startClosing: () => {
       closing = true;
     },

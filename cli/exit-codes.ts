@@ -32,6 +32,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   webhooks_off: ExitCode.notConfigured,
   unauthorized: ExitCode.notAllowed,
   forbidden: ExitCode.notAllowed,
+  scope_missing: ExitCode.notAllowed,
   not_found: ExitCode.notFound,
   idempotency_key_reused: ExitCode.conflict,
   not_cancellable: ExitCode.conflict,

@@ -1,4 +1,5 @@
 import { exitCodeOf } from '../cli/exit-codes';
+import { apiScopes, operatorKeyScopes, scopeMeaning, tenantKeyScopes } from '../domain/api-scopes';
 import { errorCatalogue, rejectionCodeOf, type ErrorType } from '../domain/error-catalogue';
 import { httpStatusOf, RejectionCode, rejectionMeaning } from '../domain/rejections';
 
@@ -27,6 +28,21 @@ export function errorTable(): string {
   });
   return [
     '| error | a step retries it | API answer | what it means |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/** docs/api.md's table of API key scopes (domain/api-scopes.ts): which keys may hold each. */
+export function scopeTable(): string {
+  const holds = (scopes: readonly string[], scope: string) =>
+    scopes.includes(scope) ? 'yes' : '–';
+  const rows = apiScopes.map(
+    (scope) =>
+      `| \`${scope}\` | ${holds(tenantKeyScopes, scope)} | ${holds(operatorKeyScopes, scope)} | ${scopeMeaning[scope]} |`,
+  );
+  return [
+    '| scope | a tenant key | an operator key | lets it |',
     '|---|---|---|---|',
     ...rows,
   ].join('\n');

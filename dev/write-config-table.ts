@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configTable } from '../workers/config/docs-table';
-import { errorTable, rejectionTable } from './rejection-table';
+import { errorTable, rejectionTable, scopeTable } from './rejection-table';
 
 /**
  * `npm run docs:config`: rewrites the tables made from code — the configuration table of
  * docs/operations.md from the settings in workers/config/, its errors from the catalogue, the
- * refusals of docs/api.md from the vocabulary.
+ * refusals and the key scopes of docs/api.md from their vocabularies.
  */
 function rewrite(file: string, block: string, table: string): void {
   const path = resolve(__dirname, '../docs', file);
@@ -22,3 +22,4 @@ function rewrite(file: string, block: string, table: string): void {
 rewrite('operations.md', 'config', configTable());
 rewrite('operations.md', 'errors', errorTable());
 rewrite('api.md', 'rejections', rejectionTable());
+rewrite('api.md', 'scopes', scopeTable());

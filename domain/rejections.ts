@@ -10,6 +10,7 @@ export const RejectionCode = {
   bodyTooLarge: 'body_too_large',
   unauthorized: 'unauthorized',
   forbidden: 'forbidden',
+  scopeMissing: 'scope_missing',
   notFound: 'not_found',
   idempotencyKeyReused: 'idempotency_key_reused',
   insufficientBalance: 'insufficient_balance',
@@ -35,10 +36,18 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   malformed_body: { status: 400, meaning: 'the body is not JSON' },
   unsupported_media_type: { status: 415, meaning: 'the body is not `application/json`' },
   body_too_large: { status: 413, meaning: "the body is over the route's size limit" },
-  unauthorized: { status: 401, meaning: 'no key, or a key that is unknown, revoked or malformed' },
+  unauthorized: {
+    status: 401,
+    meaning: 'no key, or a key that is unknown, revoked, malformed or expired',
+  },
   forbidden: {
     status: 403,
-    meaning: "the key's role cannot do this (a tenant key on an operator's route, or the reverse)",
+    meaning:
+      "what the key is bound to does not allow it: another tenant's data asked for with a tenant's key (or a route for the other kind of key)",
+  },
+  scope_missing: {
+    status: 403,
+    meaning: "the key's scopes do not include the one this route needs (the message names it)",
   },
   not_found: {
     status: 404,

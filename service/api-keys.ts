@@ -1,6 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { operatorKeyScopes, tenantKeyScopes, type ApiScope } from '../domain/api-scopes';
 import { UnknownTenantError } from '../domain/errors';
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../store/api-keys';
+import {
+  findApiKey,
+  insertApiKey,
+  listApiKeys,
+  noteApiKeyUse,
+  replaceApiKey,
+  revokeApiKey,
+  type NewStoredApiKey,
+  type StoredApiKey,
+} from '../store/api-keys';
 import type { Database } from '../store/database';
 import type { ApiKeyRole } from '../store/schema';
 import { findTenant } from '../store/tenants';
@@ -13,6 +23,9 @@ import type { Caller } from './caller';
  */
 const keyFormat = /^rly_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
+/** A key's last use is written at most this often: a busy key costs no write per request. */
+const lastUseResolutionMs = 60_000;
+
 const sha256 = (secret: string): Buffer => createHash('sha256').update(secret).digest();
 
 export interface NewApiKey {
@@ -20,6 +33,9 @@ export interface NewApiKey {
   /** Required for a tenant key. */
   tenantId?: string;
   label: string;
+  /** Checked by scopesForKey (domain/api-scopes.ts) against the role; none: all the role's. */
+  scopes?: ApiScope[];
+  expiresAt?: Date;
 }
 
 export interface ApiKeyInfo {
@@ -27,9 +43,22 @@ export interface ApiKeyInfo {
   role: ApiKeyRole;
   tenantId: string | null;
   label: string;
+  scopes: ApiScope[];
   createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  replacedBy: string | null;
   revoked: boolean;
 }
+
+/** A key that was let in: who it acts for, and what it may do (checked per route by the API). */
+export interface AuthenticatedKey {
+  caller: Caller;
+  scopes: ReadonlySet<ApiScope>;
+}
+
+/** Why a presented key was turned away, for the 401's message. */
+export type KeyRefusal = 'invalid' | 'expired';
 
 /** Creates a key and returns it whole: the only time the secret is ever seen. */
 export async function createApiKey(
@@ -43,37 +72,87 @@ export async function createApiKey(
       throw new UnknownTenantError(key.tenantId);
     }
   }
-  const id = randomBytes(8).toString('hex');
-  const secret = randomBytes(32).toString('base64url');
-  await insertApiKey(
-    database.kysely,
-    {
-      id,
-      role: key.role,
-      tenantId: key.role === 'tenant' ? key.tenantId! : null,
-      label: key.label,
-      secretSha256: sha256(secret).toString('hex'),
-    },
-    now,
-  );
-  return { id, apiKey: `rly_${id}_${secret}` };
+  const { stored, apiKey } = newKey({
+    role: key.role,
+    tenantId: key.role === 'tenant' ? key.tenantId! : null,
+    label: key.label,
+    scopes: key.scopes ?? [...(key.role === 'tenant' ? tenantKeyScopes : operatorKeyScopes)],
+    expiresAt: key.expiresAt ?? null,
+  });
+  await insertApiKey(database.kysely, stored, now);
+  return { id: stored.id, apiKey };
 }
 
-/** The caller a presented key stands for; undefined for anything but a live, well-formed key. */
+/**
+ * A new key with the same tenant, label, scopes and expiry as `id`, which keeps working for
+ * `graceMs` more (a client's deploy of the new key) and then stops. Undefined when `id` is not
+ * a live key, or was rotated already.
+ */
+export async function rotateApiKey(
+  database: Database,
+  id: string,
+  graceMs: number,
+  now: Date,
+): Promise<{ id: string; apiKey: string; oldKeyUntil: string } | undefined> {
+  return database.transaction(async (trx) => {
+    const old = await findApiKey(trx, id);
+    if (!old || !isLive(old, now) || old.replacedBy) return undefined;
+    const { stored, apiKey } = newKey(old);
+    await insertApiKey(trx, stored, now);
+    const until = new Date(now.getTime() + graceMs);
+    if (!(await replaceApiKey(trx, id, stored.id, until))) return undefined;
+    const oldKeyUntil = old.expiresAt && old.expiresAt < until ? old.expiresAt : until;
+    return { id: stored.id, apiKey, oldKeyUntil: oldKeyUntil.toISOString() };
+  });
+}
+
+/** A key's fresh id and secret, with `like`'s binding, label, scopes and expiry. */
+function newKey(like: Omit<NewStoredApiKey, 'id' | 'secretSha256'>) {
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const stored: NewStoredApiKey = {
+    id,
+    role: like.role,
+    tenantId: like.tenantId,
+    label: like.label,
+    scopes: like.scopes,
+    expiresAt: like.expiresAt,
+    secretSha256: sha256(secret).toString('hex'),
+  };
+  return { stored, apiKey: `rly_${id}_${secret}` };
+}
+
+const isLive = (key: StoredApiKey, now: Date): boolean =>
+  !key.revoked && (key.expiresAt === null || key.expiresAt > now);
+
+/**
+ * The caller a presented key stands for, or why it is refused: `invalid` for anything but a
+ * well-formed key whose secret matches a key that was not revoked; `expired` once that key's
+ * expiry (or a rotation's grace) has passed. Notes the key's use (at most once a minute).
+ */
 export async function authenticate(
   database: Database,
   presented: string,
-): Promise<Caller | undefined> {
+  now: Date,
+): Promise<AuthenticatedKey | KeyRefusal> {
   const match = keyFormat.exec(presented);
-  if (!match) return undefined;
+  if (!match) return 'invalid';
   const [, id, secret] = match as unknown as [string, string, string];
   const key = await findApiKey(database.kysely, id);
-  if (!key || key.revoked) return undefined;
-  if (!timingSafeEqual(sha256(secret), Buffer.from(key.secretSha256, 'hex'))) return undefined;
-  if (key.role === 'operator') return { role: 'operator', keyId: id, label: key.label };
+  if (!key || key.revoked) return 'invalid';
+  if (!timingSafeEqual(sha256(secret), Buffer.from(key.secretSha256, 'hex'))) return 'invalid';
+  if (!isLive(key, now)) return 'expired';
+  const notBefore = new Date(now.getTime() - lastUseResolutionMs);
+  if (key.lastUsedAt === null || key.lastUsedAt < notBefore) {
+    await noteApiKeyUse(database.kysely, id, now, notBefore);
+  }
+  const scopes = new Set(key.scopes);
+  if (key.role === 'operator') {
+    return { caller: { role: 'operator', keyId: id, label: key.label }, scopes };
+  }
   return key.tenantId === null
-    ? undefined
-    : { role: 'tenant', tenantId: key.tenantId, keyId: id, label: key.label };
+    ? 'invalid'
+    : { caller: { role: 'tenant', tenantId: key.tenantId, keyId: id, label: key.label }, scopes };
 }
 
 export const revokeKey = (database: Database, id: string, now: Date): Promise<boolean> =>
@@ -85,7 +164,11 @@ export async function listKeys(database: Database): Promise<ApiKeyInfo[]> {
     role: key.role,
     tenantId: key.tenantId,
     label: key.label,
+    scopes: key.scopes,
     createdAt: key.createdAt.toISOString(),
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    replacedBy: key.replacedBy,
     revoked: key.revoked,
   }));
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { isApiScope, type ApiScope } from '../domain/api-scopes';
 import type { ApiKeyRole, ApiKeysTable, Schema } from './schema';
 
 export interface StoredApiKey {
@@ -8,9 +9,16 @@ export interface StoredApiKey {
   label: string;
   /** Hex SHA-256 of the secret: the secret itself is never stored. */
   secretSha256: string;
+  scopes: ApiScope[];
   createdAt: Date;
   revoked: boolean;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  replacedBy: string | null;
 }
+
+const dateOrNull = (value: Date | string | null): Date | null =>
+  value === null ? null : new Date(value);
 
 const keyFromRow = (row: Selectable<ApiKeysTable>): StoredApiKey => ({
   id: row.id,
@@ -18,13 +26,23 @@ const keyFromRow = (row: Selectable<ApiKeysTable>): StoredApiKey => ({
   tenantId: row.tenant_id,
   label: row.label,
   secretSha256: row.secret_sha256,
+  // A scope this version does not know (written by a newer one) grants nothing here.
+  scopes: row.scopes.split(' ').filter(isApiScope),
   createdAt: new Date(row.created_at),
   revoked: row.revoked_at !== null,
+  expiresAt: dateOrNull(row.expires_at),
+  lastUsedAt: dateOrNull(row.last_used_at),
+  replacedBy: row.replaced_by,
 });
+
+export type NewStoredApiKey = Pick<
+  StoredApiKey,
+  'id' | 'role' | 'tenantId' | 'label' | 'secretSha256' | 'scopes' | 'expiresAt'
+>;
 
 export async function insertApiKey(
   db: Kysely<Schema>,
-  key: Omit<StoredApiKey, 'createdAt' | 'revoked'>,
+  key: NewStoredApiKey,
   now: Date,
 ): Promise<void> {
   await db
@@ -35,7 +53,10 @@ export async function insertApiKey(
       tenant_id: key.tenantId,
       label: key.label,
       secret_sha256: key.secretSha256,
+      scopes: key.scopes.join(' '),
       created_at: now.toISOString(),
+      expires_at: key.expiresAt?.toISOString() ?? null,
+      replaced_by: null,
     })
     .execute();
 }
@@ -57,6 +78,49 @@ export async function revokeApiKey(db: Kysely<Schema>, id: string, now: Date): P
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The key as replaced by `replacedBy`: it works until `until` (or its own expiry, if sooner).
+ * False when it is unknown, revoked or already replaced (one successor per key).
+ */
+export async function replaceApiKey(
+  db: Kysely<Schema>,
+  id: string,
+  replacedBy: string,
+  until: Date,
+): Promise<boolean> {
+  const key = await findApiKey(db, id);
+  if (!key) return false;
+  const expiresAt = key.expiresAt && key.expiresAt < until ? key.expiresAt : until;
+  const result = await db
+    .updateTable('api_keys')
+    .set({ replaced_by: replacedBy, expires_at: expiresAt.toISOString() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('replaced_by', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Notes the key's use at `now`, unless a use since `notBefore` is noted already: one write a
+ * minute at most, however many requests and processes.
+ */
+export async function noteApiKeyUse(
+  db: Kysely<Schema>,
+  id: string,
+  now: Date,
+  notBefore: Date,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now.toISOString() })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', notBefore.toISOString())]),
+    )
+    .execute();
 }
 
 export async function listApiKeys(db: Kysely<Schema>): Promise<StoredApiKey[]> {

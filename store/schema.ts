@@ -32,8 +32,16 @@ export interface ApiKeysTable {
   tenant_id: string | null;
   label: string;
   secret_sha256: string;
+  /** The key's scopes (domain/api-scopes.ts), space-separated. */
+  scopes: string;
   created_at: Timestamp;
   revoked_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** After this the key no longer works (null: never; a rotated key's grace ends here). */
+  expires_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** When the key was last used, to the minute: written at most once a minute. */
+  last_used_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The key that replaced this one by `keys rotate`. */
+  replaced_by: string | null;
 }
 
 /** Every operator (and tenant) action on an intent outside its workflow: who, what, when. */

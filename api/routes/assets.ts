@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import { registerToken, tokensOf } from '../../service/assets';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
@@ -15,6 +16,7 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 /** The tokens intents may pay in, per chain (besides `native`): any key lists, operators register. */
 export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.get('/v1/assets', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary:
         'Tokens registered per chain (an intent names one by alias; "native" is always there)',
@@ -25,6 +27,7 @@ export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
   });
 
   app.post('/v1/assets', {
+    config: { scope: ApiScope.assetsAdmin },
     schema: {
       summary:
         'Register an ERC-20 (operator key): symbol and decimals are read from it, a fee on transfer is probed',

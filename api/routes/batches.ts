@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import type { IntentBody } from '../../domain/intent-request';
 import { baseUnitsOfBody } from '../../service/assets';
 import type { ServiceDependencies } from '../../service/dependencies';
@@ -42,6 +43,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   const db = deps.database;
 
   app.post('/v1/batches', {
+    config: { scope: ApiScope.batchesWrite },
     // 10,000 items are about 2 MB of JSON.
     bodyLimit: 16 * 1024 * 1024,
     schema: {
@@ -76,6 +78,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   });
 
   app.get('/v1/batches/:id', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'A batch and its items counted by status',
       params: idParamsSchema,
@@ -86,6 +89,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   });
 
   app.get('/v1/batches/:id/results', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'Per-item results in input order (results[i] is item i), a page at a time',
       params: idParamsSchema,
@@ -97,6 +101,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
   });
 
   app.post('/v1/batches/:id/cancel', {
+    config: { scope: ApiScope.batchesWrite },
     schema: {
       summary: 'Cancel a batch: nothing more starts; unsigned items are cancelled, signed ones end',
       params: idParamsSchema,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import { RelayerClosedError } from '../../domain/errors';
 import { intentBodySchema, type IntentBody } from '../../domain/intent-request';
 import { baseUnitsOfBody } from '../../service/assets';
@@ -40,6 +41,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   const db = deps.database;
 
   app.post('/v1/intents', {
+    config: { scope: ApiScope.intentsWrite },
     schema: {
       summary: 'Submit a payment intent (tenant key)',
       description:
@@ -77,6 +79,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   });
 
   app.get('/v1/intents', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'List intents, newest first (a tenant sees its own)',
       querystring: intentListQuerySchema,
@@ -89,6 +92,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   });
 
   app.get('/v1/intents/:id', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'One intent (another tenant’s is a 404)',
       params: idParamsSchema,
@@ -99,6 +103,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   });
 
   app.get('/v1/intents/:id/attempts', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'Every transaction signed for the intent: replacements and re-signs, oldest first',
       params: idParamsSchema,
@@ -109,6 +114,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   });
 
   app.get('/v1/intents/:id/audit', {
+    config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'Who did what to an intent outside its workflow (cancels, reviews)',
       params: idParamsSchema,
@@ -119,6 +125,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   });
 
   app.post('/v1/intents/:id/cancel', {
+    config: { scope: ApiScope.intentsWrite },
     schema: {
       body: noBodySchema,
       summary: 'Cancel an intent before anything was signed (409 not_cancellable after)',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import { reviewIntent } from '../../service/review-intent';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
@@ -19,6 +20,7 @@ const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySche
  */
 export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.post('/v1/intents/:id/review/confirm', {
+    config: { scope: ApiScope.review },
     schema: {
       summary: 'Resolve as confirmed: the given transaction paid it (checked on-chain)',
       params: idParamsSchema,
@@ -38,6 +40,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   });
 
   app.post('/v1/intents/:id/review/fail', {
+    config: { scope: ApiScope.review },
     schema: {
       summary: 'Resolve as failed: hold released (refused while its transaction may still land)',
       params: idParamsSchema,
@@ -61,6 +64,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     ],
   ] as const) {
     app.post(`/v1/intents/:id/review/${action}`, {
+      config: { scope: ApiScope.review },
       schema: { summary, params: idParamsSchema, body: noteBodySchema, response },
       handler: async (request) =>
         intentView(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import { z } from 'zod';
 import { addWallet, retireWallet, setWalletPool } from '../../service/wallet-admin';
 import { walletStandings } from '../../service/wallet-standing';
@@ -18,6 +19,7 @@ import {
 /** The hot wallets, for operators: what each holds, what it has in flight, whether it waits. */
 export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.get('/v1/wallets', {
+    config: { scope: ApiScope.walletsAdmin },
     schema: {
       summary: 'Hot wallets: balance, nonces in flight, blocked by an intent in review, low',
       response: { 200: walletsSchema, '4XX': errorBodySchema, 503: errorBodySchema },
@@ -29,6 +31,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   });
 
   app.post('/v1/wallets', {
+    config: { scope: ApiScope.walletsAdmin },
     schema: {
       summary:
         'Add a hot wallet by the signer holding its key (KMS or a remote signer): every worker takes it on',
@@ -47,6 +50,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     ['activate', false],
   ] as const) {
     app.post(`/v1/wallets/:chainId/:address/${action}`, {
+      config: { scope: ApiScope.walletsAdmin },
       schema: {
         body: noBodySchema,
         summary: retired
@@ -65,6 +69,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
   }
 
   app.put('/v1/tenants/:tenantId/wallets', {
+    config: { scope: ApiScope.walletsAdmin },
     schema: {
       summary: "Set the hot wallets a tenant's intents may be sent from on a chain",
       params: z.strictObject({ tenantId: z.string() }),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
 import { z } from 'zod';
 import {
   deliveriesFor,
@@ -31,6 +32,7 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
  */
 export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.post('/v1/webhooks/endpoints', {
+    config: { scope: ApiScope.webhooksAdmin },
     schema: {
       summary:
         "Register a webhook endpoint: a tenant key's is told of its intents, an operator key's of the relayer's wallets and top-ups; its secret is in the answer, once",
@@ -42,6 +44,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
   });
 
   app.get('/v1/webhooks/endpoints', {
+    config: { scope: ApiScope.webhooksAdmin },
     schema: {
       summary: 'Webhook endpoints (a tenant sees its own)',
       response: { 200: endpointsSchema, ...errors },
@@ -50,6 +53,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
   });
 
   app.post('/v1/webhooks/endpoints/:id/rotate-secret', {
+    config: { scope: ApiScope.webhooksAdmin },
     schema: {
       body: noBodySchema,
       summary: 'A new secret, in the answer once; the old one keeps signing for the grace period',
@@ -67,6 +71,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     ['disable', false],
   ] as const) {
     app.post(`/v1/webhooks/endpoints/:id/${action}`, {
+      config: { scope: ApiScope.webhooksAdmin },
       schema: {
         body: noBodySchema,
         summary: enabled
@@ -81,6 +86,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
   }
 
   app.get('/v1/webhooks/endpoints/:id/deliveries', {
+    config: { scope: ApiScope.webhooksAdmin },
     schema: {
       summary: 'The delivery log, newest first (status=dead: the dead-letter list)',
       params: endpointParamsSchema,
@@ -95,6 +101,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
   });
 
   app.post('/v1/webhooks/endpoints/:id/deliveries/:eventId/redeliver', {
+    config: { scope: ApiScope.webhooksAdmin },
     schema: {
       body: noBodySchema,
       summary: 'Send an event to the endpoint again (the same webhook-id)',

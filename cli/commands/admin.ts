@@ -2,11 +2,25 @@ import type { Command } from 'commander';
 import { parseEther } from 'viem';
 import { UnknownTenantError } from '../../domain/errors';
 import { tenantIdSchema } from '../../domain/intent-request';
-import { createApiKey, listKeys, revokeKey } from '../../service/api-keys';
+import {
+  apiScopes,
+  operatorKeyScopes,
+  scopeMeaning,
+  scopesForKey,
+  tenantKeyScopes,
+} from '../../domain/api-scopes';
+import {
+  createApiKey,
+  listKeys,
+  revokeKey,
+  rotateApiKey,
+  type ApiKeyInfo,
+} from '../../service/api-keys';
 import { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
 import { missingSqliteFile, setUpTenant, withBooks } from '../../service/tenants';
 import { table } from '../table';
 import { decimalAmountProblem } from '../decimal-amount';
+import { durationFlag } from '../duration';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { print, type OutputOptions } from '../output';
 
@@ -38,6 +52,15 @@ const limit = (value: string) => {
   }
   return Number(value);
 };
+
+/** A key's scopes for the table: "all" when it holds every one its kind may. */
+const scopesText = (key: ApiKeyInfo): string => {
+  const all = key.tenantId === null ? operatorKeyScopes : tenantKeyScopes;
+  return all.every((scope) => key.scopes.includes(scope)) ? 'all' : key.scopes.join(' ');
+};
+
+/** `2026-12-03 06:35` (UTC): a key's times are noted to the minute. */
+const toMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
 /** Where `npm start` keeps its relayer's books (dev/demo.ts, its default --dir). */
 const demoDatabaseUrl = 'sqlite:.relayer/demo/relayer.sqlite';
@@ -156,52 +179,127 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .command('create')
     .description('create a key and print it: it is shown this once')
     .option('--tenant <id>', 'a key that acts for this tenant')
-    .option('--operator', 'an operator key (review endpoints, every tenant)')
+    .option('--operator', 'an operator key (every tenant)')
     .option('--label <text>', 'who or what holds it', 'cli')
-    .action(async (flags: { tenant?: string; operator?: boolean; label: string }) => {
-      const options = db();
-      if (!!flags.tenant === !!flags.operator)
-        throw badInput('give exactly one of --tenant <id> or --operator');
-      const created = await books(options.databaseUrl, (database) =>
-        createApiKey(
-          database,
-          flags.operator
-            ? { role: 'operator', label: flags.label }
-            : { role: 'tenant', tenantId: tenantId(flags.tenant!), label: flags.label },
-          new Date(),
-        ),
-      ).catch((error: unknown) => {
-        if (!(error instanceof UnknownTenantError)) throw error;
-        throw badInput(
-          `no tenant "${flags.tenant}" in ${options.databaseUrl}: create it first with ` +
-            `\`npm run relayer -- tenants create ${flags.tenant}\``,
+    .option(
+      '--scope <scope>',
+      `what it may do, repeated (default: all a key of its kind may):\n${apiScopes
+        .map((scope) => `  ${scope}: ${scopeMeaning[scope]}`)
+        .join('\n')}`,
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--expires <duration>',
+      'it stops working after this: 90m, 12h, 30d (default: never)',
+      durationFlag('--expires'),
+    )
+    .action(
+      async (flags: {
+        tenant?: string;
+        operator?: boolean;
+        label: string;
+        scope: string[];
+        expires?: number;
+      }) => {
+        const options = db();
+        if (!!flags.tenant === !!flags.operator)
+          throw badInput('give exactly one of --tenant <id> or --operator');
+        const asked = scopesForKey(flags.scope, !flags.operator);
+        if ('problem' in asked) throw badInput(`--scope: ${asked.problem}`);
+        const now = new Date();
+        const expiresAt =
+          flags.expires === undefined ? undefined : new Date(now.getTime() + flags.expires);
+        const created = await books(options.databaseUrl, (database) =>
+          createApiKey(
+            database,
+            flags.operator
+              ? { role: 'operator', label: flags.label, scopes: asked.scopes, expiresAt }
+              : {
+                  role: 'tenant',
+                  tenantId: tenantId(flags.tenant!),
+                  label: flags.label,
+                  scopes: asked.scopes,
+                  expiresAt,
+                },
+            now,
+          ),
+        ).catch((error: unknown) => {
+          if (!(error instanceof UnknownTenantError)) throw error;
+          throw badInput(
+            `no tenant "${flags.tenant}" in ${options.databaseUrl}: create it first with ` +
+              `\`npm run relayer -- tenants create ${flags.tenant}\``,
+          );
+        });
+        print(
+          options,
+          { ...created, scopes: asked.scopes, expiresAt: expiresAt?.toISOString() ?? null },
+          () =>
+            `key ${created.id} created (${asked.scopes.join(', ')}` +
+            `${expiresAt ? `; expires ${expiresAt.toISOString()}` : ''}); ` +
+            `keep it now, it is never shown again:\n${created.apiKey}`,
         );
-      });
+      },
+    );
+  keys
+    .command('rotate <keyId>')
+    .description(
+      'a new key with the same tenant, scopes, label and expiry; the old one keeps working for the grace, then stops',
+    )
+    .option(
+      '--grace <duration>',
+      'how long the old key still works: 90m, 12h, 30d',
+      durationFlag('--grace'),
+      86_400_000,
+    )
+    .action(async (keyId: string, flags: { grace: number }) => {
+      const options = db();
+      const rotated = await books(options.databaseUrl, (database) =>
+        rotateApiKey(database, keyId, flags.grace, new Date()),
+      );
+      if (!rotated) {
+        throw new CliFailure(
+          'not_found',
+          `no live key ${keyId} that has not been rotated already`,
+          ExitCode.notFound,
+        );
+      }
       print(
         options,
-        created,
-        () => `key ${created.id} created; keep it now, it is never shown again:\n${created.apiKey}`,
+        rotated,
+        () =>
+          `key ${rotated.id} replaces ${keyId}, which works until ${rotated.oldKeyUntil}; ` +
+          `keep the new key now, it is never shown again:\n${rotated.apiKey}`,
       );
     });
   keys
     .command('list')
-    .description('every key, without secrets')
+    .description('every key, without secrets (times in UTC; last use to the minute)')
     .action(async () => {
       const options = db();
       const all = await books(options.databaseUrl, listKeys);
+      const now = new Date();
       print(options, all, () => {
         const rows = table(
-          ['id', 'role', 'tenant', 'label', 'created', 'revoked'],
-          ['left', 'left', 'left', 'left', 'left', 'left'],
+          ['id', 'tenant', 'label', 'scopes', 'created', 'expires', 'last used', 'state'],
+          ['left', 'left', 'left', 'left', 'left', 'left', 'left', 'left'],
         );
         for (const key of all)
           rows.push([
             key.id,
-            key.role,
-            key.tenantId ?? '',
+            key.tenantId ?? '(operator)',
             key.label,
-            key.createdAt,
-            key.revoked ? 'yes' : '',
+            scopesText(key),
+            toMinute(key.createdAt),
+            key.expiresAt ? toMinute(key.expiresAt) : '',
+            key.lastUsedAt ? toMinute(key.lastUsedAt) : 'never',
+            key.revoked
+              ? 'revoked'
+              : key.expiresAt !== null && new Date(key.expiresAt) <= now
+                ? 'expired'
+                : key.replacedBy
+                  ? `replaced by ${key.replacedBy}`
+                  : 'live',
           ]);
         return rows.toString();
       });

@@ -221,6 +221,60 @@ describe('the relayer CLI', () => {
     );
   });
 
+  it('makes a read-only key that expires, rotates it with a grace, and lists what each may do', async () => {
+    await relayerCli(['tenants', 'create', 'scoped', '--deposit', '1']);
+    const reader = JSON.parse(
+      (
+        await relayerCli([
+          'keys',
+          'create',
+          '--tenant',
+          'scoped',
+          '--scope',
+          'intents:read',
+          '--expires',
+          '30d',
+          '--label',
+          'dashboard',
+          '--json',
+        ])
+      ).stdout,
+    ) as { id: string; apiKey: string; scopes: string[]; expiresAt: string };
+    expect(reader.scopes).toEqual(['intents:read']);
+    expect(Date.parse(reader.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const env = { RELAYER_API_KEY: reader.apiKey };
+    expect(await relayerCli(['list'], env)).toMatchObject({ code: 0 });
+    const submit = ['submit', '--chain-id', String(suite.world().anvil.chainId), '--eth', '0.001'];
+    expect(await relayerCli([...submit, '--to', suite.world().wallets[1]!], env)).toMatchObject({
+      code: 4,
+      stderr: expect.stringContaining(
+        'this needs the scope intents:write; the key has: intents:read',
+      ),
+    });
+
+    const rotated = JSON.parse(
+      (await relayerCli(['keys', 'rotate', reader.id, '--grace', '90m', '--json'])).stdout,
+    ) as { id: string; apiKey: string; oldKeyUntil: string };
+    expect(Date.parse(rotated.oldKeyUntil) - Date.now()).toBeLessThanOrEqual(90 * 60_000);
+    expect(await relayerCli(['list'], env)).toMatchObject({ code: 0 });
+    expect(await relayerCli(['list'], { RELAYER_API_KEY: rotated.apiKey })).toMatchObject({
+      code: 0,
+    });
+    expect(await relayerCli(['keys', 'rotate', reader.id])).toMatchObject({
+      code: 3,
+      stderr: expect.stringContaining('has not been rotated already'),
+    });
+    const table = (await relayerCli(['keys', 'list'])).stdout;
+    expect(table).toMatch(
+      new RegExp(
+        `│ ${reader.id} │ scoped\\s+│ dashboard\\s+│ intents:read .*│ replaced by ${rotated.id}`,
+      ),
+    );
+    expect(table).toMatch(
+      new RegExp(`│ ${rotated.id} │ scoped\\s+│ dashboard\\s+│ intents:read .*│ live`),
+    );
+  });
+
   it('has a command for every route of the API, and each command it names exists', async () => {
     const openapi = (await (await fetch(`${relayer.apiUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
@@ -300,6 +354,19 @@ describe('the relayer CLI', () => {
       ],
       [['frobnicate'], /unknown command/],
       [['keys', 'create', '--tenant', 'nobody'], /no tenant "nobody" .*: create it first with/],
+      [
+        ['keys', 'create', '--tenant', 'acme', '--scope', 'review'],
+        /--scope: scope "review" is not for a tenant key/,
+      ],
+      [
+        ['keys', 'create', '--operator', '--scope', 'everything'],
+        /--scope: unknown scope "everything"/,
+      ],
+      [
+        ['keys', 'create', '--tenant', 'acme', '--expires', '2w'],
+        /--expires: a whole number of minutes/,
+      ],
+      [['keys', 'rotate', '0123456789abcdef', '--grace', 'soon'], /--grace: a whole number/],
     ];
     for (const [args, message] of cases) {
       const result = await relayerCli(args, { RELAYER_API_KEY: 'rly_x' });

@@ -182,7 +182,11 @@ describe('tenant isolation', () => {
           action === 'confirm' ? { txHash: `0x${'1'.repeat(64)}` } : { reason: 'x' },
         ),
       );
-      expect(error.status).toBe(action === 'retry' ? 400 : 403);
+      // Refused for the key's scopes before its body is even read.
+      expect({ status: error.status, code: error.body.code }).toEqual({
+        status: 403,
+        code: 'scope_missing',
+      });
     }
     const globexIds = (await globex.list({ limit: 200 })).intents.map((i) => i.id);
     expect(globexIds).not.toContain(intent.id);

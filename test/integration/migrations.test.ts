@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { createScratchDatabase } from '../../dev/stack/local-world';
 import { parseNewIntent } from '../../domain/intent-request';
+import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
+import { listKeys } from '../../service/api-keys';
 import { recordAudit } from '../../store/audit-log';
 import { batchItems } from '../../store/batches';
 import { openDatabase, type Database } from '../../store/database';
@@ -389,6 +391,41 @@ describe('migrations on a database that holds payments', () => {
       sql`insert into ledger_accounts (owner, kind, asset, balance)
         values ('initech', 'available', 'native', '0')`.execute(db),
     ).rejects.toMatchObject(refused);
+  });
+
+  it('0014 gives each key the scopes its role let it use, none approve; the keys keep working', async () => {
+    const old = await openDatabase(scratch.url, { upTo: '0013_treasury', homeChainId: 31337 });
+    const at = new Date().toISOString();
+    await sql`insert into tenants (id, name, created_at) values ('acme', 'Acme', ${at})`.execute(
+      old.kysely,
+    );
+    for (const [id, role, tenant, revokedAt] of [
+      ['1111111111111111', 'tenant', 'acme', null],
+      ['2222222222222222', 'operator', null, null],
+      ['3333333333333333', 'tenant', 'acme', at],
+    ] as const) {
+      await sql`insert into api_keys (id, role, tenant_id, label, secret_sha256, created_at,
+          revoked_at)
+        values (${id}, ${role}, ${tenant}, 'old', ${'00'.repeat(32)}, ${at}, ${revokedAt})`.execute(
+        old.kysely,
+      );
+    }
+    await old.close();
+
+    database = await openDatabase(scratch.url, { homeChainId: 31337 });
+    const keys = Object.fromEntries(
+      (await listKeys(database)).map((key) => [key.id, key] as const),
+    );
+    expect(keys['1111111111111111']).toMatchObject({
+      scopes: tenantKeyScopes,
+      expiresAt: null,
+      lastUsedAt: null,
+      replacedBy: null,
+      revoked: false,
+    });
+    expect(keys['2222222222222222']).toMatchObject({ scopes: operatorKeyScopes, revoked: false });
+    expect(keys['3333333333333333']).toMatchObject({ scopes: tenantKeyScopes, revoked: true });
+    expect(Object.values(keys).flatMap((key) => key.scopes)).not.toContain('approve');
   });
 
   it('a worker older than its database refuses to start, naming the migration it does not know', async () => {

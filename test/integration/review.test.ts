@@ -121,7 +121,7 @@ describe('operator review of needs_review intents', () => {
       await refusal(tenant.review(intent.id, 'confirm', { txHash: intent.txHash! })),
     ).toMatchObject({
       status: 403,
-      code: 'forbidden',
+      code: 'scope_missing',
     });
 
     const heldBefore = await held();
@@ -307,7 +307,7 @@ describe('operator review of needs_review intents', () => {
     const inReview = await intentInReview({ sent: false });
     expect(await refusal(tenant.review(inReview.id, 'cancel', {}))).toMatchObject({
       status: 403,
-      code: 'forbidden',
+      code: 'scope_missing',
     });
     for (const intent of [confirmed, inReview]) {
       expect((await operator.attempts(intent.id)).map((a) => a.cause)).toEqual(['first']);
@@ -379,7 +379,7 @@ describe('operator review of needs_review intents', () => {
     expect(blocked!.blockedBy).toBe(blocker.id);
     expect(poor).toMatchObject({ balance: parseEther('0.05').toString(), low: true });
     expect(wallets.filter((wallet) => wallet.low)).toHaveLength(1);
-    expect(await refusal(tenant.wallets())).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await refusal(tenant.wallets())).toMatchObject({ status: 403, code: 'scope_missing' });
     const readiness = (await (await fetch(`${api.url}/readyz`)).json()) as { warnings: string[] };
     expect(readiness.warnings).toEqual([
       expect.stringContaining(

@@ -75,7 +75,7 @@ describe("a tenant's wallet pool and retired wallets", () => {
     const { chainId } = world.anvil;
     expect(await refusal(tenant.setWalletPool('acme', chainId, [w1!]))).toEqual({
       status: 403,
-      code: 'forbidden',
+      code: 'scope_missing',
     });
     expect(
       await refusal(operator.setWalletPool('acme', chainId, [w1!, `0x${'12'.repeat(20)}`])),
@@ -130,7 +130,7 @@ describe("a tenant's wallet pool and retired wallets", () => {
     const added = () => world.database.kysely.selectFrom('wallet_signers').selectAll().execute();
     expect(await refusal(tenant.addWallet(wallet, 'kms:alias/hot-9'))).toEqual({
       status: 403,
-      code: 'forbidden',
+      code: 'scope_missing',
     });
     for (const [address, signer] of [
       [wallet, 'vault:secret/hot'],

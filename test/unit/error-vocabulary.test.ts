@@ -12,7 +12,7 @@ import {
 } from '../../domain/errors';
 import { RejectionCode } from '../../domain/rejections';
 import { drainTimeMs } from '../../operations/admission';
-import { errorTable, rejectionTable } from '../../dev/rejection-table';
+import { errorTable, rejectionTable, scopeTable } from '../../dev/rejection-table';
 
 describe('one error vocabulary', () => {
   it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
@@ -27,6 +27,7 @@ describe('one error vocabulary', () => {
   it('is what docs/api.md documents, every code with its status, exit code and meaning', () => {
     const doc = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8');
     expect(doc).toContain(rejectionTable());
+    expect(doc).toContain(scopeTable());
     for (const code of Object.values(RejectionCode)) expect(doc).toContain(`| \`${code}\` |`);
   });
 

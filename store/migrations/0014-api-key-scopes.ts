@@ -1,0 +1,26 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
+import type { MigrationContext } from './migration-context';
+
+/**
+ * Keys get scopes, an expiry, their last use and their successor. Each existing key keeps what
+ * its role let it do (a tenant key submits, reads and manages its webhooks; an operator key
+ * reviews and administers), as the scopes that say so.
+ */
+export const apiKeyScopes = ({ timestamp }: MigrationContext): Migration => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('scopes', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema.alterTable('api_keys').addColumn('expires_at', timestamp).execute();
+    await db.schema.alterTable('api_keys').addColumn('last_used_at', timestamp).execute();
+    await db.schema.alterTable('api_keys').addColumn('replaced_by', 'text').execute();
+    for (const [role, scopes] of [
+      ['tenant', tenantKeyScopes],
+      ['operator', operatorKeyScopes],
+    ] as const) {
+      await sql`update api_keys set scopes = ${scopes.join(' ')} where role = ${role}`.execute(db);
+    }
+  },
+});
