@@ -14,6 +14,7 @@ import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';
 import { RpcProxy } from '../stack/rpc-proxy';
 import { startTemporalServer, type TemporalServer } from '../stack/temporal-server';
+import { startTemporalUi, type TemporalUi } from '../stack/temporal-ui';
 import type { Progress } from '../stack/toolchain';
 import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
 import { clusterEnvironment, composeEnvironment } from './compose-topology';
@@ -48,6 +49,8 @@ export interface ProcessCrash {
 
 export interface Cluster {
   temporal: TemporalServer;
+  /** The Web UI (temporal-ui in docker-compose.yml) on the server's frontend. */
+  ui: TemporalUi;
   temporalPostgres: PostgresServer;
   relayerPostgres: PostgresServer;
   /** The chain (anvil with a block time), the relayer's database, Redis and the first proxy. */
@@ -123,6 +126,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     progress('starting the Temporal server on PostgreSQL (schemas, namespace, search attributes)');
     const temporal = await startTemporalServer({ postgresUrl: temporalPostgres.url, progress });
     stops.push(() => temporal.stop());
+    progress('starting the Temporal Web UI against it');
+    const ui = await startTemporalUi({ temporalAddress: temporal.address, progress });
+    stops.push(() => ui.stop());
     progress('starting anvil (a block a second), Redis, two RPC endpoints, the relayer database');
     const world = await startLocalWorld({
       temporalAddress: temporal.address,
@@ -279,6 +285,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     return {
       temporal,
+      ui,
       temporalPostgres,
       relayerPostgres,
       world,
@@ -305,6 +312,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         ),
         { name: 'api', pid: () => api.child.pid!, metricsUrl: metricsUrlOf(apiEnv) },
         { name: 'temporal server', pid: () => temporal.pid() },
+        { name: 'temporal web ui', pid: () => ui.pid() },
         { name: 'postgres (temporal)', pid: () => temporalPostgres.pid() },
         { name: 'postgres (relayer)', pid: () => relayerPostgres.pid() },
         { name: 'redis', pid: () => world.redis!.pid() },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { localKmsVersion } from '../stack/local-kms';
 import { temporalServerVersion } from '../stack/temporal-server';
+import { temporalUiVersion } from '../stack/temporal-ui';
 
 const root = resolve(__dirname, '../..');
 const composePath = resolve(root, 'docker-compose.yml');
@@ -64,6 +65,10 @@ export function clusterVersions(): Record<string, { tag: string; runs: string }>
       tag: '3',
       runs: `local-kms ${localKmsVersion} (a commit of major version 3), built from the Go module proxy`,
     },
+    'temporalio/ui': {
+      tag: temporalUiVersion.slice(1),
+      runs: `github.com/temporalio/ui-server/v2 ${temporalUiVersion} (cmd/server, the module the Temporal CLI pins), built from the Go module proxy`,
+    },
     'ghcr.io/foundry-rs/foundry': {
       tag: `v${installedVersion('@foundry-rs/anvil')}`,
       runs: `anvil from the npm package @foundry-rs/anvil ${installedVersion('@foundry-rs/anvil')}`,
@@ -75,9 +80,6 @@ export function clusterVersions(): Record<string, { tag: string; runs: string }>
 export const imagesNotRun: Record<string, string> = {
   'payment-relayer':
     'the relayer itself: its entry points run from this checkout (the image builds the same code)',
-  'temporalio/ui':
-    'go.temporal.io/ui-server/v2 (v2.42.1, the tag) is not served by the module proxy here; the ' +
-    "Temporal CLI's `temporal workflow list --query` answers the same visibility filters",
 };
 
 /**

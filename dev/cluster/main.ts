@@ -69,6 +69,7 @@ async function main(): Promise<void> {
   parts.push(
     ['Temporal server (PostgreSQL)', cluster.temporal.address],
     ['its log', cluster.temporal.logPath],
+    ['Temporal Web UI', cluster.ui.url],
     ['relayer database', cluster.world.databaseUrl],
     ['Redis (shared quota)', cluster.world.redis!.url],
     [`chain ${cluster.world.anvil.chainId}: anvil (1 block/s)`, cluster.world.anvil.rpcUrl],

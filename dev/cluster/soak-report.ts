@@ -212,11 +212,11 @@ function checks(figures: SoakFigures, memoryOfProcesses: ProcessMemory[]): Check
       detail: `${figures.refusedByProvider} refused of ${figures.calls.length} calls`,
     },
     {
-      name: 'the needs_review filter on PostgreSQL visibility, then a cancel on-chain',
+      name: 'the needs_review filter on PostgreSQL visibility (CLI and Web UI), then a cancel on-chain',
       ok: !figures.review.problem && figures.review.endedAs === 'failed',
       detail:
         figures.review.problem ??
-        `\`${figures.review.query}\` listed ${figures.review.listed.join(', ')}; ended ${figures.review.endedAs}`,
+        `\`${figures.review.query}\` listed ${figures.review.listed.join(', ')} (the Web UI too); ended ${figures.review.endedAs}`,
     },
     {
       name: 'worker RSS at the end within 10% of 5 min after start',

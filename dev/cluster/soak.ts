@@ -17,7 +17,10 @@ import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { invariantViolations } from '../../test/support/invariants';
 import { operatorOwner } from '../../domain/custody';
+import { chromium } from 'playwright-core';
+import { ensureChromium, offlineChromiumArgs } from '../stack/chromium';
 import { ensureTemporalCli } from '../stack/temporal-binaries';
+import { workflowsListedInWebUi } from '../stack/web-ui-list';
 import { startCluster, type Cluster } from './cluster';
 import { composeEnvironment } from './compose-topology';
 import { growthOfWorkers, type HeapSnapshotTaken } from './heap-growth';
@@ -235,7 +238,7 @@ async function soak(
     `traffic: ${options.rate} intents/s for ${options.minutes} min over ${tenantIds.length} tenants, Q ${options.q} sends/s, ${options.workers} workers`,
   );
 
-  const review = watchReview(cluster, operator, unpayable.id, temporalCli, step).catch(
+  const review = watchReview(cluster, operator, unpayable.id, temporalCli, step, options.out).catch(
     (error: Error): ReviewOutcome => ({ query: '', listed: [], problem: error.message }),
   );
   const heapSnapshots: HeapSnapshotTaken[] = [];
@@ -413,6 +416,8 @@ export interface ReviewOutcome {
   /** `temporal workflow list` with the needs_review filter, against PostgreSQL visibility. */
   query: string;
   listed: string[];
+  /** Whether the Web UI's workflow list under the same filter showed it (in Chromium). */
+  listedInWebUi?: boolean;
   inReviewAfterMs?: number;
   endedAs?: string;
   problem?: string;
@@ -424,6 +429,7 @@ async function watchReview(
   intentId: string,
   temporalCli: Awaited<ReturnType<typeof ensureTemporalCli>>,
   step: (message: string) => void,
+  out: string,
 ): Promise<ReviewOutcome> {
   const query = 'IntentStatus = "needs_review" AND TenantId = "acme"';
   const outcome: ReviewOutcome = { query, listed: [] };
@@ -467,6 +473,20 @@ async function watchReview(
   step(
     `in review after ${(outcome.inReviewAfterMs / 60_000).toFixed(1)} min; temporal workflow list --query '${query}': ${outcome.listed.join(', ') || 'nothing'}`,
   );
+  // What an operator opens: the Web UI's list under the same filter.
+  const screenshot = join(out, 'web-ui-needs-review.png');
+  outcome.listedInWebUi = await workflowsInBrowser(
+    cluster.ui.url,
+    query,
+    outcome.listed,
+    screenshot,
+  )
+    .then(() => true)
+    .catch((error: Error) => {
+      step(`the Web UI did not list it: ${error.message.split('\n')[0]}`);
+      return false;
+    });
+  if (outcome.listedInWebUi) step(`the Web UI (${cluster.ui.url}) lists it too: ${screenshot}`);
   // The row says needs_review a moment before the workflow waits for the decision (409 until then).
   for (let attempt = 0; ; attempt++) {
     try {
@@ -498,8 +518,30 @@ async function watchReview(
   );
   if (!outcome.listed.includes(paymentIntentWorkflowId(intentId))) {
     outcome.problem = 'the needs_review filter did not list it';
+  } else if (!outcome.listedInWebUi) {
+    outcome.problem = 'the Web UI did not list it under the needs_review filter';
   }
   return outcome;
+}
+
+/** The Web UI's list under `query` in a headless, offline Chromium, once it shows `expected`. */
+async function workflowsInBrowser(
+  uiUrl: string,
+  query: string,
+  expected: string[],
+  screenshotPath: string,
+): Promise<void> {
+  const browser = await chromium.launch({
+    executablePath: (await ensureChromium()).path,
+    args: offlineChromiumArgs,
+    headless: true,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await workflowsListedInWebUi(page, uiUrl, query, expected, screenshotPath);
+  } finally {
+    await browser.close();
+  }
 }
 
 /** Events and failed workflow tasks in the histories of up to 50 confirmed intents. */

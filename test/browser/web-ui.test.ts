@@ -15,6 +15,7 @@ import { ensureChromium, offlineChromiumArgs } from '../../dev/stack/chromium';
 import { freePort } from '../../dev/stack/free-port';
 import { startLocalWorld, type LocalWorld } from '../../dev/stack/local-world';
 import { startDevServer } from '../../dev/stack/temporal-servers';
+import { workflowsListedInWebUi } from '../../dev/stack/web-ui-list';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { waitUntilSettled } from '../support/intents';
 import { intentWaitingInReview } from '../support/intent-in-review';
@@ -52,16 +53,8 @@ afterAll(async () => {
   await server?.teardown();
 });
 
-/** The UI's workflow list under `query`, once every id in `expected` is on it. */
-async function listWorkflows(page: Page, query: string, expected: string[], shot: string) {
-  const url = `${uiUrl}/namespaces/default/workflows?query=${encodeURIComponent(query)}`;
-  await page.goto(url);
-  for (const workflowId of expected) {
-    await page.getByText(workflowId, { exact: true }).first().waitFor({ timeout: 30_000 });
-  }
-  await page.screenshot({ path: join(screenshots, shot), fullPage: true });
-  return page.locator('body').innerText();
-}
+const listWorkflows = (page: Page, query: string, expected: string[], shot: string) =>
+  workflowsListedInWebUi(page, uiUrl, query, expected, join(screenshots, shot));
 
 describe('the Temporal Web UI, filtered by the relayer’s search attributes', () => {
   it('lists the confirmed intents under IntentStatus, and the needs_review queue of one tenant with one filter', async () => {
