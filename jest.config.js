@@ -22,6 +22,7 @@ const postgresSuites = [
   'integration/activities',
   'integration/admission',
   'integration/api',
+  'integration/api-scopes',
   'integration/batch',
   'integration/chain-robustness',
   'integration/finality',

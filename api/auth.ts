@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
     scopes?: ReadonlySet<ApiScope>;
+    /** The key's own request limit a minute, when it has one (request-limits.ts). */
+    keyRequestsPerMinute?: number;
   }
   interface FastifyContextConfig {
     /** The scope a key needs for the route; every /v1 route names one (see requireScope). */
@@ -46,6 +48,7 @@ export const requireApiKey =
     }
     request.caller = key.caller;
     request.scopes = key.scopes;
+    request.keyRequestsPerMinute = key.requestsPerMinute;
   };
 
 /**

@@ -8,6 +8,7 @@ import { ApiRejection } from './error-responses';
 
 /** How many requests a minute a key, and an address before its key is checked, may make. */
 export interface RequestLimits {
+  /** For a key without a limit of its own (`keys create --requests-per-minute`). */
   perKeyPerMinute: number;
   perIpPerMinute: number;
   /** Shared by every API process when given; else (or while it is unreachable) per process. */
@@ -42,7 +43,7 @@ export async function requestLimits(
   });
   const options = {
     key: {
-      max: limits.perKeyPerMinute,
+      max: (request: FastifyRequest) => request.keyRequestsPerMinute ?? limits.perKeyPerMinute,
       keyGenerator: (request: FastifyRequest) => `key:${callerOf(request).keyId}`,
     },
     ip: {

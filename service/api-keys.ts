@@ -36,6 +36,8 @@ export interface NewApiKey {
   /** Checked by scopesForKey (domain/api-scopes.ts) against the role; none: all the role's. */
   scopes?: ApiScope[];
   expiresAt?: Date;
+  /** Its own requests a minute (none: the API's default per key). */
+  requestsPerMinute?: number;
 }
 
 export interface ApiKeyInfo {
@@ -48,6 +50,7 @@ export interface ApiKeyInfo {
   expiresAt: string | null;
   lastUsedAt: string | null;
   replacedBy: string | null;
+  requestsPerMinute: number | null;
   revoked: boolean;
 }
 
@@ -55,6 +58,8 @@ export interface ApiKeyInfo {
 export interface AuthenticatedKey {
   caller: Caller;
   scopes: ReadonlySet<ApiScope>;
+  /** The key's own request limit a minute, when it has one. */
+  requestsPerMinute?: number;
 }
 
 /** Why a presented key was turned away, for the 401's message. */
@@ -78,6 +83,7 @@ export async function createApiKey(
     label: key.label,
     scopes: key.scopes ?? [...(key.role === 'tenant' ? tenantKeyScopes : operatorKeyScopes)],
     expiresAt: key.expiresAt ?? null,
+    requestsPerMinute: key.requestsPerMinute ?? null,
   });
   await insertApiKey(database.kysely, stored, now);
   return { id: stored.id, apiKey };
@@ -98,10 +104,12 @@ export async function rotateApiKey(
     const old = await findApiKey(trx, id);
     if (!old || !isLive(old, now) || old.replacedBy) return undefined;
     const { stored, apiKey } = newKey(old);
+    // The grace never lengthens a key's life: one that expires sooner keeps its own end.
+    const graceEnd = new Date(now.getTime() + graceMs);
+    const oldKeyUntil = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    // Replaced first, so a rotation that lost a race to another writes nothing.
+    if (!(await replaceApiKey(trx, id, stored.id, oldKeyUntil))) return undefined;
     await insertApiKey(trx, stored, now);
-    const until = new Date(now.getTime() + graceMs);
-    if (!(await replaceApiKey(trx, id, stored.id, until))) return undefined;
-    const oldKeyUntil = old.expiresAt && old.expiresAt < until ? old.expiresAt : until;
     return { id: stored.id, apiKey, oldKeyUntil: oldKeyUntil.toISOString() };
   });
 }
@@ -117,6 +125,7 @@ function newKey(like: Omit<NewStoredApiKey, 'id' | 'secretSha256'>) {
     label: like.label,
     scopes: like.scopes,
     expiresAt: like.expiresAt,
+    requestsPerMinute: like.requestsPerMinute,
     secretSha256: sha256(secret).toString('hex'),
   };
   return { stored, apiKey: `rly_${id}_${secret}` };
@@ -146,13 +155,19 @@ export async function authenticate(
   if (key.lastUsedAt === null || key.lastUsedAt < notBefore) {
     await noteApiKeyUse(database.kysely, id, now, notBefore);
   }
-  const scopes = new Set(key.scopes);
+  const granted = {
+    scopes: new Set(key.scopes),
+    ...(key.requestsPerMinute !== null && { requestsPerMinute: key.requestsPerMinute }),
+  };
   if (key.role === 'operator') {
-    return { caller: { role: 'operator', keyId: id, label: key.label }, scopes };
+    return { caller: { role: 'operator', keyId: id, label: key.label }, ...granted };
   }
   return key.tenantId === null
     ? 'invalid'
-    : { caller: { role: 'tenant', tenantId: key.tenantId, keyId: id, label: key.label }, scopes };
+    : {
+        caller: { role: 'tenant', tenantId: key.tenantId, keyId: id, label: key.label },
+        ...granted,
+      };
 }
 
 export const revokeKey = (database: Database, id: string, now: Date): Promise<boolean> =>
@@ -169,6 +184,7 @@ export async function listKeys(database: Database): Promise<ApiKeyInfo[]> {
     expiresAt: key.expiresAt?.toISOString() ?? null,
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     replacedBy: key.replacedBy,
+    requestsPerMinute: key.requestsPerMinute,
     revoked: key.revoked,
   }));
 }

@@ -15,6 +15,8 @@ export interface StoredApiKey {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   replacedBy: string | null;
+  /** Its own requests a minute; null: the API's default per key. */
+  requestsPerMinute: number | null;
 }
 
 const dateOrNull = (value: Date | string | null): Date | null =>
@@ -33,11 +35,19 @@ const keyFromRow = (row: Selectable<ApiKeysTable>): StoredApiKey => ({
   expiresAt: dateOrNull(row.expires_at),
   lastUsedAt: dateOrNull(row.last_used_at),
   replacedBy: row.replaced_by,
+  requestsPerMinute: row.requests_per_minute,
 });
 
 export type NewStoredApiKey = Pick<
   StoredApiKey,
-  'id' | 'role' | 'tenantId' | 'label' | 'secretSha256' | 'scopes' | 'expiresAt'
+  | 'id'
+  | 'role'
+  | 'tenantId'
+  | 'label'
+  | 'secretSha256'
+  | 'scopes'
+  | 'expiresAt'
+  | 'requestsPerMinute'
 >;
 
 export async function insertApiKey(
@@ -57,6 +67,7 @@ export async function insertApiKey(
       created_at: now.toISOString(),
       expires_at: key.expiresAt?.toISOString() ?? null,
       replaced_by: null,
+      requests_per_minute: key.requestsPerMinute,
     })
     .execute();
 }
@@ -81,18 +92,15 @@ export async function revokeApiKey(db: Kysely<Schema>, id: string, now: Date): P
 }
 
 /**
- * The key as replaced by `replacedBy`: it works until `until` (or its own expiry, if sooner).
- * False when it is unknown, revoked or already replaced (one successor per key).
+ * The key as replaced by `replacedBy`, working until `expiresAt`. False when it is unknown,
+ * revoked or already replaced (one successor per key).
  */
 export async function replaceApiKey(
   db: Kysely<Schema>,
   id: string,
   replacedBy: string,
-  until: Date,
+  expiresAt: Date,
 ): Promise<boolean> {
-  const key = await findApiKey(db, id);
-  if (!key) return false;
-  const expiresAt = key.expiresAt && key.expiresAt < until ? key.expiresAt : until;
   const result = await db
     .updateTable('api_keys')
     .set({ replaced_by: replacedBy, expires_at: expiresAt.toISOString() })

@@ -42,6 +42,8 @@ export interface ApiKeysTable {
   last_used_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The key that replaced this one by `keys rotate`. */
   replaced_by: string | null;
+  /** Its own request limit a minute; null: the API's API_REQUESTS_PER_KEY_PER_MINUTE. */
+  requests_per_minute: number | null;
 }
 
 /** Every operator (and tenant) action on an intent outside its workflow: who, what, when. */

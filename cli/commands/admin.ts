@@ -46,12 +46,13 @@ const chainIdFlag = (value: string) => {
   return Number(value);
 };
 
-const limit = (value: string) => {
+const wholeFromOne = (flag: string) => (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw badInput(`--max-in-flight: must be a whole number from 1 (got "${value}")`);
+    throw badInput(`${flag}: must be a whole number from 1 (got "${value}")`);
   }
   return Number(value);
 };
+const limit = wholeFromOne('--max-in-flight');
 
 /** A key's scopes for the table: "all" when it holds every one its kind may. */
 const scopesText = (key: ApiKeyInfo): string => {
@@ -190,6 +191,11 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       [] as string[],
     )
     .option(
+      '--requests-per-minute <n>',
+      "its own request limit (default: the API's API_REQUESTS_PER_KEY_PER_MINUTE)",
+      wholeFromOne('--requests-per-minute'),
+    )
+    .option(
       '--expires <duration>',
       'it stops working after this: 90m, 12h, 30d (default: never)',
       durationFlag('--expires'),
@@ -201,6 +207,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         label: string;
         scope: string[];
         expires?: number;
+        requestsPerMinute?: number;
       }) => {
         const options = db();
         if (!!flags.tenant === !!flags.operator)
@@ -210,18 +217,18 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         const now = new Date();
         const expiresAt =
           flags.expires === undefined ? undefined : new Date(now.getTime() + flags.expires);
+        const common = {
+          label: flags.label,
+          scopes: asked.scopes,
+          expiresAt,
+          requestsPerMinute: flags.requestsPerMinute,
+        };
         const created = await books(options.databaseUrl, (database) =>
           createApiKey(
             database,
             flags.operator
-              ? { role: 'operator', label: flags.label, scopes: asked.scopes, expiresAt }
-              : {
-                  role: 'tenant',
-                  tenantId: tenantId(flags.tenant!),
-                  label: flags.label,
-                  scopes: asked.scopes,
-                  expiresAt,
-                },
+              ? { role: 'operator', ...common }
+              : { role: 'tenant', tenantId: tenantId(flags.tenant!), ...common },
             now,
           ),
         ).catch((error: unknown) => {
@@ -281,8 +288,18 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       const now = new Date();
       print(options, all, () => {
         const rows = table(
-          ['id', 'tenant', 'label', 'scopes', 'created', 'expires', 'last used', 'state'],
-          ['left', 'left', 'left', 'left', 'left', 'left', 'left', 'left'],
+          [
+            'id',
+            'tenant',
+            'label',
+            'scopes',
+            'req/min',
+            'created',
+            'expires',
+            'last used',
+            'state',
+          ],
+          ['left', 'left', 'left', 'left', 'right', 'left', 'left', 'left', 'left'],
         );
         for (const key of all)
           rows.push([
@@ -290,6 +307,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
             key.tenantId ?? '(operator)',
             key.label,
             scopesText(key),
+            key.requestsPerMinute ?? 'default',
             toMinute(key.createdAt),
             key.expiresAt ? toMinute(key.expiresAt) : '',
             key.lastUsedAt ? toMinute(key.lastUsedAt) : 'never',

@@ -3,7 +3,7 @@ import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
 import type { MigrationContext } from './migration-context';
 
 /**
- * Keys get scopes, an expiry, their last use and their successor. Each existing key keeps what
+ * Keys get scopes, an expiry, their last use, their successor and a request limit of their own. Each existing key keeps what
  * its role let it do (a tenant key submits, reads and manages its webhooks; an operator key
  * reviews and administers), as the scopes that say so.
  */
@@ -16,6 +16,7 @@ export const apiKeyScopes = ({ timestamp }: MigrationContext): Migration => ({
     await db.schema.alterTable('api_keys').addColumn('expires_at', timestamp).execute();
     await db.schema.alterTable('api_keys').addColumn('last_used_at', timestamp).execute();
     await db.schema.alterTable('api_keys').addColumn('replaced_by', 'text').execute();
+    await db.schema.alterTable('api_keys').addColumn('requests_per_minute', 'integer').execute();
     for (const [role, scopes] of [
       ['tenant', tenantKeyScopes],
       ['operator', operatorKeyScopes],

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { startRedis, type RedisServer } from '../../dev/stack/redis';
 import { freePort } from '../../dev/stack/free-port';
 import type { RequestLimits } from '../../api/request-limits';
+import { createApiKey } from '../../service/api-keys';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
@@ -73,6 +74,21 @@ describe('request limits', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect((await limitedCount(a, 'key')) + (await limitedCount(b, 'key'))).toBe(5);
     expect((await list(b, keys.globex)).status).toBe(200);
+  });
+
+  it('a key with a limit of its own is held to it, shared through Redis; the default still applies to the others', async () => {
+    const limits = { perKeyPerMinute: 1000, perIpPerMinute: 1000 };
+    const [a, b] = [await apiWith(limits, redisServer.url), await apiWith(limits, redisServer.url)];
+    const { apiKey } = await createApiKey(
+      world.database,
+      { role: 'tenant', tenantId: 'acme', label: 'a slow client', requestsPerMinute: 3 },
+      new Date(),
+    );
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await list(i % 2 === 0 ? a : b, apiKey));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers[4]!.headers.get('ratelimit-limit')).toBe('3');
+    expect((await list(a, keys.acme)).status).toBe(200);
   });
 
   it('limits an address before its key is looked up: past the limit, invalid keys get 429, not 401', async () => {
