@@ -112,6 +112,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
       if (scope === undefined)
         throw new Error(`route ${String(route.method)} ${route.url} names no scope`);
       routes.push({ method: String(route.method), url: route.url, scope });
+      // The OpenAPI document names it too: the bearer key, with the scope it must hold.
+      route.schema = { ...route.schema, security: [{ apiKey: [scope] }] };
     });
     await v1.register(intentRoutes, context);
     await v1.register(reviewRoutes, context);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { operatorKeyScopes, tenantKeyScopes, type ApiScope } from '../domain/api-scopes';
+import { scopesForKey, type ApiScope } from '../domain/api-scopes';
 import { UnknownTenantError } from '../domain/errors';
 import {
   findApiKey,
@@ -58,7 +58,7 @@ export interface ApiKeyInfo {
 export interface AuthenticatedKey {
   caller: Caller;
   scopes: ReadonlySet<ApiScope>;
-  /** The key's own request limit a minute, when it has one. */
+  /** Its request limit a minute: its own, else its tenant's default, when either is set. */
   requestsPerMinute?: number;
 }
 
@@ -77,11 +77,14 @@ export async function createApiKey(
       throw new UnknownTenantError(key.tenantId);
     }
   }
+  // The CLI asks scopesForKey first, naming the flag; here the same rule holds for any caller.
+  const scopes = scopesForKey(key.scopes ?? [], key.role === 'tenant');
+  if ('problem' in scopes) throw new Error(`a key cannot be made so: ${scopes.problem}`);
   const { stored, apiKey } = newKey({
     role: key.role,
     tenantId: key.role === 'tenant' ? key.tenantId! : null,
     label: key.label,
-    scopes: key.scopes ?? [...(key.role === 'tenant' ? tenantKeyScopes : operatorKeyScopes)],
+    scopes: scopes.scopes,
     expiresAt: key.expiresAt ?? null,
     requestsPerMinute: key.requestsPerMinute ?? null,
   });
@@ -155,9 +158,10 @@ export async function authenticate(
   if (key.lastUsedAt === null || key.lastUsedAt < notBefore) {
     await noteApiKeyUse(database.kysely, id, now, notBefore);
   }
+  const limit = key.requestsPerMinute ?? key.tenantRequestsPerMinute;
   const granted = {
     scopes: new Set(key.scopes),
-    ...(key.requestsPerMinute !== null && { requestsPerMinute: key.requestsPerMinute }),
+    ...(limit !== null && { requestsPerMinute: limit }),
   };
   if (key.role === 'operator') {
     return { caller: { role: 'operator', keyId: id, label: key.label }, ...granted };

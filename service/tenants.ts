@@ -34,6 +34,8 @@ export interface TenantSetup {
   name: string;
   /** Its open-intent limit; unset: the relayer's default. */
   maxInFlight?: number;
+  /** Requests a minute for each of its keys without their own limit; unset: the API's default. */
+  requestsPerMinute?: number;
   /** Credited to its native book on the chain (unnamed: the one chain the relayer serves). */
   deposit?: { chainId?: number; wei: bigint };
 }

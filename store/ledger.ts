@@ -96,7 +96,12 @@ export async function post(
 
 export async function createTenant(
   database: Database,
-  tenant: { id: string; name: string; maxInFlight?: number | null },
+  tenant: {
+    id: string;
+    name: string;
+    maxInFlight?: number | null;
+    requestsPerMinute?: number | null;
+  },
   now: Date,
 ): Promise<void> {
   await database.transaction(async (trx) => {
@@ -106,6 +111,7 @@ export async function createTenant(
         id: tenant.id,
         name: tenant.name,
         max_in_flight: tenant.maxInFlight ?? null,
+        requests_per_minute: tenant.requestsPerMinute ?? null,
         created_at: now.toISOString(),
       })
       .onConflict((conflict) => conflict.column('id').doNothing())

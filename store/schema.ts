@@ -19,6 +19,8 @@ export interface TenantsTable {
   name: string;
   /** Intents of the tenant open at once; null = the relayer's default. */
   max_in_flight: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Requests a minute for each of its keys without a limit of their own; null: the API's. */
+  requests_per_minute: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 

@@ -95,6 +95,11 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .option('--name <name>', 'display name (default: the id)')
     .option('--max-in-flight <n>', 'its open-intent limit (default: TENANT_MAX_IN_FLIGHT)', limit)
     .option(
+      '--requests-per-minute <n>',
+      "each of its keys' request limit, unless a key has its own (default: API_REQUESTS_PER_KEY_PER_MINUTE)",
+      wholeFromOne('--requests-per-minute'),
+    )
+    .option(
       '--deposit <ether>',
       'credit its native book on the chain this much',
       ether('--deposit'),
@@ -103,7 +108,13 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .action(
       async (
         id: string,
-        flags: { name?: string; maxInFlight?: number; deposit?: bigint; chainId?: number },
+        flags: {
+          name?: string;
+          maxInFlight?: number;
+          requestsPerMinute?: number;
+          deposit?: bigint;
+          chainId?: number;
+        },
       ) => {
         const options = db();
         const tenant = tenantId(id);
@@ -114,6 +125,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
               id: tenant,
               name: flags.name ?? tenant,
               maxInFlight: flags.maxInFlight,
+              requestsPerMinute: flags.requestsPerMinute,
               ...(flags.deposit !== undefined && {
                 deposit: { chainId: flags.chainId, wei: flags.deposit },
               }),

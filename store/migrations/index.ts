@@ -13,7 +13,7 @@ import { reasonCodes } from './0010-reason-codes';
 import { booksPerChain } from './0011-books-per-chain';
 import { finality } from './0012-finality';
 import { treasury } from './0013-treasury';
-import { apiKeyScopes } from './0014-api-key-scopes';
+import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 
@@ -35,7 +35,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0011_books_per_chain': booksPerChain(context),
   '0012_finality': finality(context),
   '0013_treasury': treasury(context),
-  '0014_api_key_scopes': apiKeyScopes(context),
+  '0014_api_key_scopes_and_limits': apiKeyScopesAndLimits(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -55,6 +55,23 @@ describe('scoped API keys', () => {
     expect(operatorKeyScopes).toContain(ApiScope.intentsRead);
   });
 
+  it("the OpenAPI document names each operation's scope", async () => {
+    type Operations = Record<string, Record<string, { security?: unknown }>>;
+    const { paths } = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
+      paths: Operations;
+    };
+    for (const route of api.api.routes) {
+      const path = route.url.replace(/:(\w+)/g, '{$1}');
+      expect({
+        route: `${route.method} ${route.url}`,
+        security: paths[path]?.[route.method.toLowerCase()]?.security,
+      }).toEqual({
+        route: `${route.method} ${route.url}`,
+        security: [{ apiKey: [route.scope] }],
+      });
+    }
+  });
+
   it('every route refuses a key without its scope: 403 scope_missing naming it, nothing written', async () => {
     const refused: string[] = [];
     for (const route of api.api.routes) {
@@ -103,6 +120,14 @@ describe('scoped API keys', () => {
       code: 'scope_missing',
       message: 'this needs the scope intents:write; the key has: intents:read',
     });
+  });
+
+  it('no key gets a scope its kind may not hold, whoever makes it', async () => {
+    const before = await databaseSnapshot(world);
+    await expect(keyWith([ApiScope.review], true)).rejects.toThrow(
+      'a key cannot be made so: scope "review" is not for a tenant key',
+    );
+    expect(await databaseSnapshot(world)).toEqual(before);
   });
 
   it('an expired key is a 401 that says so', async () => {

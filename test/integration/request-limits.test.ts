@@ -3,6 +3,7 @@ import { startRedis, type RedisServer } from '../../dev/stack/redis';
 import { freePort } from '../../dev/stack/free-port';
 import type { RequestLimits } from '../../api/request-limits';
 import { createApiKey } from '../../service/api-keys';
+import { setUpTenant } from '../../service/tenants';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
@@ -89,6 +90,32 @@ describe('request limits', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
     expect(answers[4]!.headers.get('ratelimit-limit')).toBe('3');
     expect((await list(a, keys.acme)).status).toBe(200);
+  });
+
+  it("a tenant's default limit holds each of its keys without one of their own; a key's own wins", async () => {
+    const api = await apiWith({ perKeyPerMinute: 1000, perIpPerMinute: 1000 });
+    await setUpTenant(
+      world.database,
+      { id: 'slowco', name: 'Slow', requestsPerMinute: 2 },
+      new Date(),
+    );
+    const keyOf = async (requestsPerMinute?: number) =>
+      (
+        await createApiKey(
+          world.database,
+          { role: 'tenant', tenantId: 'slowco', label: 'slow', requestsPerMinute },
+          new Date(),
+        )
+      ).apiKey;
+    const [plain, own] = [await keyOf(), await keyOf(4)];
+    const statuses = async (key: string, n: number) => {
+      const answers = [];
+      for (let i = 0; i < n; i++) answers.push((await list(api, key)).status);
+      return answers;
+    };
+    expect(await statuses(plain, 3)).toEqual([200, 200, 429]);
+    expect(await statuses(own, 5)).toEqual([200, 200, 200, 200, 429]);
+    expect(await statuses(keys.acme, 3)).toEqual([200, 200, 200]);
   });
 
   it('limits an address before its key is looked up: past the limit, invalid keys get 429, not 401', async () => {

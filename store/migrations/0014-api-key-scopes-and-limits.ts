@@ -3,11 +3,12 @@ import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
 import type { MigrationContext } from './migration-context';
 
 /**
- * Keys get scopes, an expiry, their last use, their successor and a request limit of their own. Each existing key keeps what
+ * Keys get scopes, an expiry, their last use, their successor and a request limit of their own;
+ * tenants a default request limit for their keys. Each existing key keeps what
  * its role let it do (a tenant key submits, reads and manages its webhooks; an operator key
  * reviews and administers), as the scopes that say so.
  */
-export const apiKeyScopes = ({ timestamp }: MigrationContext): Migration => ({
+export const apiKeyScopesAndLimits = ({ timestamp }: MigrationContext): Migration => ({
   async up(db: Kysely<unknown>) {
     await db.schema
       .alterTable('api_keys')
@@ -17,6 +18,7 @@ export const apiKeyScopes = ({ timestamp }: MigrationContext): Migration => ({
     await db.schema.alterTable('api_keys').addColumn('last_used_at', timestamp).execute();
     await db.schema.alterTable('api_keys').addColumn('replaced_by', 'text').execute();
     await db.schema.alterTable('api_keys').addColumn('requests_per_minute', 'integer').execute();
+    await db.schema.alterTable('tenants').addColumn('requests_per_minute', 'integer').execute();
     for (const [role, scopes] of [
       ['tenant', tenantKeyScopes],
       ['operator', operatorKeyScopes],
