@@ -1,17 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
-import { authenticate } from '../service/api-keys';
+import { authenticate, type AuthenticatedKey } from '../service/api-keys';
 import type { Caller } from '../service/caller';
 import type { ServiceDependencies } from '../service/dependencies';
 import { ApiRejection } from './error-responses';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller?: Caller;
-    scopes?: ReadonlySet<ApiScope>;
-    /** The key's own request limit a minute, when it has one (request-limits.ts). */
-    keyRequestsPerMinute?: number;
+    /** The key the request came with: who it acts for, its scopes, its request limit. */
+    apiKey?: AuthenticatedKey;
   }
   interface FastifyContextConfig {
     /** The scope a key needs for the route; every /v1 route names one (see requireScope). */
@@ -46,9 +44,7 @@ export const requireApiKey =
           : 'the API key is not valid (unknown, revoked or malformed)',
       );
     }
-    request.caller = key.caller;
-    request.scopes = key.scopes;
-    request.keyRequestsPerMinute = key.requestsPerMinute;
+    request.apiKey = key;
   };
 
 /**
@@ -56,20 +52,23 @@ export const requireApiKey =
  * is read or anything is written.
  */
 export async function requireScope(request: FastifyRequest): Promise<void> {
-  const needed = request.routeOptions.config.scope;
-  if (needed === undefined) throw new Error(`route ${request.routeOptions.url} names no scope`);
-  if (request.scopes?.has(needed)) return;
-  const held = [...(request.scopes ?? [])].join(', ') || 'none';
+  // Every /v1 route names one: buildApi refuses to register a route that does not.
+  const needed = request.routeOptions.config.scope!;
+  const { scopes } = keyOf(request);
+  if (scopes.has(needed)) return;
+  const held = [...scopes].join(', ') || 'none';
   throw new ApiRejection(
     RejectionCode.scopeMissing,
     `this needs the scope ${needed}; the key has: ${held}`,
   );
 }
 
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new Error('route is missing requireApiKey');
-  return request.caller;
+export function keyOf(request: FastifyRequest): AuthenticatedKey {
+  if (!request.apiKey) throw new Error('route is missing requireApiKey');
+  return request.apiKey;
 }
+
+export const callerOf = (request: FastifyRequest): Caller => keyOf(request).caller;
 
 export function tenantOf(request: FastifyRequest): Extract<Caller, { role: 'tenant' }> {
   const caller = callerOf(request);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { RejectionCode } from '../domain/rejections';
-import { callerOf } from './auth';
+import { callerOf, keyOf } from './auth';
 import { ApiRejection } from './error-responses';
 
 /** How many requests a minute a key, and an address before its key is checked, may make. */
@@ -43,7 +43,7 @@ export async function requestLimits(
   });
   const options = {
     key: {
-      max: (request: FastifyRequest) => request.keyRequestsPerMinute ?? limits.perKeyPerMinute,
+      max: (request: FastifyRequest) => keyOf(request).requestsPerMinute ?? limits.perKeyPerMinute,
       keyGenerator: (request: FastifyRequest) => `key:${callerOf(request).keyId}`,
     },
     ip: {
@@ -88,9 +88,7 @@ export async function requestLimits(
     reply.header('ratelimit-reset', result.ttlInSeconds);
     throw new ApiRejection(
       RejectionCode.rateLimited,
-      kind === 'key'
-        ? `this key made more than ${result.max} requests this minute: come back in ${result.ttlInSeconds} s`
-        : `this address made more than ${result.max} requests this minute: come back in ${result.ttlInSeconds} s`,
+      `this ${kind === 'key' ? 'key' : 'address'} made more than ${result.max} requests this minute: come back in ${result.ttlInSeconds} s`,
       { retryAfterMs: result.ttl },
     );
   };

@@ -16,7 +16,7 @@ import {
   isExecutable,
   onPath,
   progressOf,
-  runCommand,
+  goInstall,
   ToolchainMissingError,
   type Progress,
   type ResolvedTool,
@@ -50,15 +50,10 @@ export async function ensureLocalKms(
     );
   }
   progress(`building local-kms ${localKmsVersion} with Go into ${cachedBinary} (once)`);
-  await runCommand(
-    'go',
-    ['install', `github.com/nsmithuk/local-kms@${localKmsVersion}`],
+  await goInstall(
+    `github.com/nsmithuk/local-kms@${localKmsVersion}`,
+    join(cachedBinary, '..'),
     progress,
-    {
-      ...process.env,
-      GOBIN: join(cachedBinary, '..'),
-      GOFLAGS: '-buildvcs=false',
-    },
   );
   return { path: cachedBinary, source: 'built now' };
 }

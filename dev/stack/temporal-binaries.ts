@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { freePort } from './free-port';
 import { waitFor } from './wait-for';
 import {
+  goInstall,
   cacheDir,
   fromEnv,
   isExecutable,
@@ -76,15 +77,10 @@ export async function ensureTemporalCli(progress: Progress = () => {}): Promise<
   progress(
     `building Temporal CLI ${temporalCliVersion} with Go into ${cliCachePath} (once; a few minutes)`,
   );
-  await runCommand(
-    'go',
-    ['install', `github.com/temporalio/cli/cmd/temporal@${temporalCliVersion}`],
+  await goInstall(
+    `github.com/temporalio/cli/cmd/temporal@${temporalCliVersion}`,
+    join(cacheDir, `temporal-cli-${temporalCliVersion}`),
     progress,
-    {
-      ...process.env,
-      GOBIN: join(cacheDir, `temporal-cli-${temporalCliVersion}`),
-      GOFLAGS: '-buildvcs=false',
-    },
   );
   return existing(cliCachePath, 'built now');
 }

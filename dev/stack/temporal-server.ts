@@ -10,6 +10,7 @@ import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
 import { startTemporalFrontend } from './temporal-frontend';
 import {
+  goInstall,
   cacheDir,
   isExecutable,
   onPath,
@@ -50,16 +51,7 @@ export async function ensureTemporalServer(
       progress(
         `building go.temporal.io/server/${pkg}@${temporalServerVersion} with Go (once; minutes)`,
       );
-      await runCommand(
-        'go',
-        ['install', `go.temporal.io/server/${pkg}@${temporalServerVersion}`],
-        progress,
-        {
-          ...process.env,
-          GOBIN: build,
-          GOFLAGS: '-buildvcs=false',
-        },
-      );
+      await goInstall(`go.temporal.io/server/${pkg}@${temporalServerVersion}`, build, progress);
       mkdirSync(serverCache, { recursive: true });
       renameSync(join(build, built), name);
     }

@@ -9,7 +9,7 @@ import {
   cacheDir,
   isExecutable,
   onPath,
-  runCommand,
+  goInstall,
   ToolchainMissingError,
   type Progress,
   type ResolvedTool,
@@ -36,11 +36,10 @@ export async function ensureTemporalUi(progress: Progress): Promise<ResolvedTool
   const build = mkdtempSync(join(tmpdir(), 'temporal-ui-build-'));
   try {
     progress(`building github.com/temporalio/ui-server/v2@${temporalUiVersion} with Go (once)`);
-    await runCommand(
-      'go',
-      ['install', `github.com/temporalio/ui-server/v2/cmd/server@${temporalUiVersion}`],
+    await goInstall(
+      `github.com/temporalio/ui-server/v2/cmd/server@${temporalUiVersion}`,
+      build,
       progress,
-      { ...process.env, GOBIN: build, GOFLAGS: '-buildvcs=false' },
     );
     mkdirSync(join(cachedBinary, '..'), { recursive: true });
     // `go install` names it `server`: kept under a name that says which.

@@ -95,6 +95,17 @@ export function runCommand(
   });
 }
 
+/**
+ * `go install <module>` from the Go module proxy into `binDir` (Go's own build and module caches
+ * make a second build of the same version quick).
+ */
+export const goInstall = (module: string, binDir: string, progress: Progress): Promise<void> =>
+  runCommand('go', ['install', module], progress, {
+    ...process.env,
+    GOBIN: binDir,
+    GOFLAGS: '-buildvcs=false',
+  });
+
 /** Root with apt-get: this process may install Debian packages itself. */
 export const mayInstallDebianPackages = (): boolean =>
   process.platform === 'linux' && userInfo().uid === 0 && onPath('apt-get') !== undefined;
