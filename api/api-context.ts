@@ -8,6 +8,8 @@ export interface ApiDependencies extends ServiceDependencies {
   registry: Registry;
   /** Requests per key and per address (API_REQUESTS_PER_*); none: not limited. */
   requestLimits?: RequestLimits;
+  /** Traces are on (workers/tracing.ts): requests' spans are named by route, logs carry ids. */
+  traced?: boolean;
 }
 
 /** What every route plugin is handed. */

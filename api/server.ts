@@ -14,6 +14,7 @@ import { requestLimits } from './request-limits';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
+import { activeTraceIds, nameActiveSpan } from '../domain/tracer';
 import { assetRoutes } from './routes/assets';
 import { balanceRoutes } from './routes/balances';
 import { batchRoutes } from './routes/batches';
@@ -51,7 +52,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   const metrics = new ApiMetrics(deps.registry, deps.database);
   const context: ApiContext = { deps, metrics, isClosing: () => closing };
   const app = Fastify({
-    logger: { level: 'warn' },
+    // One JSON line each, with the trace it belongs to when traces are on.
+    logger: { level: 'warn', ...(deps.traced && { mixin: activeTraceIds }) },
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   // `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes
@@ -62,6 +64,13 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
+  if (deps.traced) {
+    // The HTTP server's span knows the method only: the route says which request it was.
+    app.addHook('onRequest', async (request) => {
+      const route = request.routeOptions.url;
+      if (route) nameActiveSpan(`${request.method} ${route}`, { 'http.route': route });
+    });
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((error, request, reply) => {

@@ -1,5 +1,6 @@
 import { table } from '../cli/table';
 import { ensureChromium } from './stack/chromium';
+import { ensureJaeger } from './stack/jaeger';
 import { ensureLocalKms } from './stack/local-kms';
 import { ensurePostgresBinaries } from './stack/postgres';
 import { ensureRedisServer } from './stack/redis';
@@ -31,6 +32,7 @@ const parts: Record<string, { why: string; ensure(progress: Progress): Promise<R
   postgres: { why: 'the store suites on PostgreSQL', ensure: ensurePostgresBinaries },
   'local-kms': { why: 'AWS KMS signing (secp256k1) in the signer tests', ensure: ensureLocalKms },
   chromium: { why: 'the Web UI test', ensure: ensureChromium },
+  jaeger: { why: 'the trace test: one trace per intent, end to end', ensure: ensureJaeger },
 };
 
 /**

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { addressRefusal, urlRefusal, type EndpointPolicy } from '../domain/webhooks';
+import { inSpan } from '../domain/tracer';
 
 /** Why a receiver was not reached, or was reached and refused: the delivery log says it. */
 export class DeliveryRefusedError extends Error {
@@ -63,6 +64,18 @@ export function postWebhook(
   const refusal = urlRefusal(url, policy);
   if (refusal) return Promise.reject(new DeliveryRefusedError(refusal));
   const target = new URL(url);
+  return inSpan('webhook delivery', { 'server.address': target.host }, () =>
+    post(target, body, headers, policy, timeoutMs),
+  );
+}
+
+function post(
+  target: URL,
+  body: string,
+  headers: Record<string, string>,
+  policy: EndpointPolicy,
+  timeoutMs: number,
+): Promise<number> {
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     // Past the deadline, hanging or slow: this attempt has failed, the next one comes later.

@@ -4,7 +4,7 @@ import type { SharedParts } from './process-parts';
 
 /** The HTTP API, on the process's database, chains (for review checks), client and metrics. */
 export async function startApiRole(
-  { config, metrics, database, chains, client, redis }: SharedParts,
+  { config, metrics, database, chains, client, redis, tracing }: SharedParts,
   { eagerStart }: { eagerStart: boolean },
 ) {
   const api = await buildApi({
@@ -23,6 +23,7 @@ export async function startApiRole(
       perIpPerMinute: config.apiRequestsPerIpPerMinute,
       ...(redis && { redis }),
     },
+    traced: tracing !== undefined,
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });

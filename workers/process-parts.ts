@@ -7,6 +7,7 @@ import type { ChainRegistry } from '../chain/chain';
 import type { Database } from '../store/database';
 import type { RelayerConfig } from './config/load';
 import type { SignerFactory } from './wallet-signers';
+import type { Tracing } from './tracing';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 
 /** What one relayer process opens once and its roles share. */
@@ -23,4 +24,6 @@ export interface SharedParts {
   connection: NativeConnection;
   /** The process's Redis (REDIS_URL), when it has one. */
   redis?: Redis;
+  /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT), when they are on. */
+  tracing?: Tracing;
 }

@@ -16,6 +16,7 @@ import { startRpcBudgets } from './rpc-budgets';
 import { chainReadSharing } from './chain-read-sharing';
 import { signerFactory, walletSigners } from './wallet-signers';
 import { rpcResponseCounter } from './rpc-metrics';
+import { startTracing } from './tracing';
 import { startApiRole } from './api-role';
 import { startWorkerRole } from './worker-role';
 
@@ -45,6 +46,16 @@ export async function startRelayerProcess(
   roles: readonly Role[] = ['worker'],
 ): Promise<RelayerProcess> {
   const processId = newProcessId();
+  // First: what the process loads next (its HTTP server, its clients) is then instrumented.
+  const tracing =
+    config.otlpEndpoint === undefined
+      ? undefined
+      : startTracing({
+          endpoint: config.otlpEndpoint,
+          serviceName: config.serviceName,
+          processId,
+          roles,
+        });
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const stopHeapWatch = watchHeapAfterFullGc(metrics);
@@ -65,12 +76,16 @@ export async function startRelayerProcess(
   const signers = walletSigners(config, signerFor);
   const chains = createChainRegistry(
     evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers, sharing).map(
-      createEvmChain,
+      (settings) => createEvmChain({ ...settings, ...(tracing && { traced: true }) }),
     ),
   );
   // One native connection per process, shared by the workers and the client.
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporalNamespace,
+    ...(tracing && { interceptors: tracing.clientInterceptors }),
+  });
   const shared = {
     config,
     processId,
@@ -83,6 +98,7 @@ export async function startRelayerProcess(
     client,
     connection,
     redis,
+    tracing,
   };
   const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
   const api = roles.includes('api')
@@ -113,6 +129,7 @@ export async function startRelayerProcess(
       await connection.close();
       await database.close();
       stopHeapWatch();
+      await tracing?.shutdown();
     },
   };
 }

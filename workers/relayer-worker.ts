@@ -6,6 +6,7 @@ import type { Failpoints } from '../activities/failpoints';
 import { failpointsAtActivityEnd } from './failpoint-interceptor';
 import { RunStats } from './run-stats';
 import { typedFailures } from './typed-failures';
+import type { Tracing } from './tracing';
 import { workflowCode } from './workflow-code';
 
 export interface RelayerWorkerOptions {
@@ -29,6 +30,8 @@ export interface RelayerWorkerOptions {
   stats?: RunStats;
   /** Delivery slots on the webhooks queue (none: this process delivers no webhooks). */
   webhookSlots?: number;
+  /** Spans for workflows and steps (OTEL_EXPORTER_OTLP_ENDPOINT); none: not a line of it runs. */
+  tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
 }
 
 export interface RelayerWorker {
@@ -49,22 +52,28 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   // returns a permit this process holds.
   const { acquireThrottle, pumpWebhooks, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
-  // Outermost first: stats (inside) sees the activity's own error, before it becomes a failure,
-  // and a panic planned at an activity's end (innermost) as a bug in the activity.
+  // Outermost first: a step's span holds all of it; stats (inside typedFailures) sees the
+  // activity's own error, before it becomes a failure, and a panic planned at an activity's end
+  // (innermost) as a bug in the activity.
+  const { tracing } = options;
+  const { workflowModules, ...workflowBundle } = workflowCode(tracing !== undefined);
   const interceptors = {
     activity: [
+      ...(tracing ? [tracing.activityInterceptors] : []),
       typedFailures,
       stats.interceptor,
       ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
     ],
+    ...(workflowModules && { workflowModules }),
   };
+  const workflowParts = { ...workflowBundle, ...(tracing && { sinks: tracing.sinks }) };
   const [pool, throttle, releases, webhooks] = await Promise.all([
     Worker.create({
       interceptors,
       connection,
       namespace,
       taskQueue,
-      ...workflowCode(),
+      ...workflowParts,
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
       maxConcurrentLocalActivityExecutions: options.poolWidth,
@@ -101,7 +110,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
           connection,
           namespace,
           taskQueue: webhookTaskQueue(taskQueue),
-          ...workflowCode(),
+          ...workflowParts,
           activities: { pumpWebhooks },
           maxConcurrentActivityTaskExecutions: options.webhookSlots,
           shutdownGraceTime: options.drainTimeoutMs,

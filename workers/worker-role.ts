@@ -35,6 +35,7 @@ export async function startWorkerRole({
   client,
   connection,
   failpoints,
+  tracing,
 }: SharedParts) {
   await checkSigners(signers);
   for (const chainId of chains.chainIds) {
@@ -93,6 +94,7 @@ export async function startWorkerRole({
     failpoints,
     // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
     ...(config.webhookSecretsKey && { webhookSlots: config.webhookPoolWidth }),
+    ...(tracing && { tracing }),
   });
   const webhookDispatch =
     config.webhookSecretsKey &&

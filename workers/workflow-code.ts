@@ -1,21 +1,49 @@
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ConfigError } from './config/load';
 
 /** Resolved only when workflows are bundled from source: a compiled process has no sources. */
 const workflowsPath = (): string => require.resolve('../workflows');
 
 /**
+ * The workflow interceptors of traces (workflow and activity spans, the context carried to each
+ * step): in a bundle only when tracing is on, so a process without it evaluates none of it.
+ */
+const tracingWorkflowModules = (): string[] => [
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+];
+
+/** Where the traced twin of a prebuilt bundle is (`npm run build:workflow` writes both). */
+export const tracedBundlePath = (bundlePath: string): string =>
+  bundlePath.replace(/(\.js)?$/, '.traced.js');
+
+/**
  * Workers run the prebuilt bundle named by WORKFLOW_BUNDLE_PATH (`npm run build:workflow`; what
- * production images do), and otherwise bundle workflows/ from source at start. Only an explicit
- * path is trusted: a leftover bundle could silently run older workflow code.
+ * production images do), or its traced twin when tracing is on, and otherwise bundle workflows/
+ * from source at start. Only an explicit path is trusted: a leftover bundle could silently run
+ * older workflow code.
  */
 export function workflowCode(
+  traced: boolean,
   bundlePath = process.env.WORKFLOW_BUNDLE_PATH,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> {
-  return bundlePath
-    ? { workflowBundle: { codePath: bundlePath } }
-    : { workflowsPath: workflowsPath(), bundlerOptions: { webpackConfigHook: compiledForNode } };
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> & {
+  workflowModules?: string[];
+} {
+  if (bundlePath) {
+    const codePath = traced ? tracedBundlePath(bundlePath) : bundlePath;
+    if (!existsSync(codePath)) {
+      throw new ConfigError([
+        `WORKFLOW_BUNDLE_PATH: ${codePath} is missing${traced ? ' (tracing is on: OTEL_EXPORTER_OTLP_ENDPOINT is set)' : ''}; npm run build:workflow writes it`,
+      ]);
+    }
+    return { workflowBundle: { codePath } };
+  }
+  return {
+    workflowsPath: workflowsPath(),
+    bundlerOptions: { webpackConfigHook: compiledForNode },
+    ...(traced && { workflowModules: tracingWorkflowModules() }),
+  };
 }
 
 /**
@@ -41,15 +69,28 @@ interface SwcOptions {
   jsc?: { target?: string };
 }
 
-/** Writes the bundle to `path`; returns its code. */
-export async function writeWorkflowBundle(path: string, from = workflowsPath()): Promise<string> {
+/** Writes the bundle to `path` (with the tracing interceptors when `traced`); returns its code. */
+export async function writeWorkflowBundle(
+  path: string,
+  { from = workflowsPath(), traced = false }: { from?: string; traced?: boolean } = {},
+): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
+    ...(traced && { workflowInterceptorModules: tracingWorkflowModules() }),
     logger: new DefaultLogger('WARN'),
     webpackConfigHook: compiledForNode,
   });
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, code);
+  return code;
+}
+
+/** The bundle and its traced twin, as a deployment needs them (`npm run build:workflow`). */
+export async function writeWorkflowBundles(path: string, from?: string): Promise<string> {
+  const [code] = await Promise.all([
+    writeWorkflowBundle(path, { ...(from && { from }) }),
+    writeWorkflowBundle(tracedBundlePath(path), { ...(from && { from }), traced: true }),
+  ]);
   return code;
 }
 

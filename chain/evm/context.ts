@@ -19,6 +19,7 @@ import type { GasPricing } from '../chain-traits';
 import { CodeProbe } from '../code-probe';
 import { classifyRpcError, RpcErrorKind } from '../evm-rpc-errors';
 import { metered, type RpcGate } from '../metered-transport';
+import { traced } from '../traced-transport';
 import type { WalletSigner } from '../signers/wallet-signer';
 import { blocksKept, endpointLabel, type EvmChainSettings } from './settings';
 
@@ -72,9 +73,11 @@ export interface EvmContext {
 export function createEvmContext(settings: EvmChainSettings): EvmContext {
   const { chainId, budget } = settings;
   const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
+  const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
   const endpoints = settings.rpcUrls.map((url, i) => {
     const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
-    return budget ? metered(endpoint, gates[i]!) : endpoint;
+    const spending = budget ? metered(endpoint, gates[i]!) : endpoint;
+    return settings.traced ? traced(spending, { endpoint: endpointLabel(url), unitsOf }) : spending;
   });
   const client = createPublicClient({
     transport: fallback(endpoints, { retryCount: 0 }),
@@ -116,7 +119,6 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
     }
   };
 
-  const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
   const own = ownChainReads(client);
   const reads = settings.shareReads?.(chainId, own) ?? own;
   const watcher = new BlockWatcher(client, reads, {

@@ -36,6 +36,8 @@ export interface EvmChainSettings {
   /** When a block is final: the node's `finalized` tag (the default), or this many blocks deep. */
   finality?: Finality;
   onRpcResponse?: (event: RpcResponseEvent) => void;
+  /** Each JSON-RPC call a span (traces on); off, the transport is not even wrapped. */
+  traced?: boolean;
   /** The provider's budget: every call of every endpoint spends from that endpoint's. */
   budget?: ChainBudget;
   /** Shares the process's own reads of head, receipts and balances with the fleet. */

@@ -7,6 +7,7 @@ import {
 } from 'viem';
 import { toAccount, type LocalAccount } from 'viem/accounts';
 import { RelayerError, SignerMismatchError, SignerUnavailableError } from '../../domain/errors';
+import { inSpan } from '../../domain/tracer';
 import type { Hex } from '../../domain/transfer';
 
 /**
@@ -81,7 +82,15 @@ export async function signChecked(
   const wallet = signer.account.address;
   let rawTx: Hex;
   try {
-    rawTx = await signer.account.signTransaction(transaction);
+    rawTx = await inSpan(
+      'sign transaction',
+      {
+        'relayer.signer': signer.keyLabel,
+        'relayer.wallet': wallet,
+        'relayer.nonce': transaction.nonce ?? -1,
+      },
+      () => signer.account.signTransaction(transaction),
+    );
   } catch (error) {
     if (error instanceof RelayerError) throw error;
     throw new SignerUnavailableError(wallet, signer.keyLabel, error);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createApiKey } from '../../service/api-keys';
-import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { writeWorkflowBundles } from '../../workers/workflow-code';
 import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
 import { parseEther } from 'viem';
@@ -14,6 +14,7 @@ import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startPostgres, type PostgresServer } from '../stack/postgres';
 import { RpcProxy } from '../stack/rpc-proxy';
 import { startTemporalServer, type TemporalServer } from '../stack/temporal-server';
+import { startJaeger, type Jaeger } from '../stack/jaeger';
 import { startTemporalUi, type TemporalUi } from '../stack/temporal-ui';
 import type { Progress } from '../stack/toolchain';
 import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
@@ -51,6 +52,8 @@ export interface Cluster {
   temporal: TemporalServer;
   /** The Web UI (temporal-ui in docker-compose.yml) on the server's frontend. */
   ui: TemporalUi;
+  /** Where every process's traces go, and their UI (jaeger in docker-compose.yml). */
+  jaeger: Jaeger;
   temporalPostgres: PostgresServer;
   relayerPostgres: PostgresServer;
   /** The chain (anvil with a block time), the relayer's database, Redis and the first proxy. */
@@ -129,6 +132,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     progress('starting the Temporal Web UI against it');
     const ui = await startTemporalUi({ temporalAddress: temporal.address, progress });
     stops.push(() => ui.stop());
+    progress('starting Jaeger for the traces');
+    const jaeger = await startJaeger(progress);
+    stops.push(() => jaeger.stop());
     progress('starting anvil (a block a second), Redis, two RPC endpoints, the relayer database');
     const world = await startLocalWorld({
       temporalAddress: temporal.address,
@@ -174,13 +180,14 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await fundOnDevelopmentChain(rpcUrl, treasury, parseEther(provisioning.TREASURY_FUND_ETH!));
     }
     const bundlePath = join(dir, 'workflow-bundle.js');
-    await writeWorkflowBundle(bundlePath);
+    await writeWorkflowBundles(bundlePath);
     const place = {
       TEMPORAL_ADDRESS: temporal.address,
       DATABASE_URL: world.databaseUrl,
       CHAINS_FILE: chainsFile,
       REDIS_URL: world.redis!.url,
       KMS_ENDPOINT: kms.endpoint,
+      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
       API_HOST: '127.0.0.1',
       WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     };
@@ -286,6 +293,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return {
       temporal,
       ui,
+      jaeger,
       temporalPostgres,
       relayerPostgres,
       world,
@@ -313,6 +321,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         { name: 'api', pid: () => api.child.pid!, metricsUrl: metricsUrlOf(apiEnv) },
         { name: 'temporal server', pid: () => temporal.pid() },
         { name: 'temporal web ui', pid: () => ui.pid() },
+        { name: 'jaeger', pid: () => jaeger.pid() },
         { name: 'postgres (temporal)', pid: () => temporalPostgres.pid() },
         { name: 'postgres (relayer)', pid: () => relayerPostgres.pid() },
         { name: 'redis', pid: () => world.redis!.pid() },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { localKmsVersion } from '../stack/local-kms';
 import { temporalServerVersion } from '../stack/temporal-server';
+import { jaegerImageVersion, jaegerModuleVersion } from '../stack/jaeger';
 import { temporalUiVersion } from '../stack/temporal-ui';
 
 const root = resolve(__dirname, '../..');
@@ -69,6 +70,10 @@ export function clusterVersions(): Record<string, { tag: string; runs: string }>
       tag: temporalUiVersion.slice(1),
       runs: `github.com/temporalio/ui-server/v2 ${temporalUiVersion} (cmd/server, the module the Temporal CLI pins), built from the Go module proxy`,
     },
+    'jaegertracing/jaeger': {
+      tag: jaegerImageVersion,
+      runs: `github.com/jaegertracing/jaeger ${jaegerModuleVersion} (cmd/jaeger, the same release), built from the Go module proxy`,
+    },
     'ghcr.io/foundry-rs/foundry': {
       tag: `v${installedVersion('@foundry-rs/anvil')}`,
       runs: `anvil from the npm package @foundry-rs/anvil ${installedVersion('@foundry-rs/anvil')}`,
@@ -94,6 +99,7 @@ export const placeSettings = {
   REDIS_URL: 'Redis on loopback',
   HOT_WALLET_KEYS_FILE: "a file of anvil's development keys instead of a compose secret",
   KMS_ENDPOINT: 'local-kms on loopback',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'Jaeger on loopback',
   TREASURY_WALLET:
     "the treasury's address, made by the local KMS: what compose's workers read from treasury-key's settings file",
   WALLET_SIGNERS: "the treasury's key in the local KMS, as treasury-key's settings file gives it",

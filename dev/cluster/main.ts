@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     ['Temporal server (PostgreSQL)', cluster.temporal.address],
     ['its log', cluster.temporal.logPath],
     ['Temporal Web UI', cluster.ui.url],
+    ['traces (Jaeger UI)', cluster.jaeger.queryUrl],
     ['relayer database', cluster.world.databaseUrl],
     ['Redis (shared quota)', cluster.world.redis!.url],
     [`chain ${cluster.world.anvil.chainId}: anvil (1 block/s)`, cluster.world.anvil.rpcUrl],

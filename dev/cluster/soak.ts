@@ -14,7 +14,7 @@ import { presetWeights, weightOf, type WeightPreset } from '../../throttle/rpc-w
 import { ConfigError } from '../../workers/config/load';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
-import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { writeWorkflowBundles } from '../../workers/workflow-code';
 import { invariantViolations } from '../../test/support/invariants';
 import { operatorOwner } from '../../domain/custody';
 import { chromium } from 'playwright-core';
@@ -204,7 +204,7 @@ async function soak(
     tenantKeys.set(id, apiKey);
   }
   const nextVersion = join(options.out, 'next-version.js');
-  await writeWorkflowBundle(nextVersion, require.resolve('./next-version/workflows'));
+  await writeWorkflowBundles(nextVersion, require.resolve('./next-version/workflows'));
 
   const poorWallet = world.wallets[4]!;
   await world.testClient.setBalance({ address: poorWallet, value: poorWalletBalance });

@@ -1,6 +1,7 @@
 import { connectionsSettings } from './connections';
 import { processSettings } from './process';
 import { quotaSettings } from './quota';
+import { telemetrySettings } from './telemetry';
 import { transactionsSettings } from './transactions';
 import { walletsSettings } from './wallets';
 import { webhooksSettings } from './webhooks';
@@ -17,4 +18,5 @@ export const settings = {
   ...quotaSettings,
   ...processSettings,
   ...webhooksSettings,
+  ...telemetrySettings,
 };
