@@ -9,6 +9,7 @@ import { newIntentId } from '../operations/new-intent-id';
 import { formatEther, parseUnits } from 'viem';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';
+import { log } from '../domain/log';
 
 export interface SweepTopUpsParameters {
   chainId: number;
@@ -121,7 +122,7 @@ async function assetMarksOf(chain: Chain): Promise<AssetMarks[]> {
           },
         ];
       } catch (error) {
-        console.warn(
+        log.warn(
           `top-ups on chain ${chain.chainId}: token ${token} left out of this sweep, its decimals unread: ${(error as Error).message}`,
         );
         return [];
@@ -226,7 +227,7 @@ async function tellOfTreasury(
       },
       now,
     );
-    console.warn(
+    log.warn(
       `treasury ${treasury.address} on chain ${chain.chainId}: ${marks.asset === 'native' ? `${formatEther(balance)} ETH` : `${balance} base units of ${marks.asset}`}, ${short ? 'short of a top-up it owes' : 'below its low mark'}: fund it`,
     );
   });

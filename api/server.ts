@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -14,7 +14,8 @@ import { requestLimits } from './request-limits';
 import { ApiRejection, logIfInternal, sendRejection, toRejection } from './error-responses';
 import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
-import { activeTraceIds, nameActiveSpan } from '../domain/tracer';
+import { log } from '../domain/log';
+import { nameActiveSpan } from '../domain/tracer';
 import { assetRoutes } from './routes/assets';
 import { balanceRoutes } from './routes/balances';
 import { batchRoutes } from './routes/batches';
@@ -51,9 +52,11 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   const routes: ScopedRoute[] = [];
   const metrics = new ApiMetrics(deps.registry, deps.database);
   const context: ApiContext = { deps, metrics, isClosing: () => closing };
+  // The process's log (JSON lines with the trace's ids), from warnings up: a line per request
+  // would be noise beside the metrics.
+  const apiLog: FastifyBaseLogger = log.child({}, { level: 'warn' });
   const app = Fastify({
-    // One JSON line each, with the trace it belongs to when traces are on.
-    logger: { level: 'warn', ...(deps.traced && { mixin: activeTraceIds }) },
+    loggerInstance: apiLog,
     bodyLimit: 64 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   // `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes

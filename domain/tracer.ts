@@ -4,8 +4,10 @@ import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry
 export const relayerTracerName = 'payment-relayer';
 
 /**
- * Runs `work` inside a span of its own when traces are on (workers/tracing.ts registers the
- * provider); with none registered the OpenTelemetry API hands out a no-op span, so this costs a
+ * Runs `work` inside a span of its own when it is part of a trace (a request's, a step's): the
+ * background's calls (a block watcher's polls, a wallet watch) would each be a trace of one span,
+ * thousands an hour, burying the intents' traces and holding memory in the exporter's queue. With
+ * traces off (no provider registered, workers/tracing.ts) no span is ever active, so this costs a
  * function call. A failure marks the span and is rethrown as it was.
  */
 export function inSpan<T>(
@@ -13,6 +15,7 @@ export function inSpan<T>(
   attributes: Attributes,
   work: () => Promise<T>,
 ): Promise<T> {
+  if (!trace.getActiveSpan()?.isRecording()) return work();
   return trace
     .getTracer(relayerTracerName)
     .startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {

@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import { migrateTo, type MigrationOptions } from './migrations';
 import { keepingStatements } from './sqlite-statements';
 import type { Dialect, Schema } from './schema';
+import { log } from '../domain/log';
 
 /** SQLite's transactions run on one connection's Kysely: marked while they are open. */
 const openSqliteTransactions = new WeakSet<Kysely<Schema>>();
@@ -104,12 +105,12 @@ function openPostgres(url: string): Database {
   const pool = new Pool({ connectionString: url, max: 10 });
   // An idle connection the server closes (restart, failover) is replaced on the next query; the
   // pool reports it as an 'error' event, which would otherwise end the process.
-  pool.on('error', (error) => console.error(`database: idle connection lost: ${error.message}`));
+  pool.on('error', (error) => log.error(`database: idle connection lost: ${error.message}`));
   // A connection checked out between two queries (inside a transaction) that the server ends
   // reports it on the client, where no one listens: the process would end. Its next query fails
   // instead, and the pool drops it.
   pool.on('connect', (client) =>
-    client.on('error', (error) => console.error(`database: connection lost: ${error.message}`)),
+    client.on('error', (error) => log.error(`database: connection lost: ${error.message}`)),
   );
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -2,6 +2,7 @@ import Bottleneck from 'bottleneck';
 import { endLimiter } from './end-limiter';
 import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 import type { SpendWindow } from './spend-window';
+import { log } from '../domain/log';
 
 export interface RpcBudgetSettings {
   /** The provider's limit in units per second (see rpc-weights.ts); the window holds the burst. */
@@ -69,10 +70,10 @@ export class RpcBudget {
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pauseMs);
     this.window
       .refused(units, retryAfterMs)
-      .catch((error: Error) => console.error(`rpc budget: ${error.message}`));
+      .catch((error: Error) => log.error(`rpc budget: ${error.message}`));
     this.refusalsUnreported++;
     if (Date.now() - this.lastReportAt >= refusalReportMs) {
-      console.warn(
+      log.warn(
         `rpc budget: ${this.describe} refused ${this.refusalsUnreported} call(s) for its rate ` +
           `since the last report; the rate in use is cut and climbs back while calls succeed`,
       );

@@ -9,6 +9,7 @@ import { localSpendWindow, type SpendWindow } from './spend-window';
 import { BusyTurns } from './busy-turns';
 import { pause } from './pause';
 import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './settings';
+import { log } from '../domain/log';
 
 export { quotaLimiterId, type ThrottleCluster, type ThrottleSettings } from './settings';
 
@@ -63,7 +64,7 @@ export class Throttle {
     if (cluster) {
       const client = new Redis(cluster.redisUrl, { maxRetriesPerRequest: 1 });
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
-      client.on('error', (error: Error) => console.error(`throttle: redis: ${error.message}`));
+      client.on('error', (error: Error) => log.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
       this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, lineRateOf(settings));
       this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
@@ -107,7 +108,7 @@ export class Throttle {
     limiter.on('error', (error: Error) => {
       // A heartbeat that finds the state gone: no job may come to find it.
       if (isLostRedisState(error)) this.recover(limiter);
-      else console.error(`throttle: ${error.message}`);
+      else log.error(`throttle: ${error.message}`);
     });
     return limiter;
   }
@@ -235,9 +236,9 @@ export class Throttle {
   /** The shared state vanished (see isLostRedisState): a new limiter recreates it. */
   private recover(failed: Bottleneck): void {
     if (this.closed || failed !== this.limiter) return;
-    console.error('throttle: the shared quota state vanished from Redis; recreating it');
+    log.error('throttle: the shared quota state vanished from Redis; recreating it');
     this.limiter = this.createLimiter();
-    this.ready().catch((error: Error) => console.error(`throttle: ${error.message}`));
+    this.ready().catch((error: Error) => log.error(`throttle: ${error.message}`));
     void endLimiter(failed);
   }
 

@@ -4,6 +4,7 @@ import { blocksKept } from '../chain/evm/settings';
 import { sharedChainReads, type SharedChainReads } from '../chain/shared-chain-reads';
 import type { Failpoints } from '../activities/failpoints';
 import type { RelayerConfig } from './config/load';
+import { log } from '../domain/log';
 
 export interface ChainReadSharing {
   share(chainId: number, own: ChainReads): ChainReads;
@@ -46,7 +47,7 @@ export function chainReadSharing(
           unshared++;
           if (Date.now() - warnedAt < warnEveryMs) return;
           warnedAt = Date.now();
-          console.warn(
+          log.warn(
             `chain ${chainId}: cannot share reads through Redis (${error.message}); this process ` +
               `read for itself ${unshared} time(s) since the last warning, spending its own RPC ` +
               `budget: check that the Redis at REDIS_URL is up and reachable from here`,

@@ -1,6 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { ActivityDependencies } from '../activities';
 import type { Intent } from '../domain/intent';
+import { log } from '../domain/log';
 
 /**
  * A confirmed payment a reorg removed before its block was final: counted, and told to the
@@ -17,7 +18,7 @@ export function reorgsBeforeFinality(
   });
   return (intent, resent, flagged) => {
     reorged.inc({ chain_id: String(intent.chainId), resent, flagged: String(flagged) });
-    console.warn(
+    log.warn(
       `intent ${intent.id} on chain ${intent.chainId}: its confirmed transaction ${intent.txHash} was reorged away before its block was final; ` +
         `its same bytes were sent again (${resent})` +
         (flagged

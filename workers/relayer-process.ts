@@ -19,6 +19,7 @@ import { rpcResponseCounter } from './rpc-metrics';
 import { startTracing } from './tracing';
 import { startApiRole } from './api-role';
 import { startWorkerRole } from './worker-role';
+import { log } from '../domain/log';
 
 export interface RelayerProcess {
   readonly processId: string;
@@ -65,7 +66,7 @@ export async function startRelayerProcess(
       ? undefined
       : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   // Failed commands reach the caller as an error; the client itself keeps reconnecting.
-  redis?.on('error', (error: Error) => console.error(`redis: ${error.message}`));
+  redis?.on('error', (error: Error) => log.error(`redis: ${error.message}`));
   const budgets = startRpcBudgets(config, metrics, redis);
   const failpoints =
     config.crashAt || config.panicAt

@@ -4,6 +4,7 @@ import { permitReleaseTaskQueue, throttleTaskQueue, webhookTaskQueue } from '../
 import { Registry } from 'prom-client';
 import type { Failpoints } from '../activities/failpoints';
 import { failpointsAtActivityEnd } from './failpoint-interceptor';
+import { ExpectedConditions } from './expected-conditions';
 import { RunStats } from './run-stats';
 import { typedFailures } from './typed-failures';
 import type { Tracing } from './tracing';
@@ -52,6 +53,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   // returns a permit this process holds.
   const { acquireThrottle, pumpWebhooks, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
+  const expected = new ExpectedConditions();
   // Outermost first: a step's span holds all of it; stats (inside typedFailures) sees the
   // activity's own error, before it becomes a failure, and a panic planned at an activity's end
   // (innermost) as a bug in the activity.
@@ -60,7 +62,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   const interceptors = {
     activity: [
       ...(tracing ? [tracing.activityInterceptors] : []),
-      typedFailures,
+      typedFailures(expected),
       stats.interceptor,
       ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
     ],
@@ -140,6 +142,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       await runs.pool;
       stop(releases);
       await runs.all;
+      expected.stop();
     },
   };
 }

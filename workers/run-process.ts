@@ -2,6 +2,7 @@ import { loadConfig } from './config/load';
 import { type Role } from './config/role';
 import { startRelayerProcess } from './relayer-process';
 import { installRuntime } from './runtime';
+import { lifecycleLog, log } from '../domain/log';
 
 /**
  * Runs a relayer process with `roles` from the environment until SIGTERM or SIGINT, which drain
@@ -18,7 +19,7 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
   // in flight on the other slots.
   process.on('unhandledRejection', (reason) => {
     stats?.recordUnhandled();
-    console.error(`${name}: panic: unhandled rejection`, reason);
+    log.error({ err: reason }, `${name}: panic: unhandled rejection`);
   });
   const quota = config.redisUrl ? 'shared on Redis' : 'per process';
   const parts = [
@@ -37,11 +38,11 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
       ? []
       : [`SDK metrics :${config.temporalMetricsPort}/metrics`]),
   ];
-  console.log(`${name}: ${parts.join(', ')}`);
+  lifecycleLog.info(`${name}: ${parts.join(', ')}`);
   let stopping: Promise<void> | undefined;
   const stop = (signal: string) => {
     if (stopping) return;
-    console.log(
+    lifecycleLog.info(
       relayer.worker
         ? `${name}: ${signal}: stop taking work, let in-flight steps finish (up to ${config.drainTimeoutMs} ms)`
         : `${name}: ${signal}: stop taking requests`,
@@ -52,7 +53,7 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   await relayer.done;
   await stopping;
-  if (stats) console.log(`${name}: pool stopped: ${stats.summary()}`);
+  if (stats) lifecycleLog.info(`${name}: pool stopped: ${stats.summary()}`);
   // Everything that matters is closed; an abandoned RPC call must not keep the process around
   // until its own timeout.
   process.exit(0);

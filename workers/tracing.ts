@@ -61,11 +61,13 @@ export function startTracing(options: {
   const disableInstrumentations = registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
+      // Outgoing calls only inside a trace (see domain/tracer.ts's inSpan).
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) =>
           unTracedPaths.has((request.url ?? '').split('?')[0] ?? ''),
+        requireParentforOutgoingSpans: true,
       }),
-      new UndiciInstrumentation(),
+      new UndiciInstrumentation({ requireParentforSpans: true }),
     ],
   });
   // node:http was loaded before this ran (every process imports its server first); the hook

@@ -5,9 +5,9 @@ import type {
   ActivityInterceptorsFactory,
   Next,
 } from '@temporalio/worker';
-import { log } from '@temporalio/activity';
 import { RelayerError, RpcUnavailableError } from '../domain/errors';
 import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
+import type { ExpectedConditions } from './expected-conditions';
 
 /**
  * The SDK names a failure after the thrown error's constructor, not its `name`. This makes the
@@ -17,9 +17,15 @@ import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
  * that finds its intent already closed (after a cancel), a send that waits for the RPC pace, a
  * provider's rate refusal (counted by the endpoint's budget in one line a minute,
  * throttle/rpc-budget.ts) — are the SDK's benign category, which keeps them out of its WARN log (a
- * stack per attempt) and its failure metrics; the first two are told in one INFO line instead.
+ * stack per attempt) and its failure metrics; the first two are counted in `expected`, which
+ * tells them once a minute.
  */
 export class TypedFailures implements ActivityInboundCallsInterceptor {
+  constructor(
+    private readonly expected: ExpectedConditions,
+    private readonly step: string,
+  ) {}
+
   async execute(
     input: ActivityExecuteInput,
     next: Next<ActivityInboundCallsInterceptor, 'execute'>,
@@ -29,7 +35,7 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
     } catch (error) {
       if (!(error instanceof RelayerError)) throw error;
       const expected = isExpected(error);
-      if (expected && !isRateRefusal(error)) log.info(`${error.name}: ${error.message}`);
+      if (expected && !isRateRefusal(error)) this.expected.note(error.name, this.step);
       throw ApplicationFailure.create({
         type: error.name,
         message: error.message,
@@ -43,7 +49,9 @@ export class TypedFailures implements ActivityInboundCallsInterceptor {
   }
 }
 
-export const typedFailures: ActivityInterceptorsFactory = () => ({ inbound: new TypedFailures() });
+export const typedFailures =
+  (expected: ExpectedConditions): ActivityInterceptorsFactory =>
+  (context) => ({ inbound: new TypedFailures(expected, context.info.activityType) });
 
 const isRateRefusal = (error: RelayerError): boolean =>
   error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';

@@ -7,6 +7,7 @@ import type { Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
 import { addedWallets } from '../store/wallet-signers';
 import type { SignerFactory } from './wallet-signers';
+import { log } from '../domain/log';
 
 export interface WalletDiscoverySettings {
   database: Database;
@@ -35,7 +36,7 @@ export function walletDiscovery({ database, chains, signerFor }: WalletDiscovery
       await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
       chain.addSigner(signer);
     }
-    console.log(`wallet ${address} taken on: its key is held by ${signer.keyLabel}`);
+    log.info(`wallet ${address} taken on: its key is held by ${signer.keyLabel}`);
   }
 
   /** One look at the added wallets; never throws (each wallet's trouble is logged). */
@@ -48,16 +49,16 @@ export function walletDiscovery({ database, chains, signerFor }: WalletDiscovery
         await takeOn(address, added.signer);
       } catch (error) {
         if (error instanceof RelayerError && error.name === ErrorType.signerUnavailable) {
-          console.warn(`wallet ${address} not taken on yet: ${error.message}`);
+          log.warn(`wallet ${address} not taken on yet: ${error.message}`);
         } else {
           refused.set(address, added.signer);
-          console.error(`wallet ${address} not taken on: ${(error as Error).message}`);
+          log.error(`wallet ${address} not taken on: ${(error as Error).message}`);
         }
       }
     }
   }
 
   return {
-    look: () => look().catch((error: Error) => console.error(`wallet discovery: ${error.message}`)),
+    look: () => look().catch((error: Error) => log.error(`wallet discovery: ${error.message}`)),
   };
 }

@@ -8,6 +8,7 @@ import { RelayerError, SignerRefusedError } from '../domain/errors';
 import { ErrorType } from '../domain/error-catalogue';
 import { signerLabel, type SignerSetting } from '../domain/wallet-signer-setting';
 import { ConfigError, type RelayerConfig } from './config/load';
+import { log } from '../domain/log';
 
 type SignerConfig = Pick<
   RelayerConfig,
@@ -88,7 +89,7 @@ export async function checkSigners(signers: readonly WalletSigner[]): Promise<vo
         if (error instanceof RelayerError && error.name !== ErrorType.signerUnavailable) {
           refusals.push(`WALLET_SIGNERS: ${error.message}`);
         } else {
-          console.warn(`${(error as Error).message}; asked again at its first signing`);
+          log.warn(`${(error as Error).message}; asked again at its first signing`);
         }
       }
     }),

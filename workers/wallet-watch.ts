@@ -1,6 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { formatEther } from 'viem';
 import type { ChainRegistry } from '../chain/chain';
+import { log } from '../domain/log';
 
 export interface WalletWatchSettings {
   chains: ChainRegistry;
@@ -53,17 +54,16 @@ export function watchWallets({
         const mark = chain.lowBalanceWei ?? lowBalanceWei;
         if (wei < mark && !low.has(key)) {
           low.add(key);
-          console.warn(
+          log.warn(
             `wallet ${wallet} on chain ${chainId}: ${formatEther(wei)} ETH, below its low mark ${formatEther(mark)} (LOW_BALANCE_ETH, or the chain's lowBalanceEth): ${chain.treasury ? 'its top-up sweep sends it funds from the treasury' : 'top it up (no treasury: TREASURY_WALLET)'}`,
           );
         } else if (wei >= mark && low.delete(key)) {
-          console.log(`wallet ${wallet} on chain ${chainId}: topped up, ${formatEther(wei)} ETH`);
+          log.info(`wallet ${wallet} on chain ${chainId}: topped up, ${formatEther(wei)} ETH`);
         }
       }
     }
   }
-  const lookNow = () =>
-    look().catch((error: Error) => console.error(`wallet watch: ${error.message}`));
+  const lookNow = () => look().catch((error: Error) => log.error(`wallet watch: ${error.message}`));
   void lookNow();
   const timer = setInterval(lookNow, everyMs);
   timer.unref();

@@ -16,6 +16,7 @@ import { treasury } from './0013-treasury';
 import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
+import { log } from '../../domain/log';
 
 /**
  * Migrations, one file each, in order, never edited once released: a new change is a new file
@@ -56,7 +57,7 @@ export async function migrateTo(
   const known = migrations(
     migrationContext(dialect, {
       homeChainId: options.homeChainId,
-      report: options.report ?? ((line) => console.error(`migration: ${line}`)),
+      report: options.report ?? ((line) => log.error(`migration: ${line}`)),
     }),
   );
   await refuseNewerSchema(db as Kysely<unknown>, Object.keys(known));

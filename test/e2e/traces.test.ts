@@ -30,6 +30,35 @@ interface JaegerSpan {
   operationName: string;
   processID: string;
   references: { refType: string; spanID: string }[];
+  /** Since the epoch, and how long: both in µs. */
+  startTime: number;
+  duration: number;
+}
+
+const parentOf = (span: JaegerSpan): string | undefined =>
+  span.references.find((ref) => ref.refType === 'CHILD_OF')?.spanID;
+
+/** The trace as a tree, a span a line: its start from the trace's, its duration, its process. */
+function traceTree(trace: JaegerTrace): string {
+  const start = Math.min(...trace.spans.map((span) => span.startTime));
+  const children = new Map<string | undefined, JaegerSpan[]>();
+  const ids = new Set(trace.spans.map((span) => span.spanID));
+  for (const span of trace.spans) {
+    const parent = ids.has(parentOf(span) ?? '') ? parentOf(span) : undefined;
+    children.set(parent, [...(children.get(parent) ?? []), span]);
+  }
+  const lines: string[] = [];
+  const walk = (parent: string | undefined, depth: number) => {
+    for (const span of (children.get(parent) ?? []).sort((a, b) => a.startTime - b.startTime)) {
+      const at = ((span.startTime - start) / 1000).toFixed(1).padStart(7);
+      const took = (span.duration / 1000).toFixed(1).padStart(7);
+      const service = trace.processes[span.processID]?.serviceName ?? '?';
+      lines.push(`${at} ms ${took} ms  ${'  '.repeat(depth)}${span.operationName}  [${service}]`);
+      walk(span.spanID, depth + 1);
+    }
+  };
+  walk(undefined, 0);
+  return lines.join('\n');
 }
 
 interface JaegerTrace {
@@ -107,7 +136,9 @@ describe('traces, exported to a real Jaeger', () => {
     });
     const spans = trace!.spans;
     const names = new Set(spans.map((span) => span.operationName));
-    console.log(`trace ${traceId}: ${spans.length} spans: ${[...names].sort().join(', ')}`);
+    console.log(
+      `trace ${traceId}, ${spans.length} spans (start, duration, span, process):\n${traceTree(trace!)}`,
+    );
     expect([...names]).toEqual(
       expect.arrayContaining([
         'POST /v1/intents',
@@ -125,7 +156,7 @@ describe('traces, exported to a real Jaeger', () => {
     const stepOf = (span: JaegerSpan): string | undefined => {
       for (let at: JaegerSpan | undefined = span; at;) {
         if (at.operationName.startsWith('RunActivity:')) return at.operationName;
-        at = byId.get(at.references.find((ref) => ref.refType === 'CHILD_OF')?.spanID ?? '');
+        at = byId.get(parentOf(at) ?? '');
       }
       return undefined;
     };
@@ -139,9 +170,7 @@ describe('traces, exported to a real Jaeger', () => {
     const services = new Set(Object.values(trace!.processes).map((p) => p.serviceName));
     expect(services).toEqual(new Set(['relayer-api', 'relayer-worker']));
     const ids = new Set(spans.map((span) => span.spanID));
-    const roots = spans.filter(
-      (span) => !span.references.some((ref) => ref.refType === 'CHILD_OF' && ids.has(ref.spanID)),
-    );
+    const roots = spans.filter((span) => !ids.has(parentOf(span) ?? ''));
     expect(roots.map((span) => span.operationName)).toEqual(['POST /v1/intents']);
   });
 });

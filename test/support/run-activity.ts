@@ -1,6 +1,7 @@
 import type { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
+import { ExpectedConditions } from '../../workers/expected-conditions';
 import { typedFailures } from '../../workers/typed-failures';
 
 /** Runs an activity the way a worker would: in an activity context, failures typed. */
@@ -9,7 +10,7 @@ export const runActivity = <P, R>(
   parameters: P,
 ): Promise<R> =>
   new MockActivityEnvironment(undefined, {
-    interceptors: [typedFailures],
+    interceptors: [typedFailures(new ExpectedConditions())],
     logger: new DefaultLogger('ERROR'),
   }).run(activity, parameters);
 

@@ -8,10 +8,11 @@ import {
   SendPacedError,
 } from '../../domain/errors';
 import { ErrorType } from '../../domain/error-catalogue';
+import { ExpectedConditions } from '../../workers/expected-conditions';
 import { TypedFailures, typedFailures } from '../../workers/typed-failures';
 
 const failureOf = async (error: Error): Promise<ApplicationFailure> => {
-  const thrown = await new TypedFailures()
+  const thrown = await new TypedFailures(new ExpectedConditions(), 'broadcast')
     .execute({} as ActivityExecuteInput, () => Promise.reject(error))
     .catch((failure: unknown) => failure);
   if (!(thrown instanceof ApplicationFailure)) throw new Error('not an ApplicationFailure');
@@ -30,17 +31,22 @@ describe('typed activity failures', () => {
     expect(timedOut.category).toBeUndefined();
   });
 
-  it('tells an expected condition in one INFO line, benign; a payment error stays a WARN-worthy failure', async () => {
-    const lines: [LogLevel, string][] = [];
+  it('counts expected conditions by kind and step and tells them in one line a minute, benign; a payment error stays a WARN-worthy failure', async () => {
+    const lines: string[] = [];
     const logger = {
-      log: (level: LogLevel, message: string) => void lines.push([level, message]),
+      log: (_level: LogLevel, message: string) => void lines.push(message),
       trace: () => undefined,
       debug: () => undefined,
-      info: (message: string) => void lines.push(['INFO', message]),
-      warn: (message: string) => void lines.push(['WARN', message]),
-      error: (message: string) => void lines.push(['ERROR', message]),
+      info: (message: string) => void lines.push(message),
+      warn: (message: string) => void lines.push(message),
+      error: (message: string) => void lines.push(message),
     };
-    const env = new MockActivityEnvironment({}, { interceptors: [typedFailures], logger });
+    const reports: Record<string, number>[] = [];
+    const expected = new ExpectedConditions((counts) => reports.push(counts));
+    const env = new MockActivityEnvironment(
+      { activityType: 'broadcast' },
+      { interceptors: [typedFailures(expected)], logger },
+    );
     const failureIn = (error: Error): Promise<ApplicationFailure> =>
       env
         .run(() => Promise.reject(error))
@@ -54,15 +60,21 @@ describe('typed activity failures', () => {
     const closed = await failureIn(new IntentClosedError('pi_1', 'cancelled'));
     expect(closed).toMatchObject({ type: ErrorType.intentClosed, nonRetryable: true });
     expect(closed.category).toBe(ApplicationFailureCategory.BENIGN);
-    expect((await failureIn(new SendPacedError(250))).category).toBe(
-      ApplicationFailureCategory.BENIGN,
-    );
-    expect(lines.filter(([level]) => level === 'INFO').map(([, message]) => message)).toEqual([
-      'IntentClosed: intent pi_1 is cancelled: nothing left to do',
-      expect.stringMatching(/^SendPaced: /),
-    ]);
+    for (let i = 0; i < 3; i++) {
+      expect((await failureIn(new SendPacedError(250))).category).toBe(
+        ApplicationFailureCategory.BENIGN,
+      );
+    }
+    // Nothing said per occurrence; one report with the counts, then nothing until more come.
+    expect(lines).toEqual([]);
+    expect(reports).toEqual([]);
+    expected.stop();
+    expect(reports).toEqual([{ 'IntentClosed in broadcast': 1, 'SendPaced in broadcast': 3 }]);
+    expected.report();
+    expect(reports).toHaveLength(1);
 
     const short = await failureIn(new InsufficientBalanceError('acme', 1n, 2n));
     expect(short.category).toBeUndefined();
+    expected.stop();
   });
 });
