@@ -29,6 +29,7 @@ export interface BenchOptions {
   webhooks: string;
   providerWindow: string;
   limitFactor: string;
+  traces: string;
   minutes?: string;
   profile?: boolean;
   baseline?: string;
@@ -112,6 +113,12 @@ export function parseBenchFlags() {
         "also run each Temporal cell on this commit's build (its own bench, just before or after ours, alternating) and print the ratios",
       ),
     )
+    .addOption(
+      new Option(
+        '--traces <modes>',
+        'off, on: the relayer exports traces of every intent to a Jaeger (what tracing costs)',
+      ).default(cellDefaults.traces),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -144,6 +151,10 @@ export function parseBenchFlags() {
   for (const asset of benchAssets)
     if (asset !== 'native' && asset !== 'token')
       problems.push(`--asset: "${asset}" is not native or token`);
+  const traceModes = list(options.traces);
+  for (const mode of traceModes) {
+    if (mode !== 'off' && mode !== 'on') problems.push(`--traces: "${mode}" is not off or on`);
+  }
   const receiverModes = list(options.webhooks) as BenchWebhooks[];
   for (const mode of receiverModes)
     if (!['none', 'ok', 'hang'].includes(mode))
@@ -183,28 +194,30 @@ export function parseBenchFlags() {
     for (const model of models)
       for (const asset of benchAssets)
         for (const webhooks of receiverModes)
-          for (const intents of counts)
-            for (const quota of quotas)
-              for (const processes of processCounts)
-                for (const providerWindow of windows)
-                  for (const limitFactor of limitFactors) {
-                    const rotation = groups.length;
-                    groups.push(
-                      arms.map((_, i) => ({
-                        arm: arms[(i + rotation) % arms.length]!,
-                        intents,
-                        quota,
-                        processes,
-                        blockTimeSeconds,
-                        model,
-                        asset,
-                        webhooks,
-                        providerWindow,
-                        limitFactor,
-                        ...(minutes !== undefined && { minutes }),
-                      })),
-                    );
-                  }
+          for (const traces of traceModes)
+            for (const intents of counts)
+              for (const quota of quotas)
+                for (const processes of processCounts)
+                  for (const providerWindow of windows)
+                    for (const limitFactor of limitFactors) {
+                      const rotation = groups.length;
+                      groups.push(
+                        arms.map((_, i) => ({
+                          arm: arms[(i + rotation) % arms.length]!,
+                          intents,
+                          quota,
+                          processes,
+                          blockTimeSeconds,
+                          model,
+                          asset,
+                          webhooks,
+                          traces: traces === 'on',
+                          providerWindow,
+                          limitFactor,
+                          ...(minutes !== undefined && { minutes }),
+                        })),
+                      );
+                    }
   const total = groups.flat().length;
   return { options, arms, provider, groups, total, minutes };
 }
@@ -227,6 +240,7 @@ export function baselineArguments(cell: Cell, provider: Provider): string[] {
     ...unlessDefault('--weights', provider.setting, cellDefaults.weights),
     ...unlessDefault('--asset', cell.asset, cellDefaults.asset),
     ...unlessDefault('--webhooks', cell.webhooks, cellDefaults.webhooks),
+    ...unlessDefault('--traces', cell.traces ? 'on' : 'off', cellDefaults.traces),
     ...unlessDefault('--provider-window', cell.providerWindow, cellDefaults.providerWindow),
     ...unlessDefault('--limit-factor', String(cell.limitFactor), cellDefaults.limitFactor),
     ...(cell.minutes === undefined ? [] : ['--minutes', String(cell.minutes)]),

@@ -7,7 +7,8 @@ import { startTemporalServer } from '../stack/temporal-server';
 import { startDevServer } from '../stack/temporal-servers';
 import { treeCpuMs } from './process-usage';
 import { installRuntime } from '../../workers/runtime';
-import { writeWorkflowBundle } from '../../workers/workflow-code';
+import { writeWorkflowBundle, writeWorkflowBundles } from '../../workers/workflow-code';
+import { startJaeger } from '../stack/jaeger';
 
 export interface BenchStack {
   temporalAddress: string;
@@ -19,17 +20,21 @@ export interface BenchStack {
   cluster?: { address: string; cpuMs(): number };
   /** Built once, so worker processes start without bundling the workflows each time. */
   bundlePath: string;
+  /** Where traced cells export their spans (a Jaeger), when any cell is traced. */
+  otlpEndpoint?: string;
 }
 
 /** A dev server (and a stock one) and a workflow bundle for one run, removed afterwards. */
 export async function withBenchStack<T>(
   run: (stack: BenchStack) => Promise<T>,
-  options: { stock?: boolean; cluster?: boolean; serverMetrics?: boolean } = {},
+  options: { stock?: boolean; cluster?: boolean; serverMetrics?: boolean; traces?: boolean } = {},
 ): Promise<T> {
   installRuntime('WARN');
   const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
   const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeWorkflowBundle(bundlePath);
+  // Traced cells' workers load the bundle's traced twin.
+  await (options.traces ? writeWorkflowBundles(bundlePath) : writeWorkflowBundle(bundlePath));
+  const jaeger = options.traces ? await startJaeger((m) => console.log(m)) : undefined;
   const metricsPort = options.serverMetrics ? await freePort() : undefined;
   const server = await startDevServer({ metricsPort });
   const stock = options.stock ? await startDevServer({ settings: 'stock' }) : undefined;
@@ -45,6 +50,7 @@ export async function withBenchStack<T>(
       }),
       stockAddress: stock?.address,
       bundlePath,
+      ...(jaeger && { otlpEndpoint: jaeger.otlpEndpoint }),
       ...(cluster && {
         cluster: {
           address: cluster.address,
@@ -54,7 +60,7 @@ export async function withBenchStack<T>(
       }),
     });
   } finally {
-    await Promise.all([server.teardown(), stock?.teardown(), cluster?.stop()]);
+    await Promise.all([server.teardown(), stock?.teardown(), cluster?.stop(), jaeger?.stop()]);
     await postgres?.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,6 +30,8 @@ export interface Cell {
   webhooks: BenchWebhooks;
   /** How the provider counts its limit: a token bucket or a rolling second. */
   providerWindow: ProviderWindow;
+  /** The relayer's processes export traces to a Jaeger (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  traces: boolean;
   /** The configured quota ÷ the provider's real limit (1: configured as published). */
   limitFactor: number;
   /**
@@ -130,4 +132,5 @@ export const cellDefaults = {
   webhooks: 'none',
   providerWindow: 'bucket',
   limitFactor: '1',
+  traces: 'off',
 } as const;

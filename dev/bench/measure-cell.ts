@@ -77,6 +77,8 @@ export async function measure(
   provider: Provider,
   /** Profile the cell's workers and server (--profile), keeping the CPU profiles here. */
   profileDir?: string,
+  /** Where a traced cell's processes export their spans. */
+  otlpEndpoint?: string,
 ): Promise<Result> {
   const { weights } = provider;
   const { client } = server;
@@ -148,7 +150,10 @@ export async function measure(
           },
   );
   const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
-  const env = workerEnv(world, cell, server, taskQueue, bundlePath, provider);
+  const env = {
+    ...workerEnv(world, cell, server, taskQueue, bundlePath, provider),
+    OTEL_EXPORTER_OTLP_ENDPOINT: cell.traces ? otlpEndpoint! : '',
+  };
   const profiler =
     profileDir !== undefined && onTemporal(cell.arm)
       ? cellProfiler(join(profileDir, `cell-${index + 1}`), server.metricsUrl)

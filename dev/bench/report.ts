@@ -82,7 +82,7 @@ const headings = [
 function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
-    armNames[cell.arm],
+    `${armNames[cell.arm]}${cell.traces ? ', traced' : ''}`,
     cell.asset === 'token' ? `token (${benchToken.alias})` : 'native',
     cell.webhooks === 'none'
       ? '–'
@@ -131,7 +131,12 @@ const usedOfQuota = (r: Result): number | undefined =>
 /** The ratios worth a glance: B÷A throughput at unlimited Q, and each arm's efficiency per Q. */
 function headlines(results: Result[]): string[] {
   const lines: string[] = [];
-  const find = (arm: Arm, like: Cell, webhooks: BenchWebhooks = like.webhooks) =>
+  const find = (
+    arm: Arm,
+    like: Cell,
+    webhooks: BenchWebhooks = like.webhooks,
+    traces: boolean = like.traces,
+  ) =>
     results.find(
       (r) =>
         r.cell.arm === arm &&
@@ -141,8 +146,20 @@ function headlines(results: Result[]): string[] {
         r.cell.asset === like.asset &&
         r.cell.providerWindow === like.providerWindow &&
         r.cell.limitFactor === like.limitFactor &&
-        r.cell.webhooks === webhooks,
+        r.cell.webhooks === webhooks &&
+        r.cell.traces === traces,
     );
+  for (const traced of results.filter((r) => r.cell.traces)) {
+    const untraced = find(traced.cell.arm, traced.cell, traced.cell.webhooks, false);
+    if (!untraced) continue;
+    const cpu = ({ cpuMsPerIntent: ms }: Result) =>
+      `${ms.worker.toFixed(1)} + ${ms.server.toFixed(1)} ms`;
+    lines.push(
+      `${traced.cell.arm} traced ÷ untraced, N ${traced.cell.intents}, Q ${quotaLabel(traced.cell.quota)}: ` +
+        `throughput ${(traced.intentsPerSecond / untraced.intentsPerSecond).toFixed(2)}, ` +
+        `worker + server CPU per intent ${cpu(traced)} ÷ ${cpu(untraced)}`,
+    );
+  }
   for (const withReceiver of results.filter((r) => r.cell.webhooks !== 'none')) {
     const without = find(withReceiver.cell.arm, withReceiver.cell, 'none');
     if (!without) continue;
@@ -154,7 +171,11 @@ function headlines(results: Result[]): string[] {
     );
   }
   for (const b of results.filter(
-    (r) => r.cell.arm === 'B' && r.cell.quota === undefined && r.cell.webhooks === 'none',
+    (r) =>
+      r.cell.arm === 'B' &&
+      r.cell.quota === undefined &&
+      r.cell.webhooks === 'none' &&
+      !r.cell.traces,
   )) {
     const a = find('A', b.cell);
     const c = find('C', b.cell);
@@ -235,6 +256,7 @@ const jsonOf = (r: Result) => ({
   asset: r.cell.asset,
   webhooks: r.cell.webhooks,
   webhooksDelivered: r.webhooksDelivered ?? null,
+  traces: r.cell.traces,
   intentsPerSecond: r.intentsPerSecond,
   blockTimeSeconds: r.cell.blockTimeSeconds,
   providerCounts: r.cell.model,
@@ -315,7 +337,7 @@ export async function reportResults(
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
     `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
-    `--webhooks ${options.webhooks} --provider-window ${options.providerWindow} ` +
+    `--webhooks ${options.webhooks} --traces ${options.traces} --provider-window ${options.providerWindow} ` +
     `--limit-factor ${options.limitFactor}` +
     (minutes === undefined ? '' : ` --minutes ${minutes}`) +
     (options.profile ? ' --profile' : '') +

@@ -36,7 +36,14 @@ async function main(): Promise<void> {
       ? undefined
       : prepareBaseline(options.baseline, (message) => console.log(message));
   const results = await withBenchStack(
-    async ({ temporalAddress, temporalMetricsUrl, stockAddress, cluster, bundlePath }) => {
+    async ({
+      temporalAddress,
+      temporalMetricsUrl,
+      stockAddress,
+      cluster,
+      bundlePath,
+      otlpEndpoint,
+    }) => {
       const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
       const connect = async (address: string, cpuMs?: () => number): Promise<Server> => {
         const pid = findProcess(['start-dev', '--port', address.split(':')[1]!]);
@@ -70,7 +77,8 @@ async function main(): Promise<void> {
                 `[${index + 1}/${total}] ${armNames[cell.arm]}: N ${cell.intents}` +
                   (cell.minutes === undefined ? ', ' : ` open for ${cell.minutes} min, `) +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
-                  `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}, provider ` +
+                  `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}, ` +
+                  `${cell.traces ? 'traced, ' : ''}provider ` +
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
               const server = serverOf(cell.arm, { tuned, stock, onPostgres });
@@ -94,6 +102,7 @@ async function main(): Promise<void> {
                 bundlePath,
                 provider,
                 profileDir,
+                otlpEndpoint,
               );
               const after = index % 2 === 0 ? await onBaseline() : undefined;
               const cellBaseline = before ?? after;
@@ -111,7 +120,12 @@ async function main(): Promise<void> {
         await postgres?.stop();
       }
     },
-    { stock: arms.includes('S'), cluster: arms.includes('P'), serverMetrics: options.profile },
+    {
+      stock: arms.includes('S'),
+      cluster: arms.includes('P'),
+      serverMetrics: options.profile,
+      traces: groups.flat().some((cell) => cell.traces),
+    },
   );
 
   await reportResults(results, options, baseline, profileDir, minutes);

@@ -106,7 +106,12 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
     const added = remoteAccounts()[2]!;
     await world.testClient.setBalance({ address: added, value: parseEther('100') });
     const taskQueue = `e2e-${randomUUID()}`;
-    const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, WALLET_WATCH_MS: '200' });
+    // INFO: the line that tells a wallet was taken on (the test world runs workers at WARN).
+    const [worker] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      WALLET_WATCH_MS: '200',
+      LOG_LEVEL: 'INFO',
+    });
     const settledBefore = (await world.database.kysely.selectFrom('intents').select('id').execute())
       .length;
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createScratchDatabase } from '../../dev/stack/local-world';
 import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
 import { openDatabase, type Database } from '../../store/database';
+import { log } from '../../domain/log';
 
 let server: PostgresServer;
 let database: Database;
@@ -16,7 +17,7 @@ afterAll(async () => {
 
 describe('the store through a PostgreSQL restart', () => {
   it('a transaction whose connection the server ends fails; the process and the next query go on', async () => {
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = jest.spyOn(log, 'error').mockImplementation(() => undefined);
     try {
       const transaction = database.transaction(async (trx) => {
         await sql`select 1`.execute(trx);

@@ -6,6 +6,7 @@ import { presetWeights } from '../../throttle/rpc-weights';
 import { sharedSpendWindow } from '../../throttle/shared-spend-window';
 import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
 import { startRedis, type RedisServer } from '../../dev/stack/redis';
+import { log } from '../../domain/log';
 
 const settings: ThrottleSettings = {
   maxInFlight: 2,
@@ -70,7 +71,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
   });
 
   it('recovers when its Redis state vanishes (Bottleneck alone fails for good on Redis 7)', async () => {
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = jest.spyOn(log, 'error').mockImplementation(() => undefined);
     const throttle = await Throttle.start(settings, { redisUrl: redis.url, limiterId: 'flushed' });
     try {
       const first = await throttle.acquire('before');
@@ -95,7 +96,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
   });
 
   it('two processes carry on after Redis restarts empty: one recreates the state, the other registers again', async () => {
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = jest.spyOn(log, 'error').mockImplementation(() => undefined);
     const cluster = { redisUrl: redis.url, limiterId: 'restarted' };
     const throttles = await Promise.all([
       Throttle.start(settings, cluster),

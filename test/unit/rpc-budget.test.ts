@@ -1,6 +1,7 @@
 import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
 import { localSpendWindow } from '../../throttle/spend-window';
+import { log } from '../../domain/log';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
   new RpcBudget(
@@ -64,7 +65,7 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
   });
 
   it('reports refusals as one counted line a minute, not one per call', async () => {
-    const warned = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const warned = jest.spyOn(log, 'warn').mockImplementation(() => undefined);
     const budget = budgetOf(1000, 400);
     try {
       for (let refusal = 0; refusal < 5; refusal++) budget.refused('eth_blockNumber');

@@ -2,6 +2,7 @@ import { Registry } from 'prom-client';
 import { parseEther } from 'viem';
 import type { Chain, ChainRegistry } from '../../chain/chain';
 import { watchWallets } from '../../workers/wallet-watch';
+import { log as relayerLog } from '../../domain/log';
 
 const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -18,8 +19,8 @@ describe('the wallet watch of a worker', () => {
     } as unknown as Chain;
     const chains: ChainRegistry = { chainIds: [5], get: () => chain };
     const metrics = new Registry();
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const warn = jest.spyOn(relayerLog, 'warn').mockImplementation(() => undefined);
+    const log = jest.spyOn(relayerLog, 'info').mockImplementation(() => undefined);
     const watch = watchWallets({
       chains,
       metrics,
