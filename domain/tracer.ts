@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 
 /** The name our own spans carry (JSON-RPC calls, signer calls, webhook deliveries). */
-export const relayerTracerName = 'payment-relayer';
+const relayerTracerName = 'payment-relayer';
 
 /**
  * Runs `work` inside a span of its own when it is part of a trace (a request's, a step's): the

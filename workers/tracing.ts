@@ -35,7 +35,7 @@ export interface Tracing {
 }
 
 /** Paths that are polled, not used: a span for each would bury the requests that matter. */
-const unTracedPaths = new Set(['/metrics', '/health', '/v1/health']);
+const unTracedPaths = new Set(['/metrics', '/healthz', '/readyz']);
 
 export function startTracing(options: {
   endpoint: string;
