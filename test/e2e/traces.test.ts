@@ -1,4 +1,6 @@
+import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { freePort } from '../../dev/stack/free-port';
 import { startJaeger, type Jaeger } from '../../dev/stack/jaeger';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -110,6 +112,18 @@ describe('traces, exported to a real Jaeger', () => {
       'the traced intent to confirm',
       60_000,
     );
+    // And its workflow's end: its last task ends the workflow's own spans.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(paymentIntentWorkflowId(id));
+      await waitFor(
+        async () => (await handle.describe()).status.name === 'COMPLETED',
+        'the traced intent workflow to complete',
+        30_000,
+      );
+    } finally {
+      await connection.close();
+    }
     // Stopping flushes what each process still buffers.
     api.signal('SIGTERM');
     worker!.signal('SIGTERM');
