@@ -10,6 +10,7 @@ import { waitFor } from './stack/wait-for';
 import { ConfigError, loadConfig } from '../workers/config/load';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
+import { startJaeger } from './stack/jaeger';
 import { installRuntime } from '../workers/runtime';
 import { createApiKey } from '../service/api-keys';
 import { setUpTenant } from '../service/tenants';
@@ -22,6 +23,7 @@ import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-
 const usage = `npm start [-- options]
   --intents <n>         demo intents to submit (default 24)
   --keep-running        keep the stack up afterwards to browse the Web UI (Ctrl-C stops it)
+  --traces              trace every intent into a Jaeger (built with Go the first time: minutes)
   --temporal-port <p>   Temporal dev server port (default 7233; Web UI on --ui-port, default 8233)
   --ui-port <p>
   --anvil-port <p>      anvil JSON-RPC port (default 8545)
@@ -34,6 +36,7 @@ function parseOptions() {
       options: {
         intents: { type: 'string', default: '24' },
         'keep-running': { type: 'boolean', default: false },
+        traces: { type: 'boolean', default: false },
         'temporal-port': { type: 'string', default: '7233' },
         'ui-port': { type: 'string', default: '8233' },
         'anvil-port': { type: 'string', default: '8545' },
@@ -59,6 +62,7 @@ function parseOptions() {
     help: values.help,
     intents: number('intents', values.intents, 10_000),
     keepRunning: values['keep-running'],
+    traces: values.traces,
     temporalPort: number('temporal-port', values['temporal-port'], 65535),
     uiPort: number('ui-port', values['ui-port'], 65535),
     anvilPort: number('anvil-port', values['anvil-port'], 65535),
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
   const environment = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !shorthand.includes(name)),
   );
+  const jaeger = options.traces ? await startJaeger(step) : undefined;
   const config = loadConfig({
     ...environment,
     TEMPORAL_ADDRESS: stack.temporal.address,
@@ -104,6 +109,7 @@ async function main(): Promise<void> {
     CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
     TOP_UP_SWEEP_MS: process.env.TOP_UP_SWEEP_MS ?? String(demoTopUpSweepMs),
     API_PORT: String(options.apiPort),
+    ...(jaeger && { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint }),
   });
   step('starting a relayer worker and its HTTP API');
   const relayer = await startRelayerProcess(config, ['worker', 'api']);
@@ -113,7 +119,7 @@ async function main(): Promise<void> {
     (stopping ??= (async () => {
       step('stopping: draining the worker, then the dev server and the anvils');
       await relayer.stop();
-      await stack.stop();
+      await Promise.all([stack.stop(), jaeger?.stop()]);
     })());
   // A signal while stopping (an impatient second Ctrl-C, or tsx relaying the terminal's) must not
   // end this process before its servers stop: they would outlive it and hold the ports.
@@ -199,6 +205,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
 
+  if (jaeger) step(`traces: ${jaeger.queryUrl} (service payment-relayer)`);
   if (options.keepRunning) {
     step(
       `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, ` +
