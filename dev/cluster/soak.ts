@@ -14,7 +14,7 @@ import { presetWeights, weightOf, type WeightPreset } from '../../throttle/rpc-w
 import { ConfigError } from '../../workers/config/load';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
-import { writeWorkflowBundles } from '../../workers/workflow-code';
+import { tracedBundlePath, writeWorkflowBundle } from '../../workers/workflow-code';
 import { invariantViolations } from '../../test/support/invariants';
 import { operatorOwner } from '../../domain/custody';
 import { chromium } from 'playwright-core';
@@ -204,7 +204,11 @@ async function soak(
     tenantKeys.set(id, apiKey);
   }
   const nextVersion = join(options.out, 'next-version.js');
-  await writeWorkflowBundles(nextVersion, require.resolve('./next-version/workflows'));
+  // The cluster's workers trace: they load its traced twin (see startCluster).
+  await writeWorkflowBundle(tracedBundlePath(nextVersion), {
+    from: require.resolve('./next-version/workflows'),
+    traced: true,
+  });
 
   const poorWallet = world.wallets[4]!;
   await world.testClient.setBalance({ address: poorWallet, value: poorWalletBalance });

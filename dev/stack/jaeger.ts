@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -9,9 +9,8 @@ import {
   cacheDir,
   fromEnv,
   isExecutable,
-  onPath,
+  buildWithGo,
   runCommand,
-  ToolchainMissingError,
   type Progress,
   type ResolvedTool,
 } from './toolchain';
@@ -38,25 +37,22 @@ export async function ensureJaeger(progress: Progress): Promise<ResolvedTool> {
   const given = fromEnv('JAEGER_BIN');
   if (given) return given;
   if (isExecutable(cachedBinary)) return { path: cachedBinary, source: 'cache' };
-  if (!onPath('go')) {
-    throw new ToolchainMissingError(
-      `Jaeger ${jaegerModuleVersion} is built from source with Go: install Go (https://go.dev/dl/) or set JAEGER_BIN`,
-    );
-  }
-  const build = mkdtempSync(join(tmpdir(), 'jaeger-build-'));
-  const env = { ...process.env, GOFLAGS: '-buildvcs=false' };
-  const go = (args: string[]) => runCommand('go', args, progress, { ...env, PWD: build });
-  try {
-    progress(`building ${jaegerModule}@${jaegerModuleVersion} with Go (once; a few minutes)`);
-    await go(['-C', build, 'mod', 'init', 'jaeger-build']);
-    await go(['-C', build, 'get', '-tool', `${jaegerModule}/cmd/jaeger@${jaegerModuleVersion}`]);
-    const built = join(build, 'jaeger');
-    await go(['-C', build, 'build', '-o', built, `${jaegerModule}/cmd/jaeger`]);
-    mkdirSync(join(cachedBinary, '..'), { recursive: true });
-    renameSync(built, cachedBinary);
-  } finally {
-    rmSync(build, { recursive: true, force: true });
-  }
+  await buildWithGo(
+    `Jaeger ${jaegerModuleVersion}`,
+    async (dir) => {
+      const go = (args: string[]) =>
+        runCommand('go', ['-C', dir, ...args], progress, {
+          ...process.env,
+          GOFLAGS: '-buildvcs=false',
+        });
+      progress(`building ${jaegerModule}@${jaegerModuleVersion} with Go (once; a few minutes)`);
+      await go(['mod', 'init', 'jaeger-build']);
+      await go(['get', '-tool', `${jaegerModule}/cmd/jaeger@${jaegerModuleVersion}`]);
+      await go(['build', '-o', 'jaeger', `${jaegerModule}/cmd/jaeger`]);
+      return [[join(dir, 'jaeger'), cachedBinary]];
+    },
+    'JAEGER_BIN',
+  );
   return { path: cachedBinary, source: 'built now' };
 }
 
@@ -74,9 +70,7 @@ export interface Jaeger {
 export async function startJaeger(progress: Progress): Promise<Jaeger> {
   const { path, source } = await ensureJaeger(progress);
   progress(`Jaeger ${jaegerModuleVersion} from ${source}`);
-  const [otlp, query, queryGrpc, health, metrics] = await Promise.all(
-    [0, 0, 0, 0, 0].map(() => freePort()),
-  );
+  const [otlp, query, queryGrpc, health] = await Promise.all([0, 0, 0, 0].map(() => freePort()));
   const at = (port: number | undefined) => `127.0.0.1:${port}`;
   const root = mkdtempSync(join(tmpdir(), 'jaeger-'));
   const configPath = join(root, 'config.yaml');
@@ -94,10 +88,8 @@ export async function startJaeger(progress: Progress): Promise<Jaeger> {
           },
         },
         telemetry: {
-          metrics: {
-            level: 'basic',
-            readers: [{ pull: { exporter: { prometheus: { host: '127.0.0.1', port: metrics } } } }],
-          },
+          // Its own metrics would take a fixed port (8888): nothing here reads them.
+          metrics: { level: 'none' },
           logs: { level: 'warn' },
         },
       },

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -13,9 +13,8 @@ import {
   goInstall,
   cacheDir,
   isExecutable,
-  onPath,
+  buildWithGo,
   runCommand,
-  ToolchainMissingError,
   type Progress,
 } from './toolchain';
 
@@ -37,27 +36,19 @@ export async function ensureTemporalServer(
   if (isExecutable(serverBinary) && isExecutable(sqlToolBinary)) {
     return { server: serverBinary, sqlTool: sqlToolBinary, source: 'cache' };
   }
-  if (!onPath('go')) {
-    throw new ToolchainMissingError(
-      `the Temporal server ${temporalServerVersion} is built from source with Go: install Go (https://go.dev/dl/)`,
-    );
-  }
-  const build = mkdtempSync(join(tmpdir(), 'temporal-server-build-'));
-  try {
-    for (const [pkg, built, name] of [
+  await buildWithGo(`the Temporal server ${temporalServerVersion}`, async (dir) => {
+    const binaries = [
       ['cmd/server', 'server', serverBinary],
       ['cmd/tools/sql', 'sql', sqlToolBinary],
-    ] as const) {
+    ] as const;
+    for (const [pkg] of binaries) {
       progress(
         `building go.temporal.io/server/${pkg}@${temporalServerVersion} with Go (once; minutes)`,
       );
-      await goInstall(`go.temporal.io/server/${pkg}@${temporalServerVersion}`, build, progress);
-      mkdirSync(serverCache, { recursive: true });
-      renameSync(join(build, built), name);
+      await goInstall(`go.temporal.io/server/${pkg}@${temporalServerVersion}`, dir, progress);
     }
-  } finally {
-    rmSync(build, { recursive: true, force: true });
-  }
+    return binaries.map(([, built, cached]) => [join(dir, built), cached]);
+  });
   return { server: serverBinary, sqlTool: sqlToolBinary, source: 'built now' };
 }
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -8,9 +8,8 @@ import { freePort } from './free-port';
 import {
   cacheDir,
   isExecutable,
-  onPath,
+  buildWithGo,
   goInstall,
-  ToolchainMissingError,
   type Progress,
   type ResolvedTool,
 } from './toolchain';
@@ -28,25 +27,16 @@ const cachedBinary = join(cacheDir, `temporal-ui-${temporalUiVersion}`, 'tempora
 /** The UI server built with Go from the module proxy (once per machine, seconds), cached. */
 export async function ensureTemporalUi(progress: Progress): Promise<ResolvedTool> {
   if (isExecutable(cachedBinary)) return { path: cachedBinary, source: 'cache' };
-  if (!onPath('go')) {
-    throw new ToolchainMissingError(
-      `the Temporal Web UI ${temporalUiVersion} is built from source with Go: install Go (https://go.dev/dl/)`,
-    );
-  }
-  const build = mkdtempSync(join(tmpdir(), 'temporal-ui-build-'));
-  try {
+  await buildWithGo(`the Temporal Web UI ${temporalUiVersion}`, async (dir) => {
     progress(`building github.com/temporalio/ui-server/v2@${temporalUiVersion} with Go (once)`);
     await goInstall(
       `github.com/temporalio/ui-server/v2/cmd/server@${temporalUiVersion}`,
-      build,
+      dir,
       progress,
     );
-    mkdirSync(join(cachedBinary, '..'), { recursive: true });
     // `go install` names it `server`: kept under a name that says which.
-    renameSync(join(build, 'server'), cachedBinary);
-  } finally {
-    rmSync(build, { recursive: true, force: true });
-  }
+    return [[join(dir, 'server'), cachedBinary]];
+  });
   return { path: cachedBinary, source: 'built now' };
 }
 

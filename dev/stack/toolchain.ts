@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { homedir, tmpdir, userInfo } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { toolchainMissing } from '../../workers/exit-on-error';
 
 /**
@@ -105,6 +105,32 @@ export const goInstall = (module: string, binDir: string, progress: Progress): P
     GOBIN: binDir,
     GOFLAGS: '-buildvcs=false',
   });
+
+/**
+ * Builds a tool from source with Go in a throwaway directory, then moves each binary `build` made
+ * there to its cached path: a build that fails halfway leaves nothing in the cache. Without Go,
+ * one message says what to install (or which variable may name a binary instead).
+ */
+export async function buildWithGo(
+  what: string,
+  build: (dir: string) => Promise<[built: string, cachedPath: string][]>,
+  orSet?: string,
+): Promise<void> {
+  if (!onPath('go')) {
+    throw new ToolchainMissingError(
+      `${what} is built from source with Go: install Go (https://go.dev/dl/)${orSet ? ` or set ${orSet}` : ''}`,
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'go-build-'));
+  try {
+    for (const [built, cachedPath] of await build(dir)) {
+      mkdirSync(dirname(cachedPath), { recursive: true });
+      renameSync(built, cachedPath);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Root with apt-get: this process may install Debian packages itself. */
 export const mayInstallDebianPackages = (): boolean =>
