@@ -30,6 +30,7 @@ const postgresSuites = [
   'integration/review',
   'integration/review-queue',
   'integration/submit-intent',
+  'integration/payment-policy',
   'integration/wallet-turns',
   'e2e/fifty-intents',
   'e2e/kill-worker',

@@ -24,6 +24,8 @@ import { signAttempt } from './transactions/sign-attempt';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 import { ReasonCode } from '../domain/reason-codes';
+import { isTopUp } from '../domain/custody';
+import { enforcePaymentPolicy } from '../operations/payment-policy';
 
 export interface BroadcastParameters {
   intentId: string;
@@ -81,6 +83,11 @@ export const broadcast = (deps: ActivityDependencies) => {
 
   async function sign(intent: Intent): Promise<Intent> {
     const chain = chains.get(intent.chainId);
+    // The first signing is the last moment a policy changed since admission can still stop the
+    // payment (a retry or a replacement of bytes already signed is not checked again).
+    if (!isTopUp(intent)) {
+      await enforcePaymentPolicy(db, db.kysely, intent, 'signing', clock.now());
+    }
     // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
     if (intent.from !== null) {
       // Retired since it was admitted: it signs nothing new.

@@ -8,13 +8,15 @@ import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { placeHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
+import { enforcePaymentPolicy } from '../operations/payment-policy';
 
 /**
  * settling → held: reserves the amount on the tenant's balance in the intent's asset (and, when
  * tenants pay gas, the most its transaction may cost in native), in the same transaction as the
  * state change, so a hold exists exactly when the intent says so. A balance can never go
  * negative: an intent the tenant cannot cover fails with InsufficientBalance. A top-up's hold
- * reserves nothing (domain/custody.ts): it only records that the house pays its gas.
+ * reserves nothing (domain/custody.ts): it only records that the house pays its gas. A hold
+ * the tenant's payment policy refuses now fails the intent with PolicyViolation, nothing held.
  */
 export const hold = (deps: ActivityDependencies) => {
   const { db, clock, chains } = deps;
@@ -27,6 +29,9 @@ export const hold = (deps: ActivityDependencies) => {
       const now = clock.now();
       // A top-up moves the relayer's own coin: it holds nothing of anyone's, the house pays its gas.
       const custody = isTopUp(intent);
+      // Admission applied the policy already; this holds a lowered limit (and the race for a
+      // limit's last room) exactly: a hold that would cross it fails the intent, nothing held.
+      if (!custody) await enforcePaymentPolicy(db, trx, intent, 'hold', now);
       const feeHeld =
         deps.gasPaidBy === 'tenant' && !custody ? chains.get(intent.chainId).maxFeePerTransfer : 0n;
       await placeHold(

@@ -21,6 +21,7 @@ import { balanceRoutes } from './routes/balances';
 import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
+import { policyRoutes } from './routes/policies';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
@@ -134,6 +135,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(assetRoutes, context);
     await v1.register(balanceRoutes, context);
     await v1.register(webhookRoutes, context);
+    await v1.register(policyRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -4,6 +4,7 @@ import type { IntentView } from '../api/schemas/intents';
 import type { WalletView } from '../api/schemas/wallets';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { ErrorBody } from '../api/error-responses';
+import type { PolicyChangesView, PolicyRecipientView, PolicyView } from '../api/schemas/policies';
 
 export interface ApiAnswer<T> {
   status: number;
@@ -50,7 +51,7 @@ export class RelayerApiClient {
    * most each; then the refusal is thrown.
    */
   async call<T>(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<ApiAnswer<T>> {
@@ -67,7 +68,7 @@ export class RelayerApiClient {
   }
 
   private async callOnce<T>(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     options: { body?: unknown; headers?: Record<string, string> },
   ): Promise<ApiAnswer<T>> {
@@ -256,6 +257,56 @@ export class RelayerApiClient {
     const path = `/v1/intents/${encodeURIComponent(id)}/audit`;
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
+
+  async policy(tenantId: string): Promise<PolicyView> {
+    return (await this.call<PolicyView>('GET', `${tenantPath(tenantId)}/policy`)).body;
+  }
+
+  async policyChanges(tenantId: string, limit?: number): Promise<PolicyChangesView['changes']> {
+    const query = limit === undefined ? '' : `?limit=${limit}`;
+    const path = `${tenantPath(tenantId)}/policy/changes${query}`;
+    return (await this.call<PolicyChangesView>('GET', path)).body.changes;
+  }
+
+  /** Amounts in base units; null removes a bound, absent leaves it. */
+  async setPolicyLimits(
+    tenantId: string,
+    body: {
+      chainId: number;
+      asset?: string;
+      maxPerIntent?: string | null;
+      perDay?: string | null;
+      perWeek?: string | null;
+    },
+  ): Promise<PolicyView> {
+    const path = `${tenantPath(tenantId)}/policy/limits`;
+    return (await this.call<PolicyView>('PUT', path, { body })).body;
+  }
+
+  async setRecipientRule(
+    tenantId: string,
+    chainId: number,
+    recipients: 'allow_list' | 'any',
+  ): Promise<PolicyView> {
+    const path = `${tenantPath(tenantId)}/policy/recipients`;
+    return (await this.call<PolicyView>('PUT', path, { body: { chainId, recipients } })).body;
+  }
+
+  async recipients(tenantId: string, chainId?: number): Promise<PolicyRecipientView[]> {
+    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
+    const path = `${tenantPath(tenantId)}/recipients${query}`;
+    return (await this.call<{ recipients: PolicyRecipientView[] }>('GET', path)).body.recipients;
+  }
+
+  async addRecipient(tenantId: string, body: PolicyRecipientView): Promise<PolicyRecipientView> {
+    const path = `${tenantPath(tenantId)}/recipients`;
+    return (await this.call<PolicyRecipientView>('POST', path, { body })).body;
+  }
+
+  async removeRecipient(tenantId: string, chainId: number, address: string): Promise<void> {
+    const path = `${tenantPath(tenantId)}/recipients/${chainId}/${encodeURIComponent(address)}`;
+    await this.call('DELETE', path);
+  }
 }
 
 export interface AttemptView {
@@ -304,3 +355,5 @@ export interface SubmitBody {
 
 const isErrorBody = (body: unknown): body is ErrorBody =>
   typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'string';
+
+const tenantPath = (tenantId: string) => `/v1/tenants/${encodeURIComponent(tenantId)}`;

@@ -25,6 +25,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   unsupported_media_type: ExitCode.badInput,
   body_too_large: ExitCode.badInput,
   insufficient_balance: ExitCode.badInput,
+  policy_violation: ExitCode.badInput,
   unknown_tenant: ExitCode.badInput,
   unknown_asset: ExitCode.badInput,
   no_account: ExitCode.badInput,

@@ -6,6 +6,7 @@ import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
 import { addReviewCommands } from './commands/review';
 import { addWalletCommands } from './commands/wallets';
+import { addPolicyCommands } from './commands/policies';
 import { addWebhookCommands } from './commands/webhooks';
 import { RelayerCommand } from './relayer-command';
 
@@ -45,6 +46,7 @@ export function relayerProgram(): RelayerCommand {
   addAssetCommands(program, globals);
   addWebhookCommands(program, globals);
   addReviewCommands(program, globals);
+  addPolicyCommands(program, globals);
   addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
   addAdminCommands(program, globals);
   return program;

@@ -10,6 +10,7 @@ export const ApiScope = {
   review: 'review',
   walletsAdmin: 'wallets:admin',
   assetsAdmin: 'assets:admin',
+  policiesAdmin: 'policies:admin',
 } as const;
 export type ApiScope = (typeof ApiScope)[keyof typeof ApiScope];
 
@@ -24,6 +25,7 @@ export const scopeMeaning: Record<ApiScope, string> = {
   review: 'decide on intents in needs_review (confirm, fail, retry, cancel on chain)',
   'wallets:admin': "add, retire and activate hot wallets; set a tenant's wallet pool",
   'assets:admin': 'register tokens',
+  'policies:admin': "set a tenant's payment policy: spend limits, recipient lists",
 };
 
 /**
@@ -45,6 +47,7 @@ export const operatorKeyScopes: readonly ApiScope[] = [
   ApiScope.review,
   ApiScope.walletsAdmin,
   ApiScope.assetsAdmin,
+  ApiScope.policiesAdmin,
 ];
 
 export const isApiScope = (value: string): value is ApiScope =>

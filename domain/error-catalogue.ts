@@ -42,6 +42,11 @@ export const errorCatalogue = {
     rejection: 'insufficient_balance',
     summary: "the tenant's available balance is below the amount",
   },
+  PolicyViolation: {
+    retryable: false,
+    rejection: 'policy_violation',
+    summary: "the tenant's payment policy refuses the payment; details name the rule",
+  },
   IntentClosed: {
     retryable: false,
     summary: 'the intent has ended: the step has nothing left to do',

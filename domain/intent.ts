@@ -127,6 +127,10 @@ export interface Intent {
    * no longer be reorged away); null until then, and for every other status.
    */
   finalizedAt?: Date | null;
+  /** The API key that submitted it (absent or null: none recorded). */
+  submittedBy?: string | null;
+  /** Its tenant's payment policy version when it was admitted (0: none was set). */
+  policyVersion?: number | null;
 }
 
 export interface SignedTransaction {

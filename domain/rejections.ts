@@ -14,6 +14,7 @@ export const RejectionCode = {
   notFound: 'not_found',
   idempotencyKeyReused: 'idempotency_key_reused',
   insufficientBalance: 'insufficient_balance',
+  policyViolation: 'policy_violation',
   unknownTenant: 'unknown_tenant',
   tenantLimitReached: 'tenant_limit_reached',
   rateLimited: 'rate_limited',
@@ -58,6 +59,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     status: 422,
     meaning:
       "the tenant's available balance in the asset is below the amount (in the asset's units; `details` in base units)",
+  },
+  policy_violation: {
+    status: 422,
+    meaning:
+      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed), `details.limit` and `details.wouldBe` the figures in base units",
   },
   unknown_tenant: { status: 422, meaning: 'no such tenant' },
   tenant_limit_reached: {

@@ -18,11 +18,14 @@ import type { Intent } from '../domain/intent';
 import type { NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
 import { newIntentId } from './new-intent-id';
+import { enforcePaymentPolicy } from './payment-policy';
 
 export interface AdmitOptions {
   intentId?: string;
   /** The tenant's name for this payment: the same key with the same body is the same intent. */
   idempotencyKey?: string;
+  /** The API key asking (recorded on the intent). */
+  submittedBy?: string;
 }
 
 /**
@@ -103,16 +106,21 @@ export async function admitIntent(
         { available: shown(balance.available), requested: shown(request.amount) },
       );
     }
-    if (limits) await admit(trx, request.tenantId, limits);
     // Read once admitted, under the lock: an intent is created after every intent whose end made
     // room for it, so the intents' own timeline never shows more open than admission allowed.
     const now = clock();
-    return insertIntent(
+    const policy = await enforcePaymentPolicy(
+      database,
       trx,
-      options.intentId ?? newIntentId(now.getTime()),
-      request,
+      { ...request, asset: resolved.ref },
+      'admission',
       now,
-      options.idempotencyKey,
     );
+    if (limits) await admit(trx, request.tenantId, limits);
+    return insertIntent(trx, options.intentId ?? newIntentId(now.getTime()), request, now, {
+      idempotencyKey: options.idempotencyKey,
+      submittedBy: options.submittedBy,
+      policyVersion: policy.version,
+    });
   });
 }

@@ -29,6 +29,8 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     feePaid: row.fee_paid === null ? null : BigInt(row.fee_paid),
     deliveredAmount: row.delivered_amount === null ? null : BigInt(row.delivered_amount),
     idempotencyKey: row.idempotency_key ?? null,
+    submittedBy: row.submitted_by ?? null,
+    policyVersion: row.policy_version === null ? null : Number(row.policy_version),
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
     finalizedAt: row.finalized_at === null ? null : fromTimestamp(row.finalized_at),
@@ -87,15 +89,15 @@ export async function insertIntent(
   id: string,
   request: NewIntent,
   now: Date,
-  idempotencyKey?: string,
+  admitted: AdmittedAs = {},
 ): Promise<{ intent: Intent; created: boolean }> {
   // The intent and the event of its creation are one write (store/webhook-outbox.ts).
   if (!inTransaction(db)) {
-    return db.transaction().execute((trx) => insertIntent(trx, id, request, now, idempotencyKey));
+    return db.transaction().execute((trx) => insertIntent(trx, id, request, now, admitted));
   }
   const inserted = await db
     .insertInto('intents')
-    .values(newIntentRow(id, request, now, idempotencyKey))
+    .values(newIntentRow(id, request, now, admitted))
     .onConflict((conflict) => conflict.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -109,11 +111,18 @@ export async function insertIntent(
   return { intent: existing, created: false };
 }
 
+/** How an intent was admitted: the tenant's name for it, the key that asked, its policy's version. */
+export interface AdmittedAs {
+  idempotencyKey?: string;
+  submittedBy?: string;
+  policyVersion?: number;
+}
+
 export const newIntentRow = (
   id: string,
   request: NewIntent,
   now: Date,
-  idempotencyKey?: string,
+  { idempotencyKey, submittedBy, policyVersion }: AdmittedAs = {},
 ) => ({
   id,
   tenant_id: request.tenantId,
@@ -131,6 +140,9 @@ export const newIntentRow = (
   reason: null,
   reason_code: null,
   idempotency_key: idempotencyKey ?? null,
+  // Only when known: tools that write intents on a schema from before migration 0015 still can.
+  ...(submittedBy !== undefined && { submitted_by: submittedBy }),
+  ...(policyVersion !== undefined && { policy_version: policyVersion }),
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });

@@ -158,6 +158,31 @@ export interface IntentsTable {
   updated_at: Timestamp;
   /** When a confirmed intent's block became final on its chain (null until then). */
   finalized_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The API key that submitted it (null: submitted without one, or before keys were recorded). */
+  submitted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The version of its tenant's payment policy it was admitted under (0: none set). */
+  policy_version: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One version of a tenant's payment policy (domain/payment-policy.ts); never updated. */
+export interface TenantPoliciesTable {
+  tenant_id: string;
+  version: number;
+  /** JSON: the limits and allow-list chains, amounts as strings. */
+  document: string;
+  changed_by: string;
+  /** JSON: what this version changed, before → after. */
+  change: string;
+  created_at: Timestamp;
+}
+
+export interface PolicyRecipientsTable {
+  tenant_id: string;
+  chain_id: number;
+  address: string;
+  list: 'allow' | 'deny';
+  label: string;
+  created_at: Timestamp;
 }
 
 export type BatchMode = 'collect_all' | 'fail_fast';
@@ -284,4 +309,6 @@ export interface Schema {
   batch_items: BatchItemsTable;
   transaction_attempts: TransactionAttemptsTable;
   nonce_fills: NonceFillsTable;
+  tenant_policies: TenantPoliciesTable;
+  policy_recipients: PolicyRecipientsTable;
 }

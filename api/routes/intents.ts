@@ -71,7 +71,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           amount: await baseUnitsOfBody(db, request.body),
           tenantId: tenant.tenantId,
         },
-        { idempotencyKey: request.headers['idempotency-key'] },
+        { idempotencyKey: request.headers['idempotency-key'], submittedBy: tenant.keyId },
       );
       if (submitted.created) context.metrics.recordSubmitted();
       return reply.code(submitted.created ? 202 : 200).send(intentView(submitted.intent));

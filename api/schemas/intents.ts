@@ -42,6 +42,12 @@ export const intentSchema = z
         'the same as a code to branch on: reverted, cancelled_on_chain, confirmation_timeout, cancelled_by_caller, failed_by_review, … (docs/api.md)',
       ),
     idempotencyKey: z.string().nullable(),
+    submittedBy: z.string().nullable().describe('the id of the API key that submitted it'),
+    policyVersion: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the tenant's payment policy version it was admitted under (0: none set)"),
     createdAt: z.string(),
     updatedAt: z.string(),
     finalizedAt: z
@@ -55,6 +61,8 @@ export type IntentView = z.infer<typeof intentSchema>;
 export const intentView = (intent: Intent): IntentView => ({
   ...intentSnapshot(intent),
   idempotencyKey: intent.idempotencyKey,
+  submittedBy: intent.submittedBy ?? null,
+  policyVersion: intent.policyVersion ?? null,
 });
 
 export const intentListSchema = z

@@ -8,3 +8,4 @@ export * from './review-errors';
 export * from './chain-errors';
 export * from './signer-errors';
 export * from './webhook-errors';
+export * from './policy-errors';

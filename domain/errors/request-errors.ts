@@ -5,10 +5,11 @@ import { ErrorType } from '../error-catalogue';
 // the backlog, a closed process.
 
 export class InvalidIntentError extends RelayerError<{ issues: FieldIssue[] }> {
-  constructor(issues: FieldIssue[]) {
+  /** `what`: what the request asked for, as its message names it. */
+  constructor(issues: FieldIssue[], what = 'intent') {
     super(
       ErrorType.invalidIntent,
-      `invalid intent: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+      `invalid ${what}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
       { issues },
     );
   }

@@ -14,6 +14,7 @@ import { booksPerChain } from './0011-books-per-chain';
 import { finality } from './0012-finality';
 import { treasury } from './0013-treasury';
 import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
+import { paymentPolicies } from './0015-payment-policies';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -37,6 +38,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0012_finality': finality(context),
   '0013_treasury': treasury(context),
   '0014_api_key_scopes_and_limits': apiKeyScopesAndLimits(context),
+  '0015_payment_policies': paymentPolicies(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

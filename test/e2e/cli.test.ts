@@ -107,6 +107,13 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/webhooks/endpoints/{id}/disable': 'webhooks disable',
   'GET /v1/webhooks/endpoints/{id}/deliveries': 'webhooks deliveries',
   'POST /v1/webhooks/endpoints/{id}/deliveries/{eventId}/redeliver': 'webhooks redeliver',
+  'GET /v1/tenants/{tenantId}/policy': 'policies get',
+  'GET /v1/tenants/{tenantId}/policy/changes': 'policies changes',
+  'PUT /v1/tenants/{tenantId}/policy/limits': 'policies set',
+  'PUT /v1/tenants/{tenantId}/policy/recipients': 'policies set',
+  'GET /v1/tenants/{tenantId}/recipients': 'recipients list',
+  'POST /v1/tenants/{tenantId}/recipients': 'recipients add',
+  'DELETE /v1/tenants/{tenantId}/recipients/{chainId}/{address}': 'recipients remove',
 };
 
 describe('the relayer CLI', () => {
@@ -272,6 +279,105 @@ describe('the relayer CLI', () => {
     );
     expect(table).toMatch(
       new RegExp(`│ ${rotated.id} │ scoped\\s+│ dashboard\\s+│ intents:read .*│ live`),
+    );
+  });
+
+  it('sets a payment policy and a recipient list; a payment it refuses exits 2 naming the rule', async () => {
+    const world = suite.world();
+    const chain = String(world.anvil.chainId);
+    await relayerCli(['tenants', 'create', 'capped', '--deposit', '5']);
+    const keyOf = async (...args: string[]) =>
+      (
+        JSON.parse((await relayerCli(['keys', 'create', ...args, '--json'])).stdout) as {
+          apiKey: string;
+        }
+      ).apiKey;
+    const operator = { RELAYER_API_KEY: await keyOf('--operator') };
+    const tenant = { RELAYER_API_KEY: await keyOf('--tenant', 'capped') };
+
+    const set = await relayerCli(
+      [
+        'policies',
+        'set',
+        'capped',
+        '--chain-id',
+        chain,
+        '--max-per-intent',
+        '0.5',
+        '--per-24h',
+        '1',
+      ],
+      operator,
+    );
+    expect(set).toMatchObject({ code: 0 });
+    expect(set.stdout).toMatch(/^tenant capped, policy version 1\n/);
+    expect(set.stdout).toMatch(/│\s*31337\s*│ native\s*│\s*0\.5\s*│\s*1\s*│\s*—\s*│/);
+    const foe = world.wallets[1]!;
+    expect(
+      await relayerCli(
+        [
+          'recipients',
+          'add',
+          'capped',
+          foe,
+          '--chain-id',
+          chain,
+          '--deny',
+          '--label',
+          'closed account',
+        ],
+        operator,
+      ),
+    ).toMatchObject({ code: 0 });
+    expect((await relayerCli(['recipients', 'list', 'capped'], tenant)).stdout).toMatch(
+      new RegExp(`│\\s*31337\\s*│ deny\\s*│ ${foe}\\s*│ closed account`),
+    );
+    const pay = ['submit', '--chain-id', chain, '--from', world.wallets[0]!];
+    expect(
+      await relayerCli(
+        [...pay, '--to', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', '--eth', '0.6'],
+        tenant,
+      ),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'max_per_intent: at most 0.5 ETH an intent on chain 31337, 0.6 ETH asked',
+      ),
+    });
+    expect(await relayerCli([...pay, '--to', foe, '--eth', '0.1'], tenant)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('recipient_denied'),
+    });
+    const changes = await relayerCli(['policies', 'changes', 'capped'], tenant);
+    expect(changes.stdout).toMatch(/│\s*2 │ .* │ operator key \w+ \(cli\)\s*│ recipient 0x/);
+
+    // Bad flags are named, and change nothing.
+    const before = await relayerCli(['policies', 'get', 'capped', '--json'], tenant);
+    for (const [args, message] of [
+      [['--per-24h', 'lots'], /--per-24h: must be a decimal amount/],
+      [['--max-per-intent', '0.1234567890123456789'], /--max-per-intent: at most 18 decimals/],
+      [['--recipients', 'maybe'], /--recipients: allow-list or any/],
+      [[], /give --max-per-intent, --per-24h, --per-7d or --recipients/],
+      [['--per-7d', '0.1'], /invalid policy change: maxPerIntent: .* is above perWeek/],
+    ] as [string[], RegExp][]) {
+      const refused = await relayerCli(
+        ['policies', 'set', 'capped', '--chain-id', chain, ...args],
+        operator,
+      );
+      expect({ args, code: refused.code, stderr: refused.stderr }).toMatchObject({
+        args,
+        code: 2,
+        stderr: expect.stringMatching(message),
+      });
+    }
+    expect(
+      await relayerCli(
+        ['recipients', 'add', 'capped', foe, '--chain-id', chain, '--label', 'x'],
+        operator,
+      ),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('give --allow or --deny') });
+    expect((await relayerCli(['policies', 'get', 'capped', '--json'], tenant)).stdout).toBe(
+      before.stdout,
     );
   });
 

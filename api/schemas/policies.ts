@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** A tenant's payment policy: ceilings per book, who may be paid. */
+
+const chainId = z
+  .number({ error: 'chainId must be a number' })
+  .int({ error: 'chainId must be an integer' })
+  .positive({ error: 'chainId must be positive' });
+
+const bound = (field: string) =>
+  z
+    .string({ error: `${field} must be a string of base units, or null to remove it` })
+    .regex(/^(0|[1-9][0-9]*)$/, { error: `${field} must be a whole number of base units` })
+    .transform((value) => BigInt(value))
+    .nullable()
+    .optional()
+    .describe(`base units; null removes the bound, absent leaves it`);
+
+export const policyTenantParamsSchema = z.strictObject({ tenantId: z.string().min(1).max(63) });
+
+const limitsSchema = z.object({
+  chainId: z.number().int(),
+  asset: z.string().describe('"native", or the alias of a registered token'),
+  decimals: z.number().int(),
+  maxPerIntent: z.string().nullable().describe('base units; null: no bound'),
+  perDay: z.string().nullable().describe('base units over any rolling 24 hours; null: no bound'),
+  perWeek: z.string().nullable().describe('base units over any rolling 7 days; null: no bound'),
+});
+
+export const policySchema = z
+  .object({
+    tenantId: z.string(),
+    version: z.number().int().describe('0: no policy was ever set'),
+    limits: z.array(limitsSchema),
+    allowListChains: z
+      .array(z.number().int())
+      .describe('chains where only allow-listed recipients may be paid'),
+  })
+  .meta({ id: 'PaymentPolicy' });
+export type PolicyView = z.infer<typeof policySchema>;
+
+export const bookLimitsBodySchema = z.strictObject({
+  chainId,
+  asset: z.string().optional().describe('"native" (the default), or a registered token\'s alias'),
+  maxPerIntent: bound('maxPerIntent'),
+  perDay: bound('perDay'),
+  perWeek: bound('perWeek'),
+});
+
+export const recipientRuleBodySchema = z.strictObject({
+  chainId,
+  recipients: z
+    .enum(['allow_list', 'any'], { error: 'recipients must be "allow_list" or "any"' })
+    .describe('allow_list: only allow-listed recipients may be paid; any: anyone not denied'),
+});
+
+export const recipientSchema = z
+  .object({
+    chainId: z.number().int(),
+    address: z.string(),
+    list: z.enum(['allow', 'deny']),
+    label: z.string(),
+  })
+  .meta({ id: 'PolicyRecipient' });
+export type PolicyRecipientView = z.infer<typeof recipientSchema>;
+
+export const recipientsSchema = z
+  .object({ recipients: z.array(recipientSchema) })
+  .meta({ id: 'PolicyRecipients' });
+
+export const recipientBodySchema = z.strictObject({
+  chainId,
+  address: z.string({ error: 'address must be a string' }),
+  list: z.enum(['allow', 'deny'], { error: 'list must be "allow" or "deny"' }),
+  label: z
+    .string({ error: 'label must be a string' })
+    .min(1, { error: 'label: say who the recipient is' })
+    .max(200, { error: 'label: at most 200 characters' }),
+});
+
+export const recipientParamsSchema = z.strictObject({
+  tenantId: z.string().min(1).max(63),
+  chainId: z.coerce.number().int().positive(),
+  address: z.string(),
+});
+
+export const recipientsQuerySchema = z.strictObject({
+  chainId: z.coerce.number().int().positive().optional(),
+});
+
+export const policyChangesSchema = z
+  .object({
+    changes: z.array(
+      z.object({
+        version: z.number().int(),
+        changedBy: z.string(),
+        change: z.object({ what: z.string(), before: z.unknown(), after: z.unknown() }),
+        at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'PolicyChanges' });
+export type PolicyChangesView = z.infer<typeof policyChangesSchema>;
+
+export const policyChangesQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});

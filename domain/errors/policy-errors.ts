@@ -1,0 +1,27 @@
+import { RelayerError } from './relayer-error';
+import { ErrorType } from '../error-catalogue';
+import type { PolicyRule } from '../payment-policy';
+
+// What a tenant's payment policy refuses (domain/payment-policy.ts): at admission (a 422 with
+// nothing written) and again before the first signing (the intent fails unsigned, hold released).
+
+export interface PolicyViolationDetails {
+  tenantId: string;
+  rule: PolicyRule;
+  /** The policy version that refused it. */
+  policyVersion: number;
+  /** The bound and what the payment would make it, in base units (limits only). */
+  limit?: string;
+  wouldBe?: string;
+}
+
+export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
+  /** `words`: the rule and its figures as a person reads them (amounts in the asset's units). */
+  constructor(details: PolicyViolationDetails, words: string) {
+    super(
+      ErrorType.policyViolation,
+      `tenant ${details.tenantId}'s payment policy (version ${details.policyVersion}) refuses it: ${words}`,
+      details,
+    );
+  }
+}

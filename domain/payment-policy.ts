@@ -1,0 +1,114 @@
+import type { LedgerBook } from './ledger-book';
+
+/**
+ * What a tenant's intents may pay, beyond its balance: ceilings per book (one asset on one
+ * chain) and who may be paid per chain. Set by operators, versioned: every change is a new
+ * version, and an intent records the version it was admitted under. Pure: the store keeps it,
+ * operations/payment-policy.ts applies it.
+ */
+export interface PaymentPolicy {
+  tenantId: string;
+  /** 0: no policy was ever set (nothing beyond the balance bounds the tenant). */
+  version: number;
+  limits: BookLimits[];
+  /** Chains where only allow-listed recipients may be paid (elsewhere: anyone not denied). */
+  allowListChains: number[];
+}
+
+/** Ceilings on one book, in its base units; an absent one does not bound. */
+export interface BookLimits {
+  book: LedgerBook;
+  maxPerIntent?: bigint;
+  /** What may leave in any rolling 24 hours. */
+  perDay?: bigint;
+  /** What may leave in any rolling 7 days. */
+  perWeek?: bigint;
+}
+
+export type RecipientList = 'allow' | 'deny';
+
+export interface RecipientEntry {
+  chainId: number;
+  address: string;
+  list: RecipientList;
+  label: string;
+}
+
+/** Each rule a payment can break, by the word clients branch on (`details.rule`). */
+export const PolicyRule = {
+  maxPerIntent: 'max_per_intent',
+  perDay: 'limit_24h',
+  perWeek: 'limit_7d',
+  recipientDenied: 'recipient_denied',
+  recipientNotAllowed: 'recipient_not_allowed',
+} as const;
+export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
+
+export const noPolicy = (tenantId: string): PaymentPolicy => ({
+  tenantId,
+  version: 0,
+  limits: [],
+  allowListChains: [],
+});
+
+export const dayMs = 24 * 60 * 60 * 1000;
+export const weekMs = 7 * dayMs;
+
+/** The rolling windows a book's limits need counted; none: no sum to read. */
+export const rollingWindows = (limits: BookLimits | undefined): ('perDay' | 'perWeek')[] =>
+  (['perDay', 'perWeek'] as const).filter((window) => limits?.[window] !== undefined);
+
+export const windowMs = { perDay: dayMs, perWeek: weekMs } as const;
+
+export interface PolicyBreach {
+  rule: PolicyRule;
+  /** The bound, in base units (limits only). */
+  limit?: bigint;
+  /** What the payment would make it (the amount, or the window's total with it). */
+  wouldBe?: bigint;
+}
+
+export interface PaymentUnderPolicy {
+  chainId: number;
+  book: LedgerBook;
+  to: string;
+  amount: bigint;
+}
+
+/**
+ * The first rule `payment` breaks, or undefined. `recipient`: the recipient's entry on the
+ * tenant's lists for the chain (if any); `committed`: per rolling window, what already counts
+ * against it (without this payment), given for every window the book's limits name.
+ */
+export function policyBreach(
+  policy: PaymentPolicy,
+  payment: PaymentUnderPolicy,
+  recipient: RecipientEntry | undefined,
+  committed: Partial<Record<'perDay' | 'perWeek', bigint>>,
+): PolicyBreach | undefined {
+  if (recipient?.list === 'deny') return { rule: PolicyRule.recipientDenied };
+  if (policy.allowListChains.includes(payment.chainId) && recipient?.list !== 'allow') {
+    return { rule: PolicyRule.recipientNotAllowed };
+  }
+  const limits = policy.limits.find((limit) => limit.book === payment.book);
+  if (limits?.maxPerIntent !== undefined && payment.amount > limits.maxPerIntent) {
+    return { rule: PolicyRule.maxPerIntent, limit: limits.maxPerIntent, wouldBe: payment.amount };
+  }
+  for (const window of rollingWindows(limits)) {
+    const counted = committed[window];
+    if (counted === undefined) throw new Error(`policyBreach: ${window} was not counted`);
+    const wouldBe = counted + payment.amount;
+    if (wouldBe > limits![window]!) {
+      return {
+        rule: window === 'perDay' ? PolicyRule.perDay : PolicyRule.perWeek,
+        limit: limits![window],
+        wouldBe,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Whether a book's ceilings bound anything (a limits entry with none is no entry). */
+export const boundsAnything = (limits: BookLimits): boolean =>
+  limits.maxPerIntent !== undefined || limits.perDay !== undefined || limits.perWeek !== undefined;
