@@ -30,6 +30,7 @@ const postgresSuites = [
   'integration/review',
   'integration/review-queue',
   'integration/submit-intent',
+  'integration/approvals',
   'integration/payment-policy',
   'integration/wallet-turns',
   'e2e/fifty-intents',

@@ -12,7 +12,8 @@
  * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id);
  * `after-lease-moved`: this process took a chain's reader lease from another and has not read
  * the head yet (the others wait for it until the lease lapses); `after-top-up-admitted`: the
- * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it).
+ * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it);
+ * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet.
  */
 export const crashPoints = [
   'after-permit',
@@ -31,6 +32,7 @@ export const crashPoints = [
   'after-webhook-sent',
   'after-lease-moved',
   'after-top-up-admitted',
+  'after-approval',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -47,6 +49,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   releaseThrottle: 'after-release',
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
+  decideApproval: 'after-approval',
 };
 
 /** Where an activity's end lies: a permit try that reserved a slot has its own point. */

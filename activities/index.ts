@@ -7,6 +7,7 @@ import { finishBatch, recordItemOutcome, skipPendingItems } from './batch/record
 import { broadcast } from './broadcast';
 import { closeIntent } from './close-intent';
 import { confirm } from './confirm';
+import { decideApproval } from './decide-approval';
 import { freeAbandonedLane } from './free-abandoned-lane';
 import type { ActivityDependencies } from './dependencies';
 import { hold } from './hold';
@@ -31,6 +32,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
   resolveReview: resolveReview(deps),
+  decideApproval: decideApproval(deps),
   freeAbandonedLane: freeAbandonedLane(deps),
   loadBatchItems: loadBatchItems(deps),
   admitBatchItem: admitBatchItem(deps),

@@ -22,6 +22,7 @@ import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
 import { policyRoutes } from './routes/policies';
+import { approvalRoutes } from './routes/approvals';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
@@ -136,6 +137,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(balanceRoutes, context);
     await v1.register(webhookRoutes, context);
     await v1.register(policyRoutes, context);
+    await v1.register(approvalRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -258,6 +258,17 @@ export class RelayerApiClient {
     return (await this.call<{ entries: Record<string, unknown>[] }>('GET', path)).body.entries;
   }
 
+  /** A second key's decision on an intent awaiting approval. */
+  async decideApproval(
+    id: string,
+    decision: 'approve' | 'reject',
+    note?: string,
+  ): Promise<IntentView> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/${decision}`;
+    return (await this.call<IntentView>('POST', path, { body: note === undefined ? {} : { note } }))
+      .body;
+  }
+
   async policy(tenantId: string): Promise<PolicyView> {
     return (await this.call<PolicyView>('GET', `${tenantPath(tenantId)}/policy`)).body;
   }
@@ -277,6 +288,7 @@ export class RelayerApiClient {
       maxPerIntent?: string | null;
       perDay?: string | null;
       perWeek?: string | null;
+      approvalThreshold?: string | null;
     },
   ): Promise<PolicyView> {
     const path = `${tenantPath(tenantId)}/policy/limits`;

@@ -38,6 +38,8 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   idempotency_key_reused: ExitCode.conflict,
   not_cancellable: ExitCode.conflict,
   not_in_review: ExitCode.conflict,
+  not_awaiting_approval: ExitCode.conflict,
+  approval_refused: ExitCode.notAllowed,
   review_refused: ExitCode.conflict,
   tenant_limit_reached: ExitCode.notAdmitted,
   rate_limited: ExitCode.notAdmitted,

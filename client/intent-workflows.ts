@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { isTopUp } from '../domain/custody';
-import type { Intent } from '../domain/intent';
+import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
@@ -10,6 +10,8 @@ import type { paymentIntent } from '../workflows';
 import { walletTurnSignal } from '../workflows/batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
 import { resolveReviewUpdate } from '../workflows/review-update';
+import { decideApprovalUpdate } from '../workflows/approval-update';
+import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
 /**
@@ -48,6 +50,7 @@ export async function startIntentWorkflow(
           {
             intentId: intent.id,
             ...options.timings,
+            ...(intent.status === IntentStatus.awaitingApproval && { awaitingApproval: true }),
             ...(options.waitInReview === false && { waitInReview: false }),
           },
         ],
@@ -72,6 +75,9 @@ export function intentWorkflow(client: Client, intentId: string) {
     /** An operator's decision, applied by the workflow waiting in review (refusals thrown). */
     resolveReview: (request: ReviewRequest): Promise<ReviewOutcome> =>
       handle.executeUpdate(resolveReviewUpdate, { args: [request] }),
+    /** A second key's decision on an intent awaiting approval (refusals thrown). */
+    decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome> =>
+      handle.executeUpdate(decideApprovalUpdate, { args: [request] }),
     progress: (): Promise<PaymentIntentProgress> => handle.query(intentProgressQuery),
     /** Asks the workflow to stop; it closes the intent as its state allows. */
     cancel: () => handle.cancel(),

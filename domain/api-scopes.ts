@@ -11,6 +11,7 @@ export const ApiScope = {
   walletsAdmin: 'wallets:admin',
   assetsAdmin: 'assets:admin',
   policiesAdmin: 'policies:admin',
+  approve: 'approve',
 } as const;
 export type ApiScope = (typeof ApiScope)[keyof typeof ApiScope];
 
@@ -26,6 +27,7 @@ export const scopeMeaning: Record<ApiScope, string> = {
   'wallets:admin': "add, retire and activate hot wallets; set a tenant's wallet pool",
   'assets:admin': 'register tokens',
   'policies:admin': "set a tenant's payment policy: spend limits, recipient lists",
+  approve: 'approve or reject intents awaiting approval (never ones the same key submitted)',
 };
 
 /**
@@ -38,6 +40,7 @@ export const tenantKeyScopes: readonly ApiScope[] = [
   ApiScope.intentsWrite,
   ApiScope.batchesWrite,
   ApiScope.webhooksAdmin,
+  ApiScope.approve,
 ];
 export const operatorKeyScopes: readonly ApiScope[] = [
   ApiScope.intentsRead,
@@ -48,21 +51,31 @@ export const operatorKeyScopes: readonly ApiScope[] = [
   ApiScope.walletsAdmin,
   ApiScope.assetsAdmin,
   ApiScope.policiesAdmin,
+  ApiScope.approve,
 ];
+
+/**
+ * What a key is made with when no scope is named: all its kind may hold but `approve`, which
+ * is the second pair of eyes on a payment and so is given by name only.
+ */
+export const defaultKeyScopes = (boundToTenant: boolean): ApiScope[] =>
+  (boundToTenant ? tenantKeyScopes : operatorKeyScopes).filter(
+    (scope) => scope !== ApiScope.approve,
+  );
 
 export const isApiScope = (value: string): value is ApiScope =>
   (apiScopes as readonly string[]).includes(value);
 
 /**
  * The scopes asked for a key, checked against what its binding allows: the problem in words
- * (naming the scope) when one is unknown or not for that kind of key; none asked: all it may have.
+ * (naming the scope) when one is unknown or not for that kind of key; none asked: its defaults.
  */
 export function scopesForKey(
   asked: readonly string[],
   boundToTenant: boolean,
 ): { scopes: ApiScope[] } | { problem: string } {
   const allowed = boundToTenant ? tenantKeyScopes : operatorKeyScopes;
-  if (asked.length === 0) return { scopes: [...allowed] };
+  if (asked.length === 0) return { scopes: defaultKeyScopes(boundToTenant) };
   for (const scope of asked) {
     if (!isApiScope(scope)) {
       return { problem: `unknown scope "${scope}" (scopes: ${apiScopes.join(', ')})` };

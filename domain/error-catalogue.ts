@@ -47,6 +47,16 @@ export const errorCatalogue = {
     rejection: 'policy_violation',
     summary: "the tenant's payment policy refuses the payment; details name the rule",
   },
+  NotAwaitingApproval: {
+    retryable: false,
+    rejection: 'not_awaiting_approval',
+    summary: 'the intent does not await approval',
+  },
+  ApprovalRefused: {
+    retryable: false,
+    rejection: 'approval_refused',
+    summary: 'the key that submitted the intent cannot approve it',
+  },
   IntentClosed: {
     retryable: false,
     summary: 'the intent has ended: the step has nothing left to do',

@@ -8,9 +8,14 @@ export interface IntentTimings {
   sendWindowMs?: number;
   /** How long a sent transaction may stay unconfirmed before the intent waits in review. */
   confirmTimeoutMs?: number;
+  /** How long an intent awaiting approval waits for a second key before it ends `rejected`. */
+  approvalTtlMs?: number;
 }
 
 /** The seed's review rule: five minutes without the node taking the transaction. */
 export const defaultSendWindowMs = 5 * 60_000;
 
 export const defaultConfirmTimeoutMs = 30 * 60_000;
+
+/** Three days for a second person to approve a payment above its tenant's threshold. */
+export const defaultApprovalTtlMs = 72 * 3600_000;

@@ -6,12 +6,15 @@ import type { ReasonCode } from './reason-codes';
  * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
  *
  * authorized → settling → held → signed → confirming → confirmed
- * A failure before anything was signed ends in `failed` (hold released). Once a transaction is
+ * An intent its tenant's policy sends for approval starts `awaiting_approval` (nothing held, no
+ * permit) and goes on `authorized` once approved, or ends `rejected` (refused, or not approved
+ * in time). A failure before anything was signed ends in `failed` (hold released). Once a transaction is
  * signed its outcome can only be learned from the chain, so the exits are `confirmed`, `failed`
  * (mined but reverted) or `needs_review` for a human. Before anything is signed, a tenant may
  * cancel: `cancelled`, hold released.
  */
 export const IntentStatus = {
+  awaitingApproval: 'awaiting_approval',
   authorized: 'authorized',
   settling: 'settling',
   held: 'held',
@@ -21,6 +24,7 @@ export const IntentStatus = {
   failed: 'failed',
   needsReview: 'needs_review',
   cancelled: 'cancelled',
+  rejected: 'rejected',
 } as const;
 export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
 
@@ -34,6 +38,7 @@ export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.failed,
   IntentStatus.needsReview,
   IntentStatus.cancelled,
+  IntentStatus.rejected,
 ]);
 
 /**
@@ -46,13 +51,23 @@ export const notYetSignedStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.held,
 ]);
 
-/** Accepted and not ended: what a tenant's in-flight limit counts. */
+/**
+ * Accepted and not ended, approved if it needed to be: what a tenant's in-flight limit counts
+ * (intents awaiting approval have a limit of their own).
+ */
 export const openStatuses: readonly IntentStatus[] = Object.values(IntentStatus).filter(
-  (status) => !terminalStatuses.has(status),
+  (status) => !terminalStatuses.has(status) && status !== IntentStatus.awaitingApproval,
 );
+
+/** Nothing signed yet: a tenant or an operator may still cancel it. */
+export const cancellableStatuses: ReadonlySet<IntentStatus> = new Set([
+  IntentStatus.awaitingApproval,
+  ...notYetSignedStatuses,
+]);
 
 /** Order of the happy path; used to decide whether a step already ran. */
 const progress: Record<IntentStatus, number> = {
+  awaiting_approval: -1,
   authorized: 0,
   settling: 1,
   held: 2,
@@ -62,6 +77,7 @@ const progress: Record<IntentStatus, number> = {
   failed: 5,
   needs_review: 5,
   cancelled: 5,
+  rejected: 5,
 };
 
 const stepBefore = { settling: IntentStatus.authorized, held: IntentStatus.settling } as const;
@@ -76,7 +92,13 @@ export function stepState(
   status: IntentStatus,
   step: keyof typeof stepBefore,
 ): 'run' | 'done' | 'closed' {
-  if (status === IntentStatus.failed || status === IntentStatus.cancelled) return 'closed';
+  if (
+    status === IntentStatus.failed ||
+    status === IntentStatus.cancelled ||
+    status === IntentStatus.rejected
+  ) {
+    return 'closed';
+  }
   if (progress[status] >= progress[step]) return 'done';
   return status === stepBefore[step] ? 'run' : 'closed';
 }

@@ -23,6 +23,8 @@ export interface BookLimits {
   perDay?: bigint;
   /** What may leave in any rolling 7 days. */
   perWeek?: bigint;
+  /** An intent of at least this much waits for a second key's approval before anything else. */
+  approvalThreshold?: bigint;
 }
 
 export type RecipientList = 'allow' | 'deny';
@@ -41,6 +43,8 @@ export const PolicyRule = {
   perWeek: 'limit_7d',
   recipientDenied: 'recipient_denied',
   recipientNotAllowed: 'recipient_not_allowed',
+  /** At the approval threshold where nothing can wait for approval (a batch item). */
+  approvalRequired: 'approval_required',
 } as const;
 export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
 
@@ -111,4 +115,12 @@ export function policyBreach(
 
 /** Whether a book's ceilings bound anything (a limits entry with none is no entry). */
 export const boundsAnything = (limits: BookLimits): boolean =>
-  limits.maxPerIntent !== undefined || limits.perDay !== undefined || limits.perWeek !== undefined;
+  bookLimitKeys.some((key) => limits[key] !== undefined);
+
+export const bookLimitKeys = ['maxPerIntent', 'perDay', 'perWeek', 'approvalThreshold'] as const;
+
+/** Whether an intent paying `amount` from `book` waits for approval first. */
+export const needsApproval = (policy: PaymentPolicy, book: LedgerBook, amount: bigint): boolean => {
+  const threshold = policy.limits.find((limits) => limits.book === book)?.approvalThreshold;
+  return threshold !== undefined && amount >= threshold;
+};

@@ -27,6 +27,10 @@ export const ReasonCode = {
   reorgedAway: 'reorged_away',
   /** An operator resolved the review as failed. */
   failedByReview: 'failed_by_review',
+  /** A second key (or an operator) rejected an intent awaiting approval. */
+  rejectedByApprover: 'rejected_by_approver',
+  /** No one approved it within APPROVAL_TTL_MS. */
+  approvalExpired: 'approval_expired',
   /** Temporal's cancellation of the workflow. */
   workflowCancelled: 'workflow_cancelled',
   /** Not an end: held, waiting for a wallet whose lane an intent in review blocks. */

@@ -15,6 +15,8 @@ export const RejectionCode = {
   idempotencyKeyReused: 'idempotency_key_reused',
   insufficientBalance: 'insufficient_balance',
   policyViolation: 'policy_violation',
+  notAwaitingApproval: 'not_awaiting_approval',
+  approvalRefused: 'approval_refused',
   unknownTenant: 'unknown_tenant',
   tenantLimitReached: 'tenant_limit_reached',
   rateLimited: 'rate_limited',
@@ -63,7 +65,16 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   policy_violation: {
     status: 422,
     meaning:
-      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed), `details.limit` and `details.wouldBe` the figures in base units",
+      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed; approval_required for a batch item at the approval threshold), `details.limit` and `details.wouldBe` the figures in base units",
+  },
+  not_awaiting_approval: {
+    status: 409,
+    meaning: 'the intent does not await approval (approved, rejected or never needed it)',
+  },
+  approval_refused: {
+    status: 403,
+    meaning:
+      'four eyes: the key that submitted the intent cannot approve it; another key with the `approve` scope (or an operator) can',
   },
   unknown_tenant: { status: 422, meaning: 'no such tenant' },
   tenant_limit_reached: {

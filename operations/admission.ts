@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BacklogFullError, TenantLimitReachedError, UnknownTenantError } from '../domain/errors';
-import { notYetSignedStatuses, openStatuses, type IntentStatus } from '../domain/intent';
+import { IntentStatus, notYetSignedStatuses, openStatuses } from '../domain/intent';
 import type { Database } from '../store/database';
 import { countIntentsByStatus } from '../store/intents';
 import type { Schema } from '../store/schema';
@@ -9,6 +9,8 @@ import { findTenant } from '../store/tenants';
 export interface AdmissionLimits {
   /** Open intents a tenant may have when its own row sets no limit (the seed's maxPerUser, 2). */
   tenantMaxInFlight: number;
+  /** Intents a tenant may have awaiting approval (they hold no open-intent slot). */
+  maxAwaitingApproval?: number;
   /** Intents accepted but not yet signed, across all tenants, before new ones are turned away. */
   backlogLimit: number;
   /** Sends per second of the RPC quota: how fast the backlog drains, for Retry-After. */
@@ -31,11 +33,21 @@ export async function admit(
   trx: Kysely<Schema>,
   tenantId: string,
   limits: AdmissionLimits,
+  awaitingApproval = false,
 ): Promise<void> {
   const tenant = await findTenant(trx, tenantId);
   if (!tenant) throw new UnknownTenantError(tenantId);
+  const counts = await countIntentsByStatus(trx, tenantId);
+  if (awaitingApproval) {
+    // It takes no slot and sends nothing until approved: only its own limit applies.
+    const limit = limits.maxAwaitingApproval ?? defaultMaxAwaitingApproval;
+    if ((counts[IntentStatus.awaitingApproval] ?? 0) >= limit) {
+      throw new TenantLimitReachedError(tenantId, limit, 'awaiting approval');
+    }
+    return;
+  }
   const limit = tenant.maxInFlight ?? limits.tenantMaxInFlight;
-  const open = sumOf(await countIntentsByStatus(trx, tenantId), openStatuses);
+  const open = sumOf(counts, openStatuses);
   if (open >= limit) throw new TenantLimitReachedError(tenantId, limit);
   const backlog = sumOf(await countIntentsByStatus(trx), notYetSignedStatuses);
   if (backlog >= limits.backlogLimit) {
@@ -46,6 +58,8 @@ export async function admit(
     );
   }
 }
+
+const defaultMaxAwaitingApproval = 100;
 
 /** How long the quota needs to send the backlog: when trying again is worth it. */
 export const drainTimeMs = (backlog: number, perSecond: number): number =>

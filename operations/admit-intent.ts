@@ -8,13 +8,15 @@ import {
   IntentConflictError,
   InvalidIntentError,
   NoAccountError,
+  PolicyViolationError,
   UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
 import { formatUnits } from 'viem';
 import { ledgerAssetOf, nativeUnits } from '../domain/asset';
 import { resolveAsset } from '../store/assets';
-import type { Intent } from '../domain/intent';
+import { IntentStatus, type Intent } from '../domain/intent';
+import { needsApproval, PolicyRule } from '../domain/payment-policy';
 import type { NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
 import { newIntentId } from './new-intent-id';
@@ -26,10 +28,16 @@ export interface AdmitOptions {
   idempotencyKey?: string;
   /** The API key asking (recorded on the intent). */
   submittedBy?: string;
+  /**
+   * An intent at its tenant's approval threshold is refused instead of waiting (a batch item:
+   * batches do not wait for approval yet).
+   */
+  refuseApproval?: boolean;
 }
 
 /**
- * Records a valid request as `authorized`, in one transaction that checks everything first, so a
+ * Records a valid request as `authorized` (or `awaiting_approval`, at or above its tenant's
+ * approval threshold), in one transaction that checks everything first, so a
  * refused intent writes nothing: its asset is `native` or a token registered for the chain, the
  * tenant keeps an account in it, and that account covers the amount (advisory). The same Idempotency-Key (or id) with the same body returns the
  * stored intent (`created: false`); with another body it is refused. Starting its workflow is the
@@ -116,11 +124,23 @@ export async function admitIntent(
       'admission',
       now,
     );
-    if (limits) await admit(trx, request.tenantId, limits);
+    const awaitingApproval = needsApproval(policy, asset, request.amount);
+    if (awaitingApproval && options.refuseApproval) {
+      throw new PolicyViolationError(
+        {
+          tenantId: request.tenantId,
+          rule: PolicyRule.approvalRequired,
+          policyVersion: policy.version,
+        },
+        `${PolicyRule.approvalRequired}: at or above its approval threshold a payment waits for a second key, which a batch item cannot yet: submit it on its own`,
+      );
+    }
+    if (limits) await admit(trx, request.tenantId, limits, awaitingApproval);
     return insertIntent(trx, options.intentId ?? newIntentId(now.getTime()), request, now, {
       idempotencyKey: options.idempotencyKey,
       submittedBy: options.submittedBy,
       policyVersion: policy.version,
+      ...(awaitingApproval && { status: IntentStatus.awaitingApproval }),
     });
   });
 }

@@ -1,5 +1,5 @@
 import { IntentNotFoundError, NotCancellableError } from '../domain/errors';
-import { IntentStatus, notYetSignedStatuses, type Intent } from '../domain/intent';
+import { cancellableStatuses, IntentStatus, type Intent } from '../domain/intent';
 import { recordAudit } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';
@@ -23,7 +23,7 @@ export async function cancelUnsignedIntent(
     const current = await getIntentForUpdate(database, trx, intentId);
     if (!visible(current)) throw new IntentNotFoundError(intentId);
     if (current.status === IntentStatus.cancelled) return { intent: current, changed: false };
-    if (!notYetSignedStatuses.has(current.status)) {
+    if (!cancellableStatuses.has(current.status)) {
       throw new NotCancellableError(intentId, current.status);
     }
     const cancelled = await transitionIntent(

@@ -53,16 +53,18 @@ export async function enforcePaymentPolicy(
   stage: PolicyStage,
   now: Date,
 ): Promise<PaymentPolicy> {
+  const book = ledgerAssetOf(payment.chainId, payment.asset);
+  const windowsOf = (policy: PaymentPolicy) =>
+    rollingWindows(policy.limits.find((limits) => limits.book === book));
   let policy = await policyInForce(trx, payment.tenantId);
   if (policy.version === 0) return policy;
-  if (stage === 'hold') {
+  if (stage === 'hold' && windowsOf(policy).length > 0) {
     // Holds of one tenant are counted one at a time, against the policy as it is once locked.
     await lockTenantPolicy(database, trx, payment.tenantId);
     policy = await policyInForce(trx, payment.tenantId);
   }
-  const book = ledgerAssetOf(payment.chainId, payment.asset);
   const of: BookOfIntents = { ...payment, book };
-  const windows = rollingWindows(policy.limits.find((limits) => limits.book === book));
+  const windows = windowsOf(policy);
   const since = Object.fromEntries(
     windows.map((window) => [window, new Date(now.getTime() - windowMs[window])]),
   );

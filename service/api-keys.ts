@@ -33,7 +33,7 @@ export interface NewApiKey {
   /** Required for a tenant key. */
   tenantId?: string;
   label: string;
-  /** Checked by scopesForKey (domain/api-scopes.ts) against the role; none: all the role's. */
+  /** Checked by scopesForKey (domain/api-scopes.ts) against the role; none: its defaults. */
   scopes?: ApiScope[];
   expiresAt?: Date;
   /** Its own requests a minute (none: the API's default per key). */

@@ -2,6 +2,7 @@ import { getAddress, isAddress } from 'viem';
 import { ledgerAssetOf, nativeAsset } from '../domain/asset';
 import { InvalidIntentError, UnknownAssetError, UnknownTenantError } from '../domain/errors';
 import {
+  bookLimitKeys,
   boundsAnything,
   type BookLimits,
   type PaymentPolicy,
@@ -41,6 +42,7 @@ export interface BookLimitsView {
   maxPerIntent: string | null;
   perDay: string | null;
   perWeek: string | null;
+  approvalThreshold: string | null;
 }
 
 export interface PolicyView {
@@ -58,6 +60,7 @@ export interface BookLimitsChange {
   maxPerIntent?: bigint | null;
   perDay?: bigint | null;
   perWeek?: bigint | null;
+  approvalThreshold?: bigint | null;
 }
 
 type Operator = Extract<Caller, { role: 'operator' }>;
@@ -117,7 +120,7 @@ export async function setBookLimits(
   return changePolicy(deps, caller, tenantId, (policy) => {
     const before = policy.limits.find((limits) => limits.book === book);
     const after: BookLimits = { ...before, book };
-    for (const key of ['maxPerIntent', 'perDay', 'perWeek'] as const) {
+    for (const key of bookLimitKeys) {
       const value = change[key];
       if (value === null) delete after[key];
       else if (value !== undefined) after[key] = value;
@@ -136,6 +139,7 @@ function consistentBounds(limits: BookLimits): void {
     ['maxPerIntent', 'perDay'],
     ['maxPerIntent', 'perWeek'],
     ['perDay', 'perWeek'],
+    ['approvalThreshold', 'maxPerIntent'],
   ] as const;
   for (const [lower, higher] of order) {
     const [low, high] = [limits[lower], limits[higher]];
@@ -146,7 +150,7 @@ function consistentBounds(limits: BookLimits): void {
       );
     }
   }
-  for (const key of ['maxPerIntent', 'perDay', 'perWeek'] as const) {
+  for (const key of bookLimitKeys) {
     if (limits[key] === 0n) throw invalid(key, 'must be above 0 (null removes the bound)');
   }
 }
@@ -281,6 +285,7 @@ async function viewOf(database: Database, policy: PaymentPolicy): Promise<Policy
         maxPerIntent: limits.maxPerIntent?.toString() ?? null,
         perDay: limits.perDay?.toString() ?? null,
         perWeek: limits.perWeek?.toString() ?? null,
+        approvalThreshold: limits.approvalThreshold?.toString() ?? null,
       };
     }),
     allowListChains: policy.allowListChains,

@@ -1,8 +1,5 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { RelayerError } from '../domain/errors';
-import { type ErrorType } from '../domain/error-catalogue';
 import type { Intent } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -13,6 +10,7 @@ import {
 } from '../operations/review-decision';
 import { getIntent } from '../store/intents';
 import { actorOf, type Caller } from './caller';
+import { relayerErrorOf } from './update-refusal';
 import type { IntentTimings } from '../domain/intent-timings';
 
 /** Review is an operator's job: the API asks for an operator key (403 otherwise). */
@@ -58,12 +56,4 @@ export async function reviewIntent(
     });
   }
   return resolved;
-}
-
-/** The relayer error an update failed with (refused, not in review), as the API knows them. */
-function relayerErrorOf(error: unknown): unknown {
-  const failure = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-  if (!(failure instanceof ApplicationFailure) || !failure.type) return error;
-  const details = (failure.details?.[0] ?? {}) as Record<string, unknown>;
-  return new RelayerError(failure.type as ErrorType, failure.message, details, { cause: error });
 }

@@ -8,6 +8,9 @@ import type { Schema } from './schema';
  */
 export type AuditAction =
   | 'cancel'
+  | 'approve'
+  | 'reject'
+  | 'approval_expired'
   | 'resolve_confirmed'
   | 'resolve_failed'
   | 'retry'

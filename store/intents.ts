@@ -113,6 +113,8 @@ export async function insertIntent(
 
 /** How an intent was admitted: the tenant's name for it, the key that asked, its policy's version. */
 export interface AdmittedAs {
+  /** `awaiting_approval` when its tenant's policy asks a second key first (else `authorized`). */
+  status?: IntentStatus;
   idempotencyKey?: string;
   submittedBy?: string;
   policyVersion?: number;
@@ -122,7 +124,7 @@ export const newIntentRow = (
   id: string,
   request: NewIntent,
   now: Date,
-  { idempotencyKey, submittedBy, policyVersion }: AdmittedAs = {},
+  { status = IntentStatus.authorized, idempotencyKey, submittedBy, policyVersion }: AdmittedAs = {},
 ) => ({
   id,
   tenant_id: request.tenantId,
@@ -131,7 +133,7 @@ export const newIntentRow = (
   to_address: request.to,
   asset: request.asset ?? 'native',
   amount: request.amount.toString(),
-  status: IntentStatus.authorized,
+  status,
   version: 1,
   nonce: null,
   tx_hash: null,

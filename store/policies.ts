@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  bookLimitKeys,
   noPolicy,
   type BookLimits,
   type PaymentPolicy,
@@ -22,17 +23,15 @@ export const lockTenantPolicy = (
 ): Promise<void> => database.serialize(trx, `payment-relayer:policy:${tenantId}`);
 
 interface PolicyDocument {
-  limits: { book: string; maxPerIntent?: string; perDay?: string; perWeek?: string }[];
+  limits: ({ book: string } & Partial<Record<(typeof bookLimitKeys)[number], string>>)[];
   allowListChains: number[];
 }
-
-const amountKeys = ['maxPerIntent', 'perDay', 'perWeek'] as const;
 
 function documentOf(policy: Pick<PaymentPolicy, 'limits' | 'allowListChains'>): PolicyDocument {
   return {
     limits: policy.limits.map((limits) => {
       const stored: PolicyDocument['limits'][number] = { book: limits.book };
-      for (const key of amountKeys) {
+      for (const key of bookLimitKeys) {
         if (limits[key] !== undefined) stored[key] = limits[key].toString();
       }
       return stored;
@@ -48,7 +47,7 @@ function policyOf(tenantId: string, version: number, document: string): PaymentP
     version,
     limits: parsed.limits.map((stored) => {
       const limits: BookLimits = { book: stored.book };
-      for (const key of amountKeys) {
+      for (const key of bookLimitKeys) {
         if (stored[key] !== undefined) limits[key] = BigInt(stored[key]);
       }
       return limits;
@@ -221,7 +220,7 @@ export interface BookOfIntents {
 /**
  * What counts against a book's rolling windows, each after `since[window]`: every active
  * hold (its money may leave yet), every hold captured within the window (it left), and with
- * `notYetHeld` the intents admitted but not held yet. Counted from the rows themselves, never
+ * `notYetHeld` the intents admitted but not held yet (awaiting approval included). Counted from the rows themselves, never
  * from a counter, so nothing can drift; summed as bigint (SQLite holds amounts as text).
  */
 export async function committedInBook(
@@ -256,7 +255,11 @@ export async function committedInBook(
           .where('tenant_id', '=', of.tenantId)
           .where('chain_id', '=', of.chainId)
           .where('asset', '=', of.asset)
-          .where('status', 'in', [IntentStatus.authorized, IntentStatus.settling])
+          .where('status', 'in', [
+            IntentStatus.awaitingApproval,
+            IntentStatus.authorized,
+            IntentStatus.settling,
+          ])
           .execute()
       : [],
   ]);

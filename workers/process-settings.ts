@@ -18,10 +18,12 @@ export const webhookSettings = (config: RelayerConfig): WebhookSettings => ({
 export const intentTimings = (config: RelayerConfig): IntentTimings => ({
   sendWindowMs: config.sendWindowMs,
   confirmTimeoutMs: config.confirmTimeoutMs,
+  approvalTtlMs: config.approvalTtlMs,
 });
 
 export const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
   tenantMaxInFlight: config.tenantMaxInFlight,
+  maxAwaitingApproval: config.approvalMaxWaiting,
   backlogLimit: config.backlogLimit,
   perSecond: config.perSecond,
 });

@@ -43,7 +43,7 @@ export const admitBatchItem =
           asset: item.asset,
           amount: item.amount,
         },
-        { idempotencyKey: `batch:${batchId}:${index}` },
+        { idempotencyKey: `batch:${batchId}:${index}`, refuseApproval: true },
         admission,
         () => clock.now(),
       );

@@ -25,6 +25,10 @@ const limitsSchema = z.object({
   maxPerIntent: z.string().nullable().describe('base units; null: no bound'),
   perDay: z.string().nullable().describe('base units over any rolling 24 hours; null: no bound'),
   perWeek: z.string().nullable().describe('base units over any rolling 7 days; null: no bound'),
+  approvalThreshold: z
+    .string()
+    .nullable()
+    .describe('an intent of at least this many base units waits for approval; null: none does'),
 });
 
 export const policySchema = z
@@ -45,6 +49,7 @@ export const bookLimitsBodySchema = z.strictObject({
   maxPerIntent: bound('maxPerIntent'),
   perDay: bound('perDay'),
   perWeek: bound('perWeek'),
+  approvalThreshold: bound('approvalThreshold'),
 });
 
 export const recipientRuleBodySchema = z.strictObject({

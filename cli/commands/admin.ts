@@ -3,11 +3,11 @@ import { parseEther } from 'viem';
 import { UnknownTenantError } from '../../domain/errors';
 import { tenantIdSchema } from '../../domain/intent-request';
 import {
+  ApiScope,
   apiScopes,
-  operatorKeyScopes,
+  defaultKeyScopes,
   scopeMeaning,
   scopesForKey,
-  tenantKeyScopes,
 } from '../../domain/api-scopes';
 import {
   createApiKey,
@@ -54,10 +54,11 @@ const wholeFromOne = (flag: string) => (value: string) => {
 };
 const limit = wholeFromOne('--max-in-flight');
 
-/** A key's scopes for the table: "all" when it holds every one its kind may. */
+/** A key's scopes for the table: "all" when it holds every one a key of its kind gets by default. */
 const scopesText = (key: ApiKeyInfo): string => {
-  const all = key.tenantId === null ? operatorKeyScopes : tenantKeyScopes;
-  return all.every((scope) => key.scopes.includes(scope)) ? 'all' : key.scopes.join(' ');
+  const defaults = defaultKeyScopes(key.tenantId !== null);
+  if (!defaults.every((scope) => key.scopes.includes(scope))) return key.scopes.join(' ');
+  return key.scopes.includes(ApiScope.approve) ? 'all + approve' : 'all';
 };
 
 /** `2026-12-03 06:35` (UTC): a key's times are noted to the minute. */

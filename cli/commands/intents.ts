@@ -140,6 +140,24 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const intent = await apiOf(options).cancel(intentId);
       print(options, intent, () => intentDetails(intent));
     });
+
+  for (const [decision, description] of [
+    [
+      'approve',
+      'approve an intent awaiting approval (a key with the approve scope, not the one that submitted it)',
+    ],
+    ['reject', 'reject an intent awaiting approval: it ends rejected, nothing sent'],
+  ] as const) {
+    program
+      .command(`${decision} <intentId>`)
+      .description(description)
+      .option('--note <text>', 'why, for the audit trail')
+      .action(async (intentId: string, flags: { note?: string }) => {
+        const options = api();
+        const intent = await apiOf(options).decideApproval(intentId, decision, flags.note);
+        print(options, intent, () => intentDetails(intent));
+      });
+  }
 }
 
 /** An intent's audit trail: a tenant's own intents, or any for an operator. */

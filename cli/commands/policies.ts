@@ -34,8 +34,8 @@ function baseUnits(flag: string, value: BoundFlag, decimals: number): string | n
 
 function policyTable(policy: PolicyView): string {
   const rows = table(
-    ['chain', 'asset', 'most per intent', 'per 24 h', 'per 7 days'],
-    ['right', 'left', 'right', 'right', 'right'],
+    ['chain', 'asset', 'most per intent', 'per 24 h', 'per 7 days', 'approval from'],
+    ['right', 'left', 'right', 'right', 'right', 'right'],
   );
   for (const limits of policy.limits) {
     const shown = (units: string | null) =>
@@ -46,6 +46,7 @@ function policyTable(policy: PolicyView): string {
       shown(limits.maxPerIntent),
       shown(limits.perDay),
       shown(limits.perWeek),
+      shown(limits.approvalThreshold),
     ]);
   }
   const lists =
@@ -79,6 +80,10 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
     .option('--max-per-intent <amount>', boundHelp('the most one intent may pay'))
     .option('--per-24h <amount>', boundHelp('the most that may leave in any 24 hours'))
     .option('--per-7d <amount>', boundHelp('the most that may leave in any 7 days'))
+    .option(
+      '--approval-from <amount>',
+      boundHelp('an intent of at least this much waits for a second key to approve it'),
+    )
     .option('--recipients <rule>', 'allow-list (only listed recipients) or any (anyone not denied)')
     .action(
       async (
@@ -89,12 +94,15 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
           maxPerIntent?: string;
           per24h?: string;
           per7d?: string;
+          approvalFrom?: string;
           recipients?: string;
         },
       ) => {
-        const bounds = [flags.maxPerIntent, flags.per24h, flags.per7d];
+        const bounds = [flags.maxPerIntent, flags.per24h, flags.per7d, flags.approvalFrom];
         if (bounds.every((bound) => bound === undefined) && flags.recipients === undefined) {
-          throw badInput('give --max-per-intent, --per-24h, --per-7d or --recipients');
+          throw badInput(
+            'give --max-per-intent, --per-24h, --per-7d, --approval-from or --recipients',
+          );
         }
         if (flags.recipients !== undefined && !['allow-list', 'any'].includes(flags.recipients)) {
           throw badInput(`--recipients: allow-list or any (got "${flags.recipients}")`);
@@ -110,6 +118,7 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
             maxPerIntent: baseUnits('--max-per-intent', flags.maxPerIntent, decimals),
             perDay: baseUnits('--per-24h', flags.per24h, decimals),
             perWeek: baseUnits('--per-7d', flags.per7d, decimals),
+            approvalThreshold: baseUnits('--approval-from', flags.approvalFrom, decimals),
           });
         }
         if (flags.recipients !== undefined) {

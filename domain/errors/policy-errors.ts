@@ -25,3 +25,24 @@ export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
     );
   }
 }
+
+export class NotAwaitingApprovalError extends RelayerError<{ intentId: string; status: string }> {
+  constructor(intentId: string, status: string) {
+    super(
+      ErrorType.notAwaitingApproval,
+      `intent ${intentId} is ${status}, not awaiting_approval: there is nothing to approve or reject`,
+      { intentId, status },
+    );
+  }
+}
+
+/** Four eyes: the key that submitted an intent cannot be the one that approves it. */
+export class ApprovalRefusedError extends RelayerError<{ intentId: string; keyId: string }> {
+  constructor(intentId: string, keyId: string) {
+    super(
+      ErrorType.approvalRefused,
+      `key ${keyId} submitted intent ${intentId} and cannot approve it too: another key with the approve scope (or an operator) must`,
+      { intentId, keyId },
+    );
+  }
+}

@@ -134,10 +134,11 @@ export class StaleVersionError extends RelayerError<{ intentId: string; expected
 
 /** Admission: the tenant already has as many open intents as it may. */
 export class TenantLimitReachedError extends RelayerError<{ tenantId: string; limit: number }> {
-  constructor(tenantId: string, limit: number) {
+  /** `which`: the intents the limit counts (its open ones, or those awaiting approval). */
+  constructor(tenantId: string, limit: number, which = 'open') {
     super(
       ErrorType.tenantLimitReached,
-      `tenant ${tenantId} already has ${limit} open intents (its limit): submit again when one ends`,
+      `tenant ${tenantId} already has ${limit} ${which === 'open' ? 'open intents' : `intents ${which}`} (its limit): submit again when one ends`,
       { tenantId, limit },
     );
   }

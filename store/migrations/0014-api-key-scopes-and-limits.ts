@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
 import type { MigrationContext } from './migration-context';
 
 /**
@@ -8,6 +7,10 @@ import type { MigrationContext } from './migration-context';
  * its role let it do (a tenant key submits, reads and manages its webhooks; an operator key
  * reviews and administers), as the scopes that say so.
  */
+// The scopes there were when this migration was released (later ones are granted by their own).
+const tenantKeyScopes = ['intents:read', 'intents:write', 'batches:write', 'webhooks:admin'];
+const operatorKeyScopes = [...tenantKeyScopes, 'review', 'wallets:admin', 'assets:admin'];
+
 export const apiKeyScopesAndLimits = ({ timestamp }: MigrationContext): Migration => ({
   async up(db: Kysely<unknown>) {
     await db.schema

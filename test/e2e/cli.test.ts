@@ -107,6 +107,8 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/webhooks/endpoints/{id}/disable': 'webhooks disable',
   'GET /v1/webhooks/endpoints/{id}/deliveries': 'webhooks deliveries',
   'POST /v1/webhooks/endpoints/{id}/deliveries/{eventId}/redeliver': 'webhooks redeliver',
+  'POST /v1/intents/{id}/approve': 'approve',
+  'POST /v1/intents/{id}/reject': 'reject',
   'GET /v1/tenants/{tenantId}/policy': 'policies get',
   'GET /v1/tenants/{tenantId}/policy/changes': 'policies changes',
   'PUT /v1/tenants/{tenantId}/policy/limits': 'policies set',
@@ -311,7 +313,7 @@ describe('the relayer CLI', () => {
     );
     expect(set).toMatchObject({ code: 0 });
     expect(set.stdout).toMatch(/^tenant capped, policy version 1\n/);
-    expect(set.stdout).toMatch(/│\s*31337\s*│ native\s*│\s*0\.5\s*│\s*1\s*│\s*—\s*│/);
+    expect(set.stdout).toMatch(/│\s*31337\s*│ native\s*│\s*0\.5\s*│\s*1\s*│\s*—\s*│\s*—\s*│/);
     const foe = world.wallets[1]!;
     expect(
       await relayerCli(
@@ -357,7 +359,7 @@ describe('the relayer CLI', () => {
       [['--per-24h', 'lots'], /--per-24h: must be a decimal amount/],
       [['--max-per-intent', '0.1234567890123456789'], /--max-per-intent: at most 18 decimals/],
       [['--recipients', 'maybe'], /--recipients: allow-list or any/],
-      [[], /give --max-per-intent, --per-24h, --per-7d or --recipients/],
+      [[], /give --max-per-intent, --per-24h, --per-7d, --approval-from or --recipients/],
       [['--per-7d', '0.1'], /invalid policy change: maxPerIntent: .* is above perWeek/],
     ] as [string[], RegExp][]) {
       const refused = await relayerCli(

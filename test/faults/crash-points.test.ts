@@ -4,7 +4,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseNewIntent } from '../../domain/intent-request';
 import { getIntent } from '../../store/intents';
 import { auditTrail } from '../../store/audit-log';
-import { tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
 import { cancelledOnChainReason, type Intent } from '../../domain/intent';
 import { reviewIntent } from '../../service/review-intent';
@@ -14,6 +13,10 @@ import { intentWaitingInReview } from '../support/intent-in-review';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { useTestWorld } from '../support/test-world';
+import { createTenant, deposit, tenantBalance } from '../../store/ledger';
+import { setBookLimits } from '../../service/policies';
+import { submitIntent } from '../../service/submit-intent';
+import { decideIntentApproval } from '../../service/approve-intent';
 
 const suite = useTestWorld(crashPointWorld);
 
@@ -106,4 +109,52 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       await suite.world().testClient.dropTransaction({ hash: intent.txHash! });
       return async () => undefined;
     }));
+
+  it('an approval written just before the worker died is applied once: the intent is paid once', async () => {
+    const world = suite.world();
+    const taskQueue = `crash-after-approval-${seededRandom('approval').seed}`;
+    await createTenant(world.database, { id: 'foureyes', name: 'foureyes' }, new Date());
+    await deposit(world.database, 'foureyes', parseEther('2'), new Date(), world.nativeBook);
+    const operator = { role: 'operator' as const, keyId: 'test-op', label: 'test' };
+    await setBookLimits({ database: world.database }, operator, 'foureyes', {
+      chainId: world.anvil.chainId,
+      approvalThreshold: parseEther('0.5'),
+    });
+    const [dying] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      CRASH_AT: 'after-approval',
+    });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const deps = { database: world.database, client: new Client({ connection }), taskQueue };
+    try {
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const { intent, workflowId } = await submitIntent(
+        deps,
+        {
+          tenantId: 'foureyes',
+          chainId: world.anvil.chainId,
+          to,
+          amount: parseEther('0.5').toString(),
+        },
+        { submittedBy: 'clerk' },
+      );
+      expect(intent.status).toBe('awaiting_approval');
+      const cfo = { role: 'tenant' as const, tenantId: 'foureyes', keyId: 'cfo', label: 'cfo' };
+      const decided = decideIntentApproval(deps, cfo, intent.id, 'approve');
+      expect(await dying!.exited).toBeDefined();
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      // The step's next try finds the approval written and answers it; the run goes on to pay.
+      expect((await decided).status).not.toBe('awaiting_approval');
+      const handle = deps.client.workflow.getHandle(workflowId);
+      expect((await handle.result()).status).toBe('confirmed');
+      expect(await world.testClient.getBalance({ address: to })).toBe(parseEther('0.5'));
+      const trail = await auditTrail(world.database.kysely, intent.id);
+      expect(trail.map((entry) => entry.action)).toEqual(['approve']);
+      await expectBooksBalanced(world.database);
+      worker!.signal('SIGTERM');
+      await worker!.exited;
+    } finally {
+      await connection.close();
+    }
+  });
 });

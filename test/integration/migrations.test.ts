@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { createScratchDatabase } from '../../dev/stack/local-world';
 import { parseNewIntent } from '../../domain/intent-request';
-import { operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
+import { defaultKeyScopes } from '../../domain/api-scopes';
 import { listKeys } from '../../service/api-keys';
 import { recordAudit } from '../../store/audit-log';
 import { batchItems } from '../../store/batches';
@@ -417,14 +417,20 @@ describe('migrations on a database that holds payments', () => {
       (await listKeys(database)).map((key) => [key.id, key] as const),
     );
     expect(keys['1111111111111111']).toMatchObject({
-      scopes: tenantKeyScopes,
+      scopes: defaultKeyScopes(true),
       expiresAt: null,
       lastUsedAt: null,
       replacedBy: null,
       revoked: false,
     });
-    expect(keys['2222222222222222']).toMatchObject({ scopes: operatorKeyScopes, revoked: false });
-    expect(keys['3333333333333333']).toMatchObject({ scopes: tenantKeyScopes, revoked: true });
+    expect(keys['2222222222222222']).toMatchObject({
+      scopes: defaultKeyScopes(false),
+      revoked: false,
+    });
+    expect(keys['3333333333333333']).toMatchObject({
+      scopes: defaultKeyScopes(true),
+      revoked: true,
+    });
     expect(Object.values(keys).flatMap((key) => key.scopes)).not.toContain('approve');
   });
 

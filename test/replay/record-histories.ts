@@ -30,6 +30,8 @@ import { intentWorkflow } from '../../client/intent-workflows';
 import { WebhookReceiver } from '../../dev/stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
+import { setBookLimits } from '../../service/policies';
+import { decideIntentApproval } from '../../service/approve-intent';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
@@ -39,7 +41,8 @@ import { secretBox } from '../../webhooks/secret-box';
  * only a batch of one wallet's items signing in turns; `-- tokens`: only the token payments;
  * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
  * its own; `-- finality`: only the finality sweep; `-- top-ups`: only a top-up sweep and its
- * top-up; `-- early-decision`: only a decision that reached the run before it waited in review).
+ * top-up; `-- early-decision`: only a decision that reached the run before it waited in review;
+ * `-- approvals`: only intents that awaited approval: approved, rejected, expired).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
       'finality',
       'top-ups',
       'early-decision',
+      'approvals',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('early-decision')) {
       await recordDecisionBeforeReview(server);
     }
+    if (only.length === 0 || only.includes('approvals')) await recordApprovals(server);
   } finally {
     await server.teardown();
   }
@@ -652,3 +657,48 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * Intents at their tenant's approval threshold: one approved by a second key (and paid), one
+ * rejected, one that no one approved within its TTL.
+ */
+async function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '5' } });
+  const taskQueue = 'record-approvals';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const operator = { role: 'operator' as const, keyId: 'record-op', label: 'record' };
+    await setBookLimits({ database: world.database }, operator, 'acme', {
+      chainId: world.anvil.chainId,
+      approvalThreshold: parseEther('1'),
+    });
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue,
+      timings: { approvalTtlMs: 4000 },
+    };
+    const submitted = (amount: string) =>
+      submitIntent(deps, paymentRequest(world, amount), { submittedBy: 'record-clerk' });
+    const approved = await submitted('1');
+    const rejected = await submitted('1.5');
+    const expired = await submitted('2');
+    const cfo = { role: 'tenant' as const, tenantId: 'acme', keyId: 'record-cfo', label: 'cfo' };
+    await decideIntentApproval(deps, cfo, approved.intent.id, 'approve', 'checked');
+    await decideIntentApproval(deps, cfo, rejected.intent.id, 'reject', 'duplicate');
+    for (const [name, { workflowId }] of [
+      ['approved', approved],
+      ['approval-rejected', rejected],
+      ['approval-expired', expired],
+    ] as const) {
+      const handle = deps.client.workflow.getHandle(workflowId);
+      const outcome = await handle.result();
+      const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
+      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+      console.log(`${workflowId}: ${outcome.status} → ${file}`);
+    }
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}

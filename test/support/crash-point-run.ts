@@ -56,7 +56,12 @@ const topUpSettings = (world: ReturnType<ReturnType<typeof useTestWorld>['world'
 const lowMarkWei = parseEther('0.995');
 
 /** Points crossed in tests of their own. */
-const ownTests = new Set<CrashPoint>(['after-review', 'after-lane-freed', 'after-webhook-sent']);
+const ownTests = new Set<CrashPoint>([
+  'after-review',
+  'after-lane-freed',
+  'after-webhook-sent',
+  'after-approval',
+]);
 
 /**
  * Intents in waves while workers die at every crash point in turn: two processes at a time

@@ -43,6 +43,9 @@ export function fakeActivities(
       ageMs: 1,
     }),
     resolveReview: async ({ decision }) => reviewOutcome(decision.action),
+    decideApproval: async ({ decision }) => ({
+      status: decision === 'approve' ? IntentStatus.authorized : IntentStatus.rejected,
+    }),
     // The lane rule does not apply unless a test says so.
     freeAbandonedLane: async () => null,
     ...batchStepsNotFaked,

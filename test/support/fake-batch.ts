@@ -204,6 +204,7 @@ export function fakeBatch(
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
+    decideApproval: notFaked('decideApproval'),
     ...webhookStepsNotFaked,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };

@@ -3,8 +3,14 @@ import { durationFlag } from '../../cli/duration';
 
 describe('the scopes asked for a key', () => {
   it('none asked: all its kind may have', () => {
-    expect(scopesForKey([], true)).toEqual({ scopes: tenantKeyScopes });
-    expect(scopesForKey([], false)).toEqual({ scopes: operatorKeyScopes });
+    // Every scope of its kind but approve, which is given by name only.
+    expect(scopesForKey([], true)).toEqual({
+      scopes: tenantKeyScopes.filter((scope) => scope !== 'approve'),
+    });
+    expect(scopesForKey([], false)).toEqual({
+      scopes: operatorKeyScopes.filter((scope) => scope !== 'approve'),
+    });
+    expect(scopesForKey(['approve'], true)).toEqual({ scopes: ['approve'] });
   });
 
   it('keeps the catalogue order and drops repeats', () => {
@@ -19,7 +25,7 @@ describe('the scopes asked for a key', () => {
     });
     expect(scopesForKey(['review'], true)).toEqual({
       problem:
-        'scope "review" is not for a tenant key (it may have: intents:read, intents:write, batches:write, webhooks:admin)',
+        'scope "review" is not for a tenant key (it may have: intents:read, intents:write, batches:write, webhooks:admin, approve)',
     });
     expect(scopesForKey(['wallets:admin'], true)).toMatchObject({
       problem: expect.stringContaining('scope "wallets:admin" is not for a tenant key'),

@@ -5,7 +5,12 @@ import {
 } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import { InsufficientBalanceError, ReviewRefusedError } from '../../domain/errors';
+import {
+  ApprovalRefusedError,
+  InsufficientBalanceError,
+  ReviewRefusedError,
+} from '../../domain/errors';
+import { decideApprovalUpdate } from '../../workflows/approval-update';
 import { ErrorType } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
@@ -45,7 +50,10 @@ async function runIntent(
     await meanwhile?.(handle);
     const result = await handle.result();
     const elapsedMs = (await env.currentTimeMs()) - startedAt;
-    return { result, calls, elapsedMs };
+    // The run's own span, as the server recorded it (its workflow time).
+    const { startTime, closeTime } = await handle.describe();
+    const workflowMs = closeTime!.getTime() - startTime.getTime();
+    return { result, calls, elapsedMs, workflowMs };
   } finally {
     await worker.shutdown();
     await running;
@@ -419,6 +427,87 @@ describe('paymentIntent workflow (time-skipping)', () => {
     );
     expect(result).toMatchObject({ status: IntentStatus.confirmed, blockNumber: '7' });
     expect(calls.filter((call) => call === 'resolveReview')).toHaveLength(2);
+  });
+
+  describe('four eyes: an intent awaiting approval', () => {
+    const ttl = { awaitingApproval: true, approvalTtlMs: 72 * 3600_000 };
+    const day = 24 * 3600_000;
+
+    it('approved two days later: only then takes its permit, and is paid', async () => {
+      const { result, calls, workflowMs } = await runIntent({}, ttl, async (handle) => {
+        await env.sleep(2 * day);
+        expect((await handle.query(intentProgressQuery)).status).toBe(
+          IntentStatus.awaitingApproval,
+        );
+        await handle.executeUpdate(decideApprovalUpdate, {
+          args: [{ decision: 'approve', actor: 'cfo', keyId: 'key-cfo' }],
+        });
+      });
+      expect(result).toMatchObject({ status: IntentStatus.confirmed });
+      expect(calls.slice(0, 3)).toEqual(['decideApproval', 'tryAcquirePermit', 'markSettling']);
+      expect(workflowMs).toBeGreaterThanOrEqual(2 * day);
+      expect(workflowMs).toBeLessThan(ttl.approvalTtlMs);
+    });
+
+    it('never approved: rejected at the TTL, with no permit taken and nothing held', async () => {
+      const { result, calls, workflowMs } = await runIntent(
+        {
+          decideApproval: async ({ decision }) => {
+            expect(decision).toBe('expire');
+            return { status: IntentStatus.rejected };
+          },
+        },
+        ttl,
+      );
+      expect(result).toMatchObject({ status: IntentStatus.rejected });
+      expect(calls).toEqual(['decideApproval']);
+      expect(workflowMs).toBeGreaterThanOrEqual(ttl.approvalTtlMs);
+      expect(workflowMs).toBeLessThan(ttl.approvalTtlMs + 60_000);
+    });
+
+    it('the submitting key is refused and the intent keeps waiting; another key approves it; a late decision is refused', async () => {
+      const sending = deferred<void>();
+      const lateAnswered = deferred<void>();
+      const { result, calls } = await runIntent(
+        (defaults) => ({
+          decideApproval: async (parameters) => {
+            if ('keyId' in parameters && parameters.keyId === 'key-submitter') {
+              throw new ApprovalRefusedError('pi_test', parameters.keyId);
+            }
+            return defaults.decideApproval(parameters);
+          },
+          // Approved, it goes on and waits at its send until the late decision has its answer.
+          broadcast: async (parameters) => {
+            sending.resolve();
+            await lateAnswered.promise;
+            return defaults.broadcast(parameters);
+          },
+        }),
+        ttl,
+        async (handle) => {
+          await expect(
+            handle.executeUpdate(decideApprovalUpdate, {
+              args: [{ decision: 'approve', actor: 'clerk', keyId: 'key-submitter' }],
+            }),
+          ).rejects.toMatchObject({ cause: { type: ErrorType.approvalRefused } });
+          expect((await handle.query(intentProgressQuery)).status).toBe(
+            IntentStatus.awaitingApproval,
+          );
+          await handle.executeUpdate(decideApprovalUpdate, {
+            args: [{ decision: 'approve', actor: 'cfo', keyId: 'key-cfo' }],
+          });
+          await sending.promise;
+          await expect(
+            handle.executeUpdate(decideApprovalUpdate, {
+              args: [{ decision: 'reject', actor: 'cfo', keyId: 'key-cfo' }],
+            }),
+          ).rejects.toMatchObject({ cause: { type: ErrorType.notAwaitingApproval } });
+          lateAnswered.resolve();
+        },
+      );
+      expect(result).toMatchObject({ status: IntentStatus.confirmed });
+      expect(calls.filter((call) => call === 'decideApproval')).toHaveLength(2);
+    });
   });
 
   it('refuses a decision that waited for a review the run ended without', async () => {

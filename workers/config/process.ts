@@ -29,6 +29,12 @@ export const processSettings = {
     doc: "Open intents per tenant when the tenant's own limit is unset (429 tenant_limit_reached)",
     parse: integer(1, 1_000_000),
   }),
+  approvalMaxWaiting: setting({
+    env: 'APPROVAL_MAX_WAITING',
+    fallback: '100',
+    doc: 'Intents per tenant awaiting approval at once (they do not count against its open-intent limit; 429 tenant_limit_reached beyond)',
+    parse: integer(1, 1_000_000),
+  }),
   apiRequestsPerKeyPerMinute: setting({
     env: 'API_REQUESTS_PER_KEY_PER_MINUTE',
     fallback: '6000',

@@ -1,6 +1,10 @@
 import { parseEther, parseGwei } from 'viem';
 import { z } from 'zod';
-import { defaultConfirmTimeoutMs, defaultSendWindowMs } from '../../domain/intent-timings';
+import {
+  defaultConfirmTimeoutMs,
+  defaultSendWindowMs,
+  defaultApprovalTtlMs,
+} from '../../domain/intent-timings';
 import { integer, decimal, finalitySetting, setting } from './parsers';
 
 /** How a payment is sent and followed on the chain: depth, timeouts, fee caps, replacements. */
@@ -46,6 +50,12 @@ export const transactionsSettings = {
     fallback: String(defaultConfirmTimeoutMs),
     doc: 'How long a sent transaction may stay unconfirmed before the intent waits in needs_review (the lane rule runs from then on); recorded in each intent as it starts',
     parse: integer(1000, 7 * 86_400_000),
+  }),
+  approvalTtlMs: setting({
+    env: 'APPROVAL_TTL_MS',
+    fallback: String(defaultApprovalTtlMs),
+    doc: "How long an intent at or above its tenant's approval threshold waits for a second key's approval before it ends `rejected` (72 h); recorded in each intent as it starts",
+    parse: integer(1000, 30 * 86_400_000),
   }),
   finality: setting({
     env: 'FINALITY',

@@ -16,6 +16,7 @@ import { batchItemInReviewSignal, batchItemSignedSignal } from '../batch-signals
 import { intentProgressQuery, type PaymentIntentProgress } from '../intent-progress';
 import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';
+import { approvalGate, type ApprovalGate } from './approval';
 import { reasonOfFailure } from './failures';
 import type { PaymentIntentInput } from './input';
 import { localStepsPatch, reviewWaitsPatch } from './patches';
@@ -38,7 +39,7 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   const { intentId } = input;
   const progress: PaymentIntentProgress = {
     intentId,
-    status: IntentStatus.authorized,
+    status: input.awaitingApproval ? IntentStatus.awaitingApproval : IntentStatus.authorized,
     txHash: null,
     blockNumber: null,
     reason: null,
@@ -47,12 +48,13 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
     txHashes: [],
   };
   setHandler(intentProgressQuery, () => progress);
+  const approval = approvalGate(input, progress);
   const localSteps = patched(localStepsPatch);
   const enter = statusKeeper(progress, localSteps);
   const review = reviewQueue(input, progress);
   const turns = walletTurns(input);
   for (;;) {
-    await runToOutcome(input, progress, enter, localSteps, turns);
+    await runToOutcome(input, progress, enter, localSteps, turns, approval);
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!patched(reviewWaitsPatch)) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -72,13 +74,17 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   return progress;
 }
 
-/** Takes the intent as far as it goes: confirmed, failed, cancelled or needs_review. */
+/**
+ * Takes the intent as far as it goes: confirmed, failed, cancelled or needs_review (or, awaiting
+ * approval, rejected).
+ */
 async function runToOutcome(
   input: PaymentIntentInput,
   progress: PaymentIntentProgress,
   enter: EnterStatus,
   localSteps: boolean,
   turns: WalletTurns | undefined,
+  approval?: ApprovalGate,
 ): Promise<void> {
   const { intentId } = input;
   const steps = localSteps ? inTask : { markSettling, hold };
@@ -86,6 +92,12 @@ async function runToOutcome(
   const batchItem = turns && { batchItem: turns.item };
   let permitReleased: Promise<unknown> = Promise.resolve();
   try {
+    if (approval && progress.status === IntentStatus.awaitingApproval) {
+      // Before anything else: an unapproved intent takes no permit and holds nothing.
+      const decided = await approval.decision();
+      enter(decided);
+      if (decided !== IntentStatus.authorized) return;
+    }
     // Before the permit: an item waiting for its turn holds nothing another one needs.
     const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
     await inTurns?.waitFor('start', true);

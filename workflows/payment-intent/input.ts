@@ -3,6 +3,11 @@ import type { IntentTimings } from '../../domain/intent-timings';
 export interface PaymentIntentInput extends IntentTimings {
   intentId: string;
   /**
+   * Its intent awaited approval as the workflow started: the run waits for a second key's
+   * decision (or approvalTtlMs) before anything else.
+   */
+  awaitingApproval?: boolean;
+  /**
    * Stay open in needs_review until an operator's decision arrives (the resolveReview update).
    * False only for a retry run started for an intent whose own workflow had already ended.
    */

@@ -1,5 +1,5 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { IntentStatus } from '../../domain/intent';
+import type { IntentStatus } from '../../domain/intent';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { intentStatusKey } from '../search-attributes';
 import { statusesShownWithLocalSteps } from './patches';
@@ -10,7 +10,8 @@ import { statusesShownWithLocalSteps } from './patches';
  * steps only the statuses an operator filters on.
  */
 export function statusKeeper(progress: PaymentIntentProgress, localSteps: boolean) {
-  let shown: IntentStatus = IntentStatus.authorized;
+  // What the workflow started with (its IntentStatus search attribute, from the intent's row).
+  let shown: IntentStatus = progress.status;
   return (status: IntentStatus) => {
     if (status === progress.status) return;
     progress.status = status;

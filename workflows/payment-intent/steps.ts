@@ -12,7 +12,8 @@ import {
 } from '../activity-profiles';
 
 /** The intent's database steps as activities on the task queue. */
-export const { markSettling, hold, closeIntent } = proxyActivities<RelayerActivities>(dbStep);
+export const { markSettling, hold, closeIntent, decideApproval } =
+  proxyActivities<RelayerActivities>(dbStep);
 export const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(reviewStep);
 export const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 
