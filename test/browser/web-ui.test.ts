@@ -18,6 +18,9 @@ import { startDevServer } from '../../dev/stack/temporal-servers';
 import { workflowsListedInWebUi } from '../../dev/stack/web-ui-list';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { waitUntilSettled } from '../support/intents';
+import { createTenant, deposit } from '../../store/ledger';
+import { setBookLimits } from '../../service/policies';
+import { decideIntentApproval } from '../../service/approve-intent';
 import { intentWaitingInReview } from '../support/intent-in-review';
 
 /**
@@ -144,4 +147,49 @@ describe('the Temporal Web UI, filtered by the relayer’s search attributes', (
     for (const workflowId of confirmedIds) expect(byWallet).not.toContain(workflowId);
     await page.close();
   }, 180_000);
+
+  it('lists the intents awaiting approval with one filter, and no longer once approved', async () => {
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, taskQueue: 'payment-relayer' };
+    const operator = { role: 'operator' as const, keyId: 'browser-op', label: 'browser' };
+    await createTenant(world.database, { id: 'foureyes', name: 'foureyes' }, new Date());
+    await deposit(world.database, 'foureyes', parseEther('5'), new Date(), world.nativeBook);
+    await setBookLimits({ database: world.database }, operator, 'foureyes', {
+      chainId: world.anvil.chainId,
+      approvalThreshold: parseEther('1'),
+    });
+    const { intent, workflowId } = await submitIntent(
+      deps,
+      {
+        tenantId: 'foureyes',
+        chainId: world.anvil.chainId,
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        amount: parseEther('2').toString(),
+      },
+      { submittedBy: 'browser-clerk' },
+    );
+    expect(intent.status).toBe('awaiting_approval');
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await listWorkflows(
+      page,
+      'IntentStatus = "awaiting_approval"',
+      [workflowId],
+      'web-ui-awaiting-approval.png',
+    );
+    const cfo = {
+      role: 'tenant' as const,
+      tenantId: 'foureyes',
+      keyId: 'browser-cfo',
+      label: 'cfo',
+    };
+    await decideIntentApproval(deps, cfo, intent.id, 'approve');
+    expect((await client.workflow.getHandle(workflowId).result()).status).toBe('confirmed');
+    await listWorkflows(
+      page,
+      `IntentStatus = "confirmed" AND TenantId = "foureyes"`,
+      [workflowId],
+      'web-ui-approved.png',
+    );
+    await page.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { ApiError, type RelayerApiClient } from '../../cli/api-client';
+import type { RelayerApiClient } from '../../cli/api-client';
 import { IntentStatus } from '../../domain/intent';
 import {
   createKeys,
@@ -7,6 +7,7 @@ import {
   startApiWithoutWorkers,
   type ApiUnderTest,
 } from '../support/api';
+import { apiRefusal as refusal } from '../support/api';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
 let world: TestWorld;
@@ -27,17 +28,6 @@ afterAll(async () => {
   await api?.close();
   await world?.stop();
 });
-
-/** The API error a call ends with. */
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
 
 describe('POST /v1/intents', () => {
   it('starts a new intent (202), returns it again for the same key and body (200)', async () => {

@@ -1,14 +1,19 @@
 import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
-import { ApiError } from '../../cli/api-client';
 import { IntentStatus } from '../../domain/intent';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { waitFor } from '../../dev/stack/wait-for';
 import { createApiKey } from '../../service/api-keys';
 import { auditTrail } from '../../store/audit-log';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
+import {
+  apiRefusal as refusal,
+  createKeys,
+  startApiWithoutWorkers,
+  type ApiUnderTest,
+} from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
@@ -58,16 +63,6 @@ const payment = (ether: string) => ({
   amount: parseEther(ether).toString(),
 });
 
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 const statusOf = async (id: string) => (await getIntent(world.database.kysely, id)).status;
 
 it('waits at the threshold with nothing held and no open slot; the submitting key cannot approve; a second key approves and it is paid, or rejects and nothing is sent', async () => {
@@ -86,16 +81,18 @@ it('waits at the threshold with nothing held and no open slot; the submitting ke
     'tenant_limit_reached',
   );
 
-  // Findable in the Web UI by its status.
+  // Findable in the Web UI by its status (by id too: this file also runs on PostgreSQL, with
+  // the same tenant, on the same server).
   const client = new Client({ connection });
+  const ids = [big.id, other.id].map((id) => `'${paymentIntentWorkflowId(id)}'`).join(', ');
   await waitFor(
     async () =>
-      (await client.workflow.count(`IntentStatus = "awaiting_approval" AND TenantId = "fouryes"`))
+      (await client.workflow.count(`IntentStatus = "awaiting_approval" AND WorkflowId IN (${ids})`))
         .count === 2,
     'the waiting intents visible by their status',
   );
 
-  relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
+  relayer ??= await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
   await waitFor(async () => (await statusOf(small.id)) === IntentStatus.confirmed, 'small paid');
   // Still waiting, whatever the worker does meanwhile: no permit, no hold.
   expect(await statusOf(big.id)).toBe(IntentStatus.awaitingApproval);
@@ -155,6 +152,7 @@ it('waits at the threshold with nothing held and no open slot; the submitting ke
 });
 
 it('a batch item at the threshold is refused, naming the rule, and the rest of the batch is paid', async () => {
+  relayer ??= await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
   const clerk = api.as(keys.clerk);
   const batch = (
     await clerk.submitBatch({ items: [payment('1'), payment('0.01')], concurrency: 1 }, 'batch-1')

@@ -1,7 +1,7 @@
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
-import { ApiError, type RelayerApiClient } from '../../cli/api-client';
+import type { ApiError, RelayerApiClient } from '../../cli/api-client';
 import { ErrorType } from '../../domain/error-catalogue';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
@@ -18,6 +18,7 @@ import {
   startApiWithoutWorkers,
   type ApiUnderTest,
 } from '../support/api';
+import { apiRefusal as refusal } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { failureType, runActivity } from '../support/run-activity';
 import { startTestThrottle } from '../support/test-throttle';
@@ -62,16 +63,6 @@ const payment = (amount: string, to: `0x${string}` = recipientAt(0)) => ({
   to,
   amount: eth(amount),
 });
-
-async function refusal(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 let keyCounter = 0;
 const submit = (tenantId: string, amount: string, to?: `0x${string}`) =>

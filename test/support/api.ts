@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import type { ApiDependencies } from '../../api/api-context';
 import { buildApi, type RelayerApi } from '../../api/server';
-import { RelayerApiClient } from '../../cli/api-client';
+import { ApiError, RelayerApiClient } from '../../cli/api-client';
 import type { AdmissionLimits } from '../../operations/admission';
 import { createApiKey } from '../../service/api-keys';
 import type { LocalWorld } from '../../dev/stack/local-world';
@@ -101,4 +101,15 @@ export async function databaseSnapshot(world: LocalWorld): Promise<unknown> {
     })),
     attempts: await db.selectFrom('transaction_attempts').selectAll().orderBy('tx_hash').execute(),
   };
+}
+
+/** The API's refusal a call ends with (and fails the test if it did not refuse). */
+export async function apiRefusal(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded');
 }

@@ -465,6 +465,19 @@ describe('paymentIntent workflow (time-skipping)', () => {
       expect(workflowMs).toBeLessThan(ttl.approvalTtlMs + 60_000);
     });
 
+    it('cancelled while it waits: closed at once, no permit taken', async () => {
+      const { result, calls } = await runIntent(
+        { closeIntent: async () => ({ status: IntentStatus.cancelled, ageMs: 1 }) },
+        ttl,
+        async (handle) => {
+          await env.sleep(3600_000);
+          await handle.cancel();
+        },
+      );
+      expect(result).toMatchObject({ status: IntentStatus.cancelled });
+      expect(calls).toEqual(['closeIntent']);
+    });
+
     it('the submitting key is refused and the intent keeps waiting; another key approves it; a late decision is refused', async () => {
       const sending = deferred<void>();
       const lateAnswered = deferred<void>();
