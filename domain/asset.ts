@@ -1,4 +1,4 @@
-import { encodeFunctionData, getAddress, isAddress, parseUnits } from 'viem';
+import { encodeFunctionData, formatUnits, getAddress, isAddress, parseUnits } from 'viem';
 import type { Hex } from './transfer';
 import { nativeBookOf } from './ledger-book';
 import { plainDecimal } from './plain-decimal';
@@ -16,6 +16,17 @@ export const isNative = (asset: AssetRef): asset is 'native' => asset === native
 
 /** How native amounts read to people, on every chain (the CLI's --eth, LOW_BALANCE_ETH). */
 export const nativeUnits = { symbol: 'ETH', decimals: 18 } as const;
+
+/**
+ * An amount of base units as a person reads it (`47.3 ETH`, `12.5 USDC`): in a registered
+ * token's units by its alias, else the native coin's.
+ */
+export const shownIn =
+  (token: Pick<RegisteredToken, 'alias' | 'decimals'> | undefined) =>
+  (amount: bigint): string =>
+    token
+      ? `${formatUnits(amount, token.decimals)} ${token.alias}`
+      : `${formatUnits(amount, nativeUnits.decimals)} ${nativeUnits.symbol}`;
 
 /** A token as registered for a chain: read from the chain once, stored, never guessed by symbol. */
 export interface RegisteredToken {

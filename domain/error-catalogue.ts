@@ -168,5 +168,9 @@ export const rejectionCodeOf = (type: ErrorType): RejectionCode | undefined =>
   (errorCatalogue[type] as ErrorEntry).rejection;
 
 /** Said by the API's checks and by the workflow's update handler (an ApplicationFailure there). */
+/** Said by the approval refusals of the API and of the workflow's update validator. */
+export const notAwaitingApprovalMessage = (intentId: string, status: string) =>
+  `intent ${intentId} is ${status}, not awaiting_approval: there is nothing to approve or reject`;
+
 export const notInReviewMessage = (intentId: string, status: string) =>
   `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;

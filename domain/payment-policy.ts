@@ -55,14 +55,11 @@ export const noPolicy = (tenantId: string): PaymentPolicy => ({
   allowListChains: [],
 });
 
-export const dayMs = 24 * 60 * 60 * 1000;
-export const weekMs = 7 * dayMs;
-
 /** The rolling windows a book's limits need counted; none: no sum to read. */
 export const rollingWindows = (limits: BookLimits | undefined): ('perDay' | 'perWeek')[] =>
   (['perDay', 'perWeek'] as const).filter((window) => limits?.[window] !== undefined);
 
-export const windowMs = { perDay: dayMs, perWeek: weekMs } as const;
+export const windowMs = { perDay: 24 * 3600_000, perWeek: 7 * 24 * 3600_000 } as const;
 
 export interface PolicyBreach {
   rule: PolicyRule;

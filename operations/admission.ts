@@ -10,7 +10,7 @@ export interface AdmissionLimits {
   /** Open intents a tenant may have when its own row sets no limit (the seed's maxPerUser, 2). */
   tenantMaxInFlight: number;
   /** Intents a tenant may have awaiting approval (they hold no open-intent slot). */
-  maxAwaitingApproval?: number;
+  maxAwaitingApproval: number;
   /** Intents accepted but not yet signed, across all tenants, before new ones are turned away. */
   backlogLimit: number;
   /** Sends per second of the RPC quota: how fast the backlog drains, for Retry-After. */
@@ -40,9 +40,9 @@ export async function admit(
   const counts = await countIntentsByStatus(trx, tenantId);
   if (awaitingApproval) {
     // It takes no slot and sends nothing until approved: only its own limit applies.
-    const limit = limits.maxAwaitingApproval ?? defaultMaxAwaitingApproval;
+    const limit = limits.maxAwaitingApproval;
     if ((counts[IntentStatus.awaitingApproval] ?? 0) >= limit) {
-      throw new TenantLimitReachedError(tenantId, limit, 'awaiting approval');
+      throw new TenantLimitReachedError(tenantId, limit, 'intents awaiting approval');
     }
     return;
   }
@@ -58,8 +58,6 @@ export async function admit(
     );
   }
 }
-
-const defaultMaxAwaitingApproval = 100;
 
 /** How long the quota needs to send the backlog: when trying again is worth it. */
 export const drainTimeMs = (backlog: number, perSecond: number): number =>

@@ -12,8 +12,7 @@ import {
   UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
-import { formatUnits } from 'viem';
-import { ledgerAssetOf, nativeUnits } from '../domain/asset';
+import { ledgerAssetOf, shownIn } from '../domain/asset';
 import { resolveAsset } from '../store/assets';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { needsApproval, PolicyRule } from '../domain/payment-policy';
@@ -102,10 +101,7 @@ export async function admitIntent(
     }
     // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
     if (balance.available < request.amount) {
-      const { symbol, decimals } = resolved.token
-        ? { symbol: resolved.token.alias, decimals: resolved.token.decimals }
-        : nativeUnits;
-      const shown = (amount: bigint) => `${formatUnits(amount, decimals)} ${symbol}`;
+      const shown = shownIn(resolved.token);
       throw new InsufficientBalanceError(
         request.tenantId,
         balance.available,

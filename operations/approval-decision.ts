@@ -1,10 +1,6 @@
-import {
-  ApprovalRefusedError,
-  IntentNotFoundError,
-  NotAwaitingApprovalError,
-} from '../domain/errors';
+import { ApprovalRefusedError, NotAwaitingApprovalError } from '../domain/errors';
 import type { ApprovalExpiry, ApprovalOutcome, ApprovalRequest } from '../domain/approval';
-import { IntentStatus, type Intent } from '../domain/intent';
+import { IntentStatus } from '../domain/intent';
 import { ReasonCode } from '../domain/reason-codes';
 import { recordAudit } from '../store/audit-log';
 import type { Database } from '../store/database';
@@ -30,11 +26,9 @@ export async function decideApproval(
   intentId: string,
   request: ApprovalRequest | ApprovalExpiry,
   now: Date,
-  visible: (intent: Intent) => boolean = () => true,
 ): Promise<ApprovalOutcome> {
   return database.transaction(async (trx) => {
     const intent = await getIntentForUpdate(database, trx, intentId);
-    if (!visible(intent)) throw new IntentNotFoundError(intentId);
     const status = outcomeOf[request.decision];
     if (intent.status !== IntentStatus.awaitingApproval) {
       if (request.decision === 'expire' || intent.status === status) {

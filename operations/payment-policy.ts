@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import { formatUnits } from 'viem';
-import { isNative, ledgerAssetOf, nativeUnits, type AssetRef } from '../domain/asset';
+import { isNative, ledgerAssetOf, shownIn, type AssetRef } from '../domain/asset';
 import { PolicyViolationError } from '../domain/errors';
 import {
   PolicyRule,
@@ -108,10 +107,7 @@ async function wordsOf(
       const token = isNative(payment.asset)
         ? undefined
         : await findToken(db, payment.chainId, { address: payment.asset });
-      const { symbol, decimals } = token
-        ? { symbol: token.alias, decimals: token.decimals }
-        : nativeUnits;
-      const shown = (amount: bigint) => `${formatUnits(amount, decimals)} ${symbol}`;
+      const shown = shownIn(token);
       const limit = shown(breach.limit!);
       const wouldBe = shown(breach.wouldBe!);
       if (breach.rule === PolicyRule.maxPerIntent) {

@@ -36,8 +36,8 @@ export async function decideIntentApproval(
   decision: ApprovalDecision,
   note?: string,
 ): Promise<Intent> {
-  const intent = await getIntent(deps.database.kysely, intentId).catch(() => undefined);
-  if (!intent || !canSee(caller, intent)) throw new IntentNotFoundError(intentId);
+  const intent = await getIntent(deps.database.kysely, intentId);
+  if (!canSee(caller, intent)) throw new IntentNotFoundError(intentId);
   if (intent.status !== IntentStatus.awaitingApproval) {
     throw new NotAwaitingApprovalError(intentId, intent.status);
   }

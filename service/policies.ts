@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem';
-import { ledgerAssetOf, nativeAsset } from '../domain/asset';
+import { ledgerAssetOf, nativeAsset, nativeUnits } from '../domain/asset';
+import { chainOfBook, isNativeBook } from '../domain/ledger-book';
 import { InvalidIntentError, UnknownAssetError, UnknownTenantError } from '../domain/errors';
 import {
   bookLimitKeys,
@@ -276,12 +277,14 @@ async function viewOf(database: Database, policy: PaymentPolicy): Promise<Policy
     tenantId: policy.tenantId,
     version: policy.version,
     limits: policy.limits.map((limits) => {
-      const [, chain, address] = limits.book.split(':');
-      const token = tokens.find((each) => `erc20:${each.chainId}:${each.address}` === limits.book);
+      const token = tokens.find(
+        (each) => ledgerAssetOf(each.chainId, each.address) === limits.book,
+      );
       return {
-        chainId: Number(chain),
-        asset: address === undefined ? nativeAsset : (token?.alias ?? address),
-        decimals: token?.decimals ?? 18,
+        chainId: chainOfBook(limits.book)!,
+        // Tokens are never unregistered: a book's token is always found.
+        asset: isNativeBook(limits.book) ? nativeAsset : token!.alias,
+        decimals: token?.decimals ?? nativeUnits.decimals,
         maxPerIntent: limits.maxPerIntent?.toString() ?? null,
         perDay: limits.perDay?.toString() ?? null,
         perWeek: limits.perWeek?.toString() ?? null,

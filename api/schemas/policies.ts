@@ -83,8 +83,7 @@ export const recipientBodySchema = z.strictObject({
     .max(200, { error: 'label: at most 200 characters' }),
 });
 
-export const recipientParamsSchema = z.strictObject({
-  tenantId: z.string().min(1).max(63),
+export const recipientParamsSchema = policyTenantParamsSchema.extend({
   chainId: z.coerce.number().int().positive(),
   address: z.string(),
 });

@@ -10,8 +10,6 @@ import { table } from '../table';
 import type { RelayerApiClient } from '../api-client';
 
 const chainIdFlag = wholeNumber('--chain-id', 2 ** 31);
-/** A bound as a person types it: a decimal of the asset, or `none` to remove it. */
-type BoundFlag = string | undefined;
 const boundHelp = (what: string) => `${what}, in the asset's units (e.g. 2.5); "none" removes it`;
 
 /** The asset's decimals, as the relayer registered it (native: 18). */
@@ -24,7 +22,12 @@ async function decimalsOf(api: RelayerApiClient, chainId: number, asset: string)
   return token.decimals;
 }
 
-function baseUnits(flag: string, value: BoundFlag, decimals: number): string | null | undefined {
+/** A bound as a person types it (a decimal of the asset, or `none` to remove it) in base units. */
+function baseUnits(
+  flag: string,
+  value: string | undefined,
+  decimals: number,
+): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return null;
   const problem = decimalAmountProblem(value, decimals);

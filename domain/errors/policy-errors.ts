@@ -1,5 +1,5 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType } from '../error-catalogue';
+import { ErrorType, notAwaitingApprovalMessage } from '../error-catalogue';
 import type { PolicyRule } from '../payment-policy';
 
 // What a tenant's payment policy refuses (domain/payment-policy.ts): at admission (a 422 with
@@ -28,11 +28,10 @@ export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
 
 export class NotAwaitingApprovalError extends RelayerError<{ intentId: string; status: string }> {
   constructor(intentId: string, status: string) {
-    super(
-      ErrorType.notAwaitingApproval,
-      `intent ${intentId} is ${status}, not awaiting_approval: there is nothing to approve or reject`,
-      { intentId, status },
-    );
+    super(ErrorType.notAwaitingApproval, notAwaitingApprovalMessage(intentId, status), {
+      intentId,
+      status,
+    });
   }
 }
 

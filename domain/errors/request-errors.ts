@@ -134,11 +134,11 @@ export class StaleVersionError extends RelayerError<{ intentId: string; expected
 
 /** Admission: the tenant already has as many open intents as it may. */
 export class TenantLimitReachedError extends RelayerError<{ tenantId: string; limit: number }> {
-  /** `which`: the intents the limit counts (its open ones, or those awaiting approval). */
-  constructor(tenantId: string, limit: number, which = 'open') {
+  /** `counted`: what the limit counts (its open intents, or those awaiting approval). */
+  constructor(tenantId: string, limit: number, counted = 'open intents') {
     super(
       ErrorType.tenantLimitReached,
-      `tenant ${tenantId} already has ${limit} ${which === 'open' ? 'open intents' : `intents ${which}`} (its limit): submit again when one ends`,
+      `tenant ${tenantId} already has ${limit} ${counted} (its limit): submit again when one ends`,
       { tenantId, limit },
     );
   }

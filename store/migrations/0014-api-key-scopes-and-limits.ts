@@ -9,7 +9,7 @@ import type { MigrationContext } from './migration-context';
  */
 // The scopes there were when this migration was released (later ones are granted by their own).
 const tenantKeyScopes = ['intents:read', 'intents:write', 'batches:write', 'webhooks:admin'];
-const operatorKeyScopes = [...tenantKeyScopes, 'review', 'wallets:admin', 'assets:admin'];
+export const operatorKeyScopes = [...tenantKeyScopes, 'review', 'wallets:admin', 'assets:admin'];
 
 export const apiKeyScopesAndLimits = ({ timestamp }: MigrationContext): Migration => ({
   async up(db: Kysely<unknown>) {

@@ -1,16 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { MigrationContext } from './migration-context';
-
-/** The operator scopes there were before this migration: a key holding them all held "all". */
-const operatorScopesBefore = [
-  'intents:read',
-  'intents:write',
-  'batches:write',
-  'webhooks:admin',
-  'review',
-  'wallets:admin',
-  'assets:admin',
-];
+// The operator scopes before this migration: a key holding them all held "all".
+import { operatorKeyScopes as operatorScopesBefore } from './0014-api-key-scopes-and-limits';
 
 export const paymentPolicies = ({ timestamp }: MigrationContext): Migration => ({
   async up(db: Kysely<unknown>) {

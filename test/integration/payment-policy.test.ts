@@ -1,3 +1,4 @@
+import type { ApplicationFailure } from '@temporalio/common';
 import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
@@ -303,7 +304,7 @@ describe('policy after admission', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(7);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') {
-        expect(await failureType(Promise.reject(outcome.reason))).toBe(ErrorType.policyViolation);
+        expect((outcome.reason as ApplicationFailure).type).toBe(ErrorType.policyViolation);
       }
     }
     const balance = await tenantBalance(world.database.kysely, 'held', world.nativeBook);
@@ -340,6 +341,20 @@ describe('policy after admission', () => {
       .where('intent_id', '=', intent.id)
       .execute();
     expect(attempts).toHaveLength(0);
+    // The workflow then closes it as it closes any step's failure before signing.
+    await runActivity(steps.closeIntent, {
+      intentId: intent.id,
+      reason: 'PolicyViolation: recipient_denied',
+      reasonCode: 'policy_violation',
+    });
+    expect(await getIntent(world.database.kysely, intent.id)).toMatchObject({
+      status: IntentStatus.failed,
+    });
+    expect(await tenantBalance(world.database.kysely, 'signing', world.nativeBook)).toMatchObject({
+      held: 0n,
+      available: parseEther('100'),
+    });
+    await expectBooksBalanced(world.database);
   });
 
   it('a limit lowered after admission: the workflow fails the intent unsigned with the rule, nothing held', async () => {

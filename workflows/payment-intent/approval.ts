@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import type { ApprovalOutcome, ApprovalRequest } from '../../domain/approval';
-import { ErrorType } from '../../domain/error-catalogue';
+import type { ApprovalExpiry, ApprovalOutcome, ApprovalRequest } from '../../domain/approval';
+import { ErrorType, notAwaitingApprovalMessage } from '../../domain/error-catalogue';
 import type { IntentStatus } from '../../domain/intent';
 import { defaultApprovalTtlMs } from '../../domain/intent-timings';
 import type { PaymentIntentProgress } from '../intent-progress';
@@ -17,28 +17,21 @@ import { decideApproval } from './steps';
 export function approvalGate(input: PaymentIntentInput, progress: PaymentIntentProgress) {
   const { intentId, approvalTtlMs = defaultApprovalTtlMs } = input;
   if (!input.awaitingApproval) return undefined;
-  let state: 'waiting' | 'applying' | 'decided' = 'waiting';
+  /** Where the decision left the intent; undefined while it waits. */
   let decided: IntentStatus | undefined;
-  const notAwaiting = () =>
-    ApplicationFailure.create({
-      type: ErrorType.notAwaitingApproval,
-      message: `intent ${intentId} is ${progress.status}, not awaiting_approval: there is nothing to approve or reject`,
-      details: [{ intentId, status: progress.status }],
-      nonRetryable: true,
-    });
-  const apply = async (
-    decision: ApprovalRequest | { decision: 'expire'; ttlMs: number },
-  ): Promise<ApprovalOutcome> => {
-    state = 'applying';
+  /** A decision's activity is running. */
+  let applying = false;
+  const apply = async (decision: ApprovalRequest | ApprovalExpiry): Promise<ApprovalOutcome> => {
+    applying = true;
     try {
       const outcome = await decideApproval({ intentId, ...decision });
       decided = outcome.status;
-      state = 'decided';
       return outcome;
     } catch (error) {
-      state = 'waiting';
       // The caller gets the refusal itself (ApprovalRefused, NotAwaitingApproval), not its wrapping.
       throw error instanceof ActivityFailure && error.cause ? error.cause : error;
+    } finally {
+      applying = false;
     }
   };
   setHandler<ApprovalOutcome, [ApprovalRequest], typeof decideApprovalUpdate>(
@@ -46,7 +39,13 @@ export function approvalGate(input: PaymentIntentInput, progress: PaymentIntentP
     (request) => apply(request),
     {
       validator: () => {
-        if (state !== 'waiting') throw notAwaiting();
+        if (!applying && decided === undefined) return;
+        throw ApplicationFailure.create({
+          type: ErrorType.notAwaitingApproval,
+          message: notAwaitingApprovalMessage(intentId, progress.status),
+          details: [{ intentId, status: progress.status }],
+          nonRetryable: true,
+        });
       },
     },
   );
@@ -56,7 +55,7 @@ export function approvalGate(input: PaymentIntentInput, progress: PaymentIntentP
       const inTime = await condition(() => decided !== undefined, approvalTtlMs);
       if (!inTime) {
         // A decision being applied as the time runs out goes first.
-        await condition(() => state !== 'applying');
+        await condition(() => !applying);
         if (decided === undefined) await apply({ decision: 'expire', ttlMs: approvalTtlMs });
       }
       return decided!;
