@@ -12,6 +12,17 @@ export interface WorkerProcess {
 
 const root = resolve(__dirname, '../..');
 
+/** The process ended (by its own exit or a signal) before its output said it was ready. */
+export class ExitedBeforeReadyError extends Error {
+  constructor(
+    script: string,
+    readonly exit: number | string,
+    readonly output: string,
+  ) {
+    super(`${script} exited (${exit}) before it was ready:\n${output}`);
+  }
+}
+
 export interface SpawnOptions {
   /** Keep only the last this many characters of its output (a process that runs for hours). */
   outputTail?: number;
@@ -47,9 +58,14 @@ export async function spawnNodeProcess(
   );
   const deadline = Date.now() + 60_000;
   while (!ready.test(output)) {
-    if (child.exitCode !== null)
-      throw new Error(`${script} exited before it was ready:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`${script} not ready after 60 s:\n${output}`);
+    // A process killed by a signal keeps exitCode null: signalCode says it is gone.
+    const exit = child.exitCode ?? child.signalCode;
+    if (exit !== null) throw new ExitedBeforeReadyError(script, exit, output);
+    if (Date.now() > deadline) {
+      // Nobody holds a process that never got ready: it must not outlive the caller.
+      child.kill('SIGKILL');
+      throw new Error(`${script} not ready after 60 s:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, output: () => output, exited, signal: (s) => child.kill(s) };

@@ -1,5 +1,5 @@
 import type { CrashPoint } from '../../activities/failpoints';
-import type { WorkerProcess } from '../../dev/stack/worker-process';
+import { ExitedBeforeReadyError, type WorkerProcess } from '../../dev/stack/worker-process';
 
 export interface Crash {
   point: CrashPoint;
@@ -75,21 +75,35 @@ export class CrashingWorkers {
 
   private async startOne(points: CrashPoint[]): Promise<void> {
     const crashAt = points.map((point) => `${point}@${this.remaining.get(point)}`).join(',');
-    const worker = await this.spawn(crashAt ? { CRASH_AT: crashAt } : {});
+    let worker: WorkerProcess;
+    try {
+      worker = await this.spawn(crashAt ? { CRASH_AT: crashAt } : {});
+    } catch (error) {
+      // A point can come up while the process starts (a reader lease taken from the process
+      // just killed): a planned crash like any other.
+      if (!(error instanceof ExitedBeforeReadyError)) throw error;
+      this.ended(error.exit, error.output);
+      return;
+    }
     this.running.set(worker, points);
     void worker.exited.then((exit) => {
       this.running.delete(worker);
-      if (this.stopping) return;
-      const point = worker.output().match(/crash point (\S+) reached/)?.[1] as CrashPoint;
-      if (exit !== 'SIGKILL' || !point) {
-        this.unexpectedExits.push(`worker exited with ${exit}:\n${worker.output()}`);
-        return;
-      }
-      this.crashes.push({ point, at: Date.now() - this.startedAt });
-      this.remaining.delete(point);
-      this.replacing = this.replacing
-        .then(() => this.startOne(this.pointsForReplacement()))
-        .catch((error: Error) => this.unexpectedExits.push(`no replacement: ${error.message}`));
+      this.ended(exit, worker.output());
     });
+  }
+
+  /** Records a planned crash and starts the replacement; anything else fails the test. */
+  private ended(exit: number | string, output: string): void {
+    if (this.stopping) return;
+    const point = output.match(/crash point (\S+) reached/)?.[1] as CrashPoint;
+    if (exit !== 'SIGKILL' || !point) {
+      this.unexpectedExits.push(`worker exited with ${exit}:\n${output}`);
+      return;
+    }
+    this.crashes.push({ point, at: Date.now() - this.startedAt });
+    this.remaining.delete(point);
+    this.replacing = this.replacing
+      .then(() => this.startOne(this.pointsForReplacement()))
+      .catch((error: Error) => this.unexpectedExits.push(`no replacement: ${error.message}`));
   }
 }
