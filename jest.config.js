@@ -32,6 +32,7 @@ const postgresSuites = [
   'integration/submit-intent',
   'integration/approvals',
   'integration/payment-policy',
+  'integration/contract-calls',
   'integration/wallet-turns',
   'e2e/fifty-intents',
   'e2e/kill-worker',

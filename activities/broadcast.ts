@@ -1,6 +1,8 @@
 import { isNative } from '../domain/asset';
 import {
+  CallRevertedError,
   IntentClosedError,
+  NoExclusiveWalletError,
   NoFundedWalletError,
   SendPacedError,
   TokenTransferRefusedError,
@@ -16,8 +18,8 @@ import { walletLanes } from '../store/wallet-lanes';
 import type { Hex } from '../domain/transfer';
 import type { ActivityDependencies } from './dependencies';
 import { getIntent, transitionIntent } from '../store/intents';
-import { retiredWallets } from '../store/wallet-pools';
-import { blockedLanes, lanesOf, signableLaneFacts } from '../operations/wallet-lanes';
+import { exclusiveWallets, retiredWallets } from '../store/wallet-pools';
+import { blockedLanes, laneFactsOf, lanesOf, signableLaneFacts } from '../operations/wallet-lanes';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
@@ -87,6 +89,7 @@ export const broadcast = (deps: ActivityDependencies) => {
     // payment (a retry or a replacement of bytes already signed is not checked again).
     if (!isTopUp(intent)) {
       await enforcePaymentPolicy(db, db.kysely, intent, 'signing', clock.now());
+      failpoints?.reach('after-policy-check');
     }
     // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
     if (intent.from !== null) {
@@ -97,6 +100,7 @@ export const broadcast = (deps: ActivityDependencies) => {
       const blockedBy = await unlessCancelled(blockedLanes(db, chain));
       await refuseBehindReview(intent, blockedBy.get(intent.from));
     }
+    if (intent.callData) return signCall(chain, intent);
     if (!isNative(intent.asset)) return signTokenPayment(chain, intent, intent.asset);
     // An intent that named no wallet is planned with the first (gas only differs by recipient).
     const from = intent.from ?? chain.walletAddresses[0]!;
@@ -138,6 +142,38 @@ export const broadcast = (deps: ActivityDependencies) => {
     return signAttempt(deps, intent, plan, {
       kind: 'next',
       ...(lanes && { lanes, preferred: from }),
+    });
+  }
+
+  /**
+   * A contract call is sent only from a wallet no other tenant may use (chosen now among them
+   * for an intent that named none; else NoExclusiveWallet, and the intent fails unsigned), and
+   * only once the exact call, simulated from that wallet, does not revert (else CallReverted with
+   * the decoded reason: it fails unsigned, its hold released).
+   */
+  async function signCall(chain: Chain, intent: Intent): Promise<Intent> {
+    const own = new Set(await exclusiveWallets(db.kysely, intent.tenantId, intent.chainId));
+    if (intent.from !== null && !own.has(intent.from)) {
+      throw new NoExclusiveWalletError(intent.tenantId, intent.chainId, intent.from);
+    }
+    const signable = chain.walletAddresses.filter((address) => own.has(address));
+    const lanes =
+      intent.from === null ? await unlessCancelled(laneFactsOf(db, chain, signable)) : undefined;
+    const lane = lanes
+      ? chooseWallet(await walletLanes(db.kysely, intent.chainId, lanes), intent.amount, 0n)
+      : { address: intent.from! };
+    if (!lane) {
+      if (signable.length === 0) throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
+      throw new NoFundedWalletError(intent.chainId, intent.amount);
+    }
+    const payment = paymentOf(intent, lane.address);
+    const simulated = await unlessCancelled(chain.simulateCall(lane.address, payment));
+    if (!simulated.ok)
+      throw new CallRevertedError(intent.chainId, intent.to, lane.address, simulated.why);
+    const plan = await unlessCancelled(chain.planTransfer(payment));
+    return signAttempt(deps, intent, plan, {
+      kind: 'next',
+      ...(lanes && { lanes, preferred: lane.address }),
     });
   }
 

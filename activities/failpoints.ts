@@ -5,7 +5,7 @@
  * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
  * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
  * stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each is
- * an activity's end (local activities included) except `after-sign` and `after-turn-passed`
+ * an activity's end (local activities included) except `after-sign`, `after-policy-check` and `after-turn-passed`
  * (reached by batch items only), which lie inside the broadcast, `after-release` when the
  * broadcast itself gives the permit back, `after-lane-freed`, reached only when the lane
  * rule's step stored a cancel (most of its looks find nothing to do), and `after-webhook-sent`:
@@ -13,7 +13,9 @@
  * `after-lease-moved`: this process took a chain's reader lease from another and has not read
  * the head yet (the others wait for it until the lease lapses); `after-top-up-admitted`: the
  * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it);
- * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet.
+ * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet;
+ * `after-policy-check`: inside the broadcast, the policy in force let a held intent be signed (a
+ * call's simulation passed too), nothing signed yet.
  */
 export const crashPoints = [
   'after-permit',
@@ -33,6 +35,7 @@ export const crashPoints = [
   'after-lease-moved',
   'after-top-up-admitted',
   'after-approval',
+  'after-policy-check',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

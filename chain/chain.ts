@@ -127,6 +127,14 @@ export interface ChainActions {
     call: { to: Hex; value: bigint; data?: Hex },
   ): Promise<{ ok: true } | { ok: false; why: string }>;
   /**
+   * A contract call, run from `from` at the head (nothing is sent): accepted unless it reverts,
+   * else refused with the decoded revert reason.
+   */
+  simulateCall(
+    from: Hex,
+    call: { to: Hex; value: bigint; data?: Hex },
+  ): Promise<{ ok: true } | { ok: false; why: string }>;
+  /**
    * What a transfer of `amount` of `token` from `wallet` delivers, simulated (a state override
    * runs a probe as the wallet; nothing is sent): less than `amount` for a fee-on-transfer
    * token. 0 when the wallet could not make it (too little balance, a refusal).

@@ -10,6 +10,7 @@ import { planCancel, planReplacement, planTransfer } from './evm/plan-transfer';
 import type { EvmChainSettings } from './evm/settings';
 import { signTransfer } from './evm/sign-transfer';
 import { probeDelivery, simulatePayment, tokenInfo } from './evm/tokens';
+import { simulateCall } from './evm/simulate-call';
 
 /**
  * An EVM chain as the relayer uses it: the chain's context (its viem clients over every endpoint,
@@ -50,6 +51,7 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     tokenBalance: (token, wallet) => tokenBalance(context, token, wallet),
     tokenInfo: (token) => tokenInfo(context, token),
     simulatePayment: (from, call) => simulatePayment(context, from, call),
+    simulateCall: (from, call) => simulateCall(context, from, call),
     probeDelivery: (token, wallet, amount) => probeDelivery(context, token, wallet, amount),
     expectRecipients: (addresses) => context.codes.probeNow(addresses),
 

@@ -4,7 +4,13 @@ import type { IntentView } from '../api/schemas/intents';
 import type { WalletView } from '../api/schemas/wallets';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { ErrorBody } from '../api/error-responses';
-import type { PolicyChangesView, PolicyRecipientView, PolicyView } from '../api/schemas/policies';
+import type {
+  AllowedCallView,
+  PolicyChangesView,
+  PolicyRecipientView,
+  PolicyView,
+} from '../api/schemas/policies';
+import type { ContractCallInput } from '../domain/contract-call';
 
 export interface ApiAnswer<T> {
   status: number;
@@ -319,6 +325,28 @@ export class RelayerApiClient {
     const path = `${tenantPath(tenantId)}/recipients/${chainId}/${encodeURIComponent(address)}`;
     await this.call('DELETE', path);
   }
+
+  async allowedCalls(tenantId: string, chainId?: number): Promise<AllowedCallView[]> {
+    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
+    const path = `${tenantPath(tenantId)}/contract-calls${query}`;
+    return (await this.call<{ calls: AllowedCallView[] }>('GET', path)).body.calls;
+  }
+
+  async allowCall(
+    tenantId: string,
+    body: { chainId: number; contract: string; function: string; maxValue?: string; label: string },
+  ): Promise<AllowedCallView> {
+    const path = `${tenantPath(tenantId)}/contract-calls`;
+    return (await this.call<AllowedCallView>('POST', path, { body })).body;
+  }
+
+  async disallowCall(
+    tenantId: string,
+    call: { chainId: number; contract: string; function: string },
+  ): Promise<void> {
+    const path = `${tenantPath(tenantId)}/contract-calls/${call.chainId}/${encodeURIComponent(call.contract)}/${encodeURIComponent(call.function)}`;
+    await this.call('DELETE', path);
+  }
 }
 
 export interface AttemptView {
@@ -363,6 +391,9 @@ export interface SubmitBody {
   /** In base units; or `decimalAmount` in the asset's units, one of the two. */
   amount?: string;
   decimalAmount?: string;
+  /** A contract call instead of a transfer (`to` is the contract), sending `value` wei. */
+  call?: ContractCallInput;
+  value?: string;
 }
 
 const isErrorBody = (body: unknown): body is ErrorBody =>

@@ -29,6 +29,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   unknown_tenant: ExitCode.badInput,
   unknown_asset: ExitCode.badInput,
   no_account: ExitCode.badInput,
+  no_exclusive_wallet: ExitCode.notConfigured,
   webhook_url_refused: ExitCode.badInput,
   webhooks_off: ExitCode.notConfigured,
   unauthorized: ExitCode.notAllowed,

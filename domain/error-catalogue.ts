@@ -47,6 +47,11 @@ export const errorCatalogue = {
     rejection: 'policy_violation',
     summary: "the tenant's payment policy refuses the payment; details name the rule",
   },
+  NoExclusiveWallet: {
+    retryable: false,
+    rejection: 'no_exclusive_wallet',
+    summary: 'a contract call needs a wallet no other tenant may use, and there is none',
+  },
   NotAwaitingApproval: {
     retryable: false,
     rejection: 'not_awaiting_approval',
@@ -125,6 +130,10 @@ export const errorCatalogue = {
     summary: 'the tenant keeps no book in the asset on the chain',
   },
   TokenTransferRefused: { retryable: false, summary: 'the token refuses the transfer (simulated)' },
+  CallReverted: {
+    retryable: false,
+    summary: 'the contract call, simulated from its wallet, reverts: nothing signed',
+  },
   WalletTokenShort: { retryable: true, summary: 'the wallet holds too little of the token' },
   WebhookUndelivered: {
     retryable: true,

@@ -1,20 +1,26 @@
 import { getAddress, isAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { nativeAsset } from './asset';
+import { callDataSchema, contractCallSchema } from './contract-call';
 import { InvalidIntentError } from './errors';
 import { plainDecimal } from './plain-decimal';
 
 const maxUint256 = 2n ** 256n - 1n;
 
-const baseUnits = z
-  .string({
-    error:
-      'amount must be a string of base units (wei, or the token\'s smallest unit), e.g. "250000000000000000"',
-  })
-  .regex(/^(0|[1-9][0-9]*)$/, { error: 'amount must be a whole number of base units, digits only' })
-  .transform((value) => BigInt(value))
-  .refine((value) => value > 0n, { error: 'amount must be greater than zero' })
-  .refine((value) => value <= maxUint256, { error: 'amount does not fit in 256 bits' });
+const wholeBaseUnits = (field: string) =>
+  z
+    .string({
+      error: `${field} must be a string of base units (wei, or the token's smallest unit), e.g. "250000000000000000"`,
+    })
+    .regex(/^(0|[1-9][0-9]*)$/, {
+      error: `${field} must be a whole number of base units, digits only`,
+    })
+    .transform((value) => BigInt(value))
+    .refine((value) => value <= maxUint256, { error: `${field} does not fit in 256 bits` });
+
+const baseUnits = wholeBaseUnits('amount').refine((value) => value > 0n, {
+  error: 'amount must be greater than zero',
+});
 
 const address = (field: string) =>
   z
@@ -56,8 +62,9 @@ export const newIntentBodySchema = z.strictObject({
 });
 
 /**
- * An intent body as the HTTP API takes it: the amount in base units (`amount`), or as a decimal
- * of the asset (`decimalAmount`: "12.5" of a 6-decimal token), one of the two.
+ * An intent body as the HTTP API takes it: a transfer, its amount in base units (`amount`) or as
+ * a decimal of the asset (`decimalAmount`: "12.5" of a 6-decimal token), one of the two; or a
+ * contract call (`call`, domain/contract-call.ts) with the native `value` it sends (default 0).
  */
 export const intentBodySchema = newIntentBodySchema
   .extend({
@@ -68,14 +75,51 @@ export const intentBodySchema = newIntentBodySchema
         error: 'decimalAmount must be a plain decimal, e.g. "12.5" (no sign, no exponent)',
       })
       .optional(),
+    call: contractCallSchema.optional(),
+    value: wholeBaseUnits('value').optional(),
   })
-  .refine((body) => (body.amount === undefined) !== (body.decimalAmount === undefined), {
-    error: 'give amount (base units) or decimalAmount, exactly one of them',
-    path: ['amount'],
+  .superRefine((body, ctx) => {
+    const refuse = (field: string, message: string) =>
+      ctx.issues.push({ code: 'custom', message, input: body, path: [field] });
+    if (body.call === undefined) {
+      if (body.value !== undefined)
+        refuse('value', 'value goes with a call: a transfer has amount');
+      if ((body.amount === undefined) === (body.decimalAmount === undefined))
+        refuse('amount', 'give amount (base units) or decimalAmount, exactly one of them');
+      return;
+    }
+    for (const field of ['amount', 'decimalAmount'] as const) {
+      if (body[field] !== undefined)
+        refuse(field, `a call sends value (native base units), not ${field}`);
+    }
+    if (body.asset !== nativeAsset)
+      refuse('asset', 'a call sends the native coin: token payouts are transfers');
   });
 export type IntentBody = z.output<typeof intentBodySchema>;
 
-const newIntentRequestSchema = newIntentBodySchema.extend({ tenantId: tenantIdSchema });
+const newIntentRequestSchema = newIntentBodySchema
+  .extend({
+    tenantId: tenantIdSchema,
+    amount: wholeBaseUnits('amount'),
+    /** A contract call's data (its value is `amount`, native); absent: a transfer. */
+    callData: callDataSchema.optional(),
+  })
+  .superRefine((request, ctx) => {
+    if (request.callData === undefined && request.amount === 0n)
+      ctx.issues.push({
+        code: 'custom',
+        message: 'amount must be greater than zero',
+        input: request,
+        path: ['amount'],
+      });
+    if (request.callData !== undefined && request.asset !== nativeAsset)
+      ctx.issues.push({
+        code: 'custom',
+        message: 'a call sends the native coin: token payouts are transfers',
+        input: request,
+        path: ['asset'],
+      });
+  });
 
 /** A checked request; `asset` left out means the native coin. */
 export type NewIntent = Omit<z.output<typeof newIntentRequestSchema>, 'asset'> & { asset?: string };

@@ -153,6 +153,11 @@ export interface Intent {
   submittedBy?: string | null;
   /** Its tenant's payment policy version when it was admitted (0: none was set). */
   policyVersion?: number | null;
+  /**
+   * A contract call's data: the intent calls `to` with it, sending `amount` of the native coin
+   * (absent or null: a transfer).
+   */
+  callData?: `0x${string}` | null;
 }
 
 export interface SignedTransaction {

@@ -36,6 +36,20 @@ export interface RecipientEntry {
   label: string;
 }
 
+/**
+ * A contract function a tenant's intents may call on one chain, by its selector, with at most
+ * `maxValue` of the native coin (absent: any value the limits allow).
+ */
+export interface AllowedCall {
+  chainId: number;
+  contract: string;
+  selector: `0x${string}`;
+  /** The function as the operator named it ("deposit(bytes32)"), when it was named so. */
+  signature?: string;
+  maxValue?: bigint;
+  label: string;
+}
+
 /** Each rule a payment can break, by the word clients branch on (`details.rule`). */
 export const PolicyRule = {
   maxPerIntent: 'max_per_intent',
@@ -45,6 +59,12 @@ export const PolicyRule = {
   recipientNotAllowed: 'recipient_not_allowed',
   /** At the approval threshold where nothing can wait for approval (a batch item). */
   approvalRequired: 'approval_required',
+  /** A call to a contract function the tenant's policy does not name. */
+  callNotAllowed: 'call_not_allowed',
+  /** A call sending more native value than its allowed function's bound. */
+  callValueLimit: 'call_value_limit',
+  /** A call to a registered token's contract: token payouts are transfers, whose books are kept. */
+  callToToken: 'call_to_token',
 } as const;
 export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
 
@@ -74,21 +94,37 @@ export interface PaymentUnderPolicy {
   book: LedgerBook;
   to: string;
   amount: bigint;
+  /** A contract call's function selector (absent: a transfer). */
+  selector?: `0x${string}`;
+}
+
+/** What the tenant's lists say of a payment's recipient and, for a call, of its function. */
+export interface ListedFor {
+  recipient?: RecipientEntry;
+  call?: AllowedCall;
 }
 
 /**
- * The first rule `payment` breaks, or undefined. `recipient`: the recipient's entry on the
- * tenant's lists for the chain (if any); `committed`: per rolling window, what already counts
- * against it (without this payment), given for every window the book's limits name.
+ * The first rule `payment` breaks, or undefined. `listed`: the recipient's entry on the
+ * tenant's lists for the chain and a call's allowed function (if any); `committed`: per rolling
+ * window, what already counts against it (without this payment), given for every window the
+ * book's limits name. A denied address is never paid, called or not; a call needs its function
+ * allowed (the call list is its own allow-list), a transfer an allow-listed recipient where the
+ * chain asks for one.
  */
 export function policyBreach(
   policy: PaymentPolicy,
   payment: PaymentUnderPolicy,
-  recipient: RecipientEntry | undefined,
+  { recipient, call }: ListedFor,
   committed: Partial<Record<'perDay' | 'perWeek', bigint>>,
 ): PolicyBreach | undefined {
   if (recipient?.list === 'deny') return { rule: PolicyRule.recipientDenied };
-  if (policy.allowListChains.includes(payment.chainId) && recipient?.list !== 'allow') {
+  if (payment.selector !== undefined) {
+    if (!call) return { rule: PolicyRule.callNotAllowed };
+    if (call.maxValue !== undefined && payment.amount > call.maxValue) {
+      return { rule: PolicyRule.callValueLimit, limit: call.maxValue, wouldBe: payment.amount };
+    }
+  } else if (policy.allowListChains.includes(payment.chainId) && recipient?.list !== 'allow') {
     return { rule: PolicyRule.recipientNotAllowed };
   }
   const limits = policy.limits.find((limit) => limit.book === payment.book);

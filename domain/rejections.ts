@@ -17,6 +17,7 @@ export const RejectionCode = {
   policyViolation: 'policy_violation',
   notAwaitingApproval: 'not_awaiting_approval',
   approvalRefused: 'approval_refused',
+  noExclusiveWallet: 'no_exclusive_wallet',
   unknownTenant: 'unknown_tenant',
   tenantLimitReached: 'tenant_limit_reached',
   rateLimited: 'rate_limited',
@@ -65,7 +66,7 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   policy_violation: {
     status: 422,
     meaning:
-      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed; approval_required for a batch item at the approval threshold), `details.limit` and `details.wouldBe` the figures in base units",
+      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed; call_not_allowed, call_value_limit, call_to_token for contract calls; approval_required for a batch item at the approval threshold), `details.limit` and `details.wouldBe` the figures in base units",
   },
   not_awaiting_approval: {
     status: 409,
@@ -75,6 +76,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     status: 403,
     meaning:
       'four eyes: the key that submitted the intent cannot approve it; another key with the `approve` scope (or an operator) can',
+  },
+  no_exclusive_wallet: {
+    status: 422,
+    meaning:
+      "a contract call is sent only from a hot wallet in the tenant's own pool that no other tenant may use, and the tenant has none on the chain (or named another)",
   },
   unknown_tenant: { status: 422, meaning: 'no such tenant' },
   tenant_limit_reached: {

@@ -2,11 +2,14 @@ import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
 import { findTenant } from '../store/tenants';
-import { usableWallets } from '../store/wallet-pools';
+import { exclusiveWallets, usableWallets } from '../store/wallet-pools';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../store/schema';
 import {
   InsufficientBalanceError,
   IntentConflictError,
   InvalidIntentError,
+  NoExclusiveWalletError,
   NoAccountError,
   PolicyViolationError,
   UnknownAssetError,
@@ -32,6 +35,17 @@ export interface AdmitOptions {
    * batches do not wait for approval yet).
    */
   refuseApproval?: boolean;
+}
+
+/**
+ * A call is sent only from a wallet that no other tenant may use (store/wallet-pools.ts
+ * exclusiveWallets): refused when the tenant has none, or named another.
+ */
+async function callWalletsOf(trx: Kysely<Schema>, request: NewIntent): Promise<void> {
+  const own = await exclusiveWallets(trx, request.tenantId, request.chainId);
+  if (own.length === 0 || (request.from !== undefined && !own.includes(request.from))) {
+    throw new NoExclusiveWalletError(request.tenantId, request.chainId, request.from);
+  }
 }
 
 /**
@@ -69,6 +83,9 @@ export async function admitIntent(
     }
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
+    }
+    if (request.callData !== undefined) {
+      await callWalletsOf(trx, request);
     }
     const usable = await usableWallets(trx, request.tenantId, request.chainId);
     if (request.from !== undefined && !usable.includes(request.from)) {

@@ -12,8 +12,10 @@ import {
 } from '../domain/payment-policy';
 import { findToken } from '../store/assets';
 import type { Database } from '../store/database';
+import { selectorOf } from '../domain/contract-call';
 import {
   committedInBook,
+  findAllowedCall,
   findRecipient,
   lockTenantPolicy,
   policyInForce,
@@ -28,6 +30,8 @@ export interface PolicedPayment {
   asset: AssetRef;
   to: string;
   amount: bigint;
+  /** A contract call's data (absent or null: a transfer). */
+  callData?: `0x${string}` | null;
 }
 
 /**
@@ -55,8 +59,10 @@ export async function enforcePaymentPolicy(
   const book = ledgerAssetOf(payment.chainId, payment.asset);
   const windowsOf = (policy: PaymentPolicy) =>
     rollingWindows(policy.limits.find((limits) => limits.book === book));
+  const selector = payment.callData ? selectorOf(payment.callData) : undefined;
   let policy = await policyInForce(trx, payment.tenantId);
-  if (policy.version === 0) return policy;
+  // A call is refused unless a policy allows it: no policy allows none.
+  if (policy.version === 0 && selector === undefined) return policy;
   if (stage === 'hold' && windowsOf(policy).length > 0) {
     // Holds of one tenant are counted one at a time, against the policy as it is once locked.
     await lockTenantPolicy(database, trx, payment.tenantId);
@@ -67,17 +73,27 @@ export async function enforcePaymentPolicy(
   const since = Object.fromEntries(
     windows.map((window) => [window, new Date(now.getTime() - windowMs[window])]),
   );
-  const [recipient, committed] = await Promise.all([
+  const [recipient, committed, call, token] = await Promise.all([
     findRecipient(trx, payment.tenantId, payment.chainId, payment.to),
     committedInBook(trx, of, since, stage === 'admission'),
+    selector &&
+      findAllowedCall(trx, payment.tenantId, { ...payment, contract: payment.to, selector }),
+    selector && findToken(trx, payment.chainId, { address: payment.to as `0x${string}` }),
   ]);
   if (stage === 'signing') {
     // The intent's own hold is among the active ones: the payment is added once, below.
     for (const window of windows) committed[window]! -= payment.amount;
   }
-  const breach = policyBreach(policy, { ...payment, book }, recipient, committed);
+  const breach: PolicyBreach | undefined = token
+    ? { rule: PolicyRule.callToToken }
+    : policyBreach(
+        policy,
+        { ...payment, book, ...(selector && { selector }) },
+        { recipient, ...(call && { call }) },
+        committed,
+      );
   if (!breach) return policy;
-  const words = await wordsOf(trx, payment, breach, recipient);
+  const words = await wordsOf(trx, payment, breach, recipient, selector);
   throw new PolicyViolationError(
     {
       tenantId: payment.tenantId,
@@ -96,9 +112,16 @@ async function wordsOf(
   payment: PolicedPayment,
   breach: PolicyBreach,
   recipient: RecipientEntry | undefined,
+  selector: string | undefined,
 ): Promise<string> {
   const chain = `on chain ${payment.chainId}`;
   switch (breach.rule) {
+    case PolicyRule.callToToken:
+      return `${breach.rule}: ${payment.to} is a token registered ${chain}: pay it out with a transfer (asset), whose books are kept`;
+    case PolicyRule.callNotAllowed:
+      return `${breach.rule}: the tenant's policy does not allow function ${selector} of contract ${payment.to} ${chain}`;
+    case PolicyRule.callValueLimit:
+      return `${breach.rule}: function ${selector} of ${payment.to} may be sent at most ${shownIn(undefined)(breach.limit!)} ${chain}, ${shownIn(undefined)(breach.wouldBe!)} asked`;
     case PolicyRule.recipientDenied:
       return `${breach.rule}: ${payment.to} is on the deny-list ${chain} (${recipient!.label})`;
     case PolicyRule.recipientNotAllowed:

@@ -32,7 +32,7 @@ export async function signableLaneFacts(
 ): Promise<LaneFacts> {
   const usable = new Set(await usableWallets(database.kysely, tenantId, chain.chainId));
   const addresses = chain.walletAddresses.filter((address) => usable.has(address));
-  return laneFacts(database, chain, addresses, token);
+  return laneFactsOf(database, chain, addresses, token);
 }
 
 /**
@@ -50,11 +50,12 @@ export async function lanesOf(
   return walletLanes(
     database.kysely,
     chain.chainId,
-    await laneFacts(database, chain, wallets, token),
+    await laneFactsOf(database, chain, wallets, token),
   );
 }
 
-async function laneFacts(
+/** What the chain says of `addresses` as lanes: balances, blocked lanes, and with `token` its holdings. */
+export async function laneFactsOf(
   database: Database,
   chain: Chain,
   addresses: readonly Hex[],

@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem';
+import { getAddress, isAddress, type Hex } from 'viem';
 import { baseUnitsOf, ledgerAssetOf, nativeAsset, type RegisteredToken } from '../domain/asset';
 import {
   InvalidIntentError,
@@ -128,6 +128,25 @@ export async function baseUnitsOfBody(
     );
   }
   return units;
+}
+
+/** The parts of an intent body other than what it pays (`paymentOfBody`). */
+export function withoutPayment(
+  body: IntentBody,
+): Omit<IntentBody, 'amount' | 'decimalAmount' | 'call' | 'value'> {
+  const { amount, decimalAmount, call, value, ...rest } = body;
+  void [amount, decimalAmount, call, value];
+  return rest;
+}
+
+/** What an intent body pays: a call's data and native value, or a transfer's base units. */
+export async function paymentOfBody(
+  database: Database,
+  body: IntentBody,
+  field?: string,
+): Promise<{ amount: bigint; callData?: Hex }> {
+  if (body.call) return { amount: body.value ?? 0n, callData: body.call.data };
+  return { amount: await baseUnitsOfBody(database, body, field) };
 }
 
 async function decimalsOf(database: Database, chainId: number, asset: string): Promise<number> {

@@ -31,6 +31,7 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     idempotencyKey: row.idempotency_key ?? null,
     submittedBy: row.submitted_by ?? null,
     policyVersion: row.policy_version === null ? null : Number(row.policy_version),
+    callData: (row.call_data ?? null) as `0x${string}` | null,
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
     finalizedAt: row.finalized_at === null ? null : fromTimestamp(row.finalized_at),
@@ -64,7 +65,8 @@ export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   (request.from === undefined || intent.from === request.from) &&
   intent.to === request.to &&
   intent.asset === (request.asset ?? 'native') &&
-  intent.amount === request.amount;
+  intent.amount === request.amount &&
+  (intent.callData ?? undefined) === request.callData;
 
 export async function findIntentByIdempotencyKey(
   db: Kysely<Schema>,
@@ -142,9 +144,11 @@ export const newIntentRow = (
   reason: null,
   reason_code: null,
   idempotency_key: idempotencyKey ?? null,
-  // Only when known: tools that write intents on a schema from before migration 0015 still can.
+  // Only when known: tools that write intents on a schema from before migration 0015 still can
+  // (and a transfer on one from before 0016).
   ...(submittedBy !== undefined && { submitted_by: submittedBy }),
   ...(policyVersion !== undefined && { policy_version: policyVersion }),
+  ...(request.callData !== undefined && { call_data: request.callData }),
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });

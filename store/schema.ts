@@ -162,6 +162,8 @@ export interface IntentsTable {
   submitted_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** The version of its tenant's payment policy it was admitted under (0: none set). */
   policy_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A contract call's data (its native value is `amount`); null: a transfer. */
+  call_data: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One version of a tenant's payment policy (domain/payment-policy.ts); never updated. */
@@ -181,6 +183,18 @@ export interface PolicyRecipientsTable {
   chain_id: number;
   address: string;
   list: 'allow' | 'deny';
+  label: string;
+  created_at: Timestamp;
+}
+
+/** A contract function a tenant's intents may call (domain/payment-policy.ts AllowedCall). */
+export interface PolicyContractCallsTable {
+  tenant_id: string;
+  chain_id: number;
+  contract: string;
+  selector: string;
+  signature: string | null;
+  max_value: Amount | null;
   label: string;
   created_at: Timestamp;
 }
@@ -311,4 +325,5 @@ export interface Schema {
   nonce_fills: NonceFillsTable;
   tenant_policies: TenantPoliciesTable;
   policy_recipients: PolicyRecipientsTable;
+  policy_contract_calls: PolicyContractCallsTable;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { operatorOwner } from '../domain/custody';
 import type { Schema } from './schema';
 
 /**
@@ -87,6 +88,39 @@ export async function usableWallets(
   ]);
   const active = rows.map((row) => row.address);
   return pool === null ? active : active.filter((address) => pool.includes(address));
+}
+
+/**
+ * The usable wallets of the chain that only `tenantId` may send from: in its pool, and in no
+ * other tenant's. A tenant without a pool on the chain may use every wallet, so while one
+ * exists no wallet is anyone's own. What a contract call may be sent from: it can touch whatever
+ * the wallet holds or has approved, so never another tenant's funds.
+ */
+export async function exclusiveWallets(
+  db: Kysely<Schema>,
+  tenantId: string,
+  chainId: number,
+): Promise<string[]> {
+  const [usable, tenants, pooled] = await Promise.all([
+    usableWallets(db, tenantId, chainId),
+    // The operators' own owner (top-ups) sends from the treasury, never from a hot wallet.
+    db
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', 'not in', [tenantId, operatorOwner])
+      .execute(),
+    db
+      .selectFrom('tenant_wallets')
+      .select(['tenant_id', 'address'])
+      .where('chain_id', '=', chainId)
+      .where('tenant_id', '!=', tenantId)
+      .execute(),
+  ]);
+  if ((await tenantPool(db, tenantId, chainId)) === null) return [];
+  const withPool = new Set(pooled.map((row) => row.tenant_id));
+  if (tenants.some((tenant) => !withPool.has(tenant.id))) return [];
+  const shared = new Set(pooled.map((row) => row.address));
+  return usable.filter((address) => !shared.has(address));
 }
 
 /** The chains the relayer has hot wallets on (its workers register them at start). */

@@ -16,7 +16,8 @@ export type NonceChoice =
   /**
    * The wallet's next nonce (the first attempt). An intent that named no wallet gets one here,
    * chosen by `lanes`: what the chain said of the hot wallets, read before the lock; `preferred`
-   * wins a tie (a token transfer was simulated from it).
+   * wins a tie, and is the only wallet it may be (a token transfer or a call was simulated from
+   * it).
    */
   | { kind: 'next'; lanes?: LaneFacts; preferred?: Hex }
   /** The same nonce as the current attempt: a replacement, only one of them can be mined. */
@@ -133,8 +134,8 @@ async function chosenWallet(
       cost,
       tokenAmount > 0n ? intent.asset : undefined,
     );
-  // A token transfer is signed only from the wallet it was simulated from.
-  if (tokenAmount > 0n && lane.address !== nonceChoice.preferred) {
+  // A token transfer or a call is signed only from the wallet it was simulated from.
+  if (nonceChoice.preferred !== undefined && lane.address !== nonceChoice.preferred) {
     throw new NoFundedWalletError(intent.chainId, cost, intent.asset);
   }
   return lane.address;

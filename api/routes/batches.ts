@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiScope } from '../../domain/api-scopes';
 import type { IntentBody } from '../../domain/intent-request';
-import { baseUnitsOfBody } from '../../service/assets';
+import { paymentOfBody, withoutPayment } from '../../service/assets';
 import type { ServiceDependencies } from '../../service/dependencies';
 import { RelayerClosedError } from '../../domain/errors';
 import { batchResultsFor, cancelBatch, findBatchFor } from '../../service/batch-queries';
@@ -27,13 +27,9 @@ const itemsInBaseUnits = (
   items: readonly IntentBody[],
 ) =>
   Promise.all(
-    items.map(async ({ decimalAmount, ...item }, index) => ({
-      ...item,
-      amount: await baseUnitsOfBody(
-        database,
-        { ...item, decimalAmount },
-        `items.${index}.decimalAmount`,
-      ),
+    items.map(async (item, index) => ({
+      ...withoutPayment(item),
+      ...(await paymentOfBody(database, item, `items.${index}.decimalAmount`)),
     })),
   );
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiScope } from '../../domain/api-scopes';
 import { RelayerClosedError } from '../../domain/errors';
-import { intentBodySchema, type IntentBody } from '../../domain/intent-request';
-import { baseUnitsOfBody } from '../../service/assets';
+import { intentBodySchema } from '../../domain/intent-request';
+import { paymentOfBody, withoutPayment } from '../../service/assets';
 import { cancelIntent } from '../../service/cancel-intent';
 import {
   attemptsFor,
@@ -27,13 +27,6 @@ import {
 } from '../schemas/intents';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
-
-/** The body without its decimal amount (converted to base units by then). */
-function withoutDecimal(body: IntentBody): Omit<IntentBody, 'decimalAmount'> {
-  const { decimalAmount, ...rest } = body;
-  void decimalAmount;
-  return rest;
-}
 
 /** A tenant's own intents: submit, read, list, cancel. Operators may read and list every one. */
 export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
@@ -67,8 +60,8 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           clock: deps.clock,
         },
         {
-          ...withoutDecimal(request.body),
-          amount: await baseUnitsOfBody(db, request.body),
+          ...withoutPayment(request.body),
+          ...(await paymentOfBody(db, request.body)),
           tenantId: tenant.tenantId,
         },
         { idempotencyKey: request.headers['idempotency-key'], submittedBy: tenant.keyId },

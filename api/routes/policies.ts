@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import {
   addRecipient,
+  allowCall,
+  allowedCallsOf,
+  disallowCall,
   policyChanges,
   policyOf,
   recipientsOf,
@@ -11,9 +14,14 @@ import {
   setBookLimits,
 } from '../../service/policies';
 import type { ApiContext } from '../api-context';
+import type { AllowedCall } from '../../domain/payment-policy';
 import { callerOf, operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import {
+  allowedCallBodySchema,
+  allowedCallParamsSchema,
+  allowedCallSchema,
+  allowedCallsSchema,
   bookLimitsBodySchema,
   policyChangesQuerySchema,
   policyChangesSchema,
@@ -28,6 +36,12 @@ import {
 } from '../schemas/policies';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+const allowedCallView = (call: AllowedCall) => ({
+  ...call,
+  signature: call.signature ?? null,
+  maxValue: call.maxValue?.toString() ?? null,
+});
 
 /**
  * A tenant's payment policy: operators set it (policies:admin), a tenant's key reads its own.
@@ -138,6 +152,59 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     handler: async (request, reply) => {
       const { tenantId, chainId, address } = request.params;
       await removeRecipient(deps, operatorOf(request), tenantId, chainId, address);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/v1/tenants/:tenantId/contract-calls', {
+    config: { scope: ApiScope.intentsRead },
+    schema: {
+      summary: "The contract functions a tenant's intents may call",
+      params: policyTenantParamsSchema,
+      querystring: recipientsQuerySchema,
+      response: { 200: allowedCallsSchema, ...errors },
+    },
+    handler: async (request) => ({
+      calls: (
+        await allowedCallsOf(
+          deps,
+          callerOf(request),
+          request.params.tenantId,
+          request.query.chainId,
+        )
+      ).map(allowedCallView),
+    }),
+  });
+
+  app.post('/v1/tenants/:tenantId/contract-calls', {
+    config: { scope: ApiScope.policiesAdmin },
+    schema: {
+      summary:
+        "Allow a tenant's intents to call one function of a contract on a chain (operator key), with a bound on the value sent",
+      params: policyTenantParamsSchema,
+      body: allowedCallBodySchema,
+      response: { 201: allowedCallSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          allowedCallView(
+            await allowCall(deps, operatorOf(request), request.params.tenantId, request.body),
+          ),
+        ),
+  });
+
+  app.delete('/v1/tenants/:tenantId/contract-calls/:chainId/:contract/:function', {
+    config: { scope: ApiScope.policiesAdmin },
+    schema: {
+      summary: "No longer allow a tenant's intents to call a contract function (operator key)",
+      params: allowedCallParamsSchema,
+      response: { 204: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      const { tenantId, ...call } = request.params;
+      await disallowCall(deps, operatorOf(request), tenantId, call);
       return reply.code(204).send(null);
     },
   });

@@ -10,7 +10,12 @@ export const maxBatchItems = 50_000;
 
 export const batchBodySchema = z.strictObject({
   items: z
-    .array(intentBodySchema)
+    .array(
+      intentBodySchema.refine((item) => item.call === undefined, {
+        error: 'a batch pays transfers: submit a contract call as an intent of its own',
+        path: ['call'],
+      }),
+    )
     .min(1, { error: 'a batch needs at least one item' })
     .max(maxBatchItems, { error: `a batch holds at most ${maxBatchItems} items` }),
   concurrency: z.number().int().min(1).max(200).default(8).describe('items running at once'),

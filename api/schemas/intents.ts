@@ -3,6 +3,7 @@ import { IntentStatus, type Intent } from '../../domain/intent';
 import { intentSnapshot } from '../../domain/webhooks';
 import type { AuditEntry, TransactionAttempt } from '../../service/intent-queries';
 import { hex } from './common';
+import { selectorOf } from '../../domain/contract-call';
 
 /** Intents as the API shows them: one, a page of them, their transactions and audit trail. */
 
@@ -19,7 +20,13 @@ export const intentSchema = z
       .describe('the sending wallet; null until signed when the request named none'),
     to: hex,
     asset: z.string().describe('"native", or the address of the token on the chain'),
-    amount: z.string().describe("in the asset's base units (wei), as a decimal string"),
+    amount: z
+      .string()
+      .describe("in the asset's base units (wei), as a decimal string; a call's native value"),
+    call: z
+      .object({ data: hex, selector: hex.describe("the function's 4-byte selector") })
+      .nullable()
+      .describe('a contract call: `to` is the contract, `amount` the value sent; null: a transfer'),
     deliveredAmount: z
       .string()
       .nullable()
@@ -63,6 +70,7 @@ export const intentView = (intent: Intent): IntentView => ({
   idempotencyKey: intent.idempotencyKey,
   submittedBy: intent.submittedBy ?? null,
   policyVersion: intent.policyVersion ?? null,
+  call: intent.callData ? { data: intent.callData, selector: selectorOf(intent.callData) } : null,
 });
 
 export const intentListSchema = z

@@ -109,3 +109,46 @@ export type PolicyChangesView = z.infer<typeof policyChangesSchema>;
 export const policyChangesQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional(),
 });
+
+export const allowedCallSchema = z
+  .object({
+    chainId: z.number().int(),
+    contract: z.string(),
+    selector: z.string().describe("the function's 4-byte selector"),
+    signature: z.string().nullable().describe('the function as it was named, when by signature'),
+    maxValue: z
+      .string()
+      .nullable()
+      .describe('most native base units one call may send; null: what the limits allow'),
+    label: z.string(),
+  })
+  .meta({ id: 'AllowedContractCall' });
+export type AllowedCallView = z.infer<typeof allowedCallSchema>;
+
+export const allowedCallsSchema = z
+  .object({ calls: z.array(allowedCallSchema) })
+  .meta({ id: 'AllowedContractCalls' });
+
+export const allowedCallBodySchema = z.strictObject({
+  chainId,
+  contract: z.string({ error: 'contract must be an address string' }),
+  function: z
+    .string({ error: 'function must be a string' })
+    .describe('a signature, e.g. "deposit(bytes32)", or a 4-byte selector "0xb214faa5"'),
+  maxValue: z
+    .string({ error: 'maxValue must be a string of base units' })
+    .regex(/^(0|[1-9][0-9]*)$/, { error: 'maxValue must be a whole number of base units' })
+    .transform((value) => BigInt(value))
+    .optional()
+    .describe('most native base units one call may send (0: none); absent: what the limits allow'),
+  label: z
+    .string({ error: 'label must be a string' })
+    .min(1, { error: 'label: say what the call is for' })
+    .max(200, { error: 'label: at most 200 characters' }),
+});
+
+export const allowedCallParamsSchema = policyTenantParamsSchema.extend({
+  chainId: z.coerce.number().int().positive(),
+  contract: z.string(),
+  function: z.string().describe('the selector, or the signature URL-encoded'),
+});

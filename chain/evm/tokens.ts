@@ -1,9 +1,9 @@
-import { BaseError, ContractFunctionRevertedError, hexToBigInt } from 'viem';
+import { hexToBigInt } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { Hex } from '../../domain/transfer';
 import { deliveryProbeCode, erc20ReadAbi, judgeTransferReturn } from '../erc20';
-import { classifyRpcError, RpcErrorKind } from '../evm-rpc-errors';
 import type { EvmContext } from './context';
+import { simulateCall } from './simulate-call';
 
 /** An ERC-20's symbol and decimals, read from it; throws when it answers neither. */
 export async function tokenInfo(
@@ -21,23 +21,12 @@ export async function tokenInfo(
  * returns false (SafeERC20's rule), else refused with the revert reason or the false.
  */
 export async function simulatePayment(
-  { client, typed }: EvmContext,
+  context: EvmContext,
   from: Hex,
   call: { to: Hex; value: bigint; data?: Hex },
 ): Promise<{ ok: true } | { ok: false; why: string }> {
-  try {
-    const { data } = await client.call({
-      account: from,
-      to: call.to,
-      value: call.value,
-      ...(call.data && { data: call.data }),
-    });
-    return judgeTransferReturn(data);
-  } catch (error) {
-    const reason = revertReasonOf(error);
-    if (reason !== undefined) return { ok: false, why: `it reverts: ${reason}` };
-    throw typed(error, from);
-  }
+  const simulated = await simulateCall(context, from, call);
+  return simulated.ok ? judgeTransferReturn(simulated.data) : simulated;
 }
 
 /**
@@ -58,18 +47,4 @@ export async function probeDelivery(
     }),
   );
   return data && data !== '0x' ? hexToBigInt(data) : 0n;
-}
-
-/**
- * The reason a call reverted with, when the node says it reverted ("execution reverted", with or
- * without an Error(string)); undefined for any other failure (the node unreachable, a timeout).
- */
-function revertReasonOf(error: unknown): string | undefined {
-  if (!(error instanceof BaseError)) return undefined;
-  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError)
-    return reverted.reason ?? 'no reason given';
-  if (classifyRpcError(error).kind !== RpcErrorKind.executionReverted) return undefined;
-  const said = /reverted(?: with reason)?:?\s*(.*)/i.exec(error.details || error.shortMessage)?.[1];
-  return said?.split('\n')[0]?.replace(/\.$/, '').trim() || 'no reason given';
 }

@@ -3,6 +3,7 @@ import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import type { IntentView } from '../../api/schemas/intents';
+import type { ContractCallInput } from '../../domain/contract-call';
 import { decimalAmountProblem } from '../decimal-amount';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { attemptTable, balanceTable, intentDetails, intentTable, print } from '../output';
@@ -23,11 +24,22 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     )
     .option('--eth <amount>', 'amount in ether, e.g. 0.25 (native)')
     .option('--wei <amount>', 'amount in base units (wei, or the token’s smallest unit)')
+    .option('--call-data <hex>', 'call the contract --to with these bytes instead of paying it')
+    .option(
+      '--abi <signature>',
+      'or encode the call: a function signature, e.g. "function deposit(bytes32 ref) payable"',
+    )
+    .option(
+      '--arg <value>',
+      'an argument of --abi, in order (repeat it); JSON for arrays and tuples',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--idempotency-key <key>', 'your name for this payment (default: a new UUID)')
     .option('--wait', 'wait until the intent ends, with a progress bar')
     .action(async (flags: SubmitFlags) => {
       const options = api();
-      const amount = amountOf(flags);
+      const amount =
+        flags.callData !== undefined || flags.abi !== undefined ? callOf(flags) : amountOf(flags);
       const key = flags.idempotencyKey ?? randomUUID();
       const client = apiOf(options);
       const { status, body } = await client.submit(
@@ -184,8 +196,44 @@ interface SubmitFlags {
   amount?: string;
   eth?: string;
   wei?: string;
+  callData?: string;
+  abi?: string;
+  arg?: string[];
   idempotencyKey?: string;
   wait?: boolean;
+}
+
+/**
+ * A contract call as the API takes it: its bytes, or its signature and arguments (each one JSON
+ * when it parses as an array, an object or a boolean, else the string as typed), and the value
+ * it sends (--eth or --wei; none: 0).
+ */
+function callOf(flags: SubmitFlags): { call: ContractCallInput; value?: string } {
+  if (flags.callData !== undefined && flags.abi !== undefined)
+    throw badInput('give --call-data or --abi with --arg, one of them');
+  if (flags.callData !== undefined && flags.arg !== undefined)
+    throw badInput('--arg goes with --abi: --call-data is the whole call');
+  if (flags.asset !== undefined || flags.amount !== undefined)
+    throw badInput('a call sends the native coin: give its value with --eth or --wei');
+  if (flags.eth !== undefined && flags.wei !== undefined)
+    throw badInput('give the value once: --eth or --wei');
+  const problem = flags.eth !== undefined && decimalAmountProblem(flags.eth, 18);
+  if (problem) throw badInput(`--eth: ${problem}`);
+  const value = flags.eth !== undefined ? parseEther(flags.eth).toString() : flags.wei;
+  const call: ContractCallInput =
+    flags.callData !== undefined
+      ? { data: flags.callData }
+      : { abi: flags.abi!, args: (flags.arg ?? []).map(argumentOf) };
+  return { call, ...(value !== undefined && { value }) };
+}
+
+function argumentOf(typed: string): unknown {
+  if (!/^\s*(\[|\{|true$|false$)/.test(typed)) return typed;
+  try {
+    return JSON.parse(typed) as unknown;
+  } catch {
+    throw badInput(`--arg ${typed}: starts like JSON but does not parse`);
+  }
 }
 
 /** The amount as the API takes it: base units, or a decimal the API converts by the asset's decimals. */

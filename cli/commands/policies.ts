@@ -27,9 +27,11 @@ function baseUnits(
   flag: string,
   value: string | undefined,
   decimals: number,
+  zeroAllowed = false,
 ): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'none') return null;
+  if (zeroAllowed && /^0+(\.0*)?$/.test(value)) return '0';
   const problem = decimalAmountProblem(value, decimals);
   if (problem) throw badInput(`${flag}: ${problem}`);
   return baseUnitsOf(value, decimals)!.toString();
@@ -215,4 +217,81 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         () => `${address} off ${tenantId}'s lists on chain ${flags.chainId}`,
       );
     });
+
+  const calls = program
+    .command('calls')
+    .description("the contract functions a tenant's intents may call (operator sets)");
+  calls
+    .command('list <tenant>')
+    .option('--chain-id <id>', 'one chain only', chainIdFlag)
+    .action(async (tenantId: string, flags: { chainId?: number }) => {
+      const options = api();
+      const list = await apiOf(options).allowedCalls(tenantId, flags.chainId);
+      print(options, list, () => {
+        const rows = table(
+          ['chain', 'contract', 'function', 'most value', 'label'],
+          ['right', 'left', 'left', 'right', 'left'],
+        );
+        for (const call of list) {
+          rows.push([
+            call.chainId,
+            call.contract,
+            call.signature ? `${call.signature} (${call.selector})` : call.selector,
+            call.maxValue === null ? '—' : formatUnits(BigInt(call.maxValue), 18),
+            call.label,
+          ]);
+        }
+        return rows.toString();
+      });
+    });
+  calls
+    .command('allow <tenant> <contract>')
+    .description('allow one function of a contract, e.g. --function "deposit(bytes32)"')
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
+    .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
+    .requiredOption('--label <text>', 'what the call is for')
+    .option('--max-value <eth>', 'the most one call may send, in ether (0: none)')
+    .action(
+      async (
+        tenantId: string,
+        contract: string,
+        flags: { chainId: number; function: string; label: string; maxValue?: string },
+      ) => {
+        const options = api();
+        const maxValue = baseUnits('--max-value', flags.maxValue, nativeUnits.decimals, true);
+        const allowed = await apiOf(options).allowCall(tenantId, {
+          chainId: flags.chainId,
+          contract,
+          function: flags.function,
+          label: flags.label,
+          ...(maxValue !== undefined && maxValue !== null && { maxValue }),
+        });
+        print(
+          options,
+          allowed,
+          () =>
+            `${tenantId} may call ${allowed.signature ?? allowed.selector} of ${allowed.contract} on chain ${allowed.chainId}`,
+        );
+      },
+    );
+  calls
+    .command('remove <tenant> <contract>')
+    .description('no longer allow a function of a contract')
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
+    .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
+    .action(
+      async (tenantId: string, contract: string, flags: { chainId: number; function: string }) => {
+        const options = api();
+        await apiOf(options).disallowCall(tenantId, {
+          chainId: flags.chainId,
+          contract,
+          function: flags.function,
+        });
+        print(
+          options,
+          { tenantId, chainId: flags.chainId, contract, function: flags.function, removed: true },
+          () => `${tenantId} may no longer call ${flags.function} of ${contract}`,
+        );
+      },
+    );
 }

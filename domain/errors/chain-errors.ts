@@ -24,6 +24,25 @@ export class TokenTransferRefusedError extends RelayerError<{
 }
 
 /**
+ * The contract call, simulated from the wallet that would send it, reverts: nothing is signed
+ * (the intent fails unsigned, its hold released), and `why` is the decoded revert reason.
+ */
+export class CallRevertedError extends RelayerError<{
+  chainId: number;
+  contract: string;
+  wallet: string;
+  why: string;
+}> {
+  constructor(chainId: number, contract: string, wallet: string, why: string) {
+    super(
+      ErrorType.callReverted,
+      `the call to ${contract} on chain ${chainId}, simulated from ${wallet}, ${why}: nothing was signed`,
+      { chainId, contract, wallet, why },
+    );
+  }
+}
+
+/**
  * The sending wallet holds too little of the token for this transfer on top of its transfers in
  * flight. Retryable: a confirmation or a top-up frees funds; nothing was signed.
  */

@@ -45,3 +45,24 @@ export class ApprovalRefusedError extends RelayerError<{ intentId: string; keyId
     );
   }
 }
+
+/**
+ * A contract call is sent only from a hot wallet that no other tenant may use (its pool's, in no
+ * other pool), so it can never touch another tenant's funds: the tenant has none on the chain,
+ * or the intent names a wallet that is not one.
+ */
+export class NoExclusiveWalletError extends RelayerError<{
+  tenantId: string;
+  chainId: number;
+  from?: string;
+}> {
+  constructor(tenantId: string, chainId: number, from?: string) {
+    super(
+      ErrorType.noExclusiveWallet,
+      from === undefined
+        ? `tenant ${tenantId} has no hot wallet of its own on chain ${chainId} to send a contract call from: an operator gives it a pool (relayer wallets pool …) that no other tenant's pool shares, and every other tenant a pool`
+        : `${from} is not a hot wallet of tenant ${tenantId}'s own on chain ${chainId} (in its pool and in no other tenant's): a contract call is sent only from one`,
+      { tenantId, chainId, ...(from !== undefined && { from }) },
+    );
+  }
+}

@@ -116,6 +116,9 @@ const commandOfRoute: Record<string, string> = {
   'GET /v1/tenants/{tenantId}/recipients': 'recipients list',
   'POST /v1/tenants/{tenantId}/recipients': 'recipients add',
   'DELETE /v1/tenants/{tenantId}/recipients/{chainId}/{address}': 'recipients remove',
+  'GET /v1/tenants/{tenantId}/contract-calls': 'calls list',
+  'POST /v1/tenants/{tenantId}/contract-calls': 'calls allow',
+  'DELETE /v1/tenants/{tenantId}/contract-calls/{chainId}/{contract}/{function}': 'calls remove',
 };
 
 describe('the relayer CLI', () => {
@@ -381,6 +384,54 @@ describe('the relayer CLI', () => {
     expect((await relayerCli(['policies', 'get', 'capped', '--json'], tenant)).stdout).toBe(
       before.stdout,
     );
+  });
+
+  it('allows a contract call, lists it, and submits calls: bad arguments and a missing wallet of its own exit naming them', async () => {
+    const world = suite.world();
+    const chain = String(world.anvil.chainId);
+    await relayerCli(['tenants', 'create', 'caller', '--deposit', '5']);
+    const keyOf = async (...args: string[]) =>
+      (
+        JSON.parse((await relayerCli(['keys', 'create', ...args, '--json'])).stdout) as {
+          apiKey: string;
+        }
+      ).apiKey;
+    const operator = { RELAYER_API_KEY: await keyOf('--operator') };
+    const tenant = { RELAYER_API_KEY: await keyOf('--tenant', 'caller') };
+    const contract = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const allow = ['calls', 'allow', 'caller', contract, '--chain-id', chain];
+    expect(
+      await relayerCli(
+        [...allow, '--function', 'deposit(bytes32)', '--max-value', '0.5', '--label', 'vault'],
+        operator,
+      ),
+    ).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`caller may call deposit(bytes32) of ${contract}`),
+    });
+    expect(
+      await relayerCli([...allow, '--function', 'deposit(bytes33)', '--label', 'x'], operator),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('function') });
+    expect((await relayerCli(['calls', 'list', 'caller'], tenant)).stdout).toMatch(
+      new RegExp(
+        `│\\s*31337\\s*│ ${contract}\\s*│ deposit\\(bytes32\\) \\(0xb214faa5\\)\\s*│\\s*0\\.5\\s*│ vault`,
+      ),
+    );
+    const call = ['submit', '--chain-id', chain, '--to', contract];
+    const deposit = ['--abi', 'function deposit(bytes32 ref) payable'];
+    expect(await relayerCli([...call, ...deposit, '--arg', '42'], tenant)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('body.call.args.0: a bytes32 must be a 0x-prefixed hex'),
+    });
+    expect(
+      await relayerCli(
+        [...call, ...deposit, '--arg', `0x${'47'.repeat(32)}`, '--eth', '0.1'],
+        tenant,
+      ),
+    ).toMatchObject({ code: 8, stderr: expect.stringContaining('no hot wallet of its own') });
+    expect(
+      await relayerCli([...call, '--call-data', '0xb214faa5', '--amount', '1'], tenant),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('--eth or --wei') });
   });
 
   it('has a command for every route of the API, and each command it names exists', async () => {

@@ -37,7 +37,9 @@ const proxiesOf = (scope: InvariantScope): readonly RpcProxy[] =>
  * I1 an intent has one transaction, or same-nonce replacements (and re-signs at a new nonce only
  *    where it recorded why), every one of them recorded before it was sent; at most one is mined;
  *    its recipient is paid exactly once if it is confirmed, never otherwise (intents alike — one
- *    recipient, asset and amount, as a wallet's top-ups may be — counted together).
+ *    recipient, asset and amount, as a wallet's top-ups may be — counted together); a contract
+ *    call's exact call (contract, value, data) is mined successfully once if it is confirmed,
+ *    never otherwise.
  * I2 every accepted intent has ended; one in needs_review says why.
  * I3 the ledger balances, per book (an asset on a chain): postings sum to zero, each account is the sum of its
  *    postings, no tenant account is negative, and a tenant's available + held + paid out (+ the
@@ -97,12 +99,14 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
   // addresses; top-ups of one wallet may repeat an amount, so intents alike are counted together.
   const alike = new Map<string, (typeof intents)[number][]>();
   for (const intent of intents) {
-    const key = `${intent.to_address.toLowerCase()}/${intent.asset}/${intent.amount}`;
+    const key = `${intent.to_address.toLowerCase()}/${intent.asset}/${intent.amount}/${intent.call_data ?? ''}`;
     alike.set(key, [...(alike.get(key) ?? []), intent]);
   }
   for (const group of alike.values()) {
-    const { asset, to_address: to, amount } = group[0]!;
-    const call = paymentCall(asset as AssetRef, to as Hex, BigInt(amount));
+    const { asset, to_address: to, amount, call_data: callData } = group[0]!;
+    const call = callData
+      ? { to: to as Hex, value: BigInt(amount), data: callData as Hex }
+      : paymentCall(asset as AssetRef, to as Hex, BigInt(amount));
     const sent = mined.filter(
       (tx) =>
         tx.to?.toLowerCase() === call.to.toLowerCase() &&
@@ -110,9 +114,16 @@ export async function invariantViolations(scope: InvariantScope): Promise<string
         tx.input === (call.data ?? '0x') &&
         ours.has(tx.from.toLowerCase()),
     );
-    // A token pays only what its Transfer logs moved to the recipient.
+    // A token pays only what its Transfer logs moved to the recipient; a call only if it did
+    // not revert.
     let payments = sent.length;
-    if (asset !== 'native') {
+    if (callData) {
+      payments = 0;
+      for (const tx of sent) {
+        const receipt = await world.testClient.getTransactionReceipt({ hash: tx.hash });
+        if (receipt.status === 'success') payments++;
+      }
+    } else if (asset !== 'native') {
       payments = 0;
       for (const tx of sent) {
         const receipt = await world.testClient.getTransactionReceipt({ hash: tx.hash });

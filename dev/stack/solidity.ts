@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createWalletClient, defineChain, http, publicActions, type Abi, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Anvil } from './anvil';
+import { cacheDir } from './toolchain';
+
+export interface ContractArtifact {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+/**
+ * The contracts of a Solidity file compiled with solc-js (the compiler as JavaScript, no
+ * download), cached on disk by the source's hash: compiling takes seconds, reading the cache
+ * milliseconds.
+ */
+export function compiledContracts(source: string): Record<string, ContractArtifact> {
+  const text = readFileSync(source, 'utf8');
+  const file = basename(source);
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const cached = join(cacheDir, 'contracts', `${file.replace(/\.sol$/, '')}-${hash}.json`);
+  if (existsSync(cached))
+    return JSON.parse(readFileSync(cached, 'utf8')) as Record<string, ContractArtifact>;
+  // Loaded only when a compile is needed: the compiler is a large module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require('solc') as { compile(input: string): string };
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { [file]: { content: text } },
+        settings: {
+          optimizer: { enabled: true, runs: 200 },
+          evmVersion: 'cancun',
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  ) as {
+    errors?: { severity: string; formattedMessage: string }[];
+    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  };
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  if (errors.length > 0) {
+    throw new Error(
+      `${file} does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`,
+    );
+  }
+  const artifacts = Object.fromEntries(
+    Object.entries(output.contracts[file]!).map(([name, contract]) => [
+      name,
+      { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` as Hex },
+    ]),
+  );
+  mkdirSync(join(cacheDir, 'contracts'), { recursive: true });
+  writeFileSync(cached, JSON.stringify(artifacts));
+  return artifacts;
+}
+
+/** A client that deploys and calls test contracts from anvil's last account (never a hot wallet). */
+export const deployerClient = (anvil: Anvil) =>
+  createWalletClient({
+    account: privateKeyToAccount(anvil.keys.at(-1)!),
+    chain: defineChain({
+      id: anvil.chainId,
+      name: 'anvil',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    }),
+    transport: http(anvil.rpcUrl),
+  }).extend(publicActions);
