@@ -53,6 +53,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
   decideApproval: 'after-approval',
+  decideBatchApproval: 'after-approval',
 };
 
 /** Where an activity's end lies: a permit try that reserved a slot has its own point. */

@@ -2,6 +2,7 @@ import { acquireThrottle } from './acquire-throttle';
 import { tryAcquirePermit } from './try-acquire-permit';
 import { admitBatchItem } from './batch/admit-batch-item';
 import { cancelBatchItems } from './batch/cancel-batch-items';
+import { decideBatchApproval } from './batch/decide-batch-approval';
 import { loadBatchItems } from './batch/load-batch-items';
 import { finishBatch, recordItemOutcome, skipPendingItems } from './batch/record-batch-outcomes';
 import { broadcast } from './broadcast';
@@ -35,6 +36,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   decideApproval: decideApproval(deps),
   freeAbandonedLane: freeAbandonedLane(deps),
   loadBatchItems: loadBatchItems(deps),
+  decideBatchApproval: decideBatchApproval(deps),
   admitBatchItem: admitBatchItem(deps),
   recordItemOutcome: recordItemOutcome(deps),
   cancelBatchItems: cancelBatchItems(deps),

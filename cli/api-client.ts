@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenView, BalancesView } from '../api/schemas/assets';
 import type { IntentView } from '../api/schemas/intents';
+import type { batchSchema } from '../api/schemas/batches';
+import type { z } from 'zod';
 import type { WalletView } from '../api/schemas/wallets';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { ErrorBody } from '../api/error-responses';
@@ -176,6 +178,17 @@ export class RelayerApiClient {
   async cancelBatch(id: string, reason?: string): Promise<BatchView> {
     const path = `/v1/batches/${encodeURIComponent(id)}/cancel`;
     return (await this.call<BatchView>('POST', path, { body: reason ? { reason } : {} })).body;
+  }
+
+  /** A second key's decision on a batch awaiting approval, once for all its items. */
+  async decideBatchApproval(
+    id: string,
+    decision: 'approve' | 'reject',
+    note?: string,
+  ): Promise<BatchView> {
+    const path = `/v1/batches/${encodeURIComponent(id)}/${decision}`;
+    return (await this.call<BatchView>('POST', path, { body: note === undefined ? {} : { note } }))
+      .body;
   }
 
   async attempts(id: string): Promise<AttemptView[]> {
@@ -360,18 +373,8 @@ export interface AttemptView {
   createdAt: string;
 }
 
-export interface BatchView {
-  id: string;
-  tenantId: string;
-  status: string;
-  mode: string;
-  concurrency: number;
-  itemCount: number;
-  counts: Record<string, number>;
-  cause: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A batch as the API shows it (api/schemas/batches.ts). */
+export type BatchView = z.infer<typeof batchSchema>;
 
 export interface BatchItemResultView {
   index: number;

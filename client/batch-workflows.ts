@@ -8,6 +8,8 @@ import {
   type BatchProgress,
 } from '../workflows/batch-signals';
 import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
+import { decideApprovalUpdate } from '../workflows/approval-update';
+import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 
 /** A recorded batch, as its workflow is started with. */
 export interface BatchToStart {
@@ -16,6 +18,8 @@ export interface BatchToStart {
   itemCount: number;
   concurrency: number;
   mode: BatchMode;
+  /** `awaiting_approval`: its workflow waits for one decision before any item starts. */
+  status?: string;
 }
 
 /** Starts (or joins) a batch's workflow; a finished batch's is never run again. */
@@ -37,6 +41,7 @@ export async function startBatchWorkflow(
           concurrency: batch.concurrency,
           mode: batch.mode,
           ...(timings && { timings }),
+          ...(batch.status === 'awaiting_approval' && { awaitingApproval: true }),
         },
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -60,5 +65,8 @@ export function batchWorkflow(client: Client, batchId: string) {
     /** Nothing more starts; running items with nothing signed are cancelled (payment-batch.ts). */
     cancel: (reason: string) => handle.signal(cancelBatchSignal, reason),
     progress: (): Promise<BatchProgress> => handle.query(batchProgressQuery),
+    /** A second key's decision on a batch awaiting approval (refusals thrown). */
+    decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome<string>> =>
+      handle.executeUpdate(decideApprovalUpdate, { args: [request] }),
   };
 }

@@ -76,7 +76,7 @@ export function intentWorkflow(client: Client, intentId: string) {
     resolveReview: (request: ReviewRequest): Promise<ReviewOutcome> =>
       handle.executeUpdate(resolveReviewUpdate, { args: [request] }),
     /** A second key's decision on an intent awaiting approval (refusals thrown). */
-    decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome> =>
+    decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome<string>> =>
       handle.executeUpdate(decideApprovalUpdate, { args: [request] }),
     progress: (): Promise<PaymentIntentProgress> => handle.query(intentProgressQuery),
     /** Asks the workflow to stop; it closes the intent as its state allows. */

@@ -1,7 +1,7 @@
 import type { IntentStatus } from './intent';
 
 /**
- * A second person's decision on an intent awaiting approval (four eyes). Pure: the API, the
+ * A second person's decision on an intent (or a batch) awaiting approval (four eyes). Pure: the API, the
  * workflow's update handler and the deciding activity all speak it.
  */
 export type ApprovalDecision = 'approve' | 'reject';
@@ -21,7 +21,16 @@ export interface ApprovalExpiry {
   ttlMs: number;
 }
 
-/** Where the decision left the intent: `authorized` (approved), `rejected`, or already ended. */
-export interface ApprovalOutcome {
-  status: IntentStatus;
+/**
+ * Where the decision left what was decided: an intent `authorized` (approved), `rejected`, or
+ * already ended; a batch `running` (approved) or `rejected`.
+ */
+export interface ApprovalOutcome<S extends string = IntentStatus> {
+  status: S;
+}
+
+/** What awaits a decision: one intent, or a batch once for all its items. */
+export interface ApprovalSubject {
+  kind: 'intent' | 'batch';
+  id: string;
 }

@@ -41,3 +41,11 @@ export const emptyCounts = (): BatchCounts => ({
 /** Outcomes that count as the batch's failure in fail_fast mode. */
 export const isItemFailure = (outcome: BatchItemOutcome): boolean =>
   outcome !== 'confirmed' && outcome !== 'skipped' && outcome !== 'cancelled';
+
+/**
+ * Where a batch stands: `awaiting_approval` (an item crosses its approval threshold: one decision
+ * first), `running`, then `completed`, `stopped` (fail_fast), `cancelled`, or `rejected` (not
+ * approved: nothing started).
+ */
+export type BatchStatus =
+  'awaiting_approval' | 'running' | 'completed' | 'cancelled' | 'stopped' | 'rejected';

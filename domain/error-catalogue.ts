@@ -178,8 +178,11 @@ export const rejectionCodeOf = (type: ErrorType): RejectionCode | undefined =>
 
 /** Said by the API's checks and by the workflow's update handler (an ApplicationFailure there). */
 /** Said by the approval refusals of the API and of the workflow's update validator. */
-export const notAwaitingApprovalMessage = (intentId: string, status: string) =>
-  `intent ${intentId} is ${status}, not awaiting_approval: there is nothing to approve or reject`;
+export const notAwaitingApprovalMessage = (
+  subject: { kind: 'intent' | 'batch'; id: string },
+  status: string,
+) =>
+  `${subject.kind} ${subject.id} is ${status}, not awaiting_approval: there is nothing to approve or reject`;
 
 export const notInReviewMessage = (intentId: string, status: string) =>
   `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;

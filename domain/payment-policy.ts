@@ -57,7 +57,7 @@ export const PolicyRule = {
   perWeek: 'limit_7d',
   recipientDenied: 'recipient_denied',
   recipientNotAllowed: 'recipient_not_allowed',
-  /** At the approval threshold where nothing can wait for approval (a batch item). */
+  /** At an approval threshold lowered after its batch was submitted needing no approval. */
   approvalRequired: 'approval_required',
   /** A call to a contract function the tenant's policy does not name. */
   callNotAllowed: 'call_not_allowed',

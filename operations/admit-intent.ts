@@ -2,6 +2,7 @@ import type { Database } from '../store/database';
 import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
 import { findTenant } from '../store/tenants';
+import { recordAudit } from '../store/audit-log';
 import { exclusiveWallets, usableWallets } from '../store/wallet-pools';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../store/schema';
@@ -31,10 +32,15 @@ export interface AdmitOptions {
   /** The API key asking (recorded on the intent). */
   submittedBy?: string;
   /**
-   * An intent at its tenant's approval threshold is refused instead of waiting (a batch item:
-   * batches do not wait for approval yet).
+   * An intent at its tenant's approval threshold is refused instead of waiting (an item of a batch
+   * that needed no approval when it was submitted: the threshold was lowered since).
    */
   refuseApproval?: boolean;
+  /**
+   * An item of a batch approved as a batch: at its threshold it is admitted `authorized`, with an
+   * audit entry naming the batch's approver.
+   */
+  approvedWithBatch?: { batchId: string; approver: string; note: string | null };
 }
 
 /**
@@ -137,7 +143,8 @@ export async function admitIntent(
       'admission',
       now,
     );
-    const awaitingApproval = needsApproval(policy, asset, request.amount);
+    const atThreshold = needsApproval(policy, asset, request.amount);
+    const awaitingApproval = atThreshold && !options.approvedWithBatch;
     if (awaitingApproval && options.refuseApproval) {
       throw new PolicyViolationError(
         {
@@ -145,15 +152,35 @@ export async function admitIntent(
           rule: PolicyRule.approvalRequired,
           policyVersion: policy.version,
         },
-        `${PolicyRule.approvalRequired}: at or above its approval threshold a payment waits for a second key, which a batch item cannot yet: submit it on its own`,
+        `${PolicyRule.approvalRequired}: at or above its approval threshold a payment waits for a second key; this batch needed none when it was submitted (the threshold was lowered since): submit it again`,
       );
     }
     if (limits) await admit(trx, request.tenantId, limits, awaitingApproval);
-    return insertIntent(trx, options.intentId ?? newIntentId(now.getTime()), request, now, {
-      idempotencyKey: options.idempotencyKey,
-      submittedBy: options.submittedBy,
-      policyVersion: policy.version,
-      ...(awaitingApproval && { status: IntentStatus.awaitingApproval }),
-    });
+    const admitted = await insertIntent(
+      trx,
+      options.intentId ?? newIntentId(now.getTime()),
+      request,
+      now,
+      {
+        idempotencyKey: options.idempotencyKey,
+        submittedBy: options.submittedBy,
+        policyVersion: policy.version,
+        ...(awaitingApproval && { status: IntentStatus.awaitingApproval }),
+      },
+    );
+    const approval = options.approvedWithBatch;
+    if (atThreshold && approval && admitted.created) {
+      await recordAudit(
+        trx,
+        {
+          intentId: admitted.intent.id,
+          action: 'approve',
+          actor: approval.approver,
+          detail: { batchId: approval.batchId, note: approval.note },
+        },
+        now,
+      );
+    }
+    return admitted;
   });
 }

@@ -5,6 +5,7 @@ import type { Database } from '../store/database';
 import { batchWorkflow } from '../client/batch-workflows';
 import { BatchNotFoundError } from '../domain/errors';
 import { actorOf, canSee, type Caller } from './caller';
+import { relayerErrorOf } from './update-refusal';
 
 export interface BatchWithCounts extends Batch {
   /** Items by status: pending, running, each intent status, rejected, skipped. */
@@ -55,6 +56,20 @@ export async function cancelBatch(
   const batch = await findBatchFor(database, caller, batchId);
   if (batch.status === 'running') {
     await batchWorkflow(client, batchId).cancel(`${reason} (${actorOf(caller)})`);
+  }
+  if (batch.status === 'awaiting_approval') {
+    // Nothing started yet: cancelling it is rejecting it, whoever asks (four eyes bind approvals).
+    await batchWorkflow(client, batchId)
+      .decideApproval({
+        decision: 'reject',
+        actor: actorOf(caller),
+        keyId: caller.keyId,
+        note: `cancelled: ${reason}`,
+      })
+      .catch((error: unknown) => {
+        throw relayerErrorOf(error);
+      });
+    return findBatchFor(database, caller, batchId);
   }
   return batch;
 }

@@ -4,7 +4,9 @@ import type { Database } from '../store/database';
 import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../store/batches';
 import type { BatchMode } from '../domain/batch';
 import type { Kysely } from 'kysely';
-import { ledgerAssetOf, nativeAsset } from '../domain/asset';
+import { ledgerAssetOf, nativeAsset, type AssetRef } from '../domain/asset';
+import { needsApproval } from '../domain/payment-policy';
+import { policyInForce } from '../store/policies';
 import {
   IntentConflictError,
   NoAccountError,
@@ -55,13 +57,16 @@ const fingerprint = (request: BatchRequest): string =>
  * Records a batch and its items in one transaction and starts its workflow. The same
  * Idempotency-Key with the same items returns the same batch; with other items it is refused.
  * Items are only validated here: each becomes an intent (and passes admission) when its turn
- * comes, so a batch is never refused for the tenant's in-flight limit.
+ * comes, so a batch is never refused for the tenant's in-flight limit. A batch with an item at
+ * or above its book's approval threshold waits, as a batch, for one approval by a key other than
+ * `submittedBy` before any item starts (`awaiting_approval`).
  */
 export async function submitBatch(
   deps: SubmitBatchDependencies,
   tenantId: string,
   request: BatchRequest,
   idempotencyKey: string,
+  submittedBy?: string,
 ): Promise<{ batch: Batch; created: boolean }> {
   const now = deps.clock?.() ?? new Date();
   const requestSha256 = fingerprint(request);
@@ -76,6 +81,10 @@ export async function submitBatch(
     }
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     const items = await resolveItemAssets(trx, tenantId, request.items);
+    const policy = await policyInForce(trx, tenantId);
+    const awaitingApproval = items.some((item) =>
+      needsApproval(policy, ledgerAssetOf(item.chainId, item.asset as AssetRef), item.amount),
+    );
     const batchId = newIntentId(now.getTime()).replace(/^pi_/, 'pb_');
     await insertBatch(
       trx,
@@ -87,6 +96,8 @@ export async function submitBatch(
         itemCount: request.items.length,
         idempotencyKey,
         requestSha256,
+        submittedBy,
+        ...(awaitingApproval && { status: 'awaiting_approval' as const }),
       },
       items,
       now,

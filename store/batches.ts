@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BatchItemOutcome, BatchMode } from '../domain/batch';
 import type { NewIntent } from '../domain/intent-request';
+import type { Database } from './database';
 import {
   fromTimestamp,
   type BatchesTable,
@@ -21,6 +22,11 @@ export interface Batch {
   requestSha256: string;
   createdAt: Date;
   updatedAt: Date;
+  /** The API key that submitted it (null: none recorded). */
+  submittedBy?: string | null;
+  /** Who approved (or rejected) it, when it awaited approval as a batch; their note. */
+  decidedBy?: string | null;
+  decisionNote?: string | null;
 }
 
 export type BatchItemRequest = Omit<NewIntent, 'tenantId'>;
@@ -37,6 +43,9 @@ const batchFromRow = (row: Selectable<BatchesTable>): Batch => ({
   requestSha256: row.request_sha256,
   createdAt: fromTimestamp(row.created_at),
   updatedAt: fromTimestamp(row.updated_at),
+  submittedBy: row.submitted_by ?? null,
+  decidedBy: row.decided_by ?? null,
+  decisionNote: row.decision_note ?? null,
 });
 
 export async function findBatch(
@@ -54,12 +63,15 @@ export async function findBatch(
   return row && batchFromRow(row);
 }
 
-/** Batches still running since before `cutoff`: the ones a crash may have left without a workflow. */
+/**
+ * Batches running (or awaiting approval) since before `cutoff`: the ones a crash may have left
+ * without a workflow.
+ */
 export async function runningBatchesBefore(db: Kysely<Schema>, cutoff: Date): Promise<Batch[]> {
   const rows = await db
     .selectFrom('batches')
     .selectAll()
-    .where('status', '=', 'running')
+    .where('status', 'in', ['running', 'awaiting_approval'])
     .where('created_at', '<=', cutoff.toISOString())
     .limit(1000)
     .execute();
@@ -69,7 +81,13 @@ export async function runningBatchesBefore(db: Kysely<Schema>, cutoff: Date): Pr
 /** The batch and all its items, in one transaction; items go in by the thousand. */
 export async function insertBatch(
   trx: Kysely<Schema>,
-  batch: Omit<Batch, 'status' | 'cause' | 'createdAt' | 'updatedAt'>,
+  batch: Omit<
+    Batch,
+    'status' | 'cause' | 'createdAt' | 'updatedAt' | 'decidedBy' | 'decisionNote'
+  > & {
+    /** `awaiting_approval` when an item crosses its approval threshold (else `running`). */
+    status?: BatchStatus;
+  },
   items: BatchItemRequest[],
   now: Date,
 ): Promise<void> {
@@ -81,9 +99,11 @@ export async function insertBatch(
       mode: batch.mode,
       concurrency: batch.concurrency,
       item_count: batch.itemCount,
-      status: 'running',
+      status: batch.status ?? 'running',
       cause: null,
       idempotency_key: batch.idempotencyKey,
+      // Only when known: tools that write batches on a schema from before migration 0016 still can.
+      ...(batch.submittedBy != null && { submitted_by: batch.submittedBy }),
       request_sha256: batch.requestSha256,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -212,6 +232,43 @@ export async function setBatchStatus(
   await db
     .updateTable('batches')
     .set({ ...change, updated_at: now.toISOString() })
+    .where('id', '=', batchId)
+    .execute();
+}
+
+/** Reads the batch and locks its row until the transaction ends. */
+export async function findBatchForUpdate(
+  database: Database,
+  trx: Kysely<Schema>,
+  id: string,
+): Promise<Batch | undefined> {
+  const row = await database
+    .forUpdate(trx.selectFrom('batches').selectAll().where('id', '=', id))
+    .executeTakeFirst();
+  return row && batchFromRow(row);
+}
+
+/** A decision on a batch awaiting approval: `running` (approved) or `rejected`, by whom, why. */
+export async function decideBatch(
+  trx: Kysely<Schema>,
+  batchId: string,
+  decision: {
+    status: 'running' | 'rejected';
+    decidedBy: string;
+    note: string | null;
+    cause: string | null;
+  },
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('batches')
+    .set({
+      status: decision.status,
+      cause: decision.cause,
+      decided_by: decision.decidedBy,
+      decision_note: decision.note,
+      updated_at: now.toISOString(),
+    })
     .where('id', '=', batchId)
     .execute();
 }

@@ -1,3 +1,4 @@
+import type { BatchStatus } from '../domain/batch';
 import type { ColumnType, Generated } from 'kysely';
 import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
@@ -200,7 +201,7 @@ export interface PolicyContractCallsTable {
 }
 
 export type BatchMode = 'collect_all' | 'fail_fast';
-export type BatchStatus = 'running' | 'completed' | 'cancelled' | 'stopped';
+export type { BatchStatus };
 
 export interface BatchesTable {
   id: string;
@@ -217,6 +218,11 @@ export interface BatchesTable {
   request_sha256: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The API key that submitted it (null: none recorded). */
+  submitted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who approved or rejected a batch that awaited approval, and their note. */
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decision_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -39,7 +39,9 @@ import {
   intentStatusKey,
   tenantIdKey,
 } from './search-attributes';
-import type { IntentTimings } from '../domain/intent-timings';
+import { defaultApprovalTtlMs, type IntentTimings } from '../domain/intent-timings';
+import type { BatchStatus } from '../domain/batch';
+import { approvalGate } from './approval-gate';
 
 type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
 
@@ -54,6 +56,8 @@ export interface PaymentBatchInput {
   carried?: CarriedState;
   /** The send window and confirmation timeout its items start with. */
   timings?: IntentTimings;
+  /** An item crosses its approval threshold: the batch waits for one decision first. */
+  awaitingApproval?: boolean;
 }
 
 interface CarriedState {
@@ -73,6 +77,7 @@ export interface PaymentBatchResult {
 }
 
 const {
+  decideBatchApproval,
   loadBatchItems,
   admitBatchItem,
   recordItemOutcome,
@@ -251,6 +256,23 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       if (running.size === 0 && (stopping() || allStarted() || runIsFull())) return;
       if (backoffMs === undefined) await condition(somethingChanged);
       else await condition(somethingChanged, backoffMs);
+    }
+  }
+
+  // A batch awaiting approval (only new starts say so: running histories replay unchanged) waits
+  // for one decision before any item starts; rejected or expired, nothing starts.
+  if (input.awaitingApproval && !input.carried) {
+    let status: BatchStatus = 'awaiting_approval';
+    const approval = approvalGate<BatchStatus>({
+      subject: { kind: 'batch', id: batchId },
+      ttlMs: input.timings?.approvalTtlMs ?? defaultApprovalTtlMs,
+      statusNow: () => status,
+      apply: (decision) => decideBatchApproval({ batchId, ...decision }),
+    });
+    status = await approval.decision();
+    if (status !== 'running') {
+      state.counts.skipped += await skipPendingItems({ batchId });
+      return { batchId, counts: state.counts, stopCause: status };
     }
   }
 

@@ -43,7 +43,20 @@ export const admitBatchItem =
           asset: item.asset,
           amount: item.amount,
         },
-        { idempotencyKey: `batch:${batchId}:${index}`, refuseApproval: true },
+        {
+          idempotencyKey: `batch:${batchId}:${index}`,
+          // A batch approved as a batch pays its items at the threshold; one that needed no
+          // approval when submitted refuses an item that crosses a threshold lowered since.
+          ...(batch.decidedBy
+            ? {
+                approvedWithBatch: {
+                  batchId,
+                  approver: batch.decidedBy,
+                  note: batch.decisionNote ?? null,
+                },
+              }
+            : { refuseApproval: true }),
+        },
         admission,
         () => clock.now(),
       );

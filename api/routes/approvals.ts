@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import { decideIntentApproval } from '../../service/approve-intent';
+import { decideBatchApprovalFor } from '../../service/approve-batch';
+import { batchSchema, batchView } from '../schemas/batches';
 import type { ApiContext } from '../api-context';
 import { callerOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import { intentSchema, intentView } from '../schemas/intents';
 
-const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 const noteBodySchema = z
   .strictObject({
@@ -19,7 +21,8 @@ const noteBodySchema = z
 /**
  * Four eyes: an intent at or above its tenant's approval threshold waits, nothing held, until a
  * key with the `approve` scope — of its tenant, or an operator's — other than the one that
- * submitted it approves or rejects it (see service/approve-intent.ts).
+ * submitted it approves or rejects it (see service/approve-intent.ts); a batch with such an item
+ * waits as a batch for one such decision (service/approve-batch.ts).
  */
 export const approvalRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   for (const [decision, summary] of [
@@ -31,10 +34,43 @@ export const approvalRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
   ] as const) {
     app.post(`/v1/intents/:id/${decision}`, {
       config: { scope: ApiScope.approve },
-      schema: { summary, params: idParamsSchema, body: noteBodySchema, response },
+      schema: {
+        summary,
+        params: idParamsSchema,
+        body: noteBodySchema,
+        response: { 200: intentSchema, ...errors },
+      },
       handler: async (request) =>
         intentView(
           await decideIntentApproval(
+            deps,
+            callerOf(request),
+            request.params.id,
+            decision,
+            request.body?.note,
+          ),
+        ),
+    });
+  }
+
+  for (const [decision, summary] of [
+    [
+      'approve',
+      'Approve a batch awaiting approval, once for all its items: they run (not by the key that submitted it)',
+    ],
+    ['reject', 'Reject a batch awaiting approval: it ends rejected, none of its items started'],
+  ] as const) {
+    app.post(`/v1/batches/:id/${decision}`, {
+      config: { scope: ApiScope.approve },
+      schema: {
+        summary,
+        params: idParamsSchema,
+        body: noteBodySchema,
+        response: { 200: batchSchema, ...errors },
+      },
+      handler: async (request) =>
+        batchView(
+          await decideBatchApprovalFor(
             deps,
             callerOf(request),
             request.params.id,

@@ -66,6 +66,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
         tenant.tenantId,
         { ...request.body, items: await itemsInBaseUnits(db, request.body.items) },
         request.headers['idempotency-key'],
+        tenant.keyId,
       );
       if (created) context.metrics.recordBatch(batch.itemCount);
       const view = batchView(await findBatchFor(db, tenant, batch.id));

@@ -29,12 +29,22 @@ export const batchSchema = z
   .object({
     id: z.string(),
     tenantId: z.string(),
-    status: z.string().describe('running, completed, stopped (fail_fast) or cancelled'),
+    status: z
+      .string()
+      .describe(
+        'awaiting_approval (an item crosses its approval threshold: one decision first), running, completed, stopped (fail_fast), cancelled, or rejected (not approved: nothing started)',
+      ),
     mode: z.string(),
     concurrency: z.number().int(),
     itemCount: z.number().int(),
     counts: z.record(z.string(), z.number().int()).describe('items by status'),
     cause: z.string().nullable(),
+    submittedBy: z.string().nullable().describe('the id of the API key that submitted it'),
+    decidedBy: z
+      .string()
+      .nullable()
+      .describe('who approved or rejected it, when it awaited approval'),
+    decisionNote: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -49,6 +59,9 @@ export const batchView = (batch: BatchWithCounts): z.infer<typeof batchSchema> =
   itemCount: batch.itemCount,
   counts: batch.counts,
   cause: batch.cause,
+  submittedBy: batch.submittedBy ?? null,
+  decidedBy: batch.decidedBy ?? null,
+  decisionNote: batch.decisionNote ?? null,
   createdAt: batch.createdAt.toISOString(),
   updatedAt: batch.updatedAt.toISOString(),
 });

@@ -26,22 +26,26 @@ export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
   }
 }
 
-export class NotAwaitingApprovalError extends RelayerError<{ intentId: string; status: string }> {
-  constructor(intentId: string, status: string) {
-    super(ErrorType.notAwaitingApproval, notAwaitingApprovalMessage(intentId, status), {
-      intentId,
+export class NotAwaitingApprovalError extends RelayerError<
+  ({ intentId: string } | { batchId: string }) & { status: string }
+> {
+  constructor(id: string, status: string, kind: 'intent' | 'batch' = 'intent') {
+    super(ErrorType.notAwaitingApproval, notAwaitingApprovalMessage({ kind, id }, status), {
+      ...(kind === 'batch' ? { batchId: id } : { intentId: id }),
       status,
     });
   }
 }
 
 /** Four eyes: the key that submitted an intent cannot be the one that approves it. */
-export class ApprovalRefusedError extends RelayerError<{ intentId: string; keyId: string }> {
-  constructor(intentId: string, keyId: string) {
+export class ApprovalRefusedError extends RelayerError<
+  ({ intentId: string } | { batchId: string }) & { keyId: string }
+> {
+  constructor(id: string, keyId: string, kind: 'intent' | 'batch' = 'intent') {
     super(
       ErrorType.approvalRefused,
-      `key ${keyId} submitted intent ${intentId} and cannot approve it too: another key with the approve scope (or an operator) must`,
-      { intentId, keyId },
+      `key ${keyId} submitted ${kind} ${id} and cannot approve it too: another key with the approve scope (or an operator) must`,
+      { ...(kind === 'batch' ? { batchId: id } : { intentId: id }), keyId },
     );
   }
 }

@@ -15,7 +15,7 @@ import { finality } from './0012-finality';
 import { treasury } from './0013-treasury';
 import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
 import { paymentPolicies } from './0015-payment-policies';
-import { contractCalls } from './0016-contract-calls';
+import { callsAndBatchApprovals } from './0016-calls-and-batch-approvals';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -40,7 +40,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0013_treasury': treasury(context),
   '0014_api_key_scopes_and_limits': apiKeyScopesAndLimits(context),
   '0015_payment_policies': paymentPolicies(context),
-  '0016_contract_calls': contractCalls(context),
+  '0016_calls_and_batch_approvals': callsAndBatchApprovals(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -109,6 +109,8 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/webhooks/endpoints/{id}/deliveries/{eventId}/redeliver': 'webhooks redeliver',
   'POST /v1/intents/{id}/approve': 'approve',
   'POST /v1/intents/{id}/reject': 'reject',
+  'POST /v1/batches/{id}/approve': 'batch approve',
+  'POST /v1/batches/{id}/reject': 'batch reject',
   'GET /v1/tenants/{tenantId}/policy': 'policies get',
   'GET /v1/tenants/{tenantId}/policy/changes': 'policies changes',
   'PUT /v1/tenants/{tenantId}/policy/limits': 'policies set',

@@ -151,18 +151,84 @@ it('waits at the threshold with nothing held and no open slot; the submitting ke
   await expectBooksBalanced(world.database);
 });
 
-it('a batch item at the threshold is refused, naming the rule, and the rest of the batch is paid', async () => {
+it('a batch with an item at the threshold waits as a batch: nothing starts until one approval by another key, then every item is paid', async () => {
   relayer ??= await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
-  const clerk = api.as(keys.clerk);
+  // A key that may approve too: still not the batch it submitted itself.
+  const clerk = api.as(
+    (
+      await createApiKey(
+        world.database,
+        {
+          role: 'tenant',
+          tenantId: 'fouryes',
+          label: 'batch clerk',
+          scopes: ['intents:read', 'batches:write', 'approve'],
+        },
+        new Date(),
+      )
+    ).apiKey,
+  );
+  const cfo = api.as(keys.cfo);
   const batch = (
-    await clerk.submitBatch({ items: [payment('1'), payment('0.01')], concurrency: 1 }, 'batch-1')
+    await clerk.submitBatch(
+      { items: [payment('1'), payment('0.01'), payment('1.5')], concurrency: 1 },
+      'batch-1',
+    )
   ).body;
+  expect(batch).toMatchObject({ status: 'awaiting_approval', submittedBy: expect.any(String) });
+  // With a worker polling, it still waits: no item becomes an intent.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(await clerk.getBatch(batch.id)).toMatchObject({
+    status: 'awaiting_approval',
+    counts: { pending: 3 },
+  });
+  const own = await refusal(clerk.decideBatchApproval(batch.id, 'approve'));
+  expect(own).toMatchObject({ status: 403, body: { code: 'approval_refused' } });
+
+  const approved = await cfo.decideBatchApproval(batch.id, 'approve', 'payroll checked');
+  expect(approved).toMatchObject({ status: 'running', decisionNote: 'payroll checked' });
+  expect((await refusal(cfo.decideBatchApproval(batch.id, 'approve'))).body.code).toBe(
+    'not_awaiting_approval',
+  );
   await waitFor(
     async () => (await clerk.getBatch(batch.id)).status === 'completed',
     'the batch to complete',
   );
-  const [atThreshold, below] = await clerk.batchResults(batch.id);
-  expect(atThreshold).toMatchObject({ status: 'rejected', errorCode: 'policy_violation' });
-  expect(atThreshold!.reason).toContain('approval_required');
-  expect(below).toMatchObject({ status: 'confirmed' });
+  const results = await clerk.batchResults(batch.id);
+  expect(results.map((result) => result.status)).toEqual(['confirmed', 'confirmed', 'confirmed']);
+  // Each item at the threshold records the batch's approver; none waited on its own.
+  const [first, , third] = results;
+  for (const item of [first!, third!]) {
+    const trail = await auditTrail(world.database.kysely, item.intentId!);
+    expect(trail).toEqual([
+      expect.objectContaining({
+        action: 'approve',
+        actor: approved.decidedBy,
+        detail: { batchId: batch.id, note: 'payroll checked' },
+      }),
+    ]);
+  }
+  await expectBooksBalanced(world.database);
+});
+
+it('a batch rejected as a batch starts none of its items', async () => {
+  relayer ??= await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
+  const clerk = api.as(keys.clerk);
+  const batch = (
+    await clerk.submitBatch({ items: [payment('2'), payment('0.01')], concurrency: 1 }, 'batch-2')
+  ).body;
+  const rejected = await api.as(keys.cfo).decideBatchApproval(batch.id, 'reject', 'not ours');
+  expect(rejected).toMatchObject({
+    status: 'rejected',
+    cause: expect.stringContaining('not ours'),
+  });
+  await waitFor(
+    async () => (await clerk.getBatch(batch.id)).counts.skipped === 2,
+    'its items skipped',
+  );
+  const results = await clerk.batchResults(batch.id);
+  expect(results.map((result) => [result.status, result.intentId ?? null])).toEqual([
+    ['skipped', null],
+    ['skipped', null],
+  ]);
 });

@@ -32,6 +32,7 @@ import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { setBookLimits } from '../../service/policies';
 import { decideIntentApproval } from '../../service/approve-intent';
+import { decideBatchApprovalFor } from '../../service/approve-batch';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
@@ -42,7 +43,8 @@ import { decideIntentApproval } from '../../service/approve-intent';
  * `-- webhooks`: only an endpoint's deliveries; `-- window`: only an intent with a send window of
  * its own; `-- finality`: only the finality sweep; `-- top-ups`: only a top-up sweep and its
  * top-up; `-- early-decision`: only a decision that reached the run before it waited in review;
- * `-- approvals`: only intents that awaited approval: approved, rejected, expired).
+ * `-- approvals`: only intents that awaited approval: approved, rejected, expired;
+ * `-- batch-approval`: only a batch that awaited approval as a batch, approved).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       'top-ups',
       'early-decision',
       'approvals',
+      'batch-approval',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
       await recordDecisionBeforeReview(server);
     }
     if (only.length === 0 || only.includes('approvals')) await recordApprovals(server);
+    if (only.length === 0 || only.includes('batch-approval')) await recordBatchApproval(server);
   } finally {
     await server.teardown();
   }
@@ -697,6 +701,49 @@ async function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
       writeFileSync(file, historyToJSON(await handle.fetchHistory()));
       console.log(`${workflowId}: ${outcome.status} → ${file}`);
     }
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * A batch with an item at its tenant's approval threshold: it waits as a batch, a second key
+ * approves it once, and every item (the one at the threshold too) is paid.
+ */
+async function recordBatchApproval(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '5' } });
+  const taskQueue = 'record-batch-approval';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const operator = { role: 'operator' as const, keyId: 'record-op', label: 'record' };
+    await setBookLimits({ database: world.database }, operator, 'acme', {
+      chainId: world.anvil.chainId,
+      approvalThreshold: parseEther('1'),
+    });
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue,
+    };
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        items: ['1', '0.1'].map((amount) => parseNewIntent(paymentRequest(world, amount))),
+        concurrency: 2,
+        mode: BatchMode.collectAll,
+      },
+      'record-batch-approval',
+      'record-clerk',
+    );
+    const cfo = { role: 'tenant' as const, tenantId: 'acme', keyId: 'record-cfo', label: 'cfo' };
+    await decideBatchApprovalFor(deps, cfo, batch.id, 'approve', 'payroll checked');
+    const handle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
+    const summary = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-batch-approved.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${handle.workflowId}: ${JSON.stringify(summary.counts)} → ${file}`);
   } finally {
     await relayer.stop();
     await world.stop();

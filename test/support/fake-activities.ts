@@ -79,6 +79,7 @@ export const batchStepsNotFaked = {
   walletTurnCame: notFaked('walletTurnCame'),
   loadBatchItems: notFaked('loadBatchItems'),
   admitBatchItem: notFaked('admitBatchItem'),
+  decideBatchApproval: notFaked('decideBatchApproval'),
   recordItemOutcome: notFaked('recordItemOutcome'),
   cancelBatchItems: notFaked('cancelBatchItems'),
   skipPendingItems: notFaked('skipPendingItems'),

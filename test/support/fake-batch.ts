@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import type { RelayerActivities } from '../../activities';
-import type { BatchItemOutcome } from '../../domain/batch';
+import type { BatchItemOutcome, BatchStatus } from '../../domain/batch';
+import { ErrorType } from '../../domain/error-catalogue';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
 import { preparedAhead, walletTurnAfter, type WalletTurn } from '../../domain/wallet-turn';
@@ -46,6 +47,9 @@ export function fakeBatch(
   let active = 0;
   let maxActive = 0;
   let finished: { status: string; cause: string | null } | undefined;
+  /** A batch started awaiting approval: where the decision left it, and each decision asked. */
+  let batchStatus: BatchStatus = 'awaiting_approval';
+  const decisions: string[] = [];
   // Intent ids (and so child workflow ids) unique to this batch, as real ones are.
   const prefix = `pi_${randomUUID().slice(0, 8)}_`;
   const intentIdOf = (index: number) => `${prefix}${index}`;
@@ -205,6 +209,19 @@ export function fakeBatch(
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
     decideApproval: notFaked('decideApproval'),
+    decideBatchApproval: async (decision) => {
+      decisions.push(decision.decision);
+      if (batchStatus !== 'awaiting_approval') return { status: batchStatus };
+      if (decision.decision === 'approve' && decision.keyId === batchSubmitterKey) {
+        throw ApplicationFailure.create({
+          type: ErrorType.approvalRefused,
+          message: `key ${decision.keyId} submitted the batch`,
+          nonRetryable: true,
+        });
+      }
+      batchStatus = decision.decision === 'approve' ? 'running' : 'rejected';
+      return { status: batchStatus };
+    },
     ...webhookStepsNotFaked,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };
@@ -221,5 +238,10 @@ export function fakeBatch(
     endOrder: () => [...ended],
     maxActive: () => maxActive,
     finished: () => finished,
+    /** The decisions asked of a batch awaiting approval, refused ones included. */
+    decisions: () => [...decisions],
   };
 }
+
+/** The key that submitted a fake batch awaiting approval: it cannot approve it. */
+export const batchSubmitterKey = 'key-submitter';

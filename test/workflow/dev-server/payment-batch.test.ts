@@ -13,7 +13,8 @@ import {
 } from '../../../workflows';
 import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
 import { intentWorkflow } from '../../../client/intent-workflows';
-import { fakeBatch, type FakeItem } from '../../support/fake-batch';
+import { batchSubmitterKey, fakeBatch, type FakeItem } from '../../support/fake-batch';
+import { decideApprovalUpdate } from '../../../workflows/approval-update';
 import { useDevServerClient } from '../../support/dev-server-client';
 
 /**
@@ -129,6 +130,50 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
     const { batch } = await runBatch(items, { concurrency: 3 });
     expect(batch.results()).toEqual(['confirmed', 'confirmed', 'confirmed']);
     expect(batch.signedOrder('w0')).toEqual([0, 1, 2]);
+  });
+
+  it('a batch awaiting approval starts nothing until one approval, not by the key that submitted it; then every item runs', async () => {
+    const items: FakeItem[] = Array.from({ length: 6 }, (_, i) => ({ wallet: wallets[i % 3]! }));
+    const decide = (handle: WorkflowHandle<typeof paymentBatch>, keyId: string) =>
+      handle.executeUpdate(decideApprovalUpdate, {
+        args: [{ decision: 'approve', actor: keyId, keyId }],
+      });
+    const { result, batch } = await runBatch(
+      items,
+      { awaitingApproval: true, timings: { approvalTtlMs: 60_000 } },
+      async (handle, fake) => {
+        await waitFor(
+          async () => (await handle.describe()).historyLength > 3,
+          'the batch waits',
+          10_000,
+        );
+        expect(fake.results()).toEqual(Array(6).fill(null));
+        await expect(decide(handle, batchSubmitterKey)).rejects.toMatchObject({
+          cause: { type: 'ApprovalRefused' },
+        });
+        expect(fake.results()).toEqual(Array(6).fill(null));
+        expect(await decide(handle, 'key-cfo')).toEqual({ status: 'running' });
+        // Decided once: a second decision is refused before it reaches the history.
+        await expect(decide(handle, 'key-other')).rejects.toMatchObject({
+          cause: { type: 'NotAwaitingApproval' },
+        });
+      },
+    );
+    expect(result.counts).toMatchObject({ confirmed: 6, skipped: 0 });
+    expect(batch.decisions()).toEqual(['approve', 'approve']);
+    expect(batch.finished()).toEqual({ status: 'completed', cause: null });
+  });
+
+  it('a batch never approved is rejected at its approval TTL: nothing starts, every item skipped', async () => {
+    const items: FakeItem[] = Array.from({ length: 4 }, (_, i) => ({ wallet: wallets[i % 3]! }));
+    const { result, batch } = await runBatch(items, {
+      awaitingApproval: true,
+      timings: { approvalTtlMs: 500 },
+    });
+    expect(result).toMatchObject({ stopCause: 'rejected', counts: { skipped: 4, confirmed: 0 } });
+    expect(batch.decisions()).toEqual(['expire']);
+    expect(batch.results()).toEqual(Array(4).fill('skipped'));
+    expect(batch.finished()).toBeUndefined();
   });
 
   it('collect-all runs every item past a failure in the middle and reports each', async () => {

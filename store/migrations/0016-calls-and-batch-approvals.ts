@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { MigrationContext } from './migration-context';
 
-export const contractCalls = ({ amount, timestamp }: MigrationContext): Migration => ({
+export const callsAndBatchApprovals = ({ amount, timestamp }: MigrationContext): Migration => ({
   async up(db: Kysely<unknown>) {
     // An intent that calls a contract instead of paying a recipient: its call data (its native
     // value is the intent's amount).
@@ -25,5 +25,10 @@ export const contractCalls = ({ amount, timestamp }: MigrationContext): Migratio
         'selector',
       ])
       .execute();
+    // A batch whose items cross their approval threshold waits for one decision as a batch: the
+    // key that submitted it, and who decided (approved or rejected) and why.
+    await db.schema.alterTable('batches').addColumn('submitted_by', 'text').execute();
+    await db.schema.alterTable('batches').addColumn('decided_by', 'text').execute();
+    await db.schema.alterTable('batches').addColumn('decision_note', 'text').execute();
   },
 });
