@@ -56,8 +56,14 @@ function compiledForNode(config: WebpackConfiguration): WebpackConfiguration {
   for (const rule of config.module?.rules ?? []) {
     const use = rule && typeof rule === 'object' ? rule.use : undefined;
     const options = use && typeof use === 'object' && !Array.isArray(use) ? use.options : undefined;
-    const jsc = options && typeof options === 'object' ? (options as SwcOptions).jsc : undefined;
-    if (jsc) jsc.target = 'es2022';
+    const swc = options && typeof options === 'object' ? (options as SwcOptions) : undefined;
+    if (swc?.jsc) {
+      swc.jsc.target = 'es2022';
+      // Our comments are for readers of the source (the source map keeps it), not for every
+      // workflow context to parse: printed without them, names and layout kept.
+      swc.jsc.minify = { compress: false, mangle: false, format: { comments: false } };
+      swc.minify = true;
+    }
   }
   return config;
 }
@@ -66,7 +72,11 @@ type WebpackConfiguration = Parameters<
   NonNullable<NonNullable<WorkerOptions['bundlerOptions']>['webpackConfigHook']>
 >[0];
 interface SwcOptions {
-  jsc?: { target?: string };
+  jsc?: {
+    target?: string;
+    minify?: { compress: boolean; mangle: boolean; format: { comments: boolean } };
+  };
+  minify?: boolean;
 }
 
 /** Writes the bundle to `path` (with the tracing interceptors when `traced`); returns its code. */

@@ -211,7 +211,7 @@ it('a batch with an item at the threshold waits as a batch: nothing starts until
   await expectBooksBalanced(world.database);
 });
 
-it('a batch rejected as a batch starts none of its items', async () => {
+it('a batch rejected (or cancelled) while it waits starts none of its items', async () => {
   relayer ??= await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
   const clerk = api.as(keys.clerk);
   const batch = (
@@ -231,4 +231,12 @@ it('a batch rejected as a batch starts none of its items', async () => {
     ['skipped', null],
     ['skipped', null],
   ]);
+  // Cancelled while it waits (by the key that submitted it): rejected, nothing started.
+  const another = (await clerk.submitBatch({ items: [payment('3')], concurrency: 1 }, 'batch-3'))
+    .body;
+  const cancelled = await clerk.cancelBatch(another.id, 'wrong file');
+  expect(cancelled).toMatchObject({
+    status: 'rejected',
+    cause: expect.stringContaining('cancelled: wrong file'),
+  });
 });

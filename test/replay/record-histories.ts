@@ -662,13 +662,24 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 
+/** A second key of acme's, with the approve scope (hoisted: main() is called above). */
+function cfoKey() {
+  return { role: 'tenant' as const, tenantId: 'acme', keyId: 'record-cfo', label: 'cfo' };
+}
+
 /**
- * Intents at their tenant's approval threshold: one approved by a second key (and paid), one
- * rejected, one that no one approved within its TTL.
+ * Runs `record` on a world whose tenant acme (5 ETH) waits for approval from 1 ETH, a relayer
+ * polling `taskQueue`, and what the services need; stops them after.
  */
-async function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
+async function withApprovalThreshold(
+  server: TestWorkflowEnvironment,
+  taskQueue: string,
+  record: (
+    world: TestWorld,
+    deps: { database: TestWorld['database']; client: Client; taskQueue: string },
+  ) => Promise<void>,
+): Promise<void> {
   const world = await startTestWorld({ tenants: { acme: '5' } });
-  const taskQueue = 'record-approvals';
   const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
   try {
     const operator = { role: 'operator' as const, keyId: 'record-op', label: 'record' };
@@ -676,20 +687,28 @@ async function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
       chainId: world.anvil.chainId,
       approvalThreshold: parseEther('1'),
     });
-    const deps = {
-      database: world.database,
-      client: new Client({ connection: server.connection }),
-      taskQueue,
-      timings: { approvalTtlMs: 4000 },
-    };
+    const client = new Client({ connection: server.connection });
+    await record(world, { database: world.database, client, taskQueue });
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
+}
+
+/**
+ * Intents at their tenant's approval threshold: one approved by a second key (and paid), one
+ * rejected, one that no one approved within its TTL.
+ */
+function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
+  return withApprovalThreshold(server, 'record-approvals', async (world, services) => {
+    const deps = { ...services, timings: { approvalTtlMs: 4000 } };
     const submitted = (amount: string) =>
       submitIntent(deps, paymentRequest(world, amount), { submittedBy: 'record-clerk' });
     const approved = await submitted('1');
     const rejected = await submitted('1.5');
     const expired = await submitted('2');
-    const cfo = { role: 'tenant' as const, tenantId: 'acme', keyId: 'record-cfo', label: 'cfo' };
-    await decideIntentApproval(deps, cfo, approved.intent.id, 'approve', 'checked');
-    await decideIntentApproval(deps, cfo, rejected.intent.id, 'reject', 'duplicate');
+    await decideIntentApproval(deps, cfoKey(), approved.intent.id, 'approve', 'checked');
+    await decideIntentApproval(deps, cfoKey(), rejected.intent.id, 'reject', 'duplicate');
     for (const [name, { workflowId }] of [
       ['approved', approved],
       ['approval-rejected', rejected],
@@ -701,31 +720,15 @@ async function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
       writeFileSync(file, historyToJSON(await handle.fetchHistory()));
       console.log(`${workflowId}: ${outcome.status} → ${file}`);
     }
-  } finally {
-    await relayer.stop();
-    await world.stop();
-  }
+  });
 }
 
 /**
  * A batch with an item at its tenant's approval threshold: it waits as a batch, a second key
  * approves it once, and every item (the one at the threshold too) is paid.
  */
-async function recordBatchApproval(server: TestWorkflowEnvironment): Promise<void> {
-  const world = await startTestWorld({ tenants: { acme: '5' } });
-  const taskQueue = 'record-batch-approval';
-  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
-  try {
-    const operator = { role: 'operator' as const, keyId: 'record-op', label: 'record' };
-    await setBookLimits({ database: world.database }, operator, 'acme', {
-      chainId: world.anvil.chainId,
-      approvalThreshold: parseEther('1'),
-    });
-    const deps = {
-      database: world.database,
-      client: new Client({ connection: server.connection }),
-      taskQueue,
-    };
+function recordBatchApproval(server: TestWorkflowEnvironment): Promise<void> {
+  return withApprovalThreshold(server, 'record-batch-approval', async (world, deps) => {
     const { batch } = await submitBatch(
       deps,
       'acme',
@@ -737,15 +740,11 @@ async function recordBatchApproval(server: TestWorkflowEnvironment): Promise<voi
       'record-batch-approval',
       'record-clerk',
     );
-    const cfo = { role: 'tenant' as const, tenantId: 'acme', keyId: 'record-cfo', label: 'cfo' };
-    await decideBatchApprovalFor(deps, cfo, batch.id, 'approve', 'payroll checked');
+    await decideBatchApprovalFor(deps, cfoKey(), batch.id, 'approve', 'payroll checked');
     const handle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
     const summary = await handle.result();
     const file = join(__dirname, 'histories', 'payment-batch-approved.json');
     writeFileSync(file, historyToJSON(await handle.fetchHistory()));
     console.log(`${handle.workflowId}: ${JSON.stringify(summary.counts)} → ${file}`);
-  } finally {
-    await relayer.stop();
-    await world.stop();
-  }
+  });
 }
