@@ -157,15 +157,13 @@ export const broadcast = (deps: ActivityDependencies) => {
       throw new NoExclusiveWalletError(intent.tenantId, intent.chainId, intent.from);
     }
     const signable = chain.walletAddresses.filter((address) => own.has(address));
+    if (signable.length === 0) throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
     const lanes =
       intent.from === null ? await unlessCancelled(laneFactsOf(db, chain, signable)) : undefined;
     const lane = lanes
       ? chooseWallet(await walletLanes(db.kysely, intent.chainId, lanes), intent.amount, 0n)
       : { address: intent.from! };
-    if (!lane) {
-      if (signable.length === 0) throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
-      throw new NoFundedWalletError(intent.chainId, intent.amount);
-    }
+    if (!lane) throw new NoFundedWalletError(intent.chainId, intent.amount);
     const payment = paymentOf(intent, lane.address);
     const simulated = await unlessCancelled(chain.simulateCall(lane.address, payment));
     if (!simulated.ok)

@@ -20,20 +20,19 @@ import { z } from 'zod';
  */
 export const selectorOf = (data: Hex): Hex => data.slice(0, 10).toLowerCase() as Hex;
 
-const callData = z
+/** Call data as the API and the programmatic submit take it: bytes with a selector. */
+export const callDataSchema = z
   .string({ error: 'call.data must be a 0x-prefixed hex string' })
   .regex(/^0x([0-9a-fA-F]{2}){4,}$/, {
     error: 'call.data must be 0x and whole bytes, at least the 4-byte function selector',
-  });
-
-/** Call data as the API and the programmatic submit take it: bytes with a selector. */
-export const callDataSchema = callData.transform((data) => data.toLowerCase() as Hex);
+  })
+  .transform((data) => data.toLowerCase() as Hex);
 
 const abiItem = z.record(z.string(), z.unknown());
 
 export const contractCallSchema = z
   .strictObject({
-    data: callData.optional(),
+    data: callDataSchema.optional(),
     abi: z
       .union([z.string(), abiItem, z.array(abiItem)], {
         error:
@@ -54,7 +53,7 @@ export const contractCallSchema = z
     if (call.data !== undefined) {
       if (call.function !== undefined || call.args !== undefined)
         return refuse(['data'], 'call.data is the whole call: function and args go with abi');
-      return { data: call.data.toLowerCase() as Hex };
+      return { data: call.data };
     }
     const found = functionIn(call.abi!, call.function, call.args?.length ?? 0);
     if (typeof found === 'string') return refuse(['abi'], found);

@@ -6,6 +6,7 @@ import { InvalidIntentError } from './errors';
 import { plainDecimal } from './plain-decimal';
 
 const maxUint256 = 2n ** 256n - 1n;
+const callIsNative = 'a call sends the native coin: token payouts are transfers';
 
 const wholeBaseUnits = (field: string) =>
   z
@@ -92,8 +93,7 @@ export const intentBodySchema = newIntentBodySchema
       if (body[field] !== undefined)
         refuse(field, `a call sends value (native base units), not ${field}`);
     }
-    if (body.asset !== nativeAsset)
-      refuse('asset', 'a call sends the native coin: token payouts are transfers');
+    if (body.asset !== nativeAsset) refuse('asset', callIsNative);
   });
 export type IntentBody = z.output<typeof intentBodySchema>;
 
@@ -115,7 +115,7 @@ const newIntentRequestSchema = newIntentBodySchema
     if (request.callData !== undefined && request.asset !== nativeAsset)
       ctx.issues.push({
         code: 'custom',
-        message: 'a call sends the native coin: token payouts are transfers',
+        message: callIsNative,
         input: request,
         path: ['asset'],
       });

@@ -31,28 +31,15 @@ export async function decideBatchApproval(
     if (request.decision === 'approve' && batch.submittedBy === request.keyId) {
       throw new ApprovalRefusedError(batchId, request.keyId, 'batch');
     }
-    const note = request.decision === 'expire' ? null : (request.note ?? null);
-    await decideBatch(
-      trx,
-      batchId,
-      request.decision === 'expire'
-        ? {
-            status,
-            decidedBy: 'relayer',
-            note,
-            cause: `approval_expired: not approved within ${Math.round(request.ttlMs / 3600_000)} h`,
-          }
-        : {
-            status,
-            decidedBy: request.actor,
-            note,
-            cause:
-              status === 'rejected'
-                ? `rejected by ${request.actor}${note ? `: ${note}` : ''}`
-                : null,
-          },
-      now,
-    );
+    if (request.decision === 'expire') {
+      const cause = `approval_expired: not approved within ${Math.round(request.ttlMs / 3600_000)} h`;
+      await decideBatch(trx, batchId, { status, decidedBy: 'relayer', note: null, cause }, now);
+      return { status };
+    }
+    const note = request.note ?? null;
+    const cause =
+      status === 'rejected' ? `rejected by ${request.actor}${note ? `: ${note}` : ''}` : null;
+    await decideBatch(trx, batchId, { status, decidedBy: request.actor, note, cause }, now);
     return { status };
   });
 }

@@ -93,7 +93,7 @@ export async function enforcePaymentPolicy(
         committed,
       );
   if (!breach) return policy;
-  const words = await wordsOf(trx, payment, breach, recipient, selector);
+  const words = await wordsOf(trx, payment, breach, recipient);
   throw new PolicyViolationError(
     {
       tenantId: payment.tenantId,
@@ -112,16 +112,17 @@ async function wordsOf(
   payment: PolicedPayment,
   breach: PolicyBreach,
   recipient: RecipientEntry | undefined,
-  selector: string | undefined,
 ): Promise<string> {
   const chain = `on chain ${payment.chainId}`;
+  const selector = payment.callData && selectorOf(payment.callData);
+  const native = shownIn(undefined);
   switch (breach.rule) {
     case PolicyRule.callToToken:
       return `${breach.rule}: ${payment.to} is a token registered ${chain}: pay it out with a transfer (asset), whose books are kept`;
     case PolicyRule.callNotAllowed:
       return `${breach.rule}: the tenant's policy does not allow function ${selector} of contract ${payment.to} ${chain}`;
     case PolicyRule.callValueLimit:
-      return `${breach.rule}: function ${selector} of ${payment.to} may be sent at most ${shownIn(undefined)(breach.limit!)} ${chain}, ${shownIn(undefined)(breach.wouldBe!)} asked`;
+      return `${breach.rule}: function ${selector} of ${payment.to} may be sent at most ${native(breach.limit!)} ${chain}, ${native(breach.wouldBe!)} asked`;
     case PolicyRule.recipientDenied:
       return `${breach.rule}: ${payment.to} is on the deny-list ${chain} (${recipient!.label})`;
     case PolicyRule.recipientNotAllowed:

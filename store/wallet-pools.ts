@@ -76,18 +76,22 @@ export async function usableWallets(
   tenantId: string,
   chainId: number,
 ): Promise<string[]> {
-  const [pool, rows] = await Promise.all([
+  const [pool, active] = await Promise.all([
     tenantPool(db, tenantId, chainId),
-    db
-      .selectFrom('wallets')
-      .select('address')
-      .where('chain_id', '=', chainId)
-      .where('retired_at', 'is', null)
-      .where('role', '=', 'hot')
-      .execute(),
+    activeHotWallets(db, chainId),
   ]);
-  const active = rows.map((row) => row.address);
   return pool === null ? active : active.filter((address) => pool.includes(address));
+}
+
+async function activeHotWallets(db: Kysely<Schema>, chainId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('chain_id', '=', chainId)
+    .where('retired_at', 'is', null)
+    .where('role', '=', 'hot')
+    .execute();
+  return rows.map((row) => row.address);
 }
 
 /**
@@ -101,8 +105,9 @@ export async function exclusiveWallets(
   tenantId: string,
   chainId: number,
 ): Promise<string[]> {
-  const [usable, tenants, pooled] = await Promise.all([
-    usableWallets(db, tenantId, chainId),
+  const [pool, active, tenants, pooled] = await Promise.all([
+    tenantPool(db, tenantId, chainId),
+    activeHotWallets(db, chainId),
     // The operators' own owner (top-ups) sends from the treasury, never from a hot wallet.
     db
       .selectFrom('tenants')
@@ -116,11 +121,11 @@ export async function exclusiveWallets(
       .where('tenant_id', '!=', tenantId)
       .execute(),
   ]);
-  if ((await tenantPool(db, tenantId, chainId)) === null) return [];
+  if (pool === null) return [];
   const withPool = new Set(pooled.map((row) => row.tenant_id));
   if (tenants.some((tenant) => !withPool.has(tenant.id))) return [];
   const shared = new Set(pooled.map((row) => row.address));
-  return usable.filter((address) => !shared.has(address));
+  return active.filter((address) => pool.includes(address) && !shared.has(address));
 }
 
 /** The chains the relayer has hot wallets on (its workers register them at start). */

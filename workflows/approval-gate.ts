@@ -11,8 +11,8 @@ import { decideApprovalUpdate } from './approval-update';
 export interface ApprovalWait<S extends string> {
   subject: ApprovalSubject;
   ttlMs: number;
-  /** Where the subject stands now, for a refusal's words. */
-  statusNow(): string;
+  /** Where the subject stands now, for a refusal's words (default: what the decision left). */
+  statusNow?(): string;
   /** Applies a decision (an activity: four eyes checked there) and says where it left the subject. */
   apply(decision: ApprovalRequest | ApprovalExpiry): Promise<ApprovalOutcome<S>>;
 }
@@ -41,6 +41,7 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
       applying = false;
     }
   };
+  const statusNow = () => wait.statusNow?.() ?? decided ?? 'awaiting_approval';
   setHandler<ApprovalOutcome<string>, [ApprovalRequest], typeof decideApprovalUpdate>(
     decideApprovalUpdate,
     (request) => apply(request),
@@ -49,8 +50,8 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
         if (!applying && decided === undefined) return;
         throw ApplicationFailure.create({
           type: ErrorType.notAwaitingApproval,
-          message: notAwaitingApprovalMessage(wait.subject, wait.statusNow()),
-          details: [{ [`${wait.subject.kind}Id`]: wait.subject.id, status: wait.statusNow() }],
+          message: notAwaitingApprovalMessage(wait.subject, statusNow()),
+          details: [{ [`${wait.subject.kind}Id`]: wait.subject.id, status: statusNow() }],
           nonRetryable: true,
         });
       },

@@ -262,14 +262,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   // A batch awaiting approval (only new starts say so: running histories replay unchanged) waits
   // for one decision before any item starts; rejected or expired, nothing starts.
   if (input.awaitingApproval && !input.carried) {
-    let status: BatchStatus = 'awaiting_approval';
-    const approval = approvalGate<BatchStatus>({
+    const status = await approvalGate<BatchStatus>({
       subject: { kind: 'batch', id: batchId },
       ttlMs: input.timings?.approvalTtlMs ?? defaultApprovalTtlMs,
-      statusNow: () => status,
       apply: (decision) => decideBatchApproval({ batchId, ...decision }),
-    });
-    status = await approval.decision();
+    }).decision();
     if (status !== 'running') {
       state.counts.skipped += await skipPendingItems({ batchId });
       return { batchId, counts: state.counts, stopCause: status };

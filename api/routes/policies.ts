@@ -31,7 +31,7 @@ import {
   recipientParamsSchema,
   recipientRuleBodySchema,
   recipientSchema,
-  recipientsQuerySchema,
+  chainFilterQuerySchema,
   recipientsSchema,
 } from '../schemas/policies';
 
@@ -115,7 +115,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     schema: {
       summary: "The recipients on a tenant's allow- and deny-lists",
       params: policyTenantParamsSchema,
-      querystring: recipientsQuerySchema,
+      querystring: chainFilterQuerySchema,
       response: { 200: recipientsSchema, ...errors },
     },
     handler: async (request) => ({
@@ -161,7 +161,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     schema: {
       summary: "The contract functions a tenant's intents may call",
       params: policyTenantParamsSchema,
-      querystring: recipientsQuerySchema,
+      querystring: chainFilterQuerySchema,
       response: { 200: allowedCallsSchema, ...errors },
     },
     handler: async (request) => ({

@@ -88,7 +88,7 @@ export const recipientParamsSchema = policyTenantParamsSchema.extend({
   address: z.string(),
 });
 
-export const recipientsQuerySchema = z.strictObject({
+export const chainFilterQuerySchema = z.strictObject({
   chainId: z.coerce.number().int().positive().optional(),
 });
 

@@ -36,7 +36,7 @@ export class CallRevertedError extends RelayerError<{
   constructor(chainId: number, contract: string, wallet: string, why: string) {
     super(
       ErrorType.callReverted,
-      `the call to ${contract} on chain ${chainId}, simulated from ${wallet}, ${why}: nothing was signed`,
+      `the call to ${contract} on chain ${chainId} was refused before signing: simulated from ${wallet}, ${why}. Nothing was signed and the intent's hold is released; fix the call (or the contract's state) and submit it again`,
       { chainId, contract, wallet, why },
     );
   }

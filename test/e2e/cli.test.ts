@@ -413,7 +413,10 @@ describe('the relayer CLI', () => {
     });
     expect(
       await relayerCli([...allow, '--function', 'deposit(bytes33)', '--label', 'x'], operator),
-    ).toMatchObject({ code: 2, stderr: expect.stringContaining('function') });
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('"deposit(bytes33)" is neither a selector'),
+    });
     expect((await relayerCli(['calls', 'list', 'caller'], tenant)).stdout).toMatch(
       new RegExp(
         `│\\s*31337\\s*│ ${contract}\\s*│ deposit\\(bytes32\\) \\(0xb214faa5\\)\\s*│\\s*0\\.5\\s*│ vault`,
