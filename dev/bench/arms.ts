@@ -3,7 +3,7 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { admitIntent } from '../../operations/admit-intent';
 import { submitIntent } from '../../service/submit-intent';
 import type { Database } from '../../store/database';
-import { spawnNodeProcess, spawnWorker } from '../stack/worker-process';
+import { spawnNodeProcess, spawnWorker, type SpawnOptions } from '../stack/worker-process';
 
 // The five arms, and every way one differs from another: the server it runs on, how its
 // processes start, how an intent reaches them, and where its quota is kept.
@@ -37,9 +37,9 @@ export function startArmProcess(
   arm: Arm,
   env: Record<string, string>,
   cell: { tenantId: string; intents: number; shard: number; processes: number },
-  nodeFlags?: string[],
+  spawnOptions: SpawnOptions,
 ) {
-  if (arm !== 'A') return spawnWorker(env, { nodeFlags });
+  if (arm !== 'A') return spawnWorker(env, spawnOptions);
   return spawnNodeProcess(
     'dev/bench/in-process-pool.ts',
     {
@@ -50,8 +50,12 @@ export function startArmProcess(
       BENCH_SHARDS: String(cell.processes),
     },
     /pool ready/,
+    spawnOptions,
   );
 }
+
+/** What a compiled cell's processes run (arm A's pool too, so B ÷ A compares like with like). */
+export const armEntryPoints = ['workers/worker-main.ts', 'dev/bench/in-process-pool.ts'];
 
 /** An intent for the arm: A's pool finds it admitted in the database, the others are submitted. */
 export function admitForArm(

@@ -11,6 +11,8 @@ import {
   type Cell,
   type Provider,
   type ProviderModel,
+  type WorkerBuild,
+  workerBuilds,
 } from './cell';
 
 /** The bench's flags, as given. */
@@ -30,6 +32,7 @@ export interface BenchOptions {
   providerWindow: string;
   limitFactor: string;
   traces: string;
+  workers: string;
   minutes?: string;
   profile?: boolean;
   baseline?: string;
@@ -119,6 +122,12 @@ export function parseBenchFlags() {
         'off, on: the relayer exports traces of every intent to a Jaeger (what tracing costs)',
       ).default(cellDefaults.traces),
     )
+    .addOption(
+      new Option(
+        '--workers <builds>',
+        'tsx, compiled: how the processes run our TypeScript (the loader, or compiled once as the production image runs it)',
+      ).default(cellDefaults.workers),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -155,6 +164,10 @@ export function parseBenchFlags() {
   for (const mode of traceModes) {
     if (mode !== 'off' && mode !== 'on') problems.push(`--traces: "${mode}" is not off or on`);
   }
+  const builds = list(options.workers) as WorkerBuild[];
+  for (const build of builds)
+    if (!workerBuilds.includes(build))
+      problems.push(`--workers: "${build}" is not ${workerBuilds.join(' or ')}`);
   const receiverModes = list(options.webhooks) as BenchWebhooks[];
   for (const mode of receiverModes)
     if (!['none', 'ok', 'hang'].includes(mode))
@@ -195,29 +208,31 @@ export function parseBenchFlags() {
       for (const asset of benchAssets)
         for (const webhooks of receiverModes)
           for (const traces of traceModes)
-            for (const intents of counts)
-              for (const quota of quotas)
-                for (const processes of processCounts)
-                  for (const providerWindow of windows)
-                    for (const limitFactor of limitFactors) {
-                      const rotation = groups.length;
-                      groups.push(
-                        arms.map((_, i) => ({
-                          arm: arms[(i + rotation) % arms.length]!,
-                          intents,
-                          quota,
-                          processes,
-                          blockTimeSeconds,
-                          model,
-                          asset,
-                          webhooks,
-                          traces: traces === 'on',
-                          providerWindow,
-                          limitFactor,
-                          ...(minutes !== undefined && { minutes }),
-                        })),
-                      );
-                    }
+            for (const workers of builds)
+              for (const intents of counts)
+                for (const quota of quotas)
+                  for (const processes of processCounts)
+                    for (const providerWindow of windows)
+                      for (const limitFactor of limitFactors) {
+                        const rotation = groups.length;
+                        groups.push(
+                          arms.map((_, i) => ({
+                            arm: arms[(i + rotation) % arms.length]!,
+                            intents,
+                            quota,
+                            processes,
+                            blockTimeSeconds,
+                            model,
+                            asset,
+                            webhooks,
+                            traces: traces === 'on',
+                            workers,
+                            providerWindow,
+                            limitFactor,
+                            ...(minutes !== undefined && { minutes }),
+                          })),
+                        );
+                      }
   const total = groups.flat().length;
   return { options, arms, provider, groups, total, minutes };
 }
@@ -241,6 +256,7 @@ export function baselineArguments(cell: Cell, provider: Provider): string[] {
     ...unlessDefault('--asset', cell.asset, cellDefaults.asset),
     ...unlessDefault('--webhooks', cell.webhooks, cellDefaults.webhooks),
     ...unlessDefault('--traces', cell.traces ? 'on' : 'off', cellDefaults.traces),
+    ...unlessDefault('--workers', cell.workers, cellDefaults.workers),
     ...unlessDefault('--provider-window', cell.providerWindow, cellDefaults.providerWindow),
     ...unlessDefault('--limit-factor', String(cell.limitFactor), cellDefaults.limitFactor),
     ...(cell.minutes === undefined ? [] : ['--minutes', String(cell.minutes)]),

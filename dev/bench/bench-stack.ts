@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort } from '../stack/free-port';
 import { startPostgres } from '../stack/postgres';
 import { startTemporalServer } from '../stack/temporal-server';
@@ -9,6 +9,14 @@ import { treeCpuMs } from './process-usage';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle, writeWorkflowBundles } from '../../workers/workflow-code';
 import { startJaeger } from '../stack/jaeger';
+import { buildEntryPoints } from '../stack/compiled-entries';
+import { armEntryPoints } from './arms';
+
+const entriesDir = () => {
+  const parent = resolve(__dirname, '../../test-output');
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, 'bench-entries-'));
+};
 
 export interface BenchStack {
   temporalAddress: string;
@@ -22,15 +30,26 @@ export interface BenchStack {
   bundlePath: string;
   /** Where traced cells export their spans (a Jaeger), when any cell is traced. */
   otlpEndpoint?: string;
+  /** The arms' entry points compiled once, when any cell runs them compiled. */
+  compiledEntriesDir?: string;
 }
 
 /** A dev server (and a stock one) and a workflow bundle for one run, removed afterwards. */
 export async function withBenchStack<T>(
   run: (stack: BenchStack) => Promise<T>,
-  options: { stock?: boolean; cluster?: boolean; serverMetrics?: boolean; traces?: boolean } = {},
+  options: {
+    stock?: boolean;
+    cluster?: boolean;
+    serverMetrics?: boolean;
+    traces?: boolean;
+    compiled?: boolean;
+  } = {},
 ): Promise<T> {
   installRuntime('WARN');
   const dir = mkdtempSync(join(tmpdir(), 'relayer-bench-'));
+  // Inside the project, where the compiled files find node_modules as the production image's do.
+  const compiledEntriesDir = options.compiled ? entriesDir() : undefined;
+  if (compiledEntriesDir) await buildEntryPoints(compiledEntriesDir, armEntryPoints);
   const bundlePath = join(dir, 'workflow-bundle.js');
   // Traced cells' workers load the bundle's traced twin.
   await (options.traces ? writeWorkflowBundles(bundlePath) : writeWorkflowBundle(bundlePath));
@@ -51,6 +70,7 @@ export async function withBenchStack<T>(
       stockAddress: stock?.address,
       bundlePath,
       ...(jaeger && { otlpEndpoint: jaeger.otlpEndpoint }),
+      ...(compiledEntriesDir && { compiledEntriesDir }),
       ...(cluster && {
         cluster: {
           address: cluster.address,
@@ -62,6 +82,8 @@ export async function withBenchStack<T>(
   } finally {
     await Promise.all([server.teardown(), stock?.teardown(), cluster?.stop(), jaeger?.stop()]);
     await postgres?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    for (const removed of [dir, compiledEntriesDir]) {
+      if (removed) rmSync(removed, { recursive: true, force: true });
+    }
   }
 }

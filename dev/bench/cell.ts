@@ -32,6 +32,8 @@ export interface Cell {
   providerWindow: ProviderWindow;
   /** The relayer's processes export traces to a Jaeger (OTEL_EXPORTER_OTLP_ENDPOINT). */
   traces: boolean;
+  /** How the cell's processes run our TypeScript: through the tsx loader, or compiled. */
+  workers: WorkerBuild;
   /** The configured quota ÷ the provider's real limit (1: configured as published). */
   limitFactor: number;
   /**
@@ -42,6 +44,15 @@ export interface Cell {
 }
 
 export type BenchWebhooks = 'none' | 'ok' | 'hang';
+
+/**
+ * `tsx`: the entry points through the tsx loader, as every earlier bench ran them (and as `npm
+ * run worker` does); `compiled`: compiled once (esbuild, packages from node_modules), as the
+ * production image runs `node dist/…`. The loader turns Node's source maps on, which every
+ * function compiled at run time pays for (the SDK compiles one per promise in workflow code).
+ */
+export type WorkerBuild = 'tsx' | 'compiled';
+export const workerBuilds: readonly WorkerBuild[] = ['tsx', 'compiled'];
 /** The key webhook secrets are sealed with in the bench's processes. */
 export const benchWebhookKey = randomBytes(32);
 
@@ -133,4 +144,5 @@ export const cellDefaults = {
   providerWindow: 'bucket',
   limitFactor: '1',
   traces: 'off',
+  workers: 'tsx',
 } as const;

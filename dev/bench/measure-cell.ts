@@ -20,6 +20,7 @@ import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { weightOf } from '../../throttle/rpc-weights';
 
+import type { BenchStack } from './bench-stack';
 import { admitForArm, onTemporal, quotaModeOf, sharesQuotaInRedis, startArmProcess } from './arms';
 import {
   benchToken,
@@ -68,17 +69,18 @@ function workerEnv(
   });
 }
 
+/** What the bench stack built or started once for every cell. */
+type BuiltOnce = Pick<BenchStack, 'bundlePath' | 'otlpEndpoint' | 'compiledEntriesDir'>;
+
 export async function measure(
   world: LocalWorld,
   server: Server,
   cell: Cell,
   index: number,
-  bundlePath: string,
+  { bundlePath, otlpEndpoint, compiledEntriesDir }: BuiltOnce,
   provider: Provider,
   /** Profile the cell's workers and server (--profile), keeping the CPU profiles here. */
   profileDir?: string,
-  /** Where a traced cell's processes export their spans. */
-  otlpEndpoint?: string,
 ): Promise<Result> {
   const { weights } = provider;
   const { client } = server;
@@ -164,7 +166,10 @@ export async function measure(
         cell.arm,
         env,
         { tenantId, intents: cell.intents, shard, processes: cell.processes },
-        profiler?.nodeFlags,
+        {
+          ...(profiler && { nodeFlags: profiler.nodeFlags }),
+          ...(cell.workers === 'compiled' && { compiledDir: compiledEntriesDir }),
+        },
       ),
     ),
   );

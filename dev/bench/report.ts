@@ -14,6 +14,7 @@ import {
   type BenchWebhooks,
   type Cell,
   type Result,
+  type WorkerBuild,
 } from './cell';
 import type { BenchOptions } from './bench-flags';
 
@@ -82,7 +83,7 @@ const headings = [
 function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
-    `${armNames[cell.arm]}${cell.traces ? ', traced' : ''}`,
+    `${armNames[cell.arm]}${cell.traces ? ', traced' : ''}${cell.workers === 'compiled' ? ', compiled' : ''}`,
     cell.asset === 'token' ? `token (${benchToken.alias})` : 'native',
     cell.webhooks === 'none'
       ? '–'
@@ -136,6 +137,7 @@ function headlines(results: Result[]): string[] {
     like: Cell,
     webhooks: BenchWebhooks = like.webhooks,
     traces: boolean = like.traces,
+    workers: WorkerBuild = like.workers,
   ) =>
     results.find(
       (r) =>
@@ -147,17 +149,33 @@ function headlines(results: Result[]): string[] {
         r.cell.providerWindow === like.providerWindow &&
         r.cell.limitFactor === like.limitFactor &&
         r.cell.webhooks === webhooks &&
-        r.cell.traces === traces,
+        r.cell.traces === traces &&
+        r.cell.workers === workers,
     );
+  const cpu = ({ cpuMsPerIntent: ms }: Result) =>
+    `${ms.worker.toFixed(1)} + ${ms.server.toFixed(1)} ms`;
   for (const traced of results.filter((r) => r.cell.traces)) {
     const untraced = find(traced.cell.arm, traced.cell, traced.cell.webhooks, false);
     if (!untraced) continue;
-    const cpu = ({ cpuMsPerIntent: ms }: Result) =>
-      `${ms.worker.toFixed(1)} + ${ms.server.toFixed(1)} ms`;
     lines.push(
       `${traced.cell.arm} traced ÷ untraced, N ${traced.cell.intents}, Q ${quotaLabel(traced.cell.quota)}: ` +
         `throughput ${(traced.intentsPerSecond / untraced.intentsPerSecond).toFixed(2)}, ` +
         `worker + server CPU per intent ${cpu(traced)} ÷ ${cpu(untraced)}`,
+    );
+  }
+  for (const compiled of results.filter((r) => r.cell.workers === 'compiled')) {
+    const loaded = find(
+      compiled.cell.arm,
+      compiled.cell,
+      compiled.cell.webhooks,
+      compiled.cell.traces,
+      'tsx',
+    );
+    if (!loaded) continue;
+    lines.push(
+      `${compiled.cell.arm} compiled ÷ through tsx, N ${compiled.cell.intents}, Q ${quotaLabel(compiled.cell.quota)}: ` +
+        `throughput ${(compiled.intentsPerSecond / loaded.intentsPerSecond).toFixed(2)}, ` +
+        `worker + server CPU per intent ${cpu(compiled)} ÷ ${cpu(loaded)}`,
     );
   }
   for (const withReceiver of results.filter((r) => r.cell.webhooks !== 'none')) {
@@ -257,6 +275,7 @@ const jsonOf = (r: Result) => ({
   webhooks: r.cell.webhooks,
   webhooksDelivered: r.webhooksDelivered ?? null,
   traces: r.cell.traces,
+  workers: r.cell.workers,
   intentsPerSecond: r.intentsPerSecond,
   blockTimeSeconds: r.cell.blockTimeSeconds,
   providerCounts: r.cell.model,
@@ -337,7 +356,7 @@ export async function reportResults(
     `--n ${options.n} --q ${options.q} --processes ${options.processes} ` +
     `--arms ${options.arms} --store ${options.store} --block-time ${options.blockTime} ` +
     `--model ${options.model} --weights ${options.weights} --asset ${options.asset} ` +
-    `--webhooks ${options.webhooks} --traces ${options.traces} --provider-window ${options.providerWindow} ` +
+    `--webhooks ${options.webhooks} --traces ${options.traces} --workers ${options.workers} --provider-window ${options.providerWindow} ` +
     `--limit-factor ${options.limitFactor}` +
     (minutes === undefined ? '' : ` --minutes ${minutes}`) +
     (options.profile ? ' --profile' : '') +

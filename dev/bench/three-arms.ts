@@ -36,14 +36,7 @@ async function main(): Promise<void> {
       ? undefined
       : prepareBaseline(options.baseline, (message) => console.log(message));
   const results = await withBenchStack(
-    async ({
-      temporalAddress,
-      temporalMetricsUrl,
-      stockAddress,
-      cluster,
-      bundlePath,
-      otlpEndpoint,
-    }) => {
+    async ({ temporalAddress, temporalMetricsUrl, stockAddress, cluster, ...built }) => {
       const postgres = options.store === 'postgres' ? await startPostgres() : undefined;
       const connect = async (address: string, cpuMs?: () => number): Promise<Server> => {
         const pid = findProcess(['start-dev', '--port', address.split(':')[1]!]);
@@ -78,7 +71,7 @@ async function main(): Promise<void> {
                   (cell.minutes === undefined ? ', ' : ` open for ${cell.minutes} min, `) +
                   `Q ${quotaLabel(cell.quota)} (${cell.model}), ${cell.processes} process(es), ` +
                   `${chainLabel(cell)}, ${cell.asset}, webhooks ${cell.webhooks}, ` +
-                  `${cell.traces ? 'traced, ' : ''}provider ` +
+                  `${cell.traces ? 'traced, ' : ''}${cell.workers === 'compiled' ? 'compiled, ' : ''}provider ` +
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
               const server = serverOf(cell.arm, { tuned, stock, onPostgres });
@@ -94,16 +87,7 @@ async function main(): Promise<void> {
                     )[0]
                   : undefined;
               const before = index % 2 === 1 ? await onBaseline() : undefined;
-              const result = await measure(
-                world,
-                server,
-                cell,
-                index,
-                bundlePath,
-                provider,
-                profileDir,
-                otlpEndpoint,
-              );
+              const result = await measure(world, server, cell, index, built, provider, profileDir);
               const after = index % 2 === 0 ? await onBaseline() : undefined;
               const cellBaseline = before ?? after;
               measured.push(cellBaseline ? { ...result, baseline: cellBaseline } : result);
@@ -125,6 +109,7 @@ async function main(): Promise<void> {
       cluster: arms.includes('P'),
       serverMetrics: options.profile,
       traces: groups.flat().some((cell) => cell.traces),
+      compiled: groups.flat().some((cell) => cell.workers === 'compiled'),
     },
   );
 

@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
@@ -17,8 +18,17 @@ const compiledDirVariable = 'RELAYER_COMPILED_ENTRIES_DIR';
  * process — and the suites start about a hundred.
  */
 export async function compileEntryPoints(outDir: string): Promise<void> {
+  await buildEntryPoints(outDir, entryPoints);
+  process.env[compiledDirVariable] = outDir;
+}
+
+/**
+ * `entries` (paths from the project's root) compiled into `outDir`, for the processes of one
+ * caller only (the bench's compiled cells): pass the directory to nodeArgumentsFor.
+ */
+export async function buildEntryPoints(outDir: string, entries: readonly string[]): Promise<void> {
   await build({
-    entryPoints: entryPoints.map((entry) => resolve(root, entry)),
+    entryPoints: entries.map((entry) => resolve(root, entry)),
     outdir: outDir,
     outbase: root,
     bundle: true,
@@ -28,17 +38,18 @@ export async function compileEntryPoints(outDir: string): Promise<void> {
     format: 'cjs',
     logLevel: 'error',
   });
-  process.env[compiledDirVariable] = outDir;
 }
 
 /**
  * Node's arguments that run `script` (a path from the project's root): its compiled file when
- * compileEntryPoints made one, else the source through the tsx loader.
+ * compileEntryPoints (or buildEntryPoints into `compiledDir`) made one, else the source through
+ * the tsx loader.
  */
-export function nodeArgumentsFor(script: string): string[] {
-  const compiledDir = process.env[compiledDirVariable];
-  if (compiledDir && entryPoints.includes(script)) {
-    return [resolve(compiledDir, script.replace(/\.ts$/, '.js'))];
-  }
+export function nodeArgumentsFor(
+  script: string,
+  compiledDir = process.env[compiledDirVariable],
+): string[] {
+  const compiled = compiledDir && resolve(compiledDir, script.replace(/\.ts$/, '.js'));
+  if (compiled && existsSync(compiled)) return [compiled];
   return ['--import', 'tsx', script];
 }

@@ -28,6 +28,8 @@ export interface SpawnOptions {
   outputTail?: number;
   /** Node's own flags before the script, for those NODE_OPTIONS refuses (e.g. --cpu-prof). */
   nodeFlags?: readonly string[];
+  /** Start the script's compiled file from here (buildEntryPoints), not the test run's choice. */
+  compiledDir?: string;
 }
 
 /**
@@ -39,9 +41,9 @@ export async function spawnNodeProcess(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
-  { outputTail = Infinity, nodeFlags = [] }: SpawnOptions = {},
+  { outputTail = Infinity, nodeFlags = [], compiledDir }: SpawnOptions = {},
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, ...nodeArgumentsFor(script)], {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeArgumentsFor(script, compiledDir)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
