@@ -6,7 +6,7 @@ import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
 import type { ReviewOutcome, ReviewRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
-import type { paymentIntent } from '../workflows';
+import type { paymentIntentV2 } from '../workflows';
 import { walletTurnSignal } from '../workflows/batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
 import { resolveReviewUpdate } from '../workflows/review-update';
@@ -41,8 +41,8 @@ export async function startIntentWorkflow(
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
   const labels = labelsOf(intent);
   try {
-    await client.workflow.start<typeof paymentIntent>(
-      isTopUp(intent) ? 'walletTopUp' : 'paymentIntent',
+    await client.workflow.start<typeof paymentIntentV2>(
+      isTopUp(intent) ? 'walletTopUpV2' : 'paymentIntentV2',
       {
         taskQueue,
         workflowId,
@@ -69,7 +69,9 @@ export async function startIntentWorkflow(
 
 /** What a script may ask of an intent's workflow, by intent id. */
 export function intentWorkflow(client: Client, intentId: string) {
-  const handle = client.workflow.getHandle<typeof paymentIntent>(paymentIntentWorkflowId(intentId));
+  const handle = client.workflow.getHandle<typeof paymentIntentV2>(
+    paymentIntentWorkflowId(intentId),
+  );
   return {
     handle,
     /** An operator's decision, applied by the workflow waiting in review (refusals thrown). */

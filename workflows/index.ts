@@ -1,4 +1,9 @@
-export { paymentIntent, paymentIntent as walletTopUp } from './payment-intent';
+export {
+  paymentIntent,
+  paymentIntent as walletTopUp,
+  paymentIntentV2,
+  paymentIntentV2 as walletTopUpV2,
+} from './payment-intent';
 export type { PaymentIntentInput } from './payment-intent';
 export { intentProgressQuery } from './intent-progress';
 export type { PaymentIntentProgress } from './intent-progress';

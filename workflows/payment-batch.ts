@@ -32,7 +32,7 @@ import {
   cancelBatchSignal,
   type BatchProgress,
 } from './batch-signals';
-import { paymentIntent } from './payment-intent';
+import { paymentIntent, paymentIntentV2 } from './payment-intent';
 import {
   intentMemo,
   intentSearchAttributes,
@@ -96,6 +96,12 @@ const outcomePollMs = 5000;
  * older runs started a wallet's next item only once the one before reported it was signed.
  */
 const walletTurnsPatch = 'wallet-turns';
+/**
+ * Recorded where the batch starts its items as paymentIntentV2; older runs started paymentIntent
+ * children. Added 2026-12-03; its old branch can go once no batch from before it is open. One
+ * marker a batch, not one an item.
+ */
+const intentV2ChildrenPatch = 'intent-v2-children';
 
 /**
  * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
@@ -166,7 +172,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   async function follow(item: ScheduledItem, admitted: AdmittedItem): Promise<void> {
     const { intentId, labels } = admitted;
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
-    const child = executeChild(paymentIntent, {
+    const child = executeChild(patched(intentV2ChildrenPatch) ? paymentIntentV2 : paymentIntent, {
       workflowId: paymentIntentWorkflowId(intentId),
       args: [
         {

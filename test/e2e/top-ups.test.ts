@@ -178,7 +178,7 @@ describe('treasury top-ups', () => {
       const described = await client.workflow
         .getHandle(paymentIntentWorkflowId(topUpId))
         .describe();
-      expect(described.type).toBe('walletTopUp');
+      expect(described.type).toBe('walletTopUpV2');
 
       // The wallet pays again: 1 ETH it could not have paid before.
       const { intent } = await submitIntent(

@@ -156,8 +156,8 @@ describe('traces, exported to a real Jaeger', () => {
     expect([...names]).toEqual(
       expect.arrayContaining([
         'POST /v1/intents',
-        'StartWorkflow:paymentIntent',
-        'RunWorkflow:paymentIntent',
+        'StartWorkflow:paymentIntentV2',
+        'RunWorkflow:paymentIntentV2',
         ...['tryAcquirePermit', 'markSettling', 'hold', 'broadcast', 'confirm'].map(
           (step) => `RunActivity:${step}`,
         ),

@@ -5,7 +5,7 @@ import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { newIntentId } from '../../operations/new-intent-id';
 import type { LocalWorld } from '../../dev/stack/local-world';
 import { waitFor } from '../../dev/stack/wait-for';
-import { intentProgressQuery, type paymentIntent } from '../../workflows';
+import { intentProgressQuery, type paymentIntentV2 } from '../../workflows';
 import { labelsOf } from '../../domain/intent-labels';
 import { intentSearchAttributes } from '../../workflows/search-attributes';
 
@@ -22,7 +22,7 @@ export async function intentWaitingInReview(
 ) {
   await world.testClient.setAutomine(false);
   const { intent } = await insertIntent(world.database.kysely, newIntentId(), request, new Date());
-  const handle = await temporal.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+  const handle = await temporal.client.workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
     taskQueue: temporal.taskQueue,
     workflowId: paymentIntentWorkflowId(intent.id),
     args: [{ intentId: intent.id, confirmTimeoutMs }],

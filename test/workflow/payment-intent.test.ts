@@ -15,7 +15,7 @@ import { ErrorType } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
-import type { paymentIntent, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
+import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
@@ -42,7 +42,7 @@ async function runIntent(
   });
   try {
     const startedAt = await env.currentTimeMs();
-    const handle = await env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+    const handle = await env.client.workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
       taskQueue,
       workflowId: `intent-${randomUUID()}`,
       args: [{ intentId: 'pi_test', ...input }],
@@ -175,7 +175,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
       tryAcquirePermit: async () => ({ granted: false, reason: 'busy', retryAfterMs: 60_000 }),
     });
     const { worker, running } = await runFakeWorker(env.nativeConnection, taskQueue, activities);
-    const handle = await env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+    const handle = await env.client.workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
       taskQueue,
       workflowId: `intent-${randomUUID()}`,
       args: [{ intentId: 'pi_throttled' }],

@@ -4,7 +4,7 @@ import { IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import { Throttle } from '../../throttle/throttle';
-import type { paymentIntent } from '../../workflows';
+import type { paymentIntentV2 } from '../../workflows';
 import { fakeActivities } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
 
@@ -92,7 +92,7 @@ async function withReservingWorker(
 }
 
 const start = (taskQueue: string, intentId: string) =>
-  env.client.workflow.start<typeof paymentIntent>('paymentIntent', {
+  env.client.workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
     taskQueue,
     workflowId: `intent-${intentId}-${randomUUID()}`,
     args: [{ intentId }],

@@ -2,7 +2,6 @@ import {
   CancellationScope,
   getExternalWorkflowHandle,
   isCancellation,
-  patched,
   setHandler,
   sleep,
   TemporalFailure,
@@ -19,7 +18,7 @@ import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';
 import { reasonOfFailure } from './failures';
 import type { PaymentIntentInput } from './input';
-import { localStepsPatch, reviewWaitsPatch } from './patches';
+import { currentShape, patchedShape, type IntentShape } from './shape';
 import { releasePermit, releasePermitInTask, takePermitInTask, waitForPermit } from './permits';
 import { noteTxHash, statusKeeper, type EnterStatus } from './progress';
 import { reviewQueue } from './review';
@@ -34,8 +33,30 @@ export type { PaymentIntentInput } from './input';
  * An intent that ends in needs_review stays open there, visible in the Web UI by its status
  * search attribute, until an operator's decision arrives as the `resolveReview` update: confirm
  * or fail end it, retry sends the same bytes again and follows them.
+ *
+ * Every intent started since 2026-12-03 runs this type: the shape its patches settled on, with
+ * no patch left to decide (each `patched()` a new run calls records a marker and an upsert of
+ * TemporalChangeVersion, a visibility write: two of 24 events an intent). A new type rather than
+ * a patch: a worker without it cannot take one of its tasks (the task waits for a worker that
+ * has it), where an old worker would run a patched start down its old branch.
  */
-export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
+export function paymentIntentV2(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
+  return runIntent(input, () => currentShape);
+}
+
+/**
+ * The intents started before paymentIntentV2, whose histories say which shape they took: the
+ * patches they recorded decide (workflows/payment-intent/patches.ts). Kept until no run of this
+ * type is open; nothing starts it any more.
+ */
+export function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
+  return runIntent(input, patchedShape);
+}
+
+async function runIntent(
+  input: PaymentIntentInput,
+  shapeOfRun: () => IntentShape,
+): Promise<PaymentIntentProgress> {
   const { intentId } = input;
   const progress: PaymentIntentProgress = {
     intentId,
@@ -49,14 +70,15 @@ export async function paymentIntent(input: PaymentIntentInput): Promise<PaymentI
   };
   setHandler(intentProgressQuery, () => progress);
   const approval = approvalGate(input, progress);
-  const localSteps = patched(localStepsPatch);
+  const shape = shapeOfRun();
+  const { localSteps } = shape;
   const enter = statusKeeper(progress, localSteps);
-  const review = reviewQueue(input, progress);
+  const review = reviewQueue(input, progress, shape);
   const turns = walletTurns(input);
   for (;;) {
     await runToOutcome(input, progress, enter, localSteps, turns, approval);
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
-    if (!patched(reviewWaitsPatch)) break;
+    if (!shape.reviewWaits()) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
     const { action, status, txHash, blockNumber, reason, reasonCode } = await review.decision();
     // A retry sends the same bytes again; a cancel sends its zero-value transfer at the nonce.

@@ -1,12 +1,12 @@
 import { IntentStatus } from '../../domain/intent';
 
 /*
- * The intent workflow's patches. A patch's old branch can go (deprecatePatch, then the branch
- * removed a release later) once no open run lacks its marker: every intent workflow started
- * before the patch was deployed has ended. Visibility answers it per fleet:
- *   ExecutionStatus = "Running" AND WorkflowType = "paymentIntent" AND StartTime < "<deployed>"
- * (with "walletTopUp" too). Runs end within their send window and confirmation timeout, except
- * those waiting in review, which wait for a person: resolve those first.
+ * The patches of paymentIntent, the type intents started before paymentIntentV2 run (which has
+ * every new branch and no patch to ask: shape.ts). The type, these patches and their old branches
+ * can go once no run of it is open. Visibility answers it per fleet:
+ *   ExecutionStatus = "Running" AND WorkflowType IN ("paymentIntent", "walletTopUp")
+ * Runs end within their send window and confirmation timeout, except those waiting in review,
+ * which wait for a person: resolve those first.
  */
 
 /**

@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  patched,
   setHandler,
 } from '@temporalio/workflow';
 import { ErrorType, notInReviewMessage } from '../../domain/error-catalogue';
@@ -13,7 +12,7 @@ import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../../domain/
 import type { PaymentIntentProgress } from '../intent-progress';
 import { resolveReviewUpdate } from '../review-update';
 import type { PaymentIntentInput } from './input';
-import { laneRulePatch } from './patches';
+import type { IntentShape } from './shape';
 import { freeAbandonedLane, resolveReview } from './steps';
 
 /** How long a decision sent before the run waits in review waits for it. */
@@ -35,7 +34,11 @@ export type Decided = ReviewOutcome & { action: ReviewDecision['action'] };
  * in review is refused by the version it carries. Only a decision arriving while another is
  * applied is refused at once.
  */
-export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentProgress) {
+export function reviewQueue(
+  input: PaymentIntentInput,
+  progress: PaymentIntentProgress,
+  shape: Pick<IntentShape, 'laneRule'>,
+) {
   const { intentId } = input;
   let review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
   let decided: Decided | undefined;
@@ -112,7 +115,7 @@ export function reviewQueue(input: PaymentIntentInput, progress: PaymentIntentPr
     /** Waits in review until a decision is applied (or the lane rule frees the lane): that one. */
     async decision(): Promise<Decided> {
       review = 'waiting';
-      if (patched(laneRulePatch)) {
+      if (shape.laneRule()) {
         await decisionOrLaneRule();
       } else {
         await condition(() => decided !== undefined);

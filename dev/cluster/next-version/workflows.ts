@@ -1,5 +1,8 @@
 import { patched, upsertMemo } from '@temporalio/workflow';
-import { paymentIntent as currentPaymentIntent, type PaymentIntentInput } from '../../../workflows';
+import {
+  paymentIntentV2 as currentPaymentIntent,
+  type PaymentIntentInput,
+} from '../../../workflows';
 
 export * from '../../../workflows';
 
@@ -9,7 +12,7 @@ export * from '../../../workflows';
  * current code replay through it unchanged; intents begun on it must not run on the old code,
  * which is what a rolling restart risks while both run.
  */
-export async function paymentIntent(input: PaymentIntentInput) {
+export async function paymentIntentV2(input: PaymentIntentInput) {
   if (patched('soak-next-version')) upsertMemo({ workflowVersion: 'soak-next' });
   return currentPaymentIntent(input);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
 import { waitFor } from '../../../dev/stack/wait-for';
-import type { paymentIntent } from '../../../workflows';
+import type { paymentIntentV2 } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
 import { useDevServerClient } from '../../support/dev-server-client';
 import { runFakeWorker } from '../../support/fake-worker';
@@ -24,7 +24,7 @@ describe('paymentIntent workflow and a bug (dev server, activities faked)', () =
     try {
       const handle = await devServer
         .client()
-        .workflow.start<typeof paymentIntent>('paymentIntent', {
+        .workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
           taskQueue,
           workflowId: `intent-${randomUUID()}`,
           args: [{ intentId: 'pi_bug' }],

@@ -1,0 +1,29 @@
+import { patched } from '@temporalio/workflow';
+import { laneRulePatch, localStepsPatch, reviewWaitsPatch } from './patches';
+
+/** What one intent workflow type does differently from the other. */
+export interface IntentShape {
+  /** The permit, settling and hold run inside the workflow's own task (local activities). */
+  readonly localSteps: boolean;
+  /** needs_review waits in the run for a decision (older runs ended there). */
+  reviewWaits(): boolean;
+  /** While in review, the relayer may free an abandoned lane itself. */
+  laneRule(): boolean;
+}
+
+/** paymentIntentV2's: every patch's new branch, and no marker to say so. */
+export const currentShape: IntentShape = {
+  localSteps: true,
+  reviewWaits: () => true,
+  laneRule: () => true,
+};
+
+/**
+ * paymentIntent's: each decision asked of its patch where the run first meets it, as its
+ * history recorded (a new run would record the marker).
+ */
+export const patchedShape = (): IntentShape => ({
+  localSteps: patched(localStepsPatch),
+  reviewWaits: () => patched(reviewWaitsPatch),
+  laneRule: () => patched(laneRulePatch),
+});
