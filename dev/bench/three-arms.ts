@@ -1,7 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { join } from 'node:path';
 import { startLocalWorld } from '../stack/local-world';
+import { freePort } from '../stack/free-port';
 import { startPostgres } from '../stack/postgres';
+import { startDevServer } from '../stack/temporal-servers';
 import { withBenchStack } from './bench-stack';
 import { benchBaseline, prepareBaseline } from './baseline';
 import { findProcess, processUsage } from './process-usage';
@@ -47,6 +49,23 @@ async function main(): Promise<void> {
         };
       };
       const tuned = { ...(await connect(temporalAddress)), metricsUrl: temporalMetricsUrl };
+      const freshDevServer = async (withMetrics: boolean) => {
+        const metricsPort = withMetrics ? await freePort() : undefined;
+        const environment = await startDevServer({ metricsPort });
+        const server: Server = {
+          ...(await connect(environment.address)),
+          ...(metricsPort !== undefined && {
+            metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+          }),
+        };
+        return {
+          server,
+          stop: async () => {
+            await server.client.connection.close();
+            await environment.teardown();
+          },
+        };
+      };
       const stock = stockAddress === undefined ? undefined : await connect(stockAddress);
       const onPostgres = cluster && (await connect(cluster.address, cluster.cpuMs));
       const measured: Result[] = [];
@@ -74,7 +93,15 @@ async function main(): Promise<void> {
                   `${cell.traces ? 'traced, ' : ''}${cell.workers === 'compiled' ? 'compiled, ' : ''}provider ` +
                   `${cell.providerWindow}${cell.limitFactor === 1 ? '' : ` at 1/${cell.limitFactor} of Q`}`,
               );
-              const server = serverOf(cell.arm, { tuned, stock, onPostgres });
+              const shared = serverOf(cell.arm, { tuned, stock, onPostgres });
+              // A baseline's cell runs on a fresh dev server of its own bench: ours gets one too,
+              // or it would carry every earlier cell's workflows (a dev server's cost per intent
+              // grows with what it holds, and later cells would compare worse for it).
+              const fresh =
+                baseline && onTemporal(cell.arm) && shared === tuned && measured.length > 0
+                  ? await freshDevServer(options.profile === true)
+                  : undefined;
+              const server = fresh?.server ?? shared;
               // The baseline's run of the cell comes before ours on odd cells, after on even.
               const onBaseline = async () =>
                 baseline && onTemporal(cell.arm)
@@ -87,7 +114,15 @@ async function main(): Promise<void> {
                     )[0]
                   : undefined;
               const before = index % 2 === 1 ? await onBaseline() : undefined;
-              const result = await measure(world, server, cell, index, built, provider, profileDir);
+              const result = await measure(
+                world,
+                server,
+                cell,
+                index,
+                built,
+                provider,
+                profileDir,
+              ).finally(() => fresh?.stop());
               const after = index % 2 === 0 ? await onBaseline() : undefined;
               const cellBaseline = before ?? after;
               measured.push(cellBaseline ? { ...result, baseline: cellBaseline } : result);
