@@ -104,7 +104,7 @@ const walletTurnsPatch = 'wallet-turns';
 const intentV2ChildrenPatch = 'intent-v2-children';
 
 /**
- * A batch of payouts: every item becomes a paymentIntent child workflow, at most `concurrency` at
+ * A batch of payouts: every item becomes a paymentIntentV2 child workflow, at most `concurrency` at
  * once, the others waiting in the database (not in any process's memory). Items start in input
  * order; those of one sending wallet sign in their wallet's turn, so their nonces follow the
  * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps

@@ -1,7 +1,7 @@
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,7 +97,15 @@ function parseArguments(argv: string[]): { replays: number; names: string[]; chi
     } else if (argument === '--bundle') child = argv[++i];
     else names.push(argument.replace(/\.json$/, ''));
   }
-  return { replays, names: names.length > 0 ? names : defaultHistories, child };
+  const chosen = names.length > 0 ? names : defaultHistories;
+  const missing = chosen.filter((name) => !existsSync(join(historiesDir, `${name}.json`)));
+  if (missing.length > 0) {
+    console.error(
+      `bench:replay: no recorded history ${missing.map((name) => `"${name}"`).join(', ')}: give a file's name under ${historiesDir}, without .json (e.g. before-intent-v2/payment-intent-confirmed)`,
+    );
+    process.exit(2);
+  }
+  return { replays, names: chosen, child };
 }
 
 async function main(): Promise<void> {

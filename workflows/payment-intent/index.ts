@@ -41,7 +41,7 @@ export type { PaymentIntentInput } from './input';
  * has it), where an old worker would run a patched start down its old branch.
  */
 export function paymentIntentV2(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
-  return runIntent(input, () => currentShape);
+  return runIntent(input, currentShape);
 }
 
 /**
@@ -50,12 +50,13 @@ export function paymentIntentV2(input: PaymentIntentInput): Promise<PaymentInten
  * type is open; nothing starts it any more.
  */
 export function paymentIntent(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
-  return runIntent(input, patchedShape);
+  // Asked before the run's first command, as the patch always was (handlers are no commands).
+  return runIntent(input, patchedShape());
 }
 
 async function runIntent(
   input: PaymentIntentInput,
-  shapeOfRun: () => IntentShape,
+  shape: IntentShape,
 ): Promise<PaymentIntentProgress> {
   const { intentId } = input;
   const progress: PaymentIntentProgress = {
@@ -70,7 +71,6 @@ async function runIntent(
   };
   setHandler(intentProgressQuery, () => progress);
   const approval = approvalGate(input, progress);
-  const shape = shapeOfRun();
   const { localSteps } = shape;
   const enter = statusKeeper(progress, localSteps);
   const review = reviewQueue(input, progress, shape);

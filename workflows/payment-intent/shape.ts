@@ -19,8 +19,8 @@ export const currentShape: IntentShape = {
 };
 
 /**
- * paymentIntent's: each decision asked of its patch where the run first meets it, as its
- * history recorded (a new run would record the marker).
+ * paymentIntent's: each decision asked of its patch, as its history recorded it (a new run would
+ * record the marker): local steps at the run's start, the review's where the run first meets them.
  */
 export const patchedShape = (): IntentShape => ({
   localSteps: patched(localStepsPatch),
