@@ -1,4 +1,4 @@
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue, webhookTaskQueue } from '../domain/task-queues';
 import { Registry } from 'prom-client';
@@ -9,6 +9,7 @@ import { RunStats } from './run-stats';
 import { typedFailures } from './typed-failures';
 import type { Tracing } from './tracing';
 import { workflowCode } from './workflow-code';
+import { serveEarlierWebhookRuns, type EarlierWebhookRuns } from './earlier-webhook-runs';
 
 export interface RelayerWorkerOptions {
   connection: NativeConnection;
@@ -31,6 +32,11 @@ export interface RelayerWorkerOptions {
   stats?: RunStats;
   /** Delivery slots on the webhooks queue (none: this process delivers no webhooks). */
   webhookSlots?: number;
+  /**
+   * Delivery runs on the webhooks queue, started there by the previous release: while there are
+   * any, this process (if it delivers) serves their workflow tasks too.
+   */
+  countEarlierWebhookRuns?: () => Promise<number>;
   /** Spans for workflows and steps (OTEL_EXPORTER_OTLP_ENDPOINT); none: not a line of it runs. */
   tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
 }
@@ -105,6 +111,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       maxConcurrentActivityTaskExecutions: 100,
       shutdownGraceTime: options.drainTimeoutMs,
     }),
+    // Only the pump's slots: the delivery workflows run on the main queue, on the pool's threads.
     options.webhookSlots === undefined
       ? undefined
       : Worker.create({
@@ -112,18 +119,37 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
           connection,
           namespace,
           taskQueue: webhookTaskQueue(taskQueue),
-          ...workflowParts,
           activities: { pumpWebhooks },
           maxConcurrentActivityTaskExecutions: options.webhookSlots,
           shutdownGraceTime: options.drainTimeoutMs,
         }),
   ]);
-  let runs: { pool: Promise<void>; all: Promise<void> } | undefined;
+  const { countEarlierWebhookRuns } = options;
+  const serveEarlierRuns = (countRunning: () => Promise<number>) =>
+    serveEarlierWebhookRuns({
+      countRunning,
+      createWorker: () =>
+        Worker.create({
+          interceptors,
+          connection,
+          namespace,
+          taskQueue: webhookTaskQueue(taskQueue),
+          ...workflowParts,
+          shutdownGraceTime: options.drainTimeoutMs,
+        }),
+      onWorkerFailed: (error) =>
+        Runtime.instance().logger.error('The worker of earlier webhook runs failed', { error }),
+    });
+  let runs:
+    { pool: Promise<void>; all: Promise<void>; earlier?: Promise<EarlierWebhookRuns> } | undefined;
   const start = () => {
     const poolRun = pool.run();
+    const earlier =
+      webhooks && countEarlierWebhookRuns ? serveEarlierRuns(countEarlierWebhookRuns) : undefined;
     return {
       pool: poolRun,
-      all: Promise.all([poolRun, throttle.run(), releases.run(), webhooks?.run()]).then(
+      ...(earlier && { earlier }),
+      all: Promise.all([poolRun, throttle.run(), releases.run(), webhooks?.run(), earlier]).then(
         () => undefined,
       ),
     };
@@ -139,6 +165,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       stop(throttle);
       stop(pool);
       if (webhooks) stop(webhooks);
+      await (await runs.earlier)?.stop();
       await runs.pool;
       stop(releases);
       await runs.all;

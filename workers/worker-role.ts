@@ -8,6 +8,7 @@ import {
   ensureTopUpSweepSchedule,
 } from '../client/sweep-schedules';
 import { startWebhookDispatch } from './webhook-dispatch';
+import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { registerWallet } from '../store/wallet-nonces';
 import { serverPacedPermits } from '../throttle/server-paced-permits';
@@ -93,7 +94,10 @@ export async function startWorkerRole({
     maxCachedWorkflows: config.maxCachedWorkflows,
     failpoints,
     // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
-    ...(config.webhookSecretsKey && { webhookSlots: config.webhookPoolWidth }),
+    ...(config.webhookSecretsKey && {
+      webhookSlots: config.webhookPoolWidth,
+      countEarlierWebhookRuns: () => countDeliveryRunsOnWebhookQueue(client, config.taskQueue),
+    }),
     ...(tracing && { tracing }),
   });
   const webhookDispatch =

@@ -17,6 +17,12 @@ export const webhookEventsSignal = defineSignal('webhookEvents');
 export interface WebhookDeliveryInput extends PumpWebhooksParameters {
   /** How long the receiver gets to answer one attempt (WEBHOOK_TIMEOUT_MS). */
   attemptTimeoutMs: number;
+  /**
+   * The webhooks queue, whose slots run the pump while the workflow runs on the main queue.
+   * Absent from runs started on the webhooks queue itself (before deliveries moved): those pump
+   * on their own queue, as they always did.
+   */
+  pumpTaskQueue?: string;
 }
 
 /** How long an endpoint with nothing pending waits for more before its workflow ends. */
@@ -36,7 +42,8 @@ const laneStoppers: string[] = [
  * workflow waits on a timer, or for the sweep's word of new events. The workflow ends once the
  * endpoint is idle (the sweep starts it again) or stopped (gone, disabled). Temporal keeps the
  * pump alive: a worker that dies mid-run is noticed by the heartbeat and the run goes on
- * elsewhere. Runs on the webhooks task queue, with slots of its own: payments never wait for it.
+ * elsewhere. The workflow runs on the main queue (one set of workflow threads a process), its pump
+ * on the webhooks queue, with slots of its own: payments never wait for a slow receiver.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
   let told = false;
@@ -44,6 +51,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
     told = true;
   });
   const { pumpWebhooks } = proxyActivities<RelayerActivities>({
+    ...(input.pumpTaskQueue && { taskQueue: input.pumpTaskQueue }),
     // One batch of attempts takes at most the receiver's time: the heartbeat comes after each.
     heartbeatTimeout: input.attemptTimeoutMs + 10_000,
     startToCloseTimeout: '10m',

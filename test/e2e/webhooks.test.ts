@@ -10,6 +10,10 @@ import { registeredTestToken, type RegisteredTestToken } from '../support/test-t
 import { useTestWorld } from '../support/test-world';
 import type { WorkerProcess } from '../../dev/stack/worker-process';
 import { WebhookReceiver } from '../../dev/stack/webhook-receiver';
+import { temporal } from '@temporalio/proto';
+import { webhookWorkflowId } from '../../client/webhook-workflows';
+import { webhookTaskQueue } from '../../domain/task-queues';
+import type { webhookDelivery } from '../../workflows';
 
 /**
  * Standard Webhooks on every state change, from the outbox, delivered through Temporal: real
@@ -110,6 +114,23 @@ async function expectEveryChangeInOrder(receiver: WebhookReceiver, ids: string[]
   }
 }
 
+/** The worker processes polling `taskQueue`, for workflow tasks and for activities. */
+async function pollers(taskQueue: string) {
+  const count = async (taskQueueType: temporal.api.enums.v1.TaskQueueType) =>
+    (
+      await api.client.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue },
+        taskQueueType,
+      })
+    ).pollers.length;
+  const { TaskQueueType } = temporal.api.enums.v1;
+  return {
+    workflow: await count(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
+    activity: await count(TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
+  };
+}
+
 async function disable(endpointId: string) {
   await tenant.call('POST', `/v1/webhooks/endpoints/${endpointId}/disable`);
 }
@@ -135,6 +156,11 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
     expect(receiver.rejected).toEqual([]);
     // The same bytes signed on every attempt: each event arrived with a valid signature.
     expect(receiver.received.every((event) => event.verifiedWith[0])).toBe(true);
+    // The delivery workflow ran on the main queue: the webhooks queue had pump slots, no workflow
+    // threads (one set of them a process).
+    const delivery = await api.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).describe();
+    expect(delivery.taskQueue).toBe(api.taskQueue);
+    expect(await pollers(webhookTaskQueue(api.taskQueue))).toEqual({ workflow: 0, activity: 1 });
     await disable(endpoint.id);
   });
 
@@ -298,6 +324,40 @@ describe('webhooks through a worker killed with SIGKILL', () => {
       await disable(endpoint.id);
     },
   );
+});
+
+describe('a delivery run the previous release started on the webhooks queue', () => {
+  it('is served by a worker started while it runs: its endpoint gets every change, through that run', async () => {
+    const { receiver, endpoint } = await receiverWithEndpoint();
+    const webhooksQueue = webhookTaskQueue(api.taskQueue);
+    // As the release before started them: on the webhooks queue, pumping on its own queue.
+    const earlier = await api.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+      workflowId: webhookWorkflowId(endpoint.id),
+      taskQueue: webhooksQueue,
+      args: [
+        {
+          endpointId: endpoint.id,
+          retry: { initialMs: 1000, forHours: 1 },
+          concurrency: 8,
+          attemptTimeoutMs: 2000,
+        },
+      ],
+    });
+    const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: api.taskQueue, ...webhookEnv });
+    const ids = await pay(3);
+    await waitUntilEnded(suite.world(), ids, 60_000);
+    await expectEveryChangeInOrder(receiver, ids);
+    const run = await api.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).describe();
+    expect({ runId: run.runId, taskQueue: run.taskQueue }).toEqual({
+      runId: earlier.firstExecutionRunId,
+      taskQueue: webhooksQueue,
+    });
+    // Workers of earlier tests polled its activities too: only workflow threads count here.
+    expect((await pollers(webhooksQueue)).workflow).toBe(1);
+    worker!.signal('SIGTERM');
+    await worker!.exited;
+    await disable(endpoint.id);
+  });
 });
 
 describe('the dead-letter list', () => {
