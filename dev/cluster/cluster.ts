@@ -102,6 +102,13 @@ const stopGraceMs = 30_000;
 
 /** Anvil's block time in the cluster: a chain that mines on its own clock, as real ones do. */
 const blockTimeSeconds = 1;
+/**
+ * The first chain's finalized block 8 blocks behind its head (anvil's default, as in the compose
+ * file: 64), so the finality sweep has looked at every confirmed intent seconds after the
+ * traffic, not a minute, and the soak's idle window measures a fleet with nothing left to do.
+ * The second chain's finality is a depth in the chains file (10 blocks), whatever anvil says.
+ */
+const slotsInAnEpoch = 4;
 
 /**
  * docker-compose.yml's topology without containers: the Temporal server on PostgreSQL (SQL
@@ -138,7 +145,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     progress('starting anvil (a block a second), Redis, two RPC endpoints, the relayer database');
     const world = await startLocalWorld({
       temporalAddress: temporal.address,
-      anvil: { blockTimeSeconds },
+      anvil: { blockTimeSeconds, slotsInAnEpoch },
       wallets: options.wallets,
       proxy: true,
       redis: true,

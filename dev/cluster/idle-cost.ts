@@ -9,6 +9,12 @@ export interface IdleCost {
   processes: { name: string; pid: number; coreShare: number }[];
   rpcUnitsPerSecond: number;
   rpcCallsPerSecondByMethod: Record<string, number>;
+  /**
+   * Confirmed intents marked final during the window: work the intents left (the finality
+   * sweep reads each one's receipt once its block is final, a minute and more after it
+   * confirmed), not the fleet's idle cost — its CPU and reads are in the figures above.
+   */
+  finalizedInWindow: number;
 }
 
 /**
@@ -20,14 +26,17 @@ export async function measureIdleCost(
   processes: () => ClusterProcess[],
   callsSoFar: () => readonly (readonly { method: string }[])[],
   unitsOf: (method: string) => number,
+  finalizedBetween: (from: Date, to: Date) => Promise<number>,
   ms: number,
 ): Promise<IdleCost> {
+  const from = new Date();
   const cpuOf = (list: ClusterProcess[]) => new Map(list.map((p) => [p.pid(), treeCpuMs(p.pid())]));
   const before = cpuOf(processes());
   const callsBefore = callsSoFar().map((calls) => calls.length);
   await sleep(ms);
   const listed = processes();
   const after = cpuOf(listed);
+  const finalizedInWindow = await finalizedBetween(from, new Date());
   const calls = callsSoFar().flatMap((endpoint, i) => endpoint.slice(callsBefore[i] ?? 0));
   const perSecond = (count: number) => count / (ms / 1000);
   const byMethod: Record<string, number> = {};
@@ -46,5 +55,6 @@ export async function measureIdleCost(
     rpcCallsPerSecondByMethod: Object.fromEntries(
       Object.entries(byMethod).map(([method, count]) => [method, perSecond(count)]),
     ),
+    finalizedInWindow,
   };
 }

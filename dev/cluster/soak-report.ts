@@ -405,7 +405,10 @@ export async function writeSoakReport(
   const idleCalls = Object.entries(idle.rpcCallsPerSecondByMethod)
     .map(([method, perSecond]) => `${method} ${perSecond.toFixed(2)}/s`)
     .join(', ');
-  const idleRpc = `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'})`;
+  const idleRpc =
+    `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'}); ` +
+    `${idle.finalizedInWindow} intents marked final meanwhile (the finality sweep reads each one's receipt: ` +
+    `work the intents left, in the figures above)`;
   const t = figures.traffic;
   const o = figures.options;
   const summary = [

@@ -289,13 +289,16 @@ async function soak(
   const accepted = await acceptedIntentIds(cluster, traffic, unpayable.id);
   clearInterval(progress);
   await sampler.stop();
-  // Work that outlives the intents (webhook deliveries, evictions, the review's lane) ends first.
+  // Work that outlives the intents ends first: the finality sweep's look at each confirmed one
+  // once its block is final, then webhook deliveries, evictions, the review's lane.
+  await waitUntilFinal(cluster, step);
   await sleep(quietMs);
   step(`idle: ${idleMs / 1000} s with no intents, measuring what the fleet costs`);
   const idle = await measureIdleCost(
     () => cluster.processes(),
     () => cluster.proxies.map((proxy) => proxy.calls),
     (method) => weightOf(units, method),
+    (from, to) => finalizedBetween(cluster, from, to),
     idleMs,
   );
 
@@ -382,6 +385,39 @@ async function endedCount(cluster: Cluster): Promise<number> {
     .selectFrom('intents')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('status', 'in', [...terminalStatuses])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Waits (3 min at most) until every confirmed intent is marked final. */
+async function waitUntilFinal(cluster: Cluster, step: (m: string) => void): Promise<void> {
+  const deadline = Date.now() + 3 * 60_000;
+  for (;;) {
+    const row = await cluster.world.database.kysely
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status', '=', 'confirmed')
+      .where('finalized_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const waiting = Number(row.count);
+    if (waiting === 0) return;
+    if (Date.now() > deadline) {
+      step(
+        `${waiting} confirmed intents not yet final after 3 min: the idle window has their looks`,
+      );
+      return;
+    }
+    await sleep(2000);
+  }
+}
+
+/** Intents marked final between `from` and `to`. */
+async function finalizedBetween(cluster: Cluster, from: Date, to: Date): Promise<number> {
+  const row = await cluster.world.database.kysely
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('finalized_at', '>=', from.toISOString())
+    .where('finalized_at', '<=', to.toISOString())
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
