@@ -1,4 +1,9 @@
-import { type NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import {
+  type ActivityInterceptorsFactory,
+  type NativeConnection,
+  Runtime,
+  Worker,
+} from '@temporalio/worker';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue, webhookTaskQueue } from '../domain/task-queues';
 import { Registry } from 'prom-client';
@@ -37,6 +42,8 @@ export interface RelayerWorkerOptions {
    * any, this process (if it delivers) serves their workflow tasks too.
    */
   countEarlierWebhookRuns?: () => Promise<number>;
+  /** Told whenever a step (any activity of this process) ends, however it ended. */
+  onStepEnded?: () => void;
   /** Spans for workflows and steps (OTEL_EXPORTER_OTLP_ENDPOINT); none: not a line of it runs. */
   tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
 }
@@ -71,6 +78,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       typedFailures(expected),
       stats.interceptor,
       ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
+      ...(options.onStepEnded ? [stepEnds(options.onStepEnded)] : []),
     ],
     ...(workflowModules && { workflowModules }),
   };
@@ -173,6 +181,20 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
     },
   };
 }
+
+const stepEnds =
+  (onEnded: () => void): ActivityInterceptorsFactory =>
+  () => ({
+    inbound: {
+      async execute(input, next) {
+        try {
+          return await next(input);
+        } finally {
+          onEnded();
+        }
+      },
+    },
+  });
 
 function stop(worker: Worker): void {
   if (worker.getState() === 'RUNNING') worker.shutdown();

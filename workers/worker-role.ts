@@ -7,7 +7,7 @@ import {
   ensureOrphanSweepSchedule,
   ensureTopUpSweepSchedule,
 } from '../client/sweep-schedules';
-import { startWebhookDispatch } from './webhook-dispatch';
+import { startWebhookDispatch, type WebhookDispatch } from './webhook-dispatch';
 import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { registerWallet } from '../store/wallet-nonces';
@@ -97,22 +97,25 @@ export async function startWorkerRole({
     ...(config.webhookSecretsKey && {
       webhookSlots: config.webhookPoolWidth,
       countEarlierWebhookRuns: () => countDeliveryRunsOnWebhookQueue(client, config.taskQueue),
+      // Steps store the events: the outbox's sweep follows them rather than polling an idle fleet.
+      onStepEnded: () => webhookDispatch?.nudge(),
     }),
     ...(tracing && { tracing }),
   });
-  const webhookDispatch =
-    config.webhookSecretsKey &&
-    startWebhookDispatch({
-      database,
-      client,
-      taskQueue: config.taskQueue,
-      everyMs: config.webhookDispatchMs,
-      delivery: {
-        retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
-        concurrency: config.webhookConcurrency,
-        attemptTimeoutMs: config.webhookTimeoutMs,
-      },
-    });
+  const webhookDispatch: WebhookDispatch | undefined =
+    config.webhookSecretsKey === undefined
+      ? undefined
+      : startWebhookDispatch({
+          database,
+          client,
+          taskQueue: config.taskQueue,
+          everyMs: config.webhookDispatchMs,
+          delivery: {
+            retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
+            concurrency: config.webhookConcurrency,
+            attemptTimeoutMs: config.webhookTimeoutMs,
+          },
+        });
   if (config.orphanSweepMs > 0) {
     await ensureOrphanSweepSchedule(client, {
       taskQueue: config.taskQueue,

@@ -57,7 +57,7 @@ export const webhooksSettings = {
   webhookDispatchMs: setting({
     env: 'WEBHOOK_DISPATCH_MS',
     fallback: '500',
-    doc: "How often a worker's sweep hands new events in the outbox to their delivery workflows",
+    doc: "How soon a worker's sweep hands the events its steps stored to their delivery workflows (at most that often while steps end; with none, the gap doubles up to 5 s: events stored elsewhere, e.g. a redelivery through the API, wait that long)",
     parse: integer(50, 60_000),
   }),
   webhookPoolWidth: setting({
