@@ -133,30 +133,32 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
         }),
   ]);
   const { countEarlierWebhookRuns } = options;
-  const serveEarlierRuns = (countRunning: () => Promise<number>) =>
-    serveEarlierWebhookRuns({
-      countRunning,
-      createWorker: () =>
-        Worker.create({
-          interceptors,
-          connection,
-          namespace,
-          taskQueue: webhookTaskQueue(taskQueue),
-          ...workflowParts,
-          shutdownGraceTime: options.drainTimeoutMs,
-        }),
-      onWorkerFailed: (error) =>
-        Runtime.instance().logger.error('The worker of earlier webhook runs failed', { error }),
-    });
+  const earlierRuns =
+    webhooks && countEarlierWebhookRuns
+      ? {
+          countRunning: countEarlierWebhookRuns,
+          createWorker: () =>
+            Worker.create({
+              interceptors,
+              connection,
+              namespace,
+              taskQueue: webhookTaskQueue(taskQueue),
+              ...workflowParts,
+              shutdownGraceTime: options.drainTimeoutMs,
+            }),
+          onWorkerFailed: (error: unknown) =>
+            Runtime.instance().logger.error('The worker of earlier webhook runs failed', { error }),
+        }
+      : undefined;
   let runs:
-    { pool: Promise<void>; all: Promise<void>; earlier?: Promise<EarlierWebhookRuns> } | undefined;
+    | { pool: Promise<void>; all: Promise<void>; earlier: Promise<EarlierWebhookRuns> | undefined }
+    | undefined;
   const start = () => {
     const poolRun = pool.run();
-    const earlier =
-      webhooks && countEarlierWebhookRuns ? serveEarlierRuns(countEarlierWebhookRuns) : undefined;
+    const earlier = earlierRuns && serveEarlierWebhookRuns(earlierRuns);
     return {
       pool: poolRun,
-      ...(earlier && { earlier }),
+      earlier,
       all: Promise.all([poolRun, throttle.run(), releases.run(), webhooks?.run(), earlier]).then(
         () => undefined,
       ),

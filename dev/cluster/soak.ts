@@ -390,26 +390,21 @@ async function endedCount(cluster: Cluster): Promise<number> {
 }
 
 /** Waits (3 min at most) until every confirmed intent is marked final. */
-async function waitUntilFinal(cluster: Cluster, step: (m: string) => void): Promise<void> {
-  const deadline = Date.now() + 3 * 60_000;
-  for (;;) {
-    const row = await cluster.world.database.kysely
-      .selectFrom('intents')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('status', '=', 'confirmed')
-      .where('finalized_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    const waiting = Number(row.count);
-    if (waiting === 0) return;
-    if (Date.now() > deadline) {
-      step(
-        `${waiting} confirmed intents not yet final after 3 min: the idle window has their looks`,
-      );
-      return;
-    }
-    await sleep(2000);
-  }
-}
+const waitUntilFinal = (cluster: Cluster, step: (m: string) => void): Promise<number> =>
+  waitUntilNone(
+    async () => {
+      const row = await cluster.world.database.kysely
+        .selectFrom('intents')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'confirmed')
+        .where('finalized_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    { minutes: 3, everyMs: 2000 },
+    (left) =>
+      step(`${left} confirmed intents not yet final after 3 min: the idle window has their looks`),
+  );
 
 /** Intents marked final between `from` and `to`. */
 async function finalizedBetween(cluster: Cluster, from: Date, to: Date): Promise<number> {
@@ -439,15 +434,28 @@ async function openWork(cluster: Cluster): Promise<number> {
 }
 
 /** Waits (15 min at most) until nothing is open; resolves with how much still is. */
-async function waitUntilEnded(cluster: Cluster, step: (m: string) => void): Promise<number> {
-  const deadline = Date.now() + 15 * 60_000;
+const waitUntilEnded = (cluster: Cluster, step: (m: string) => void): Promise<number> =>
+  waitUntilNone(
+    () => openWork(cluster),
+    { minutes: 15, everyMs: 5000 },
+    (left) => step(`${left} intents and batches still open after 15 min: the report says so`),
+  );
+
+/** Asks `count` every `everyMs` until it is 0 or `minutes` have passed; resolves with the last. */
+async function waitUntilNone(
+  count: () => Promise<number>,
+  { minutes, everyMs }: { minutes: number; everyMs: number },
+  onTimeout: (left: number) => void,
+): Promise<number> {
+  const deadline = Date.now() + minutes * 60_000;
   for (;;) {
-    const open = await openWork(cluster);
-    if (open === 0 || Date.now() > deadline) {
-      if (open > 0) step(`${open} intents and batches still open after 15 min: the report says so`);
-      return open;
+    const left = await count();
+    if (left === 0) return 0;
+    if (Date.now() > deadline) {
+      onTimeout(left);
+      return left;
     }
-    await sleep(5000);
+    await sleep(everyMs);
   }
 }
 

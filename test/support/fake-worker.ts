@@ -1,4 +1,7 @@
+import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import type { paymentIntentV2 } from '../../workflows';
 import type { RelayerActivities } from '../../activities';
 import { createRelayerWorker, type RelayerWorkerOptions } from '../../workers/relayer-worker';
 
@@ -25,3 +28,11 @@ export async function runFakeWorker(
   });
   return { worker, running: worker.run() };
 }
+
+/** An intent's workflow for a fake worker: `intentId` only, under a workflow id of its own. */
+export const startFakedIntent = (client: Client, taskQueue: string, intentId: string) =>
+  client.workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
+    taskQueue,
+    workflowId: `intent-${randomUUID()}`,
+    args: [{ intentId }],
+  });

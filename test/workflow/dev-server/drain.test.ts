@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
-import type { paymentIntentV2 } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
 import { useDevServerClient } from '../../support/dev-server-client';
-import { runFakeWorker } from '../../support/fake-worker';
+import { runFakeWorker, startFakedIntent } from '../../support/fake-worker';
 
 /**
  * On the dev server: the next worker must get the workflow's task once the drained worker is
@@ -31,13 +30,7 @@ describe('a drain with a local step in flight (dev server, activities faked)', (
       runFakeWorker(devServer.connection(), taskQueue, activities, { drainTimeoutMs: 10_000 });
 
     const first = await startWorker();
-    const handle = await devServer
-      .client()
-      .workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
-        taskQueue,
-        workflowId: `intent-${randomUUID()}`,
-        args: [{ intentId: 'pi_drained' }],
-      });
+    const handle = await startFakedIntent(devServer.client(), taskQueue, 'pi_drained');
     try {
       await holding;
       await first.worker.shutdown();

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
 import { waitFor } from '../../../dev/stack/wait-for';
-import type { paymentIntentV2 } from '../../../workflows';
 import { fakeActivities } from '../../support/fake-activities';
 import { useDevServerClient } from '../../support/dev-server-client';
-import { runFakeWorker } from '../../support/fake-worker';
+import { runFakeWorker, startFakedIntent } from '../../support/fake-worker';
 
 /**
  * On the dev server: a workflow task that keeps failing holds the time-skipping server's clock,
@@ -22,13 +21,7 @@ describe('paymentIntent workflow and a bug (dev server, activities faked)', () =
     });
     const { worker, running } = await runFakeWorker(devServer.connection(), taskQueue, activities);
     try {
-      const handle = await devServer
-        .client()
-        .workflow.start<typeof paymentIntentV2>('paymentIntentV2', {
-          taskQueue,
-          workflowId: `intent-${randomUUID()}`,
-          args: [{ intentId: 'pi_bug' }],
-        });
+      const handle = await startFakedIntent(devServer.client(), taskQueue, 'pi_bug');
       await waitFor(
         async () =>
           ((await handle.fetchHistory()).events ?? []).some(
