@@ -42,7 +42,7 @@ export interface RelayerWorkerOptions {
    * any, this process (if it delivers) serves their workflow tasks too.
    */
   countEarlierWebhookRuns?: () => Promise<number>;
-  /** Told whenever a step (any activity of this process) ends, however it ended. */
+  /** Told whenever a step (an activity of the main queue's pool) ends, however it ended. */
   onStepEnded?: () => void;
   /** Spans for workflows and steps (OTEL_EXPORTER_OTLP_ENDPOINT); none: not a line of it runs. */
   tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
@@ -78,14 +78,18 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       typedFailures(expected),
       stats.interceptor,
       ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
-      ...(options.onStepEnded ? [stepEnds(options.onStepEnded)] : []),
     ],
     ...(workflowModules && { workflowModules }),
   };
+  // Only the pool's activities are steps (they store the events); a permit wait, a release for
+  // another process or a webhook pump ending tells nothing new.
+  const poolInterceptors = options.onStepEnded
+    ? { ...interceptors, activity: [...interceptors.activity, stepEnds(options.onStepEnded)] }
+    : interceptors;
   const workflowParts = { ...workflowBundle, ...(tracing && { sinks: tracing.sinks }) };
   const [pool, throttle, releases, webhooks] = await Promise.all([
     Worker.create({
-      interceptors,
+      interceptors: poolInterceptors,
       connection,
       namespace,
       taskQueue,

@@ -379,58 +379,54 @@ async function acceptedIntentIds(cluster: Cluster, traffic: SoakTraffic, unpayab
   return ids;
 }
 
-/** Intents that have ended. */
-async function endedCount(cluster: Cluster): Promise<number> {
-  const row = await cluster.world.database.kysely
+const intentCount = (cluster: Cluster) =>
+  cluster.world.database.kysely
     .selectFrom('intents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', 'in', [...terminalStatuses])
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .select((eb) => eb.fn.countAll<number>().as('count'));
+
+/** How many intents the query's conditions keep. */
+async function countIntents(
+  cluster: Cluster,
+  where: (query: ReturnType<typeof intentCount>) => ReturnType<typeof intentCount>,
+): Promise<number> {
+  return Number((await where(intentCount(cluster)).executeTakeFirstOrThrow()).count);
 }
+
+/** Intents that have ended. */
+const endedCount = (cluster: Cluster) =>
+  countIntents(cluster, (query) => query.where('status', 'in', [...terminalStatuses]));
 
 /** Waits (3 min at most) until every confirmed intent is marked final. */
 const waitUntilFinal = (cluster: Cluster, step: (m: string) => void): Promise<number> =>
   waitUntilNone(
-    async () => {
-      const row = await cluster.world.database.kysely
-        .selectFrom('intents')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'confirmed')
-        .where('finalized_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
+    () =>
+      countIntents(cluster, (query) =>
+        query.where('status', '=', 'confirmed').where('finalized_at', 'is', null),
+      ),
     { minutes: 3, everyMs: 2000 },
     (left) =>
       step(`${left} confirmed intents not yet final after 3 min: the idle window has their looks`),
   );
 
 /** Intents marked final between `from` and `to`. */
-async function finalizedBetween(cluster: Cluster, from: Date, to: Date): Promise<number> {
-  const row = await cluster.world.database.kysely
-    .selectFrom('intents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('finalized_at', '>=', from.toISOString())
-    .where('finalized_at', '<=', to.toISOString())
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+const finalizedBetween = (cluster: Cluster, from: Date, to: Date) =>
+  countIntents(cluster, (query) =>
+    query
+      .where('finalized_at', '>=', from.toISOString())
+      .where('finalized_at', '<=', to.toISOString()),
+  );
 
 /** Intents still open, and batches still running (their items not all started). */
 async function openWork(cluster: Cluster): Promise<number> {
-  const db = cluster.world.database.kysely;
-  const intents = await db
-    .selectFrom('intents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', 'not in', [...terminalStatuses])
-    .executeTakeFirstOrThrow();
-  const batches = await db
+  const intents = await countIntents(cluster, (query) =>
+    query.where('status', 'not in', [...terminalStatuses]),
+  );
+  const batches = await cluster.world.database.kysely
     .selectFrom('batches')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('status', '=', 'running')
     .executeTakeFirstOrThrow();
-  return Number(intents.count) + Number(batches.count);
+  return intents + Number(batches.count);
 }
 
 /** Waits (15 min at most) until nothing is open; resolves with how much still is. */
