@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
@@ -11,6 +10,7 @@ import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-
 import { relayerProgram } from '../../cli/program';
 import { databaseSnapshot } from '../support/api';
 import { useTestWorld } from '../support/test-world';
+import { scratchDir } from '../support/scratch-dir';
 
 const suite = useTestWorld();
 let relayer: RelayerProcess;
@@ -461,7 +461,7 @@ describe('the relayer CLI', () => {
   });
 
   it('refuses to create a database: a DATABASE_URL with no relayer behind it is named, nothing made', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-nodb-'));
+    const dir = scratchDir('cli-nodb');
     const missing = join(dir, 'relayer.sqlite');
     const refused = await relayerCli(['keys', 'list'], { DATABASE_URL: `sqlite:${missing}` });
     expect(refused).toMatchObject({
@@ -549,7 +549,7 @@ describe('the relayer CLI', () => {
       (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
     ) as { apiKey: string };
     const env = { RELAYER_API_KEY: apiKey };
-    const dir = mkdtempSync(join(tmpdir(), 'cli-batch-'));
+    const dir = scratchDir('cli-batch');
     const recipients = world.wallets.concat(world.wallets);
     const good = recipients.map((to, i) => `${to},${world.wallets[0]},0.00${i + 1}`);
     const csv = (lines: string[]) => ['to,from,amount_eth', ...lines].join('\n');
@@ -615,7 +615,7 @@ describe('the relayer CLI', () => {
     const { apiKey } = JSON.parse(
       (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
     ) as { apiKey: string };
-    const dir = mkdtempSync(join(tmpdir(), 'cli-tty-'));
+    const dir = scratchDir('cli-tty');
     const rows = world.wallets.map((to, i) => `${to},${world.wallets[0]},0.00${i + 1}`);
     writeFileSync(join(dir, 'pay.csv'), ['to,from,amount_eth', ...rows].join('\n'));
     const screen = await relayerCliInTerminal(

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBatchFile } from '../../cli/batch-file';
 import { CliFailure } from '../../cli/exit-codes';
+import { scratchDir } from '../support/scratch-dir';
 
-const dir = mkdtempSync(join(tmpdir(), 'batch-file-'));
+const dir = scratchDir('batch-file');
 const file = (name: string, content: string) => {
   const path = join(dir, name);
   writeFileSync(path, content);

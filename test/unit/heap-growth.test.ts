@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heapGrowth } from '../../dev/cluster/heap-growth';
+import { scratchDir } from '../support/scratch-dir';
 
 interface FakeNode {
   type: 'synthetic' | 'object' | 'string';
@@ -56,7 +56,7 @@ function snapshotFile(dir: string, file: string, nodes: FakeNode[]): string {
 
 describe('heap growth between two snapshots of one process', () => {
   it('sums the objects only the later one holds by constructor, with what keeps one alive', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'heap-growth-'));
+    const dir = scratchDir('heap-growth');
     const root = (edges: FakeNode['edges']): FakeNode => ({
       type: 'synthetic',
       name: '(root)',

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../workers/config/load';
 import { problemsOf } from '../support/config-problems';
+import { scratchDir } from '../support/scratch-dir';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const keyAddress = privateKeyToAccount(key).address;
@@ -27,7 +27,7 @@ describe('where the wallets’ keys are', () => {
   });
 
   it('takes local keys from a file too, one per line', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'keys-')), 'keys');
+    const file = join(scratchDir('keys'), 'keys');
     writeFileSync(file, `# the hot wallet\n${key}\n\n`);
     expect(loadConfig({ HOT_WALLET_KEYS_FILE: file }).hotWalletKeysFile).toEqual([key]);
     const [problem] = problemsOf({ HOT_WALLET_KEYS_FILE: join(file, 'missing') });
