@@ -1,3 +1,5 @@
+import { countsBetween } from './sdk-task-counts';
+
 /**
  * The Temporal server's persistence requests by operation (`persistence_requests` and, for
  * visibility, `visibility_persistence_requests`, summed over their other labels), read from its
@@ -23,12 +25,9 @@ export function requestsPerIntent(
   intents: number,
 ): Record<string, number> {
   return Object.fromEntries(
-    [...after]
-      .map(
-        ([operation, count]) =>
-          [operation, (count - (before.get(operation) ?? 0)) / intents] as const,
-      )
-      .filter(([, perIntent]) => perIntent > 0)
-      .sort((a, b) => b[1] - a[1]),
+    Object.entries(countsBetween(before, after)).map(([operation, count]) => [
+      operation,
+      count / intents,
+    ]),
   );
 }

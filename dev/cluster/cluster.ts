@@ -38,6 +38,8 @@ export interface ClusterProcess {
   pid(): number;
   /** A relayer process's Prometheus page (its heap, among the rest). */
   metricsUrl?: string;
+  /** A relayer process's Temporal SDK Prometheus page (the tasks it ran). */
+  sdkMetricsUrl?: string;
 }
 
 export interface ProcessCrash {
@@ -219,9 +221,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       );
 
     const workers: (WorkerProcess | undefined)[] = Array.from({ length: options.workers });
-    const metricsUrls = new WeakMap<WorkerProcess, string>();
-    const metricsUrlOf = (env: Record<string, string>) =>
-      `http://127.0.0.1:${env.METRICS_PORT}/metrics`;
+    const metricsUrlsOf = (env: Record<string, string>) => ({
+      metricsUrl: `http://127.0.0.1:${env.METRICS_PORT}/metrics`,
+      sdkMetricsUrl: `http://127.0.0.1:${env.TEMPORAL_METRICS_PORT}/metrics`,
+    });
+    const metricsUrls = new WeakMap<WorkerProcess, ReturnType<typeof metricsUrlsOf>>();
     const crashes: ProcessCrash[] = [];
     let stopping = false;
     const asked = new WeakSet<WorkerProcess>();
@@ -262,7 +266,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         { outputTail },
       );
       workers[index] = worker;
-      metricsUrls.set(worker, metricsUrlOf(env));
+      metricsUrls.set(worker, metricsUrlsOf(env));
       supervise(`worker ${index + 1}`, worker, async () => {
         workers[index] = undefined;
         await startWorker(index);
@@ -322,12 +326,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
                 {
                   name: `worker ${index + 1}`,
                   pid: () => worker.child.pid!,
-                  metricsUrl: metricsUrls.get(worker),
+                  ...metricsUrls.get(worker),
                 },
               ]
             : [],
         ),
-        { name: 'api', pid: () => api.child.pid!, metricsUrl: metricsUrlOf(apiEnv) },
+        { name: 'api', pid: () => api.child.pid!, ...metricsUrlsOf(apiEnv) },
         { name: 'temporal server', pid: () => temporal.pid() },
         { name: 'temporal web ui', pid: () => ui.pid() },
         { name: 'jaeger', pid: () => jaeger.pid() },

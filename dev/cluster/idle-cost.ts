@@ -1,12 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { treeCpuMs } from '../bench/process-usage';
+import { countsBetween, sdkTaskCounts } from '../bench/sdk-task-counts';
 import type { ClusterProcess } from './cluster';
 
 /** What the fleet costs with no intents to run: CPU per process and RPC units a second. */
 export interface IdleCost {
   seconds: number;
   /** Share of one core, per process (with its children, e.g. PostgreSQL's backends). */
-  processes: { name: string; pid: number; coreShare: number }[];
+  processes: {
+    name: string;
+    pid: number;
+    coreShare: number;
+    /** What a relayer process ran meanwhile: Temporal tasks by type, cache misses (sdk-task-counts). */
+    tasks?: Record<string, number>;
+  }[];
   rpcUnitsPerSecond: number;
   rpcCallsPerSecondByMethod: Record<string, number>;
   /**
@@ -32,10 +39,12 @@ export async function measureIdleCost(
   const from = new Date();
   const cpuOf = (list: ClusterProcess[]) => new Map(list.map((p) => [p.pid(), treeCpuMs(p.pid())]));
   const before = cpuOf(processes());
+  const tasksBefore = await tasksOf(processes());
   const callsBefore = callsSoFar().map((calls) => calls.length);
   await sleep(ms);
   const listed = processes();
   const after = cpuOf(listed);
+  const tasksAfter = await tasksOf(listed);
   const finalizedInWindow = await finalizedBetween(from, new Date());
   const calls = callsSoFar().flatMap((endpoint, i) => endpoint.slice(callsBefore[i] ?? 0));
   const perSecond = (count: number) => count / (ms / 1000);
@@ -47,9 +56,18 @@ export async function measureIdleCost(
     processes: listed.flatMap((p) => {
       const from = before.get(p.pid());
       const to = after.get(p.pid());
+      const tasksFrom = tasksBefore.get(p.pid());
+      const tasksTo = tasksAfter.get(p.pid());
       return from === undefined || to === undefined
         ? []
-        : [{ name: p.name, pid: p.pid(), coreShare: (to - from) / ms }];
+        : [
+            {
+              name: p.name,
+              pid: p.pid(),
+              coreShare: (to - from) / ms,
+              ...(tasksFrom && tasksTo && { tasks: countsBetween(tasksFrom, tasksTo) }),
+            },
+          ];
     }),
     rpcUnitsPerSecond: perSecond(calls.reduce((sum, call) => sum + unitsOf(call.method), 0)),
     rpcCallsPerSecondByMethod: Object.fromEntries(
@@ -57,4 +75,14 @@ export async function measureIdleCost(
     ),
     finalizedInWindow,
   };
+}
+
+/** The SDK's task counts of every process that has a page for them, by pid. */
+async function tasksOf(list: ClusterProcess[]): Promise<Map<number, Map<string, number>>> {
+  const read = await Promise.all(
+    list.map(async (p) =>
+      p.sdkMetricsUrl ? ([p.pid(), await sdkTaskCounts(p.sdkMetricsUrl)] as const) : undefined,
+    ),
+  );
+  return new Map(read.filter((entry) => entry !== undefined));
 }

@@ -398,14 +398,31 @@ export async function writeSoakReport(
   }
   const idle = figures.idle;
   const idleTable = table(
-    [`idle for ${idle.seconds} s: process`, 'pid', '% of a core'],
-    ['left', 'right', 'right'],
+    [
+      `idle for ${idle.seconds} s: process`,
+      'pid',
+      '% of a core',
+      'Temporal tasks it ran meanwhile',
+    ],
+    ['left', 'right', 'right', 'left'],
   );
-  for (const p of idle.processes) idleTable.push([p.name, p.pid, (p.coreShare * 100).toFixed(2)]);
+  for (const p of idle.processes) {
+    const tasks = p.tasks && Object.entries(p.tasks).map(([kind, count]) => `${kind} ${count}`);
+    idleTable.push([
+      p.name,
+      p.pid,
+      (p.coreShare * 100).toFixed(2),
+      tasks === undefined ? '' : tasks.join(', ') || 'none',
+    ]);
+  }
   const idleCalls = Object.entries(idle.rpcCallsPerSecondByMethod)
     .map(([method, perSecond]) => `${method} ${perSecond.toFixed(2)}/s`)
     .join(', ');
+  const idleWorkers = idle.processes.filter((p) => p.name.startsWith('worker'));
+  const workersMean =
+    idleWorkers.reduce((sum, p) => sum + p.coreShare, 0) / Math.max(1, idleWorkers.length);
   const idleRpc =
+    `idle workers: ${(workersMean * 100).toFixed(2)}% of a core on average (the fleet's sweeps run on whichever polls first); ` +
     `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'}); ` +
     `${idle.finalizedInWindow} intents marked final meanwhile (the finality sweep reads each one's receipt: ` +
     `work the intents left, in the figures above)`;
