@@ -77,11 +77,19 @@ export async function measureIdleCost(
   };
 }
 
-/** The SDK's task counts of every process that has a page for them, by pid. */
+/**
+ * The SDK's task counts of every process that has a page for them, by pid; one that does not
+ * answer is left out (its row shows its CPU alone).
+ */
 async function tasksOf(list: ClusterProcess[]): Promise<Map<number, Map<string, number>>> {
   const read = await Promise.all(
-    list.map(async (p) =>
-      p.sdkMetricsUrl ? ([p.pid(), await sdkTaskCounts(p.sdkMetricsUrl)] as const) : undefined,
+    list.map((p) =>
+      p.sdkMetricsUrl
+        ? sdkTaskCounts(p.sdkMetricsUrl).then(
+            (counts) => [p.pid(), counts] as const,
+            () => undefined,
+          )
+        : undefined,
     ),
   );
   return new Map(read.filter((entry) => entry !== undefined));
