@@ -36,7 +36,7 @@ const raceWindowMs = 1000;
  * How often a clustered limiter beats: each beat frees dead holders' permits whose expiration
  * passed (PERMIT_TTL_MS) and tells the waiters, as every permit check and job does first. So a
  * waiter in line sees a dead holder's permit up to a beat after it expired. Bottleneck's own
- * default; a beat every 500 ms cost an idle worker 0.45% of a core (docs/benchmark.md).
+ * default; a beat every 500 ms cost an idle worker about 0.5% of a core (docs/benchmark.md).
  */
 export const limiterBeatMs = 5000;
 
