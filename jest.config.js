@@ -24,21 +24,41 @@ const postgresSuites = [
   'integration/api',
   'integration/api-scopes',
   'integration/batch',
-  'integration/chain-robustness',
   'integration/finality',
   'integration/migrations',
   'integration/review',
-  'integration/review-queue',
   'integration/submit-intent',
   'integration/approvals',
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',
   'e2e/fifty-intents',
+];
+
+/**
+ * Suites whose PostgreSQL run proves again what their SQLite run and the store suites above prove
+ * (crash recovery, chain timeouts, sweeps): `npm run test:deep` runs them on PostgreSQL, not
+ * `npm test`.
+ */
+const deepPostgresSuites = [
+  'integration/chain-robustness',
+  'integration/review-queue',
   'e2e/kill-worker',
   'e2e/top-ups',
   'faults/activity-panics',
 ];
+
+/** A project of `suites` on a real PostgreSQL server (one database per file). */
+const onPostgres = (name, suites) =>
+  project(name, {
+    testMatch: suites.map((suite) => `<rootDir>/test/${suite}.test.ts`),
+    setupFiles: [
+      '<rootDir>/test/support/quiet-runtime.ts',
+      '<rootDir>/test/support/on-postgres.ts',
+    ],
+    globalSetup: '<rootDir>/test/support/start-postgres-project.ts',
+    globalTeardown: '<rootDir>/test/support/stop-postgres-project.ts',
+  });
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -84,14 +104,7 @@ module.exports = {
     // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
     project('browser'),
     // The suites that touch the store, again on a real PostgreSQL server (one database per file).
-    project('postgres', {
-      testMatch: postgresSuites.map((suite) => `<rootDir>/test/${suite}.test.ts`),
-      setupFiles: [
-        '<rootDir>/test/support/quiet-runtime.ts',
-        '<rootDir>/test/support/on-postgres.ts',
-      ],
-      globalSetup: '<rootDir>/test/support/start-postgres-project.ts',
-      globalTeardown: '<rootDir>/test/support/stop-postgres-project.ts',
-    }),
+    onPostgres('postgres', postgresSuites),
+    onPostgres('postgres-deep', deepPostgresSuites),
   ],
 };

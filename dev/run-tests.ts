@@ -5,8 +5,8 @@ import { table } from '../cli/table';
 import { listProcesses } from './stack/children';
 
 /**
- * `npm test`: every project but the deep one in one jest run (jest.config.js orders the files);
- * `npm run test:deep` (`-- --selectProjects deep`) and `npm test -- <jest args>` run jest with
+ * `npm test`: every project but the deep ones in one jest run (jest.config.js orders the files);
+ * `npm run test:deep` (`-- --selectProjects deep postgres-deep`) and `npm test -- <jest args>` run jest with
  * those arguments instead. The jest run gets a process group of its own, so whatever it started
  * can be found afterwards: a process still alive then is a teardown that did not happen — it is
  * killed, named, and the run fails. The run ends with its ten slowest files.

@@ -102,6 +102,8 @@ const walletTurnsPatch = 'wallet-turns';
  * marker a batch, not one an item.
  */
 const intentV2ChildrenPatch = 'intent-v2-children';
+/** Recorded where a stop found with nothing running skips the pending items; older runs left them. */
+const stopWithNothingRunningPatch = 'stop-with-nothing-running';
 
 /**
  * A batch of payouts: every item becomes a paymentIntentV2 child workflow, at most `concurrency` at
@@ -259,7 +261,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
       wakeUp = false;
       if (stopping() && !stopHandled) await stop();
       const backoffMs = await startWhatFits();
-      if (running.size === 0 && (stopping() || allStarted() || runIsFull())) return;
+      if (running.size === 0 && (stopping() || allStarted() || runIsFull())) {
+        // Stopped by an item refused at admission, with nothing running: skip the rest too.
+        if (stopping() && !stopHandled && patched(stopWithNothingRunningPatch)) await stop();
+        return;
+      }
       if (backoffMs === undefined) await condition(somethingChanged);
       else await condition(somethingChanged, backoffMs);
     }

@@ -139,6 +139,7 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
       .where('id', '=', intent.id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
+    expect(row.reason_code).toBe('signer_mismatch');
     expect(row.reason).toMatch(
       /^SignerMismatch: the signer of .* \(kms:alias\/hot-2\) does not sign for it as asked/,
     );
@@ -194,7 +195,7 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
       .selectAll()
       .where('id', '=', submitted!.intent.id)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'failed', tx_hash: null });
+    expect(row).toMatchObject({ status: 'failed', tx_hash: null, reason_code: 'signer_refused' });
     expect(row.reason).toMatch(
       /^SignerRefused: the signer of .* \(kms:alias\/hot-1\) refuses to sign: DisabledException/,
     );

@@ -172,6 +172,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
       const before = await heldIn('TFALSE');
       const { intent } = await pay('TFALSE', '1');
       expect(intent.status).toBe('failed');
+      expect(intent.reasonCode).toBe('token_transfer_refused');
       expect(intent.reason).toMatch(/^TokenTransferRefused: .*returns false/);
       expect(intent.txHash).toBeNull();
       expect(await listAttempts(world.database.kysely, intent.id)).toEqual([]);
@@ -211,6 +212,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
       await world.testClient.mine({ blocks: 1 });
       const intent = await ended(body.id);
       expect(intent.status).toBe('failed');
+      expect(intent.reasonCode).toBe('token_moved_nothing');
       expect(intent.reason).toMatch(/^TokenMovedNothing: /);
       expect(await token.balanceOf(to)).toBe(0n);
       const receipt = await world.testClient.getTransactionReceipt({ hash: intent.txHash as Hex });
@@ -237,6 +239,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   it('the same token not registered as one: the shortfall waits in review, its hold kept', async () => {
     const { to, intent } = await pay('TFEE.unflagged', '100');
     expect(intent.status).toBe('needs_review');
+    expect(intent.reasonCode).toBe('token_shortfall');
     expect(intent.reason).toMatch(/^TokenShortfall: .* \(1000000000000000000 short\)/);
     expect(await tokens['TFEE.unflagged']!.balanceOf(to)).toBe(parseEther('99'));
     expect((await heldIn('TFEE.unflagged')).held).toBe(parseEther('100'));
@@ -263,6 +266,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
     try {
       const { intent } = await pay('TBLOCK', '5');
       expect(intent.status).toBe('failed');
+      expect(intent.reasonCode).toBe('token_transfer_refused');
       expect(intent.reason).toMatch(/^TokenTransferRefused: .*it reverts: Pausable: paused$/);
     } finally {
       await token.write('setPaused', [false]);
@@ -271,6 +275,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
     await token.write('setBlocked', [blocked, true]);
     const { intent } = await pay('TBLOCK', '5', blocked);
     expect(intent.status).toBe('failed');
+    expect(intent.reasonCode).toBe('token_transfer_refused');
     expect(intent.reason).toMatch(/it reverts: Blocklistable: account is blocked$/);
     expect(intent.txHash).toBeNull();
     expect(await token.balanceOf(blocked)).toBe(0n);

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,9 @@ import { balancesOf } from '../../service/balances';
 import { submitIntent } from '../../service/submit-intent';
 import { startAnvil, type Anvil } from '../../dev/stack/anvil';
 import { waitUntilSettled } from '../support/intents';
+import { waitFor } from '../../dev/stack/wait-for';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import type { Database } from '../../store/database';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { useTestWorld } from '../support/test-world';
 
@@ -25,6 +29,27 @@ afterAll(async () => {
   await secondChain?.stop();
   await connection?.close();
 });
+
+/** What each of the intent's confirmation looks answered, from its workflow's history. */
+async function confirmLooks(client: Client, intentId: string) {
+  const history = await client.workflow.getHandle(paymentIntentWorkflowId(intentId)).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const payload = event.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+    const result = payload && defaultPayloadConverter.fromPayload<{ state?: string }>(payload);
+    return result && typeof result === 'object' && 'confirmations' in result
+      ? [result as { state: string; confirmations: number }]
+      : [];
+  });
+}
+
+const statusOf = async (database: Database, intentId: string) =>
+  (
+    await database.kysely
+      .selectFrom('intents')
+      .select('status')
+      .where('id', '=', intentId)
+      .executeTakeFirstOrThrow()
+  ).status;
 
 describe('one worker process, two EVM chains at once', () => {
   it('pays on each chain from the same wallets and that chain’s books only; a payout a chain’s book cannot cover is refused whatever the other holds', async () => {
@@ -175,15 +200,42 @@ describe('one worker process, two EVM chains at once', () => {
       const ids = await Promise.all(
         requests.map(async (request) => (await submitIntent(deps, request)).intent.id),
       );
-      // Two confirmations on automine: the next intents' blocks bury the first ones; the last
-      // needs one more block.
+      // Two confirmations on automine: the next intents' blocks bury the first ones; the one in
+      // the newest block stays confirming after a look at its one confirmation, until a block more.
       const reader = createPublicClient({ transport: http(legacyChain.rpcUrl) });
-      const mined = setInterval(() => void reader.request({ method: 'evm_mine' } as never), 500);
-      try {
-        await waitUntilSettled(world, before + requests.length, 60_000);
-      } finally {
-        clearInterval(mined);
-      }
+      const blockOf = new Map<string, bigint>();
+      await waitFor(
+        async () => {
+          for (const id of ids) {
+            const { tx_hash: hash } = await database.kysely
+              .selectFrom('intents')
+              .select('tx_hash')
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow();
+            const receipt = hash
+              ? await reader
+                  .getTransactionReceipt({ hash: hash as `0x${string}` })
+                  .catch(() => undefined)
+              : undefined;
+            if (receipt) blockOf.set(id, receipt.blockNumber);
+          }
+          return blockOf.size === ids.length;
+        },
+        'the four transfers mined',
+        60_000,
+      );
+      const newest = ids.reduce((a, b) => (blockOf.get(a)! > blockOf.get(b)! ? a : b));
+      await waitFor(
+        async () =>
+          (await confirmLooks(client, newest)).some(
+            (look) => look.state === 'pending' && look.confirmations === 1,
+          ),
+        'a look at the newest transfer finding it one block deep',
+        60_000,
+      );
+      expect(await statusOf(database, newest)).toBe('confirming');
+      await reader.request({ method: 'evm_mine' } as never);
+      await waitUntilSettled(world, before + requests.length, 60_000);
       const rows = await database.kysely
         .selectFrom('intents')
         .selectAll()

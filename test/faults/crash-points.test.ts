@@ -64,7 +64,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       const heldBefore = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!
         .held;
       const afterRestart = await cancel({ deps, intent });
-      expect(await dying!.exited).toBeDefined();
+      // Killed at its crash point, as a power cut would: not an exit of its own.
+      expect(await dying!.exited).toBe('SIGKILL');
       const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
       // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
       await afterRestart();
@@ -141,7 +142,8 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       expect(intent.status).toBe('awaiting_approval');
       const cfo = { role: 'tenant' as const, tenantId: 'foureyes', keyId: 'cfo', label: 'cfo' };
       const decided = decideIntentApproval(deps, cfo, intent.id, 'approve');
-      expect(await dying!.exited).toBeDefined();
+      // Killed at its crash point, as a power cut would: not an exit of its own.
+      expect(await dying!.exited).toBe('SIGKILL');
       const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
       // The step's next try finds the approval written and answers it; the run goes on to pay.
       expect((await decided).status).not.toBe('awaiting_approval');

@@ -154,23 +154,49 @@ describe('admission with real workers', () => {
     expect((await api.submit(paymentBody(world), 'limit-3')).status).toBe(202);
   });
 
-  it("an intent admitted just before a crash (no workflow yet) is started by the fleet's sweep and frees its slot", async () => {
+  it("an intent admitted just before a crash (no workflow yet) holds its slot, is started by the fleet's sweep, and frees its slot", async () => {
     await waitFor(
       async () => (await api.list({ status: 'confirmed' })).intents.length === 3,
       'earlier intents',
       30_000,
     );
-    const request = parseNewIntent({ ...paymentBody(world), tenantId: 'acme' });
-    const { intent } = await insertIntent(
-      world.database.kysely,
-      newIntentId(),
-      request,
-      new Date(),
-    );
-    await waitFor(
-      async () => (await api.get(intent.id)).status === 'confirmed',
-      'the orphan to confirm',
-      30_000,
-    );
+    // Nothing is mined until the test says so: intents stay open while it counts slots.
+    await world.testClient.setAutomine(false);
+    try {
+      const request = parseNewIntent({ ...paymentBody(world), tenantId: 'acme' });
+      const { intent: orphan } = await insertIntent(
+        world.database.kysely,
+        newIntentId(),
+        request,
+        new Date(),
+      );
+      // The orphan and one more fill the tenant's two slots.
+      expect((await api.submit(paymentBody(world), 'beside-orphan')).status).toBe(202);
+      expect(await outcome(api.submit(paymentBody(world), 'over-with-orphan'))).toMatchObject({
+        status: 429,
+        code: 'tenant_limit_reached',
+      });
+      await waitFor(
+        async () => (await api.get(orphan.id)).status === 'confirming',
+        'the sweep to start the orphan and send it',
+        30_000,
+      );
+      await world.testClient.mine({ blocks: 1 });
+      await waitFor(
+        async () => (await api.list({ status: 'confirming' })).intents.length === 0,
+        'the orphan and its neighbour to confirm',
+        30_000,
+      );
+      expect((await api.get(orphan.id)).status).toBe('confirmed');
+      // Both slots are free again: two more are admitted, a third is not.
+      expect((await api.submit(paymentBody(world), 'after-orphan-1')).status).toBe(202);
+      expect((await api.submit(paymentBody(world), 'after-orphan-2')).status).toBe(202);
+      expect(await outcome(api.submit(paymentBody(world), 'after-orphan-3'))).toMatchObject({
+        status: 429,
+        code: 'tenant_limit_reached',
+      });
+    } finally {
+      await world.testClient.setAutomine(true);
+    }
   });
 });

@@ -221,6 +221,7 @@ describe('operator review of needs_review intents', () => {
       reason: 'nonce used by a manual transfer',
     });
     expect(failed.status).toBe('failed');
+    expect(failed.reasonCode).toBe('failed_by_review');
     expect(failed.reason).toMatch(
       /resolved as failed by operator key .*: nonce used by a manual transfer/,
     );

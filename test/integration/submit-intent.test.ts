@@ -49,30 +49,60 @@ async function workflowsOf(tenantId: string): Promise<number> {
 
 describe('submitIntent: bad input writes nothing', () => {
   it.each([
-    ['an unknown tenant', { tenantId: 'nobody' }, ErrorType.unknownTenant],
-    ['a zero amount', { amount: '0' }, ErrorType.invalidIntent],
-    ['a negative amount', { amount: '-1' }, ErrorType.invalidIntent],
-    ['a non-integer amount', { amount: '0.5' }, ErrorType.invalidIntent],
-    ['a malformed address', { to: '0x1234' }, ErrorType.invalidIntent],
+    [
+      'an unknown tenant',
+      { tenantId: 'nobody' },
+      ErrorType.unknownTenant,
+      /^unknown tenant "nobody"$/,
+    ],
+    [
+      'a zero amount',
+      { amount: '0' },
+      ErrorType.invalidIntent,
+      /^invalid intent: amount: amount must be greater than zero$/,
+    ],
+    [
+      'a negative amount',
+      { amount: '-1' },
+      ErrorType.invalidIntent,
+      /^invalid intent: amount: amount must be a whole number of base units, digits only$/,
+    ],
+    [
+      'a non-integer amount',
+      { amount: '0.5' },
+      ErrorType.invalidIntent,
+      /^invalid intent: amount: amount must be a whole number of base units, digits only$/,
+    ],
+    [
+      'a malformed address',
+      { to: '0x1234' },
+      ErrorType.invalidIntent,
+      /^invalid intent: to: to is not a valid address/,
+    ],
     [
       'a sender that is not a hot wallet',
       { from: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc' },
       ErrorType.invalidIntent,
+      /^invalid intent: from: 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc is not a hot wallet the tenant may send from on chain \d+/,
     ],
     [
       'an amount above the balance',
       { amount: parseEther('1.000000000000000001').toString() },
       ErrorType.insufficientBalance,
+      /^tenant quiet has 1\b.* available, 1\.000000000000000001\b.* requested/,
     ],
-  ])('rejects %s with a typed error, no row and no workflow', async (_, overrides, type) => {
-    const rowsBefore = await rowCount();
-    const error = await submitIntent(deps, request(overrides)).catch((e: Error) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).name).toBe(type);
-    expect((error as Error).message.length).toBeGreaterThan(10);
-    expect(await rowCount()).toBe(rowsBefore);
-    expect(await workflowsOf('quiet')).toBe(0);
-  });
+  ])(
+    'rejects %s with a typed error naming what is wrong, no row and no workflow',
+    async (_, overrides, type, words) => {
+      const rowsBefore = await rowCount();
+      const error = await submitIntent(deps, request(overrides)).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).name).toBe(type);
+      expect((error as Error).message).toMatch(words);
+      expect(await rowCount()).toBe(rowsBefore);
+      expect(await workflowsOf('quiet')).toBe(0);
+    },
+  );
 });
 
 describe('submitIntent: the same intent twice', () => {

@@ -44,7 +44,8 @@ import { decideBatchApprovalFor } from '../../service/approve-batch';
  * its own; `-- finality`: only the finality sweep; `-- top-ups`: only a top-up sweep and its
  * top-up; `-- early-decision`: only a decision that reached the run before it waited in review;
  * `-- approvals`: only intents that awaited approval: approved, rejected, expired;
- * `-- batch-approval`: only a batch that awaited approval as a batch, approved).
+ * `-- batch-approval`: only a batch that awaited approval as a batch, approved; `-- batch-stop`:
+ * only a fail_fast batch stopped by an item refused at admission).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
       'early-decision',
       'approvals',
       'batch-approval',
+      'batch-stop',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -87,6 +89,7 @@ async function main(): Promise<void> {
     }
     if (only.length === 0 || only.includes('approvals')) await recordApprovals(server);
     if (only.length === 0 || only.includes('batch-approval')) await recordBatchApproval(server);
+    if (only.length === 0 || only.includes('batch-stop')) await recordBatchStopped(server);
   } finally {
     await server.teardown();
   }
@@ -747,4 +750,38 @@ function recordBatchApproval(server: TestWorkflowEnvironment): Promise<void> {
     writeFileSync(file, historyToJSON(await handle.fetchHistory()));
     console.log(`${handle.workflowId}: ${JSON.stringify(summary.counts)} → ${file}`);
   });
+}
+
+/**
+ * A fail_fast batch, one item at a time, whose second item asks for more than the tenant holds:
+ * refused at admission with nothing running, the batch stops and skips the rest.
+ */
+async function recordBatchStopped(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: 'record-batch-stop' }));
+  try {
+    const deps = {
+      database: world.database,
+      client: new Client({ connection: server.connection }),
+      taskQueue: 'record-batch-stop',
+    };
+    const { batch } = await submitBatch(
+      deps,
+      'acme',
+      {
+        items: ['0.1', '5', '0.1'].map((amount) => parseNewIntent(paymentRequest(world, amount))),
+        concurrency: 1,
+        mode: BatchMode.failFast,
+      },
+      'record-batch-stop',
+    );
+    const handle = deps.client.workflow.getHandle(batchWorkflowId(batch.id));
+    const summary = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-batch-stopped-at-admission.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${handle.workflowId}: ${JSON.stringify(summary.counts)} → ${file}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
 }

@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { createTenant, deposit } from '../../store/ledger';
 import { ErrorType } from '../../domain/error-catalogue';
+import { reasonCodeOfErrorType } from '../../domain/reason-codes';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from './crashing-workers';
 import { seededRandom, type FaultSettings } from './fault-settings';
@@ -252,8 +253,13 @@ async function runScenario(
     });
     // Whoever was refused for want of money asked for more than was left in the end.
     for (const row of own.filter((r) => r.status !== 'confirmed')) {
-      if (row.status !== 'failed' || !row.reason?.includes(ErrorType.insufficientBalance)) {
-        found.push(`${row.id} of ${tenant} ended ${row.status}: ${row.reason}`);
+      if (
+        row.status !== 'failed' ||
+        row.reason_code !== reasonCodeOfErrorType(ErrorType.insufficientBalance)
+      ) {
+        found.push(
+          `${row.id} of ${tenant} ended ${row.status} (${row.reason_code}): ${row.reason}`,
+        );
       } else if (BigInt(row.amount) <= left) {
         found.push(`${row.id} of ${tenant} failed for want of ${asset}, yet ${left} is left`);
       }

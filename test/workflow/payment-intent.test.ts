@@ -198,6 +198,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
       },
     });
     expect(result.status).toBe(IntentStatus.failed);
+    expect(result.reasonCode).toBe('insufficient_balance');
     expect(result.reason).toMatch(new RegExp(`^${ErrorType.insufficientBalance}: `));
     expect(calls).not.toContain('broadcast');
     expect(calls).toContain('releaseThrottle');
@@ -281,6 +282,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         });
       },
     );
+    expect(inReview?.reasonCode).toBe('confirmation_timeout');
     expect(inReview?.reason).toMatch(
       /^ConfirmationTimeout: transaction 0xabc not confirmed within 1200s/,
     );
