@@ -347,7 +347,14 @@ export class RelayerApiClient {
 
   async allowCall(
     tenantId: string,
-    body: { chainId: number; contract: string; function: string; maxValue?: string; label: string },
+    body: {
+      chainId: number;
+      contract: string;
+      function: string;
+      /** Wei; null: no bound; absent: the bound it had. */
+      maxValue?: string | null;
+      label: string;
+    },
   ): Promise<AllowedCallView> {
     const path = `${tenantPath(tenantId)}/contract-calls`;
     return (await this.call<AllowedCallView>('POST', path, { body })).body;

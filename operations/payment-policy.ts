@@ -44,6 +44,12 @@ export interface PolicedPayment {
  */
 export type PolicyStage = 'admission' | 'hold' | 'signing';
 
+/** A batch's item policed at submit: its place, and what the items before it take from its book. */
+export interface PolicedBatchItem {
+  item: number;
+  alongside: bigint;
+}
+
 /**
  * Applies the tenant's policy in force to `payment`: returns the policy (its version is what the
  * intent is admitted under) or throws PolicyViolation naming the rule and its figures. A tenant
@@ -55,6 +61,7 @@ export async function enforcePaymentPolicy(
   payment: PolicedPayment,
   stage: PolicyStage,
   now: Date,
+  batchItem?: PolicedBatchItem,
 ): Promise<PaymentPolicy> {
   const book = ledgerAssetOf(payment.chainId, payment.asset);
   const windowsOf = (policy: PaymentPolicy) =>
@@ -84,6 +91,7 @@ export async function enforcePaymentPolicy(
     // The intent's own hold is among the active ones: the payment is added once, below.
     for (const window of windows) committed[window]! -= payment.amount;
   }
+  for (const window of windows) committed[window]! += batchItem?.alongside ?? 0n;
   const breach: PolicyBreach | undefined = token
     ? { rule: PolicyRule.callToToken }
     : policyBreach(
@@ -101,6 +109,7 @@ export async function enforcePaymentPolicy(
       policyVersion: policy.version,
       ...(breach.limit !== undefined && { limit: breach.limit.toString() }),
       ...(breach.wouldBe !== undefined && { wouldBe: breach.wouldBe.toString() }),
+      ...(batchItem && { item: batchItem.item }),
     },
     words,
   );

@@ -260,7 +260,14 @@ export async function allowCall(
   deps: Deps,
   caller: Operator,
   tenantId: string,
-  entry: { chainId: number; contract: string; function: string; maxValue?: bigint; label: string },
+  entry: {
+    chainId: number;
+    contract: string;
+    function: string;
+    /** Absent: the bound it had (none when new); null: no bound. */
+    maxValue?: bigint | null;
+    label: string;
+  },
 ): Promise<AllowedCall> {
   if (!isAddress(entry.contract, { strict: false }))
     throw invalid('contract', `"${entry.contract}" is not an address`);
@@ -279,16 +286,20 @@ export async function allowCall(
       `${contract} is token ${token.alias} on chain ${entry.chainId}: pay it out with a transfer (asset ${token.alias}), whose books are kept`,
     );
   }
-  const allowed: AllowedCall = {
+  let allowed: AllowedCall = {
     chainId: entry.chainId,
     contract,
     selector,
     ...(selector !== entry.function.toLowerCase() && { signature: entry.function }),
-    ...(entry.maxValue !== undefined && { maxValue: entry.maxValue }),
+    ...(typeof entry.maxValue === 'bigint' && { maxValue: entry.maxValue }),
     label: entry.label,
   };
   await changePolicy(deps, caller, tenantId, async (policy, trx) => {
     const before = await findAllowedCall(trx, tenantId, allowed);
+    // Allowed again without a bound keeps the one it had, as limits do; null removes it.
+    if (entry.maxValue === undefined && before?.maxValue !== undefined) {
+      allowed = { ...allowed, maxValue: before.maxValue };
+    }
     await putAllowedCall(trx, tenantId, allowed, now(deps));
     return {
       next: policy,

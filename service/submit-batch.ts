@@ -5,7 +5,8 @@ import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../st
 import type { BatchMode } from '../domain/batch';
 import type { Kysely } from 'kysely';
 import { ledgerAssetOf, nativeAsset, type AssetRef } from '../domain/asset';
-import { needsApproval } from '../domain/payment-policy';
+import { needsApproval, type PaymentPolicy } from '../domain/payment-policy';
+import { enforcePaymentPolicy } from '../operations/payment-policy';
 import { policyInForce } from '../store/policies';
 import {
   IntentConflictError,
@@ -82,6 +83,7 @@ export async function submitBatch(
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     const items = await resolveItemAssets(trx, tenantId, request.items);
     const policy = await policyInForce(trx, tenantId);
+    await policeItems(database, trx, tenantId, items, policy, now);
     const awaitingApproval = items.some((item) =>
       needsApproval(policy, ledgerAssetOf(item.chainId, item.asset as AssetRef), item.amount),
     );
@@ -136,4 +138,30 @@ async function resolveItemAssets(
     resolved.push({ ...item, asset: ref });
   }
   return resolved;
+}
+
+/**
+ * Each item policed as a single intent is at admission, the items before it in its book counted
+ * with what the tenant has committed: a refused row is named before anything waits for approval.
+ */
+async function policeItems(
+  database: Database,
+  trx: Kysely<Schema>,
+  tenantId: string,
+  items: readonly BatchItemRequest[],
+  policy: PaymentPolicy,
+  now: Date,
+): Promise<void> {
+  if (policy.version === 0 && items.every((item) => item.callData === undefined)) return;
+  const earlier = new Map<string, bigint>();
+  for (const [index, item] of items.entries()) {
+    const asset = item.asset as AssetRef;
+    const book = ledgerAssetOf(item.chainId, asset);
+    const alongside = earlier.get(book) ?? 0n;
+    await enforcePaymentPolicy(database, trx, { ...item, tenantId, asset }, 'admission', now, {
+      item: index,
+      alongside,
+    });
+    earlier.set(book, alongside + item.amount);
+  }
 }

@@ -119,7 +119,9 @@ export const allowedCallSchema = z
     maxValue: z
       .string()
       .nullable()
-      .describe('most native base units one call may send; null: what the limits allow'),
+      .describe(
+        "most wei (the native coin's base units) one call may send; null: what the limits allow",
+      ),
     label: z.string(),
   })
   .meta({ id: 'AllowedContractCall' });
@@ -129,6 +131,9 @@ export const allowedCallsSchema = z
   .object({ calls: z.array(allowedCallSchema) })
   .meta({ id: 'AllowedContractCalls' });
 
+/** A bound above every native coin's supply is a mistake in units, not a bound. */
+const maxCallValueWei = 10n ** 30n;
+
 export const allowedCallBodySchema = z.strictObject({
   chainId,
   contract: z.string({ error: 'contract must be an address string' }),
@@ -136,11 +141,17 @@ export const allowedCallBodySchema = z.strictObject({
     .string({ error: 'function must be a string' })
     .describe('a signature, e.g. "deposit(bytes32)", or a 4-byte selector "0xb214faa5"'),
   maxValue: z
-    .string({ error: 'maxValue must be a string of base units' })
-    .regex(/^(0|[1-9][0-9]*)$/, { error: 'maxValue must be a whole number of base units' })
+    .string({ error: "maxValue must be a string of wei (the native coin's base units), or null" })
+    .regex(/^(0|[1-9][0-9]*)$/, { error: 'maxValue must be a whole number of wei' })
     .transform((value) => BigInt(value))
+    .refine((value) => value <= maxCallValueWei, {
+      error: `maxValue must be at most ${maxCallValueWei} wei (a trillion coins: more than any chain's native supply)`,
+    })
+    .nullable()
     .optional()
-    .describe('most native base units one call may send (0: none); absent: what the limits allow'),
+    .describe(
+      "most wei (the native coin's base units) one call may send (0: none); null: no bound but the limits; absent: the bound the call had (none when new)",
+    ),
   label: z
     .string({ error: 'label must be a string' })
     .min(1, { error: 'label: say what the call is for' })

@@ -51,9 +51,13 @@ function chosen({ chainId, settings }: EvmContext, choice: FeeChoice) {
   return choice.bid;
 }
 
-/** Gas of a transfer: exact for a plain one to an address without code, else estimated. */
+/**
+ * Gas of a transfer: exact for a plain one to an address without code, else estimated (call data
+ * costs gas even where no code runs, by rules that change with the chain's fork).
+ */
 async function gasOf({ rpc, codes, client }: EvmContext, request: TransferRequest) {
-  if (!(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
+  const plain = request.data === undefined || request.data === '0x';
+  if (plain && !(await rpc(codes.hasCode(request.to)))) return plainTransferGas;
   return rpc(
     client.estimateGas({
       account: request.from,

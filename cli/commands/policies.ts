@@ -249,8 +249,11 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
     .description('allow one function of a contract, e.g. --function "deposit(bytes32)"')
     .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
-    .requiredOption('--label <text>', 'what the call is for')
-    .option('--max-value <eth>', 'the most one call may send, in ether (0: none)')
+    .requiredOption('--label <text>', 'what the call is for (required)')
+    .option(
+      '--max-value <ether>',
+      "the most one call may send, in the chain's native coin (ether, not wei; 0: nothing; none: no bound but the limits; left out: the bound it had)",
+    )
     .action(
       async (
         tenantId: string,
@@ -264,7 +267,7 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
           contract,
           function: flags.function,
           label: flags.label,
-          ...(maxValue !== undefined && maxValue !== null && { maxValue }),
+          ...(maxValue !== undefined && { maxValue }),
         });
         print(
           options,

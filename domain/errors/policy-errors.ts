@@ -13,6 +13,8 @@ export interface PolicyViolationDetails {
   /** The bound and what the payment would make it, in base units (limits only). */
   limit?: string;
   wouldBe?: string;
+  /** The batch item refused, when a batch was. */
+  item?: number;
 }
 
 export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
@@ -20,7 +22,7 @@ export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
   constructor(details: PolicyViolationDetails, words: string) {
     super(
       ErrorType.policyViolation,
-      `tenant ${details.tenantId}'s payment policy (version ${details.policyVersion}) refuses it: ${words}`,
+      `${details.item === undefined ? '' : `item ${details.item}: `}tenant ${details.tenantId}'s payment policy (version ${details.policyVersion}) refuses it: ${words}`,
       details,
     );
   }

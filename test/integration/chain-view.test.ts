@@ -52,4 +52,26 @@ describe('the watched chain: reads grow with blocks, not with intents', () => {
     expect(counts.eth_estimateGas).toBe(1);
     expect(counts.eth_getCode).toBeUndefined();
   });
+
+  it('call data to an address without code is estimated, not given a plain transfer’s gas, and is mined', async () => {
+    const world = suite.world();
+    const chain = relayerChain();
+    const codeless = recipient();
+    // deposit(bytes32) with a reference: what a contract call to a mistyped address sends.
+    const data = `0xb214faa5${'ab'.repeat(32)}` as const;
+    world.proxy!.calls.splice(0);
+    const plan = await chain.planTransfer({
+      from: world.wallets[0]!,
+      to: codeless,
+      value: 0n,
+      data,
+    });
+    expect(world.proxy!.countsByMethod().eth_estimateGas).toBe(1);
+    expect(plan.gas).toBeGreaterThan(21_000n);
+    const nonce = await chain.pendingNonce(world.wallets[0]!);
+    const signed = await chain.signTransfer(plan, nonce);
+    expect(await chain.broadcast(signed)).toBe('sent');
+    const receipt = await world.testClient.getTransactionReceipt({ hash: signed.txHash });
+    expect(receipt).toMatchObject({ status: 'success', gasUsed: plan.gas });
+  });
 });

@@ -285,6 +285,38 @@ describe('contract calls', () => {
     await expectBooksBalanced(world.database);
   });
 
+  it('allowed again without a bound keeps the bound it had, none removes it, and a bound above any supply is refused', async () => {
+    const call = {
+      chainId: world.anvil.chainId,
+      contract: vault.address,
+      function: 'record(uint256)',
+      label: 'records',
+    };
+    const twoEther = parseEther('2').toString();
+    expect((await operator.allowCall('calls', { ...call, maxValue: twoEther })).maxValue).toBe(
+      twoEther,
+    );
+    expect((await operator.allowCall('calls', { ...call, label: 'renamed' })).maxValue).toBe(
+      twoEther,
+    );
+    const listed = (await operator.allowedCalls('calls', world.anvil.chainId)).find(
+      (allowed) => allowed.signature === 'record(uint256)',
+    );
+    expect(listed).toMatchObject({ maxValue: twoEther, label: 'renamed' });
+    expect((await operator.allowCall('calls', { ...call, maxValue: null })).maxValue).toBeNull();
+    const tooMuch = await refusal(
+      operator.allowCall('calls', { ...call, maxValue: (10n ** 36n).toString() }),
+    );
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.issues).toEqual([
+      {
+        field: 'body.maxValue',
+        message: expect.stringMatching(/^maxValue must be at most 10{30} wei/),
+      },
+    ]);
+    await operator.disallowCall('calls', call);
+  });
+
   it('I1–I4 hold over every call: each one mined successfully once if confirmed, never otherwise', async () => {
     const violations = await invariantViolations({
       world,

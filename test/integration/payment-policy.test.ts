@@ -34,7 +34,7 @@ let api: ApiUnderTest;
 let operator: RelayerApiClient;
 const tenantKeys: Record<string, RelayerApiClient> = {};
 let keys: Record<(typeof tenants)[number] | 'operator', string>;
-const tenants = ['limits', 'window', 'lists', 'race', 'held', 'signing', 'flow'] as const;
+const tenants = ['limits', 'window', 'lists', 'race', 'held', 'signing', 'flow', 'rows'] as const;
 
 beforeAll(async () => {
   world = await startTestWorld({ tenants: {} });
@@ -219,6 +219,37 @@ describe('policy at admission', () => {
       change: { before: { list: 'allow', label: 'payroll' }, after: null },
     });
     expect(changes[2]!.change).toMatchObject({ before: 'any', after: 'allow_list' });
+  });
+
+  it('a batch meets the policy at submit: a row over the limit, to a denied recipient, or past the day with the rows before it, is refused by its index; nothing written', async () => {
+    const chainId = world.anvil.chainId;
+    await operator.setPolicyLimits('rows', { chainId, maxPerIntent: eth('2'), perDay: eth('5') });
+    const foe = recipientAt(4);
+    await operator.addRecipient('rows', { chainId, address: foe, list: 'deny', label: 'fraud' });
+    const batchOf = (...items: ReturnType<typeof payment>[]) =>
+      tenantKeys.rows!.submitBatch({ items }, `rows-${++keyCounter}`);
+    const before = await databaseSnapshot(world);
+    const refusedRow = async (call: Promise<unknown>) => {
+      const { status, body } = await refusal(call);
+      return { status, code: body.code, details: body.details, message: body.message };
+    };
+    expect(await refusedRow(batchOf(payment('1'), payment('3')))).toMatchObject({
+      status: 422,
+      code: 'policy_violation',
+      details: { rule: 'max_per_intent', item: 1, limit: eth('2'), wouldBe: eth('3') },
+      message: expect.stringMatching(/^item 1: .*at most 2 ETH an intent/),
+    });
+    expect(await refusedRow(batchOf(payment('1'), payment('1', foe)))).toMatchObject({
+      details: { rule: 'recipient_denied', item: 1 },
+      message: expect.stringMatching(/^item 1: .*\(fraud\)/),
+    });
+    // 2 + 2 fit the day's 5; the third row would make it 6.
+    expect(await refusedRow(batchOf(payment('2'), payment('2'), payment('2')))).toMatchObject({
+      details: { rule: 'limit_24h', item: 2, wouldBe: eth('6') },
+    });
+    expect(await databaseSnapshot(world)).toEqual(before);
+    const fits = await batchOf(payment('2'), payment('2'), payment('1'));
+    expect(fits.status).toBe(202);
   });
 
   it('20 submits racing for a limit’s last room: exactly those that fit are admitted', async () => {
