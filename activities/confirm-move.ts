@@ -55,8 +55,9 @@ export type ConfirmMove =
  * - Mined less deep: note it and wait.
  * - Not mined, signed recently: wait (the watched blocks answer; the node is not asked).
  * - Not mined for a while: ask the node. Pending: outbid it once stuck, else wait. Unknown with
- *   its nonce unused: send it again. Unknown with its nonce used by a stranger: once that is
- *   settled, and none of ours shows a receipt on a last look, sign again at a fresh nonce.
+ *   its nonce unused: send it again (outbid once stuck, where the caps allow). Unknown with its
+ *   nonce used by a stranger: once that is settled, and none of ours shows a receipt on a last
+ *   look, sign again at a fresh nonce.
  */
 export function decideConfirmMove(look: ConfirmLook): { move: ConfirmMove; reorged: boolean } {
   for (let index = look.attempts.length - 1; index >= 0; index--) {
@@ -94,3 +95,15 @@ function unmined(look: ConfirmLook): ConfirmMove {
       return { move: 'wait' };
   }
 }
+
+/** The longest gap between two looks at a payment not mined. */
+export const maxUnminedLookGapMs = 5 * 60_000;
+
+/**
+ * When to look again at a payment first signed `sinceSignedMs` ago and not mined yet: at the
+ * chain's pace at first, then after as long again as it has waited (at most maxUnminedLookGapMs).
+ * Each look is an activity and a timer in the workflow's history (11 events): a payment unmined
+ * for 30 minutes takes 15 looks, not one a second.
+ */
+export const unminedLookGapMs = (sinceSignedMs: number, chainPaceMs: number): number =>
+  Math.min(maxUnminedLookGapMs, Math.max(chainPaceMs, sinceSignedMs));

@@ -14,7 +14,7 @@ import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intent
 import { endHold } from '../store/holds';
 import { listAttempts, type TransactionAttempt } from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
-import { decideConfirmMove, type ConfirmLook } from './confirm-move';
+import { decideConfirmMove, unminedLookGapMs, type ConfirmLook } from './confirm-move';
 import { pending, type ConfirmResult, type EndState } from './confirm-result';
 import { pendingTransactionMoves } from './pending-transaction-moves';
 
@@ -159,6 +159,14 @@ export const confirm = (deps: ActivityDependencies) => {
         const seen = await unlessCancelled(chain.observe(attempt.txHash, attempt.createdAt));
         look.attempts.push({ nonce: attempt.nonce, signedAt: attempt.createdAt.getTime(), seen });
       }
+      // Looks at a payment not mined slow down as it ages (its history stays short).
+      const unmined = async (result: Promise<ConfirmResult> | ConfirmResult) => {
+        const looked = await result;
+        if (looked.state !== 'pending') return looked;
+        const sinceSignedMs = look.now - attempts[0]!.createdAt.getTime();
+        const gapMs = unminedLookGapMs(sinceSignedMs, chain.nextLookInMs());
+        return { ...looked, retryAfterMs: Math.max(looked.retryAfterMs, gapMs) };
+      };
       let reorgNoted = false;
       for (;;) {
         const { move, reorged } = decideConfirmMove(look);
@@ -177,7 +185,7 @@ export const confirm = (deps: ActivityDependencies) => {
             return pending(chain, move.confirmations, undefined, attempt.txHash);
           }
           case 'wait':
-            return pending(chain);
+            return unmined(pending(chain));
           case 'ask-node':
             look.attempts.at(-1)!.seen = await unlessCancelled(chain.observeAtNode(latest.txHash));
             continue;
@@ -196,11 +204,11 @@ export const confirm = (deps: ActivityDependencies) => {
             look.rechecked = true;
             continue;
           case 'unstick':
-            return whilePending(chain, intent, latest);
+            return unmined(whilePending(chain, intent, latest));
           case 'resend':
-            return resend(chain, intent, latest);
+            return unmined(resend(chain, intent, latest));
           case 'reassign':
-            return reassign(chain, intent, latest);
+            return unmined(reassign(chain, intent, latest));
         }
       }
     });

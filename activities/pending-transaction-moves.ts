@@ -4,7 +4,7 @@ import { paymentOf } from '../domain/intent-payment';
 import type { Chain } from '../chain/chain';
 import { recordAudit } from '../store/audit-log';
 import { planOf, type TransactionAttempt } from '../store/transaction-attempts';
-import { pending } from './confirm-result';
+import { pending, type ConfirmResult } from './confirm-result';
 import type { ActivityDependencies } from './dependencies';
 import { unlessCancelled } from './liveness';
 import { checkNonceGap } from './transactions/fill-nonce-gap';
@@ -31,15 +31,26 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
       if (gap.fill) await sendSigned(chain, throttle, gap.fill);
       return pending(chain);
     }
-    return replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`);
+    return (
+      (await replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`)) ??
+      pending(chain)
+    );
   }
 
-  /** Sends the intent's current bytes again; a refusal that needs a better bid gets one now. */
+  /**
+   * Sends the intent's current bytes again; a refusal that needs a better bid gets one now, and
+   * bytes lost again once stuck (dropped as underpriced, say) are outbid where the caps allow.
+   */
   async function resend(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+    if (clock.now().getTime() - latest.createdAt.getTime() >= chain.stuckAfterMs) {
+      const why = `lost by the node, not mined after ${chain.stuckAfterMs} ms`;
+      const replaced = await replace(chain, intent, latest, why);
+      if (replaced) return replaced;
+    }
     const outcome = await sendSigned(chain, throttle, latest);
     if (typeof outcome === 'object') return pending(chain, 0, outcome.pacedMs);
     if (outcome === 'replace-needed')
-      return replace(chain, intent, latest, 'refused as underpriced');
+      return (await replace(chain, intent, latest, 'refused as underpriced')) ?? pending(chain);
     // Some nodes do not show a queued transaction by hash, but do say they have it.
     if (outcome === 'already-known') return whilePending(chain, intent, latest);
     if (outcome === 'sent') {
@@ -59,7 +70,13 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     return pending(chain);
   }
 
-  async function replace(chain: Chain, intent: Intent, latest: TransactionAttempt, why: string) {
+  /** Outbids `latest` at its nonce; undefined at the caps (the attempt keeps its chance). */
+  async function replace(
+    chain: Chain,
+    intent: Intent,
+    latest: TransactionAttempt,
+    why: string,
+  ): Promise<ConfirmResult | undefined> {
     try {
       const plan = await unlessCancelled(chain.planReplacement(planOf(intent, latest)));
       const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
@@ -69,8 +86,8 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     } catch (error) {
       // At the caps the stuck attempt keeps its chance; the confirm timeout brings a person in.
       if (!(error instanceof FeeAboveCapError)) throw error;
+      return undefined;
     }
-    return pending(chain);
   }
 
   /**

@@ -202,6 +202,30 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     expect(await auditActions(intent.id)).toEqual(['resent']);
   });
 
+  it('a tx the node drops again once stuck is outbid at its nonce, not sent as the same bytes for ever, and looked at ever less often', async () => {
+    const sends: Hex[] = [];
+    const activities = activitiesWith(
+      beforeEachSend(world.chains, async (txHash) => void sends.push(txHash)),
+    );
+    await world.testClient.setAutomine(false);
+    const intent = await sentIntent(activities, 1);
+    await world.testClient.dropTransaction({ hash: intent.txHash! });
+    const waitedMs = Math.max(world.chain.askNodeAfterMs, stuckAfterMs);
+    await sleep(waitedMs);
+    const look = await run(activities.confirm, { intentId: intent.id });
+    const [first, second] = await listAttempts(world.database.kysely, intent.id);
+    expect(second).toMatchObject({ nonce: first!.nonce, cause: 'fee_bump' });
+    expect(second!.maxFeePerGas).toBeGreaterThan(first!.maxFeePerGas);
+    expect(sends).toEqual([first!.txHash, second!.txHash]);
+    // The next look comes after as long again as the payment has waited, not at the chain's pace.
+    expect(look).toMatchObject({ state: 'pending', txHash: second!.txHash });
+    expect((look as { retryAfterMs: number }).retryAfterMs).toBeGreaterThanOrEqual(waitedMs);
+
+    await confirmWith(activities, intent.id, () => world.testClient.mine({ blocks: 1 }));
+    expect((await expectPaidOnce(intent.id)).txHash).toBe(second!.txHash);
+    expect(await auditActions(intent.id)).toContain('replaced');
+  });
+
   it('a reorg that removes a receipt at depth 1 of 2 sends the intent back to confirming, paid once', async () => {
     const activities = activitiesWith(chainsWith({ CONFIRMATIONS: '2' }));
     await world.testClient.setAutomine(false);

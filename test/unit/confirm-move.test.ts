@@ -1,5 +1,10 @@
 import type { TransactionObservation } from '../../chain/chain';
-import { decideConfirmMove, type ConfirmLook } from '../../activities/confirm-move';
+import {
+  decideConfirmMove,
+  maxUnminedLookGapMs,
+  unminedLookGapMs,
+  type ConfirmLook,
+} from '../../activities/confirm-move';
 
 const minute = 60_000;
 const mined = (confirmations: number, succeeded = true): TransactionObservation => ({
@@ -79,5 +84,20 @@ describe('the move a confirmation look calls for', () => {
     const reorged = decideConfirmMove(look({ state: 'not-mined' }, 1000, { notedBlock: 99n }));
     expect(reorged).toEqual({ move: { move: 'wait' }, reorged: true });
     expect(decideConfirmMove(look(mined(1), 1000, { notedBlock: 99n })).reorged).toBe(false);
+  });
+});
+
+describe('the looks at a payment not mined', () => {
+  it('come at the chain’s pace at first, then after as long again as the payment waited, at most five minutes apart', () => {
+    expect(unminedLookGapMs(0, 1000)).toBe(1000);
+    expect(unminedLookGapMs(700, 1000)).toBe(1000);
+    expect(unminedLookGapMs(60_000, 1000)).toBe(60_000);
+    expect(unminedLookGapMs(4 * 60 * minute, 1000)).toBe(maxUnminedLookGapMs);
+  });
+
+  it('number 15 over 30 minutes unmined, where one a second would be 1,800', () => {
+    let looks = 0;
+    for (let at = 0; at < 30 * minute; at += unminedLookGapMs(at, 1000)) looks++;
+    expect(looks).toBe(15);
   });
 });

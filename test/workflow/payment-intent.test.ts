@@ -19,6 +19,7 @@ import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from 
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
+import { unminedLookGapMs } from '../../activities/confirm-move';
 import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
 
@@ -293,6 +294,33 @@ describe('paymentIntent workflow (time-skipping)', () => {
       blockNumber: '9',
       reason: null,
     });
+  });
+
+  it('a payment unmined for 30 minutes, looked at as the confirm step spaces its looks, keeps its history under 200 events', async () => {
+    let firstLookAt: number | undefined;
+    let looks = 0;
+    let eventsInReview = 0;
+    await runIntent(
+      {
+        confirm: async () => {
+          looks++;
+          const now = await env.currentTimeMs();
+          firstLookAt ??= now;
+          const retryAfterMs = unminedLookGapMs(now - firstLookAt, 1000);
+          return { state: 'pending', confirmations: 0, retryAfterMs };
+        },
+      },
+      { confirmTimeoutMs: 30 * 60_000 },
+      async (handle) => {
+        await untilInReview(handle);
+        eventsInReview = (await handle.fetchHistory()).events!.length;
+        await handle.executeUpdate(resolveReviewUpdate, {
+          args: [{ decision: { action: 'fail', reason: 'never mined' }, actor: 'op' }],
+        });
+      },
+    );
+    expect(looks).toBeLessThanOrEqual(16);
+    expect(eventsInReview).toBeLessThanOrEqual(200);
   });
 
   it('frees a lane nobody has the transaction of: after the confirmation timeout the relayer cancels it, followed to failed', async () => {
