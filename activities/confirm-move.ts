@@ -101,9 +101,9 @@ export const maxUnminedLookGapMs = 5 * 60_000;
 
 /**
  * When to look again at a payment first signed `sinceSignedMs` ago and not mined yet: at the
- * chain's pace at first, then after as long again as it has waited (at most maxUnminedLookGapMs).
- * Each look is an activity and a timer in the workflow's history (11 events): a payment unmined
- * for 30 minutes takes 15 looks, not one a second.
+ * chain's pace at first, then after one and a half times as long as it has waited (at most
+ * maxUnminedLookGapMs). Each look is an activity and a timer in the workflow's history (11
+ * events): a payment unmined until a 30-minute confirmation timeout takes 14 looks, not 1,800.
  */
 export const unminedLookGapMs = (sinceSignedMs: number, chainPaceMs: number): number =>
-  Math.min(maxUnminedLookGapMs, Math.max(chainPaceMs, sinceSignedMs));
+  Math.min(maxUnminedLookGapMs, Math.max(chainPaceMs, Math.floor(sinceSignedMs * 1.5)));

@@ -114,6 +114,8 @@ export interface ChainActions {
    * them is read now, in one call, not each at its own signing. Never throws.
    */
   expectRecipients(addresses: readonly Hex[]): void;
+  /** Whether `address` holds code now: a call to an address without runs nothing. */
+  hasCode(address: Hex): Promise<boolean>;
   /** An ERC-20's symbol and decimals, read from it; throws when it answers neither. */
   tokenInfo(token: Hex): Promise<{ symbol: string; decimals: number }>;
   /** What `wallet` holds of `token` in the watched head block (read once per block). */

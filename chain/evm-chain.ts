@@ -54,6 +54,7 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     simulateCall: (from, call) => simulateCall(context, from, call),
     probeDelivery: (token, wallet, amount) => probeDelivery(context, token, wallet, amount),
     expectRecipients: (addresses) => context.codes.probeNow(addresses),
+    hasCode: (address) => context.rpc(context.codes.hasCode(address)),
 
     planTransfer: (request) => planTransfer(context, request),
     planReplacement: (previous) => planReplacement(context, previous),

@@ -7,6 +7,7 @@ import type { WalletView } from '../api/schemas/wallets';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
 import type { ErrorBody } from '../api/error-responses';
 import type {
+  AllowedCallAnswerView,
   AllowedCallView,
   PolicyChangesView,
   PolicyRecipientView,
@@ -354,10 +355,11 @@ export class RelayerApiClient {
       /** Wei; null: no bound; absent: the bound it had. */
       maxValue?: string | null;
       label: string;
+      allowNoCode?: boolean;
     },
-  ): Promise<AllowedCallView> {
+  ): Promise<AllowedCallAnswerView> {
     const path = `${tenantPath(tenantId)}/contract-calls`;
-    return (await this.call<AllowedCallView>('POST', path, { body })).body;
+    return (await this.call<AllowedCallAnswerView>('POST', path, { body })).body;
   }
 
   async disallowCall(

@@ -48,6 +48,8 @@ export interface AllowedCall {
   signature?: string;
   maxValue?: bigint;
   label: string;
+  /** The contract may be deployed after its calls are admitted: a target without code is let by. */
+  allowNoCode?: true;
 }
 
 /** Each rule a payment can break, by the word clients branch on (`details.rule`). */

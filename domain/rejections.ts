@@ -66,7 +66,7 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   policy_violation: {
     status: 422,
     meaning:
-      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed; call_not_allowed, call_value_limit, call_to_token for contract calls; approval_required for an item of a batch that needed no approval when submitted, at a threshold lowered since), `details.limit` and `details.wouldBe` the figures in base units",
+      "the tenant's payment policy refuses the payment: `details.rule` names the rule (max_per_intent, limit_24h, limit_7d, recipient_denied, recipient_not_allowed; call_not_allowed, call_value_limit, call_to_token for contract calls; approval_required for an item of a batch that needed no approval when submitted, at a threshold lowered since), `details.limit` and `details.wouldBe` the figures in base units, `details.item` the batch row refused at submit",
   },
   not_awaiting_approval: {
     status: 409,

@@ -267,6 +267,8 @@ export async function allowCall(
     /** Absent: the bound it had (none when new); null: no bound. */
     maxValue?: bigint | null;
     label: string;
+    /** A target without code is let by (deployed later); absent: as it was (no when new). */
+    allowNoCode?: boolean;
   },
 ): Promise<AllowedCall> {
   if (!isAddress(entry.contract, { strict: false }))
@@ -293,12 +295,16 @@ export async function allowCall(
     ...(selector !== entry.function.toLowerCase() && { signature: entry.function }),
     ...(typeof entry.maxValue === 'bigint' && { maxValue: entry.maxValue }),
     label: entry.label,
+    ...(entry.allowNoCode === true && { allowNoCode: true }),
   };
   await changePolicy(deps, caller, tenantId, async (policy, trx) => {
     const before = await findAllowedCall(trx, tenantId, allowed);
-    // Allowed again without a bound keeps the one it had, as limits do; null removes it.
+    // Allowed again without a setting keeps the one it had, as limits do; null removes a bound.
     if (entry.maxValue === undefined && before?.maxValue !== undefined) {
       allowed = { ...allowed, maxValue: before.maxValue };
+    }
+    if (entry.allowNoCode === undefined && before?.allowNoCode) {
+      allowed = { ...allowed, allowNoCode: true };
     }
     await putAllowedCall(trx, tenantId, allowed, now(deps));
     return {

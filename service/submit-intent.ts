@@ -6,6 +6,8 @@ import type { AdmissionLimits } from '../operations/admission';
 import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
 import { startIntentWorkflow } from '../client/intent-workflows';
 import type { IntentTimings } from '../domain/intent-timings';
+import type { ChainRegistry } from '../chain/chain';
+import { refuseCallWithoutCode } from './call-targets';
 
 export interface SubmitDependencies {
   database: Database;
@@ -21,6 +23,8 @@ export interface SubmitDependencies {
   eagerStart?: boolean;
   /** The send window and confirmation timeout new intents start with (the process's settings). */
   timings?: IntentTimings;
+  /** Where a contract call's target is looked at (the API's): without, calls are not checked. */
+  chains?: ChainRegistry;
 }
 
 export interface SubmittedIntent {
@@ -50,6 +54,8 @@ export async function submitParsedIntent(
   request: NewIntent,
   options: SubmitOptions = {},
 ): Promise<SubmittedIntent> {
+  if (deps.chains)
+    await refuseCallWithoutCode({ ...deps, chains: deps.chains }, request.tenantId, request);
   const { intent, created } = await admitIntent(
     deps.database,
     request,

@@ -217,6 +217,7 @@ const allowedCallFromRow = (row: {
   signature: string | null;
   max_value: string | null;
   label: string;
+  allow_no_code: number;
 }): AllowedCall => ({
   chainId: Number(row.chain_id),
   contract: row.contract,
@@ -224,6 +225,7 @@ const allowedCallFromRow = (row: {
   ...(row.signature !== null && { signature: row.signature }),
   ...(row.max_value !== null && { maxValue: BigInt(row.max_value) }),
   label: row.label,
+  ...(Number(row.allow_no_code) === 1 && { allowNoCode: true as const }),
 });
 
 const allowedCallColumns = [
@@ -233,6 +235,7 @@ const allowedCallColumns = [
   'signature',
   'max_value',
   'label',
+  'allow_no_code',
 ] as const;
 
 export async function findAllowedCall(
@@ -276,6 +279,7 @@ export async function putAllowedCall(
     signature: call.signature ?? null,
     max_value: call.maxValue?.toString() ?? null,
     label: call.label,
+    allow_no_code: call.allowNoCode ? 1 : 0,
     created_at: now.toISOString(),
   };
   await trx

@@ -198,6 +198,8 @@ export interface PolicyContractCallsTable {
   max_value: Amount | null;
   label: string;
   created_at: Timestamp;
+  /** 1: a target without code is allowed (deployed later); 0: refused at admission. */
+  allow_no_code: ColumnType<number, number | undefined, number>;
 }
 
 export type BatchMode = 'collect_all' | 'fail_fast';

@@ -58,6 +58,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
           eagerStart: deps.eagerStart,
           timings: deps.timings,
           clock: deps.clock,
+          chains: deps.chains,
         },
         {
           ...withoutPayment(request.body),

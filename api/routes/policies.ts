@@ -14,10 +14,12 @@ import {
   setBookLimits,
 } from '../../service/policies';
 import type { ApiContext } from '../api-context';
+import { callTargetHasCode } from '../../service/call-targets';
 import type { AllowedCall } from '../../domain/payment-policy';
 import { callerOf, operatorOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import {
+  allowedCallAnswerSchema,
   allowedCallBodySchema,
   allowedCallParamsSchema,
   allowedCallSchema,
@@ -41,6 +43,7 @@ const allowedCallView = (call: AllowedCall) => ({
   ...call,
   signature: call.signature ?? null,
   maxValue: call.maxValue?.toString() ?? null,
+  allowNoCode: call.allowNoCode === true,
 });
 
 /**
@@ -183,16 +186,14 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
         "Allow a tenant's intents to call one function of a contract on a chain (operator key), with a bound on the value sent",
       params: policyTenantParamsSchema,
       body: allowedCallBodySchema,
-      response: { 201: allowedCallSchema, ...errors },
+      response: { 201: allowedCallAnswerSchema, ...errors },
     },
-    handler: async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          allowedCallView(
-            await allowCall(deps, operatorOf(request), request.params.tenantId, request.body),
-          ),
-        ),
+    handler: async (request, reply) => {
+      const { tenantId } = request.params;
+      const allowed = await allowCall(deps, operatorOf(request), tenantId, request.body);
+      const targetHasCode = await callTargetHasCode(deps.chains, allowed.chainId, allowed.contract);
+      return reply.code(201).send({ ...allowedCallView(allowed), targetHasCode });
+    },
   });
 
   app.delete('/v1/tenants/:tenantId/contract-calls/:chainId/:contract/:function', {

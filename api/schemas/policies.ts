@@ -116,6 +116,9 @@ export const allowedCallSchema = z
     contract: z.string(),
     selector: z.string().describe("the function's 4-byte selector"),
     signature: z.string().nullable().describe('the function as it was named, when by signature'),
+    allowNoCode: z
+      .boolean()
+      .describe('a target without code is not refused (the contract is deployed later)'),
     maxValue: z
       .string()
       .nullable()
@@ -156,7 +159,25 @@ export const allowedCallBodySchema = z.strictObject({
     .string({ error: 'label must be a string' })
     .min(1, { error: 'label: say what the call is for' })
     .max(200, { error: 'label: at most 200 characters' }),
+  allowNoCode: z
+    .boolean({ error: 'allowNoCode must be true or false' })
+    .optional()
+    .describe(
+      'true: calls to the contract are admitted while it has no code (deployed later); absent: as it was (false when new)',
+    ),
 });
+
+export const allowedCallAnswerSchema = allowedCallSchema
+  .extend({
+    targetHasCode: z
+      .boolean()
+      .nullable()
+      .describe(
+        'whether the contract has code on the chain now (null: the chain is not served here); without, calls are refused unless allowNoCode',
+      ),
+  })
+  .meta({ id: 'AllowedContractCallAnswer' });
+export type AllowedCallAnswerView = z.infer<typeof allowedCallAnswerSchema>;
 
 export const allowedCallParamsSchema = policyTenantParamsSchema.extend({
   chainId: z.coerce.number().int().positive(),

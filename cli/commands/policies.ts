@@ -254,11 +254,21 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
       '--max-value <ether>',
       "the most one call may send, in the chain's native coin (ether, not wei; 0: nothing; none: no bound but the limits; left out: the bound it had)",
     )
+    .option(
+      '--allow-no-code',
+      'admit calls while the contract has no code on the chain (it is deployed later); without it such calls are refused',
+    )
     .action(
       async (
         tenantId: string,
         contract: string,
-        flags: { chainId: number; function: string; label: string; maxValue?: string },
+        flags: {
+          chainId: number;
+          function: string;
+          label: string;
+          maxValue?: string;
+          allowNoCode?: true;
+        },
       ) => {
         const options = api();
         const maxValue = baseUnits('--max-value', flags.maxValue, nativeUnits.decimals, true);
@@ -268,7 +278,13 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
           function: flags.function,
           label: flags.label,
           ...(maxValue !== undefined && { maxValue }),
+          ...(flags.allowNoCode && { allowNoCode: true }),
         });
+        if (allowed.targetHasCode === false && !allowed.allowNoCode) {
+          console.error(
+            `warning: ${allowed.contract} has no code on chain ${allowed.chainId}: calls to it are refused until it has (a mistyped address, or the contract is on another chain?); --allow-no-code admits them for a contract deployed later`,
+          );
+        }
         print(
           options,
           allowed,

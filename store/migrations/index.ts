@@ -16,6 +16,7 @@ import { treasury } from './0013-treasury';
 import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
 import { paymentPolicies } from './0015-payment-policies';
 import { callsAndBatchApprovals } from './0016-calls-and-batch-approvals';
+import { callsWithoutCode } from './0017-calls-without-code';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -41,6 +42,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0014_api_key_scopes_and_limits': apiKeyScopesAndLimits(context),
   '0015_payment_policies': paymentPolicies(context),
   '0016_calls_and_batch_approvals': callsAndBatchApprovals(context),
+  '0017_calls_without_code': callsWithoutCode,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

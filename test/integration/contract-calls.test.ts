@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   encodeFunctionData,
   keccak256,
@@ -283,6 +284,46 @@ describe('contract calls', () => {
     // The value came back; the gas is the house's or the tenant's as GAS_PAID_BY says.
     expect(before!.available - after!.available).toBeLessThanOrEqual(intent.feePaid!);
     await expectBooksBalanced(world.database);
+  });
+
+  it('a call to an address without code is refused at admission naming it, unless its allowed call lets such a target by', async () => {
+    const codeless = privateKeyToAccount(generatePrivateKey()).address;
+    const call = {
+      chainId: world.anvil.chainId,
+      contract: codeless,
+      function: 'deposit(bytes32)',
+      label: 'not deployed yet',
+    };
+    expect(await operator.allowCall('calls', call)).toMatchObject({
+      targetHasCode: false,
+      allowNoCode: false,
+    });
+    const before = await databaseSnapshot(world);
+    const refused = await refusal(submitCall({ to: codeless, call: depositCall('nowhere') }));
+    expect({ status: refused.status, code: refused.body.code }).toEqual({
+      status: 400,
+      code: 'invalid_request',
+    });
+    expect(refused.body.issues).toEqual([
+      {
+        field: 'to',
+        message: expect.stringMatching(
+          new RegExp(
+            `^${codeless} has no code on chain ${world.anvil.chainId}: a call to it runs nothing`,
+          ),
+        ),
+      },
+    ]);
+    expect(await databaseSnapshot(world)).toEqual(before);
+    expect((await operator.allowCall('calls', { ...call, allowNoCode: true })).allowNoCode).toBe(
+      true,
+    );
+    // Allowed again without the setting keeps it, as it keeps a bound.
+    expect((await operator.allowCall('calls', { ...call, label: 'later' })).allowNoCode).toBe(true);
+    const admitted = await submitCall({ to: codeless, call: depositCall('later') });
+    expect(admitted.status).toBe(202);
+    expect((await ended(admitted.body.id)).status).toBe(IntentStatus.confirmed);
+    await operator.disallowCall('calls', call);
   });
 
   it('allowed again without a bound keeps the bound it had, none removes it, and a bound above any supply is refused', async () => {

@@ -88,16 +88,16 @@ describe('the move a confirmation look calls for', () => {
 });
 
 describe('the looks at a payment not mined', () => {
-  it('come at the chain’s pace at first, then after as long again as the payment waited, at most five minutes apart', () => {
+  it('come at the chain’s pace at first, then after one and a half times the payment’s wait, at most five minutes apart', () => {
     expect(unminedLookGapMs(0, 1000)).toBe(1000);
-    expect(unminedLookGapMs(700, 1000)).toBe(1000);
-    expect(unminedLookGapMs(60_000, 1000)).toBe(60_000);
+    expect(unminedLookGapMs(600, 1000)).toBe(1000);
+    expect(unminedLookGapMs(60_000, 1000)).toBe(90_000);
     expect(unminedLookGapMs(4 * 60 * minute, 1000)).toBe(maxUnminedLookGapMs);
   });
 
-  it('number 15 over 30 minutes unmined, where one a second would be 1,800', () => {
+  it('number 13 over 30 minutes unmined, where one a second would be 1,800', () => {
     let looks = 0;
     for (let at = 0; at < 30 * minute; at += unminedLookGapMs(at, 1000)) looks++;
-    expect(looks).toBe(15);
+    expect(looks).toBe(13);
   });
 });
