@@ -1,7 +1,12 @@
 import { getAddress, isAddress } from 'viem';
 import { ledgerAssetOf, nativeAsset, nativeUnits } from '../domain/asset';
 import { chainOfBook, isNativeBook } from '../domain/ledger-book';
-import { InvalidIntentError, UnknownAssetError, UnknownTenantError } from '../domain/errors';
+import {
+  InvalidIntentError,
+  OtherTenantError,
+  UnknownAssetError,
+  UnknownTenantError,
+} from '../domain/errors';
 import {
   bookLimitKeys,
   type AllowedCall,
@@ -72,10 +77,10 @@ export interface BookLimitsChange {
 
 type Operator = Extract<Caller, { role: 'operator' }>;
 
-/** A tenant's key sees only its own tenant: another is one it does not know. */
+/** A tenant's key reads only its own tenant's policy (403, as for its intents). */
 const ownTenantOnly = (caller: Caller, tenantId: string): void => {
   if (caller.role === 'tenant' && caller.tenantId !== tenantId) {
-    throw new UnknownTenantError(tenantId);
+    throw new OtherTenantError(caller.tenantId, tenantId, 'the payment policy');
   }
 };
 

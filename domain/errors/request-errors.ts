@@ -29,10 +29,13 @@ export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
 
 /** A tenant's key asked for another tenant's data: refused, never narrowed to its own. */
 export class OtherTenantError extends RelayerError<{ tenantId: string; asked: string }> {
-  constructor(tenantId: string, asked: string) {
+  /** `what`: what of another tenant's was asked for (absent: its intents, by the list's filter). */
+  constructor(tenantId: string, asked: string, what?: string) {
     super(
       ErrorType.otherTenant,
-      `tenantId is an operator's filter: this key lists tenant ${tenantId}'s intents only (asked for ${asked})`,
+      what === undefined
+        ? `tenantId is an operator's filter: this key lists tenant ${tenantId}'s intents only (asked for ${asked})`
+        : `this key is tenant ${tenantId}'s: it reads ${what} of its own tenant only (asked for ${asked}'s); an operator key reads any tenant's`,
       { tenantId, asked },
     );
   }

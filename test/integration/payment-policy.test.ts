@@ -272,6 +272,18 @@ describe('policy at admission', () => {
     expect(rows).toHaveLength(5);
   });
 
+  it("a tenant's key reads its own policy; another tenant's is refused 403, as documented, naming both", async () => {
+    expect((await tenantKeys.lists!.policy('lists')).tenantId).toBe('lists');
+    const foreign = await refusal(tenantKeys.lists!.policy('limits'));
+    expect({ status: foreign.status, code: foreign.body.code }).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(foreign.body.message).toBe(
+      "this key is tenant lists's: it reads the payment policy of its own tenant only (asked for limits's); an operator key reads any tenant's",
+    );
+  });
+
   it('bad changes are refused naming the field, and write nothing', async () => {
     const chainId = world.anvil.chainId;
     const before = await operator.policy('limits');
@@ -307,7 +319,7 @@ describe('policy at admission', () => {
         403,
         'policies:admin',
       ],
-      [tenantKeys.limits!.policy('window'), 422, 'window'],
+      [tenantKeys.limits!.policy('window'), 403, 'window'],
     ];
     for (const [call, status, named] of cases) {
       const refused = await refusal(call);
