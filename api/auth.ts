@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
-import { authenticate, type AuthenticatedKey } from '../service/api-keys';
+import { authenticate, type AuthenticatedKey, type KeyRefusal } from '../service/api-keys';
 import type { Caller } from '../service/caller';
 import type { ServiceDependencies } from '../service/dependencies';
 import { ApiRejection } from './error-responses';
@@ -16,6 +16,15 @@ declare module 'fastify' {
     scope?: ApiScope;
   }
 }
+
+/** The 401's words for each refusal: what happened, and what to do. */
+const refused: Record<KeyRefusal, string> = {
+  invalid: 'the API key is not valid (unknown, revoked or malformed)',
+  expired:
+    'the API key has expired: ask an operator for a new one (relayer keys create), or to rotate a key before it expires',
+  replaced:
+    'the API key was rotated and its grace has ended: use the key that replaced it (relayer keys list shows which)',
+};
 
 /**
  * `Authorization: Bearer rly_…`, checked before the body is even read, so a request without a
@@ -36,14 +45,7 @@ export const requireApiKey =
       presented === undefined
         ? 'invalid'
         : await authenticate(database, presented, clock?.() ?? new Date());
-    if (key === 'invalid' || key === 'expired') {
-      throw new ApiRejection(
-        RejectionCode.unauthorized,
-        key === 'expired'
-          ? 'the API key has expired (or the grace after its rotation ended): use the key that replaced it'
-          : 'the API key is not valid (unknown, revoked or malformed)',
-      );
-    }
+    if (typeof key === 'string') throw new ApiRejection(RejectionCode.unauthorized, refused[key]);
     request.apiKey = key;
   };
 

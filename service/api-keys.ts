@@ -62,8 +62,11 @@ export interface AuthenticatedKey {
   requestsPerMinute?: number;
 }
 
-/** Why a presented key was turned away, for the 401's message. */
-export type KeyRefusal = 'invalid' | 'expired';
+/**
+ * Why a presented key was turned away, for the 401's message: `replaced` when its rotation's
+ * grace ended (a newer key took over), `expired` when it simply reached its expiry.
+ */
+export type KeyRefusal = 'invalid' | 'expired' | 'replaced';
 
 /** Creates a key and returns it whole: the only time the secret is ever seen. */
 export async function createApiKey(
@@ -139,8 +142,8 @@ const isLive = (key: StoredApiKey, now: Date): boolean =>
 
 /**
  * The caller a presented key stands for, or why it is refused: `invalid` for anything but a
- * well-formed key whose secret matches a key that was not revoked; `expired` once that key's
- * expiry (or a rotation's grace) has passed. Notes the key's use (at most once a minute).
+ * well-formed key whose secret matches a key that was not revoked; `expired` (or `replaced`) once
+ * that key's expiry (or its rotation's grace) has passed. Notes the key's use (at most once a minute).
  */
 export async function authenticate(
   database: Database,
@@ -153,7 +156,7 @@ export async function authenticate(
   const key = await findApiKey(database.kysely, id);
   if (!key || key.revoked) return 'invalid';
   if (!timingSafeEqual(sha256(secret), Buffer.from(key.secretSha256, 'hex'))) return 'invalid';
-  if (!isLive(key, now)) return 'expired';
+  if (!isLive(key, now)) return key.replacedBy ? 'replaced' : 'expired';
   const notBefore = new Date(now.getTime() - lastUseResolutionMs);
   if (key.lastUsedAt === null || key.lastUsedAt < notBefore) {
     await noteApiKeyUse(database.kysely, id, now, notBefore);

@@ -3,11 +3,12 @@ import { parseEther } from 'viem';
 import { UnknownTenantError } from '../../domain/errors';
 import { tenantIdSchema } from '../../domain/intent-request';
 import {
-  ApiScope,
   apiScopes,
   defaultKeyScopes,
+  operatorKeyScopes,
   scopeMeaning,
   scopesForKey,
+  tenantKeyScopes,
 } from '../../domain/api-scopes';
 import {
   createApiKey,
@@ -54,11 +55,20 @@ const wholeFromOne = (flag: string) => (value: string) => {
 };
 const limit = wholeFromOne('--max-in-flight');
 
-/** A key's scopes for the table: "all" when it holds every one a key of its kind gets by default. */
+/**
+ * A key's scopes for the table as held: "all" only when it holds every one its kind may hold;
+ * "all but approve" for the defaults (approve is given by name only); else each one.
+ */
 const scopesText = (key: ApiKeyInfo): string => {
-  const defaults = defaultKeyScopes(key.tenantId !== null);
-  if (!defaults.every((scope) => key.scopes.includes(scope))) return key.scopes.join(' ');
-  return key.scopes.includes(ApiScope.approve) ? 'all + approve' : 'all';
+  const tenantKey = key.tenantId !== null;
+  const missing = (tenantKey ? tenantKeyScopes : operatorKeyScopes).filter(
+    (scope) => !key.scopes.includes(scope),
+  );
+  if (missing.length === 0) return 'all';
+  if (!defaultKeyScopes(tenantKey).every((scope) => key.scopes.includes(scope))) {
+    return key.scopes.join(' ');
+  }
+  return `all but ${missing.join(', ')}`;
 };
 
 /** `2026-12-03 06:35` (UTC): a key's times are noted to the minute. */

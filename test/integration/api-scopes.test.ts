@@ -130,13 +130,15 @@ describe('scoped API keys', () => {
     expect(await databaseSnapshot(world)).toEqual(before);
   });
 
-  it('an expired key is a 401 that says so', async () => {
+  it('an expired key is a 401 that says so and what to do, and names no successor it has not', async () => {
     const { apiKey } = await keyWith([ApiScope.intentsRead], true, new Date(Date.now() - 1000));
-    expect(await call('GET', '/v1/intents', apiKey)).toMatchObject({
+    const refused = await call('GET', '/v1/intents', apiKey);
+    expect(refused).toMatchObject({
       status: 401,
       code: 'unauthorized',
-      message: expect.stringContaining('expired'),
+      message: expect.stringMatching(/^the API key has expired: ask an operator for a new one/),
     });
+    expect((refused as { message: string }).message).not.toContain('replaced');
   });
 
   it('a rotated key works until its grace ends, its successor from the start; a key is rotated once', async () => {
@@ -160,7 +162,9 @@ describe('scoped API keys', () => {
     await rotateApiKey(world.database, ended.id, 1000, new Date(Date.now() - 2000));
     expect(await call('GET', '/v1/intents', ended.apiKey)).toMatchObject({
       status: 401,
-      message: expect.stringContaining('expired'),
+      message: expect.stringMatching(
+        /^the API key was rotated and its grace has ended: use the key that replaced it/,
+      ),
     });
   });
 
