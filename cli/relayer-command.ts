@@ -1,4 +1,12 @@
-import { Command, type ErrorOptions } from 'commander';
+import { Command, Help, type ErrorOptions, type Option } from 'commander';
+
+/** commander's help, saying which options a command cannot run without. */
+class RelayerHelp extends Help {
+  override optionDescription(option: Option): string {
+    const description = super.optionDescription(option);
+    return option.mandatory ? `${description} (required)` : description;
+  }
+}
 
 /** commander's own unknown-flag report (with its "Did you mean"), left out of its declarations. */
 interface ReportsUnknownFlags {
@@ -14,6 +22,10 @@ interface ReportsUnknownFlags {
 export class RelayerCommand extends Command {
   override createCommand(name?: string): RelayerCommand {
     return new RelayerCommand(name);
+  }
+
+  override createHelp(): Help {
+    return Object.assign(new RelayerHelp(), this.configureHelp());
   }
 
   override error(message: string, errorOptions?: ErrorOptions): never {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseEther } from 'viem';
 import { UnknownTenantError } from '../../domain/errors';
 import { tenantIdSchema } from '../../domain/intent-request';
@@ -276,11 +276,10 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .description(
       'a new key with the same tenant, scopes, label and expiry; the old one keeps working for the grace, then stops',
     )
-    .option(
-      '--grace <duration>',
-      'how long the old key still works: 90m, 12h, 30d',
-      durationFlag('--grace'),
-      86_400_000,
+    .addOption(
+      new Option('--grace <duration>', 'how long the old key still works: 90m, 12h, 30d')
+        .argParser(durationFlag('--grace'))
+        .default(86_400_000, '24h'),
     )
     .action(async (keyId: string, flags: { grace: number }) => {
       const options = db();

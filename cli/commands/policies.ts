@@ -249,7 +249,7 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
     .description('allow one function of a contract, e.g. --function "deposit(bytes32)"')
     .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
-    .requiredOption('--label <text>', 'what the call is for (required)')
+    .requiredOption('--label <text>', 'what the call is for')
     .option(
       '--max-value <ether>',
       "the most one call may send, in the chain's native coin (ether, not wei; 0: nothing; none: no bound but the limits; left out: the bound it had)",
