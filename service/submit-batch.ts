@@ -12,8 +12,10 @@ import {
   IntentConflictError,
   NoAccountError,
   UnknownAssetError,
+  UnknownChainError,
   UnknownTenantError,
 } from '../domain/errors';
+import type { ChainRegistry } from '../chain/chain';
 import { resolveAsset } from '../store/assets';
 import { hasAccount } from '../store/ledger';
 import type { Schema } from '../store/schema';
@@ -35,6 +37,8 @@ export interface SubmitBatchDependencies {
   clock?: () => Date;
   /** The send window and confirmation timeout new intents start with (the process's settings). */
   timings?: IntentTimings;
+  /** The chains this process serves (the API's): a row on another is refused by its index. */
+  chains?: ChainRegistry;
 }
 
 const fingerprint = (request: BatchRequest): string =>
@@ -70,6 +74,11 @@ export async function submitBatch(
   submittedBy?: string,
 ): Promise<{ batch: Batch; created: boolean }> {
   const now = deps.clock?.() ?? new Date();
+  const served = deps.chains?.chainIds;
+  const unserved = served ? request.items.findIndex((item) => !served.includes(item.chainId)) : -1;
+  if (served && unserved >= 0) {
+    throw new UnknownChainError(request.items[unserved]!.chainId, served, unserved);
+  }
   const requestSha256 = fingerprint(request);
   const { database } = deps;
   const { id, created } = await database.transaction(async (trx) => {

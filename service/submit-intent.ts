@@ -8,6 +8,7 @@ import { startIntentWorkflow } from '../client/intent-workflows';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
+import { UnknownChainError } from '../domain/errors';
 
 export interface SubmitDependencies {
   database: Database;
@@ -54,8 +55,14 @@ export async function submitParsedIntent(
   request: NewIntent,
   options: SubmitOptions = {},
 ): Promise<SubmittedIntent> {
-  if (deps.chains)
-    await refuseCallWithoutCode({ ...deps, chains: deps.chains }, request.tenantId, request);
+  const { chains } = deps;
+  if (chains) {
+    // Named as a chain this relayer does not serve, before the wallets or books it lacks there.
+    if (!chains.chainIds.includes(request.chainId)) {
+      throw new UnknownChainError(request.chainId, chains.chainIds);
+    }
+    await refuseCallWithoutCode({ ...deps, chains }, request.tenantId, request);
+  }
   const { intent, created } = await admitIntent(
     deps.database,
     request,

@@ -62,6 +62,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
           taskQueue: deps.taskQueue,
           clock: deps.clock,
           timings: deps.timings,
+          chains: deps.chains,
         },
         tenant.tenantId,
         { ...request.body, items: await itemsInBaseUnits(db, request.body.items) },

@@ -62,15 +62,19 @@ export class WalletTokenShortError extends RelayerError<{
   }
 }
 
-export class UnknownChainError extends RelayerError<{ chainId: number }> {
-  /** `served`: the chains the relayer has hot wallets on, when that is what was checked. */
-  constructor(chainId: number, served?: readonly number[]) {
+export class UnknownChainError extends RelayerError<{ chainId: number; item?: number }> {
+  /**
+   * `served`: the chains the relayer has hot wallets on, when that is what was checked; `item`:
+   * the batch row that names the chain.
+   */
+  constructor(chainId: number, served?: readonly number[], item?: number) {
     super(
       ErrorType.unknownChain,
-      served === undefined
-        ? `chain ${chainId} is not configured (no RPC endpoints)`
-        : `chain ${chainId} is not served by this relayer: it has hot wallets on ${served.length > 0 ? `chain ${served.join(', ')}` : 'no chain yet (start a worker once)'}`,
-      { chainId },
+      (item === undefined ? '' : `item ${item}: `) +
+        (served === undefined
+          ? `chain ${chainId} is not configured (no RPC endpoints)`
+          : `chain ${chainId} is not served by this relayer: it has hot wallets on ${served.length > 0 ? `chain ${served.join(', ')}` : 'no chain yet (start a worker once)'}`),
+      { chainId, ...(item !== undefined && { item }) },
     );
   }
 }

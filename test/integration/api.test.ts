@@ -52,6 +52,23 @@ describe('POST /v1/intents', () => {
     expect(await databaseSnapshot(world)).toEqual(before);
   });
 
+  it('a payment or a batch row on a chain this relayer does not serve is refused naming the chains it serves; nothing written', async () => {
+    const before = await databaseSnapshot(world);
+    const single = await refusal(acme.submit({ ...paymentBody(world), chainId: 1 }, 'chain-1'));
+    expect([single.status, single.body.code, single.body.message]).toEqual([
+      400,
+      'invalid_request',
+      `chain 1 is not served by this relayer: it has hot wallets on chain ${world.anvil.chainId}`,
+    ]);
+    const rows = [paymentBody(world), { ...paymentBody(world), chainId: 1 }];
+    const batch = await refusal(acme.submitBatch({ items: rows }, 'chain-1-batch'));
+    expect([batch.status, batch.body.message]).toEqual([
+      400,
+      `item 1: chain 1 is not served by this relayer: it has hot wallets on chain ${world.anvil.chainId}`,
+    ]);
+    expect(await databaseSnapshot(world)).toEqual(before);
+  });
+
   it('the same key from two tenants is two intents', async () => {
     const a = await acme.submit(paymentBody(world), 'shared-key');
     const g = await globex.submit(paymentBody(world), 'shared-key');
