@@ -22,7 +22,6 @@ import {
   allowedCallAnswerSchema,
   allowedCallBodySchema,
   allowedCallParamsSchema,
-  allowedCallSchema,
   allowedCallsSchema,
   bookLimitsBodySchema,
   policyChangesQuerySchema,
