@@ -6,6 +6,7 @@ import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
 import { addReviewCommands } from './commands/review';
 import { addWalletCommands } from './commands/wallets';
+import { addContractCallCommands } from './commands/contract-calls';
 import { addPolicyCommands } from './commands/policies';
 import { addWebhookCommands } from './commands/webhooks';
 import { RelayerCommand } from './relayer-command';
@@ -47,6 +48,7 @@ export function relayerProgram(): RelayerCommand {
   addWebhookCommands(program, globals);
   addReviewCommands(program, globals);
   addPolicyCommands(program, globals);
+  addContractCallCommands(program, globals);
   addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
   addAdminCommands(program, globals);
   return program;

@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
 import { formatUnits } from 'viem';
 import type { PolicyView } from '../../api/schemas/policies';
-import { baseUnitsOf, nativeAsset, nativeUnits } from '../../domain/asset';
+import { nativeAsset, nativeUnits } from '../../domain/asset';
 import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
-import { decimalAmountProblem } from '../decimal-amount';
+import { baseUnits, chainIdFlag } from '../bound-flags';
 import { badInput } from '../exit-codes';
 import { print } from '../output';
 import { table } from '../table';
 import type { RelayerApiClient } from '../api-client';
 
-const chainIdFlag = wholeNumber('--chain-id', 2 ** 31);
 const boundHelp = (what: string) => `${what}, in the asset's units (e.g. 2.5); "none" removes it`;
 
 /** The asset's decimals, as the relayer registered it (native: 18). */
@@ -20,21 +19,6 @@ async function decimalsOf(api: RelayerApiClient, chainId: number, asset: string)
   );
   if (!token) throw badInput(`--asset: "${asset}" is not registered on chain ${chainId}`);
   return token.decimals;
-}
-
-/** A bound as a person types it (a decimal of the asset, or `none` to remove it) in base units. */
-function baseUnits(
-  flag: string,
-  value: string | undefined,
-  decimals: number,
-  zeroAllowed = false,
-): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'none') return null;
-  if (zeroAllowed && /^0+(\.0*)?$/.test(value)) return '0';
-  const problem = decimalAmountProblem(value, decimals);
-  if (problem) throw badInput(`${flag}: ${problem}`);
-  return baseUnitsOf(value, decimals)!.toString();
 }
 
 function policyTable(policy: PolicyView): string {
@@ -217,100 +201,4 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         () => `${address} off ${tenantId}'s lists on chain ${flags.chainId}`,
       );
     });
-
-  const calls = program
-    .command('calls')
-    .description("the contract functions a tenant's intents may call (operator sets)");
-  calls
-    .command('list <tenant>')
-    .option('--chain-id <id>', 'one chain only', chainIdFlag)
-    .action(async (tenantId: string, flags: { chainId?: number }) => {
-      const options = api();
-      const list = await apiOf(options).allowedCalls(tenantId, flags.chainId);
-      print(options, list, () => {
-        const rows = table(
-          ['chain', 'contract', 'function', 'most value', 'label'],
-          ['right', 'left', 'left', 'right', 'left'],
-        );
-        for (const call of list) {
-          rows.push([
-            call.chainId,
-            call.contract,
-            call.signature ? `${call.signature} (${call.selector})` : call.selector,
-            call.maxValue === null ? '—' : formatUnits(BigInt(call.maxValue), 18),
-            call.label,
-          ]);
-        }
-        return rows.toString();
-      });
-    });
-  calls
-    .command('allow <tenant> <contract>')
-    .description('allow one function of a contract, e.g. --function "deposit(bytes32)"')
-    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
-    .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
-    .requiredOption('--label <text>', 'what the call is for')
-    .option(
-      '--max-value <ether>',
-      "the most one call may send, in the chain's native coin (ether, not wei; 0: nothing; none: no bound but the limits; left out: the bound it had)",
-    )
-    .option(
-      '--allow-no-code',
-      'admit calls while the contract has no code on the chain (it is deployed later); without it such calls are refused',
-    )
-    .action(
-      async (
-        tenantId: string,
-        contract: string,
-        flags: {
-          chainId: number;
-          function: string;
-          label: string;
-          maxValue?: string;
-          allowNoCode?: true;
-        },
-      ) => {
-        const options = api();
-        const maxValue = baseUnits('--max-value', flags.maxValue, nativeUnits.decimals, true);
-        const allowed = await apiOf(options).allowCall(tenantId, {
-          chainId: flags.chainId,
-          contract,
-          function: flags.function,
-          label: flags.label,
-          ...(maxValue !== undefined && { maxValue }),
-          ...(flags.allowNoCode && { allowNoCode: true }),
-        });
-        if (allowed.targetHasCode === false && !allowed.allowNoCode) {
-          console.error(
-            `warning: ${allowed.contract} has no code on chain ${allowed.chainId}: calls to it are refused until it has (a mistyped address, or the contract is on another chain?); --allow-no-code admits them for a contract deployed later`,
-          );
-        }
-        print(
-          options,
-          allowed,
-          () =>
-            `${tenantId} may call ${allowed.signature ?? allowed.selector} of ${allowed.contract} on chain ${allowed.chainId}`,
-        );
-      },
-    );
-  calls
-    .command('remove <tenant> <contract>')
-    .description('no longer allow a function of a contract')
-    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
-    .requiredOption('--function <signature>', 'its signature, or its 4-byte selector (0x…)')
-    .action(
-      async (tenantId: string, contract: string, flags: { chainId: number; function: string }) => {
-        const options = api();
-        await apiOf(options).disallowCall(tenantId, {
-          chainId: flags.chainId,
-          contract,
-          function: flags.function,
-        });
-        print(
-          options,
-          { tenantId, chainId: flags.chainId, contract, function: flags.function, removed: true },
-          () => `${tenantId} may no longer call ${flags.function} of ${contract}`,
-        );
-      },
-    );
 }
