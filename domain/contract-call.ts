@@ -36,7 +36,7 @@ export const contractCallSchema = z
     abi: z
       .union([z.string(), abiItem, z.array(abiItem)], {
         error:
-          'call.abi must be a function signature ("function deposit(bytes32 ref) payable") or JSON ABI items',
+          'call.abi must be a function signature ("deposit(bytes32)", "function deposit(bytes32 ref) payable") or JSON ABI items',
       })
       .optional(),
     function: z.string({ error: 'call.function must be the function name' }).optional(),
@@ -90,7 +90,9 @@ function functionIn(
   let items: unknown[];
   if (typeof abi === 'string') {
     try {
-      items = [parseAbiItem(abi)];
+      // A bare signature, as `calls allow --function` takes it, is a function's.
+      const bare = /^\s*[A-Za-z_$][\w$]*\s*\(/.test(abi);
+      items = [parseAbiItem(bare ? `function ${abi.trim()}` : abi)];
     } catch (error) {
       const said = error instanceof BaseError ? error.shortMessage : String(error);
       return `"${abi}" does not parse as a function signature: ${said}`;

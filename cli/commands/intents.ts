@@ -27,7 +27,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .option('--call-data <hex>', 'call the contract --to with these bytes instead of paying it')
     .option(
       '--abi <signature>',
-      'or encode the call: a function signature, e.g. "function deposit(bytes32 ref) payable"',
+      'or encode the call: a function signature, e.g. "deposit(bytes32)" (as calls allow --function takes it) or "function deposit(bytes32 ref) payable"',
     )
     .option(
       '--arg <value>',

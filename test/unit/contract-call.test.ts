@@ -34,6 +34,18 @@ describe('contract calls as a request gives them', () => {
     );
   });
 
+  it('takes a bare signature as calls allow --function does: deposit(bytes32) is a function', () => {
+    const ref = `0x${'47'.repeat(32)}` as const;
+    const parsed = contractCallSchema.parse({ abi: 'deposit(bytes32)', args: [ref] });
+    expect(parsed.data).toBe(encodeFunctionData({ abi, functionName: 'deposit', args: [ref] }));
+    expect(issuesOf({ abi: 'deposit(bytes33)', args: [ref] })).toEqual([
+      [
+        'abi',
+        expect.stringMatching(/^"deposit\(bytes33\)" does not parse as a function signature/),
+      ],
+    ]);
+  });
+
   it('takes JSON ABI items, a function named among several, arrays and tuples by name or position', () => {
     const parsed = contractCallSchema.parse({
       abi: abi.map((item) => ({ ...item })),
