@@ -81,8 +81,13 @@ function csvRows(content: Buffer, defaultChainId: number | undefined): RawRow[] 
       : ['no chain_id column and no --chain-id']),
   ];
   if (missing.length > 0) {
+    // A spreadsheet set to another list separator writes the whole header as one column.
+    const separator = columns.length === 1 ? /[;\t|]/.exec(columns[0]!)?.[0] : undefined;
+    const hint = separator
+      ? ` (its fields look separated by ${separator === '\t' ? 'tabs' : `"${separator}"`}: this tool reads commas; export the file as comma-separated CSV)`
+      : '';
     throw badInput(
-      `the header (line ${header.info.lines}: ${columns.join(', ')}) has ${missing.join('; ')}`,
+      `the header (line ${header.info.lines}: ${columns.join(', ')}) has ${missing.join('; ')}${hint}`,
     );
   }
   return rows.map(({ record, info }) => ({
@@ -148,6 +153,11 @@ function checkRow(
     amount = { amount: parseEther(eth).toString() };
   } else if (column === 'amount_decimal') {
     amount = { decimalAmount: String(value) };
+  } else if (/^\d*\.\d+$/.test(String(value))) {
+    return {
+      where,
+      problem: `amount is in base units (wei), whole numbers only: ${String(value)} looks like a decimal of the asset, which goes in an amount_decimal column (or amount_eth for the native coin)`,
+    };
   } else {
     amount = { amount: String(value) };
   }

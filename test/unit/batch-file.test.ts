@@ -97,6 +97,20 @@ describe('reading a batch file', () => {
     expect(() => readBatchFile(file('empty.csv', ''), 1)).toThrow(/the file is empty/);
   });
 
+  it('hints at the column for a decimal in amount, and at the separator of a file not split by commas', () => {
+    const decimal = readBatchFile(file('decimal.csv', `to,amount\n${alice},0.1\n`), 1);
+    expect(decimal.rows).toEqual([
+      {
+        where: 'line 2',
+        problem:
+          'amount is in base units (wei), whole numbers only: 0.1 looks like a decimal of the asset, which goes in an amount_decimal column (or amount_eth for the native coin)',
+      },
+    ]);
+    expect(() => readBatchFile(file('semicolons.csv', `to;amount_eth\n${alice};0.1\n`), 1)).toThrow(
+      /has no `to` column.* \(its fields look separated by ";": this tool reads commas; export the file as comma-separated CSV\)$/,
+    );
+  });
+
   it('reports a row with too few or too many fields as its own problem and checks the others', () => {
     const parsed = readBatchFile(
       file(
