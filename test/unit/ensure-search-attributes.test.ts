@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Connection } from '@temporalio/client';
 import { ensureSearchAttributes } from '../../workers/ensure-search-attributes';
+import { relayerSearchAttributes } from '../../workflows/search-attributes';
 
 const operator = (existing: string[], add: () => Promise<unknown>) =>
   ({
@@ -44,5 +47,15 @@ describe('ensureSearchAttributes', () => {
         '  (registering them failed: PermissionDenied)',
       ].join('\n'),
     );
+  });
+});
+
+describe('the search attributes in the docs', () => {
+  it('docs/operations.md names every search attribute the workers register', () => {
+    const docs = readFileSync(join(__dirname, '../../docs/operations.md'), 'utf8');
+    const missing = relayerSearchAttributes
+      .map((key) => key.name)
+      .filter((name) => !docs.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
   });
 });
