@@ -83,6 +83,22 @@ describe('docs/api.md, by example', () => {
     expect(changing.filter((route) => !shown.includes(route))).toEqual([]);
   });
 
+  it('lists every route of /openapi.json in its endpoint table', () => {
+    const anyParam = (path: string) => path.replace(/\{[^}]+\}|:[A-Za-z]+/g, ':');
+    const table = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) =>
+        [...line.split('|')[1]!.matchAll(/`(GET|POST|PUT|DELETE|PATCH) (\S+)`/g)].map(
+          ([, method, path]) => `${method} ${anyParam(path!)}`,
+        ),
+      );
+    const routes = Object.entries(openapi.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${anyParam(path)}`),
+    );
+    expect(routes.filter((route) => !table.includes(route))).toEqual([]);
+  });
+
   it('sends bodies the API takes and shows answers it gives (by /openapi.json)', () => {
     const ajv = new Ajv({ strict: false, validateFormats: false });
     const problems: string[] = [];
