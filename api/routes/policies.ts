@@ -190,7 +190,12 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     handler: async (request, reply) => {
       const { tenantId } = request.params;
       const allowed = await allowCall(deps, operatorOf(request), tenantId, request.body);
-      const targetHasCode = await callTargetHasCode(deps.chains, allowed.chainId, allowed.contract);
+      // The call is allowed by now: a chain that does not answer leaves the look unknown (null).
+      const targetHasCode = await callTargetHasCode(
+        deps.chains,
+        allowed.chainId,
+        allowed.contract,
+      ).catch(() => null);
       return reply.code(201).send({ ...allowedCallView(allowed), targetHasCode });
     },
   });
