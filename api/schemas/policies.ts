@@ -173,7 +173,7 @@ export const allowedCallAnswerSchema = allowedCallSchema
       .boolean()
       .nullable()
       .describe(
-        'whether the contract has code on the chain now (null: the chain is not served here); without, calls are refused unless allowNoCode',
+        'whether the contract has code on the chain now (null: the chain is not served here, or did not answer); without, calls are refused unless allowNoCode',
       ),
   })
   .meta({ id: 'AllowedContractCallAnswer' });
