@@ -159,11 +159,13 @@ export const confirm = (deps: ActivityDependencies) => {
         const seen = await unlessCancelled(chain.observe(attempt.txHash, attempt.createdAt));
         look.attempts.push({ nonce: attempt.nonce, signedAt: attempt.createdAt.getTime(), seen });
       }
-      // Looks at a payment not mined slow down as it ages (its history stays short).
+      // Looks at a payment not mined slow down as it ages (its history stays short). Its age runs
+      // from its latest transaction that is not a fee bump: a cancel or a re-sign starts anew.
       const unmined = async (result: Promise<ConfirmResult> | ConfirmResult) => {
         const looked = await result;
         if (looked.state !== 'pending') return looked;
-        const sinceSignedMs = look.now - attempts[0]!.createdAt.getTime();
+        const since = [...attempts].reverse().find((a) => a.cause !== 'fee_bump') ?? latest;
+        const sinceSignedMs = look.now - since.createdAt.getTime();
         const gapMs = unminedLookGapMs(sinceSignedMs, chain.nextLookInMs());
         return { ...looked, retryAfterMs: Math.max(looked.retryAfterMs, gapMs) };
       };
