@@ -98,8 +98,8 @@ const outcomePollMs = 5000;
 const walletTurnsPatch = 'wallet-turns';
 /**
  * Recorded where the batch starts its items as paymentIntentV2; older runs started paymentIntent
- * children. Added 2026-12-03; its old branch can go once no batch from before it is open. One
- * marker a batch, not one an item.
+ * children; its old branch can go once no batch from before it is open. One marker a batch,
+ * not one an item.
  */
 const intentV2ChildrenPatch = 'intent-v2-children';
 /** Recorded where a stop found with nothing running skips the pending items; older runs left them. */

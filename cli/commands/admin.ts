@@ -71,7 +71,7 @@ const scopesText = (key: ApiKeyInfo): string => {
   return `all but ${missing.join(', ')}`;
 };
 
-/** `2026-12-03 06:35` (UTC): a key's times are noted to the minute. */
+/** A key's time as `YYYY-MM-DD hh:mm` (UTC): its times are noted to the minute. */
 const toMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 
 /** Where `npm start` keeps its relayer's books (dev/demo.ts, its default --dir). */
