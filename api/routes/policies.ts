@@ -3,9 +3,6 @@ import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import {
   addRecipient,
-  allowCall,
-  allowedCallsOf,
-  disallowCall,
   policyChanges,
   policyOf,
   recipientsOf,
@@ -13,6 +10,7 @@ import {
   setAllowListOnly,
   setBookLimits,
 } from '../../service/policies';
+import { allowCall, allowedCallsOf, disallowCall } from '../../service/contract-calls';
 import type { ApiContext } from '../api-context';
 import { callTargetHasCode } from '../../service/call-targets';
 import type { AllowedCall } from '../../domain/payment-policy';
