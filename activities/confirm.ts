@@ -12,7 +12,11 @@ import { ageMs, type ActivityDependencies } from './dependencies';
 import type { IntentStepParameters } from './mark-settling';
 import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/holds';
-import { listAttempts, type TransactionAttempt } from '../store/transaction-attempts';
+import {
+  listAttempts,
+  takesNonceBack,
+  type TransactionAttempt,
+} from '../store/transaction-attempts';
 import { unlessCancelled, whileHeartbeating } from './liveness';
 import { decideConfirmMove, unminedLookGapMs, type ConfirmLook } from './confirm-move';
 import { pending, type ConfirmResult, type EndState } from './confirm-result';
@@ -31,14 +35,19 @@ type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 export const confirm = (deps: ActivityDependencies) => {
   const { db, chains, clock } = deps;
 
-  async function finish(intent: Intent, attempt: TransactionAttempt, seen: Mined) {
+  async function finish(
+    intent: Intent,
+    attempts: readonly TransactionAttempt[],
+    attempt: TransactionAttempt,
+    seen: Mined,
+  ) {
     const token = isNative(intent.asset)
       ? undefined
       : await findToken(db.kysely, intent.chainId, { address: intent.asset });
     const outcome = judgeMined({
       asset: intent.asset,
       amount: intent.amount,
-      cancel: attempt.cause === 'cancel',
+      cancel: takesNonceBack(attempts, attempt),
       succeeded: seen.succeeded,
       delivered: isNative(intent.asset)
         ? 0n
@@ -179,7 +188,7 @@ export const confirm = (deps: ActivityDependencies) => {
         switch (move.move) {
           case 'finish': {
             const seen = look.attempts[move.attempt]!.seen as Mined;
-            return finish(intent, attempts[move.attempt]!, seen);
+            return finish(intent, attempts, attempts[move.attempt]!, seen);
           }
           case 'note-receipt': {
             const attempt = attempts[move.attempt]!;
@@ -206,11 +215,11 @@ export const confirm = (deps: ActivityDependencies) => {
             look.rechecked = true;
             continue;
           case 'unstick':
-            return unmined(whilePending(chain, intent, latest));
+            return unmined(whilePending(chain, intent, attempts));
           case 'resend':
-            return unmined(resend(chain, intent, latest));
+            return unmined(resend(chain, intent, attempts));
           case 'reassign':
-            return unmined(reassign(chain, intent, latest));
+            return unmined(reassign(chain, intent, attempts));
         }
       }
     });

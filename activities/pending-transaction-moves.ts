@@ -3,13 +3,16 @@ import { signedTransactionOf, signingWallet, type Intent } from '../domain/inten
 import { paymentOf } from '../domain/intent-payment';
 import type { Chain } from '../chain/chain';
 import { recordAudit } from '../store/audit-log';
-import { planOf, type TransactionAttempt } from '../store/transaction-attempts';
+import { planOf, takesNonceBack, type TransactionAttempt } from '../store/transaction-attempts';
 import { pending, type ConfirmResult } from './confirm-result';
 import type { ActivityDependencies } from './dependencies';
 import { unlessCancelled } from './liveness';
 import { checkNonceGap } from './transactions/fill-nonce-gap';
 import { sendSigned } from './transactions/send-signed';
 import { signAttempt } from './transactions/sign-attempt';
+
+/** An intent's attempts, oldest first; the moves act on the newest. */
+type Attempts = readonly TransactionAttempt[];
 
 /**
  * The confirm step's moves for a transaction not mined yet (confirm-move.ts decides which): send
@@ -20,7 +23,8 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
   const { db, clock, throttle } = deps;
 
   /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
-  async function whilePending(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+  async function whilePending(chain: Chain, intent: Intent, attempts: Attempts) {
+    const latest = attempts.at(-1)!;
     if (clock.now().getTime() - latest.createdAt.getTime() < chain.stuckAfterMs) {
       return pending(chain);
     }
@@ -32,7 +36,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
       return pending(chain);
     }
     return (
-      (await replace(chain, intent, latest, `not mined after ${chain.stuckAfterMs} ms`)) ??
+      (await replace(chain, intent, attempts, `not mined after ${chain.stuckAfterMs} ms`)) ??
       pending(chain)
     );
   }
@@ -41,18 +45,19 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    * Sends the intent's current bytes again; a refusal that needs a better bid gets one now, and
    * bytes lost again once stuck (dropped as underpriced, say) are outbid where the caps allow.
    */
-  async function resend(chain: Chain, intent: Intent, latest: TransactionAttempt) {
+  async function resend(chain: Chain, intent: Intent, attempts: Attempts) {
+    const latest = attempts.at(-1)!;
     if (clock.now().getTime() - latest.createdAt.getTime() >= chain.stuckAfterMs) {
       const why = `lost by the node, not mined after ${chain.stuckAfterMs} ms`;
-      const replaced = await replace(chain, intent, latest, why);
+      const replaced = await replace(chain, intent, attempts, why);
       if (replaced) return replaced;
     }
     const outcome = await sendSigned(chain, throttle, latest);
     if (typeof outcome === 'object') return pending(chain, 0, outcome.pacedMs);
     if (outcome === 'replace-needed')
-      return (await replace(chain, intent, latest, 'refused as underpriced')) ?? pending(chain);
+      return (await replace(chain, intent, attempts, 'refused as underpriced')) ?? pending(chain);
     // Some nodes do not show a queued transaction by hash, but do say they have it.
-    if (outcome === 'already-known') return whilePending(chain, intent, latest);
+    if (outcome === 'already-known') return whilePending(chain, intent, attempts);
     if (outcome === 'sent') {
       await db.transaction((trx) =>
         recordAudit(
@@ -74,11 +79,12 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
   async function replace(
     chain: Chain,
     intent: Intent,
-    latest: TransactionAttempt,
+    attempts: Attempts,
     why: string,
   ): Promise<ConfirmResult | undefined> {
     try {
-      const plan = await unlessCancelled(chain.planReplacement(planOf(intent, latest)));
+      const latest = attempts.at(-1)!;
+      const plan = await unlessCancelled(chain.planReplacement(planOf(intent, attempts, latest)));
       const replaced = await signAttempt(deps, intent, plan, { kind: 'same' }, { why });
       const signed = signedTransactionOf(replaced);
       if (signed) await sendSigned(chain, throttle, signed);
@@ -95,8 +101,9 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    * after an operator's cancel: nothing is signed again, the confirm timeout brings the operator
    * back, who can then resolve it as failed (the nonce is used).
    */
-  async function reassign(chain: Chain, intent: Intent, latest: TransactionAttempt) {
-    if (latest.cause === 'cancel') return pending(chain);
+  async function reassign(chain: Chain, intent: Intent, attempts: Attempts) {
+    const latest = attempts.at(-1)!;
+    if (takesNonceBack(attempts, latest)) return pending(chain);
     const plan = await unlessCancelled(
       chain.planTransfer(paymentOf(intent, signingWallet(intent))),
     );

@@ -64,9 +64,28 @@ export async function insertAttempt(
     .execute();
 }
 
+/**
+ * Whether `attempt` takes its nonce back rather than pays: a cancel, or a fee bump of one. Once a
+ * nonce is cancelled nothing at it is signed to pay again, so every later attempt there is one.
+ */
+export const takesNonceBack = (
+  attempts: readonly TransactionAttempt[],
+  attempt: TransactionAttempt,
+): boolean =>
+  attempts.some(
+    (earlier) =>
+      earlier.cause === 'cancel' &&
+      earlier.nonce === attempt.nonce &&
+      earlier.attempt <= attempt.attempt,
+  );
+
 /** The transfer an attempt signed (a cancel: nothing, to the wallet itself), to plan its replacement. */
-export const planOf = (intent: Intent, attempt: TransactionAttempt): TransferPlan => ({
-  ...(attempt.cause === 'cancel'
+export const planOf = (
+  intent: Intent,
+  attempts: readonly TransactionAttempt[],
+  attempt: TransactionAttempt,
+): TransferPlan => ({
+  ...(takesNonceBack(attempts, attempt)
     ? { from: signingWallet(intent), to: signingWallet(intent), value: 0n }
     : paymentOf(intent, signingWallet(intent))),
   gas: attempt.gas,
