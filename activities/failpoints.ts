@@ -15,7 +15,8 @@
  * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it);
  * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet;
  * `after-policy-check`: inside the broadcast, the policy in force let a held intent be signed (a
- * call's simulation passed too), nothing signed yet.
+ * call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a tenant's or
+ * operator's cancel of a payment sent but not mined signed, stored and sent, not yet reported.
  */
 export const crashPoints = [
   'after-permit',
@@ -36,6 +37,7 @@ export const crashPoints = [
   'after-top-up-admitted',
   'after-approval',
   'after-policy-check',
+  'after-unmined-cancel',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -52,6 +54,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   releaseThrottle: 'after-release',
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
+  cancelUnmined: 'after-unmined-cancel',
   decideApproval: 'after-approval',
   decideBatchApproval: 'after-approval',
 };

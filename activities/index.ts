@@ -6,6 +6,7 @@ import { decideBatchApproval } from './batch/decide-batch-approval';
 import { loadBatchItems } from './batch/load-batch-items';
 import { finishBatch, recordItemOutcome, skipPendingItems } from './batch/record-batch-outcomes';
 import { broadcast } from './broadcast';
+import { cancelUnmined } from './cancel-unmined';
 import { closeIntent } from './close-intent';
 import { confirm } from './confirm';
 import { decideApproval } from './decide-approval';
@@ -33,6 +34,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
   resolveReview: resolveReview(deps),
+  cancelUnmined: cancelUnmined(deps),
   decideApproval: decideApproval(deps),
   freeAbandonedLane: freeAbandonedLane(deps),
   loadBatchItems: loadBatchItems(deps),

@@ -131,9 +131,10 @@ export class RelayerApiClient {
     ).body;
   }
 
-  async cancel(id: string): Promise<IntentView> {
-    return (await this.call<IntentView>('POST', `/v1/intents/${encodeURIComponent(id)}/cancel`))
-      .body;
+  /** Unsigned: ends cancelled. Sent but not mined: answers `confirming`, the cancel sent. */
+  async cancel(id: string, note?: string): Promise<IntentView> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/cancel`;
+    return (await this.call<IntentView>('POST', path, { body: note ? { note } : undefined })).body;
   }
 
   async review(

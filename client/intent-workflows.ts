@@ -4,12 +4,13 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
-import type { ReviewOutcome, ReviewRequest } from '../domain/review';
+import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
 import { walletTurnSignal } from '../workflows/batch-signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
 import { resolveReviewUpdate } from '../workflows/review-update';
+import { cancelUnminedUpdate } from '../workflows/cancel-unmined-update';
 import { decideApprovalUpdate } from '../workflows/approval-update';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
@@ -77,6 +78,9 @@ export function intentWorkflow(client: Client, intentId: string) {
     /** An operator's decision, applied by the workflow waiting in review (refusals thrown). */
     resolveReview: (request: ReviewRequest): Promise<ReviewOutcome> =>
       handle.executeUpdate(resolveReviewUpdate, { args: [request] }),
+    /** A cancel of the payment sent but not mined: its nonce taken back (refusals thrown). */
+    cancelUnmined: (request: UnminedCancelRequest): Promise<ReviewOutcome> =>
+      handle.executeUpdate(cancelUnminedUpdate, { args: [request] }),
     /** A second key's decision on an intent awaiting approval (refusals thrown). */
     decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome<string>> =>
       handle.executeUpdate(decideApprovalUpdate, { args: [request] }),

@@ -91,9 +91,14 @@ export const errorCatalogue = {
   },
   RelayerClosed: { retryable: true, rejection: 'closed', summary: 'the process is draining' },
   NotCancellable: {
-    retryable: true,
+    retryable: false,
     rejection: 'not_cancellable',
-    summary: 'something was signed: only a review can take it back',
+    summary: 'mined, ended or in review: a cancel can no longer take it back',
+  },
+  WorkflowUnanswered: {
+    retryable: true,
+    rejection: 'workflow_unanswered',
+    summary: "the intent's workflow did not take the request in time (no worker running it?)",
   },
   NotInReview: {
     retryable: false,
@@ -183,6 +188,13 @@ export const notAwaitingApprovalMessage = (
   status: string,
 ) =>
   `${subject.kind} ${subject.id} is ${status}, not awaiting_approval: there is nothing to approve or reject`;
+
+/** Said by the API's cancel and by the workflow's refusal of an on-chain cancel. */
+export const notCancellableMessage = (intentId: string, status: string) =>
+  `intent ${intentId} is ${status}: ` +
+  (status === 'needs_review'
+    ? `an operator resolves it there ("relayer review cancel ${intentId}" takes its nonce back)`
+    : 'it has ended');
 
 export const notInReviewMessage = (intentId: string, status: string) =>
   `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;

@@ -24,6 +24,7 @@ export const RejectionCode = {
   poolFull: 'pool_full',
   closed: 'closed',
   notCancellable: 'not_cancellable',
+  workflowUnanswered: 'workflow_unanswered',
   notInReview: 'not_in_review',
   reviewRefused: 'review_refused',
   unknownAsset: 'unknown_asset',
@@ -101,7 +102,13 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   closed: { status: 503, meaning: 'the process is draining; retry on another' },
   not_cancellable: {
     status: 409,
-    meaning: 'something was signed already: only a review can take it back',
+    meaning:
+      'mined, ended or in review: `details.problem` says which (ended, in_review, mined, nonce_used, above_cap)',
+  },
+  workflow_unanswered: {
+    status: 503,
+    meaning:
+      "the intent's workflow did not take the request within 20 s (no worker is running it): it may still be applied when one does, so read the intent before asking again",
   },
   not_in_review: { status: 409, meaning: 'the intent is not in needs_review' },
   review_refused: {

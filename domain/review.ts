@@ -39,3 +39,10 @@ export interface ReviewOutcome {
   /** Absent in outcomes recorded before codes. */
   reasonCode?: ReasonCode | null;
 }
+
+/** A tenant's or operator's cancel of a payment sent but not mined: its nonce taken back. */
+export interface UnminedCancelRequest {
+  /** Who cancels, as the audit log names them. */
+  actor: string;
+  note?: string;
+}

@@ -1,9 +1,13 @@
-import type { Client } from '@temporalio/client';
+import { isGrpcDeadlineError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { intentWorkflow } from '../client/intent-workflows';
-import type { Intent } from '../domain/intent';
+import { NotCancellableError, RelayerError, WorkflowUnansweredError } from '../domain/errors';
+import { ErrorType } from '../domain/error-catalogue';
+import { mayBeOnChain, type IntentStatus, type Intent } from '../domain/intent';
 import { cancelUnsignedIntent } from '../operations/cancel-intent';
 import type { Database } from '../store/database';
+import { getIntent } from '../store/intents';
 import { actorOf, canSee, type Caller } from './caller';
+import { relayerErrorOf } from './update-refusal';
 
 export interface CancelDependencies {
   database: Database;
@@ -11,28 +15,66 @@ export interface CancelDependencies {
   clock?: () => Date;
 }
 
+/** How long a cancel waits for the intent's workflow to take it (a worker must run it). */
+const workflowAnswerMs = 20_000;
+
 /**
- * Cancels an intent a tenant may see (see cancelUnsignedIntent), then asks its workflow to stop
- * waiting. Cancelling again returns the cancelled intent.
+ * Cancels an intent a tenant may see. Nothing signed yet: it ends `cancelled` at once (see
+ * cancelUnsignedIntent), and its workflow is asked to stop waiting; cancelling again returns it.
+ * Sent but not mined: its workflow takes the nonce back with a zero-value transfer (the
+ * `cancelUnmined` update) and answers with the intent still `confirming`, its current transaction
+ * the cancel: mined, the intent fails (cancelled_on_chain); if the payment wins, it is confirmed.
  */
 export async function cancelIntent(
   deps: CancelDependencies,
   caller: Caller,
   intentId: string,
+  note?: string,
 ): Promise<Intent> {
-  const { intent, changed } = await cancelUnsignedIntent(
-    deps.database,
-    intentId,
-    actorOf(caller),
-    deps.clock?.() ?? new Date(),
-    (found) => canSee(caller, found),
-  );
-  if (changed) {
-    // Only a shortcut: the workflow finds the intent closed at its next step anyway, so a failed
-    // request (workflow already gone, Temporal unreachable) changes nothing that matters.
-    await intentWorkflow(deps.client, intentId)
-      .cancel()
-      .catch(() => undefined);
+  const actor = actorOf(caller);
+  try {
+    const { intent, changed } = await cancelUnsignedIntent(
+      deps.database,
+      intentId,
+      actor,
+      deps.clock?.() ?? new Date(),
+      (found) => canSee(caller, found),
+    );
+    if (changed) {
+      // Only a shortcut: the workflow finds the intent closed at its next step anyway, so a
+      // failed request (workflow already gone, Temporal unreachable) changes nothing that matters.
+      await intentWorkflow(deps.client, intentId)
+        .cancel()
+        .catch(() => undefined);
+    }
+    return intent;
+  } catch (error) {
+    const status = sentUnminedStatus(error);
+    if (!status) throw error;
+    try {
+      await deps.client.connection.withDeadline(Date.now() + workflowAnswerMs, () =>
+        intentWorkflow(deps.client, intentId).cancelUnmined({ actor, note }),
+      );
+    } catch (refusal) {
+      if (refusal instanceof WorkflowNotFoundError) {
+        throw new NotCancellableError(
+          intentId,
+          status,
+          'ended',
+          'its workflow has ended, so nothing would follow a cancel: an operator resolves it',
+        );
+      }
+      if (isGrpcDeadlineError(refusal))
+        throw new WorkflowUnansweredError(intentId, workflowAnswerMs);
+      throw relayerErrorOf(refusal);
+    }
+    return getIntent(deps.database.kysely, intentId);
   }
-  return intent;
+}
+
+/** The status of a payment the unsigned cancel refused because it was signed or sent. */
+function sentUnminedStatus(error: unknown): IntentStatus | undefined {
+  if (!(error instanceof RelayerError) || error.name !== ErrorType.notCancellable) return;
+  const { status } = error.details as { status: IntentStatus };
+  return mayBeOnChain(status) ? status : undefined;
 }

@@ -11,6 +11,7 @@ export { paymentBatch } from './payment-batch';
 export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './batch-signals';
 export { resolveReviewUpdate } from './review-update';
+export { cancelUnminedUpdate } from './cancel-unmined-update';
 export type { BatchProgress } from './batch-signals';
 export { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';

@@ -14,7 +14,8 @@ import { submitParsedIntent } from '../../service/submit-intent';
 import { callerOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
 import { errorBodySchema } from '../error-responses';
-import { idempotencyHeadersSchema, idParamsSchema, noBodySchema } from '../schemas/common';
+import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
+import { noteBodySchema } from '../schemas/review';
 import {
   auditTrailSchema,
   auditView,
@@ -121,12 +122,21 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
   app.post('/v1/intents/:id/cancel', {
     config: { scope: ApiScope.intentsWrite },
     schema: {
-      body: noBodySchema,
-      summary: 'Cancel an intent before anything was signed (409 not_cancellable after)',
+      body: noteBodySchema,
+      summary:
+        'Cancel an intent: unsigned, it ends cancelled (200); sent but not mined, a zero-value transfer takes its nonce back (202)',
       params: idParamsSchema,
-      response: { 200: intentSchema, ...errors },
+      response: { 200: intentSchema, 202: intentSchema, ...errors },
     },
-    handler: async (request) =>
-      intentView(await cancelIntent(deps, callerOf(request), request.params.id)),
+    handler: async (request, reply) => {
+      const intent = await cancelIntent(
+        deps,
+        callerOf(request),
+        request.params.id,
+        request.body?.note,
+      );
+      // 202: the cancel is signed and sent; which transaction the chain mines decides the end.
+      return reply.code(intent.status === 'cancelled' ? 200 : 202).send(intentView(intent));
+    },
   });
 };

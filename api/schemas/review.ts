@@ -14,4 +14,4 @@ export const resolveFailedBodySchema = z.strictObject({
   reason: z.string().trim().min(1, { error: 'say why the payment failed' }).max(1000),
 });
 
-export const noteBodySchema = z.strictObject({ note: z.string().max(1000).optional() }).optional();
+export const noteBodySchema = z.strictObject({ note: z.string().max(1000).optional() }).nullish();

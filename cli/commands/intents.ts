@@ -146,11 +146,20 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
 
   program
     .command('cancel <intentId>')
-    .description('cancel an intent before anything was signed')
-    .action(async (intentId: string) => {
+    .description(
+      'cancel an intent: unsigned, it ends cancelled; sent but not mined, a zero-value transfer at its nonce takes it back',
+    )
+    .option('--note <text>', 'for the audit log')
+    .action(async (intentId: string, flags: { note?: string }) => {
       const options = api();
-      const intent = await apiOf(options).cancel(intentId);
-      print(options, intent, () => intentDetails(intent));
+      const intent = await apiOf(options).cancel(intentId, flags.note);
+      print(options, intent, () =>
+        intent.status === 'cancelled'
+          ? intentDetails(intent)
+          : `cancel sent: ${intent.txHash} takes nonce ${intent.nonce} back; the intent fails ` +
+            `(cancelled_on_chain) once it is mined, or is confirmed if the payment is mined first\n` +
+            `follow it: relayer status ${intent.id} --wait\n${intentDetails(intent)}`,
+      );
     });
 
   for (const [decision, description] of [

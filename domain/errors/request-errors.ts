@@ -1,5 +1,5 @@
 import { RelayerError, type FieldIssue } from './relayer-error';
-import { ErrorType } from '../error-catalogue';
+import { ErrorType, notCancellableMessage } from '../error-catalogue';
 
 // What a request or an intent's own state refuses: bad input, tenants, balances and books, limits,
 // the backlog, a closed process.
@@ -166,15 +166,38 @@ export class RelayerClosedError extends RelayerError<Record<string, never>> {
   }
 }
 
-export class NotCancellableError extends RelayerError<{ intentId: string; status: string }> {
-  constructor(intentId: string, status: string) {
+/**
+ * Why an intent cannot be cancelled now, beyond its status: its transaction was mined, its nonce
+ * used by another, or a cancel cannot outbid it within the chain's caps.
+ */
+export type NotCancellableProblem = 'ended' | 'in_review' | 'mined' | 'nonce_used' | 'above_cap';
+
+export class NotCancellableError extends RelayerError<{
+  intentId: string;
+  status: string;
+  problem: NotCancellableProblem;
+}> {
+  constructor(
+    intentId: string,
+    status: string,
+    problem: NotCancellableProblem = status === 'needs_review' ? 'in_review' : 'ended',
+    why?: string,
+  ) {
     super(
       ErrorType.notCancellable,
-      `intent ${intentId} is ${status}: ` +
-        (status === 'signed' || status === 'confirming'
-          ? 'its transaction is signed and may already be on-chain, so it can no longer be cancelled'
-          : 'it has ended'),
-      { intentId, status },
+      why ? `intent ${intentId} is ${status}: ${why}` : notCancellableMessage(intentId, status),
+      { intentId, status, problem },
+    );
+  }
+}
+
+/** A request to an intent's workflow (an update) that no worker took within `waitedMs`. */
+export class WorkflowUnansweredError extends RelayerError<{ intentId: string; waitedMs: number }> {
+  constructor(intentId: string, waitedMs: number) {
+    super(
+      ErrorType.workflowUnanswered,
+      `intent ${intentId}'s workflow did not take the request within ${waitedMs / 1000} s (is a worker running?): it may still be applied when one does, so read the intent before asking again`,
+      { intentId, waitedMs },
     );
   }
 }

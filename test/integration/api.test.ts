@@ -1,4 +1,5 @@
 import type { RelayerApiClient } from '../../cli/api-client';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { IntentStatus } from '../../domain/intent';
 import {
   createKeys,
@@ -230,10 +231,10 @@ describe('cancel', () => {
         headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' },
         body,
       });
-    // A cancel takes no note: one sent is refused, not dropped without a word.
-    const withNote = await post(`/v1/intents/${intent.id}/cancel`, '{"note":"order withdrawn"}');
-    expect(withNote.status).toBe(400);
-    expect(await withNote.text()).toMatch(/Unrecognized key: \\"note\\"/);
+    // A cancel takes a note only: anything else is refused, not dropped without a word.
+    const withReason = await post(`/v1/intents/${intent.id}/cancel`, '{"reason":"withdrawn"}');
+    expect(withReason.status).toBe(400);
+    expect(await withReason.text()).toMatch(/Unrecognized key: \\"reason\\"/);
     expect((await acme.get(intent.id)).status).toBe('authorized');
     const cancelled = await post(`/v1/intents/${intent.id}/cancel`);
     expect(cancelled.status).toBe(200);
@@ -246,8 +247,9 @@ describe('cancel', () => {
     });
   });
 
-  it('refuses once a transaction is signed (409 not_cancellable, saying why)', async () => {
+  it('refuses a signed intent whose workflow has ended (409 not_cancellable, saying why)', async () => {
     const { body: intent } = await acme.submit(paymentBody(world), 'signed-already');
+    await api.client.workflow.getHandle(paymentIntentWorkflowId(intent.id)).terminate();
     await world.database.kysely
       .updateTable('intents')
       .set({ status: 'signed', nonce: 9999, tx_hash: `0x${'ab'.repeat(32)}`, raw_tx: '0x01' })
@@ -258,7 +260,8 @@ describe('cancel', () => {
       status: 409,
       code: 'not_cancellable',
     });
-    expect(error.body.message).toMatch(/may already be on-chain/);
+    expect(error.body.details).toMatchObject({ status: 'signed', problem: 'ended' });
+    expect(error.body.message).toMatch(/its workflow has ended, so nothing would follow a cancel/);
   });
 });
 

@@ -43,6 +43,12 @@ export function fakeActivities(
       ageMs: 1,
     }),
     resolveReview: async ({ decision }) => reviewOutcome(decision.action),
+    cancelUnmined: async () => ({
+      status: IntentStatus.confirming,
+      txHash: '0xcancel',
+      blockNumber: null,
+      reason: null,
+    }),
     decideApproval: async ({ decision }) => ({
       status: decision === 'approve' ? IntentStatus.authorized : IntentStatus.rejected,
     }),

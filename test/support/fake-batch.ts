@@ -104,6 +104,7 @@ export function fakeBatch(
       return { granted: true, permitId: `permit-${intentId}`, releaseQueue, waitedMs: 0 };
     },
     acquireThrottle: notFaked('acquireThrottle'),
+    cancelUnmined: notFaked('cancelUnmined'),
     releaseThrottle: async () => true,
     markSettling: async ({ intentId }) => {
       const current = status.get(intentId)!;

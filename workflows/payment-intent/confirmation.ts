@@ -1,24 +1,32 @@
-import { ApplicationFailure, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, condition, sleep } from '@temporalio/workflow';
 import type { ConfirmResult } from '../../activities/confirm';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { noteTxHash } from './progress';
 import { confirm } from './steps';
+import type { UnminedCancels } from './unmined-cancel';
 
 /** The failure type of a transaction not confirmed in time (the intent goes to review). */
 const confirmationTimeoutType = 'ConfirmationTimeout';
 
 /**
  * Looks at the intent's transactions until one is mined deep enough (or reverted, or cancelled
- * on-chain); not within `timeoutMs`, a ConfirmationTimeout failure that sends it to review.
+ * on-chain); not within `timeoutMs`, a ConfirmationTimeout failure that sends it to review. A
+ * cancel signed meanwhile (`cancels`) is looked at at once and has `timeoutMs` of its own.
  */
 export async function waitForConfirmations(
   intentId: string,
   timeoutMs: number = defaultConfirmTimeoutMs,
   progress: PaymentIntentProgress,
+  cancels: UnminedCancels,
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
+  let cancelsSeen = cancels.signed();
   for (;;) {
+    if (cancels.signed() !== cancelsSeen) {
+      cancelsSeen = cancels.signed();
+      deadline = Date.now() + timeoutMs;
+    }
     const result = await confirm({ intentId });
     if (result.state !== 'pending') return result;
     if (result.txHash) noteTxHash(progress, result.txHash);
@@ -28,6 +36,10 @@ export async function waitForConfirmations(
         confirmationTimeoutType,
       );
     }
-    await sleep(Math.min(result.retryAfterMs, deadline - Date.now()));
+    const waitMs = Math.min(result.retryAfterMs, deadline - Date.now());
+    // The same timer as a sleep (a history without a cancel replays unchanged); 0 stays a sleep,
+    // as condition(fn, 0) would record a patch marker.
+    if (waitMs > 0) await condition(() => cancels.signed() !== cancelsSeen, waitMs);
+    else await sleep(waitMs);
   }
 }

@@ -1,5 +1,7 @@
 import {
+  allHandlersFinished,
   CancellationScope,
+  condition,
   getExternalWorkflowHandle,
   isCancellation,
   setHandler,
@@ -22,6 +24,7 @@ import { currentShape, patchedShape, type IntentShape } from './shape';
 import { releasePermit, releasePermitInTask, takePermitInTask, waitForPermit } from './permits';
 import { noteTxHash, statusKeeper, type EnterStatus } from './progress';
 import { reviewQueue } from './review';
+import { unminedCancels, type UnminedCancels } from './unmined-cancel';
 import { broadcastWithin, closeIntent, hold, inTask, markSettling } from './steps';
 import { walletTurns, type WalletTurns } from './wallet-turns';
 
@@ -75,8 +78,9 @@ async function runIntent(
   const enter = statusKeeper(progress, localSteps);
   const review = reviewQueue(input, progress, shape);
   const turns = walletTurns(input);
+  const cancels = unminedCancels(intentId, progress);
   for (;;) {
-    await runToOutcome(input, progress, enter, localSteps, turns, approval);
+    await runToOutcome(input, progress, enter, { localSteps, turns, cancels, approval });
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!shape.reviewWaits()) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -93,6 +97,10 @@ async function runIntent(
     enter(IntentStatus.signed);
   }
   await review.end();
+  // A cancel that lost the race to the payment's mining answers its caller before the run ends.
+  if (!allHandlersFinished()) {
+    await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+  }
   return progress;
 }
 
@@ -104,10 +112,14 @@ async function runToOutcome(
   input: PaymentIntentInput,
   progress: PaymentIntentProgress,
   enter: EnterStatus,
-  localSteps: boolean,
-  turns: WalletTurns | undefined,
-  approval?: ApprovalGate,
+  parts: {
+    localSteps: boolean;
+    turns: WalletTurns | undefined;
+    cancels: UnminedCancels;
+    approval?: ApprovalGate;
+  },
 ): Promise<void> {
+  const { localSteps, turns, cancels, approval } = parts;
   const { intentId } = input;
   const steps = localSteps ? inTask : { markSettling, hold };
   const broadcast = broadcastWithin(input.sendWindowMs);
@@ -154,7 +166,7 @@ async function runToOutcome(
     }
     // Looking before the receipt can be deep enough would only cost a look and a poll interval.
     if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
-    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress);
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress, cancels);
     if (mined.txHash) noteTxHash(progress, mined.txHash);
     progress.blockNumber = mined.blockNumber;
     if (mined.state === 'reverted') {

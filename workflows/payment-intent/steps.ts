@@ -14,7 +14,8 @@ import {
 /** The intent's database steps as activities on the task queue. */
 export const { markSettling, hold, closeIntent, decideApproval } =
   proxyActivities<RelayerActivities>(dbStep);
-export const { resolveReview, freeAbandonedLane } = proxyActivities<RelayerActivities>(reviewStep);
+export const { resolveReview, freeAbandonedLane, cancelUnmined } =
+  proxyActivities<RelayerActivities>(reviewStep);
 export const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 
 /** The send, retried within the intent's send window (its scheduleToClose timeout). */

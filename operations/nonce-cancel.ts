@@ -1,0 +1,91 @@
+import { FeeAboveCapError, StaleVersionError } from '../domain/errors';
+import {
+  signingWallet,
+  type Intent,
+  type IntentStatus,
+  type SignedTransaction,
+} from '../domain/intent';
+import type { TransferPlan } from '../domain/transfer';
+import { recordAudit } from '../store/audit-log';
+import { getIntentForUpdate, transitionIntent } from '../store/intents';
+import { insertAttempt, listAttempts } from '../store/transaction-attempts';
+import type { DecidedBy, ReviewCheckDependencies } from './review-decision/dependencies';
+
+/** How a nonce cancel is taken: the status it leaves the intent in, and its refusals. */
+export interface NonceCancelTerms {
+  /** The only status the intent may be in when the cancel is stored. */
+  from: IntentStatus;
+  /** The status the stored cancel leaves it in. */
+  next: IntentStatus;
+  /** The refusal for an intent found in another status than `from`. */
+  notFrom: (current: Intent) => Error;
+  /** The refusal when outbidding every attempt at the nonce passes the chain's cancel fee cap. */
+  aboveCap: (message: string) => Error;
+  note?: string;
+}
+
+/**
+ * Takes the intent's nonce back: a zero-value transfer from its wallet to itself at `signed`'s
+ * nonce, outbidding every attempt there, stored as its newest attempt and current transaction
+ * with a `cancel_signed` audit entry. Whichever transaction at the nonce is mined ends the intent:
+ * this one fails it (cancelled on-chain), one of its own confirms it.
+ */
+export async function signNonceCancel(
+  deps: ReviewCheckDependencies,
+  by: DecidedBy,
+  intent: Intent,
+  signed: SignedTransaction,
+  terms: NonceCancelTerms,
+): Promise<Intent> {
+  const chain = deps.chains.get(intent.chainId);
+  const attempts = (await listAttempts(deps.database.kysely, intent.id)).filter(
+    (attempt) => attempt.nonce === signed.nonce,
+  );
+  let plan: TransferPlan;
+  try {
+    plan = await chain.planCancel(signingWallet(intent), attempts);
+  } catch (error) {
+    if (!(error instanceof FeeAboveCapError)) throw error;
+    throw terms.aboveCap(`cannot cancel: ${error.message}`);
+  }
+  // Signed before the lock (a signer may be remote); nothing is sent until it is stored.
+  const cancel = await chain.signTransfer(plan, signed.nonce);
+  const now = deps.clock?.() ?? new Date();
+  return deps.database.transaction(async (trx) => {
+    const current = await getIntentForUpdate(deps.database, trx, intent.id);
+    if (current.status !== terms.from) throw terms.notFrom(current);
+    // Changed while the cancel was signed (a fee bump, say): it is planned again over them all.
+    if (current.version !== intent.version) throw new StaleVersionError(intent.id, intent.version);
+    const attempt = (await listAttempts(trx, intent.id)).length + 1;
+    await insertAttempt(
+      trx,
+      { intentId: intent.id, attempt, nonce: signed.nonce, ...cancel, ...plan, cause: 'cancel' },
+      now,
+    );
+    const updated = await transitionIntent(
+      trx,
+      current,
+      { status: terms.next, txHash: cancel.txHash, rawTx: cancel.rawTx, reason: null },
+      now,
+    );
+    await recordAudit(
+      trx,
+      {
+        intentId: intent.id,
+        action: 'cancel_signed',
+        actor: by.actor,
+        detail: {
+          ...(by.decisionKey && { decisionKey: by.decisionKey }),
+          txHash: cancel.txHash,
+          nonce: signed.nonce,
+          replaces: signed.txHash,
+          maxFeePerGas: plan.maxFeePerGas.toString(),
+          maxPriorityFeePerGas: plan.maxPriorityFeePerGas.toString(),
+          note: terms.note,
+        },
+      },
+      now,
+    );
+    return updated;
+  });
+}
