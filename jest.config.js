@@ -43,6 +43,7 @@ const postgresSuites = [
 const deepPostgresSuites = [
   'integration/chain-robustness',
   'integration/review-queue',
+  'integration/unmined-cancel',
   'e2e/kill-worker',
   'e2e/top-ups',
   'faults/activity-panics',

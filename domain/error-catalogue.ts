@@ -194,7 +194,9 @@ export const notCancellableMessage = (intentId: string, status: string) =>
   `intent ${intentId} is ${status}: ` +
   (status === 'needs_review'
     ? `an operator resolves it there ("relayer review cancel ${intentId}" takes its nonce back)`
-    : 'it has ended');
+    : status === 'signed' || status === 'confirming'
+      ? 'its transaction is signed and may already be on-chain: only a zero-value transfer at its nonce can take it back'
+      : 'it has ended');
 
 export const notInReviewMessage = (intentId: string, status: string) =>
   `intent ${intentId} is ${status}, not needs_review: only intents in review can be resolved`;

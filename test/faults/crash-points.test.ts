@@ -9,7 +9,8 @@ import { cancelledOnChainReason, type Intent } from '../../domain/intent';
 import { reviewIntent } from '../../service/review-intent';
 import { waitFor } from '../../dev/stack/wait-for';
 import { crashPointRun, crashPointWorld } from '../support/crash-point-run';
-import { intentWaitingInReview } from '../support/intent-in-review';
+import { intentHeldUnmined } from '../support/intent-in-review';
+import { cancelIntent } from '../../service/cancel-intent';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { useTestWorld } from '../support/test-world';
@@ -30,12 +31,12 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
 
   /**
    * A worker that dies right after a cancel is stored (`point`), for an intent whose transaction
-   * waits in the node's pool until its confirmation timeout (automine off); `cancel` brings the
-   * cancel about. The next worker applies it once: one cancel sent and mined, the intent failed,
-   * its hold released.
+   * waits in the node's pool (automine off) until its confirmation timeout, or only until it is
+   * sent (`after-unmined-cancel`); `cancel` brings the cancel about. The next worker applies it
+   * once: one cancel sent and mined, the intent failed, its hold released.
    */
   async function cancelledOnceThroughACrash(
-    point: 'after-review' | 'after-lane-freed',
+    point: 'after-review' | 'after-lane-freed' | 'after-unmined-cancel',
     wallet: number,
     cancel: (context: {
       deps: Parameters<typeof reviewIntent>[0];
@@ -49,18 +50,17 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue, chains: world.chains };
     try {
-      const { intent, handle } = await intentWaitingInReview(
-        world,
-        deps,
-        parseNewIntent({
-          tenantId: 'acme',
-          chainId: world.anvil.chainId,
-          from: world.wallets[wallet]!,
-          to: privateKeyToAccount(generatePrivateKey()).address,
-          amount: parseEther('0.25').toString(),
-        }),
-        1500,
-      );
+      const request = parseNewIntent({
+        tenantId: 'acme',
+        chainId: world.anvil.chainId,
+        from: world.wallets[wallet]!,
+        to: privateKeyToAccount(generatePrivateKey()).address,
+        amount: parseEther('0.25').toString(),
+      });
+      const { intent, handle } =
+        point === 'after-unmined-cancel'
+          ? await intentHeldUnmined(world, deps, request, 'confirming')
+          : await intentHeldUnmined(world, deps, request, 'needs_review', 1500);
       const heldBefore = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!
         .held;
       const afterRestart = await cancel({ deps, intent });
@@ -102,6 +102,13 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       const operator = { role: 'operator' as const, keyId: 'test', label: 'test' };
       const decided = reviewIntent(deps, operator, intent.id, { action: 'cancel' });
       return async () => expect((await decided).status).toBe('signed');
+    }));
+
+  it("a tenant's cancel of a payment sent but not mined, stored and sent just before the worker died, is applied once and mined", () =>
+    cancelledOnceThroughACrash('after-unmined-cancel', 0, async ({ deps, intent }) => {
+      const tenant = { role: 'tenant' as const, tenantId: 'acme', keyId: 'k', label: 'test' };
+      const cancelled = cancelIntent(deps, tenant, intent.id);
+      return async () => expect((await cancelled).status).toBe('confirming');
     }));
 
   it("the lane rule's cancel stored just before the worker died is applied once, sent and mined", () =>

@@ -33,6 +33,7 @@ import { secretBox } from '../../webhooks/secret-box';
 import { setBookLimits } from '../../service/policies';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
+import { recordUnminedCancel } from './record-unmined-cancel';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
@@ -45,7 +46,8 @@ import { decideBatchApprovalFor } from '../../service/approve-batch';
  * top-up; `-- early-decision`: only a decision that reached the run before it waited in review;
  * `-- approvals`: only intents that awaited approval: approved, rejected, expired;
  * `-- batch-approval`: only a batch that awaited approval as a batch, approved; `-- batch-stop`:
- * only a fail_fast batch stopped by an item refused at admission).
+ * only a fail_fast batch stopped by an item refused at admission; `-- unmined-cancel`: only a
+ * payment cancelled by its tenant while sent but not mined).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
       'approvals',
       'batch-approval',
       'batch-stop',
+      'unmined-cancel',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('approvals')) await recordApprovals(server);
     if (only.length === 0 || only.includes('batch-approval')) await recordBatchApproval(server);
     if (only.length === 0 || only.includes('batch-stop')) await recordBatchStopped(server);
+    if (only.length === 0 || only.includes('unmined-cancel')) await recordUnminedCancel(server);
   } finally {
     await server.teardown();
   }

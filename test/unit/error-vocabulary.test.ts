@@ -15,13 +15,19 @@ import { drainTimeMs } from '../../operations/admission';
 import { errorTable, rejectionTable, scopeTable } from '../../dev/rejection-table';
 
 describe('one error vocabulary', () => {
-  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission and webhooks left off by the operator', () => {
+  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission, webhooks left off by the operator and a workflow no worker runs', () => {
     for (const code of Object.values(RejectionCode)) {
       expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
       expect(exitCodeOf[code]).toBeGreaterThan(0);
     }
     const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf(code) >= 500);
-    expect(serverSide.sort()).toEqual(['closed', 'internal_error', 'pool_full', 'webhooks_off']);
+    expect(serverSide.sort()).toEqual([
+      'closed',
+      'internal_error',
+      'pool_full',
+      'webhooks_off',
+      'workflow_unanswered',
+    ]);
   });
 
   it('is what docs/api.md documents, every code with its status, exit code and meaning', () => {
