@@ -61,6 +61,7 @@ const ownTests = new Set<CrashPoint>([
   'after-lane-freed',
   'after-webhook-sent',
   'after-approval',
+  'after-unmined-cancel',
 ]);
 
 /**
