@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { routeDocs } from './route-docs';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -109,6 +110,14 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     transform: jsonSchemaTransform,
     // Fills components.schemas with the schemas named by .meta({ id }), which the routes $ref.
     transformObject: jsonSchemaTransformObject,
+  });
+  // Every route says what it does (api/route-docs.ts): its OpenAPI description, docs/api.md's table.
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'HEAD' || route.schema?.hide) return;
+    const key = `${String(route.method)} ${route.url}`;
+    const docs = routeDocs[key];
+    if (!docs) throw new Error(`route ${key} is not in api/route-docs.ts`);
+    route.schema = { ...route.schema, description: docs.what };
   });
   await app.register(healthRoutes, context);
   const limits =

@@ -2,11 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configTable } from '../workers/config/docs-table';
 import { errorTable, rejectionTable, scopeTable } from './rejection-table';
+import { endpointTable } from './endpoint-table';
+import { openApiDocument } from './openapi-document';
 
 /**
  * `npm run docs:config`: rewrites the tables made from code — the configuration table of
  * docs/operations.md from the settings in workers/config/, its errors from the catalogue, the
- * refusals and the key scopes of docs/api.md from their vocabularies.
+ * refusals and the key scopes of docs/api.md from their vocabularies, its endpoints from the
+ * API's OpenAPI document.
  */
 function rewrite(file: string, block: string, table: string): void {
   const path = resolve(__dirname, '../docs', file);
@@ -23,3 +26,4 @@ rewrite('operations.md', 'config', configTable());
 rewrite('operations.md', 'errors', errorTable());
 rewrite('api.md', 'rejections', rejectionTable());
 rewrite('api.md', 'scopes', scopeTable());
+void openApiDocument().then((openapi) => rewrite('api.md', 'endpoints', endpointTable(openapi)));

@@ -1,5 +1,6 @@
 import Ajv from 'ajv/dist/2020';
 import { readFileSync } from 'node:fs';
+import { endpointTable, type OpenApiPaths } from '../../dev/endpoint-table';
 import { resolve } from 'node:path';
 import { startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { startTestWorld, type TestWorld } from '../support/test-world';
@@ -83,20 +84,10 @@ describe('docs/api.md, by example', () => {
     expect(changing.filter((route) => !shown.includes(route))).toEqual([]);
   });
 
-  it('lists every route of /openapi.json in its endpoint table', () => {
-    const anyParam = (path: string) => path.replace(/\{[^}]+\}|:[A-Za-z]+/g, ':');
-    const table = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('| `'))
-      .flatMap((line) =>
-        [...line.split('|')[1]!.matchAll(/`(GET|POST|PUT|DELETE|PATCH) (\S+)`/g)].map(
-          ([, method, path]) => `${method} ${anyParam(path!)}`,
-        ),
-      );
-    const routes = Object.entries(openapi.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${anyParam(path)}`),
-    );
-    expect(routes.filter((route) => !table.includes(route))).toEqual([]);
+  it('shows the endpoint table made from /openapi.json: every route, its keys and scope, what it does', () => {
+    const doc = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8');
+    // npm run docs:config writes it; a route added, moved or described anew fails here until then.
+    expect(doc).toContain(endpointTable(openapi as OpenApiPaths));
   });
 
   it('sends bodies the API takes and shows answers it gives (by /openapi.json)', () => {
