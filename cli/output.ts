@@ -102,6 +102,9 @@ export function intentDetails(intent: IntentView): string {
     ['chain', String(intent.chainId)],
     ['from', intent.from],
     ['to', intent.to],
+    ...(intent.call
+      ? [['call', `selector ${intent.call.selector}, ${intent.call.data.length / 2 - 1} bytes`]]
+      : []),
     ['nonce', intent.nonce === null ? '' : String(intent.nonce)],
     ['tx hash', intent.txHash ?? ''],
     ['block', intent.blockNumber ?? ''],

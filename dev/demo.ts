@@ -19,6 +19,8 @@ import { table } from '../cli/table';
 import { operatorOwner } from '../domain/custody';
 import { terminalStatuses } from '../domain/intent';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
+import { setWalletPool } from '../service/wallet-admin';
+import { suggestCommands } from './demo-suggestions';
 
 const usage = `npm start [-- options]
   --intents <n>         demo intents to submit (default 24)
@@ -164,6 +166,13 @@ async function main(): Promise<void> {
   );
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
+  // A wallet of its own per tenant on the first chain (each tenant's intents come from it): a
+  // contract call is sent only from a wallet no other tenant may use.
+  for (const [index, tenant] of tenants.entries()) {
+    await setWalletPool({ database: relayer.database }, tenant.id, config.chainId, [
+      senders[index]!,
+    ]);
+  }
   const startedAt = Date.now();
   let refusals = 0;
   step(`submitting ${options.intents} intents through ${relayer.apiUrl}`);
@@ -207,28 +216,15 @@ async function main(): Promise<void> {
 
   if (jaeger) step(`traces: ${jaeger.queryUrl} (service payment-relayer)`);
   if (options.keepRunning) {
-    step(
-      `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, ` +
-        `RPC ${stack.anvil.rpcUrl} (chain ${stack.anvil.chainId}) and ${stack.secondAnvil.rpcUrl} ` +
-        `(chain ${stack.secondAnvil.chainId}), as the chains file says: ${stack.chainsFile}`,
-    );
-    const { apiKey: operatorKey } = await createApiKey(
-      relayer.database,
-      { role: 'operator', label: 'demo operator' },
-      new Date(),
-    );
-    step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try, as tenant acme:`);
-    console.log(
-      [
-        `  export RELAYER_API_URL=${relayer.apiUrl} RELAYER_API_KEY=${apiKeys.get('acme')}`,
-        `  export DATABASE_URL=${config.databaseUrl}   # for tenants and keys`,
-        `  npm run -s relayer -- list`,
-        `  npm run -s relayer -- submit --chain-id ${config.chainId} --from ${senders[0]} ` +
-          `--to ${privateKeyToAccount(generatePrivateKey()).address} --eth 0.01 --wait`,
-        `  npm run -s relayer -- keys list`,
-      ].join('\n'),
-    );
-    step(`an operator's key (review, wallets, assets, webhooks of every tenant): ${operatorKey}`);
+    await suggestCommands({
+      stack,
+      relayer,
+      chainId: config.chainId,
+      databaseUrl: config.databaseUrl,
+      tenantKey: apiKeys.get('acme')!,
+      tenantWallet: senders[0]!,
+      step,
+    });
     step('Ctrl-C stops everything');
     return;
   }

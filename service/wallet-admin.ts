@@ -37,7 +37,7 @@ export async function retireWallet(
  * must be a hot wallet of the relayer there; nothing is written otherwise.
  */
 export async function setWalletPool(
-  { database }: Deps,
+  { database }: Pick<Deps, 'database'>,
   tenantId: string,
   chainId: number,
   addresses: readonly string[] | null,

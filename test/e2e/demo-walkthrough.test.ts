@@ -55,7 +55,8 @@ describe('the demo, kept running, and the commands it suggests', () => {
     for (const [, name, value] of output.matchAll(
       /\b(RELAYER_API_URL|RELAYER_API_KEY|DATABASE_URL)=(\S+)/g,
     )) {
-      env[name!] = value!;
+      // The first of each: the contract call's line later names the operator's key.
+      env[name!] ??= value!;
     }
     expect(Object.keys(env).sort()).toEqual(['DATABASE_URL', 'RELAYER_API_KEY', 'RELAYER_API_URL']);
     expect(env.DATABASE_URL).toBe(`sqlite:${join(dir, 'relayer.sqlite')}`);
@@ -73,7 +74,7 @@ describe('the demo, kept running, and the commands it suggests', () => {
     const suggested = [...output.matchAll(/^ {2}npm run -s relayer -- (.+)$/gm)].map((line) =>
       line[1]!.trim().split(/\s+/),
     );
-    expect(suggested.map((args) => args[0])).toEqual(['list', 'submit', 'keys']);
+    expect(suggested.map((args) => args[0])).toEqual(['list', 'submit', 'keys', 'submit']);
     // In the order printed: the tenant's own intents (half of the demo's four), a payment
     // confirmed, the keys.
     const list = await relayer(suggested[0]!);
@@ -92,6 +93,25 @@ describe('the demo, kept running, and the commands it suggests', () => {
     expect(wallets).toMatch(/0x[0-9a-fA-F]{6}/);
     const to = suggested[1]![suggested[1]!.indexOf('--to') + 1]!;
     expect(wallets.toLowerCase()).not.toContain(to.slice(2, 8).toLowerCase());
+
+    // The contract call as printed (shell quoting and all): the operator allows the vault's
+    // deposit, acme calls it from its own wallet and it is confirmed.
+    const callLines = output
+      .split('\n')
+      .filter((line) => / calls allow | --abi /.test(line))
+      .map((line) => line.trim());
+    expect(callLines).toHaveLength(2);
+    // docs/api.md's token and contract-call examples name the contracts the demo deploys.
+    const docs = readFileSync(join(root, 'docs/api.md'), 'utf8');
+    const deployed = [...output.matchAll(/(?:USDC|test vault) at (0x[0-9a-fA-F]{40})/g)];
+    expect(deployed).toHaveLength(2);
+    for (const [, address] of deployed) expect(docs).toContain(`"${address}"`);
+    const shell = (line: string) =>
+      promisify(execFile)('bash', ['-c', line], { cwd: root, env: { ...process.env, ...env } });
+    expect((await shell(callLines[0]!)).stdout).toMatch(/deposit\(bytes32\)/);
+    const called = (await shell(callLines[1]!)).stdout;
+    expect(called).toMatch(/│ status\s+│ confirmed/);
+    expect(called).toMatch(/│ call\s+│ selector 0xb214faa5, 36 bytes/);
 
     const exited = new Promise<number | null>((done) => demo!.once('exit', (code) => done(code)));
     // Ctrl-C as a terminal sends it, to the whole group, and pressed twice by someone impatient.

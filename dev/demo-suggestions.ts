@@ -1,0 +1,71 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createApiKey } from '../service/api-keys';
+import type { RelayerProcess } from '../workers/relayer-process';
+import type { EmbeddedStack } from './stack/embedded-stack';
+import { deployTestToken } from './stack/test-tokens';
+import { deployTestVault } from './stack/test-vault';
+
+/**
+ * `npm start -- --keep-running`: what is up, and commands to try as the tenant acme and as an
+ * operator (a key made for it), among them a contract call to the test vault deployed now,
+ * after a test USDC (docs/api.md's examples name both addresses: the deployer's first two).
+ */
+export async function suggestCommands({
+  stack,
+  relayer,
+  chainId,
+  databaseUrl,
+  tenantKey,
+  tenantWallet,
+  step,
+}: {
+  stack: EmbeddedStack;
+  relayer: RelayerProcess;
+  chainId: number;
+  databaseUrl: string;
+  tenantKey: string;
+  /** The wallet of acme's own on `chainId` (the only one its pool holds there). */
+  tenantWallet: string;
+  step: (message: string) => void;
+}): Promise<void> {
+  step(
+    `stack is up: Web UI ${stack.webUiUrl}, Temporal ${stack.temporal.address}, ` +
+      `RPC ${stack.anvil.rpcUrl} (chain ${stack.anvil.chainId}) and ${stack.secondAnvil.rpcUrl} ` +
+      `(chain ${stack.secondAnvil.chainId}), as the chains file says: ${stack.chainsFile}`,
+  );
+  const { apiKey: operatorKey } = await createApiKey(
+    relayer.database,
+    { role: 'operator', label: 'demo operator' },
+    new Date(),
+  );
+  step(`API ${relayer.apiUrl} (OpenAPI at ${relayer.apiUrl}/openapi.json); try, as tenant acme:`);
+  console.log(
+    [
+      `  export RELAYER_API_URL=${relayer.apiUrl} RELAYER_API_KEY=${tenantKey}`,
+      `  export DATABASE_URL=${databaseUrl}   # for tenants and keys`,
+      `  npm run -s relayer -- list`,
+      `  npm run -s relayer -- submit --chain-id ${chainId} --from ${tenantWallet} ` +
+        `--to ${privateKeyToAccount(generatePrivateKey()).address} --eth 0.01 --wait`,
+      `  npm run -s relayer -- keys list`,
+    ].join('\n'),
+  );
+  step(`an operator's key (review, wallets, assets, webhooks of every tenant): ${operatorKey}`);
+  const usdc = await deployTestToken(stack.anvil, 'standard', { symbol: 'USDC', decimals: 6 });
+  const vault = await deployTestVault(stack.anvil);
+  step(
+    `a token to register, as the operator: test USDC at ${usdc.address} ` +
+      `(npm run -s relayer -- assets register ${usdc.address} --chain-id ${chainId} --alias USDC)`,
+  );
+  step(
+    `a contract to call: the test vault at ${vault.address} (dev/contracts/test-vault.sol); ` +
+      `acme has a wallet of its own there (${tenantWallet}). Allow its deposit, as the operator, then call it:`,
+  );
+  console.log(
+    [
+      `  RELAYER_API_KEY=${operatorKey} npm run -s relayer -- calls allow acme ${vault.address} ` +
+        `--chain-id ${chainId} --function "deposit(bytes32)" --max-value 1 --label "vault"`,
+      `  npm run -s relayer -- submit --chain-id ${chainId} --to ${vault.address} ` +
+        `--abi "deposit(bytes32)" --arg 0x${'4711'.padEnd(64, '0')} --eth 0.5 --wait`,
+    ].join('\n'),
+  );
+}
