@@ -19,7 +19,7 @@ export function addContractCallCommands(program: Command, api: () => ApiOptions)
       const list = await apiOf(options).allowedCalls(tenantId, flags.chainId);
       print(options, list, () => {
         const rows = table(
-          ['chain', 'contract', 'function', 'most value', 'label'],
+          ['chain', 'contract', 'function', 'most value (ETH)', 'label'],
           ['right', 'left', 'left', 'right', 'left'],
         );
         for (const call of list) {
