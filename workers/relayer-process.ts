@@ -1,5 +1,5 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { connectTemporal } from './temporal-connection';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -81,10 +81,10 @@ export async function startRelayerProcess(
     ),
   );
   // One native connection per process, shared by the workers and the client.
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const connection = await connectTemporal(config.temporal);
   const client = new Client({
     connection,
-    namespace: config.temporalNamespace,
+    namespace: config.temporal.namespace,
     ...(tracing && { interceptors: tracing.clientInterceptors }),
   });
   const shared = {

@@ -23,6 +23,7 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
   });
   const quota = config.redisUrl ? 'shared on Redis' : 'per process';
   const parts = [
+    `Temporal ${config.temporal.described}`,
     ...(relayer.worker
       ? [
           `queue ${config.taskQueue}, pool ${config.poolWidth}`,

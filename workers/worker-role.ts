@@ -58,7 +58,7 @@ export async function startWorkerRole({
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   const stats = new RunStats(metrics);
   if (throttle) stats.watchPermits(throttle);
-  await ensureSearchAttributes(connection, config.temporalNamespace);
+  await ensureSearchAttributes(connection, config.temporal.namespace);
   const timings = intentTimings(config);
   const deps: ActivityDependencies = {
     db: database,
@@ -82,7 +82,7 @@ export async function startWorkerRole({
   };
   const worker = await createRelayerWorker({
     connection,
-    namespace: config.temporalNamespace,
+    namespace: config.temporal.namespace,
     taskQueue: config.taskQueue,
     processId,
     activities: createActivities(deps),

@@ -9,6 +9,16 @@ import { useTestWorld } from '../support/test-world';
 const suite = useTestWorld();
 
 describe('an API process beside a worker process', () => {
+  it('stops at start when Temporal refuses its connection, saying what the server said and which settings decide', async () => {
+    // TLS to the plaintext dev server: the handshake fails.
+    const refused = await suite
+      .spawnApi({ API_PORT: String(await freePort()), HOT_WALLET_KEYS: '', TEMPORAL_TLS: 'true' })
+      .catch((error: unknown) => error);
+    expect(String(refused)).toMatch(
+      /cannot connect to Temporal:\n {2}Temporal at 127\.0\.0\.1:\d+, namespace default, TLS refused the connection: .+\n {2}decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE \/ TEMPORAL_CONFIG_FILE, TEMPORAL_TLS\*, TEMPORAL_API_KEY/,
+    );
+  });
+
   it('takes intents over HTTP to confirmed and reports them in every metrics endpoint', async () => {
     const world = suite.world();
     const [apiPort, metricsPort, sdkMetricsPort] = [

@@ -10,7 +10,11 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({ HOT_WALLET_KEYS: key });
     expect(config).toMatchObject({
-      temporalAddress: 'localhost:7233',
+      temporal: {
+        connection: { address: 'localhost:7233', tls: undefined },
+        namespace: 'default',
+        described: 'localhost:7233, namespace default, no TLS',
+      },
       poolWidth: 8,
       maxInFlight: 3,
       drainTimeoutMs: 20_000,

@@ -3,18 +3,6 @@ import { integer, list, url, extraChain, optional, separated, setting } from './
 
 /** Where the process connects: Temporal, the database, the chains. */
 export const connectionsSettings = {
-  temporalAddress: setting({
-    env: 'TEMPORAL_ADDRESS',
-    fallback: 'localhost:7233',
-    doc: 'Temporal frontend, host:port',
-    parse: z.string().regex(/^[^:\s]+:\d+$/, { error: 'must be host:port' }),
-  }),
-  temporalNamespace: setting({
-    env: 'TEMPORAL_NAMESPACE',
-    fallback: 'default',
-    doc: 'Temporal namespace',
-    parse: z.string().min(1),
-  }),
   taskQueue: setting({
     env: 'TASK_QUEUE',
     fallback: 'payment-relayer',

@@ -10,6 +10,7 @@ import {
   type ChainEndpoint,
 } from './chains-file';
 import type { Setting } from './parsers';
+import { resolveTemporal, type TemporalConnectConfig } from './temporal-profile';
 import type { Role } from './role';
 import { settings } from './settings';
 
@@ -22,6 +23,8 @@ export type RelayerConfig = {
    * With CHAINS_FILE, chainId and rpcUrls are its first chain's.
    */
   chains: ChainConfig[];
+  /** How to reach Temporal: the profile and TEMPORAL_* variables resolved (temporal-profile.ts). */
+  temporal: TemporalConnectConfig;
 };
 
 export class ConfigError extends Error {
@@ -65,6 +68,9 @@ export function loadConfig(
     problems.push(`EXTRA_CHAINS: chain ${String(config.chainId)} is already CHAIN_ID`);
   }
   problems.push(...resolveChains(config, env));
+  const { temporal, problems: temporalProblems } = resolveTemporal(env);
+  config.temporal = temporal;
+  problems.push(...temporalProblems);
   problems.push(...walletProblems(config as Partial<RelayerConfig>, roles));
   if (config.rpcWeights && config.rpcBurstUnits && config.rpcUnitsPerSecond) {
     const c = config as RelayerConfig;

@@ -1,4 +1,5 @@
 import { connectionsSettings } from './connections';
+import { temporalSettings } from './temporal';
 import { processSettings } from './process';
 import { quotaSettings } from './quota';
 import { telemetrySettings } from './telemetry';
@@ -12,6 +13,7 @@ import { webhooksSettings } from './webhooks';
  * configuration table is generated from this list (`npm run docs:config`) and checked by a test.
  */
 export const settings = {
+  ...temporalSettings,
   ...connectionsSettings,
   ...walletsSettings,
   ...transactionsSettings,
