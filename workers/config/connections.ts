@@ -15,6 +15,8 @@ export const connectionsSettings = {
     env: 'DATABASE_URL',
     fallback: 'sqlite:.relayer/relayer.sqlite',
     doc: 'postgres://… for PostgreSQL, sqlite:<file> for an SQLite file',
+    // Carries the database password: never echoed.
+    secret: true,
     parse: z.string().regex(/^(postgres(ql)?:\/\/.+|sqlite:.+)$/, {
       error: 'must start with postgres://, postgresql:// or sqlite:',
     }),

@@ -1,5 +1,6 @@
 import type { Setting } from './parsers';
 import { settings } from './settings';
+import { fileVariableOf } from './secret-files';
 
 /** The configuration table of the README. */
 export function configTable(): string {
@@ -11,8 +12,12 @@ export function configTable(): string {
         : s.fallback === ''
           ? '*(unset)*'
           : `\`${s.fallback}\``;
+  const fromFile = (s: Setting<unknown>) => {
+    const variable = fileVariableOf(s);
+    return variable ? ` (or from a file: \`${variable}\`)` : '';
+  };
   const rows = Object.values(settings).map(
-    (s: Setting<unknown>) => `| \`${s.env}\` | ${shown(s)} | ${s.doc} |`,
+    (s: Setting<unknown>) => `| \`${s.env}\` | ${shown(s)} | ${s.doc}${fromFile(s)} |`,
   );
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }

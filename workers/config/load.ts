@@ -11,6 +11,7 @@ import {
 } from './chains-file';
 import type { Setting } from './parsers';
 import { resolveTemporal, type TemporalConnectConfig } from './temporal-profile';
+import { withSecretFiles } from './secret-files';
 import type { Role } from './role';
 import { settings } from './settings';
 
@@ -42,10 +43,10 @@ export class ConfigError extends Error {
  * name.
  */
 export function loadConfig(
-  env: Record<string, string | undefined> = process.env,
+  environment: Record<string, string | undefined> = process.env,
   roles: readonly Role[] = ['worker'],
 ): RelayerConfig {
-  const problems: string[] = [];
+  const { env, problems } = withSecretFiles(environment, Object.values(settings));
   const config: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(settings) as [string, Setting<unknown>][]) {
     const given = env[s.env]?.trim();

@@ -67,6 +67,8 @@ export const quotaSettings = {
     env: 'REDIS_URL',
     fallback: '',
     doc: 'redis://… shares the quota (Bottleneck cluster) across worker processes; unset: per process',
+    // May carry a password: never echoed.
+    secret: true,
     parse: optional(
       z.string().regex(/^rediss?:\/\/\S+$/, { error: 'must be a redis:// or rediss:// URL' }),
     ),
