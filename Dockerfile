@@ -1,12 +1,13 @@
 # The relayer worker image: compiled TypeScript and a prebuilt workflow bundle.
-FROM node:20-bookworm-slim AS build
+# Node 24 LTS, on which CI runs the unit and integration suites too (npm run test:node24).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js

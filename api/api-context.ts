@@ -10,6 +10,8 @@ export interface ApiDependencies extends ServiceDependencies {
   requestLimits?: RequestLimits;
   /** Traces are on (workers/tracing.ts): requests' spans are named by route, logs carry ids. */
   traced?: boolean;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (hops, or addresses). */
+  trustProxy?: number | readonly string[];
 }
 
 /** What every route plugin is handed. */

@@ -28,6 +28,10 @@ import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
 
+/** Fastify's trust: the first `hops` proxies from the server, or the listed addresses. */
+const trustedProxies = (trust: number | readonly string[]) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : [...trust];
+
 /** Where a refusal counts in relayer_intents_rejected_total. */
 const submitRoutes = new Set(['/v1/intents', '/v1/batches']);
 
@@ -61,6 +65,9 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   const app = Fastify({
     loggerInstance: apiLog,
     bodyLimit: 64 * 1024,
+    // Behind a load balancer request.ip (the per-address limit, the logs) is the client only
+    // when the balancer is trusted; anyone else could write X-Forwarded-For.
+    ...(deps.trustProxy !== undefined && { trustProxy: trustedProxies(deps.trustProxy) }),
   }).withTypeProvider<ZodTypeProvider>();
   // `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes
   // none (a cancel, enable, rotate-secret): fastify refuses it as malformed. Empty is no body

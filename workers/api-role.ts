@@ -24,6 +24,7 @@ export async function startApiRole(
       ...(redis && { redis }),
     },
     traced: tracing !== undefined,
+    trustProxy: config.trustProxy,
   });
   // No port given (tests, in one process with the workers): any free one.
   const url = await api.app.listen({ port: config.apiPort ?? 0, host: config.apiHost });

@@ -27,7 +27,11 @@ afterAll(async () => {
 });
 
 /** An API process of its own (its own metrics) with these limits. */
-async function apiWith(limits: Omit<RequestLimits, 'redis'>, redisUrl?: string) {
+async function apiWith(
+  limits: Omit<RequestLimits, 'redis'>,
+  redisUrl?: string,
+  trustProxy?: readonly string[],
+) {
   const redis =
     redisUrl === undefined ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   redis?.on('error', () => undefined);
@@ -40,6 +44,7 @@ async function apiWith(limits: Omit<RequestLimits, 'redis'>, redisUrl?: string) 
     {},
     {
       requestLimits: { ...limits, ...(redis && { redis }) },
+      ...(trustProxy && { trustProxy }),
     },
   );
   apis.push(api);
@@ -124,6 +129,24 @@ describe('request limits', () => {
     for (let i = 0; i < 6; i++) statuses.push((await list(api, `rly_bad${i}_secret`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
     expect(await limitedCount(api, 'ip')).toBe(2);
+  });
+
+  it('counts the client a trusted proxy names (TRUST_PROXY), and only then: anyone else could write X-Forwarded-For', async () => {
+    const from = (api: ApiUnderTest, client: string) =>
+      fetch(`${api.url}/v1/intents`, {
+        headers: { authorization: 'Bearer rly_bad_secret', 'x-forwarded-for': client },
+      }).then((response) => response.status);
+    const behindBalancer = await apiWith({ perKeyPerMinute: 1000, perIpPerMinute: 2 }, undefined, [
+      '127.0.0.1',
+    ]);
+    const clients = ['203.0.113.7', '203.0.113.7', '203.0.113.7', '198.51.100.2'];
+    const answers = [];
+    for (const client of clients) answers.push(await from(behindBalancer, client));
+    expect(answers).toEqual([401, 401, 429, 401]);
+    const trustingNobody = await apiWith({ perKeyPerMinute: 1000, perIpPerMinute: 2 });
+    const unbelieved = [];
+    for (const client of clients) unbelieved.push(await from(trustingNobody, client));
+    expect(unbelieved).toEqual([401, 401, 429, 429]);
   });
 
   it('counts per process while Redis does not answer', async () => {

@@ -25,7 +25,7 @@ export interface ApiUnderTest {
 export async function startApiWithoutWorkers(
   world: LocalWorld,
   admission: Partial<AdmissionLimits> = {},
-  extra: Pick<ApiDependencies, 'webhooks' | 'requestLimits'> = {},
+  extra: Pick<ApiDependencies, 'webhooks' | 'requestLimits' | 'trustProxy'> = {},
 ): Promise<ApiUnderTest> {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
   const client = new Client({ connection });

@@ -172,3 +172,20 @@ describe('loadConfig', () => {
     expect(doc).toContain(configTable());
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('takes hops, or addresses and CIDRs, and refuses anything else by name', () => {
+    const load = (value: string) => loadConfig({ HOT_WALLET_KEYS: key, TRUST_PROXY: value });
+    expect(loadConfig({ HOT_WALLET_KEYS: key }).trustProxy).toBeUndefined();
+    expect(load('2').trustProxy).toBe(2);
+    expect(load('10.0.0.0/8, 127.0.0.1,::1').trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(() => load('20')).toThrow(/TRUST_PROXY: a number of hops must be 1 to 10/);
+    for (const wrong of ['10.0.0.0/33', 'balancer.local', 'true']) {
+      expect(() => load(wrong)).toThrow(/TRUST_PROXY: must be addresses or CIDRs/);
+    }
+  });
+});

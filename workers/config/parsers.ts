@@ -1,4 +1,5 @@
 import { getAddress, isAddress, isHex } from 'viem';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import {
@@ -157,3 +158,33 @@ export const methodWeights = z.string().transform((value, context): MethodWeight
 });
 
 export const setting = <T>(s: Setting<T>): Setting<T> => s;
+
+/** An address or CIDR (v4 or v6), as proxy-addr takes one. */
+function isAddressOrCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  return (
+    prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/** TRUST_PROXY: a number of hops (1 to 10), or the proxies' addresses and CIDRs. */
+export const trustedProxies = z.string().transform((value, context): number | string[] => {
+  if (/^\d+$/.test(value.trim())) {
+    const hops = Number(value);
+    if (hops >= 1 && hops <= 10) return hops;
+    context.addIssue({ code: 'custom', message: 'a number of hops must be 1 to 10' });
+    return z.NEVER;
+  }
+  const proxies = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (proxies.length > 0 && proxies.every(isAddressOrCidr)) return proxies;
+  context.addIssue({
+    code: 'custom',
+    message: 'must be addresses or CIDRs (10.0.0.0/8), comma-separated, or a number of hops',
+  });
+  return z.NEVER;
+});

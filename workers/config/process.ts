@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { crashPoints } from '../../activities/failpoints';
-import { integer, optional, crashPlan, setting } from './parsers';
+import { integer, optional, crashPlan, setting, trustedProxies } from './parsers';
 
 /** The process itself: ports, admission limits, logs, the fault tests' switches, sweeps, drain. */
 export const processSettings = {
@@ -22,6 +22,12 @@ export const processSettings = {
     fallback: '127.0.0.1',
     doc: 'Interface the API listens on (0.0.0.0 in a container)',
     parse: z.string().min(1),
+  }),
+  trustProxy: setting({
+    env: 'TRUST_PROXY',
+    fallback: '',
+    doc: 'The proxies in front of the API (load balancers) whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated, or the number of hops; unset: none, and the per-address limit and the logs see the connecting address',
+    parse: optional(trustedProxies),
   }),
   tenantMaxInFlight: setting({
     env: 'TENANT_MAX_IN_FLIGHT',
