@@ -51,12 +51,29 @@ const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 export async function openDatabase(url: string, options?: MigrationOptions): Promise<Database> {
   const database = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
   try {
+    if (database.dialect === 'postgres') await reach(database, url);
     await migrateTo(database.kysely, database.dialect, options);
   } catch (error) {
     await database.close();
     throw error;
   }
   return database;
+}
+
+/**
+ * A first query, so a server that cannot be reached or trusted (a TLS certificate the CA did not
+ * sign, a wrong password) is named by its setting and address, never its password.
+ */
+async function reach(database: Database, url: string): Promise<void> {
+  try {
+    await database.ping();
+  } catch (error) {
+    const { host, pathname } = new URL(url);
+    const said = error instanceof Error ? error.message : String(error);
+    throw new Error(`DATABASE_URL: cannot use PostgreSQL at ${host}${pathname}: ${said}`, {
+      cause: error,
+    });
+  }
 }
 
 /** The file an SQLite `url` names; undefined for PostgreSQL and `:memory:`. */

@@ -22,6 +22,8 @@ export const quotaLimiterId = (taskQueue: string, chainId: number): string =>
 /** With Redis, every process that uses the same limiter id shares one quota. */
 export interface ThrottleCluster {
   redisUrl: string;
+  /** The CA (PEM) of a rediss:// server signed by a private one. */
+  redisTlsCa?: string;
   limiterId: string;
 }
 

@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck';
-import Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { endLimiter } from './end-limiter';
 import { isLostRedisState } from './lost-redis-state';
 import { localPermitLine, type PermitLine } from './permit-line';
@@ -70,7 +70,7 @@ export class Throttle {
     now?: () => number,
   ) {
     if (cluster) {
-      const client = new Redis(cluster.redisUrl, { maxRetriesPerRequest: 1 });
+      const client = redisClient({ url: cluster.redisUrl, ca: cluster.redisTlsCa });
       // Failed commands reach the acquirer as a refusal; the client itself keeps reconnecting.
       client.on('error', (error: Error) => log.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });

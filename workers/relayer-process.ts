@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { connectTemporal } from './temporal-connection';
-import Redis from 'ioredis';
+import { redisClient } from '../throttle/redis-client';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -64,7 +64,7 @@ export async function startRelayerProcess(
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+      : redisClient({ url: config.redisUrl, ca: config.redisTlsCa });
   // Failed commands reach the caller as an error; the client itself keeps reconnecting.
   redis?.on('error', (error: Error) => log.error(`redis: ${error.message}`));
   const budgets = startRpcBudgets(config, metrics, redis);

@@ -1,10 +1,19 @@
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { reapChildrenOnExit } from './children';
 import { freePort } from './free-port';
+import type { TestCertificates } from './test-certificates';
 import {
   installDebianPackages,
   isExecutable,
@@ -20,6 +29,11 @@ export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/postgres: create databases under it. */
   url: string;
   pid(): number;
+  /**
+   * With `tls`: the URL to reach it over TLS, the server's certificate checked against the CA
+   * and its name (sslmode=verify-full, sslrootcert).
+   */
+  tlsUrl?: string;
   /** Shuts the server down and starts it again on the same port and data: every session ends. */
   restart(): Promise<void>;
   /** Stops the server and removes its data. */
@@ -89,7 +103,9 @@ export async function ensurePostgresBinaries(
  * fsync (a test server), removed at stop. PostgreSQL refuses to run as root, so as root it runs
  * as `nobody` (the spawn drops privileges itself, so the server is our direct child).
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(
+  options: { tls?: Pick<TestCertificates, 'ca' | 'server'> } = {},
+): Promise<PostgresServer> {
   const { path: bin } = await ensurePostgresBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'relayer-pg-'));
   const dataDir = join(dir, 'data');
@@ -107,7 +123,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   reapChildrenOnExit();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let server = await launch(bin, dataDir, dir, port, asUser, url);
+  const tlsSettings = options.tls ? serverTls(options.tls.server, dir, user) : [];
+  let server = await launch(bin, dataDir, dir, port, asUser, url, tlsSettings);
   const stop = async () => {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -117,10 +134,28 @@ export async function startPostgres(): Promise<PostgresServer> {
     pid: () => server.pid,
     restart: async () => {
       await server.stop();
-      server = await launch(bin, dataDir, dir, port, asUser, url);
+      server = await launch(bin, dataDir, dir, port, asUser, url, tlsSettings);
     },
     stop,
+    ...(options.tls && {
+      tlsUrl: `postgres://postgres@localhost:${port}/postgres?sslmode=verify-full&sslrootcert=${encodeURIComponent(options.tls.ca)}`,
+    }),
   };
+}
+
+/** PostgreSQL's TLS settings: its certificate and key copied where its user owns them (0600). */
+function serverTls(
+  server: TestCertificates['server'],
+  dir: string,
+  user: { uid: number; gid: number } | undefined,
+): string[] {
+  const cert = join(dir, 'server.pem');
+  const key = join(dir, 'server.key');
+  copyFileSync(server.cert, cert);
+  copyFileSync(server.key, key);
+  chmodSync(key, 0o600);
+  if (user) for (const file of [cert, key]) chownSync(file, user.uid, user.gid);
+  return ['-c', 'ssl=on', '-c', `ssl_cert_file=${cert}`, '-c', `ssl_key_file=${key}`];
 }
 
 /** The server on `dataDir`, once it takes connections; `stop` shuts it down and keeps the data. */
@@ -131,6 +166,7 @@ async function launch(
   port: number,
   asUser: SpawnOptions,
   url: string,
+  extraSettings: readonly string[],
 ): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = spawn(
     join(bin, 'postgres'),
@@ -151,6 +187,7 @@ async function launch(
       'full_page_writes=off',
       '-c',
       'max_connections=200',
+      ...extraSettings,
     ],
     { ...asUser, stdio: ['ignore', 'ignore', 'pipe'] },
   );

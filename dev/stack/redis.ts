@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freePort } from './free-port';
+import type { TestCertificates } from './test-certificates';
 import {
   cacheDir,
   fromEnv,
@@ -21,6 +22,7 @@ import {
 } from './toolchain';
 
 export interface RedisServer {
+  /** redis://127.0.0.1:<port>; rediss://localhost:<port> when started with `tls` (TLS only). */
   url: string;
   pid(): number;
   /** Stops the server and starts an empty one on the same port, as a restart without persistence. */
@@ -78,31 +80,49 @@ export async function ensureRedisServer(
   );
 }
 
-/** A throwaway redis-server on loopback (no persistence), for tests and examples. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * A throwaway redis-server on loopback (no persistence), for tests and examples. With `tls` it
+ * takes TLS connections only, its certificate the server's of `tls` (clients need no certificate).
+ */
+export async function startRedis(
+  options: { tls?: Pick<TestCertificates, 'ca' | 'server'> } = {},
+): Promise<RedisServer> {
   const { path } = await ensureRedisServer();
   const port = await freePort();
   reapChildrenOnExit();
-  const url = `redis://127.0.0.1:${port}`;
-  let child = await launch(path, port, url);
+  const { tls } = options;
+  const url = tls ? `rediss://localhost:${port}` : `redis://127.0.0.1:${port}`;
+  const listen = tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.server.cert]
+        .concat(['--tls-key-file', tls.server.key, '--tls-ca-cert-file', tls.ca])
+        .concat(['--tls-auth-clients', 'no'])
+    : ['--port', String(port)];
+  const ca = tls && readFileSync(tls.ca, 'utf8');
+  let child = await launch(path, listen, url, ca);
   return {
     url,
     pid: () => child.pid!,
     restart: async () => {
       await stopProcess(child);
-      child = await launch(path, port, url);
+      child = await launch(path, listen, url, ca);
     },
     stop: () => stopProcess(child),
   };
 }
 
-async function launch(path: string, port: number, url: string): Promise<ChildProcess> {
+async function launch(
+  path: string,
+  listen: readonly string[],
+  url: string,
+  ca?: string,
+): Promise<ChildProcess> {
   const child = spawn(
     path,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
   const client = new Redis(url, {
+    ...(ca && { tls: { ca } }),
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
@@ -118,7 +138,7 @@ async function launch(path: string, port: number, url: string): Promise<ChildPro
     } catch (error) {
       if (child.exitCode !== null || Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`redis-server did not start on port ${port}`, { cause: error });
+        throw new Error(`redis-server did not start at ${url}`, { cause: error });
       }
       await new Promise((resolveWait) => setTimeout(resolveWait, 50));
     }

@@ -1,4 +1,5 @@
 import { getAddress, isAddress, isHex } from 'viem';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
@@ -186,5 +187,20 @@ export const trustedProxies = z.string().transform((value, context): number | st
     code: 'custom',
     message: 'must be addresses or CIDRs (10.0.0.0/8), comma-separated, or a number of hops',
   });
+  return z.NEVER;
+});
+
+/** A PEM file named by its path, read at start: its content. */
+export const pemFile = z.string().transform((path, context) => {
+  try {
+    const pem = readFileSync(path, 'utf8');
+    if (pem.includes('-----BEGIN CERTIFICATE-----')) return pem;
+    context.addIssue({ code: 'custom', message: `${path} holds no PEM certificate` });
+  } catch (error) {
+    context.addIssue({
+      code: 'custom',
+      message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code})`,
+    });
+  }
   return z.NEVER;
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, optional, methodWeights, setting } from './parsers';
+import { integer, optional, methodWeights, pemFile, setting } from './parsers';
 
 /** The pool of step slots and the RPC quota: permits, spend windows, the budget, Redis. */
 export const quotaSettings = {
@@ -72,5 +72,11 @@ export const quotaSettings = {
     parse: optional(
       z.string().regex(/^rediss?:\/\/\S+$/, { error: 'must be a redis:// or rediss:// URL' }),
     ),
+  }),
+  redisTlsCa: setting({
+    env: 'REDIS_TLS_CA_FILE',
+    fallback: '',
+    doc: "The CA (PEM file) that signed a rediss:// server's certificate, when not a public one (managed Redis often)",
+    parse: optional(pemFile),
   }),
 };
