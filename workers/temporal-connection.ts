@@ -12,12 +12,30 @@ export async function connectTemporal(temporal: TemporalConnectConfig): Promise<
     return await NativeConnection.connect(temporal.connection);
   } catch (error) {
     const said = error instanceof Error ? error.message : String(error);
+    const cause = likelyCause(temporal, said);
     throw new ConfigError(
       [
         `Temporal at ${temporal.described} refused the connection: ${said}`,
+        ...(cause ? [cause] : []),
         'decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE, TEMPORAL_TLS*, TEMPORAL_API_KEY',
       ],
       'cannot connect to Temporal',
     );
   }
+}
+
+/**
+ * A server that ends the connection during the handshake says only "transport error": what that
+ * usually means for these settings.
+ */
+function likelyCause({ connection }: TemporalConnectConfig, said: string): string | undefined {
+  if (!/transport error|broken pipe|connection reset/i.test(said)) return undefined;
+  const { tls, apiKey } = connection;
+  if (!tls) {
+    return 'likely: the server takes TLS only (turn it on: TEMPORAL_TLS=true, or a TEMPORAL_TLS_* file)';
+  }
+  if (typeof tls === 'object' && !tls.clientCertPair && !apiKey) {
+    return 'likely: the server requires a client certificate (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH), or one its CA signed';
+  }
+  return undefined;
 }

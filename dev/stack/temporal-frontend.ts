@@ -1,4 +1,4 @@
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { stopProcess } from './children';
@@ -12,6 +12,8 @@ export interface TemporalFrontendStart {
   address: string;
   /** Where its stdout and stderr go (appended). */
   logPath: string;
+  /** The frontend asks for mTLS: how a client connects (the health check too). */
+  tls?: TLSConfig;
 }
 
 /**
@@ -20,14 +22,14 @@ export interface TemporalFrontendStart {
  * names its log.
  */
 export async function startTemporalFrontend(
-  { name, executable, args, address, logPath }: TemporalFrontendStart,
+  { name, executable, args, address, logPath, tls }: TemporalFrontendStart,
   timeoutMs = 120_000,
 ): Promise<ChildProcess> {
   const log = openSync(logPath, 'a');
   const child = spawn(executable, args, { stdio: ['ignore', log, log] });
   closeSync(log);
   try {
-    await waitForFrontend(name, address, child, logPath, timeoutMs);
+    await waitForFrontend(name, address, child, logPath, timeoutMs, tls);
     return child;
   } catch (error) {
     await stopProcess(child);
@@ -41,6 +43,7 @@ async function waitForFrontend(
   child: ChildProcess,
   logPath: string,
   timeoutMs: number,
+  tls?: TLSConfig,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -48,7 +51,7 @@ async function waitForFrontend(
       throw new Error(`${name} exited (${child.exitCode}) on start; its log: ${logPath}`);
     }
     try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      const connection = await Connection.connect({ address, connectTimeout: 1000, tls });
       try {
         await connection.healthService.check({});
         await connection.workflowService.getSystemInfo({});

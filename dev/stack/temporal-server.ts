@@ -1,7 +1,7 @@
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -9,6 +9,7 @@ import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
 import { startTemporalFrontend } from './temporal-frontend';
+import type { TestCertificates } from './test-certificates';
 import {
   goInstall,
   cacheDir,
@@ -55,6 +56,8 @@ export async function ensureTemporalServer(
 export interface TemporalServer {
   /** host:port of the frontend. */
   address: string;
+  /** With mTLS: how a client connects (the client certificate, the CA, the server's name). */
+  tls?: TLSConfig;
   namespace: string;
   /** Where its log goes (stdout and stderr). */
   logPath: string;
@@ -70,6 +73,11 @@ export interface TemporalServerOptions {
   progress: Progress;
   /** The namespace created at first start, with the relayer's search attributes. */
   namespace?: string;
+  /**
+   * mTLS on the frontend: its certificate the server's of `tls`, clients' certificates checked
+   * against its CA (the server's own system worker holds the client certificate).
+   */
+  tls?: Pick<TestCertificates, 'ca' | 'server' | 'client'>;
 }
 
 /**
@@ -128,8 +136,12 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   writeFileSync(join(root, 'dynamicconfig.yaml'), stringify(dynamicConfig));
   writeFileSync(
     join(root, 'config', 'development.yaml'),
-    stringify(serverConfig(pg, databases, ports, join(root, 'dynamicconfig.yaml'))),
+    stringify({
+      ...serverConfig(pg, databases, ports, join(root, 'dynamicconfig.yaml')),
+      ...(options.tls && { global: { ...globalConfig, tls: frontendTls(options.tls) } }),
+    }),
   );
+  const tls = options.tls && clientTls(options.tls);
   const logPath = join(root, 'server.log');
   const address = `127.0.0.1:${ports.frontend}`;
   let child: ChildProcess | undefined;
@@ -151,11 +163,12 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
       ],
       address,
       logPath,
+      tls,
     });
   };
   await start();
 
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, tls });
   try {
     await connection.workflowService.registerNamespace({
       namespace,
@@ -181,6 +194,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   };
   return {
     address,
+    ...(tls && { tls }),
     namespace,
     logPath,
     pid: () => child?.pid ?? 0,
@@ -194,6 +208,39 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
     },
   };
 }
+
+const globalConfig = { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } };
+
+/** The server's TLS: mTLS on the frontend; its system worker and services reach it with a client certificate. */
+function frontendTls(certificates: Pick<TestCertificates, 'ca' | 'server' | 'client'>) {
+  const toFrontend = { serverName: 'localhost', rootCaFiles: [certificates.ca] };
+  return {
+    frontend: {
+      server: {
+        certFile: certificates.server.cert,
+        keyFile: certificates.server.key,
+        requireClientAuth: true,
+        clientCaFiles: [certificates.ca],
+      },
+      client: toFrontend,
+    },
+    systemWorker: {
+      certFile: certificates.client.cert,
+      keyFile: certificates.client.key,
+      client: toFrontend,
+    },
+  };
+}
+
+/** How a client reaches that frontend: the client certificate, the CA, the server's name. */
+const clientTls = (certificates: Pick<TestCertificates, 'ca' | 'client'>): TLSConfig => ({
+  serverNameOverride: 'localhost',
+  serverRootCACertificate: readFileSync(certificates.ca),
+  clientCertPair: {
+    crt: readFileSync(certificates.client.cert),
+    key: readFileSync(certificates.client.key),
+  },
+});
 
 /** What docker-compose's auto-setup image leaves at its defaults, spelled out. */
 const dynamicConfig = {
@@ -245,7 +292,7 @@ function serverConfig(
         'postgres-visibility': datastore(databases.visibility, 10),
       },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: globalConfig,
     services: {
       frontend: rpc(ports.frontend, ports.frontendMembership, ports.frontendHttp),
       history: rpc(ports.history, ports.historyMembership),
