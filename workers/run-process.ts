@@ -23,7 +23,6 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
   });
   const quota = config.redisUrl ? 'shared on Redis' : 'per process';
   const parts = [
-    `Temporal ${config.temporal.described}`,
     ...(relayer.worker
       ? [
           `queue ${config.taskQueue}, pool ${config.poolWidth}`,
@@ -38,6 +37,8 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
     ...(config.temporalMetricsPort === undefined
       ? []
       : [`SDK metrics :${config.temporalMetricsPort}/metrics`]),
+    // Last: the line's start is what supervisors wait for (`worker …: queue`, `api …: API`).
+    `Temporal ${config.temporal.described}`,
   ];
   lifecycleLog.info(`${name}: ${parts.join(', ')}`);
   let stopping: Promise<void> | undefined;

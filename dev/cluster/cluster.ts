@@ -19,6 +19,7 @@ import { startTemporalUi, type TemporalUi } from '../stack/temporal-ui';
 import type { Progress } from '../stack/toolchain';
 import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
 import { clusterEnvironment, composeEnvironment } from './compose-topology';
+import { makeTestCertificates } from '../stack/test-certificates';
 
 export interface ClusterOptions {
   /** Worker processes serving the task queue. */
@@ -29,6 +30,8 @@ export interface ClusterOptions {
   tuning?: Record<string, string>;
   /** NODE_OPTIONS of the worker processes (the soak's heap snapshots on a signal). */
   workerNodeOptions?: string;
+  /** The Temporal frontend requires mTLS: certificates made at start, every process through it. */
+  tls?: boolean;
   progress: Progress;
 }
 
@@ -52,6 +55,11 @@ export interface ProcessCrash {
 
 export interface Cluster {
   temporal: TemporalServer;
+  /**
+   * How a client reaches Temporal, as TEMPORAL_* variables: what every relayer process and the
+   * Temporal CLI read (with --tls, the certificate files too).
+   */
+  temporalEnv: Record<string, string>;
   /** The Web UI (temporal-ui in docker-compose.yml) on the server's frontend. */
   ui: TemporalUi;
   /** Where every process's traces go, and their UI (jaeger in docker-compose.yml). */
@@ -135,11 +143,32 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       () => temporalPostgres.stop(),
       () => relayerPostgres.stop(),
     );
-    progress('starting the Temporal server on PostgreSQL (schemas, namespace, search attributes)');
-    const temporal = await startTemporalServer({ postgresUrl: temporalPostgres.url, progress });
+    const certificates = options.tls ? makeTestCertificates() : undefined;
+    if (certificates) stops.push(async () => certificates.remove());
+    progress(
+      `starting the Temporal server on PostgreSQL (schemas, namespace, search attributes)${certificates ? ', mTLS on its frontend' : ''}`,
+    );
+    const temporal = await startTemporalServer({
+      postgresUrl: temporalPostgres.url,
+      progress,
+      ...(certificates && { tls: certificates }),
+    });
     stops.push(() => temporal.stop());
+    const temporalEnv = {
+      TEMPORAL_ADDRESS: temporal.address,
+      ...(certificates && {
+        TEMPORAL_TLS_CLIENT_CERT_PATH: certificates.client.cert,
+        TEMPORAL_TLS_CLIENT_KEY_PATH: certificates.client.key,
+        TEMPORAL_TLS_SERVER_CA_CERT_PATH: certificates.ca,
+        TEMPORAL_TLS_SERVER_NAME: 'localhost',
+      }),
+    };
     progress('starting the Temporal Web UI against it');
-    const ui = await startTemporalUi({ temporalAddress: temporal.address, progress });
+    const ui = await startTemporalUi({
+      temporalAddress: temporal.address,
+      progress,
+      ...(certificates && { tls: certificates }),
+    });
     stops.push(() => ui.stop());
     progress('starting Jaeger for the traces');
     const jaeger = await startJaeger(progress);
@@ -193,7 +222,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // setting a run cannot tune away): the traced twin is the only bundle they load.
     await writeWorkflowBundle(tracedBundlePath(bundlePath), { traced: true });
     const place = {
-      TEMPORAL_ADDRESS: temporal.address,
+      ...temporalEnv,
       DATABASE_URL: world.databaseUrl,
       CHAINS_FILE: chainsFile,
       REDIS_URL: world.redis!.url,
@@ -305,6 +334,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     return {
       temporal,
+      temporalEnv,
       ui,
       jaeger,
       temporalPostgres,

@@ -93,6 +93,10 @@ export const imagesNotRun: Record<string, string> = {
  */
 export const placeSettings = {
   TEMPORAL_ADDRESS: 'the Temporal server on loopback',
+  TEMPORAL_TLS_CLIENT_CERT_PATH: "with --tls: the relayer's client certificate, made at start",
+  TEMPORAL_TLS_CLIENT_KEY_PATH: "with --tls: that certificate's key",
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: "with --tls: the CA, made at start, that signed the frontend's",
+  TEMPORAL_TLS_SERVER_NAME: "with --tls: the name on the frontend's certificate (localhost)",
   DATABASE_URL: "the relayer's PostgreSQL on loopback",
   CHAINS_FILE:
     "deploy/chains.yaml with the place's endpoints: two RPC proxies in front of the first node (so one can go down), the second node on loopback",

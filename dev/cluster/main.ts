@@ -13,6 +13,7 @@ import { wholeNumber } from './options';
 const usage = `npm run cluster [-- options]
   --workers <n>   worker processes (default 2, as docker-compose.yml)
   --wallets <n>   hot wallets they sign for (default 4)
+  --tls           the Temporal frontend requires mTLS (certificates made at start)
 Runs docker-compose.yml's topology without containers until Ctrl-C.`;
 
 async function main(): Promise<void> {
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     options: {
       workers: { type: 'string', default: '2' },
       wallets: { type: 'string', default: '4' },
+      tls: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
   installRuntime('WARN');
   const step = (message: string) => console.log(`• ${message}`);
   const cli = await ensureTemporalCli(step);
-  const cluster = await startCluster({ workers, wallets, progress: step });
+  const cluster = await startCluster({ workers, wallets, tls: values.tls, progress: step });
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     (stopping ??= (async () => {
@@ -92,8 +94,12 @@ async function main(): Promise<void> {
       `  export RELAYER_API_URL=${cluster.apiUrl} RELAYER_API_KEY=${apiKey}`,
       `  npm run -s relayer -- submit --chain-id ${cluster.world.anvil.chainId} --to ${cluster.world.wallets[0]} --eth 0.01 --wait`,
       `  npm run -s relayer -- submit --chain-id ${cluster.legacyChain.chainId} --to ${cluster.world.wallets[0]} --eth 0.01 --wait   # a type-0 transaction`,
+      // The Temporal CLI reads the relayer's TEMPORAL_* variables: one set for both.
+      `  export ${Object.entries(cluster.temporalEnv)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ')}`,
       `  ${cli.executable.type === 'existing-path' ? cli.executable.path : 'temporal'} workflow list ` +
-        `--address ${cluster.temporal.address} --query 'IntentStatus = "confirmed" AND TenantId = "acme"'`,
+        `--query 'IntentStatus = "confirmed" AND TenantId = "acme"'`,
       `  (operator key: ${cluster.operatorKey})`,
       'Ctrl-C stops everything.',
     ].join('\n'),

@@ -46,6 +46,8 @@ const usage = `npm run soak [-- options]
   --heap-snapshots <m,...>
                   minutes at which each worker writes a V8 heap snapshot into <out>/heap; the
                   report names what grew between a worker's first and last (e.g. 10,60)
+  --tls           the Temporal frontend requires mTLS (certificates made at start): every
+                  process, the Temporal CLI and the Web UI reach it with a client certificate
 Runs docker-compose.yml's topology (npm run cluster) under steady traffic while a rolling restart,
 a rolling upgrade onto a patched() workflow, a worker SIGKILL, restarts of the Temporal server, the
 relayer's PostgreSQL and Redis and an RPC endpoint outage happen on a seeded schedule; then checks
@@ -70,6 +72,7 @@ function parseOptions() {
       out: { type: 'string', default: 'test-output/soak' },
       faults: { type: 'string', default: 'all' },
       'heap-snapshots': { type: 'string', default: '' },
+      tls: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -105,6 +108,7 @@ function parseOptions() {
     seed: wholeNumber('seed', values.seed, 0, 2 ** 31, usage),
     sendWindowSeconds: wholeNumber('send-window', values['send-window'], 1, 86_400, usage),
     out: resolve(values.out),
+    tls: values.tls,
   };
 }
 
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
       THROTTLE_BURST: String(options.q),
       SEND_WINDOW_MS: String(options.sendWindowSeconds * 1000),
     },
+    tls: options.tls,
     ...(options.heapSnapshotMinutes.length > 0 && {
       workerNodeOptions: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${JSON.stringify(heapDir)}`,
     }),
@@ -508,7 +513,8 @@ async function watchReview(
         '--output',
         'json',
       ],
-      { encoding: 'utf8' },
+      // The CLI reads the same TEMPORAL_* variables as the relayer (with --tls, the certificates).
+      { encoding: 'utf8', env: { ...process.env, ...cluster.temporalEnv } },
     );
     const lines = list.stdout.trim();
     const parsed = lines
@@ -595,7 +601,10 @@ async function workflowsInBrowser(
 
 /** Events and failed workflow tasks in the histories of up to 50 confirmed intents. */
 async function sampleHistories(cluster: Cluster, confirmed: string[]) {
-  const connection = await Connection.connect({ address: cluster.temporal.address });
+  const connection = await Connection.connect({
+    address: cluster.temporal.address,
+    tls: cluster.temporal.tls,
+  });
   const client = new Client({ connection });
   const step = Math.max(1, Math.floor(confirmed.length / 50));
   const sampled = confirmed.filter((_, index) => index % step === 0).slice(0, 50);

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import type { TestCertificates } from './test-certificates';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freePort } from './free-port';
 import {
@@ -51,6 +52,8 @@ export interface TemporalUi {
 export async function startTemporalUi(options: {
   temporalAddress: string;
   progress: Progress;
+  /** A frontend that requires mTLS: the UI server connects with the client certificate. */
+  tls?: Pick<TestCertificates, 'ca' | 'client'>;
 }): Promise<TemporalUi> {
   const { path, source } = await ensureTemporalUi(options.progress);
   options.progress(`Temporal Web UI ${temporalUiVersion} from ${source}`);
@@ -62,6 +65,15 @@ export async function startTemporalUi(options: {
     join(root, 'config', 'development.yaml'),
     stringify({
       temporalGrpcAddress: options.temporalAddress,
+      ...(options.tls && {
+        tls: {
+          caFile: options.tls.ca,
+          certFile: options.tls.client.cert,
+          keyFile: options.tls.client.key,
+          serverName: 'localhost',
+          enableHostVerification: true,
+        },
+      }),
       host: '127.0.0.1',
       port,
       enableUi: true,
