@@ -24,17 +24,21 @@ export function makeTestCertificates(): TestCertificates {
   const dir = mkdtempSync(join(tmpdir(), 'relayer-certs-'));
   const at = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  const newCa = (name: string) => {
+  // A P-256 key for `name`, unencrypted, and a request or a self-signed certificate for it.
+  const newKey = (name: string) => [
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    at(`${name}.key`),
+  ];
+  const newCa = (name: string) =>
     openssl(
       'req',
       '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      at(`${name}.key`),
+      ...newKey(name),
       '-out',
       at(`${name}.pem`),
       '-days',
@@ -42,40 +46,12 @@ export function makeTestCertificates(): TestCertificates {
       '-subj',
       `/CN=${name}`,
     );
-  };
   const signed = (name: string, subject: string, extensions: string) => {
     writeFileSync(at(`${name}.ext`), extensions);
-    openssl(
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      at(`${name}.key`),
-      '-out',
-      at(`${name}.csr`),
-      '-subj',
-      subject,
-    );
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      at(`${name}.csr`),
-      '-CA',
-      at('ca.pem'),
-      '-CAkey',
-      at('ca.key'),
-      '-CAcreateserial',
-      '-out',
-      at(`${name}.pem`),
-      '-days',
-      '1',
-      '-extfile',
-      at(`${name}.ext`),
-    );
+    openssl('req', ...newKey(name), '-out', at(`${name}.csr`), '-subj', subject);
+    const ca = ['-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial'];
+    const out = ['-out', at(`${name}.pem`), '-days', '1', '-extfile', at(`${name}.ext`)];
+    openssl('x509', '-req', '-in', at(`${name}.csr`), ...ca, ...out);
     return { cert: at(`${name}.pem`), key: at(`${name}.key`) };
   };
   newCa('ca');
