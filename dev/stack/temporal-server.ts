@@ -1,7 +1,7 @@
 import { Connection, type TLSConfig } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -10,6 +10,7 @@ import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
 import { startTemporalFrontend } from './temporal-frontend';
 import type { TestCertificates } from './test-certificates';
+import { clientTls, frontendTls } from './temporal-server-tls';
 import {
   goInstall,
   cacheDir,
@@ -210,37 +211,6 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
 }
 
 const globalConfig = { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } };
-
-/** The server's TLS: mTLS on the frontend; its system worker and services reach it with a client certificate. */
-function frontendTls(certificates: Pick<TestCertificates, 'ca' | 'server' | 'client'>) {
-  const toFrontend = { serverName: 'localhost', rootCaFiles: [certificates.ca] };
-  return {
-    frontend: {
-      server: {
-        certFile: certificates.server.cert,
-        keyFile: certificates.server.key,
-        requireClientAuth: true,
-        clientCaFiles: [certificates.ca],
-      },
-      client: toFrontend,
-    },
-    systemWorker: {
-      certFile: certificates.client.cert,
-      keyFile: certificates.client.key,
-      client: toFrontend,
-    },
-  };
-}
-
-/** How a client reaches that frontend: the client certificate, the CA, the server's name. */
-const clientTls = (certificates: Pick<TestCertificates, 'ca' | 'client'>): TLSConfig => ({
-  serverNameOverride: 'localhost',
-  serverRootCACertificate: readFileSync(certificates.ca),
-  clientCertPair: {
-    crt: readFileSync(certificates.client.cert),
-    key: readFileSync(certificates.client.key),
-  },
-});
 
 /** What docker-compose's auto-setup image leaves at its defaults, spelled out. */
 const dynamicConfig = {
