@@ -25,11 +25,15 @@ export async function connectTemporal(temporal: TemporalConnectConfig): Promise<
 }
 
 /**
- * A server that ends the connection during the handshake says only "transport error": what that
+ * A server that ends the connection during the handshake says only that it did: what that
  * usually means for these settings.
  */
 function likelyCause({ connection }: TemporalConnectConfig, said: string): string | undefined {
-  if (!/transport error|broken pipe|connection reset/i.test(said)) return undefined;
+  // The same refusal reads "transport error … broken pipe" or "… Canceled, connection closed",
+  // by when the server's close reached the client.
+  if (!/transport error|broken pipe|connection reset|connection closed/i.test(said)) {
+    return undefined;
+  }
   const { tls, apiKey } = connection;
   if (!tls) {
     return 'likely: the server takes TLS only (turn it on: TEMPORAL_TLS=true, or a TEMPORAL_TLS_* file)';
