@@ -157,7 +157,10 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
       .where('intent_id', '=', 'pi_reorged')
       .execute();
     expect(audit.map((a) => a.action)).toEqual(['reorged_before_finality']);
-    // Sent again, mined again (automine) in a later block: finality waits for that one.
+    // Sent again, mined again (automine) in a later block: finality waits for that one. The
+    // node answers the send before its block is readable on a loaded machine: wait for it.
+    const { txHash } = await getIntent(db, 'pi_reorged');
+    await world.testClient.waitForTransactionReceipt({ hash: txHash as `0x${string}` });
     expect(await world.testClient.getBalance({ address: to })).toBe(1000n);
     expect(await runActivity(sweep, { limit: 100 })).toEqual({ finalized: { [chainKey]: 0 } });
     const moved = await getIntent(db, 'pi_reorged');
