@@ -1,4 +1,5 @@
-import { Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { untilSearchAttributesTaken } from './search-attributes-probe';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -186,6 +187,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
+    await untilSearchAttributesTaken(new Client({ connection, namespace }));
   } finally {
     await connection.close();
   }
