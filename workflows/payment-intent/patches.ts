@@ -10,8 +10,8 @@ import { IntentStatus } from '../../domain/intent';
  */
 
 /**
- * Recorded where needs_review waits for a decision; older runs ended there. Added 2026-11-29
- * (f3d651f); its old branch can go once no run from before it is open.
+ * Recorded where needs_review waits for a decision; older runs ended there. Its old branch can
+ * go once no run from before it is open.
  */
 export const reviewWaitsPatch = 'review-waits-in-workflow';
 
@@ -21,15 +21,14 @@ export const reviewWaitsPatch = 'review-waits-in-workflow';
  * Older runs took a task-queue round trip for each. The receipt looks stay activities: a look
  * can take many seconds of RPC under faults, and a local activity that long was seen cancelled
  * by the SDK while its workflow was evicted from a small cache, sending a paid intent to review.
- * Added 2026-11-30 (9ef0b98, as `lean-steps`); its old branch can go once no run from before it
- * is open.
+ * Its old branch can go once no run from before it is open.
  */
 export const localStepsPatch = 'lean-steps';
 
 /**
  * Recorded where an intent waiting in review may have its lane freed by the relayer (the lane
- * rule, operations/abandoned-lane.ts); older runs waited for a person only. Added 2026-12-01
- * (9aec551); its old branch can go once no run from before it waits in review.
+ * rule, operations/abandoned-lane.ts); older runs waited for a person only. Its old branch can
+ * go once no run from before it waits in review.
  */
 export const laneRulePatch = 'lane-rule';
 
