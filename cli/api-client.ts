@@ -1,11 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiTransport, type ApiAnswer } from './api-transport';
+import type { AttemptView, BatchItemResultView, BatchView, SubmitBody } from './api-views';
 import type { TokenView, BalancesView } from '../api/schemas/assets';
 import type { IntentView } from '../api/schemas/intents';
-import type { batchSchema } from '../api/schemas/batches';
-import type { z } from 'zod';
 import type { WalletView } from '../api/schemas/wallets';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../api/schemas/webhooks';
-import type { ErrorBody } from '../api/error-responses';
 import type {
   AllowedCallAnswerView,
   AllowedCallView,
@@ -13,98 +11,12 @@ import type {
   PolicyRecipientView,
   PolicyView,
 } from '../api/schemas/policies';
-import type { ContractCallInput } from '../domain/contract-call';
 
-export interface ApiAnswer<T> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+export { ApiError, type ApiAnswer } from './api-transport';
+export type { AttemptView, BatchItemResultView, BatchView, SubmitBody } from './api-views';
 
-const maxRateLimitRetries = 3;
-
-/** How long to wait before sending a request refused `rate_limited` again; undefined: do not. */
-const rateLimitWait = (error: ApiError): number | undefined =>
-  error.body.code === 'rate_limited' &&
-  error.retryAfterSeconds !== undefined &&
-  error.retryAfterSeconds <= 60
-    ? Math.max(1, error.retryAfterSeconds)
-    : undefined;
-
-/** A refusal from the API, with its machine-readable code. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(`${body.code}: ${body.message}`);
-  }
-}
-
-/**
- * The relayer's HTTP API for scripts and tests: one method per endpoint, JSON in and out,
- * a non-2xx answer thrown as an ApiError.
- */
-export class RelayerApiClient {
-  constructor(
-    readonly baseUrl: string,
-    private readonly apiKey?: string,
-    /** Told before a request refused for the request limit is sent again (seconds to wait). */
-    private readonly onRateLimited?: (waitSeconds: number) => void,
-  ) {}
-
-  /**
-   * One request. One refused `rate_limited` did nothing (the limit is checked before any route
-   * runs), so it is sent again once its Retry-After has passed: up to three times, a minute at
-   * most each; then the refusal is thrown.
-   */
-  async call<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string> } = {},
-  ): Promise<ApiAnswer<T>> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.callOnce<T>(method, path, options);
-      } catch (error) {
-        const waitSeconds = error instanceof ApiError ? rateLimitWait(error) : undefined;
-        if (waitSeconds === undefined || attempt > maxRateLimitRetries) throw error;
-        this.onRateLimited?.(waitSeconds);
-        await sleep(waitSeconds * 1000);
-      }
-    }
-  }
-
-  private async callOnce<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string> },
-  ): Promise<ApiAnswer<T>> {
-    const response = await fetch(new URL(path, this.baseUrl), {
-      method,
-      headers: {
-        ...(this.apiKey && { authorization: `Bearer ${this.apiKey}` }),
-        ...(options.body !== undefined && { 'content-type': 'application/json' }),
-        ...options.headers,
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    const body = (
-      text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text
-    ) as unknown;
-    if (!response.ok) {
-      const retryAfter = response.headers.get('retry-after');
-      throw new ApiError(
-        response.status,
-        isErrorBody(body) ? body : { code: 'internal_error', message: String(text) },
-        retryAfter === null ? undefined : Number(retryAfter),
-      );
-    }
-    return { status: response.status, body: body as T, headers: response.headers };
-  }
-
+/** The relayer's HTTP API for scripts and tests: one method per endpoint (ApiTransport's call). */
+export class RelayerApiClient extends ApiTransport {
   submit(intent: SubmitBody, idempotencyKey: string): Promise<ApiAnswer<IntentView>> {
     return this.call('POST', '/v1/intents', {
       body: intent,
@@ -371,45 +283,5 @@ export class RelayerApiClient {
     await this.call('DELETE', path);
   }
 }
-
-export interface AttemptView {
-  attempt: number;
-  nonce: number;
-  txHash: string;
-  gas: string;
-  maxFeePerGas: string;
-  maxPriorityFeePerGas: string;
-  cause: string;
-  createdAt: string;
-}
-
-/** A batch as the API shows it (api/schemas/batches.ts). */
-export type BatchView = z.infer<typeof batchSchema>;
-
-export interface BatchItemResultView {
-  index: number;
-  status: string;
-  intentId: string | null;
-  txHash: string | null;
-  errorCode: string | null;
-  reason: string | null;
-}
-
-export interface SubmitBody {
-  chainId: number;
-  from?: string;
-  to: string;
-  /** `native` when absent, or a registered token's alias. */
-  asset?: string;
-  /** In base units; or `decimalAmount` in the asset's units, one of the two. */
-  amount?: string;
-  decimalAmount?: string;
-  /** A contract call instead of a transfer (`to` is the contract), sending `value` wei. */
-  call?: ContractCallInput;
-  value?: string;
-}
-
-const isErrorBody = (body: unknown): body is ErrorBody =>
-  typeof body === 'object' && body !== null && typeof (body as ErrorBody).code === 'string';
 
 const tenantPath = (tenantId: string) => `/v1/tenants/${encodeURIComponent(tenantId)}`;
