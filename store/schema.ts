@@ -3,6 +3,12 @@ import type { ColumnType, Generated } from 'kysely';
 import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
+import type { BatchesTable, BatchItemsTable } from './batch-tables';
+import type {
+  PolicyContractCallsTable,
+  PolicyRecipientsTable,
+  TenantPoliciesTable,
+} from './policy-tables';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -167,91 +173,6 @@ export interface IntentsTable {
   call_data: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** One version of a tenant's payment policy (domain/payment-policy.ts); never updated. */
-export interface TenantPoliciesTable {
-  tenant_id: string;
-  version: number;
-  /** JSON: the limits and allow-list chains, amounts as strings. */
-  document: string;
-  changed_by: string;
-  /** JSON: what this version changed, before → after. */
-  change: string;
-  created_at: Timestamp;
-}
-
-export interface PolicyRecipientsTable {
-  tenant_id: string;
-  chain_id: number;
-  address: string;
-  list: 'allow' | 'deny';
-  label: string;
-  created_at: Timestamp;
-}
-
-/** A contract function a tenant's intents may call (domain/payment-policy.ts AllowedCall). */
-export interface PolicyContractCallsTable {
-  tenant_id: string;
-  chain_id: number;
-  contract: string;
-  selector: string;
-  signature: string | null;
-  max_value: Amount | null;
-  label: string;
-  created_at: Timestamp;
-  /** 1: a target without code is allowed (deployed later); 0: refused at admission. */
-  allow_no_code: ColumnType<number, number | undefined, number>;
-}
-
-export type BatchMode = 'collect_all' | 'fail_fast';
-export type { BatchStatus };
-
-export interface BatchesTable {
-  id: string;
-  tenant_id: string;
-  mode: BatchMode;
-  /** Items running at once, at most. */
-  concurrency: number;
-  item_count: number;
-  status: BatchStatus;
-  /** Why a fail-fast batch stopped, or who cancelled it. */
-  cause: string | null;
-  idempotency_key: string;
-  /** Of the items as submitted: the same key with other items is refused. */
-  request_sha256: string;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  /** The API key that submitted it (null: none recorded). */
-  submitted_by: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Who approved or rejected a batch that awaited approval, and their note. */
-  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
-  decision_note: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/**
- * pending → started (its intent admitted, its workflow running) → finished; or skipped (never
- * started: the batch was cancelled or stopped first) or rejected (its intent was refused).
- */
-export type BatchItemState = 'pending' | 'started' | 'finished' | 'skipped' | 'rejected';
-
-export interface BatchItemsTable {
-  batch_id: string;
-  item_index: number;
-  chain_id: number;
-  from_address: string | null;
-  to_address: string;
-  /** `native`, or the token's address. */
-  asset: ColumnType<string, string | undefined, string>;
-  amount: Amount;
-  state: BatchItemState;
-  intent_id: string | null;
-  /** The intent's status when its workflow ended (the intent row stays the truth). */
-  outcome: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  started_at: Timestamp | null;
-  finished_at: Timestamp | null;
-}
-
 /** `cancel`: an operator's zero-value transfer to the wallet itself, to take the nonce back. */
 export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned' | 'cancel';
 
@@ -301,6 +222,13 @@ export interface WalletSignersTable {
   added_at: Timestamp;
 }
 
+export type { BatchStatus };
+export type { BatchesTable, BatchItemState, BatchItemsTable, BatchMode } from './batch-tables';
+export type {
+  PolicyContractCallsTable,
+  PolicyRecipientsTable,
+  TenantPoliciesTable,
+} from './policy-tables';
 export type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,

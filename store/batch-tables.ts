@@ -1,0 +1,54 @@
+import type { ColumnType } from 'kysely';
+import type { BatchStatus } from '../domain/batch';
+import type { Amount, Timestamp } from './column-types';
+
+// A batch payout and its items.
+
+export type BatchMode = 'collect_all' | 'fail_fast';
+
+export interface BatchesTable {
+  id: string;
+  tenant_id: string;
+  mode: BatchMode;
+  /** Items running at once, at most. */
+  concurrency: number;
+  item_count: number;
+  status: BatchStatus;
+  /** Why a fail-fast batch stopped, or who cancelled it. */
+  cause: string | null;
+  idempotency_key: string;
+  /** Of the items as submitted: the same key with other items is refused. */
+  request_sha256: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** The API key that submitted it (null: none recorded). */
+  submitted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who approved or rejected a batch that awaited approval, and their note. */
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decision_note: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/**
+ * pending → started (its intent admitted, its workflow running) → finished; or skipped (never
+ * started: the batch was cancelled or stopped first) or rejected (its intent was refused).
+ */
+export type BatchItemState = 'pending' | 'started' | 'finished' | 'skipped' | 'rejected';
+
+export interface BatchItemsTable {
+  batch_id: string;
+  item_index: number;
+  chain_id: number;
+  from_address: string | null;
+  to_address: string;
+  /** `native`, or the token's address. */
+  asset: ColumnType<string, string | undefined, string>;
+  amount: Amount;
+  state: BatchItemState;
+  intent_id: string | null;
+  /** The intent's status when its workflow ended (the intent row stays the truth). */
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
