@@ -15,12 +15,12 @@ import type { Database } from '../store/database';
 import { selectorOf } from '../domain/contract-call';
 import {
   committedInBook,
-  findAllowedCall,
   findRecipient,
   lockTenantPolicy,
   policyInForce,
   type BookOfIntents,
 } from '../store/policies';
+import { findAllowedCall } from '../store/allowed-calls';
 import type { Schema } from '../store/schema';
 
 /** A payment as the policy sees it: who pays, on which chain, what, to whom. */

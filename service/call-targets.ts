@@ -4,7 +4,7 @@ import { selectorOf } from '../domain/contract-call';
 import { InvalidIntentError } from '../domain/errors';
 import type { NewIntent } from '../domain/intent-request';
 import type { Database } from '../store/database';
-import { findAllowedCall } from '../store/policies';
+import { findAllowedCall } from '../store/allowed-calls';
 
 /** Whether a call's target holds code on its chain now; null where the chain is not served. */
 export async function callTargetHasCode(

@@ -7,7 +7,7 @@ import {
   findAllowedCall,
   listAllowedCalls,
   putAllowedCall,
-} from '../store/policies';
+} from '../store/allowed-calls';
 import type { Caller } from './caller';
 import {
   changePolicy,
