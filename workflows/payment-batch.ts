@@ -39,42 +39,19 @@ import {
   intentStatusKey,
   tenantIdKey,
 } from './search-attributes';
-import { defaultApprovalTtlMs, type IntentTimings } from '../domain/intent-timings';
+import { defaultApprovalTtlMs } from '../domain/intent-timings';
 import type { BatchStatus } from '../domain/batch';
 import { approvalGate } from './approval-gate';
+import type { CarriedState, PaymentBatchInput, PaymentBatchResult } from './batch-input';
+import {
+  intentV2ChildrenPatch,
+  stopWithNothingRunningPatch,
+  walletTurnsPatch,
+} from './batch-patches';
+
+export type { PaymentBatchInput, PaymentBatchResult } from './batch-input';
 
 type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
-
-export interface PaymentBatchInput {
-  batchId: string;
-  itemCount: number;
-  concurrency: number;
-  mode: BatchMode;
-  /** Items one run starts before it continues as new (default itemsPerRun). */
-  itemsPerRun?: number;
-  /** What earlier runs did; set by continue-as-new. */
-  carried?: CarriedState;
-  /** The send window and confirmation timeout its items start with. */
-  timings?: IntentTimings;
-  /** An item crosses its approval threshold: the batch waits for one decision first. */
-  awaitingApproval?: boolean;
-}
-
-interface CarriedState {
-  /** Every item below this index was started (or rejected, or skipped). */
-  startedBelow: number;
-  /** Items at or above startedBelow that were started out of order (another wallet was busy). */
-  startedAhead: number[];
-  counts: BatchCounts;
-  stopCause: string | null;
-  cancelled: boolean;
-}
-
-export interface PaymentBatchResult {
-  batchId: string;
-  counts: BatchCounts;
-  stopCause: string | null;
-}
 
 const {
   decideBatchApproval,
@@ -90,20 +67,6 @@ const {
 const pageSize = 200;
 /** How often an item whose workflow cannot be followed is looked at in the database. */
 const outcomePollMs = 5000;
-
-/**
- * Recorded in histories whose items of one wallet sign in turns handed on among themselves;
- * older runs started a wallet's next item only once the one before reported it was signed.
- */
-const walletTurnsPatch = 'wallet-turns';
-/**
- * Recorded where the batch starts its items as paymentIntentV2; older runs started paymentIntent
- * children; its old branch can go once no batch from before it is open. One marker a batch,
- * not one an item.
- */
-const intentV2ChildrenPatch = 'intent-v2-children';
-/** Recorded where a stop found with nothing running skips the pending items; older runs left them. */
-const stopWithNothingRunningPatch = 'stop-with-nothing-running';
 
 /**
  * A batch of payouts: every item becomes a paymentIntentV2 child workflow, at most `concurrency` at
