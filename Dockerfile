@@ -9,8 +9,12 @@ RUN npm run build
 
 FROM node:24-bookworm-slim
 WORKDIR /app
+# The build's id in its Worker Deployment (docker build --build-arg BUILD_ID=$(git rev-parse
+# --short HEAD)); empty: the workflow bundle's digest.
+ARG BUILD_ID=""
 ENV NODE_ENV=production \
-    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js \
+    WORKER_BUILD_ID=${BUILD_ID}
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist

@@ -60,6 +60,10 @@ export interface ActivityDependencies {
    * (the operator's metric and log).
    */
   onReorgedBeforeFinality?: (intent: Intent, resent: ReorgFinding, flagged: boolean) => void;
+  /** Moves a run off its pinned build (Worker Deployment Versioning); none: workers unversioned. */
+  workflowVersions?: {
+    allowUpgrade(execution: { workflowId: string; runId: string }): Promise<void>;
+  };
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

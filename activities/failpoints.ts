@@ -16,7 +16,8 @@
  * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet;
  * `after-policy-check`: inside the broadcast, the policy in force let a held intent be signed (a
  * call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a tenant's or
- * operator's cancel of a payment sent but not mined signed, stored and sent, not yet reported.
+ * operator's cancel of a payment sent but not mined signed, stored and sent, not yet reported;
+ * `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet reported.
  */
 export const crashPoints = [
   'after-permit',
@@ -38,6 +39,7 @@ export const crashPoints = [
   'after-approval',
   'after-policy-check',
   'after-unmined-cancel',
+  'after-allow-upgrade',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];
@@ -57,6 +59,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   cancelUnmined: 'after-unmined-cancel',
   decideApproval: 'after-approval',
   decideBatchApproval: 'after-approval',
+  allowUpgrade: 'after-allow-upgrade',
 };
 
 /** Where an activity's end lies: a permit try that reserved a slot has its own point. */

@@ -1,4 +1,5 @@
 import { acquireThrottle } from './acquire-throttle';
+import { allowUpgrade } from './allow-upgrade';
 import { tryAcquirePermit } from './try-acquire-permit';
 import { admitBatchItem } from './batch/admit-batch-item';
 import { cancelBatchItems } from './batch/cancel-batch-items';
@@ -36,6 +37,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   resolveReview: resolveReview(deps),
   cancelUnmined: cancelUnmined(deps),
   decideApproval: decideApproval(deps),
+  allowUpgrade: allowUpgrade(deps),
   freeAbandonedLane: freeAbandonedLane(deps),
   loadBatchItems: loadBatchItems(deps),
   decideBatchApproval: decideBatchApproval(deps),

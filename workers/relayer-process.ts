@@ -27,6 +27,8 @@ export interface RelayerProcess {
   readonly metrics: Registry;
   /** The Temporal workers, when this process runs the worker role. */
   readonly worker?: RelayerWorker;
+  /** Where its workers' build stands in their Worker Deployment, when it runs the worker role. */
+  readonly release?: string;
   /** The HTTP API's URL, when this process runs the api role. */
   readonly apiUrl?: string;
   /** Settles when the process's work stops (the workers end, or `stop` is called). */
@@ -116,6 +118,7 @@ export async function startRelayerProcess(
     database,
     metrics,
     worker: worker?.worker,
+    ...(worker && { release: worker.release }),
     apiUrl: api?.url,
     done,
     async stop() {

@@ -4,6 +4,7 @@ import {
   Runtime,
   Worker,
 } from '@temporalio/worker';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import type { RelayerActivities } from '../activities';
 import { permitReleaseTaskQueue, throttleTaskQueue, webhookTaskQueue } from '../domain/task-queues';
 import { Registry } from 'prom-client';
@@ -46,10 +47,18 @@ export interface RelayerWorkerOptions {
   onStepEnded?: () => void;
   /** Spans for workflows and steps (OTEL_EXPORTER_OTLP_ENDPOINT); none: not a line of it runs. */
   tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
+  /**
+   * The Worker Deployment the main queue's workers poll as a version of (its build id by default
+   * the workflow bundle's digest); none: unversioned. The per-process and per-fleet queues (permits,
+   * releases, webhook pumps) stay outside it: they run activities only, for any build's runs.
+   */
+  deployment?: { name: string; buildId?: string };
 }
 
 export interface RelayerWorker {
   readonly stats: RunStats;
+  /** The version the main queue's workers poll as, when versioned. */
+  readonly version?: WorkerDeploymentVersion;
   /** Resolves when every part has stopped. */
   run(): Promise<void>;
   /**
@@ -71,7 +80,12 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   // activity's own error, before it becomes a failure, and a panic planned at an activity's end
   // (innermost) as a bug in the activity.
   const { tracing } = options;
-  const { workflowModules, ...workflowBundle } = workflowCode(tracing !== undefined);
+  const { workflowBundle, digest } = await workflowCode(tracing !== undefined);
+  const { deployment } = options;
+  const version: WorkerDeploymentVersion | undefined = deployment && {
+    deploymentName: deployment.name,
+    buildId: deployment.buildId ?? digest,
+  };
   const interceptors = {
     activity: [
       ...(tracing ? [tracing.activityInterceptors] : []),
@@ -79,14 +93,13 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       stats.interceptor,
       ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
     ],
-    ...(workflowModules && { workflowModules }),
   };
   // Only the pool's activities are steps (they store the events); a permit wait, a release for
   // another process or a webhook pump ending tells nothing new.
   const poolInterceptors = options.onStepEnded
     ? { ...interceptors, activity: [...interceptors.activity, stepEnds(options.onStepEnded)] }
     : interceptors;
-  const workflowParts = { ...workflowBundle, ...(tracing && { sinks: tracing.sinks }) };
+  const workflowParts = { workflowBundle, ...(tracing && { sinks: tracing.sinks }) };
   const [pool, throttle, releases, webhooks] = await Promise.all([
     Worker.create({
       interceptors: poolInterceptors,
@@ -94,6 +107,14 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       namespace,
       taskQueue,
       ...workflowParts,
+      // A run takes its build's default unless its workflow type names one (workflows/versioning.ts).
+      ...(version && {
+        workerDeploymentOptions: {
+          version,
+          useWorkerVersioning: true,
+          defaultVersioningBehavior: 'PINNED' as const,
+        },
+      }),
       activities: steps,
       maxConcurrentActivityTaskExecutions: options.poolWidth,
       maxConcurrentLocalActivityExecutions: options.poolWidth,
@@ -170,6 +191,7 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
   };
   return {
     stats,
+    ...(version && { version }),
     run() {
       runs ??= start();
       return runs.all;

@@ -28,6 +28,7 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
           `queue ${config.taskQueue}, pool ${config.poolWidth}`,
           `quota ${config.maxInFlight} in flight and ${config.perSecond}/s burst ${config.burst} (${quota})`,
           `drain ${config.drainTimeoutMs} ms`,
+          relayer.release ?? 'unversioned',
         ]
       : []),
     ...(config.metricsPort === undefined || !relayer.worker

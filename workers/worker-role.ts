@@ -9,6 +9,7 @@ import {
 } from '../client/sweep-schedules';
 import { startWebhookDispatch, type WebhookDispatch } from './webhook-dispatch';
 import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
+import { allowUpgrade } from '../client/worker-versions';
 import { permitReleaseTaskQueue } from '../domain/task-queues';
 import { registerWallet } from '../store/wallet-nonces';
 import { serverPacedPermits } from '../throttle/server-paced-permits';
@@ -16,6 +17,7 @@ import { ensureSearchAttributes } from './ensure-search-attributes';
 import { startMetricsServer } from './metrics-server';
 import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker } from './relayer-worker';
+import { rollOutAtStart } from './worker-deployment';
 import { watchWallets } from './wallet-watch';
 import { checkSigners } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
@@ -78,6 +80,9 @@ export async function startWorkerRole({
     },
     onFinalized: timeToFinality(metrics),
     onReorgedBeforeFinality: reorgsBeforeFinality(metrics),
+    ...(config.workerVersioning && {
+      workflowVersions: { allowUpgrade: (execution) => allowUpgrade(client, execution) },
+    }),
     failpoints,
   };
   const worker = await createRelayerWorker({
@@ -101,6 +106,12 @@ export async function startWorkerRole({
       onStepEnded: () => webhookDispatch?.nudge(),
     }),
     ...(tracing && { tracing }),
+    ...(config.workerVersioning && {
+      deployment: {
+        name: config.workerDeploymentName ?? deploymentNameOf(config.taskQueue),
+        ...(config.workerBuildId && { buildId: config.workerBuildId }),
+      },
+    }),
   });
   const webhookDispatch: WebhookDispatch | undefined =
     config.webhookSecretsKey === undefined
@@ -152,9 +163,20 @@ export async function startWorkerRole({
         })
       : undefined;
   const run = { done: worker.run() };
+  // Polling registers the version; only then can it become current.
+  const release = worker.version
+    ? await rollOutAtStart(client, worker.version, config.taskQueue, config.workerRollout).catch(
+        async (error) => {
+          await worker.shutdown();
+          throw error;
+        },
+      )
+    : 'unversioned';
   return {
     worker,
     run,
+    /** Where this build stands in its deployment, for the start line. */
+    release,
     async stop() {
       walletWatch?.stop();
       if (webhookDispatch) await webhookDispatch.stop();
@@ -165,3 +187,6 @@ export async function startWorkerRole({
     },
   };
 }
+
+/** A task queue's name as a deployment's ("." and ":" separate a version's parts). */
+const deploymentNameOf = (taskQueue: string): string => taskQueue.replace(/[.:]/g, '-');

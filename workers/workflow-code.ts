@@ -1,5 +1,6 @@
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config/load';
 
@@ -18,33 +19,41 @@ const tracingWorkflowModules = (): string[] => [
 export const tracedBundlePath = (bundlePath: string): string =>
   bundlePath.replace(/(\.js)?$/, '.traced.js');
 
+/** The code a worker runs, and the digest of its untraced form: the same build traced or not. */
+export interface WorkflowCode {
+  workflowBundle: NonNullable<WorkerOptions['workflowBundle']>;
+  digest: string;
+}
+
 /**
  * Workers run the prebuilt bundle named by WORKFLOW_BUNDLE_PATH (`npm run build:workflow`; what
  * production images do), or its traced twin when tracing is on, and otherwise bundle workflows/
  * from source at start. Only an explicit path is trusted: a leftover bundle could silently run
  * older workflow code.
  */
-export function workflowCode(
+export async function workflowCode(
   traced: boolean,
   bundlePath = process.env.WORKFLOW_BUNDLE_PATH,
-): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> & {
-  workflowModules?: string[];
-} {
+): Promise<WorkflowCode> {
   if (bundlePath) {
     const codePath = traced ? tracedBundlePath(bundlePath) : bundlePath;
-    if (!existsSync(codePath)) {
+    for (const path of new Set([bundlePath, codePath])) {
+      if (existsSync(path)) continue;
       throw new ConfigError([
-        `WORKFLOW_BUNDLE_PATH: ${codePath} is missing${traced ? ' (tracing is on: OTEL_EXPORTER_OTLP_ENDPOINT is set)' : ''}; npm run build:workflow writes it`,
+        `WORKFLOW_BUNDLE_PATH: ${path} is missing${path === codePath && traced ? ' (tracing is on: OTEL_EXPORTER_OTLP_ENDPOINT is set)' : ''}; npm run build:workflow writes it`,
       ]);
     }
-    return { workflowBundle: { codePath } };
+    return { workflowBundle: { codePath }, digest: digestOf(readFileSync(bundlePath, 'utf8')) };
   }
+  const code = await bundledCode(workflowsPath(), false);
   return {
-    workflowsPath: workflowsPath(),
-    bundlerOptions: { webpackConfigHook: compiledForNode },
-    ...(traced && { workflowModules: tracingWorkflowModules() }),
+    workflowBundle: { code: traced ? await bundledCode(workflowsPath(), true) : code },
+    digest: digestOf(code),
   };
 }
+
+const digestOf = (code: string): string =>
+  createHash('sha256').update(code).digest('hex').slice(0, 12);
 
 /**
  * Our workflow code compiled for the Node it runs on instead of the SDK's default ES2017: object
@@ -84,14 +93,19 @@ export async function writeWorkflowBundle(
   path: string,
   { from = workflowsPath(), traced = false }: { from?: string; traced?: boolean } = {},
 ): Promise<string> {
+  const code = await bundledCode(from, traced);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, code);
+  return code;
+}
+
+async function bundledCode(from: string, traced: boolean): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
     ...(traced && { workflowInterceptorModules: tracingWorkflowModules() }),
     logger: new DefaultLogger('WARN'),
     webpackConfigHook: compiledForNode,
   });
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, code);
   return code;
 }
 

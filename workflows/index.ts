@@ -1,3 +1,4 @@
+import './versioning';
 export {
   paymentIntent,
   paymentIntent as walletTopUp,

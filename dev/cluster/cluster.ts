@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createApiKey } from '../../service/api-keys';
-import { tracedBundlePath, writeWorkflowBundle } from '../../workers/workflow-code';
+import { writeWorkflowBundles } from '../../workers/workflow-code';
 import { startAnvil, type Anvil } from '../stack/anvil';
 import { freePort } from '../stack/free-port';
 import { parseEther } from 'viem';
@@ -219,8 +219,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     const bundlePath = join(dir, 'workflow-bundle.js');
     // Every process of the cluster traces (compose sets OTEL_EXPORTER_OTLP_ENDPOINT, a place
-    // setting a run cannot tune away): the traced twin is the only bundle they load.
-    await writeWorkflowBundle(tracedBundlePath(bundlePath), { traced: true });
+    // setting a run cannot tune away): the traced twin is the bundle they load, the untraced
+    // one's digest their build id.
+    await writeWorkflowBundles(bundlePath);
     const place = {
       ...temporalEnv,
       DATABASE_URL: world.databaseUrl,

@@ -1,6 +1,7 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { stopSummary } from '../stack/worker-process';
 import type { Cluster } from './cluster';
+import { versionedRollingUpgrade, type TemporalCli } from './versioned-upgrade';
 
 /** What the soak does to the cluster under traffic, once each. */
 export const faultKinds = [
@@ -50,29 +51,31 @@ const outageMs = 45_000;
 export async function injectFault(
   kind: FaultKind,
   cluster: Cluster,
-  /** The workflow bundle of the changed version, for the rolling upgrade. */
-  nextVersion: string,
+  /** The changed build's workflow bundle, and the CLI that makes it current, for the upgrade. */
+  release: { code: string; temporal: TemporalCli },
   seed: number,
 ): Promise<Omit<FaultRecord, 'kind' | 'startedAtMs' | 'tookMs'>> {
   const drains: FaultRecord['drains'] = [];
-  const rollingRestart = async (code?: string) => {
-    for (let index = 0; index < cluster.workers.length; index++) {
-      const output = cluster.workers[index]!.output;
-      const exit = await cluster.stopWorker(index, 'SIGTERM');
-      drains.push({ worker: index + 1, exit, ...stopSummary(output()) });
-      await cluster.startWorker(index, code);
-    }
-  };
   switch (kind) {
     case 'rolling-restart':
-      await rollingRestart();
+      for (let index = 0; index < cluster.workers.length; index++) {
+        const output = cluster.workers[index]!.output;
+        const exit = await cluster.stopWorker(index, 'SIGTERM');
+        drains.push({ worker: index + 1, exit, ...stopSummary(output()) });
+        await cluster.startWorker(index);
+      }
       return {
         detail: `${cluster.workers.length} workers, one at a time: SIGTERM, drain, start`,
         drains,
       };
-    case 'rolling-upgrade':
-      await rollingRestart(nextVersion);
-      return { detail: 'the same onto the workflow code with a patched() branch', drains };
+    case 'rolling-upgrade': {
+      const { code, temporal } = release;
+      const detail = await versionedRollingUpgrade(cluster, code, temporal, drains);
+      return {
+        detail: `onto workflow code with a patched() branch, by Worker Versioning: ${detail}`,
+        drains,
+      };
+    }
     case 'worker-sigkill': {
       const index = seed % cluster.workers.length;
       await cluster.stopWorker(index, 'SIGKILL');

@@ -44,6 +44,8 @@ export interface SoakFigures {
   heapGrowth?: WorkerHeapGrowth[];
   histories: { sampled: number; eventsPerIntent: number; failedTasks: number };
   crashes: ProcessCrash[];
+  /** The current Worker Deployment version at the end and the task queues it holds (≤ 100). */
+  release?: { buildId: string; taskQueues: string[]; problem?: string };
   review: {
     query: string;
     listed: string[];
@@ -205,6 +207,16 @@ function checks(figures: SoakFigures, memoryOfProcesses: ProcessMemory[]): Check
       detail: figures.crashes.length
         ? figures.crashes.map((c) => `${c.name} (${c.exit}) at ${c.at.toISOString()}`).join('; ')
         : 'none (each would have been started again, as compose does)',
+    },
+    {
+      name: "the current build's version holds at most 100 task queues",
+      ok: figures.release
+        ? !figures.release.problem && figures.release.taskQueues.length <= 100
+        : undefined,
+      detail: !figures.release
+        ? 'not measured'
+        : (figures.release.problem ??
+          `build ${figures.release.buildId}: ${figures.release.taskQueues.length} (${figures.release.taskQueues.join(', ')}); the per-process queues stay unversioned`),
     },
     {
       name: '0 × 429 from the provider',

@@ -14,7 +14,7 @@ import { presetWeights, weightOf, type WeightPreset } from '../../throttle/rpc-w
 import { ConfigError } from '../../workers/config/load';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
-import { tracedBundlePath, writeWorkflowBundle } from '../../workers/workflow-code';
+import { writeWorkflowBundles } from '../../workers/workflow-code';
 import { invariantViolations } from '../../test/support/invariants';
 import { operatorOwner } from '../../domain/custody';
 import { chromium } from 'playwright-core';
@@ -30,6 +30,15 @@ import { measureIdleCost } from './idle-cost';
 import { ProcessSampler } from './soak-sampler';
 import { writeSoakReport, type SoakFigures } from './soak-report';
 import { SoakTraffic } from './soak-traffic';
+import {
+  taskQueuesOfVersion,
+  temporalCli as temporalCliOf,
+  versionOf,
+  type TemporalCli,
+} from './versioned-upgrade';
+
+const cliPath = (cli: Awaited<ReturnType<typeof ensureTemporalCli>>): string =>
+  cli.executable.type === 'existing-path' ? cli.executable.path : 'temporal';
 
 const usage = `npm run soak [-- options]
   --minutes <m>   how long traffic runs (default 30)
@@ -209,11 +218,10 @@ async function soak(
     tenantKeys.set(id, apiKey);
   }
   const nextVersion = join(options.out, 'next-version.js');
-  // The cluster's workers trace: they load its traced twin (see startCluster).
-  await writeWorkflowBundle(tracedBundlePath(nextVersion), {
-    from: require.resolve('./next-version/workflows'),
-    traced: true,
-  });
+  // The cluster's workers trace: they load its traced twin (see startCluster); the build id is
+  // the untraced bundle's digest.
+  await writeWorkflowBundles(nextVersion, require.resolve('./next-version/workflows'));
+  const temporal = temporalCliOf(cliPath(temporalCli), cluster);
 
   const poorWallet = world.wallets[4]!;
   await world.testClient.setBalance({ address: poorWallet, value: poorWalletBalance });
@@ -279,7 +287,12 @@ async function soak(
     if (wait > 0) await sleep(wait);
     step(`fault: ${fault.kind}`);
     const startedAtMs = elapsed();
-    const record = await injectFault(fault.kind, cluster, nextVersion, options.seed);
+    const record = await injectFault(
+      fault.kind,
+      cluster,
+      { code: nextVersion, temporal },
+      options.seed,
+    );
     faults.push({ kind: fault.kind, startedAtMs, tookMs: elapsed() - startedAtMs, ...record });
     step(`  ${record.detail} (${((elapsed() - startedAtMs) / 1000).toFixed(1)} s)`);
   }
@@ -329,6 +342,7 @@ async function soak(
     .select('status')
     .where('tenant_id', '=', operatorOwner)
     .execute();
+  const release = releaseAtEnd(cluster, temporal);
   const histories = await sampleHistories(
     cluster,
     rows.filter((row) => row.status === 'confirmed').map((row) => row.id),
@@ -362,7 +376,20 @@ async function soak(
     histories,
     review: reviewOutcome,
     crashes: cluster.crashes,
+    release,
   };
+}
+
+/** The build the workers run at the end, and the task queues its version holds. */
+function releaseAtEnd(cluster: Cluster, temporal: TemporalCli): SoakFigures['release'] {
+  const worker = cluster.workers.find((process) => process !== undefined);
+  if (!worker) return { buildId: '?', taskQueues: [], problem: 'no worker running' };
+  try {
+    const version = versionOf(worker);
+    return { buildId: version.buildId, taskQueues: taskQueuesOfVersion(temporal, version).names };
+  } catch (error) {
+    return { buildId: '?', taskQueues: [], problem: (error as Error).message };
+  }
 }
 
 /**
@@ -497,8 +524,7 @@ async function watchReview(
     await sleep(5000);
   }
   outcome.inReviewAfterMs = Date.now() - since;
-  const cli =
-    temporalCli.executable.type === 'existing-path' ? temporalCli.executable.path : 'temporal';
+  const cli = cliPath(temporalCli);
   // Visibility is eventually consistent: the status the workflow upserted shows within seconds.
   for (let attempt = 0; attempt < 20 && outcome.listed.length === 0; attempt++) {
     const list = spawnSync(

@@ -166,4 +166,55 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       await connection.close();
     }
   });
+
+  it('a run moved off its build just before the worker died waits on, and is paid once when approved', async () => {
+    const world = suite.world();
+    const taskQueue = `crash-after-allow-upgrade-${seededRandom('allow upgrade').seed}`;
+    await createTenant(world.database, { id: 'moved', name: 'moved' }, new Date());
+    await deposit(world.database, 'moved', parseEther('2'), new Date(), world.nativeBook);
+    const operator = { role: 'operator' as const, keyId: 'test-op', label: 'test' };
+    await setBookLimits({ database: world.database }, operator, 'moved', {
+      chainId: world.anvil.chainId,
+      approvalThreshold: parseEther('0.5'),
+    });
+    const [dying] = await suite.spawnWorkers(1, {
+      TASK_QUEUE: taskQueue,
+      CRASH_AT: 'after-allow-upgrade',
+    });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const deps = { database: world.database, client: new Client({ connection }), taskQueue };
+    try {
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const { intent, workflowId } = await submitIntent(
+        deps,
+        {
+          tenantId: 'moved',
+          chainId: world.anvil.chainId,
+          to,
+          amount: parseEther('0.5').toString(),
+        },
+        { submittedBy: 'clerk' },
+      );
+      // Killed as its wait begins, the override set and not yet reported.
+      expect(await dying!.exited).toBe('SIGKILL');
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      const cfo = { role: 'tenant' as const, tenantId: 'moved', keyId: 'cfo', label: 'cfo' };
+      await decideIntentApproval(deps, cfo, intent.id, 'approve');
+      const handle = deps.client.workflow.getHandle(workflowId);
+      expect((await handle.result()).status).toBe('confirmed');
+      expect(await world.testClient.getBalance({ address: to })).toBe(parseEther('0.5'));
+      const history = await handle.fetchHistory();
+      const moves = history.events!.filter(
+        (event) =>
+          event.activityTaskScheduledEventAttributes?.activityType?.name === 'allowUpgrade',
+      );
+      // Tried again by the next worker (the same step), not asked twice by the workflow.
+      expect(moves).toHaveLength(1);
+      await expectBooksBalanced(world.database);
+      worker!.signal('SIGTERM');
+      await worker!.exited;
+    } finally {
+      await connection.close();
+    }
+  });
 });

@@ -17,6 +17,7 @@ const historiesPerFolder = {
   '.': 28,
   'before-intent-v2': 22,
   'before-lean-steps': 7,
+  'before-upgrade-in-long-waits': 6,
   'before-webhooks-on-main-queue': 1,
 };
 

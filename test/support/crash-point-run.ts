@@ -62,6 +62,7 @@ const ownTests = new Set<CrashPoint>([
   'after-webhook-sent',
   'after-approval',
   'after-unmined-cancel',
+  'after-allow-upgrade',
 ]);
 
 /**

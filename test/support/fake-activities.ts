@@ -31,6 +31,7 @@ export function fakeActivities(
       waitedMs: 0,
     }),
     releaseThrottle: async () => true,
+    allowUpgrade: async () => undefined,
     markSettling: async () => ({ status: IntentStatus.settling }),
     hold: async () => ({ status: IntentStatus.held }),
     broadcast: async () => {

@@ -105,6 +105,7 @@ export function fakeBatch(
     },
     acquireThrottle: notFaked('acquireThrottle'),
     cancelUnmined: notFaked('cancelUnmined'),
+    allowUpgrade: notFaked('allowUpgrade'),
     releaseThrottle: async () => true,
     markSettling: async ({ intentId }) => {
       const current = status.get(intentId)!;

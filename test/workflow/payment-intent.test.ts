@@ -475,7 +475,13 @@ describe('paymentIntent workflow (time-skipping)', () => {
         });
       });
       expect(result).toMatchObject({ status: IntentStatus.confirmed });
-      expect(calls.slice(0, 3)).toEqual(['decideApproval', 'tryAcquirePermit', 'markSettling']);
+      // Moved off its build before the wait (allowUpgrade), then nothing until the decision.
+      expect(calls.slice(0, 4)).toEqual([
+        'allowUpgrade',
+        'decideApproval',
+        'tryAcquirePermit',
+        'markSettling',
+      ]);
       expect(workflowMs).toBeGreaterThanOrEqual(2 * day);
       expect(workflowMs).toBeLessThan(ttl.approvalTtlMs);
     });
@@ -491,7 +497,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         ttl,
       );
       expect(result).toMatchObject({ status: IntentStatus.rejected });
-      expect(calls).toEqual(['decideApproval']);
+      expect(calls).toEqual(['allowUpgrade', 'decideApproval']);
       expect(workflowMs).toBeGreaterThanOrEqual(ttl.approvalTtlMs);
       expect(workflowMs).toBeLessThan(ttl.approvalTtlMs + 60_000);
     });
@@ -506,7 +512,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         },
       );
       expect(result).toMatchObject({ status: IntentStatus.cancelled });
-      expect(calls).toEqual(['closeIntent']);
+      expect(calls).toEqual(['allowUpgrade', 'closeIntent']);
     });
 
     it('the submitting key is refused and the intent keeps waiting; another key approves it; a late decision is refused', async () => {

@@ -5,6 +5,7 @@ import { quotaSettings } from './quota';
 import { telemetrySettings } from './telemetry';
 import { transactionsSettings } from './transactions';
 import { walletsSettings } from './wallets';
+import { versioningSettings } from './versioning';
 import { webhooksSettings } from './webhooks';
 
 /**
@@ -19,6 +20,7 @@ export const settings = {
   ...transactionsSettings,
   ...quotaSettings,
   ...processSettings,
+  ...versioningSettings,
   ...webhooksSettings,
   ...telemetrySettings,
 };

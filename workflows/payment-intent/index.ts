@@ -19,6 +19,7 @@ import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';
 import { reasonOfFailure } from './failures';
+import { longWaits } from './long-waits';
 import type { PaymentIntentInput } from './input';
 import { currentShape, patchedShape, type IntentShape } from './shape';
 import { releasePermit, releasePermitInTask, takePermitInTask, waitForPermit } from './permits';
@@ -79,11 +80,13 @@ async function runIntent(
   const review = reviewQueue(input, progress, shape);
   const turns = walletTurns(input);
   const cancels = unminedCancels(intentId, progress);
+  const waits = longWaits(shape);
   for (;;) {
-    await runToOutcome(input, progress, enter, { localSteps, turns, cancels, approval });
+    await runToOutcome(input, progress, enter, { localSteps, turns, cancels, approval, waits });
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!shape.reviewWaits()) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
+    await waits.enter();
     const { action, status, txHash, blockNumber, reason, reasonCode } = await review.decision();
     // A retry sends the same bytes again; a cancel sends its zero-value transfer at the nonce.
     if (action !== 'retry' && action !== 'cancel') {
@@ -117,9 +120,10 @@ async function runToOutcome(
     turns: WalletTurns | undefined;
     cancels: UnminedCancels;
     approval?: ApprovalGate;
+    waits: ReturnType<typeof longWaits>;
   },
 ): Promise<void> {
-  const { localSteps, turns, cancels, approval } = parts;
+  const { localSteps, turns, cancels, approval, waits } = parts;
   const { intentId } = input;
   const steps = localSteps ? inTask : { markSettling, hold };
   const broadcast = broadcastWithin(input.sendWindowMs);
@@ -128,6 +132,7 @@ async function runToOutcome(
   try {
     if (approval && progress.status === IntentStatus.awaitingApproval) {
       // Before anything else: an unapproved intent takes no permit and holds nothing.
+      await waits.enter();
       const decided = await approval.decision();
       enter(decided);
       if (decided !== IntentStatus.authorized) return;

@@ -33,6 +33,14 @@ export const localStepsPatch = 'lean-steps';
 export const laneRulePatch = 'lane-rule';
 
 /**
+ * Recorded where a run entering a long wait (approval, review) is moved off its pinned build
+ * (the allowUpgrade step), in paymentIntentV2 too: its runs from before it never asked. Stays
+ * while such runs are open; the code after these waits keeps its patches while any build runs
+ * it (docs/operations.md, "Release a new build").
+ */
+export const upgradeInLongWaitsPatch = 'upgrade-in-long-waits';
+
+/**
  * The statuses visibility shows under local steps: settling and held last milliseconds, so the
  * statuses around them are shown instead.
  */

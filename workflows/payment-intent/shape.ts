@@ -1,5 +1,10 @@
 import { patched } from '@temporalio/workflow';
-import { laneRulePatch, localStepsPatch, reviewWaitsPatch } from './patches';
+import {
+  laneRulePatch,
+  localStepsPatch,
+  reviewWaitsPatch,
+  upgradeInLongWaitsPatch,
+} from './patches';
 
 /** What one intent workflow type does differently from the other. */
 export interface IntentShape {
@@ -9,13 +14,19 @@ export interface IntentShape {
   reviewWaits(): boolean;
   /** While in review, the relayer may free an abandoned lane itself. */
   laneRule(): boolean;
+  /** A long wait (approval, review) first moves the run off its pinned build. */
+  upgradeInLongWaits(): boolean;
 }
 
-/** paymentIntentV2's: every patch's new branch, and no marker to say so. */
+/** Both types ask it: runs of either were open before it. */
+const upgradeInLongWaits = () => patched(upgradeInLongWaitsPatch);
+
+/** paymentIntentV2's: every earlier patch's new branch, and no marker to say so. */
 export const currentShape: IntentShape = {
   localSteps: true,
   reviewWaits: () => true,
   laneRule: () => true,
+  upgradeInLongWaits,
 };
 
 /**
@@ -26,4 +37,5 @@ export const patchedShape = (): IntentShape => ({
   localSteps: patched(localStepsPatch),
   reviewWaits: () => patched(reviewWaitsPatch),
   laneRule: () => patched(laneRulePatch),
+  upgradeInLongWaits,
 });
