@@ -56,21 +56,24 @@ export async function injectFault(
   seed: number,
 ): Promise<Omit<FaultRecord, 'kind' | 'startedAtMs' | 'tookMs'>> {
   const drains: FaultRecord['drains'] = [];
+  const replace = async (index: number, code?: string) => {
+    const output = cluster.workers[index]!.output;
+    const exit = await cluster.stopWorker(index, 'SIGTERM');
+    drains.push({ worker: index + 1, exit, ...stopSummary(output()) });
+    return cluster.startWorker(index, code);
+  };
   switch (kind) {
     case 'rolling-restart':
-      for (let index = 0; index < cluster.workers.length; index++) {
-        const output = cluster.workers[index]!.output;
-        const exit = await cluster.stopWorker(index, 'SIGTERM');
-        drains.push({ worker: index + 1, exit, ...stopSummary(output()) });
-        await cluster.startWorker(index);
-      }
+      for (let index = 0; index < cluster.workers.length; index++) await replace(index);
       return {
         detail: `${cluster.workers.length} workers, one at a time: SIGTERM, drain, start`,
         drains,
       };
     case 'rolling-upgrade': {
       const { code, temporal } = release;
-      const detail = await versionedRollingUpgrade(cluster, code, temporal, drains);
+      const detail = await versionedRollingUpgrade(cluster, temporal, (index) =>
+        replace(index, code),
+      );
       return {
         detail: `onto workflow code with a patched() branch, by Worker Versioning: ${detail}`,
         drains,

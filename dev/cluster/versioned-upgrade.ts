@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stopSummary, type WorkerProcess } from '../stack/worker-process';
+import type { WorkerProcess } from '../stack/worker-process';
 import type { Cluster } from './cluster';
-import type { FaultRecord } from './soak-faults';
 
 /** Runs the Temporal CLI with the cluster's TEMPORAL_* settings (its certificates under --tls). */
 export type TemporalCli = (args: string[]) => string;
@@ -36,18 +35,12 @@ const drainDeadlineMs = 10 * 60_000;
  */
 export async function versionedRollingUpgrade(
   cluster: Cluster,
-  code: string,
   temporal: TemporalCli,
-  drains: FaultRecord['drains'],
+  /** Stops worker `index` (SIGTERM, drain) and starts it again on the new build. */
+  replace: (index: number) => Promise<WorkerProcess>,
 ): Promise<string> {
   const count = cluster.workers.length;
   if (count < 2) throw new Error('a versioned rolling upgrade needs two workers or more');
-  const replace = async (index: number) => {
-    const output = cluster.workers[index]!.output;
-    const exit = await cluster.stopWorker(index, 'SIGTERM');
-    drains.push({ worker: index + 1, exit, ...stopSummary(output()) });
-    return cluster.startWorker(index, code);
-  };
   const old = versionOf(cluster.workers[0]!);
   let next = old;
   for (let index = 0; index < count - 1; index++) next = versionOf(await replace(index));
