@@ -58,7 +58,7 @@ const usage = `npm run soak [-- options]
   --tls           the Temporal frontend requires mTLS (certificates made at start): every
                   process, the Temporal CLI and the Web UI reach it with a client certificate
 Runs docker-compose.yml's topology (npm run cluster) under steady traffic while a rolling restart,
-a rolling upgrade onto a patched() workflow, a worker SIGKILL, restarts of the Temporal server, the
+a rolling upgrade by Worker Versioning onto a patched() workflow, a worker SIGKILL, restarts of the Temporal server, the
 relayer's PostgreSQL and Redis and an RPC endpoint outage happen on a seeded schedule; then checks
 the invariants and writes a report. Exit code 1 when any check fails.`;
 

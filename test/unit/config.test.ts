@@ -104,6 +104,25 @@ describe('loadConfig', () => {
     expect(problem).toMatch(/^PANIC_AT: after-lunch is not one of after-permit, /);
   });
 
+  it('versions the workers by default, and refuses a build id, deployment name or rollout it cannot use', () => {
+    expect(loadConfig({ HOT_WALLET_KEYS: key })).toMatchObject({
+      workerVersioning: true,
+      workerRollout: 'when-first',
+    });
+    expect(
+      problemsOf({
+        HOT_WALLET_KEYS: key,
+        WORKER_BUILD_ID: 'v1/2',
+        WORKER_DEPLOYMENT_NAME: 'payments.eu',
+        WORKER_ROLLOUT: 'now',
+      }),
+    ).toEqual([
+      'WORKER_DEPLOYMENT_NAME: must be letters, digits, "_" or "-" (got "payments.eu")',
+      'WORKER_BUILD_ID: must be 1 to 64 letters, digits, ".", "_" or "-" (got "v1/2")',
+      'WORKER_ROLLOUT: must be one of when-first, at-start, manual (got "now")',
+    ]);
+  });
+
   it('reads WEBHOOK_RETRY_HOURS as hours, decimals included, and refuses what is not', () => {
     expect(loadConfig({ HOT_WALLET_KEYS: key }).webhookRetryHours).toBe(72);
     expect(loadConfig({ HOT_WALLET_KEYS: key, WEBHOOK_RETRY_HOURS: '0.5' }).webhookRetryHours).toBe(

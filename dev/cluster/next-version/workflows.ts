@@ -7,10 +7,10 @@ import {
 export * from '../../../workflows';
 
 /**
- * The soak's changed workflow version, rolled out under traffic: a `patched()` branch at the
- * start of every new intent (a memo saying so), today's steps after it. Histories begun on the
- * current code replay through it unchanged; intents begun on it must not run on the old code,
- * which is what a rolling restart risks while both run.
+ * The soak's changed workflow version, rolled out under traffic by Worker Versioning (a build of
+ * its own): a `patched()` branch at the start of every new intent (a memo saying so), today's
+ * steps after it. Pinned intents never cross builds; the runs that do (auto-upgrade, or moved
+ * off their build in a long wait) replay through it unchanged.
  */
 export async function paymentIntentV2(input: PaymentIntentInput) {
   if (patched('soak-next-version')) upsertMemo({ workflowVersion: 'soak-next' });
