@@ -44,6 +44,7 @@ const deepPostgresSuites = [
   'integration/chain-robustness',
   'integration/review-queue',
   'integration/unmined-cancel',
+  'integration/worker-versioning',
   'e2e/kill-worker',
   'e2e/top-ups',
   'faults/activity-panics',

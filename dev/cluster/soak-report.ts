@@ -64,6 +64,9 @@ interface Check {
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
 /** Each process's samples in time order (a restarted process is another pid). */
+/** A process sampled this close to the last sample of all still ran at the soak's end. */
+const aliveAtEndMs = 30_000;
+
 function samplesByProcess(samples: ProcessSample[]): ProcessSample[][] {
   const byPid = new Map<number, ProcessSample[]>();
   for (const sample of samples) {
@@ -89,9 +92,11 @@ function workerMemory(samples: ProcessSample[]) {
 /**
  * Each process's memory after its warm-up (the first third of the run, 10 min at most) and at the
  * end: RSS, and for relayer processes the floor of their V8 heap (its lowest sample within five
- * minutes, so what a collection leaves, not where the sawtooth happens to be).
+ * minutes, so what a collection leaves, not where the sawtooth happens to be). Growth is judged
+ * only for a process that ran to the soak's end: one a fault stopped ended under that fault.
  */
 function memoryByProcess(samples: ProcessSample[], minutes: number) {
+  const soakEnd = Math.max(...samples.map((s) => s.atMs));
   const warmUpMs = Math.min(10, minutes / 3) * 60_000;
   const windowMs = Math.min(5, minutes / 6) * 60_000;
   const floor = (list: ProcessSample[]) => {
@@ -105,7 +110,10 @@ function memoryByProcess(samples: ProcessSample[], minutes: number) {
       (s) => s.atMs >= first.atMs + warmUpMs && s.atMs < first.atMs + warmUpMs + windowMs,
     );
     const end = list.filter((s) => s.atMs > last.atMs - windowMs);
-    const ranLongEnough = warm.length > 0 && last.atMs - first.atMs >= 2 * warmUpMs;
+    const ranLongEnough =
+      warm.length > 0 &&
+      last.atMs - first.atMs >= 2 * warmUpMs &&
+      soakEnd - last.atMs <= aliveAtEndMs;
     return {
       name: first.name,
       pid: first.pid,
@@ -246,7 +254,7 @@ function checks(figures: SoakFigures, memoryOfProcesses: ProcessMemory[]): Check
         ? heaps
             .map((m) => `${m.name} ${m.warmHeapMb!.toFixed(0)} → ${m.endHeapMb!.toFixed(0)} MB`)
             .join(', ')
-        : 'not measured: no worker ran twice its warm-up',
+        : 'not measured: no worker ran twice its warm-up, to the end',
     },
   ];
 }
