@@ -63,10 +63,10 @@ interface Check {
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
-/** Each process's samples in time order (a restarted process is another pid). */
 /** A process sampled this close to the last sample of all still ran at the soak's end. */
 const aliveAtEndMs = 30_000;
 
+/** Each process's samples in time order (a restarted process is another pid). */
 function samplesByProcess(samples: ProcessSample[]): ProcessSample[][] {
   const byPid = new Map<number, ProcessSample[]>();
   for (const sample of samples) {
