@@ -1,8 +1,17 @@
-import { setWorkflowOptions } from '@temporalio/workflow';
+import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
+import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { paymentIntent, paymentIntentV2 } from './payment-intent';
 import { paymentBatch } from './payment-batch';
 import { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 import { webhookDelivery } from './webhook-delivery';
+
+/**
+ * The behaviour, asked as the run starts on a worker: only a versioned worker may name one (the
+ * server refuses it from an unversioned one: WORKER_VERSIONING=off, the webhooks queue's worker of
+ * earlier runs). An unversioned worker's version has a build id but no deployment name.
+ */
+const whenVersioned = (versioningBehavior: VersioningBehavior) => (): WorkflowDefinitionOptions =>
+  workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior } : {};
 
 /**
  * Which build runs each workflow type's tasks once a newer one is current (Worker Deployment
@@ -12,16 +21,16 @@ import { webhookDelivery } from './webhook-delivery';
  * meets new code. Only its long waits (approval, review) move it to the current build, by an
  * override (the allowUpgrade step): code after those waits keeps its `patched()` branches.
  */
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, paymentIntent);
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, paymentIntentV2);
+setWorkflowOptions(whenVersioned('PINNED'), paymentIntent);
+setWorkflowOptions(whenVersioned('PINNED'), paymentIntentV2);
 
 /*
  * A batch lives for hours across continue-as-new and a webhook delivery retries for hours: pinned,
  * either would keep an old build's workers up that long. They take the current build at each
  * task, so their code keeps `patched()` discipline. A sweep is a short, stateless pass.
  */
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, paymentBatch);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, webhookDelivery);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, orphanSweep);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, finalitySweep);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, topUpSweep);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), paymentBatch);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), webhookDelivery);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), orphanSweep);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), finalitySweep);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), topUpSweep);

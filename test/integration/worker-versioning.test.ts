@@ -128,3 +128,31 @@ it('a run stays on the build that started it; a new one takes the current build;
   expect(builds.filter((id) => id === 'build-2').length).toBeGreaterThan(1);
   await expectBooksBalanced(world.database);
 });
+
+it('with WORKER_VERSIONING=off a worker takes any run, and pays it', async () => {
+  const plain = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
+  try {
+    const relayer = await startRelayerProcess(
+      world.config({ TASK_QUEUE: plain.taskQueue, WORKER_VERSIONING: 'off' }),
+    );
+    processes.push(relayer);
+    expect(relayer.release).toBe('unversioned');
+    const keys = await createKeys(world, ['builds']);
+    const { body } = await plain.as(keys.builds).submit(
+      {
+        chainId: world.anvil.chainId,
+        to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+        amount: parseEther('0.1').toString(),
+      },
+      'unversioned',
+    );
+    await waitFor(
+      async () => (await getIntent(world.database.kysely, body.id)).status === 'confirmed',
+      'paid by an unversioned worker',
+    );
+    const handle = new Client({ connection }).workflow.getHandle(paymentIntentWorkflowId(body.id));
+    expect(new Set(await buildsOf(handle))).toEqual(new Set(['unversioned']));
+  } finally {
+    await plain.close();
+  }
+});
