@@ -108,6 +108,22 @@ it('a run stays on the build that started it; a new one takes the current build;
   }, 'both confirmed');
   expect(new Set(await buildsOf(handleOf(early.id)))).toEqual(new Set(['build-1']));
   expect(new Set(await buildsOf(handleOf(late.id)))).toEqual(new Set(['build-2']));
+  // A batch (hours long) takes each new build: auto-upgrade, where a payment is pinned.
+  const batch = (await clerk.submitBatch({ items: [payment('0.1')] }, 'batch')).body;
+  const behaviourOf = async (workflowType: string) => {
+    const query = `WorkflowType = "${workflowType}" AND TemporalWorkerDeployment = "${deployment}"`;
+    const behaviours = new Set<unknown>();
+    for await (const run of client.workflow.list({ query })) {
+      behaviours.add(run.searchAttributes.TemporalWorkflowVersioningBehavior?.[0]);
+    }
+    return [...behaviours];
+  };
+  await waitFor(
+    async () => (await clerk.getBatch(batch.id)).status === 'completed',
+    'the batch completed',
+  );
+  expect(await behaviourOf('paymentBatch')).toEqual(['AutoUpgrade']);
+  expect(await behaviourOf('paymentIntentV2')).toContain('Pinned');
 
   await waitFor(
     async () => (await countPinnedRuns(client, onBuild1)) === 0,
