@@ -8,6 +8,7 @@ import {
   startApiWithoutWorkers,
   type ApiUnderTest,
 } from '../support/api';
+import { waitFor } from '../../dev/stack/wait-for';
 import { apiRefusal as refusal } from '../support/api';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
@@ -38,10 +39,12 @@ describe('POST /v1/intents', () => {
     const again = await acme.submit(paymentBody(world), 'order-1');
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
-    const { count } = await api.client.workflow.count(
-      `WorkflowId = "payment-intent-${first.body.id}"`,
-    );
-    expect(count).toBe(1);
+    // Visibility is eventually consistent: the run shows within seconds (one run, both answers).
+    const runs = async () =>
+      (await api.client.workflow.count(`WorkflowId = "${paymentIntentWorkflowId(first.body.id)}"`))
+        .count;
+    await waitFor(async () => (await runs()) > 0, 'the run in visibility', 10_000);
+    expect(await runs()).toBe(1);
   });
 
   it('refuses the same key with another body, and writes nothing', async () => {
