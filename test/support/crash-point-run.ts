@@ -181,13 +181,14 @@ export async function crashPointRun(
     };
     await startBatch();
     // Waves while the workers die and come back; one intent in ten cancelled by its tenant. The
-    // waves go on while a point waits to be reached (for four times as many intents at most).
+    // waves go on while a point waits to be reached: for four times as many intents, or for
+    // three minutes, whichever is more (each replacement takes seconds to start on a loaded
+    // machine, and a point's intent must come while a process carries it).
     const leastWaves = Math.ceil(settings.intents / 10);
-    for (
-      let wave = 0;
-      wave < leastWaves || (workers.unreached.length > 0 && wave < 4 * leastWaves);
-      wave++
-    ) {
+    const wavesUntil = Date.now() + 180_000;
+    const moreWanted = (wave: number) =>
+      workers.unreached.length > 0 && (wave < 4 * leastWaves || Date.now() < wavesUntil);
+    for (let wave = 0; wave < leastWaves || moreWanted(wave); wave++) {
       if (workers.unreached.includes('after-turn-passed') && !(await batchRunning())) {
         await startBatch();
       }
