@@ -70,15 +70,17 @@ export async function makeCurrent(
   });
 }
 
+/** The visibility query of the runs still open pinned to `version` (the CLI takes it too). */
+export const pinnedRunsQuery = ({ deploymentName, buildId }: WorkerDeploymentVersion): string =>
+  `TemporalWorkerDeploymentVersion = "${deploymentName}:${buildId}"` +
+  ' AND TemporalWorkflowVersioningBehavior = "Pinned" AND ExecutionStatus = "Running"';
+
 /** Pinned runs still open on `version`: its workers may retire when none is left. */
 export async function countPinnedRuns(
   client: Client,
   version: WorkerDeploymentVersion,
 ): Promise<number> {
-  const query =
-    `TemporalWorkerDeploymentVersion = "${version.deploymentName}:${version.buildId}"` +
-    ` AND TemporalWorkflowVersioningBehavior = "Pinned" AND ExecutionStatus = "Running"`;
-  return (await client.workflow.count(query)).count;
+  return (await client.workflow.count(pinnedRunsQuery(version))).count;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pinnedRunsQuery } from '../../client/worker-versions';
 import type { WorkerProcess } from '../stack/worker-process';
 import type { Cluster } from './cluster';
 
@@ -51,9 +52,7 @@ export async function versionedRollingUpgrade(
     ...['--deployment-name', deploymentName, '--build-id', next.buildId],
   ]);
   const pinnedOnOld = () => {
-    const query =
-      `TemporalWorkerDeploymentVersion = "${deploymentName}:${old.buildId}"` +
-      ' AND TemporalWorkflowVersioningBehavior = "Pinned" AND ExecutionStatus = "Running"';
+    const query = pinnedRunsQuery(old);
     const answer = JSON.parse(temporal(['workflow', 'count', '--query', query, '-o', 'json']));
     return Number((answer as { count?: string | number }).count ?? 0);
   };

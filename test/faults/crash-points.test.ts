@@ -118,40 +118,45 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       return async () => undefined;
     }));
 
-  it('an approval written just before the worker died is applied once: the intent is paid once', async () => {
+  /**
+   * A tenant whose payments of 0.5 ETH wait for a second key, one worker carrying `point`, and
+   * one such payment submitted.
+   */
+  async function awaitingApprovalWithDyingWorker(
+    tenantId: string,
+    point: 'after-approval' | 'after-allow-upgrade',
+  ) {
     const world = suite.world();
-    const taskQueue = `crash-after-approval-${seededRandom('approval').seed}`;
-    await createTenant(world.database, { id: 'foureyes', name: 'foureyes' }, new Date());
-    await deposit(world.database, 'foureyes', parseEther('2'), new Date(), world.nativeBook);
+    const taskQueue = `crash-${point}-${seededRandom(point).seed}`;
+    await createTenant(world.database, { id: tenantId, name: tenantId }, new Date());
+    await deposit(world.database, tenantId, parseEther('2'), new Date(), world.nativeBook);
     const operator = { role: 'operator' as const, keyId: 'test-op', label: 'test' };
-    await setBookLimits({ database: world.database }, operator, 'foureyes', {
+    await setBookLimits({ database: world.database }, operator, tenantId, {
       chainId: world.anvil.chainId,
       approvalThreshold: parseEther('0.5'),
     });
-    const [dying] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
-      CRASH_AT: 'after-approval',
-    });
+    const [dying] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const deps = { database: world.database, client: new Client({ connection }), taskQueue };
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const { intent, workflowId } = await submitIntent(
+      deps,
+      { tenantId, chainId: world.anvil.chainId, to, amount: parseEther('0.5').toString() },
+      { submittedBy: 'clerk' },
+    );
+    return { world, deps, connection, dying, to, intent, workflowId };
+  }
+
+  it('an approval written just before the worker died is applied once: the intent is paid once', async () => {
+    const { world, deps, connection, dying, to, intent, workflowId } =
+      await awaitingApprovalWithDyingWorker('foureyes', 'after-approval');
     try {
-      const to = privateKeyToAccount(generatePrivateKey()).address;
-      const { intent, workflowId } = await submitIntent(
-        deps,
-        {
-          tenantId: 'foureyes',
-          chainId: world.anvil.chainId,
-          to,
-          amount: parseEther('0.5').toString(),
-        },
-        { submittedBy: 'clerk' },
-      );
       expect(intent.status).toBe('awaiting_approval');
       const cfo = { role: 'tenant' as const, tenantId: 'foureyes', keyId: 'cfo', label: 'cfo' };
       const decided = decideIntentApproval(deps, cfo, intent.id, 'approve');
       // Killed at its crash point, as a power cut would: not an exit of its own.
       expect(await dying!.exited).toBe('SIGKILL');
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
       // The step's next try finds the approval written and answers it; the run goes on to pay.
       expect((await decided).status).not.toBe('awaiting_approval');
       const handle = deps.client.workflow.getHandle(workflowId);
@@ -168,36 +173,12 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
   });
 
   it('a run moved off its build just before the worker died waits on, and is paid once when approved', async () => {
-    const world = suite.world();
-    const taskQueue = `crash-after-allow-upgrade-${seededRandom('allow upgrade').seed}`;
-    await createTenant(world.database, { id: 'moved', name: 'moved' }, new Date());
-    await deposit(world.database, 'moved', parseEther('2'), new Date(), world.nativeBook);
-    const operator = { role: 'operator' as const, keyId: 'test-op', label: 'test' };
-    await setBookLimits({ database: world.database }, operator, 'moved', {
-      chainId: world.anvil.chainId,
-      approvalThreshold: parseEther('0.5'),
-    });
-    const [dying] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
-      CRASH_AT: 'after-allow-upgrade',
-    });
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-    const deps = { database: world.database, client: new Client({ connection }), taskQueue };
+    const { world, deps, connection, dying, to, intent, workflowId } =
+      await awaitingApprovalWithDyingWorker('moved', 'after-allow-upgrade');
     try {
-      const to = privateKeyToAccount(generatePrivateKey()).address;
-      const { intent, workflowId } = await submitIntent(
-        deps,
-        {
-          tenantId: 'moved',
-          chainId: world.anvil.chainId,
-          to,
-          amount: parseEther('0.5').toString(),
-        },
-        { submittedBy: 'clerk' },
-      );
       // Killed as its wait begins, the override set and not yet reported.
       expect(await dying!.exited).toBe('SIGKILL');
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
       const cfo = { role: 'tenant' as const, tenantId: 'moved', keyId: 'cfo', label: 'cfo' };
       await decideIntentApproval(deps, cfo, intent.id, 'approve');
       const handle = deps.client.workflow.getHandle(workflowId);
