@@ -5,6 +5,7 @@ import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { orphanSweepScheduleId, topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { operatorOwner } from '../../domain/custody';
 import { BatchMode } from '../../domain/batch';
+import { terminalStatuses } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from '../../dev/stack/wait-for';
 import { newIntentId } from '../../operations/new-intent-id';
@@ -29,9 +30,19 @@ export const crashPointWorld = {
   proxy: true,
   redis: true,
   wallets: 3,
-  tenants: { acme: '100', globex: '100', thin: '0.0035' },
+  tenants: { acme: '100', globex: '100', thin: '0.0035', initech: '100' },
 };
-const deposits = { acme: parseEther('100'), globex: parseEther('100'), thin: parseEther('0.0035') };
+const deposits = {
+  acme: parseEther('100'),
+  globex: parseEther('100'),
+  thin: parseEther('0.0035'),
+  initech: parseEther('100'),
+};
+/**
+ * The batches' tenant, apart from the waves': a batch admits each item against the worker's
+ * per-tenant open-intent limit (2), which a wave's tenant always has reached.
+ */
+const batchTenant = 'initech';
 
 /**
  * The hot wallets start with 1 ETH and are topped up from a treasury (the world's next dev
@@ -135,7 +146,7 @@ export async function crashPointRun(
   const tusd = await registeredTestToken(world, {
     alias: 'TUSD',
     decimals: 6,
-    tenants: { acme: 1000n, globex: 1000n },
+    tenants: { acme: 1000n, globex: 1000n, [batchTenant]: 1000n },
   });
   const payment = (tenantId: string, i: number) => ({
     tenantId,
@@ -169,11 +180,11 @@ export async function crashPointRun(
     const startBatch = async () => {
       const { batch } = await submitBatch(
         deps,
-        'acme',
+        batchTenant,
         {
           mode: BatchMode.collectAll,
           concurrency: 6,
-          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment('acme', i))),
+          items: Array.from({ length: 12 }, (_, i) => parseNewIntent(payment(batchTenant, i))),
         },
         `crash-${settings.depth}-${random.seed}-${batchIds.length}`,
       );
@@ -183,12 +194,21 @@ export async function crashPointRun(
     // Waves while the workers die and come back; one intent in ten cancelled by its tenant. The
     // waves go on while a point waits to be reached: for four times as many intents, or for
     // three minutes, whichever is more (each replacement takes seconds to start on a loaded
-    // machine, and a point's intent must come while a process carries it).
+    // machine, and a point's intent must come while a process carries it). A wave past the
+    // first few waits for the open intents to fall under two waves' worth: unpaced, the waits
+    // submitted thousands, and the points behind a backlog (batch turns, top-ups) came later.
     const leastWaves = Math.ceil(settings.intents / 10);
     const wavesUntil = Date.now() + 180_000;
     const moreWanted = (wave: number) =>
       workers.unreached.length > 0 && (wave < 4 * leastWaves || Date.now() < wavesUntil);
     for (let wave = 0; wave < leastWaves || moreWanted(wave); wave++) {
+      if (wave >= leastWaves) {
+        await waitFor(
+          async () => (await openIntents(world)) < 20,
+          'the open intents to fall under 20 before another wave',
+          400_000,
+        );
+      }
       if (workers.unreached.includes('after-turn-passed') && !(await batchRunning())) {
         await startBatch();
       }
@@ -270,6 +290,18 @@ export async function crashPointRun(
       });
     }
   }
+}
+
+/** Intents of any owner not yet ended. */
+async function openIntents(
+  world: ReturnType<ReturnType<typeof useTestWorld>['world']>,
+): Promise<number> {
+  const rows = await world.database.kysely
+    .selectFrom('intents')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', 'not in', [...terminalStatuses])
+    .executeTakeFirstOrThrow();
+  return Number(rows.count);
 }
 
 /** Hot wallets below the low mark plus top-ups not ended: 0 once the top-ups are done. */
