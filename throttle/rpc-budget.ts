@@ -1,5 +1,4 @@
-import Bottleneck from 'bottleneck';
-import { endLimiter } from './end-limiter';
+import { randomUUID } from 'node:crypto';
 import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 import type { SpendWindow } from './spend-window';
 import { log } from '../domain/log';
@@ -20,16 +19,27 @@ export interface RpcSpend {
 /** A provider's refusals are an expected condition: one line per endpoint per minute, counted. */
 const refusalReportMs = 60_000;
 
+/** A call waiting in the budget's line. */
+interface Waiting {
+  units: number;
+  priority: number;
+  go: () => void;
+  closed: (error: Error) => void;
+}
+
 /**
- * One provider endpoint's budget. A call goes at once while nobody waits and the window has room;
- * otherwise calls wait in a Bottleneck queue one at a time, in their method's priority (the head and receipts first, then sends, look-ups that can wait last), and
- * the one at the front spends its method's weight from the endpoint's spend window (local, or in
- * Redis shared by every process that calls the endpoint), asking again when the window says.
+ * One provider endpoint's budget. A call goes at once when the window has room for it without
+ * delaying the call at the head of the line; otherwise it waits in the line, in its method's
+ * priority (the head and receipts first, then sends, look-ups that can wait last). The head
+ * reserves its time in the endpoint's spend window (local, or in Redis shared by every process
+ * that calls the endpoint); while it waits, the calls behind it go wherever they fit around it
+ * (spend-window.ts's Reservation). Bottleneck's queue is strictly in order, so the line is ours.
  */
 export class RpcBudget {
-  private readonly line = new Bottleneck({ maxConcurrent: 1 });
-  /** Calls in the line: while there are any, a new call goes behind them. */
-  private inLine = 0;
+  private readonly line: Waiting[] = [];
+  /** This budget's name as a line's head in a shared window. */
+  private readonly owner = randomUUID();
+  private pumping = false;
   /** Nothing goes before this (Date.now() time): a refusal here, for what this process knows. */
   private pausedUntil = 0;
   private refusalsUnreported = 0;
@@ -45,16 +55,59 @@ export class RpcBudget {
 
   /** Waits until the window has the units of one `method` call, and spends them. */
   async spend(method: string): Promise<void> {
+    if (this.closed) throw new Error('rpc budget: closed');
     const units = weightOf(this.settings.weights, method);
     const startedAt = Date.now();
-    await this.line.schedule({ priority: priorityOf(method) }, async () => {
-      for (let waitMs = await this.window.take(units); waitMs > 0;) {
-        if (this.closed) throw new Error('rpc budget: closed');
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-        waitMs = await this.window.take(units);
-      }
-    });
+    if ((await this.window.take(units)) > 0) {
+      await new Promise<void>((go, closed) => {
+        const priority = priorityOf(method);
+        const behind = this.line.findIndex((waiting) => waiting.priority > priority);
+        const waiting = { units, priority, go, closed };
+        this.line.splice(behind === -1 ? this.line.length : behind, 0, waiting);
+        void this.pump();
+      });
+    }
     this.onSpend?.({ method, units, waitedMs: Date.now() - startedAt });
+  }
+
+  /**
+   * Lets the line go: the head asks as the reservation's owner; each weight behind it asks once
+   * as a backfill; then the line sleeps until the first of them may ask again.
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.line.length > 0 && !this.closed) {
+        let nextAskMs = Number.POSITIVE_INFINITY;
+        const refused = new Set<number>();
+        for (const waiting of [...this.line]) {
+          const head = waiting === this.line[0];
+          if (!head && refused.has(waiting.units)) continue;
+          const waitMs = await this.window.take(waiting.units, head ? this.owner : undefined);
+          if (waitMs > 0) {
+            refused.add(waiting.units);
+            nextAskMs = Math.min(nextAskMs, waitMs);
+            continue;
+          }
+          this.line.splice(this.line.indexOf(waiting), 1);
+          waiting.go();
+          if (head) break; // the next head reserves in turn
+        }
+        if (nextAskMs !== Number.POSITIVE_INFINITY && this.line.length > 0) {
+          await new Promise((resolve) => setTimeout(resolve, nextAskMs));
+        }
+      }
+    } catch (error) {
+      this.end(error as Error);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Every waiting call fails with `error`. */
+  private end(error: Error): void {
+    for (const waiting of this.line.splice(0)) waiting.closed(error);
   }
 
   /**
@@ -87,8 +140,9 @@ export class RpcBudget {
     return Math.max(0, this.pausedUntil - Date.now());
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
-    await endLimiter(this.line);
+    this.end(new Error('rpc budget: closed'));
+    return Promise.resolve();
   }
 }

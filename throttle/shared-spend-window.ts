@@ -5,20 +5,21 @@ import {
   cutSpacingMs,
   deliveryJitterMs,
   minScale,
+  staleReservationMs,
   type ProviderLimit,
   type SpendWindow,
 } from './spend-window';
 
 /**
  * spend-window.ts's decideSpend and recordRefusal, in Lua on Redis's clock, so every process
- * spends from one window and learns from every refusal. Hand-written because no maintained
+ * spends from one window, learns from every refusal and packs around one reservation. Hand-written because no maintained
  * library offers a shared, non-blocking check that says how long to wait under both a sliding
  * window and a burst (Bottleneck only queues, its reservoir is a token bucket that a rolling
  * second catches out; fixed-window limiters allow twice the rate at a window's edge; approximate
  * sliding windows assume the previous window was spent evenly).
  *
- * State: a hash (`<key>`) and the window's spends in a sorted set (`<key>:spends`, scored by
- * time, members "seq:units"). When the hash is missing — the first call ever, a Redis restart or
+ * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends in
+ * a sorted set (`<key>:spends`, scored by time, members "seq:units"). When the hash is missing — the first call ever, a Redis restart or
  * flush — what was spent in the last second is unknown: the window starts full (one second's
  * units spent now) and the bucket empty, so a restart never lets one second be spent twice.
  */
@@ -31,8 +32,9 @@ local burst = tonumber(ARGV[3])
 local jitter = tonumber(ARGV[4])
 local climb = tonumber(ARGV[5])
 local windowMs = 1000 + jitter
-local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt', 'pausedUntil', 'seq')
+local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt', 'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt')
 local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
+local rOwner, rUnits, rAt = nil, 0, 0
 if not s[1] then
   redis.call('DEL', KEYS[2])
   total = perSecond
@@ -42,48 +44,92 @@ if not s[1] then
 else
   total, tat, scale, scaledAt = tonumber(s[1]), tonumber(s[2]), tonumber(s[3]), tonumber(s[4])
   lastCutAt, pausedUntil, seq = tonumber(s[5]), tonumber(s[6]), tonumber(s[7])
+  if s[8] then rOwner, rUnits, rAt = s[8], tonumber(s[9]), tonumber(s[10]) end
 end
 if scale < 1 and now > scaledAt then scale = math.min(1, scale + climb * (now - scaledAt) / 1000) end
 scaledAt = math.max(scaledAt, now)
-local function scaled()
+local function scaled(u)
   local q = perSecond * scale
   local b = math.min(burst * scale, q) - math.max(1, q * jitter / 1000)
-  if b >= units then return q, b, 1000 / q end
-  return q, units, 1000 / q + jitter / units
+  if b >= u then return q, b, 1000 / q end
+  return q, u, 1000 / q + jitter / u
 end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
     'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq)
+  if rOwner then
+    redis.call('HSET', KEYS[1], 'rOwner', rOwner, 'rUnits', rUnits, 'rAt', rAt)
+  else
+    redis.call('HDEL', KEYS[1], 'rOwner', 'rUnits', 'rAt')
+  end
 end
 `;
 
 const takeScript = `${common}
+local owner = ARGV[6]
 if pausedUntil > now then save() return math.ceil(pausedUntil - now) end
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
 for _, member in ipairs(expired) do total = total - tonumber(string.match(member, ':(.+)$')) end
 if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - windowMs) end
-local q, b, unitMs = scaled()
-local windowWait = 0
-if total > 0 and total + units > q then
-  local remaining = total
-  local spends = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
-  for i = 1, #spends, 2 do
-    remaining = remaining - tonumber(string.match(spends[i], ':(.+)$'))
-    if remaining <= 0 or remaining + units <= q then
-      windowWait = tonumber(spends[i + 1]) + windowMs - now
-      break
+local spends = {}
+local raw = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+for i = 1, #raw, 2 do
+  spends[#spends + 1] = { tonumber(raw[i + 1]), tonumber(string.match(raw[i], ':(.+)$')) }
+end
+local function waitAt(list, tatAt, at, u)
+  local q, b, unitMs = scaled(u)
+  local inWindow = 0
+  for _, spend in ipairs(list) do
+    if spend[1] > at - windowMs then inWindow = inWindow + spend[2] end
+  end
+  local windowWait = 0
+  if inWindow > 0 and inWindow + u > q then
+    local remaining = inWindow
+    for _, spend in ipairs(list) do
+      if spend[1] > at - windowMs then
+        remaining = remaining - spend[2]
+        if remaining <= 0 or remaining + u <= q then
+          windowWait = spend[1] + windowMs - at
+          break
+        end
+      end
     end
   end
+  local nextTat = math.max(tatAt, at) + u * unitMs
+  return math.max(0, windowWait, nextTat - b * unitMs - at)
 end
-local nextTat = math.max(tat, now) + units * unitMs
-local wait = math.max(windowWait, nextTat - b * unitMs - now)
-if wait > 0 then save() return math.ceil(wait) end
-tat = nextTat
-redis.call('ZADD', KEYS[2], now, seq .. ':' .. units)
-seq = seq + 1
-total = total + units
+if rOwner and rAt < now - tonumber(ARGV[7]) then rOwner = nil end
+local own = owner ~= '' and (not rOwner or rOwner == owner or units > rUnits)
+local reserved = rOwner and not own
+local wait = waitAt(spends, tat, now, units)
+local _, _, unitMs = scaled(units)
+local blocked = false
+if wait == 0 and reserved then
+  local at = math.max(now, rAt)
+  local after = {}
+  for _, spend in ipairs(spends) do after[#after + 1] = spend end
+  after[#after + 1] = { now, units }
+  local afterTat = math.max(tat, now) + units * unitMs
+  blocked = waitAt(after, afterTat, at, rUnits) > waitAt(spends, tat, at, rUnits)
+end
+if wait == 0 and not blocked then
+  tat = math.max(tat, now) + units * unitMs
+  redis.call('ZADD', KEYS[2], now, seq .. ':' .. units)
+  seq = seq + 1
+  total = total + units
+  if own then rOwner = nil end
+  save()
+  return 0
+end
+if not reserved then
+  if owner ~= '' then rOwner, rUnits, rAt = owner, units, now + wait end
+  save()
+  return math.ceil(wait)
+end
+local nextExpiry = 1e15
+if #spends > 0 then nextExpiry = spends[1][1] + windowMs - now end
 save()
-return 0
+return math.max(1, math.ceil(math.max(wait, math.min(nextExpiry, rAt - now))))
 `;
 
 const refusedScript = `${common}
@@ -92,7 +138,7 @@ if now - lastCutAt >= tonumber(ARGV[7]) then
   scale = math.max(tonumber(ARGV[9]), scale * tonumber(ARGV[8]))
   lastCutAt = now
 end
-local q, b, unitMs = scaled()
+local q, b, unitMs = scaled(units)
 tat = math.max(tat, now + b * unitMs)
 if retryAfter >= 0 then pausedUntil = math.max(pausedUntil, now + retryAfter) end
 save()
@@ -120,7 +166,8 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
     climbPerSecond,
   ];
   return {
-    take: (units) => client.takeFromWindow(...keys, ...args(units)),
+    take: (units, owner) =>
+      client.takeFromWindow(...keys, ...args(units), owner ?? '', staleReservationMs),
     refused: async (units, retryAfterMs) => {
       await client.refusedByProvider(
         ...keys,

@@ -12,8 +12,11 @@ export interface ProviderLimit {
  * call, not reserving a later slot, is what keeps the bound however late the caller comes back.
  */
 export interface SpendWindow {
-  /** 0 when `units` may go now (they are counted); otherwise the ms until they may. */
-  take(units: number): Promise<number>;
+  /**
+   * 0 when `units` may go now (they are counted); otherwise the ms until they may. `owner`: the
+   * caller heads a line, and reserves its time when told to wait (see Reservation).
+   */
+  take(units: number, owner?: string): Promise<number>;
   /**
    * The provider refused a call of `units` for its rate: the rate in use is cut (for every
    * process sharing the window) and nothing goes for `retryAfterMs` when the provider said so.
@@ -41,6 +44,20 @@ export const cutSpacingMs = 500;
 export const climbPerSecond = 0.005;
 export const minScale = 1 / 16;
 
+/**
+ * The call at the head of a line that must wait for room: `units` at `at`. Calls behind it (in
+ * any process sharing the window) go before it only where they do not delay it: conservative
+ * backfilling, so a 250-unit send waiting for room leaves the room it cannot use to smaller reads.
+ */
+export interface Reservation {
+  owner: string;
+  units: number;
+  at: number;
+}
+
+/** A reservation whose owner has not come back this long after its time is dropped. */
+export const staleReservationMs = 1000;
+
 export interface WindowState {
   /** What was spent within the window, oldest first. */
   spends: { at: number; units: number }[];
@@ -52,6 +69,7 @@ export interface WindowState {
   scaledAt: number;
   lastCutAt: number;
   pausedUntil: number;
+  reservation?: Reservation;
 }
 
 export const emptyWindow = (): WindowState => ({
@@ -72,38 +90,88 @@ export const emptyWindow = (): WindowState => ({
  * bucket of rate Q and burst B lets B + Q through in one second, which a rolling-second provider
  * refuses; a rolling second alone lets Q go back to back. Sustained, the window allows
  * 1000 ÷ windowMs of the rate (0.976). `state` is updated when the units are spent.
+ *
+ * `owner` names the head of a line: told to wait, it reserves its time (unless another holds the
+ * reservation), and any other call goes only where it leaves the reserved call's time unmoved.
  */
 export function decideSpend(
   state: WindowState,
   now: number,
   units: number,
   limit: ProviderLimit,
+  owner?: string,
 ): number {
   climb(state, now);
   if (state.pausedUntil > now) return Math.ceil(state.pausedUntil - now);
   while (state.spends.length > 0 && state.spends[0]!.at <= now - windowMs) {
     state.total -= state.spends.shift()!.units;
   }
+  const held = state.reservation;
+  if (held && held.at < now - staleReservationMs) delete state.reservation;
+  const reserved = ownReservation(state.reservation, owner, units) ? undefined : state.reservation;
+  const wait = waitAt(state, now, units, limit);
+  if (wait === 0 && !(reserved && delays(state, now, units, limit, reserved))) {
+    state.tat = Math.max(state.tat, now) + units * unitMsOf(limit, state.scale, units);
+    state.spends.push({ at: now, units });
+    state.total += units;
+    if (owner !== undefined && ownReservation(state.reservation, owner, units)) {
+      delete state.reservation;
+    }
+    return 0;
+  }
+  if (!reserved) {
+    if (owner !== undefined) state.reservation = { owner, units, at: now + wait };
+    return Math.ceil(wait);
+  }
+  // Behind another's reservation: ask again when the window next changes, or at its time.
+  const nextExpiry = state.spends.length > 0 ? state.spends[0]!.at + windowMs - now : Infinity;
+  return Math.max(1, Math.ceil(Math.max(wait, Math.min(nextExpiry, reserved.at - now))));
+}
+
+/**
+ * Whether `owner` may act as the reservation's holder: it holds it, or its call is heavier than
+ * the one holding it (sends reserve before reads, which find room around them soon).
+ */
+const ownReservation = (held: Reservation | undefined, owner: string | undefined, units: number) =>
+  owner !== undefined && (held === undefined || held.owner === owner || units > held.units);
+
+/** The ms `units` would wait at `at` (≥ now), without changing `state`. */
+function waitAt(state: WindowState, at: number, units: number, limit: ProviderLimit): number {
   const { perSecond, burst, unitMs } = scaled(limit, state.scale, units);
+  const spends = state.spends.filter((spend) => spend.at > at - windowMs);
+  const total = spends.reduce((sum, spend) => sum + spend.units, 0);
   let windowWait = 0;
   // A call heavier than the whole limit goes alone in the window, or never would.
-  if (state.total > 0 && state.total + units > perSecond) {
-    let remaining = state.total;
-    for (const spend of state.spends) {
+  if (total > 0 && total + units > perSecond) {
+    let remaining = total;
+    for (const spend of spends) {
       remaining -= spend.units;
       if (remaining === 0 || remaining + units <= perSecond) {
-        windowWait = spend.at + windowMs - now;
+        windowWait = spend.at + windowMs - at;
         break;
       }
     }
   }
-  const nextTat = Math.max(state.tat, now) + units * unitMs;
-  const wait = Math.max(windowWait, nextTat - burst * unitMs - now);
-  if (wait > 0) return Math.ceil(wait);
-  state.tat = nextTat;
-  state.spends.push({ at: now, units });
-  state.total += units;
-  return 0;
+  const nextTat = Math.max(state.tat, at) + units * unitMs;
+  return Math.max(0, windowWait, nextTat - burst * unitMs - at);
+}
+
+/** Whether spending `units` now would make `reserved` wait longer at its time. */
+function delays(
+  state: WindowState,
+  now: number,
+  units: number,
+  limit: ProviderLimit,
+  reserved: Reservation,
+): boolean {
+  const at = Math.max(now, reserved.at);
+  const before = waitAt(state, at, reserved.units, limit);
+  const after: WindowState = {
+    ...state,
+    spends: [...state.spends, { at: now, units }],
+    tat: Math.max(state.tat, now) + units * unitMsOf(limit, state.scale, units),
+  };
+  return waitAt(after, at, reserved.units, limit) > before;
 }
 
 /** A provider's refusal of `units` at `now`: the cut, the provider's bucket taken as empty, its pause. */
@@ -147,6 +215,9 @@ function scaled(limit: ProviderLimit, scale: number, units: number) {
   return { perSecond, burst: units, unitMs: 1000 / perSecond + deliveryJitterMs / units };
 }
 
+const unitMsOf = (limit: ProviderLimit, scale: number, units: number): number =>
+  scaled(limit, scale, units).unitMs;
+
 /**
  * What the window lets through sustained, in calls of one unit per second: the rolling window's
  * share of the limit, or less where every gap keeps the jitter. A line that hands out permits
@@ -163,7 +234,7 @@ export function localSpendWindow(
 ): SpendWindow {
   const state = emptyWindow();
   return {
-    take: (units) => Promise.resolve(decideSpend(state, now(), units, limit)),
+    take: (units, owner) => Promise.resolve(decideSpend(state, now(), units, limit, owner)),
     refused: (units, retryAfterMs) =>
       Promise.resolve(recordRefusal(state, now(), units, limit, retryAfterMs)),
   };

@@ -198,6 +198,23 @@ describe('the spend window shared on Redis 7', () => {
     expect(units / seconds / limit.perSecond).toBeGreaterThan(0.85);
   });
 
+  it("one process's read goes around another's send waiting for room, never delaying it", async () => {
+    const limit = { perSecond: 300, burst: 300 };
+    const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'packed', limit));
+    await spend(a!, 100);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await a!.take(150)).toBe(0);
+    // a's 280 waits for both to leave the window (the 150 at about 1,025 ms from now) and
+    // reserves that time; b's send may not take it; of b's reads, 20 fits beside it then, 30 not.
+    const reservedMs = await a!.take(280, 'a');
+    expect(reservedMs).toBeGreaterThan(800);
+    expect(await b!.take(280, 'b')).toBeGreaterThanOrEqual(reservedMs - 50);
+    expect(await b!.take(30)).toBeGreaterThan(0);
+    expect(await b!.take(20)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, reservedMs));
+    expect(await a!.take(280, 'a')).toBe(0);
+  });
+
   it('a refusal met by one process slows every process; a Redis restart never lets one second be spent twice', async () => {
     const limit = { perSecond: 100, burst: 100 };
     const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'fleet', limit));

@@ -11,7 +11,7 @@ const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
   );
 
 describe('the RPC budget (a line by priority in front of a spend window, in process)', () => {
-  it('spends each call by its weight; behind the call at the front, the line goes by priority', async () => {
+  it('spends each call by its weight; the line goes by priority', async () => {
     // Slow enough that the line is formed before the window has room again: at 500 units/s and a
     // burst of 260, a loaded machine took the 14 ms the first call waited and the line went FIFO.
     const budget = budgetOf(100, 250);
@@ -29,11 +29,31 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
         methods.map((method) => budget.spend(method).then(() => spent.push(method))),
       );
       expect(spent).toEqual([
-        'eth_getTransactionByHash',
         'eth_blockNumber',
         'eth_sendRawTransaction',
+        'eth_getTransactionByHash',
         'eth_getCode',
       ]);
+    } finally {
+      await budget.close();
+    }
+  });
+
+  it('a read that fits goes around a send waiting at the head, and the send goes at its time', async () => {
+    // 300 units/s: after one send (250), the next waits for it to leave the window (1,025 ms);
+    // a 20-unit read fits beside both.
+    const budget = budgetOf(300, 300);
+    const spent: string[] = [];
+    try {
+      await budget.spend('eth_sendRawTransaction');
+      const startedAt = Date.now();
+      const send = budget.spend('eth_sendRawTransaction').then(() => spent.push('send'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await budget.spend('eth_getTransactionByHash').then(() => spent.push('read'));
+      expect(Date.now() - startedAt).toBeLessThan(500);
+      await send;
+      expect(spent).toEqual(['read', 'send']);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(950);
     } finally {
       await budget.close();
     }
