@@ -5,6 +5,9 @@ import {
   cutSpacingMs,
   deliveryJitterMs,
   minScale,
+  probeDoublingMs,
+  probePerSecond,
+  settleShare,
   staleReservationMs,
   type ProviderLimit,
   type SpendWindow,
@@ -12,15 +15,16 @@ import {
 
 /**
  * spend-window.ts's decideSpend and recordRefusal, in Lua on Redis's clock, so every process
- * spends from one window, learns from every refusal and packs around one reservation. Hand-written because no maintained
+ * spends from one window, learns from every refusal and packs around one reservation (its
+ * constants written into the scripts). Hand-written because no maintained
  * library offers a shared, non-blocking check that says how long to wait under both a sliding
  * window and a burst (Bottleneck only queues, its reservoir is a token bucket that a rolling
  * second catches out; fixed-window limiters allow twice the rate at a window's edge; approximate
  * sliding windows assume the previous window was spent evenly).
  *
- * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends in
- * a sorted set (`<key>:spends`, scored by time, members "seq:units"). When the hash is missing — the first call ever, a Redis restart or
- * flush — what was spent in the last second is unknown: the window starts full (one second's
+ * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends
+ * in a sorted set (`<key>:spends`, scored by time, members "seq:units"). When the hash is missing
+ * — the first call ever, a Redis restart or flush — what was spent in the last second is unknown: the window starts full (one second's
  * units spent now) and the bucket empty, so a restart never lets one second be spent twice.
  */
 const common = `
@@ -30,11 +34,12 @@ local units = tonumber(ARGV[1])
 local perSecond = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local jitter = tonumber(ARGV[4])
-local climb = tonumber(ARGV[5])
 local windowMs = 1000 + jitter
-local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt', 'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt')
+local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt',
+  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'refusedAt')
 local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
 local rOwner, rUnits, rAt = nil, 0, 0
+local ceiling, refusedUnits, refusedAt = 1, 0, -1e15
 if not s[1] then
   redis.call('DEL', KEYS[2])
   total = perSecond
@@ -45,8 +50,19 @@ else
   total, tat, scale, scaledAt = tonumber(s[1]), tonumber(s[2]), tonumber(s[3]), tonumber(s[4])
   lastCutAt, pausedUntil, seq = tonumber(s[5]), tonumber(s[6]), tonumber(s[7])
   if s[8] then rOwner, rUnits, rAt = s[8], tonumber(s[9]), tonumber(s[10]) end
+  if s[11] then ceiling, refusedUnits, refusedAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13]) end
 end
-if scale < 1 and now > scaledAt then scale = math.min(1, scale + climb * (now - scaledAt) / 1000) end
+if scale < 1 and now > scaledAt then
+  local seconds = (now - scaledAt) / 1000
+  local settled = ceiling * ${settleShare}
+  if scale < settled then
+    scale = math.min(settled, scale + ${climbPerSecond} * seconds)
+  else
+    local quickening = 1 + (now - lastCutAt) / ${probeDoublingMs}
+    scale = math.min(1, scale + ${probePerSecond} * quickening * seconds)
+    ceiling = math.max(ceiling, scale)
+  end
+end
 scaledAt = math.max(scaledAt, now)
 local function scaled(u)
   local q = perSecond * scale
@@ -56,7 +72,8 @@ local function scaled(u)
 end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
-    'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq)
+    'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq, 'ceiling', ceiling,
+    'refusedUnits', refusedUnits, 'refusedAt', refusedAt)
   if rOwner then
     redis.call('HSET', KEYS[1], 'rOwner', rOwner, 'rUnits', rUnits, 'rAt', rAt)
   else
@@ -66,7 +83,7 @@ end
 `;
 
 const takeScript = `${common}
-local owner = ARGV[6]
+local owner = ARGV[5]
 if pausedUntil > now then save() return math.ceil(pausedUntil - now) end
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
 for _, member in ipairs(expired) do total = total - tonumber(string.match(member, ':(.+)$')) end
@@ -98,7 +115,7 @@ local function waitAt(list, tatAt, at, u)
   local nextTat = math.max(tatAt, at) + u * unitMs
   return math.max(0, windowWait, nextTat - b * unitMs - at)
 end
-if rOwner and rAt < now - tonumber(ARGV[7]) then rOwner = nil end
+if rOwner and rAt < now - ${staleReservationMs} then rOwner = nil end
 local own = owner ~= '' and (not rOwner or rOwner == owner or units > rUnits)
 local reserved = rOwner and not own
 local wait = waitAt(spends, tat, now, units)
@@ -133,12 +150,26 @@ return math.max(1, math.ceil(math.max(wait, math.min(nextExpiry, rAt - now))))
 `;
 
 const refusedScript = `${common}
-local retryAfter = tonumber(ARGV[6])
-if now - lastCutAt >= tonumber(ARGV[7]) then
-  scale = math.max(tonumber(ARGV[9]), scale * tonumber(ARGV[8]))
-  lastCutAt = now
+local retryAfter = tonumber(ARGV[5])
+local streakBegins = now - refusedAt >= windowMs
+if streakBegins then refusedUnits = 0 end
+refusedAt = now
+local counted = -refusedUnits
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - windowMs), '+inf')) do
+  counted = counted + tonumber(string.match(member, ':(.+)$'))
 end
-local q, b, unitMs = scaled(units)
+refusedUnits = refusedUnits + units
+local used = counted / perSecond
+local before = ceiling
+if streakBegins then before = scale end
+if used >= before / 4 then ceiling = math.min(before, used) end
+if now - lastCutAt >= ${cutSpacingMs} then
+  scale = math.max(${minScale}, math.min(scale, ceiling) * ${cutFactor})
+  lastCutAt = now
+else
+  scale = math.max(${minScale}, math.min(scale, ceiling * ${cutFactor}))
+end
+local _, b, unitMs = scaled(units)
 tat = math.max(tat, now + b * unitMs)
 if retryAfter >= 0 then pausedUntil = math.max(pausedUntil, now + retryAfter) end
 save()
@@ -158,25 +189,11 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
     redis.defineCommand('refusedByProvider', { numberOfKeys: 2, lua: refusedScript });
   }
   const keys = [key, `${key}:spends`];
-  const args = (units: number) => [
-    units,
-    limit.perSecond,
-    limit.burst,
-    deliveryJitterMs,
-    climbPerSecond,
-  ];
+  const args = (units: number) => [units, limit.perSecond, limit.burst, deliveryJitterMs];
   return {
-    take: (units, owner) =>
-      client.takeFromWindow(...keys, ...args(units), owner ?? '', staleReservationMs),
+    take: (units, owner) => client.takeFromWindow(...keys, ...args(units), owner ?? ''),
     refused: async (units, retryAfterMs) => {
-      await client.refusedByProvider(
-        ...keys,
-        ...args(units),
-        retryAfterMs ?? -1,
-        cutSpacingMs,
-        cutFactor,
-        minScale,
-      );
+      await client.refusedByProvider(...keys, ...args(units), retryAfterMs ?? -1);
     },
   };
 }

@@ -33,15 +33,20 @@ export const deliveryJitterMs = 25;
 export const windowMs = 1000 + deliveryJitterMs;
 
 /**
- * After a provider's refusal the rate in use is cut by this factor — gently, not halved: a
- * refusal on a well-set limit is usually one call's jitter — and at most once per `cutSpacingMs`,
- * so the refusals of one overrun cut once. It then climbs back by `climbPerSecond` of the limit
- * while calls succeed, so a limit set too high converges on the provider's real one (and a
- * provider's bad minute is forgotten in a few).
+ * Learning the provider's real limit from its refusals. A refusal cuts the rate in use to
+ * `cutFactor` of what the window held when it came (the rate the provider refused, at most the
+ * rate in use), at most once per `cutSpacingMs`, so the refusals of one overrun cut once; that
+ * rate is remembered as the ceiling. The rate climbs back fast (`climbPerSecond` of the limit)
+ * to `settleShare` of the ceiling, then probes above it slowly (`probePerSecond`, faster the
+ * longer no refusal came), so a limit set too high settles under the real one instead of sawing
+ * against it, and a provider that raised its limit is found again in minutes.
  */
 export const cutFactor = 0.85;
 export const cutSpacingMs = 500;
-export const climbPerSecond = 0.005;
+export const climbPerSecond = 0.05;
+export const settleShare = 0.97;
+export const probePerSecond = 0.0002;
+export const probeDoublingMs = 60_000;
 export const minScale = 1 / 16;
 
 /**
@@ -68,6 +73,11 @@ export interface WindowState {
   scale: number;
   scaledAt: number;
   lastCutAt: number;
+  /** The share of the limit the provider last refused (1 until it refuses). */
+  ceiling: number;
+  /** The units of the current streak of refusals, and when the last came. */
+  refusedUnits: number;
+  refusedAt: number;
   pausedUntil: number;
   reservation?: Reservation;
 }
@@ -79,6 +89,9 @@ export const emptyWindow = (): WindowState => ({
   scale: 1,
   scaledAt: 0,
   lastCutAt: Number.NEGATIVE_INFINITY,
+  ceiling: 1,
+  refusedUnits: 0,
+  refusedAt: Number.NEGATIVE_INFINITY,
   pausedUntil: 0,
 });
 
@@ -183,10 +196,24 @@ export function recordRefusal(
   retryAfterMs?: number,
 ): void {
   climb(state, now);
+  // Refusals of one streak (none a window apart): the provider let the rest of the window through.
+  const streakBegins = now - state.refusedAt >= windowMs;
+  if (streakBegins) state.refusedUnits = 0;
+  state.refusedAt = now;
+  // What the provider counted is at least what went through and less than that and this call.
+  const counted =
+    state.spends
+      .filter((spend) => spend.at > now - windowMs)
+      .reduce((sum, spend) => sum + spend.units, 0) - state.refusedUnits;
+  state.refusedUnits += units;
+  const used = counted / limit.perSecond;
+  // Refused at under a quarter of the rate in use: a burst or jitter, not the provider's rate.
+  const before = streakBegins ? state.scale : state.ceiling;
+  if (used >= before / 4) state.ceiling = Math.min(before, used);
   if (now - state.lastCutAt >= cutSpacingMs) {
-    state.scale = Math.max(minScale, state.scale * cutFactor);
+    state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling) * cutFactor);
     state.lastCutAt = now;
-  }
+  } else state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling * cutFactor));
   const { burst, unitMs } = scaled(limit, state.scale, units);
   // The provider had nothing left: what goes next goes at the rate, earned from now.
   state.tat = Math.max(state.tat, now + burst * unitMs);
@@ -194,9 +221,18 @@ export function recordRefusal(
     state.pausedUntil = Math.max(state.pausedUntil, now + retryAfterMs);
 }
 
+/** Fast back to just under the ceiling; above it, a probe that quickens while no refusal comes. */
 function climb(state: WindowState, now: number): void {
   if (state.scale < 1 && now > state.scaledAt) {
-    state.scale = Math.min(1, state.scale + (climbPerSecond * (now - state.scaledAt)) / 1000);
+    const seconds = (now - state.scaledAt) / 1000;
+    const settled = state.ceiling * settleShare;
+    if (state.scale < settled) {
+      state.scale = Math.min(settled, state.scale + climbPerSecond * seconds);
+    } else {
+      const quickening = 1 + (now - state.lastCutAt) / probeDoublingMs;
+      state.scale = Math.min(1, state.scale + probePerSecond * quickening * seconds);
+      state.ceiling = Math.max(state.ceiling, state.scale);
+    }
   }
   state.scaledAt = Math.max(state.scaledAt, now);
 }

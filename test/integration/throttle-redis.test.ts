@@ -215,6 +215,20 @@ describe('the spend window shared on Redis 7', () => {
     expect(await a!.take(280, 'a')).toBe(0);
   });
 
+  it('a refusal with the window full is remembered as the rate the provider refused, for every process', async () => {
+    const limit = { perSecond: 100, burst: 100 };
+    const [a, b] = [client(), client()];
+    const [first, second] = [a!, b!].map((each) => sharedSpendWindow(each, 'learning', limit));
+    await spend(first!, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    for (let call = 0; call < 60; call++) await spend(call % 2 ? first! : second!, 1);
+    await second!.refused(1);
+    const [ceiling, scale] = await a!.hmget('learning', 'ceiling', 'scale');
+    expect(Number(ceiling)).toBeGreaterThan(0.55);
+    expect(Number(ceiling)).toBeLessThan(0.65);
+    expect(Number(scale)).toBeCloseTo(Number(ceiling) * 0.85, 2);
+  });
+
   it('a refusal met by one process slows every process; a Redis restart never lets one second be spent twice', async () => {
     const limit = { perSecond: 100, burst: 100 };
     const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'fleet', limit));
