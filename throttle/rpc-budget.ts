@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DeliveryMargin } from './delivery-margin';
 import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 import type { SpendWindow } from './spend-window';
 import { log } from '../domain/log';
@@ -23,7 +24,8 @@ const refusalReportMs = 60_000;
 interface Waiting {
   units: number;
   priority: number;
-  go: () => void;
+  /** It may go: the window was asked at `askedAt`. */
+  go: (askedAt: number) => void;
   closed: (error: Error) => void;
 }
 
@@ -39,6 +41,7 @@ export class RpcBudget {
   private readonly line: Waiting[] = [];
   /** This budget's name as a line's head in a shared window. */
   private readonly owner = randomUUID();
+  private readonly margin = new DeliveryMargin();
   private pumping = false;
   /** Nothing goes before this (Date.now() time): a refusal here, for what this process knows. */
   private pausedUntil = 0;
@@ -58,8 +61,9 @@ export class RpcBudget {
     if (this.closed) throw new Error('rpc budget: closed');
     const units = weightOf(this.settings.weights, method);
     const startedAt = Date.now();
-    if ((await this.window.take(units)) > 0) {
-      await new Promise<void>((go, closed) => {
+    let askedAt = performance.now();
+    if ((await this.window.take(units, undefined, this.margin.marginMs)) > 0) {
+      askedAt = await new Promise<number>((go, closed) => {
         const priority = priorityOf(method);
         const behind = this.line.findIndex((waiting) => waiting.priority > priority);
         const waiting = { units, priority, go, closed };
@@ -67,6 +71,7 @@ export class RpcBudget {
         void this.pump();
       });
     }
+    this.margin.leaving(askedAt);
     this.onSpend?.({ method, units, waitedMs: Date.now() - startedAt });
   }
 
@@ -84,14 +89,16 @@ export class RpcBudget {
         for (const waiting of [...this.line]) {
           const head = waiting === this.line[0];
           if (!head && refused.has(waiting.units)) continue;
-          const waitMs = await this.window.take(waiting.units, head ? this.owner : undefined);
+          const askedAt = performance.now();
+          const owner = head ? this.owner : undefined;
+          const waitMs = await this.window.take(waiting.units, owner, this.margin.marginMs);
           if (waitMs > 0) {
             refused.add(waiting.units);
             nextAskMs = Math.min(nextAskMs, waitMs);
             continue;
           }
           this.line.splice(this.line.indexOf(waiting), 1);
-          waiting.go();
+          waiting.go(askedAt);
           if (head) break; // the next head reserves in turn
         }
         if (nextAskMs !== Number.POSITIVE_INFINITY && this.line.length > 0) {

@@ -1,9 +1,12 @@
 import type Redis from 'ioredis';
 import {
   climbPerSecond,
+  deliveryJitterMs,
   cutFactor,
   cutSpacingMs,
-  deliveryJitterMs,
+  marginFadePerSecond,
+  maxMarginMs,
+  minMarginMs,
   minScale,
   probeDoublingMs,
   probePerSecond,
@@ -33,10 +36,15 @@ local now = t[1] * 1000 + t[2] / 1000
 local units = tonumber(ARGV[1])
 local perSecond = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
-local jitter = tonumber(ARGV[4])
-local windowMs = 1000 + jitter
 local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt',
-  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'refusedAt')
+  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'refusedAt',
+  'margin', 'marginAt')
+local jitter = math.min(${maxMarginMs}, math.max(${minMarginMs}, tonumber(ARGV[4])))
+if s[14] then
+  local faded = tonumber(s[14]) - (now - tonumber(s[15])) * ${marginFadePerSecond} / 1000
+  jitter = math.max(jitter, math.min(tonumber(s[14]), faded))
+end
+local windowMs = 1000 + jitter
 local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
 local rOwner, rUnits, rAt = nil, 0, 0
 local ceiling, refusedUnits, refusedAt = 1, 0, -1e15
@@ -73,7 +81,7 @@ end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
     'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq, 'ceiling', ceiling,
-    'refusedUnits', refusedUnits, 'refusedAt', refusedAt)
+    'refusedUnits', refusedUnits, 'refusedAt', refusedAt, 'margin', jitter, 'marginAt', now)
   if rOwner then
     redis.call('HSET', KEYS[1], 'rOwner', rOwner, 'rUnits', rUnits, 'rAt', rAt)
   else
@@ -189,9 +197,14 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
     redis.defineCommand('refusedByProvider', { numberOfKeys: 2, lua: refusedScript });
   }
   const keys = [key, `${key}:spends`];
-  const args = (units: number) => [units, limit.perSecond, limit.burst, deliveryJitterMs];
+  /** The last margin this process measured, sent with its refusals too. */
+  let lastMarginMs = deliveryJitterMs;
+  const args = (units: number) => [units, limit.perSecond, limit.burst, lastMarginMs];
   return {
-    take: (units, owner) => client.takeFromWindow(...keys, ...args(units), owner ?? ''),
+    take: (units, owner, marginMs = lastMarginMs) => {
+      lastMarginMs = marginMs;
+      return client.takeFromWindow(...keys, ...args(units), owner ?? '');
+    },
     refused: async (units, retryAfterMs) => {
       await client.refusedByProvider(...keys, ...args(units), retryAfterMs ?? -1);
     },

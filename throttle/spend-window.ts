@@ -14,9 +14,10 @@ export interface ProviderLimit {
 export interface SpendWindow {
   /**
    * 0 when `units` may go now (they are counted); otherwise the ms until they may. `owner`: the
-   * caller heads a line, and reserves its time when told to wait (see Reservation).
+   * caller heads a line, and reserves its time when told to wait (see Reservation); `marginMs`:
+   * this process's measured delivery margin (see minMarginMs).
    */
-  take(units: number, owner?: string): Promise<number>;
+  take(units: number, owner?: string, marginMs?: number): Promise<number>;
   /**
    * The provider refused a call of `units` for its rate: the rate in use is cut (for every
    * process sharing the window) and nothing goes for `retryAfterMs` when the provider said so.
@@ -27,10 +28,22 @@ export interface SpendWindow {
 /**
  * How much later than the decision a call may reach the provider, at most, beyond the others'
  * delay: the network and a busy event loop. The window is kept over this much more than a second,
- * and the burst this much of the rate short, so calls bunched by it still fit.
+ * and the burst this much of the rate short, so calls bunched by it still fit. This is the margin
+ * assumed until one is measured, and the one the permit line's pace is set by.
  */
 export const deliveryJitterMs = 25;
 export const windowMs = 1000 + deliveryJitterMs;
+
+/**
+ * The margin in use follows the delay measured between a decision and its call leaving the
+ * process (delivery-margin.ts), the largest any process sharing the window reported, fading by
+ * `marginFadePerSecond` ms a second once no process reports it; within these bounds.
+ */
+export const minMarginMs = 10;
+export const maxMarginMs = 250;
+export const marginFadePerSecond = 1;
+
+const windowOf = (state: WindowState) => 1000 + state.marginMs;
 
 /**
  * Learning the provider's real limit from its refusals. A refusal cuts the rate in use to
@@ -78,6 +91,9 @@ export interface WindowState {
   /** The units of the current streak of refusals, and when the last came. */
   refusedUnits: number;
   refusedAt: number;
+  /** The delivery margin in use (ms), and when it was last reported. */
+  marginMs: number;
+  marginAt: number;
   pausedUntil: number;
   reservation?: Reservation;
 }
@@ -92,6 +108,8 @@ export const emptyWindow = (): WindowState => ({
   ceiling: 1,
   refusedUnits: 0,
   refusedAt: Number.NEGATIVE_INFINITY,
+  marginMs: deliveryJitterMs,
+  marginAt: 0,
   pausedUntil: 0,
 });
 
@@ -113,10 +131,12 @@ export function decideSpend(
   units: number,
   limit: ProviderLimit,
   owner?: string,
+  marginMs?: number,
 ): number {
   climb(state, now);
+  if (marginMs !== undefined) reportMargin(state, now, marginMs);
   if (state.pausedUntil > now) return Math.ceil(state.pausedUntil - now);
-  while (state.spends.length > 0 && state.spends[0]!.at <= now - windowMs) {
+  while (state.spends.length > 0 && state.spends[0]!.at <= now - windowOf(state)) {
     state.total -= state.spends.shift()!.units;
   }
   const held = state.reservation;
@@ -124,7 +144,7 @@ export function decideSpend(
   const reserved = ownReservation(state.reservation, owner, units) ? undefined : state.reservation;
   const wait = waitAt(state, now, units, limit);
   if (wait === 0 && !(reserved && delays(state, now, units, limit, reserved))) {
-    state.tat = Math.max(state.tat, now) + units * unitMsOf(limit, state.scale, units);
+    state.tat = Math.max(state.tat, now) + units * scaled(limit, state, units).unitMs;
     state.spends.push({ at: now, units });
     state.total += units;
     if (owner !== undefined && ownReservation(state.reservation, owner, units)) {
@@ -137,7 +157,8 @@ export function decideSpend(
     return Math.ceil(wait);
   }
   // Behind another's reservation: ask again when the window next changes, or at its time.
-  const nextExpiry = state.spends.length > 0 ? state.spends[0]!.at + windowMs - now : Infinity;
+  const nextExpiry =
+    state.spends.length > 0 ? state.spends[0]!.at + windowOf(state) - now : Infinity;
   return Math.max(1, Math.ceil(Math.max(wait, Math.min(nextExpiry, reserved.at - now))));
 }
 
@@ -150,8 +171,8 @@ const ownReservation = (held: Reservation | undefined, owner: string | undefined
 
 /** The ms `units` would wait at `at` (≥ now), without changing `state`. */
 function waitAt(state: WindowState, at: number, units: number, limit: ProviderLimit): number {
-  const { perSecond, burst, unitMs } = scaled(limit, state.scale, units);
-  const spends = state.spends.filter((spend) => spend.at > at - windowMs);
+  const { perSecond, burst, unitMs } = scaled(limit, state, units);
+  const spends = state.spends.filter((spend) => spend.at > at - windowOf(state));
   const total = spends.reduce((sum, spend) => sum + spend.units, 0);
   let windowWait = 0;
   // A call heavier than the whole limit goes alone in the window, or never would.
@@ -160,7 +181,7 @@ function waitAt(state: WindowState, at: number, units: number, limit: ProviderLi
     for (const spend of spends) {
       remaining -= spend.units;
       if (remaining === 0 || remaining + units <= perSecond) {
-        windowWait = spend.at + windowMs - at;
+        windowWait = spend.at + windowOf(state) - at;
         break;
       }
     }
@@ -182,7 +203,7 @@ function delays(
   const after: WindowState = {
     ...state,
     spends: [...state.spends, { at: now, units }],
-    tat: Math.max(state.tat, now) + units * unitMsOf(limit, state.scale, units),
+    tat: Math.max(state.tat, now) + units * scaled(limit, state, units).unitMs,
   };
   return waitAt(after, at, reserved.units, limit) > before;
 }
@@ -197,13 +218,13 @@ export function recordRefusal(
 ): void {
   climb(state, now);
   // Refusals of one streak (none a window apart): the provider let the rest of the window through.
-  const streakBegins = now - state.refusedAt >= windowMs;
+  const streakBegins = now - state.refusedAt >= windowOf(state);
   if (streakBegins) state.refusedUnits = 0;
   state.refusedAt = now;
   // What the provider counted is at least what went through and less than that and this call.
   const counted =
     state.spends
-      .filter((spend) => spend.at > now - windowMs)
+      .filter((spend) => spend.at > now - windowOf(state))
       .reduce((sum, spend) => sum + spend.units, 0) - state.refusedUnits;
   state.refusedUnits += units;
   const used = counted / limit.perSecond;
@@ -214,7 +235,7 @@ export function recordRefusal(
     state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling) * cutFactor);
     state.lastCutAt = now;
   } else state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling * cutFactor));
-  const { burst, unitMs } = scaled(limit, state.scale, units);
+  const { burst, unitMs } = scaled(limit, state, units);
   // The provider had nothing left: what goes next goes at the rate, earned from now.
   state.tat = Math.max(state.tat, now + burst * unitMs);
   if (retryAfterMs !== undefined)
@@ -243,16 +264,25 @@ function climb(state: WindowState, now: number): void {
  * token turns a few ms into 429s). A burst too small to keep that much (a provider's burst of 1)
  * keeps it in every call's gap instead: the interval grows by the jitter.
  */
-function scaled(limit: ProviderLimit, scale: number, units: number) {
+function scaled(
+  limit: ProviderLimit,
+  { scale, marginMs }: Pick<WindowState, 'scale' | 'marginMs'>,
+  units: number,
+) {
   const perSecond = limit.perSecond * scale;
-  const keptForJitter = Math.max(1, (perSecond * deliveryJitterMs) / 1000);
+  const keptForJitter = Math.max(1, (perSecond * marginMs) / 1000);
   const burst = Math.min(limit.burst * scale, perSecond) - keptForJitter;
   if (burst >= units) return { perSecond, burst, unitMs: 1000 / perSecond };
-  return { perSecond, burst: units, unitMs: 1000 / perSecond + deliveryJitterMs / units };
+  return { perSecond, burst: units, unitMs: 1000 / perSecond + marginMs / units };
 }
 
-const unitMsOf = (limit: ProviderLimit, scale: number, units: number): number =>
-  scaled(limit, scale, units).unitMs;
+/** A process's measured margin: the window's grows to it at once and fades to it slowly. */
+function reportMargin(state: WindowState, now: number, marginMs: number): void {
+  const faded = state.marginMs - ((now - state.marginAt) * marginFadePerSecond) / 1000;
+  const reported = Math.min(maxMarginMs, Math.max(minMarginMs, marginMs));
+  state.marginMs = Math.max(reported, Math.min(state.marginMs, faded));
+  state.marginAt = now;
+}
 
 /**
  * What the window lets through sustained, in calls of one unit per second: the rolling window's
@@ -260,7 +290,8 @@ const unitMsOf = (limit: ProviderLimit, scale: number, units: number): number =>
  * for the window's sends must not go faster, or the sends it lets start pile up at the window.
  */
 export function sustainedPerSecond(limit: ProviderLimit): number {
-  return Math.min((limit.perSecond * 1000) / windowMs, 1000 / scaled(limit, 1, 1).unitMs);
+  const assumed = { scale: 1, marginMs: deliveryJitterMs };
+  return Math.min((limit.perSecond * 1000) / windowMs, 1000 / scaled(limit, assumed, 1).unitMs);
 }
 
 /** For one process; `now` is injectable (ms, monotonic). */
@@ -270,7 +301,8 @@ export function localSpendWindow(
 ): SpendWindow {
   const state = emptyWindow();
   return {
-    take: (units, owner) => Promise.resolve(decideSpend(state, now(), units, limit, owner)),
+    take: (units, owner, marginMs) =>
+      Promise.resolve(decideSpend(state, now(), units, limit, owner, marginMs)),
     refused: (units, retryAfterMs) =>
       Promise.resolve(recordRefusal(state, now(), units, limit, retryAfterMs)),
   };

@@ -7,6 +7,7 @@ import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
 import { localSpendWindow, type SpendWindow } from './spend-window';
 import { BusyTurns } from './busy-turns';
+import { DeliveryMargin } from './delivery-margin';
 import { pause } from './pause';
 import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './settings';
 import { log } from '../domain/log';
@@ -67,6 +68,7 @@ export class Throttle {
   private readonly connection?: Bottleneck.IORedisConnection;
   private readonly line: PermitLine;
   private readonly sendWindow: SpendWindow;
+  private readonly sendMargin = new DeliveryMargin();
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
   private readonly busyTurns: BusyTurns;
@@ -276,8 +278,11 @@ export class Throttle {
    * a 5/s permit quota), and late timers bunch permits: deciding at the moment of the send is
    * what holds the bound however late a step runs.
    */
-  reserveSend(): Promise<number> {
-    return this.sendWindow.take(1);
+  async reserveSend(): Promise<number> {
+    const askedAt = performance.now();
+    const waitMs = await this.sendWindow.take(1, undefined, this.sendMargin.marginMs);
+    if (waitMs === 0) this.sendMargin.leaving(askedAt);
+    return waitMs;
   }
 
   /** Gives the permit back; false when it was unknown here or already reclaimed. */

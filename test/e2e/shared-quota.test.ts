@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxInWindow } from '../../dev/stack/rpc-proxy';
 import { longestStallMs, stopSummary } from '../../dev/stack/worker-process';
-import { deliveryJitterMs } from '../../throttle/spend-window';
+import { minMarginMs } from '../../throttle/spend-window';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { useTestWorld } from '../support/test-world';
 
@@ -35,14 +35,14 @@ describe('one quota shared by three worker processes through Redis', () => {
     // decision and the node, which differ from send to send: so even where those ms bunch two
     // sends, no second holds more than perSecond + burst − 1 at the node — here 6. (With a burst
     // of 1 there is no token to keep, and 20 ms of jitter put 6 sends in a second.)
-    // Those ms are the delivery margin (deliveryJitterMs). A process held up longer — a worker
-    // between a decision and its send, or the proxy, which stamps together the calls that came
-    // during its own stall — bunches sends by up to the sum of the two stalls (on two cores
-    // shared with another suite's processes, over 225 ms: 7 sends in a second). So the bound is
-    // judged on windows shortened by what the measured stalls exceed the margin by.
+    // Those ms are the delivery margin (measured per process, minMarginMs at least). A process
+    // held up longer — a worker between a decision and its send, or the proxy, which stamps
+    // together the calls that came during its own stall — bunches sends by up to the sum of the
+    // two stalls (on two cores shared with another suite's processes, over 225 ms: 7 sends in a
+    // second). So the bound is judged on windows shortened by what the stalls exceed it by.
     const stallMs =
       Math.max(...workers.map((w) => longestStallMs(w.output()))) + world.proxy!.longestStallMs();
-    const beyondMarginMs = Math.max(0, stallMs - deliveryJitterMs);
+    const beyondMarginMs = Math.max(0, stallMs - minMarginMs);
     const windowMs = 1000 - beyondMarginMs;
     console.log(`shared quota: stalls up to ${stallMs} ms; bound judged on ${windowMs} ms windows`);
     expect(maxInWindow(sends, windowMs)).toBeLessThanOrEqual(perSecond + burst - 1);

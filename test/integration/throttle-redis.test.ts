@@ -229,6 +229,15 @@ describe('the spend window shared on Redis 7', () => {
     expect(Number(scale)).toBeCloseTo(Number(ceiling) * 0.85, 2);
   });
 
+  it("the window's margin is the largest any process measured", async () => {
+    const limit = { perSecond: 100, burst: 100 };
+    const [a, b] = [client(), client()];
+    const [busy, quiet] = [a!, b!].map((each) => sharedSpendWindow(each, 'margins', limit));
+    await busy!.take(1, undefined, 120);
+    await quiet!.take(1, undefined, 10);
+    expect(Number(await a!.hget('margins', 'margin'))).toBeGreaterThan(115);
+  });
+
   it('a refusal met by one process slows every process; a Redis restart never lets one second be spent twice', async () => {
     const limit = { perSecond: 100, burst: 100 };
     const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'fleet', limit));

@@ -188,6 +188,23 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     expect(state.reservation).toMatchObject({ owner: 'sender' });
   });
 
+  it('the margin is the largest a process reports, at once, fading slowly; its window is a second and the margin', () => {
+    const limit = { perSecond: 10, burst: 10 };
+    const state = emptyWindow();
+    expect(decideSpend(state, 0, 10, limit, undefined, 80)).toBe(0);
+    expect(state.marginMs).toBe(80);
+    // Another process reports 10 a second later: the window keeps nearly 80 …
+    expect(decideSpend(state, 1000, 1, limit, undefined, 10)).toBe(79);
+    expect(state.marginMs).toBeCloseTo(79);
+    // … and the 80 ms after a full second still count.
+    expect(decideSpend(state, 1070, 1, limit, undefined, 10)).toBeGreaterThan(0);
+    // Reported over and under its bounds: 250 at most, 10 at least.
+    decideSpend(state, 2000, 1, limit, undefined, 900);
+    expect(state.marginMs).toBe(250);
+    decideSpend(state, 1_000_000, 1, limit, undefined, 1);
+    expect(state.marginMs).toBe(10);
+  });
+
   it('never spends more than the limit in any window of a second at decision time, nor more than the burst at once', () => {
     for (const seed of seeds) {
       const limit = { perSecond: 400, burst: 300 };
