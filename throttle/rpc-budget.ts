@@ -85,15 +85,15 @@ export class RpcBudget {
     try {
       while (this.line.length > 0 && !this.closed) {
         let nextAskMs = Number.POSITIVE_INFINITY;
-        const refused = new Set<number>();
+        const noRoomFor = new Set<number>();
         for (const waiting of [...this.line]) {
           const head = waiting === this.line[0];
-          if (!head && refused.has(waiting.units)) continue;
+          if (!head && noRoomFor.has(waiting.units)) continue;
           const askedAt = performance.now();
           const owner = head ? this.owner : undefined;
           const waitMs = await this.window.take(waiting.units, owner, this.margin.marginMs);
           if (waitMs > 0) {
-            refused.add(waiting.units);
+            noRoomFor.add(waiting.units);
             nextAskMs = Math.min(nextAskMs, waitMs);
             continue;
           }

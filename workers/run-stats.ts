@@ -156,8 +156,8 @@ export class RunStats {
   /**
    * A send begins. From the first, the longest the event loop is held up is kept for the stop
    * line: a send can leave that much after the quota let it go, and sends bunched by more than
-   * the quota's delivery margin (deliveryJitterMs) may reach a provider too close together. The
-   * stalls of starting up (loading code) come before any send and bunch none.
+   * the quota's delivery margin (measured: throttle/delivery-margin.ts) may reach a provider too
+   * close together. The stalls of starting up (loading code) come before any send and bunch none.
    */
   sendStarting(): void {
     if (this.stalls) return;
