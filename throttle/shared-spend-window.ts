@@ -66,7 +66,7 @@ if scale < 1 and now > scaledAt then
   if scale < settled then
     scale = math.min(settled, scale + ${climbPerSecond} * seconds)
   else
-    local quickening = 1 + (now - lastCutAt) / ${probeDoublingMs}
+    local quickening = 2 ^ ((now - lastCutAt) / ${probeDoublingMs})
     scale = math.min(1, scale + ${probePerSecond} * quickening * seconds)
     ceiling = math.max(ceiling, scale)
   end
@@ -170,7 +170,7 @@ refusedUnits = refusedUnits + units
 local used = counted / perSecond
 local before = ceiling
 if streakBegins then before = scale end
-if used >= before / 4 then ceiling = math.min(before, used) end
+if used >= before / 2 then ceiling = math.min(before, used) end
 if now - lastCutAt >= ${cutSpacingMs} then
   scale = math.max(${minScale}, math.min(scale, ceiling) * ${cutFactor})
   lastCutAt = now

@@ -50,16 +50,17 @@ const windowOf = (state: WindowState) => 1000 + state.marginMs;
  * `cutFactor` of what the window held when it came (the rate the provider refused, at most the
  * rate in use), at most once per `cutSpacingMs`, so the refusals of one overrun cut once; that
  * rate is remembered as the ceiling. The rate climbs back fast (`climbPerSecond` of the limit)
- * to `settleShare` of the ceiling, then probes above it slowly (`probePerSecond`, faster the
- * longer no refusal came), so a limit set too high settles under the real one instead of sawing
- * against it, and a provider that raised its limit is found again in minutes.
+ * to `settleShare` of the ceiling, then probes above it slowly (`probePerSecond`, doubling every
+ * `probeDoublingMs` while no refusal comes), so a limit set too high settles under the real one
+ * instead of sawing against it (the next refusal comes after a probe of about 30 s), and a
+ * ceiling the provider does not confirm is climbed past within two minutes.
  */
 export const cutFactor = 0.85;
 export const cutSpacingMs = 500;
 export const climbPerSecond = 0.05;
 export const settleShare = 0.97;
 export const probePerSecond = 0.0002;
-export const probeDoublingMs = 60_000;
+export const probeDoublingMs = 15_000;
 export const minScale = 1 / 16;
 
 /**
@@ -228,9 +229,9 @@ export function recordRefusal(
       .reduce((sum, spend) => sum + spend.units, 0) - state.refusedUnits;
   state.refusedUnits += units;
   const used = counted / limit.perSecond;
-  // Refused at under a quarter of the rate in use: a burst or jitter, not the provider's rate.
+  // Refused at under half the rate in use: a burst or jitter, not the provider's rate.
   const before = streakBegins ? state.scale : state.ceiling;
-  if (used >= before / 4) state.ceiling = Math.min(before, used);
+  if (used >= before / 2) state.ceiling = Math.min(before, used);
   if (now - state.lastCutAt >= cutSpacingMs) {
     state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling) * cutFactor);
     state.lastCutAt = now;
@@ -250,7 +251,7 @@ function climb(state: WindowState, now: number): void {
     if (state.scale < settled) {
       state.scale = Math.min(settled, state.scale + climbPerSecond * seconds);
     } else {
-      const quickening = 1 + (now - state.lastCutAt) / probeDoublingMs;
+      const quickening = 2 ** ((now - state.lastCutAt) / probeDoublingMs);
       state.scale = Math.min(1, state.scale + probePerSecond * quickening * seconds);
       state.ceiling = Math.max(state.ceiling, state.scale);
     }

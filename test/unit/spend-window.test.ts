@@ -272,6 +272,24 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     expect(state.scale).toBeCloseTo(0.582, 2);
   });
 
+  it('a refusal at under half the rate in use sets no ceiling; a ceiling the provider never confirms is climbed past within two minutes', () => {
+    const limit = { perSecond: 100, burst: 100 };
+    const stray = emptyWindow();
+    for (let at = 0; at < 300; at += 10) decideSpend(stray, at, 1, limit);
+    recordRefusal(stray, 300, 1, limit);
+    expect(stray.ceiling).toBe(1);
+    expect(stray.scale).toBeCloseTo(0.85);
+
+    const state = emptyWindow();
+    for (let at = 0; at < 600; at += 10) decideSpend(state, at, 1, limit);
+    recordRefusal(state, 600, 1, limit);
+    expect(state.ceiling).toBeCloseTo(0.6);
+    for (let at = 1600; at <= 60_600; at += 1000) decideSpend(state, at, 1, limit);
+    expect(state.scale).toBeLessThan(0.7);
+    for (let at = 61_600; at <= 120_600; at += 1000) decideSpend(state, at, 1, limit);
+    expect(state.scale).toBe(1);
+  });
+
   it('the same through the window’s own interface: a Retry-After holds the next call back', async () => {
     const window = localSpendWindow({ perSecond: 100, burst: 100 }, () => 0);
     await window.refused(1, 2000);
