@@ -76,6 +76,8 @@ export interface Result {
    * that is under 10 s.
    */
   usedAfter30s: number | undefined;
+  /** Sends or units accepted ÷ Q from the 10th to the 80th percentile second of the run. */
+  usedMidRun: number | undefined;
   refusedByMethod: Record<string, number>;
   rpcPerIntent: Record<string, number>;
   /** From the first send of an intent's transaction to its confirmation, in block times. */

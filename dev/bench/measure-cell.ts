@@ -11,7 +11,7 @@ import type { LocalWorld } from '../stack/local-world';
 import { pacedSends, reclaimedPermits, stopSummary } from '../stack/worker-process';
 import { cellProfiler } from './intent-profile';
 import { processUsage } from './process-usage';
-import { percentile, steadyRate, steadyUnitsRate, usedAfter } from './rates';
+import { percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
@@ -289,6 +289,11 @@ export async function measure(
       cell.model === 'sends' ? () => 1 : unitsOf,
       { from: started + 30_000 - proxy.wallTimeOf(0), to: submissionsEnd - proxy.wallTimeOf(0) },
       realLimit,
+    ),
+    usedMidRun: usedMidRun(
+      cell.model === 'sends' ? proxy.callsOf('eth_sendRawTransaction') : proxy.calls,
+      cell.model === 'sends' ? () => 1 : unitsOf,
+      cell.quota,
     ),
     refusedByMethod: proxy.quotaRefusalsByMethod(),
     rpcPerIntent,

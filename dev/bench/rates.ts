@@ -47,3 +47,27 @@ export function usedAfter(
   }
   return units / ((until - from) / 1000) / limit;
 }
+
+/**
+ * What `calls` the provider accepted from the 10th to the 80th percentile second of the run (its
+ * first call to its last), per second of `quota`, each by its units: the quota's use with the
+ * ramp-up and the tail left out. Undefined without a quota.
+ */
+export function usedMidRun(
+  calls: RecordedCall[],
+  unitsOf: (method: string) => number,
+  quota: number | undefined,
+): number | undefined {
+  if (quota === undefined || calls.length < 2) return undefined;
+  const starts = calls.map((call) => call.startedAt);
+  const first = Math.min(...starts);
+  const span = Math.max(...starts) - first;
+  const [from, to] = [first + 0.1 * span, first + 0.8 * span];
+  let units = 0;
+  for (const call of calls) {
+    if (call.refused === undefined && call.startedAt >= from && call.startedAt < to) {
+      units += unitsOf(call.method);
+    }
+  }
+  return units / ((to - from) / 1000) / quota;
+}
