@@ -37,7 +37,7 @@ local units = tonumber(ARGV[1])
 local perSecond = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt',
-  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'refusedAt',
+  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'streakAt',
   'margin', 'marginAt')
 local jitter = math.min(${maxMarginMs}, math.max(${minMarginMs}, tonumber(ARGV[4])))
 if s[14] then
@@ -47,7 +47,7 @@ end
 local windowMs = 1000 + jitter
 local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
 local rOwner, rUnits, rAt = nil, 0, 0
-local ceiling, refusedUnits, refusedAt = 1, 0, -1e15
+local ceiling, refusedUnits, streakAt = 1, 0, -1e15
 if not s[1] then
   redis.call('DEL', KEYS[2])
   total = perSecond
@@ -58,7 +58,7 @@ else
   total, tat, scale, scaledAt = tonumber(s[1]), tonumber(s[2]), tonumber(s[3]), tonumber(s[4])
   lastCutAt, pausedUntil, seq = tonumber(s[5]), tonumber(s[6]), tonumber(s[7])
   if s[8] then rOwner, rUnits, rAt = s[8], tonumber(s[9]), tonumber(s[10]) end
-  if s[11] then ceiling, refusedUnits, refusedAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13]) end
+  if s[11] then ceiling, refusedUnits, streakAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13]) end
 end
 if scale < 1 and now > scaledAt then
   local seconds = (now - scaledAt) / 1000
@@ -81,7 +81,7 @@ end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
     'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq, 'ceiling', ceiling,
-    'refusedUnits', refusedUnits, 'refusedAt', refusedAt, 'margin', jitter, 'marginAt', now)
+    'refusedUnits', refusedUnits, 'streakAt', streakAt, 'margin', jitter, 'marginAt', now)
   if rOwner then
     redis.call('HSET', KEYS[1], 'rOwner', rOwner, 'rUnits', rUnits, 'rAt', rAt)
   else
@@ -159,9 +159,8 @@ return math.max(1, math.ceil(math.max(wait, math.min(nextExpiry, rAt - now))))
 
 const refusedScript = `${common}
 local retryAfter = tonumber(ARGV[5])
-local streakBegins = now - refusedAt >= windowMs
-if streakBegins then refusedUnits = 0 end
-refusedAt = now
+local streakBegins = now - streakAt >= windowMs
+if streakBegins then refusedUnits, streakAt = 0, now end
 local counted = -refusedUnits
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - windowMs), '+inf')) do
   counted = counted + tonumber(string.match(member, ':(.+)$'))

@@ -89,9 +89,9 @@ export interface WindowState {
   lastCutAt: number;
   /** The share of the limit the provider last refused (1 until it refuses). */
   ceiling: number;
-  /** The units of the current streak of refusals, and when the last came. */
+  /** The units refused since `streakAt`, a window ago at most. */
   refusedUnits: number;
-  refusedAt: number;
+  streakAt: number;
   /** The delivery margin in use (ms), and when it was last reported. */
   marginMs: number;
   marginAt: number;
@@ -108,7 +108,7 @@ export const emptyWindow = (): WindowState => ({
   lastCutAt: Number.NEGATIVE_INFINITY,
   ceiling: 1,
   refusedUnits: 0,
-  refusedAt: Number.NEGATIVE_INFINITY,
+  streakAt: Number.NEGATIVE_INFINITY,
   marginMs: deliveryJitterMs,
   marginAt: 0,
   pausedUntil: 0,
@@ -218,10 +218,13 @@ export function recordRefusal(
   retryAfterMs?: number,
 ): void {
   climb(state, now);
-  // Refusals of one streak (none a window apart): the provider let the rest of the window through.
-  const streakBegins = now - state.refusedAt >= windowOf(state);
-  if (streakBegins) state.refusedUnits = 0;
-  state.refusedAt = now;
+  // Refusals within a window of the streak's first: the provider let the rest of the window
+  // through. A streak lasts a window at most, so what it subtracts is still in the window.
+  const streakBegins = now - state.streakAt >= windowOf(state);
+  if (streakBegins) {
+    state.refusedUnits = 0;
+    state.streakAt = now;
+  }
   // What the provider counted is at least what went through and less than that and this call.
   const counted =
     state.spends
