@@ -7,10 +7,11 @@ const leastMeasured = 20;
 
 /**
  * The delay between asking the spend window and the call that asked leaving this process — a
- * Redis round trip, the event loop's turns — measured per decision: the window's margin is the
- * 99th percentile of the last 256 (plus a millisecond of rounding), the assumed 25 ms until 20
- * are measured. Asked at the moment of each take, so a process that gets busy widens the fleet's
- * window within a decision or two.
+ * Redis round trip, the event loop's turns — measured per decision. Calls bunch by how much
+ * their delays differ, not by the delay itself: the window's margin is the spread of the last
+ * 256, their 99th percentile less the least (plus a millisecond of rounding), the assumed 25 ms
+ * until 20 are measured. Asked at the moment of each take, so a process that gets busy widens
+ * the fleet's window within a decision or two.
  */
 export class DeliveryMargin {
   private readonly delays: number[] = [];
@@ -31,7 +32,7 @@ export class DeliveryMargin {
     if (this.delays.length < leastMeasured) return deliveryJitterMs;
     if (this.measured === undefined) {
       const sorted = [...this.delays].sort((a, b) => a - b);
-      this.measured = Math.ceil(sorted[Math.floor(sorted.length * 0.99)]!) + 1;
+      this.measured = Math.ceil(sorted[Math.floor(sorted.length * 0.99)]! - sorted[0]!) + 1;
     }
     return this.measured;
   }

@@ -4,16 +4,16 @@ import { deliveryJitterMs } from '../../throttle/spend-window';
 describe('the delivery margin (measured per decision)', () => {
   const delayed = (margin: DeliveryMargin, ms: number) => margin.leaving(performance.now() - ms);
 
-  it('is the assumed 25 ms until 20 decisions are measured, then their 99th percentile', () => {
+  it('is the assumed 25 ms until 20 decisions are measured, then their spread: 99th percentile less the least', () => {
     const margin = new DeliveryMargin();
     for (let i = 0; i < 19; i++) delayed(margin, 2);
     expect(margin.marginMs).toBe(deliveryJitterMs);
     for (let i = 0; i < 81; i++) delayed(margin, 2);
     delayed(margin, 40);
-    // 101 delays, one of them 40: the 99th percentile is the 2s' (rounded up, + 1 ms).
-    expect(margin.marginMs).toBeLessThanOrEqual(4);
+    // 101 delays, one of them 40: the 99th percentile is a 2, as the least (rounded up, + 1 ms).
+    expect(margin.marginMs).toBeLessThanOrEqual(3);
     delayed(margin, 40);
-    expect(margin.marginMs).toBeGreaterThanOrEqual(41);
+    expect(margin.marginMs).toBeGreaterThanOrEqual(38);
   });
 
   it('forgets delays older than the last 256', () => {

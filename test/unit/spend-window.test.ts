@@ -191,16 +191,16 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
   it('the margin is the largest a process reports, at once, fading slowly; its window is a second and the margin', () => {
     const limit = { perSecond: 10, burst: 10 };
     const state = emptyWindow();
-    expect(decideSpend(state, 0, 10, limit, undefined, 80)).toBe(0);
-    expect(state.marginMs).toBe(80);
-    // Another process reports 10 a second later: the window keeps nearly 80 …
-    expect(decideSpend(state, 1000, 1, limit, undefined, 10)).toBe(79);
-    expect(state.marginMs).toBeCloseTo(79);
-    // … and the 80 ms after a full second still count.
-    expect(decideSpend(state, 1070, 1, limit, undefined, 10)).toBeGreaterThan(0);
-    // Reported over and under its bounds: 250 at most, 10 at least.
+    expect(decideSpend(state, 0, 10, limit, undefined, 40)).toBe(0);
+    expect(state.marginMs).toBe(40);
+    // Another process reports 10 a second later: the window keeps nearly 40 …
+    expect(decideSpend(state, 1000, 1, limit, undefined, 10)).toBe(39);
+    expect(state.marginMs).toBeCloseTo(39);
+    // … and the 39 ms after a full second still count.
+    expect(decideSpend(state, 1030, 1, limit, undefined, 10)).toBeGreaterThan(0);
+    // Reported over and under its bounds: 50 at most, 10 at least.
     decideSpend(state, 2000, 1, limit, undefined, 900);
-    expect(state.marginMs).toBe(250);
+    expect(state.marginMs).toBe(50);
     decideSpend(state, 1_000_000, 1, limit, undefined, 1);
     expect(state.marginMs).toBe(10);
   });
