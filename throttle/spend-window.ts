@@ -37,11 +37,13 @@ export const windowMs = 1000 + deliveryJitterMs;
 /**
  * The margin in use follows the delay measured between a decision and its call leaving the
  * process (delivery-margin.ts), the largest any process sharing the window reported, fading by
- * `marginFadePerSecond` ms a second once no process reports it; within these bounds. Past 50 ms
- * a provider's bucket of two calls keeps the margin in every gap (see scaled): two processes on
- * busy cores measured 100 ms and more, and their sends at 20/s fell to a third of it.
+ * `marginFadePerSecond` ms a second once no process reports it; within these bounds. The network
+ * to the provider bunches calls too, which no process can measure: the assumed 25 ms stay its
+ * share (at 10, packed windows met 2-4 refusals of sends a cell against a rolling second). Past
+ * 50 ms a provider's bucket of two calls keeps the margin in every gap (see scaled): two
+ * processes on busy cores measured 100 ms and more, and their sends at 20/s fell to a third.
  */
-export const minMarginMs = 10;
+export const minMarginMs = deliveryJitterMs;
 export const maxMarginMs = 50;
 export const marginFadePerSecond = 1;
 

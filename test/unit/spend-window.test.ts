@@ -193,16 +193,16 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     const state = emptyWindow();
     expect(decideSpend(state, 0, 10, limit, undefined, 40)).toBe(0);
     expect(state.marginMs).toBe(40);
-    // Another process reports 10 a second later: the window keeps nearly 40 …
-    expect(decideSpend(state, 1000, 1, limit, undefined, 10)).toBe(39);
+    // Another process reports 25 a second later: the window keeps nearly 40 …
+    expect(decideSpend(state, 1000, 1, limit, undefined, 25)).toBe(39);
     expect(state.marginMs).toBeCloseTo(39);
     // … and the 39 ms after a full second still count.
-    expect(decideSpend(state, 1030, 1, limit, undefined, 10)).toBeGreaterThan(0);
-    // Reported over and under its bounds: 50 at most, 10 at least.
+    expect(decideSpend(state, 1030, 1, limit, undefined, 25)).toBeGreaterThan(0);
+    // Reported over and under its bounds: 50 at most, 25 (the network's share) at least.
     decideSpend(state, 2000, 1, limit, undefined, 900);
     expect(state.marginMs).toBe(50);
     decideSpend(state, 1_000_000, 1, limit, undefined, 1);
-    expect(state.marginMs).toBe(10);
+    expect(state.marginMs).toBe(25);
   });
 
   it('never spends more than the limit in any window of a second at decision time, nor more than the burst at once', () => {
