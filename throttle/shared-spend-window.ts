@@ -12,6 +12,8 @@ import {
   probePerSecond,
   settleShare,
   staleReservationMs,
+  trustedStreak,
+  trustedUse,
   type ProviderLimit,
   type SpendWindow,
 } from './spend-window';
@@ -38,7 +40,7 @@ local perSecond = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt',
   'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'streakAt',
-  'margin', 'marginAt')
+  'margin', 'marginAt', 'streakRefusals')
 local jitter = math.min(${maxMarginMs}, math.max(${minMarginMs}, tonumber(ARGV[4])))
 if s[14] then
   local faded = tonumber(s[14]) - (now - tonumber(s[15])) * ${marginFadePerSecond} / 1000
@@ -47,7 +49,7 @@ end
 local windowMs = 1000 + jitter
 local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
 local rOwner, rUnits, rAt = nil, 0, 0
-local ceiling, refusedUnits, streakAt = 1, 0, -1e15
+local ceiling, refusedUnits, streakAt, streakRefusals = 1, 0, -1e15, 0
 if not s[1] then
   redis.call('DEL', KEYS[2])
   total = perSecond
@@ -59,6 +61,7 @@ else
   lastCutAt, pausedUntil, seq = tonumber(s[5]), tonumber(s[6]), tonumber(s[7])
   if s[8] then rOwner, rUnits, rAt = s[8], tonumber(s[9]), tonumber(s[10]) end
   if s[11] then ceiling, refusedUnits, streakAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13]) end
+  if s[16] then streakRefusals = tonumber(s[16]) end
 end
 if scale < 1 and now > scaledAt then
   local seconds = (now - scaledAt) / 1000
@@ -81,7 +84,8 @@ end
 local function save()
   redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
     'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq, 'ceiling', ceiling,
-    'refusedUnits', refusedUnits, 'streakAt', streakAt, 'margin', jitter, 'marginAt', now)
+    'refusedUnits', refusedUnits, 'streakAt', streakAt, 'margin', jitter, 'marginAt', now,
+    'streakRefusals', streakRefusals)
   if rOwner then
     redis.call('HSET', KEYS[1], 'rOwner', rOwner, 'rUnits', rUnits, 'rAt', rAt)
   else
@@ -160,7 +164,8 @@ return math.max(1, math.ceil(math.max(wait, math.min(nextExpiry, rAt - now))))
 const refusedScript = `${common}
 local retryAfter = tonumber(ARGV[5])
 local streakBegins = now - streakAt >= windowMs
-if streakBegins then refusedUnits, streakAt = 0, now end
+if streakBegins then refusedUnits, streakAt, streakRefusals = 0, now, 0 end
+streakRefusals = streakRefusals + 1
 local counted = -refusedUnits
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. (now - windowMs), '+inf')) do
   counted = counted + tonumber(string.match(member, ':(.+)$'))
@@ -169,7 +174,9 @@ refusedUnits = refusedUnits + units
 local used = counted / perSecond
 local before = ceiling
 if streakBegins then before = scale end
-if used >= before / 2 then ceiling = math.min(before, used) end
+if used >= before * ${trustedUse} or (streakRefusals >= ${trustedStreak} and used >= before / 2) then
+  ceiling = math.min(before, used)
+end
 if now - lastCutAt >= ${cutSpacingMs} then
   scale = math.max(${minScale}, math.min(scale, ceiling) * ${cutFactor})
   lastCutAt = now

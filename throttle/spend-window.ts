@@ -66,6 +66,12 @@ export const settleShare = 0.97;
 export const probePerSecond = 0.0002;
 export const probeDoublingMs = 15_000;
 export const minScale = 1 / 16;
+/**
+ * A refusal teaches a rate when the window held at least this share of the rate in use, or half
+ * of it and the refusal is this many in one streak.
+ */
+export const trustedUse = 0.85;
+export const trustedStreak = 3;
 
 /**
  * The call at the head of a line that must wait for room: `units` at `at`. Calls behind it (in
@@ -93,7 +99,8 @@ export interface WindowState {
   lastCutAt: number;
   /** The share of the limit the provider last refused (1 until it refuses). */
   ceiling: number;
-  /** The units refused since `streakAt`, a window ago at most. */
+  /** The refusals and their units since `streakAt`, a window ago at most. */
+  streakRefusals: number;
   refusedUnits: number;
   streakAt: number;
   /** The delivery margin in use (ms), and when it was last reported. */
@@ -111,6 +118,7 @@ export const emptyWindow = (): WindowState => ({
   scaledAt: 0,
   lastCutAt: Number.NEGATIVE_INFINITY,
   ceiling: 1,
+  streakRefusals: 0,
   refusedUnits: 0,
   streakAt: Number.NEGATIVE_INFINITY,
   marginMs: deliveryJitterMs,
@@ -236,9 +244,14 @@ export function recordRefusal(
       .reduce((sum, spend) => sum + spend.units, 0) - state.refusedUnits;
   state.refusedUnits += units;
   const used = counted / limit.perSecond;
-  // Refused at under half the rate in use: a burst or jitter, not the provider's rate.
+  // Refused while using less than the rate allowed, once or twice: a burst or a late call, not
+  // the provider's rate (at a process's start, calls leave late): it cuts, and teaches nothing.
   const before = streakBegins ? state.scale : state.ceiling;
-  if (used >= before / 2) state.ceiling = Math.min(before, used);
+  state.streakRefusals = streakBegins ? 1 : state.streakRefusals + 1;
+  const repeated = state.streakRefusals >= trustedStreak && used >= before / 2;
+  if (used >= before * trustedUse || repeated) {
+    state.ceiling = Math.min(before, used);
+  }
   if (now - state.lastCutAt >= cutSpacingMs) {
     state.scale = Math.max(minScale, Math.min(state.scale, state.ceiling) * cutFactor);
     state.lastCutAt = now;

@@ -221,11 +221,11 @@ describe('the spend window shared on Redis 7', () => {
     const [first, second] = [a!, b!].map((each) => sharedSpendWindow(each, 'learning', limit));
     await spend(first!, 1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    for (let call = 0; call < 60; call++) await spend(call % 2 ? first! : second!, 1);
+    for (let call = 0; call < 90; call++) await spend(call % 2 ? first! : second!, 1);
     await second!.refused(1);
     const [ceiling, scale] = await a!.hmget('learning', 'ceiling', 'scale');
-    expect(Number(ceiling)).toBeGreaterThan(0.55);
-    expect(Number(ceiling)).toBeLessThan(0.65);
+    expect(Number(ceiling)).toBeGreaterThan(0.85);
+    expect(Number(ceiling)).toBeLessThan(0.95);
     expect(Number(scale)).toBeCloseTo(Number(ceiling) * 0.85, 2);
   });
 

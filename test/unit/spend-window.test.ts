@@ -260,30 +260,32 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     expect(state.scale).toBe(1);
   });
 
-  it('a refusal with the window full remembers the rate refused, and the rate settles just under it', () => {
+  /** A window of 100/s that spent one unit every 10 ms until `refusedAt`, then was refused. */
+  function refusedAfterSpending(refusedAt: number, refusals = 1) {
     const limit = { perSecond: 100, burst: 100 };
     const state = emptyWindow();
-    for (let at = 0; at < 600; at += 10) decideSpend(state, at, 1, limit);
-    // 60 units in the window when refused: the provider's limit is about 60/s.
-    recordRefusal(state, 600, 1, limit);
-    expect(state.ceiling).toBeCloseTo(0.6);
-    expect(state.scale).toBeCloseTo(0.51);
-    decideSpend(state, 10_600, 1, limit);
-    expect(state.scale).toBeCloseTo(0.582, 2);
+    for (let at = 0; at < refusedAt; at += 10) decideSpend(state, at, 1, limit);
+    for (let n = 0; n < refusals; n++) recordRefusal(state, refusedAt + n, 1, limit);
+    return { state, limit };
+  }
+
+  it('a refusal with the window full remembers the rate refused, and the rate settles just under it', () => {
+    // 90 units in the window when refused: the provider's limit is about 90/s.
+    const { state, limit } = refusedAfterSpending(900);
+    expect(state.ceiling).toBeCloseTo(0.9);
+    expect(state.scale).toBeCloseTo(0.765);
+    decideSpend(state, 10_900, 1, limit);
+    expect(state.scale).toBeCloseTo(0.873, 2);
   });
 
-  it('a refusal at under half the rate in use sets no ceiling; a ceiling the provider never confirms is climbed past within two minutes', () => {
-    const limit = { perSecond: 100, burst: 100 };
-    const stray = emptyWindow();
-    for (let at = 0; at < 300; at += 10) decideSpend(stray, at, 1, limit);
-    recordRefusal(stray, 300, 1, limit);
+  it('one or two refusals with the window under 0.85 full teach no rate; three do, and a rate the provider never confirms is climbed past within two minutes', () => {
+    const { state: stray } = refusedAfterSpending(600, 2);
     expect(stray.ceiling).toBe(1);
     expect(stray.scale).toBeCloseTo(0.85);
 
-    const state = emptyWindow();
-    for (let at = 0; at < 600; at += 10) decideSpend(state, at, 1, limit);
-    recordRefusal(state, 600, 1, limit);
-    expect(state.ceiling).toBeCloseTo(0.6);
+    // 60 units in the window, two of them refused before: 58 went through.
+    const { state, limit } = refusedAfterSpending(600, 3);
+    expect(state.ceiling).toBeCloseTo(0.58);
     for (let at = 1600; at <= 60_600; at += 1000) decideSpend(state, at, 1, limit);
     expect(state.scale).toBeLessThan(0.7);
     for (let at = 61_600; at <= 120_600; at += 1000) decideSpend(state, at, 1, limit);
