@@ -26,7 +26,7 @@ interface Waiting {
   priority: number;
   /** It may go: the window was asked at `askedAt`. */
   go: (askedAt: number) => void;
-  closed: (error: Error) => void;
+  fail: (error: Error) => void;
 }
 
 /**
@@ -63,10 +63,10 @@ export class RpcBudget {
     const startedAt = Date.now();
     let askedAt = performance.now();
     if ((await this.window.take(units, undefined, this.margin.marginMs)) > 0) {
-      askedAt = await new Promise<number>((go, closed) => {
+      askedAt = await new Promise<number>((go, fail) => {
         const priority = priorityOf(method);
         const behind = this.line.findIndex((waiting) => waiting.priority > priority);
-        const waiting = { units, priority, go, closed };
+        const waiting = { units, priority, go, fail };
         this.line.splice(behind === -1 ? this.line.length : behind, 0, waiting);
         void this.pump();
       });
@@ -91,7 +91,15 @@ export class RpcBudget {
           if (!head && noRoomFor.has(waiting.units)) continue;
           const askedAt = performance.now();
           const owner = head ? this.owner : undefined;
-          const waitMs = await this.window.take(waiting.units, owner, this.margin.marginMs);
+          const waitMs = await this.window
+            .take(waiting.units, owner, this.margin.marginMs)
+            .catch((error: Error) => error);
+          if (waitMs instanceof Error) {
+            // The window could not be asked (Redis away): this call fails, the line goes on.
+            this.line.splice(this.line.indexOf(waiting), 1);
+            waiting.fail(waitMs);
+            continue;
+          }
           if (waitMs > 0) {
             noRoomFor.add(waiting.units);
             nextAskMs = Math.min(nextAskMs, waitMs);
@@ -105,8 +113,6 @@ export class RpcBudget {
           await new Promise((resolve) => setTimeout(resolve, nextAskMs));
         }
       }
-    } catch (error) {
-      this.end(error as Error);
     } finally {
       this.pumping = false;
     }
@@ -114,7 +120,7 @@ export class RpcBudget {
 
   /** Every waiting call fails with `error`. */
   private end(error: Error): void {
-    for (const waiting of this.line.splice(0)) waiting.closed(error);
+    for (const waiting of this.line.splice(0)) waiting.fail(error);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
-import { localSpendWindow } from '../../throttle/spend-window';
+import { localSpendWindow, type SpendWindow } from '../../throttle/spend-window';
 import { log } from '../../domain/log';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
@@ -54,6 +54,33 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
       await send;
       expect(spent).toEqual(['read', 'send']);
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(950);
+    } finally {
+      await budget.close();
+    }
+  });
+
+  it('a call whose window cannot be asked fails alone; the line goes on', async () => {
+    // Each weight is told to wait the first time; then a send's window is unreachable.
+    const asked = new Map<number, number>();
+    const window: SpendWindow = {
+      take: (units) => {
+        const times = (asked.get(units) ?? 0) + 1;
+        asked.set(units, times);
+        if (times === 1) return Promise.resolve(50);
+        return units === 250 ? Promise.reject(new Error('redis away')) : Promise.resolve(0);
+      },
+      refused: () => Promise.resolve(),
+    };
+    const budget = new RpcBudget(
+      { unitsPerSecond: 1000, weights: presetWeights('alchemy') },
+      window,
+      'the test endpoint',
+    );
+    try {
+      const send = budget.spend('eth_sendRawTransaction');
+      const read = budget.spend('eth_getTransactionByHash');
+      await expect(send).rejects.toThrow('redis away');
+      await expect(read).resolves.toBeUndefined();
     } finally {
       await budget.close();
     }
