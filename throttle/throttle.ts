@@ -48,15 +48,6 @@ export const limiterBeatMs = 5000;
 const slotToleranceMs = 20;
 
 /**
- * How a try may wait for a slot that comes soon, inside its step: up to `waitUpToMs` (else it is
- * answered `reserved`), ended by `signal`.
- */
-export interface SlotWait {
-  waitUpToMs?: number;
-  signal?: AbortSignal;
-}
-
-/**
  * The RPC quota: the rate is a line of slots (permit-line.ts: a try gets a permit now or a slot
  * to come back at), the in-flight bound Bottleneck's `maxConcurrent`. A permit is a Bottleneck job
  * that keeps running until `release`, so it holds its in-flight slot between the activities of
@@ -144,22 +135,14 @@ export class Throttle {
    * refused and comes back on a workflow timer. `permitId` must be unique per acquisition; `slotKey`
    * (the intent) keeps the caller's slot in the line from one try to the next.
    */
-  async tryAcquire(
-    permitId: string,
-    slotKey: string = permitId,
-    { waitUpToMs = 0, signal }: SlotWait = {},
-  ): Promise<PermitGrant> {
+  async tryAcquire(permitId: string, slotKey: string = permitId): Promise<PermitGrant> {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
-    const startedAt = Date.now();
     const untilSlotMs = await this.untilSlot(slotKey);
     if (typeof untilSlotMs !== 'number') return untilSlotMs;
-    if (untilSlotMs > Math.max(slotToleranceMs, waitUpToMs)) {
+    if (untilSlotMs > slotToleranceMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
-    }
-    if (untilSlotMs > slotToleranceMs && !(await pause(untilSlotMs, signal))) {
-      return this.refusal('closed');
     }
     const limiter = this.limiter;
     const free = await limiter.check().catch((error: unknown) => {
@@ -168,12 +151,9 @@ export class Throttle {
     });
     if (!free) return this.refusal('busy');
     const grant = await this.takeInFlight(permitId, undefined, raceWindowMs);
-    if (grant.granted) {
-      await this.line.taken(slotKey).catch(() => undefined);
-      return { ...grant, waitedMs: Date.now() - startedAt };
-    }
+    if (grant.granted) await this.line.taken(slotKey).catch(() => undefined);
     // Out of the race window: another took the free slot first, not a wait that ran out.
-    return grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
+    return !grant.granted && grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
   }
 
   /**

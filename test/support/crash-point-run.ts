@@ -118,10 +118,10 @@ export async function crashPointRun(
         await suite.spawnWorkers(1, {
           TASK_QUEUE: taskQueue,
           POOL_WIDTH: '8',
-          // A wave of ten outruns the burst: the first go at once, the next wait inside their
-          // step for a slot within a second, the last on a timer (`after-reservation`).
-          THROTTLE_PER_SECOND: '8',
-          THROTTLE_BURST: '3',
+          // A wave of ten outruns the burst: some of each wave wait on slots in the permit line
+          // (`after-reservation`), the rest go at once.
+          THROTTLE_PER_SECOND: '20',
+          THROTTLE_BURST: '4',
           // The in-flight bound is the fleet's (Redis): a killed process's permits come back
           // after this, not the minute a production send may need.
           PERMIT_TTL_MS: '10000',

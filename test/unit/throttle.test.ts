@@ -122,30 +122,6 @@ describe('Throttle.tryAcquire: a permit now, or when to ask again', () => {
     expect(next.retryAfterMs).toBe(Math.ceil(startedAt + 2 * lineMs - now));
   });
 
-  it('waits for a slot within waitUpToMs inside the try, and answers a later slot with its time', async () => {
-    // 10/s, burst 1: a slot every 139 ms. The second try waits for its slot; the third, allowed
-    // 100 ms, is told its slot (about 139 ms after the second's).
-    throttle = await Throttle.start(settings({ perSecond: 10, burst: 1 }));
-    expect((await throttle.tryAcquire('s1')).granted).toBe(true);
-    const startedAt = Date.now();
-    const second = await throttle.tryAcquire('s2', 's2', { waitUpToMs: 1000 });
-    expect(second).toMatchObject({ granted: true });
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(120);
-    expect(await throttle.tryAcquire('s3', 's3', { waitUpToMs: 100 })).toMatchObject({
-      granted: false,
-      reason: 'reserved',
-      retryAfterMs: expect.any(Number),
-    });
-    // Ended by its signal (a worker shutting down): turned away, its slot kept for the next try.
-    const aborted = new AbortController();
-    setTimeout(() => aborted.abort(), 20);
-    const stopped = await throttle.tryAcquire('s4', 's4', {
-      waitUpToMs: 1000,
-      signal: aborted.signal,
-    });
-    expect(stopped).toMatchObject({ granted: false, reason: 'closed' });
-  });
-
   it('spaces turns by how fast permits come back when the in-flight bound is what is full', async () => {
     throttle = await Throttle.start(settings({ maxInFlight: 2, perSecond: 1000, burst: 1000 }));
     // Permits are held about 400 ms each: two slots free a permit every ~200 ms.
