@@ -1,4 +1,4 @@
-import { deliveryJitterMs } from './spend-window';
+import { deliveryJitterMs } from './window-state';
 
 /** Delays kept: the last this many decisions. */
 const kept = 256;

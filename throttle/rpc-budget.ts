@@ -35,7 +35,7 @@ interface Waiting {
  * priority (the head and receipts first, then sends, look-ups that can wait last). The head
  * reserves its time in the endpoint's spend window (local, or in Redis shared by every process
  * that calls the endpoint); while it waits, the calls behind it go wherever they fit around it
- * (spend-window.ts's Reservation). Bottleneck's queue is strictly in order, so the line is ours.
+ * (window-state.ts's Reservation). Bottleneck's queue is strictly in order, so the line is ours.
  */
 export class RpcBudget {
   private readonly line: Waiting[] = [];
@@ -94,19 +94,18 @@ export class RpcBudget {
           const waitMs = await this.window
             .take(waiting.units, owner, this.margin.marginMs)
             .catch((error: Error) => error);
-          if (waitMs instanceof Error) {
-            // The window could not be asked (Redis away): this call fails, the line goes on.
-            this.line.splice(this.line.indexOf(waiting), 1);
-            waiting.fail(waitMs);
-            continue;
-          }
-          if (waitMs > 0) {
+          if (typeof waitMs === 'number' && waitMs > 0) {
             noRoomFor.add(waiting.units);
             nextAskMs = Math.min(nextAskMs, waitMs);
             continue;
           }
-          this.line.splice(this.line.indexOf(waiting), 1);
-          waiting.go(askedAt);
+          // Closed meanwhile: the call already failed with the line.
+          const index = this.line.indexOf(waiting);
+          if (index === -1) continue;
+          this.line.splice(index, 1);
+          // The window could not be asked (Redis away): this call fails, the line goes on.
+          if (waitMs instanceof Error) waiting.fail(waitMs);
+          else waiting.go(askedAt);
           if (head) break; // the next head reserves in turn
         }
         if (nextAskMs !== Number.POSITIVE_INFINITY && this.line.length > 0) {

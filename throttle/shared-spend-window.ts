@@ -1,27 +1,29 @@
 import type Redis from 'ioredis';
 import {
   climbPerSecond,
-  deliveryJitterMs,
   cutFactor,
   cutSpacingMs,
-  marginFadePerSecond,
-  maxMarginMs,
-  minMarginMs,
   minScale,
   probeDoublingMs,
   probePerSecond,
   settleShare,
-  staleReservationMs,
   trustedStreak,
   trustedUse,
+} from './refusal-learning';
+import type { SpendWindow } from './spend-window';
+import {
+  deliveryJitterMs,
+  marginFadePerSecond,
+  maxMarginMs,
+  minMarginMs,
+  staleReservationMs,
   type ProviderLimit,
-  type SpendWindow,
-} from './spend-window';
+} from './window-state';
 
 /**
- * spend-window.ts's decideSpend and recordRefusal, in Lua on Redis's clock, so every process
- * spends from one window, learns from every refusal and packs around one reservation (its
- * constants written into the scripts). Hand-written because no maintained
+ * spend-window.ts's decideSpend and refusal-learning.ts's recordRefusal, in Lua on Redis's
+ * clock, so every process spends from one window, learns from every refusal and packs around one
+ * reservation (their constants written into the scripts). Hand-written because no maintained
  * library offers a shared, non-blocking check that says how long to wait under both a sliding
  * window and a burst (Bottleneck only queues, its reservoir is a token bucket that a rolling
  * second catches out; fixed-window limiters allow twice the rate at a window's edge; approximate
@@ -29,8 +31,9 @@ import {
  *
  * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends
  * in a sorted set (`<key>:spends`, scored by time, members "seq:units"). When the hash is missing
- * — the first call ever, a Redis restart or flush — what was spent in the last second is unknown: the window starts full (one second's
- * units spent now) and the bucket empty, so a restart never lets one second be spent twice.
+ * — the first call ever, a Redis restart or flush — what was spent in the last second is unknown:
+ * the window starts full (one second's units spent now) and the bucket empty, so a restart never
+ * lets one second be spent twice.
  */
 const common = `
 local t = redis.call('TIME')
@@ -38,30 +41,31 @@ local now = t[1] * 1000 + t[2] / 1000
 local units = tonumber(ARGV[1])
 local perSecond = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
-local s = redis.call('HMGET', KEYS[1], 'total', 'tat', 'scale', 'scaledAt', 'lastCutAt',
-  'pausedUntil', 'seq', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits', 'streakAt',
-  'margin', 'marginAt', 'streakRefusals')
+local s = redis.call('HMGET', KEYS[1], 'seq', 'tat', 'scale', 'scaledAt', 'lastCutAt',
+  'pausedUntil', 'streakRefusals', 'rOwner', 'rUnits', 'rAt', 'ceiling', 'refusedUnits',
+  'streakAt', 'margin', 'marginAt')
 local jitter = math.min(${maxMarginMs}, math.max(${minMarginMs}, tonumber(ARGV[4])))
 if s[14] then
   local faded = tonumber(s[14]) - (now - tonumber(s[15])) * ${marginFadePerSecond} / 1000
   jitter = math.max(jitter, math.min(tonumber(s[14]), faded))
 end
 local windowMs = 1000 + jitter
-local total, tat, scale, scaledAt, lastCutAt, pausedUntil, seq
+local tat, scale, scaledAt, lastCutAt, pausedUntil, seq
 local rOwner, rUnits, rAt = nil, 0, 0
 local ceiling, refusedUnits, streakAt, streakRefusals = 1, 0, -1e15, 0
 if not s[1] then
   redis.call('DEL', KEYS[2])
-  total = perSecond
   tat = now + burst * 1000 / perSecond
   scale, scaledAt, lastCutAt, pausedUntil, seq = 1, now, -1e15, 0, 1
   redis.call('ZADD', KEYS[2], now, '0:' .. perSecond)
 else
-  total, tat, scale, scaledAt = tonumber(s[1]), tonumber(s[2]), tonumber(s[3]), tonumber(s[4])
-  lastCutAt, pausedUntil, seq = tonumber(s[5]), tonumber(s[6]), tonumber(s[7])
+  seq, tat, scale, scaledAt = tonumber(s[1]), tonumber(s[2]), tonumber(s[3]), tonumber(s[4])
+  lastCutAt, pausedUntil = tonumber(s[5]), tonumber(s[6])
   if s[8] then rOwner, rUnits, rAt = s[8], tonumber(s[9]), tonumber(s[10]) end
-  if s[11] then ceiling, refusedUnits, streakAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13]) end
-  if s[16] then streakRefusals = tonumber(s[16]) end
+  if s[11] then
+    ceiling, refusedUnits, streakAt = tonumber(s[11]), tonumber(s[12]), tonumber(s[13])
+  end
+  if s[7] then streakRefusals = tonumber(s[7]) end
 end
 if scale < 1 and now > scaledAt then
   local seconds = (now - scaledAt) / 1000
@@ -82,7 +86,7 @@ local function scaled(u)
   return q, u, 1000 / q + jitter / u
 end
 local function save()
-  redis.call('HSET', KEYS[1], 'total', total, 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
+  redis.call('HSET', KEYS[1], 'tat', tat, 'scale', scale, 'scaledAt', scaledAt,
     'lastCutAt', lastCutAt, 'pausedUntil', pausedUntil, 'seq', seq, 'ceiling', ceiling,
     'refusedUnits', refusedUnits, 'streakAt', streakAt, 'margin', jitter, 'marginAt', now,
     'streakRefusals', streakRefusals)
@@ -97,9 +101,7 @@ end
 const takeScript = `${common}
 local owner = ARGV[5]
 if pausedUntil > now then save() return math.ceil(pausedUntil - now) end
-local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
-for _, member in ipairs(expired) do total = total - tonumber(string.match(member, ':(.+)$')) end
-if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - windowMs) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
 local spends = {}
 local raw = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
 for i = 1, #raw, 2 do
@@ -145,7 +147,6 @@ if wait == 0 and not blocked then
   tat = math.max(tat, now) + units * unitMs
   redis.call('ZADD', KEYS[2], now, seq .. ':' .. units)
   seq = seq + 1
-  total = total + units
   if own then rOwner = nil end
   save()
   return 0
@@ -174,7 +175,8 @@ refusedUnits = refusedUnits + units
 local used = counted / perSecond
 local before = ceiling
 if streakBegins then before = scale end
-if used >= before * ${trustedUse} or (streakRefusals >= ${trustedStreak} and used >= before / 2) then
+local repeated = streakRefusals >= ${trustedStreak} and used >= before / 2
+if used >= before * ${trustedUse} or repeated then
   ceiling = math.min(before, used)
 end
 if now - lastCutAt >= ${cutSpacingMs} then

@@ -59,9 +59,10 @@ export function usedMidRun(
   quota: number | undefined,
 ): number | undefined {
   if (quota === undefined || calls.length < 2) return undefined;
-  const starts = calls.map((call) => call.startedAt);
-  const first = Math.min(...starts);
-  const span = Math.max(...starts) - first;
+  let [first, last] = [Infinity, -Infinity];
+  for (const call of calls)
+    [first, last] = [Math.min(first, call.startedAt), Math.max(last, call.startedAt)];
+  const span = last - first;
   const [from, to] = [first + 0.1 * span, first + 0.8 * span];
   let units = 0;
   for (const call of calls) {

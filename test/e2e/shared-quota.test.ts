@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxInWindow } from '../../dev/stack/rpc-proxy';
 import { longestStallMs, stopSummary } from '../../dev/stack/worker-process';
-import { minMarginMs } from '../../throttle/spend-window';
+import { minMarginMs } from '../../throttle/window-state';
 import { submitMany, waitUntilSettled } from '../support/intents';
 import { useTestWorld } from '../support/test-world';
 

@@ -1,5 +1,5 @@
 import { DeliveryMargin } from '../../throttle/delivery-margin';
-import { deliveryJitterMs } from '../../throttle/spend-window';
+import { deliveryJitterMs } from '../../throttle/window-state';
 
 describe('the delivery margin (measured per decision)', () => {
   const delayed = (margin: DeliveryMargin, ms: number) => margin.leaving(performance.now() - ms);

@@ -1,13 +1,8 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
 import { providerCount, providerWindows } from '../../dev/stack/provider-count';
-import {
-  decideSpend,
-  deliveryJitterMs,
-  emptyWindow,
-  localSpendWindow,
-  recordRefusal,
-  type ProviderLimit,
-} from '../../throttle/spend-window';
+import { recordRefusal } from '../../throttle/refusal-learning';
+import { decideSpend, localSpendWindow } from '../../throttle/spend-window';
+import { deliveryJitterMs, emptyWindow, type ProviderLimit } from '../../throttle/window-state';
 
 /** Alchemy-like weights: most reads 10–26, a send 250. */
 const weights = [10, 20, 20, 20, 26, 60, 250];
