@@ -139,11 +139,12 @@ describe(`a batch of ${itemCount} items (deep)`, () => {
       expect(Math.max(...runs)).toBeLessThanOrEqual(10 * itemsPerRun);
 
       // Memory does not grow with the items done: what a full collection leaves over the last
-      // fifth stays within a quarter of the second fifth's (the first warms up).
-      const floor = (fifth: number) => Math.min(...heapByFifth[fifth]!);
-      expect(heapByFifth[1]!.length).toBeGreaterThan(0);
+      // fifth stays within a quarter of the middle fifths'. The first two warm up: the gauge
+      // keeps the last full collection's figure, and the workflow cache is still filling.
+      const floor = (...fifths: number[]) => Math.min(...fifths.flatMap((f) => heapByFifth[f]!));
+      expect(heapByFifth[2]!.length + heapByFifth[3]!.length).toBeGreaterThan(0);
       expect(heapByFifth[4]!.length).toBeGreaterThan(0);
-      expect(floor(4)).toBeLessThan(floor(1) * 1.25);
+      expect(floor(4)).toBeLessThan(floor(2, 3) * 1.25);
       await expectBooksBalanced(world.database);
     } finally {
       worker!.signal('SIGTERM');
