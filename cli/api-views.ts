@@ -1,31 +1,18 @@
 import type { z } from 'zod';
-import type { batchSchema } from '../api/schemas/batches';
+import type { batchResultsSchema, batchSchema } from '../api/schemas/batches';
+import type { attemptsSchema } from '../api/schemas/intents';
 import type { ContractCallInput } from '../domain/contract-call';
 
 // What the API client sends and gets back where no API schema names it.
 
-export interface AttemptView {
-  attempt: number;
-  nonce: number;
-  txHash: string;
-  gas: string;
-  maxFeePerGas: string;
-  maxPriorityFeePerGas: string;
-  cause: string;
-  createdAt: string;
-}
+/** A signed transaction of an intent as the API shows it (api/schemas/intents.ts). */
+export type AttemptView = z.infer<typeof attemptsSchema>['attempts'][number];
 
 /** A batch as the API shows it (api/schemas/batches.ts). */
 export type BatchView = z.infer<typeof batchSchema>;
 
-export interface BatchItemResultView {
-  index: number;
-  status: string;
-  intentId: string | null;
-  txHash: string | null;
-  errorCode: string | null;
-  reason: string | null;
-}
+/** One item's result as the API shows it. */
+export type BatchItemResultView = z.infer<typeof batchResultsSchema>['results'][number];
 
 export interface SubmitBody {
   chainId: number;

@@ -111,6 +111,10 @@ export const errorCatalogue = {
     summary: 'the chain contradicts the decision',
   },
   BatchNotFound: { retryable: true, rejection: 'not_found', summary: 'no such batch' },
+  ConfirmationTimeout: {
+    retryable: false,
+    summary: 'sent, not confirmed within CONFIRM_TIMEOUT_MS: the intent waits in review',
+  },
   FeeAboveCap: {
     retryable: true,
     summary: "the fee market is above the chain's caps: the send waits",

@@ -1,7 +1,10 @@
+import { errorCatalogue, type ErrorType } from './error-catalogue';
+
 /**
  * Why an intent is where it is, as a code a program branches on; the intent's `reason` beside it
  * is the same for a person. Stored in its own column and never parsed back from the text. Pure:
- * workflows import it.
+ * workflows import it. The codes here are outcomes that are not errors; a step that failed with
+ * one of the relayer's errors (domain/error-catalogue.ts) has that error's name in snake case.
  */
 export const ReasonCode = {
   /** Mined, reverted: no value moved. */
@@ -14,8 +17,6 @@ export const ReasonCode = {
   tokenShortfall: 'token_shortfall',
   /** The token logged more to the recipient than the amount. */
   tokenOverdelivered: 'token_overdelivered',
-  /** Sent, not confirmed within CONFIRM_TIMEOUT_MS: in review. */
-  confirmationTimeout: 'confirmation_timeout',
   /** A step still failing when its time ran out (the send window, for a signed intent). */
   stepTimedOut: 'step_timed_out',
   /** A tenant's or an operator's cancel before anything was signed. */
@@ -31,6 +32,8 @@ export const ReasonCode = {
   rejectedByApprover: 'rejected_by_approver',
   /** No one approved it within APPROVAL_TTL_MS. */
   approvalExpired: 'approval_expired',
+  /** A fail-fast batch stopped: one of its items failed. */
+  itemFailed: 'item_failed',
   /** Temporal's cancellation of the workflow. */
   workflowCancelled: 'workflow_cancelled',
   /** Not an end: held, waiting for a wallet whose lane an intent in review blocks. */
@@ -41,8 +44,25 @@ export const ReasonCode = {
   legacyUnknown: 'legacy_unknown',
 } as const;
 
-/** One of the above, or a relayer error's name in snake case (`NoFundedWallet` → `no_funded_wallet`). */
-export type ReasonCode = string;
+/** Codes stored by earlier versions for errors the relayer no longer raises: readers may meet them. */
+export const retiredReasonCodes = ['nonce_conflict', 'pool_full'] as const;
+
+/** `NoFundedWallet` → `no_funded_wallet`: an error's name as its reason code. */
+type SnakeCase<
+  Name extends string,
+  Done extends string = '',
+> = Name extends `${infer Head}${infer Rest}`
+  ? SnakeCase<
+      Rest,
+      `${Done}${Head extends Lowercase<Head> ? Head : `${Done extends '' ? '' : '_'}${Lowercase<Head>}`}`
+    >
+  : Done;
+
+/** Every code an intent can carry: closed, so a program can branch on all of them. */
+export type ReasonCode =
+  | (typeof ReasonCode)[keyof typeof ReasonCode]
+  | SnakeCase<ErrorType>
+  | (typeof retiredReasonCodes)[number];
 
 /** An intent's reason: the code to branch on and the text for a person. */
 export interface Reason {
@@ -50,6 +70,27 @@ export interface Reason {
   text: string;
 }
 
-/** The code of a step that failed with one of the relayer's errors (domain/errors.ts's names). */
-export const reasonCodeOfErrorType = (type: string): ReasonCode =>
-  type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+/** The code of a step that failed with one of the relayer's errors. */
+export const reasonCodeOfError = (type: ErrorType): ReasonCode =>
+  type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase() as SnakeCase<ErrorType>;
+
+const isErrorType = (type: string): type is ErrorType => Object.hasOwn(errorCatalogue, type);
+
+/**
+ * The code of a failure by its Temporal type: a relayer error's own, and `internal` for anything
+ * else (a TypeError in a step is a bug, not an outcome a caller can branch on).
+ */
+export const reasonCodeOfFailureType = (type: string | undefined | null): ReasonCode =>
+  type && isErrorType(type) ? reasonCodeOfError(type) : ReasonCode.internal;
+
+/** Every code, for checks of stored rows and of the docs. */
+export const reasonCodes: readonly ReasonCode[] = [
+  ...new Set<ReasonCode>([
+    ...Object.values(ReasonCode),
+    ...(Object.keys(errorCatalogue) as ErrorType[]).map(reasonCodeOfError),
+    ...retiredReasonCodes,
+  ]),
+];
+
+export const isReasonCode = (code: string): code is ReasonCode =>
+  (reasonCodes as readonly string[]).includes(code);

@@ -1,4 +1,5 @@
 import type { ApprovalExpiry, ApprovalOutcome, ApprovalRequest } from '../domain/approval';
+import { ReasonCode } from '../domain/reason-codes';
 import {
   ApprovalRefusedError,
   BatchNotFoundError,
@@ -32,13 +33,21 @@ export async function decideBatchApproval(
       throw new ApprovalRefusedError(batchId, request.keyId, 'batch');
     }
     if (request.decision === 'expire') {
-      const cause = `approval_expired: not approved within ${Math.round(request.ttlMs / 3600_000)} h`;
+      const cause = {
+        code: ReasonCode.approvalExpired,
+        text: `approval_expired: not approved within ${Math.round(request.ttlMs / 3600_000)} h`,
+      };
       await decideBatch(trx, batchId, { status, decidedBy: 'relayer', note: null, cause }, now);
       return { status };
     }
     const note = request.note ?? null;
     const cause =
-      status === 'rejected' ? `rejected by ${request.actor}${note ? `: ${note}` : ''}` : null;
+      status === 'rejected'
+        ? {
+            code: ReasonCode.rejectedByApprover,
+            text: `rejected by ${request.actor}${note ? `: ${note}` : ''}`,
+          }
+        : null;
     await decideBatch(trx, batchId, { status, decidedBy: request.actor, note, cause }, now);
     return { status };
   });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BatchItemOutcome } from '../domain/batch';
 import type { IntentStatus } from '../domain/intent';
+import type { ReasonCode } from '../domain/reason-codes';
 import type { BatchItemState, Schema } from './schema';
 
 // What a batch's items came to: each item's result, the counts by outcome, and how many ran at once.
@@ -11,7 +12,10 @@ export interface BatchItemResult {
   status: BatchItemOutcome | 'pending' | 'running';
   intentId: string | null;
   txHash: string | null;
+  /** The refusal's code, for an item refused at admission. */
   errorCode: string | null;
+  /** Its intent's reason code, once it has an intent. */
+  reasonCode: ReasonCode | null;
   reason: string | null;
 }
 
@@ -46,6 +50,7 @@ export async function batchResults(
       'intents.status',
       'intents.tx_hash',
       'intents.reason',
+      'intents.reason_code',
     ])
     .where('batch_items.batch_id', '=', batchId)
     .where('batch_items.item_index', '>=', fromIndex)
@@ -58,6 +63,7 @@ export async function batchResults(
     intentId: row.intent_id,
     txHash: row.tx_hash ?? null,
     errorCode: row.error_code,
+    reasonCode: row.reason_code ?? null,
     reason: row.error_message ?? row.reason ?? null,
   }));
 }

@@ -1,5 +1,6 @@
 import type { ColumnType } from 'kysely';
 import type { BatchStatus } from '../domain/batch';
+import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, Timestamp } from './column-types';
 
 // A batch payout and its items.
@@ -16,6 +17,8 @@ export interface BatchesTable {
   status: BatchStatus;
   /** Why a fail-fast batch stopped, or who cancelled it. */
   cause: string | null;
+  /** The cause's code (migration 0018); null with a null cause. */
+  cause_code: ColumnType<ReasonCode | null, ReasonCode | null | undefined, ReasonCode | null>;
   idempotency_key: string;
   /** Of the items as submitted: the same key with other items is refused. */
   request_sha256: string;

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BatchItemOutcome, BatchMode } from '../domain/batch';
 import type { NewIntent } from '../domain/intent-request';
+import { ReasonCode, type Reason } from '../domain/reason-codes';
 import type { Database } from './database';
 import {
   fromTimestamp,
@@ -17,7 +18,8 @@ export interface Batch {
   concurrency: number;
   itemCount: number;
   status: BatchStatus;
-  cause: string | null;
+  /** Why it stopped or was rejected: null while it runs or once it completed. */
+  cause: Reason | null;
   idempotencyKey: string;
   requestSha256: string;
   createdAt: Date;
@@ -38,7 +40,10 @@ const batchFromRow = (row: Selectable<BatchesTable>): Batch => ({
   concurrency: Number(row.concurrency),
   itemCount: Number(row.item_count),
   status: row.status,
-  cause: row.cause,
+  cause:
+    row.cause === null
+      ? null
+      : { code: row.cause_code ?? ReasonCode.legacyUnknown, text: row.cause },
   idempotencyKey: row.idempotency_key,
   requestSha256: row.request_sha256,
   createdAt: fromTimestamp(row.created_at),
@@ -77,6 +82,11 @@ export async function runningBatchesBefore(db: Kysely<Schema>, cutoff: Date): Pr
     .execute();
   return rows.map(batchFromRow);
 }
+
+const causeColumns = (cause: Reason | null) => ({
+  cause: cause?.text ?? null,
+  cause_code: cause?.code ?? null,
+});
 
 /** The batch and all its items, in one transaction; items go in by the thousand. */
 export async function insertBatch(
@@ -226,12 +236,12 @@ export async function skipPendingBatchItems(
 export async function setBatchStatus(
   db: Kysely<Schema>,
   batchId: string,
-  change: { status: BatchStatus; cause: string | null },
+  change: { status: BatchStatus; cause: Reason | null },
   now: Date,
 ): Promise<void> {
   await db
     .updateTable('batches')
-    .set({ ...change, updated_at: now.toISOString() })
+    .set({ status: change.status, ...causeColumns(change.cause), updated_at: now.toISOString() })
     .where('id', '=', batchId)
     .execute();
 }
@@ -256,7 +266,7 @@ export async function decideBatch(
     status: 'running' | 'rejected';
     decidedBy: string;
     note: string | null;
-    cause: string | null;
+    cause: Reason | null;
   },
   now: Date,
 ): Promise<void> {
@@ -264,7 +274,7 @@ export async function decideBatch(
     .updateTable('batches')
     .set({
       status: decision.status,
-      cause: decision.cause,
+      ...causeColumns(decision.cause),
       decided_by: decision.decidedBy,
       decision_note: decision.note,
       updated_at: now.toISOString(),

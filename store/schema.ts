@@ -2,6 +2,7 @@ import type { BatchStatus } from '../domain/batch';
 import type { ColumnType, Generated } from 'kysely';
 import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
+import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type {
@@ -154,7 +155,7 @@ export interface IntentsTable {
   raw_tx: string | null;
   block_number: BigIntColumn | null;
   reason: string | null;
-  reason_code: string | null;
+  reason_code: ReasonCode | null;
   /** Native wei the hot wallet paid in gas for the mined transaction (null until it is mined). */
   fee_paid: Amount | null;
   /** What a fee-on-transfer token delivered to the recipient (null: the whole amount, or native). */

@@ -28,6 +28,8 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
   let decided: S | undefined;
   /** A decision's activity is running. */
   let applying = false;
+  /** No one decided within the TTL: the relayer rejected it. */
+  let expired = false;
   const apply = async (decision: ApprovalRequest | ApprovalExpiry): Promise<ApprovalOutcome<S>> => {
     applying = true;
     try {
@@ -64,9 +66,14 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
       if (!inTime) {
         // A decision being applied as the time runs out goes first.
         await condition(() => !applying);
-        if (decided === undefined) await apply({ decision: 'expire', ttlMs: wait.ttlMs });
+        if (decided === undefined) {
+          expired = true;
+          await apply({ decision: 'expire', ttlMs: wait.ttlMs });
+        }
       }
       return decided!;
     },
+    /** Whether the decision was the TTL's rejection. */
+    expired: () => expired,
   };
 }

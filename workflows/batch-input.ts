@@ -1,5 +1,6 @@
 import type { BatchCounts, BatchMode } from '../domain/batch';
 import type { IntentTimings } from '../domain/intent-timings';
+import type { Reason } from '../domain/reason-codes';
 
 // What a batch's workflow is started (and continued as new) with, and what it ends with.
 
@@ -24,12 +25,12 @@ export interface CarriedState {
   /** Items at or above startedBelow that were started out of order (another wallet was busy). */
   startedAhead: number[];
   counts: BatchCounts;
-  stopCause: string | null;
+  stopCause: Reason | null;
   cancelled: boolean;
 }
 
 export interface PaymentBatchResult {
   batchId: string;
   counts: BatchCounts;
-  stopCause: string | null;
+  stopCause: Reason | null;
 }

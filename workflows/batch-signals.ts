@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { BatchCounts } from '../domain/batch';
+import type { Reason } from '../domain/reason-codes';
 import type { WalletTurn } from '../domain/wallet-turn';
 
 /**
@@ -31,7 +32,7 @@ export interface BatchProgress {
   running: number;
   counts: BatchCounts;
   /** Why the batch stopped starting items (cancelled, or the first failure in fail_fast). */
-  stopCause: string | null;
+  stopCause: Reason | null;
 }
 
 export const batchProgressQuery = defineQuery<BatchProgress>('batchProgress');

@@ -41,6 +41,7 @@ import {
 } from './search-attributes';
 import { defaultApprovalTtlMs } from '../domain/intent-timings';
 import type { BatchStatus } from '../domain/batch';
+import { ReasonCode } from '../domain/reason-codes';
 import { approvalGate } from './approval-gate';
 import type { CarriedState, PaymentBatchInput, PaymentBatchResult } from './batch-input';
 import {
@@ -105,7 +106,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   });
   setHandler(cancelBatchSignal, (reason) => {
     if (state.stopCause === null) {
-      state.stopCause = `cancelled: ${reason}`;
+      state.stopCause = { code: ReasonCode.cancelledByCaller, text: `cancelled: ${reason}` };
       state.cancelled = true;
     }
     wakeUp = true;
@@ -129,7 +130,10 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     schedule.signedOrEnded(item.index);
     running.delete(item.index);
     if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {
-      state.stopCause = `item ${item.index} ended ${outcome}`;
+      state.stopCause = {
+        code: ReasonCode.itemFailed,
+        text: `item ${item.index} ended ${outcome}`,
+      };
     }
     wakeUp = true;
   }
@@ -206,7 +210,7 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     const cancelled = await cancelBatchItems({
       batchId,
       intentIds: [...running.values()].map((item) => item.intentId),
-      why: state.stopCause!,
+      why: state.stopCause!.text,
     });
     for (const intentId of cancelled) {
       // A shortcut only: the item's workflow finds its intent cancelled at its next step anyway.
@@ -237,14 +241,16 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   // A batch awaiting approval (only new starts say so: running histories replay unchanged) waits
   // for one decision before any item starts; rejected or expired, nothing starts.
   if (input.awaitingApproval && !input.carried) {
-    const status = await approvalGate<BatchStatus>({
+    const gate = approvalGate<BatchStatus>({
       subject: { kind: 'batch', id: batchId },
       ttlMs: input.timings?.approvalTtlMs ?? defaultApprovalTtlMs,
       apply: (decision) => decideBatchApproval({ batchId, ...decision }),
-    }).decision();
+    });
+    const status = await gate.decision();
     if (status !== 'running') {
       state.counts.skipped += await skipPendingItems({ batchId });
-      return { batchId, counts: state.counts, stopCause: status };
+      const code = gate.expired() ? ReasonCode.approvalExpired : ReasonCode.rejectedByApprover;
+      return { batchId, counts: state.counts, stopCause: { code, text: status } };
     }
   }
 
@@ -254,7 +260,10 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
     if (!isCancellation(error)) throw error;
     // Cancelled through Temporal (the Web UI, `temporal workflow cancel`): the same as the
     // cancel signal, finished where cancellation cannot reach.
-    state.stopCause ??= 'cancelled: the batch workflow was cancelled';
+    state.stopCause ??= {
+      code: ReasonCode.workflowCancelled,
+      text: 'cancelled: the batch workflow was cancelled',
+    };
     state.cancelled = true;
     await CancellationScope.nonCancellable(run);
   }

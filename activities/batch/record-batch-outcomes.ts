@@ -1,4 +1,5 @@
 import type { BatchItemOutcome } from '../../domain/batch';
+import { ReasonCode, type Reason } from '../../domain/reason-codes';
 import type { BatchStatus } from '../../store/schema';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
@@ -43,10 +44,19 @@ export const skipPendingItems =
 export interface FinishBatchParameters {
   batchId: string;
   status: Exclude<BatchStatus, 'running'>;
-  cause: string | null;
+  /** Text alone from a workflow of a build before reason codes (an unversioned rollout). */
+  cause: Reason | string | null;
 }
 
 export const finishBatch =
   ({ db, clock }: ActivityDependencies) =>
   async ({ batchId, status, cause }: FinishBatchParameters): Promise<void> =>
-    setBatchStatus(db.kysely, batchId, { status, cause }, clock.now());
+    setBatchStatus(
+      db.kysely,
+      batchId,
+      {
+        status,
+        cause: typeof cause === 'string' ? { code: ReasonCode.legacyUnknown, text: cause } : cause,
+      },
+      clock.now(),
+    );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BatchMode } from '../../domain/batch';
 import { intentBodySchema } from '../../domain/intent-request';
 import type { BatchWithCounts } from '../../service/batch-queries';
+import { reasonCodeSchema } from './common';
 
 /** Batches: the body that submits one, the batch and its results as the API shows them. */
 
@@ -38,7 +39,12 @@ export const batchSchema = z
     concurrency: z.number().int(),
     itemCount: z.number().int(),
     counts: z.record(z.string(), z.number().int()).describe('items by status'),
-    cause: z.string().nullable(),
+    cause: z.string().nullable().describe('why it stopped or was rejected, for a person'),
+    causeCode: reasonCodeSchema
+      .nullable()
+      .describe(
+        'the same as a code: cancelled_by_caller, workflow_cancelled, item_failed, rejected_by_approver, approval_expired (legacy_unknown: not recognised in a cause written before codes)',
+      ),
     submittedBy: z.string().nullable().describe('the id of the API key that submitted it'),
     decidedBy: z
       .string()
@@ -58,7 +64,8 @@ export const batchView = (batch: BatchWithCounts): z.infer<typeof batchSchema> =
   concurrency: batch.concurrency,
   itemCount: batch.itemCount,
   counts: batch.counts,
-  cause: batch.cause,
+  cause: batch.cause?.text ?? null,
+  causeCode: batch.cause?.code ?? null,
   submittedBy: batch.submittedBy ?? null,
   decidedBy: batch.decidedBy ?? null,
   decisionNote: batch.decisionNote ?? null,
@@ -74,8 +81,11 @@ export const batchResultsSchema = z
         status: z.string(),
         intentId: z.string().nullable(),
         txHash: z.string().nullable(),
-        errorCode: z.string().nullable(),
-        reason: z.string().nullable(),
+        errorCode: z.string().nullable().describe('why the item was refused at admission'),
+        reasonCode: reasonCodeSchema
+          .nullable()
+          .describe("its intent's reason code, once started (docs/api.md)"),
+        reason: z.string().nullable().describe('the refusal or the reason, for a person'),
       }),
     ),
     nextIndex: z.number().int().nullable(),

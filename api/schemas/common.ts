@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonCodes, type ReasonCode } from '../../domain/reason-codes';
 
 /** A 0x-prefixed hex string: an address, a hash, signed bytes. */
 export const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
@@ -14,3 +15,6 @@ export const idempotencyHeadersSchema = z.object({
     .string({ error: 'the Idempotency-Key header is required' })
     .regex(/^[\x21-\x7e]{1,255}$/, { error: '1-255 printable ASCII characters, no spaces' }),
 });
+
+/** One of the closed set of reason codes (docs/api.md lists them with their meaning). */
+export const reasonCodeSchema = z.enum(reasonCodes as [ReasonCode, ...ReasonCode[]]);

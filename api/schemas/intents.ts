@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { intentSnapshot } from '../../domain/webhooks';
 import type { AuditEntry, TransactionAttempt } from '../../service/intent-queries';
-import { hex } from './common';
+import { hex, reasonCodeSchema } from './common';
 import { selectorOf } from '../../domain/contract-call';
 
 /** Intents as the API shows them: one, a page of them, their transactions and audit trail. */
@@ -42,8 +42,7 @@ export const intentSchema = z
       .nullable()
       .describe('block of its receipt; while confirming, the one seen so far (cleared by a reorg)'),
     reason: z.string().nullable().describe('why it is where it is, for a person'),
-    reasonCode: z
-      .string()
+    reasonCode: reasonCodeSchema
       .nullable()
       .describe(
         'the same as a code to branch on: reverted, cancelled_on_chain, confirmation_timeout, cancelled_by_caller, failed_by_review, … (docs/api.md)',

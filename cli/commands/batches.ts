@@ -183,7 +183,7 @@ async function finish(
 function batchTable(view: BatchView): string {
   const rows = table(['batch', view.id], ['left', 'left']);
   rows.push(
-    ['status', view.status + (view.cause ? ` (${view.cause})` : '')],
+    ['status', view.status + (view.cause ? ` (${view.causeCode}: ${view.cause})` : '')],
     ['items', `${view.itemCount}, ${view.concurrency} at once, ${view.mode}`],
     ...Object.entries(view.counts).map(([status, count]) => [`  ${status}`, String(count)]),
   );
@@ -212,10 +212,18 @@ function writeResults(path: string, results: BatchItemResultView[]): void {
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
   } else {
     const csv = stringify(
-      results.map((r) => [r.index, r.status, r.intentId, r.txHash, r.errorCode, r.reason]),
+      results.map((r) => [
+        r.index,
+        r.status,
+        r.intentId,
+        r.txHash,
+        r.errorCode,
+        r.reasonCode,
+        r.reason,
+      ]),
       {
         header: true,
-        columns: ['index', 'status', 'intent_id', 'tx_hash', 'error_code', 'reason'],
+        columns: ['index', 'status', 'intent_id', 'tx_hash', 'error_code', 'reason_code', 'reason'],
       },
     );
     writeFileSync(path, csv);

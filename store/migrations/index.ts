@@ -17,6 +17,7 @@ import { apiKeyScopesAndLimits } from './0014-api-key-scopes-and-limits';
 import { paymentPolicies } from './0015-payment-policies';
 import { callsAndBatchApprovals } from './0016-calls-and-batch-approvals';
 import { callsWithoutCode } from './0017-calls-without-code';
+import { closedReasonCodes } from './0018-closed-reason-codes';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -43,6 +44,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0015_payment_policies': paymentPolicies(context),
   '0016_calls_and_batch_approvals': callsAndBatchApprovals(context),
   '0017_calls_without_code': callsWithoutCode,
+  '0018_closed_reason_codes': closedReasonCodes,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -598,7 +598,7 @@ describe('the relayer CLI', () => {
     const done = await relayerCli(args, env);
     expect(done).toMatchObject({ code: 0 });
     const lines = readFileSync(out, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('index,status,intent_id,tx_hash,error_code,reason');
+    expect(lines[0]).toBe('index,status,intent_id,tx_hash,error_code,reason_code,reason');
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
       good.map((_, i) => `${i},confirmed`),
     );

@@ -221,6 +221,7 @@ it('a batch rejected (or cancelled) while it waits starts none of its items', as
   expect(rejected).toMatchObject({
     status: 'rejected',
     cause: expect.stringContaining('not ours'),
+    causeCode: 'rejected_by_approver',
   });
   await waitFor(
     async () => (await clerk.getBatch(batch.id)).counts.skipped === 2,
@@ -238,5 +239,6 @@ it('a batch rejected (or cancelled) while it waits starts none of its items', as
   expect(cancelled).toMatchObject({
     status: 'rejected',
     cause: expect.stringContaining('cancelled: wrong file'),
+    causeCode: 'rejected_by_approver',
   });
 });

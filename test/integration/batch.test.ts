@@ -216,6 +216,7 @@ describe('a batch stopping early, on the store', () => {
     expect(await client.getBatch(body.id)).toMatchObject({
       status: 'stopped',
       cause: 'item 2 ended rejected',
+      causeCode: 'item_failed',
       counts: { confirmed: 2, rejected: 1, skipped: 2 },
     });
     const results = await client.batchResults(body.id);
@@ -279,6 +280,11 @@ describe('a batch stopping early, on the store', () => {
       expect(results.slice(intents.length).map((result) => result.status)).toEqual(
         Array(12 - intents.length).fill('skipped'),
       );
+      // Each started item's result carries its intent's code, read from the store, not the text.
+      expect(results.slice(0, intents.length).map((result) => result.reasonCode)).toEqual(
+        intents.map((intent) => intent.reason_code),
+      );
+      expect(results.map((result) => result.reasonCode)).toContain('cancelled_by_caller');
       // A signed item is never cancelled; one with nothing signed is, its hold released.
       for (const intent of intents) {
         expect(
@@ -298,6 +304,7 @@ describe('a batch stopping early, on the store', () => {
         cause: expect.stringMatching(
           /^cancelled: payroll withdrawn \(tenant stop key \w+ \(test\)\)$/,
         ),
+        causeCode: 'cancelled_by_caller',
         counts: {
           confirmed: byStatus('confirmed'),
           cancelled: byStatus('cancelled'),

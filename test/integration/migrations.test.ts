@@ -8,7 +8,8 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { defaultKeyScopes } from '../../domain/api-scopes';
 import { listKeys } from '../../service/api-keys';
 import { recordAudit } from '../../store/audit-log';
-import { batchItems } from '../../store/batches';
+import { batchItems, findBatch, insertBatch } from '../../store/batches';
+import { BatchMode } from '../../domain/batch';
 import { openDatabase, type Database } from '../../store/database';
 import { getIntent, insertIntent } from '../../store/intents';
 import { nativeBookOf } from '../../domain/ledger-book';
@@ -219,6 +220,70 @@ describe('migrations on a database that holds payments', () => {
       pi_blocked: 'wallet_blocked',
       pi_workflow: 'workflow_cancelled',
       pi_odd: 'legacy_unknown',
+    });
+  });
+
+  it('0018 closes the reason codes: an unknown code becomes internal, a batch cause gets its code from its text', async () => {
+    const old = await openDatabase(scratch.url, { upTo: '0017_calls_without_code' });
+    const at = new Date().toISOString();
+    const storedCodes: Record<string, string | null> = {
+      pi_paid: null,
+      pi_bug: 'type_error',
+      pi_no_wallet: 'no_funded_wallet',
+      pi_old_error: 'pool_full',
+      pi_odd: 'legacy_unknown',
+    };
+    const causes: Record<string, string | null> = {
+      b_running: null,
+      b_cancelled: 'cancelled: payroll withdrawn (tenant acme key 95cb (demo))',
+      b_temporal: 'cancelled: the batch workflow was cancelled',
+      b_item: 'item 3 ended failed',
+      b_expired: 'approval_expired: not approved within 24 h',
+      b_rejected: 'rejected by tenant acme key 59a7 (cfo): not ours',
+      b_odd: 'something else',
+    };
+    await sql`insert into tenants (id, name, created_at) values ('acme', 'Acme', ${at})`.execute(
+      old.kysely,
+    );
+    for (const [id, code] of Object.entries(storedCodes)) {
+      await sql`insert into intents (id, tenant_id, chain_id, from_address, to_address, amount,
+          status, version, reason, reason_code, created_at, updated_at)
+        values (${id}, 'acme', 31337, ${wallet}, ${recipient}, '1000', 'failed', 3,
+          ${code && `text of ${code}`}, ${code}, ${at}, ${at})`.execute(old.kysely);
+    }
+    for (const [id, cause] of Object.entries(causes)) {
+      const batch = { id, tenantId: 'acme', mode: BatchMode.collectAll, concurrency: 1 };
+      await insertBatch(
+        old.kysely,
+        { ...batch, itemCount: 0, idempotencyKey: id, requestSha256: id },
+        [],
+        new Date(),
+      );
+      await sql`update batches set cause = ${cause} where id = ${id}`.execute(old.kysely);
+    }
+    await old.close();
+
+    database = await openDatabase(scratch.url);
+    const codes: Record<string, string | null> = {};
+    for (const id of Object.keys(storedCodes)) {
+      const intent = await getIntent(database.kysely, id);
+      expect(intent.reason).toBe(storedCodes[id] && `text of ${storedCodes[id]}`);
+      codes[id] = intent.reasonCode;
+    }
+    expect(codes).toEqual({ ...storedCodes, pi_bug: 'internal' });
+    const batchCauses: Record<string, unknown> = {};
+    for (const id of Object.keys(causes)) {
+      batchCauses[id] = (await findBatch(database.kysely, { id }))!.cause;
+    }
+    const cause = (id: string, code: string) => ({ code, text: causes[id] });
+    expect(batchCauses).toEqual({
+      b_running: null,
+      b_cancelled: cause('b_cancelled', 'cancelled_by_caller'),
+      b_temporal: cause('b_temporal', 'workflow_cancelled'),
+      b_item: cause('b_item', 'item_failed'),
+      b_expired: cause('b_expired', 'approval_expired'),
+      b_rejected: cause('b_rejected', 'rejected_by_approver'),
+      b_odd: cause('b_odd', 'legacy_unknown'),
     });
   });
 

@@ -6,6 +6,7 @@ import { ErrorType } from '../../domain/error-catalogue';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
 import { preparedAhead, walletTurnAfter, type WalletTurn } from '../../domain/wallet-turn';
+import type { Reason } from '../../domain/reason-codes';
 import {
   notFaked,
   reviewOutcome,
@@ -46,7 +47,7 @@ export function fakeBatch(
   const confirmLooks = new Map<string, number>();
   let active = 0;
   let maxActive = 0;
-  let finished: { status: string; cause: string | null } | undefined;
+  let finished: { status: string; cause: Reason | string | null } | undefined;
   /** A batch started awaiting approval: where the decision left it, and each decision asked. */
   let batchStatus: BatchStatus = 'awaiting_approval';
   const decisions: string[] = [];

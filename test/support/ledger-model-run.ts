@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { createTenant, deposit } from '../../store/ledger';
 import { ErrorType } from '../../domain/error-catalogue';
-import { reasonCodeOfErrorType } from '../../domain/reason-codes';
+import { reasonCodeOfError } from '../../domain/reason-codes';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from './crashing-workers';
 import { seededRandom, type FaultSettings } from './fault-settings';
@@ -255,7 +255,7 @@ async function runScenario(
     for (const row of own.filter((r) => r.status !== 'confirmed')) {
       if (
         row.status !== 'failed' ||
-        row.reason_code !== reasonCodeOfErrorType(ErrorType.insufficientBalance)
+        row.reason_code !== reasonCodeOfError(ErrorType.insufficientBalance)
       ) {
         found.push(
           `${row.id} of ${tenant} ended ${row.status} (${row.reason_code}): ${row.reason}`,

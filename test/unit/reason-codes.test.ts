@@ -1,22 +1,58 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { ErrorType } from '../../domain/error-catalogue';
-import { ReasonCode, reasonCodeOfErrorType } from '../../domain/reason-codes';
+import {
+  ReasonCode,
+  isReasonCode,
+  reasonCodeOfError,
+  reasonCodeOfFailureType,
+  reasonCodes,
+} from '../../domain/reason-codes';
+import { reasonOfFailure } from '../../workflows/payment-intent/failures';
 
 describe('reason codes', () => {
   it("are an error's name in snake case for a step that failed with it", () => {
-    expect(reasonCodeOfErrorType(ErrorType.noFundedWallet)).toBe('no_funded_wallet');
-    expect(reasonCodeOfErrorType(ErrorType.feeAboveCap)).toBe('fee_above_cap');
-    expect(reasonCodeOfErrorType('ConfirmationTimeout')).toBe(ReasonCode.confirmationTimeout);
+    expect(reasonCodeOfError(ErrorType.noFundedWallet)).toBe('no_funded_wallet');
+    expect(reasonCodeOfError(ErrorType.feeAboveCap)).toBe('fee_above_cap');
+    expect(reasonCodeOfError(ErrorType.confirmationTimeout)).toBe('confirmation_timeout');
     // No error's code is one of the outcome codes under another meaning.
     const outcomes = new Set<string>(Object.values(ReasonCode));
     expect(
-      Object.values(ErrorType).filter((type) => outcomes.has(reasonCodeOfErrorType(type))),
+      Object.values(ErrorType).filter((type) => outcomes.has(reasonCodeOfError(type))),
     ).toEqual([ErrorType.walletBlocked]);
+  });
+
+  it('are a closed set: a failure of no relayer error is internal', () => {
+    expect(reasonCodeOfFailureType('TypeError')).toBe(ReasonCode.internal);
+    expect(reasonCodeOfFailureType('Error')).toBe(ReasonCode.internal);
+    expect(reasonCodeOfFailureType(undefined)).toBe(ReasonCode.internal);
+    expect(reasonCodeOfFailureType('toString')).toBe(ReasonCode.internal);
+    expect(isReasonCode('type_error')).toBe(false);
+    expect(isReasonCode('pool_full')).toBe(true);
+    expect(reasonCodes).toContain(ReasonCode.legacyUnknown);
+  });
+
+  it("are what the workflow records for a step's failure", () => {
+    const stepFailed = (cause: Error, retryState: RetryState = RetryState.NON_RETRYABLE_FAILURE) =>
+      new ActivityFailure('failed', 'broadcast', '7', retryState, 'worker', cause);
+    // An activity's TypeError reaches the workflow as an ApplicationFailure of type TypeError.
+    const bug = ApplicationFailure.create({ type: 'TypeError', message: 'x is undefined' });
+    expect(reasonOfFailure(stepFailed(bug))).toEqual({
+      code: ReasonCode.internal,
+      text: 'TypeError: x is undefined',
+    });
+    const refused = ApplicationFailure.nonRetryable('no', ErrorType.transferRejected);
+    expect(reasonOfFailure(stepFailed(refused)).code).toBe('transfer_rejected');
+    expect(reasonOfFailure(stepFailed(refused, RetryState.TIMEOUT)).code).toBe(
+      ReasonCode.stepTimedOut,
+    );
+    expect(reasonOfFailure(new TypeError('in the workflow')).code).toBe(ReasonCode.internal);
   });
 
   it('are each named in docs/api.md', () => {
     const docs = readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8');
-    expect(Object.values(ReasonCode).filter((code) => !docs.includes(`\`${code}\``))).toEqual([]);
+    const outcomeCodes = [...Object.values(ReasonCode), reasonCodeOfError('ConfirmationTimeout')];
+    expect(outcomeCodes.filter((code) => !docs.includes(`\`${code}\``))).toEqual([]);
   });
 });

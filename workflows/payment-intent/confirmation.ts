@@ -1,13 +1,11 @@
 import { ApplicationFailure, condition, sleep } from '@temporalio/workflow';
 import type { ConfirmResult } from '../../activities/confirm';
+import { ErrorType } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { noteTxHash } from './progress';
 import { confirm } from './steps';
 import type { UnminedCancels } from './unmined-cancel';
-
-/** The failure type of a transaction not confirmed in time (the intent goes to review). */
-const confirmationTimeoutType = 'ConfirmationTimeout';
 
 /**
  * Looks at the intent's transactions until one is mined deep enough (or reverted, or cancelled
@@ -33,7 +31,7 @@ export async function waitForConfirmations(
     if (Date.now() >= deadline) {
       throw ApplicationFailure.nonRetryable(
         `transaction ${progress.txHash} not confirmed within ${timeoutMs / 1000}s`,
-        confirmationTimeoutType,
+        ErrorType.confirmationTimeout,
       );
     }
     const waitMs = Math.min(result.retryAfterMs, deadline - Date.now());

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { ReasonCode, reasonCodeOfErrorType, type Reason } from '../../domain/reason-codes';
+import { ReasonCode, reasonCodeOfFailureType, type Reason } from '../../domain/reason-codes';
 
 /** Why a step's failure or a cancellation ended the intent: its code and words. */
 export function reasonOfFailure(error: unknown): Reason {
@@ -16,7 +16,7 @@ export function reasonOfFailure(error: unknown): Reason {
   }
   if (error instanceof ApplicationFailure) {
     return {
-      code: error.type ? reasonCodeOfErrorType(error.type) : ReasonCode.internal,
+      code: reasonCodeOfFailureType(error.type),
       text: `${error.type}: ${error.message}`,
     };
   }

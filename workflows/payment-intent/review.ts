@@ -7,7 +7,7 @@ import {
 } from '@temporalio/workflow';
 import { ErrorType, notInReviewMessage } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
-import { ReasonCode } from '../../domain/reason-codes';
+import { reasonCodeOfError } from '../../domain/reason-codes';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../../domain/review';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { resolveReviewUpdate } from '../review-update';
@@ -94,7 +94,10 @@ export function reviewQueue(
    */
   async function decisionOrLaneRule(): Promise<void> {
     const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
-    let waitMs = progress.reasonCode === ReasonCode.confirmationTimeout ? 0 : confirmTimeoutMs;
+    let waitMs =
+      progress.reasonCode === reasonCodeOfError(ErrorType.confirmationTimeout)
+        ? 0
+        : confirmTimeoutMs;
     for (;;) {
       if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
       // An operator's decision goes first: one being applied, and one that waited for the review.

@@ -170,7 +170,10 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
       awaitingApproval: true,
       timings: { approvalTtlMs: 500 },
     });
-    expect(result).toMatchObject({ stopCause: 'rejected', counts: { skipped: 4, confirmed: 0 } });
+    expect(result).toMatchObject({
+      stopCause: { code: 'approval_expired', text: 'rejected' },
+      counts: { skipped: 4, confirmed: 0 },
+    });
     expect(batch.decisions()).toEqual(['expire']);
     expect(batch.results()).toEqual(Array(4).fill('skipped'));
     expect(batch.finished()).toBeUndefined();
@@ -225,7 +228,7 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
     items[4] = { wallet: 'w1', permitRefusals: 50 };
     items[5] = { wallet: 'w2', permitRefusals: 50 };
     const { result, batch } = await runBatch(items, { concurrency: 3, mode: BatchMode.failFast });
-    expect(result.stopCause).toBe('item 3 ended failed');
+    expect(result.stopCause).toEqual({ code: 'item_failed', text: 'item 3 ended failed' });
     expect(batch.results()[3]).toBe('failed');
     expect(batch.results().slice(0, 6)).toEqual([
       'confirmed',
@@ -244,7 +247,10 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
       rejected: 0,
       skipped: 4,
     });
-    expect(batch.finished()).toEqual({ status: 'stopped', cause: 'item 3 ended failed' });
+    expect(batch.finished()).toEqual({
+      status: 'stopped',
+      cause: { code: 'item_failed', text: 'item 3 ended failed' },
+    });
   });
 
   it('a cancel mid-batch reaches every running item: unsigned ones cancelled, signed ones followed to the end', async () => {
@@ -276,7 +282,10 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
         expect(batch.signedOrder(items[index]!.wallet)).not.toContain(index);
       if (outcome === 'confirmed') expect(batch.intentStatus(index)).toBe('confirmed');
     }
-    expect(result.stopCause).toBe('cancelled: payroll withdrawn');
+    expect(result.stopCause).toEqual({
+      code: 'cancelled_by_caller',
+      text: 'cancelled: payroll withdrawn',
+    });
     expect(batch.finished()?.status).toBe('cancelled');
   });
 
