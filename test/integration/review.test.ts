@@ -350,7 +350,7 @@ describe('operator review of needs_review intents', () => {
       'WalletBlocked',
     );
     const waiting = await operator.get(pinned.id);
-    expect(waiting).toMatchObject({ status: 'held', txHash: null });
+    expect(waiting).toMatchObject({ status: 'held', txHash: null, reasonCode: 'wallet_blocked' });
     expect(waiting.reason).toContain(`blocked by intent ${blocker.id} in review`);
 
     // The operator's decision frees the lane: the pinned intent is signed, its reason cleared.
