@@ -19,6 +19,33 @@ const sideEffects = [
   '@temporalio/testing',
 ];
 
+/** A doc comment right under another: the upper one documents nothing (left by an edit). */
+const stackedDocBlocks = {
+  meta: {
+    type: 'problem',
+    messages: { stacked: 'a doc comment stacked on another: the upper one documents nothing' },
+  },
+  create(context) {
+    return {
+      Program() {
+        const docs = context.sourceCode
+          .getAllComments()
+          .filter((comment) => comment.type === 'Block' && comment.value.startsWith('*'));
+        for (const [i, doc] of docs.entries()) {
+          const below = docs[i + 1];
+          if (below && below.loc.start.line === doc.loc.end.line + 1) {
+            context.report({ loc: doc.loc, messageId: 'stacked' });
+          }
+        }
+      },
+    };
+  },
+};
+
+/** Production code: every .ts outside test/ and dev/. */
+const productionFiles = ['**/*.ts'];
+const notProduction = ['test/**', 'dev/**'];
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-output/**', '.relayer/**', 'coverage/**'] },
   js.configs.recommended,
@@ -30,6 +57,18 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: productionFiles,
+    ignores: notProduction,
+    plugins: { relayer: { rules: { 'stacked-doc-blocks': stackedDocBlocks } } },
+    rules: {
+      // One concept per file: a file past 300 lines holds two.
+      'max-lines': ['error', { max: 300 }],
+      // Prettier keeps code to 100 columns but leaves comments as written.
+      'max-len': ['error', { code: 1000, comments: 100, ignoreUrls: true }],
+      'relayer/stacked-doc-blocks': 'error',
     },
   },
   {

@@ -30,7 +30,9 @@ export interface RelayerWorkflows {
   tellWalletTurn(intentId: string, turn: WalletTurn): Promise<void>;
 }
 
-/** What the node said of a reorged-away transaction's bytes sent again ('no-bytes': none stored). */
+/**
+ * What the node said of a reorged-away transaction's bytes sent again ('no-bytes': none stored).
+ */
 export type ReorgFinding = BroadcastOutcome | 'no-bytes';
 
 /** Everything a step touches, handed in so tests can pass real parts or fakes. */

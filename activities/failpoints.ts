@@ -1,23 +1,24 @@
 /**
- * Places between a side effect and the report that it happened, where a fault test kills the
- * worker process (CRASH_AT): the permit taken, a slot in the permit line reserved (the try
- * answered `reserved`: `after-reservation` instead of `after-permit`), the intent marked, the hold written, the attempt
- * signed and stored, the bytes sent, the receipt looked at, the intent closed, the permit
- * returned, the orphans' workflows started, an operator's decision applied (a cancel signed and
- * stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each is
- * an activity's end (local activities included) except `after-sign`, `after-policy-check` and `after-turn-passed`
- * (reached by batch items only), which lie inside the broadcast, `after-release` when the
- * broadcast itself gives the permit back, `after-lane-freed`, reached only when the lane
- * rule's step stored a cancel (most of its looks find nothing to do), and `after-webhook-sent`:
- * a receiver answered 2xx, the delivery not yet marked (it is sent again, the same webhook-id);
- * `after-lease-moved`: this process took a chain's reader lease from another and has not read
- * the head yet (the others wait for it until the lease lapses); `after-top-up-admitted`: the
- * top-up sweep wrote a top-up, its workflow not started yet (the orphan sweep starts it);
- * `after-approval`: a second key's approval (or a rejection) written, its workflow not told yet;
- * `after-policy-check`: inside the broadcast, the policy in force let a held intent be signed (a
- * call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a tenant's or
- * operator's cancel of a payment sent but not mined signed, stored and sent, not yet reported;
- * `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet reported.
+ * Places between a side effect and the report that it happened, where a fault test kills the worker
+ * process (CRASH_AT): the permit taken, a slot in the permit line reserved (the try answered
+ * `reserved`: `after-reservation` instead of `after-permit`), the intent marked, the hold written,
+ * the attempt signed and stored, the bytes sent, the receipt looked at, the intent closed, the
+ * permit returned, the orphans' workflows started, an operator's decision applied (a cancel signed
+ * and stored), the lane rule's cancel signed and stored, a batch item's wallet turn handed on. Each
+ * is an activity's end (local activities included) except `after-sign`, `after-policy-check` and
+ * `after-turn-passed` (reached by batch items only), which lie inside the broadcast,
+ * `after-release` when the broadcast itself gives the permit back, `after-lane-freed`, reached only
+ * when the lane rule's step stored a cancel (most of its looks find nothing to do), and
+ * `after-webhook-sent`: a receiver answered 2xx, the delivery not yet marked (it is sent again, the
+ * same webhook-id); `after-lease-moved`: this process took a chain's reader lease from another and
+ * has not read the head yet (the others wait for it until the lease lapses);
+ * `after-top-up-admitted`: the top-up sweep wrote a top-up, its workflow not started yet (the
+ * orphan sweep starts it); `after-approval`: a second key's approval (or a rejection) written, its
+ * workflow not told yet; `after-policy-check`: inside the broadcast, the policy in force let a held
+ * intent be signed (a call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a
+ * tenant's or operator's cancel of a payment sent but not mined signed, stored and sent, not yet
+ * reported; `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet
+ * reported.
  */
 export const crashPoints = [
   'after-permit',

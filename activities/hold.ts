@@ -27,7 +27,7 @@ export const hold = (deps: ActivityDependencies) => {
       if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
       if (state === 'done') return { status: intent.status };
       const now = clock.now();
-      // A top-up moves the relayer's own coin: it holds nothing of anyone's, the house pays its gas.
+      // A top-up moves the relayer's own coin: it holds nobody's, and the house pays its gas.
       const custody = isTopUp(intent);
       // Admission applied the policy already; this holds a lowered limit (and the race for a
       // limit's last room) exactly: a hold that would cross it fails the intent, nothing held.

@@ -6,12 +6,12 @@ import {
 } from './acquire-throttle';
 
 /**
- * Takes an RPC permit before the intent is touched, as a local activity in the workflow's own
- * task: no task-queue round trip, and no wait in line — without room now, the intent is given its
- * slot in the line (kept by intent id, so a re-run after a crash gets the same one) and the
- * workflow waits on a timer until then with nothing written, and takes its permit at that time. The permit is a Bottleneck job in this
- * process's memory; the grant names this process's release queue, for a release that cannot be
- * made here (the workflow moved to another process meanwhile).
+ * Takes an RPC permit before the intent is touched, as a local activity in the workflow's own task:
+ * no task-queue round trip, and no wait in line — without room now, the intent is given its slot in
+ * the line (kept by intent id, so a re-run after a crash gets the same one) and the workflow waits
+ * on a timer until then with nothing written, and takes its permit at that time. The permit is a
+ * Bottleneck job in this process's memory; the grant names this process's release queue, for a
+ * release that cannot be made here (the workflow moved to another process meanwhile).
  */
 export const tryAcquirePermit =
   ({ throttle, permitReleaseQueue }: ActivityDependencies) =>

@@ -118,7 +118,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     // Fills components.schemas with the schemas named by .meta({ id }), which the routes $ref.
     transformObject: jsonSchemaTransformObject,
   });
-  // Every route says what it does (api/route-docs.ts): its OpenAPI description, docs/api.md's table.
+  // Every route says what it does (api/route-docs.ts): its OpenAPI description, docs/api.md's
+  // table.
   app.addHook('onRoute', (route) => {
     if (route.method === 'HEAD' || route.schema?.hide) return;
     const key = `${String(route.method)} ${route.url}`;

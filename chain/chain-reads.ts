@@ -31,7 +31,9 @@ export interface ReadHead {
  * Read from the node by each process (ownChainReads), or once for the fleet (shared-chain-reads).
  */
 export interface ChainReads {
-  /** The chain's latest block, read within the last `freshWithinMs` (by anyone it is shared with). */
+  /**
+   * The chain's latest block, read within the last `freshWithinMs` (by anyone it is shared with).
+   */
   latestBlock(freshWithinMs: number): Promise<ReadHead>;
   blockByHash(hash: Hex): Promise<ChainBlock>;
   /** Every receipt of the block, as the node gives them (raw: so a share stores them as sent). */

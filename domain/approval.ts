@@ -1,8 +1,8 @@
 import type { IntentStatus } from './intent';
 
 /**
- * A second person's decision on an intent (or a batch) awaiting approval (four eyes). Pure: the API, the
- * workflow's update handler and the deciding activity all speak it.
+ * A second person's decision on an intent (or a batch) awaiting approval (four eyes). Pure: the
+ * API, the workflow's update handler and the deciding activity all speak it.
  */
 export type ApprovalDecision = 'approve' | 'reject';
 

@@ -36,7 +36,9 @@ export interface RegisteredToken {
   alias: string;
   symbol: string;
   decimals: number;
-  /** Delivers less than sent (a fee taken on transfer): a shortfall is then expected, not a fault. */
+  /**
+   * Delivers less than sent (a fee taken on transfer): a shortfall is then expected, not a fault.
+   */
   feeOnTransfer: boolean;
 }
 

@@ -171,7 +171,9 @@ export type ErrorType = keyof typeof errorCatalogue;
 
 const errorTypes = Object.keys(errorCatalogue) as ErrorType[];
 
-/** Each name by its camel-case key, for code to name one: `ErrorType.backlogFull` is `BacklogFull`. */
+/**
+ * Each name by its camel-case key, for code to name one: `ErrorType.backlogFull` is `BacklogFull`.
+ */
 export const ErrorType = Object.fromEntries(
   errorTypes.map((type) => [type[0]!.toLowerCase() + type.slice(1), type]),
 ) as { readonly [Type in ErrorType as Uncapitalize<Type>]: Type };
@@ -185,7 +187,6 @@ export const nonRetryableErrorTypes: ErrorType[] = errorTypes.filter(
 export const rejectionCodeOf = (type: ErrorType): RejectionCode | undefined =>
   (errorCatalogue[type] as ErrorEntry).rejection;
 
-/** Said by the API's checks and by the workflow's update handler (an ApplicationFailure there). */
 /** Said by the approval refusals of the API and of the workflow's update validator. */
 export const notAwaitingApprovalMessage = (
   subject: { kind: 'intent' | 'batch'; id: string },

@@ -124,7 +124,9 @@ const newIntentRequestSchema = newIntentBodySchema
 /** A checked request; `asset` left out means the native coin. */
 export type NewIntent = Omit<z.output<typeof newIntentRequestSchema>, 'asset'> & { asset?: string };
 
-/** Checks the shape of a request; checks that need the database live in service/submit-intent.ts. */
+/**
+ * Checks the shape of a request; checks that need the database live in service/submit-intent.ts.
+ */
 export function parseNewIntent(input: unknown): NewIntent {
   const result = newIntentRequestSchema.safeParse(input);
   if (!result.success) {

@@ -6,10 +6,11 @@ import type { ReasonCode } from './reason-codes';
  * The life of a payment intent. Pure: imported by workflows, activities and clients alike.
  *
  * authorized → settling → held → signed → confirming → confirmed
+ *
  * An intent its tenant's policy sends for approval starts `awaiting_approval` (nothing held, no
- * permit) and goes on `authorized` once approved, or ends `rejected` (refused, or not approved
- * in time). A failure before anything was signed ends in `failed` (hold released). Once a transaction is
- * signed its outcome can only be learned from the chain, so the exits are `confirmed`, `failed`
+ * permit) and goes on `authorized` once approved, or ends `rejected` (refused, or not approved in
+ * time). A failure before anything was signed ends in `failed` (hold released). Once a transaction
+ * is signed its outcome can only be learned from the chain, so the exits are `confirmed`, `failed`
  * (mined but reverted) or `needs_review` for a human. Before anything is signed, a tenant may
  * cancel: `cancelled`, hold released.
  */

@@ -14,7 +14,9 @@ export type MinedOutcome =
   | { state: 'reverted' }
   /** An operator's (or the lane rule's) zero-value cancel took the nonce. */
   | { state: 'cancelled' }
-  /** The token's transfer succeeded without moving anything to the recipient (it returned false). */
+  /**
+   * The token's transfer succeeded without moving anything to the recipient (it returned false).
+   */
   | { state: 'moved-nothing' }
   /**
    * The token delivered other than the amount (less, and it is not known to take a fee; or more):

@@ -38,13 +38,17 @@ export const ReasonCode = {
   workflowCancelled: 'workflow_cancelled',
   /** Not an end: held, waiting for a wallet whose lane an intent in review blocks. */
   walletBlocked: 'wallet_blocked',
-  /** A failure that was not one of the relayer's own errors (a bug's trace is in the worker log). */
+  /**
+   * A failure that was not one of the relayer's own errors (a bug's trace is in the worker log).
+   */
   internal: 'internal',
   /** A reason written before codes were stored, whose text names none of these. */
   legacyUnknown: 'legacy_unknown',
 } as const;
 
-/** Codes stored by earlier versions for errors the relayer no longer raises: readers may meet them. */
+/**
+ * Codes stored by earlier versions for errors the relayer no longer raises: readers may meet them.
+ */
 export const retiredReasonCodes = ['nonce_conflict', 'pool_full'] as const;
 
 /** `NoFundedWallet` → `no_funded_wallet`: an error's name as its reason code. */

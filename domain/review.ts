@@ -25,7 +25,8 @@ export interface ReviewRequest {
   actor: string;
   /**
    * The intent's version the decision was taken on (the API reads it): a decision meant for an
-   * earlier stay in review, which another decision has ended since, is refused. Absent: not checked.
+   * earlier stay in review, which another decision has ended since, is refused. Absent: not
+   * checked.
    */
   intentVersion?: number;
 }

@@ -1,10 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import { IntentStatus, type Intent } from './intent';
 
-/**
- * What a tenant is told: one event per state change of one of its intents, `intent.<status>`,
- * as the Standard Webhooks scheme carries it (webhook-id, webhook-timestamp, webhook-signature).
- */
+// What a tenant is told: one event per state change of one of its intents, `intent.<status>`,
+// as the Standard Webhooks scheme carries it (webhook-id, webhook-timestamp, webhook-signature).
+
 /** Every status an intent reaches, and `intent.finalized`: a confirmed one's block is final. */
 export const webhookEventTypes = [
   ...Object.values(IntentStatus).map((status) => `intent.${status}` as const),

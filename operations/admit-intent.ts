@@ -56,11 +56,11 @@ async function callWalletsOf(trx: Kysely<Schema>, request: NewIntent): Promise<v
 
 /**
  * Records a valid request as `authorized` (or `awaiting_approval`, at or above its tenant's
- * approval threshold), in one transaction that checks everything first, so a
- * refused intent writes nothing: its asset is `native` or a token registered for the chain, the
- * tenant keeps an account in it, and that account covers the amount (advisory). The same Idempotency-Key (or id) with the same body returns the
- * stored intent (`created: false`); with another body it is refused. Starting its workflow is the
- * caller's part: the API starts one, a batch starts it as a child.
+ * approval threshold), in one transaction that checks everything first, so a refused intent writes
+ * nothing: its asset is `native` or a token registered for the chain, the tenant keeps an account
+ * in it, and that account covers the amount (advisory). The same Idempotency-Key (or id) with the
+ * same body returns the stored intent (`created: false`); with another body it is refused. Starting
+ * its workflow is the caller's part: the API starts one, a batch starts it as a child.
  */
 export async function admitIntent(
   database: Database,
@@ -112,7 +112,8 @@ export async function admitIntent(
         },
       ]);
     }
-    // After the wallets: a chain the relayer does not serve is named as that, not as a missing book.
+    // After the wallets: a chain the relayer does not serve is named as that, not as a missing
+    // book.
     const asset = ledgerAssetOf(request.chainId, resolved.ref);
     const balance = await tenantBalance(trx, request.tenantId, asset);
     if (!balance) {

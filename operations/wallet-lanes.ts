@@ -54,7 +54,10 @@ export async function lanesOf(
   );
 }
 
-/** What the chain says of `addresses` as lanes: balances, blocked lanes, and with `token` its holdings. */
+/**
+ * What the chain says of `addresses` as lanes: balances, blocked lanes, and with `token` its
+ * holdings.
+ */
 export async function laneFactsOf(
   database: Database,
   chain: Chain,

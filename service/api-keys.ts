@@ -143,7 +143,8 @@ const isLive = (key: StoredApiKey, now: Date): boolean =>
 /**
  * The caller a presented key stands for, or why it is refused: `invalid` for anything but a
  * well-formed key whose secret matches a key that was not revoked; `expired` (or `replaced`) once
- * that key's expiry (or its rotation's grace) has passed. Notes the key's use (at most once a minute).
+ * that key's expiry (or its rotation's grace) has passed. Notes the key's use (at most once a
+ * minute).
  */
 export async function authenticate(
   database: Database,

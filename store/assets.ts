@@ -12,7 +12,9 @@ const tokenFromRow = (row: Selectable<AssetsTable>): RegisteredToken => ({
   feeOnTransfer: Number(row.fee_on_transfer) === 1,
 });
 
-/** Registers a token; false when its address or its alias is taken on the chain (nothing written). */
+/**
+ * Registers a token; false when its address or its alias is taken on the chain (nothing written).
+ */
 export async function insertToken(
   db: Kysely<Schema>,
   token: RegisteredToken,

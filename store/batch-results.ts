@@ -4,7 +4,8 @@ import type { IntentStatus } from '../domain/intent';
 import type { ReasonCode } from '../domain/reason-codes';
 import type { BatchItemState, Schema } from './schema';
 
-// What a batch's items came to: each item's result, the counts by outcome, and how many ran at once.
+// What a batch's items came to: each item's result, the counts by outcome, and how many ran at
+// once.
 
 export interface BatchItemResult {
   index: number;

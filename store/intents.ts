@@ -57,8 +57,11 @@ export async function getIntentForUpdate(
   return intentFromRow(row);
 }
 
-/** A request that names no wallet leaves the choice to the relayer: any wallet matches it. */
-/** `request.asset` as resolved (`native` or the token's address), see store/assets.ts. */
+/**
+ * Whether a stored intent is this request again. A request that names no wallet leaves the choice
+ * to the relayer: any wallet matches it. `request.asset` is as resolved (`native` or the token's
+ * address, see store/assets.ts).
+ */
 export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.tenantId === request.tenantId &&
   intent.chainId === request.chainId &&
@@ -113,7 +116,9 @@ export async function insertIntent(
   return { intent: existing, created: false };
 }
 
-/** How an intent was admitted: the tenant's name for it, the key that asked, its policy's version. */
+/**
+ * How an intent was admitted: the tenant's name for it, the key that asked, its policy's version.
+ */
 export interface AdmittedAs {
   /** `awaiting_approval` when its tenant's policy asks a second key first (else `authorized`). */
   status?: IntentStatus;

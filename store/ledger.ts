@@ -11,15 +11,16 @@ import {
 } from './schema';
 
 /**
- * Per-tenant balances kept in double entry, per book: an asset on a chain (domain/ledger-book.ts:
- * a chain's native coin, each registered token), so what was deposited on a chain pays out there.
+ * Per-tenant balances kept in double entry, per book: an asset on a chain (domain/ledger-book.ts: a
+ * chain's native coin, each registered token), so what was deposited on a chain pays out there.
  * Tenant accounts (`available`, `held`) never go negative; the system's `funding` account goes
- * negative by what was deposited and `settled` grows by what was paid out, so the balances of
- * each book always sum to zero. Gas is in the chain's native coin: `fees` grows by what the hot wallets burned, paid
- * from the tenant's held fee (when tenants pay it) or by the `house` (negative).
+ * negative by what was deposited and `settled` grows by what was paid out, so the balances of each
+ * book always sum to zero. Gas is in the chain's native coin: `fees` grows by what the hot wallets
+ * burned, paid from the tenant's held fee (when tenants pay it) or by the `house` (negative).
  *
  *   deposit  funding −x  → available +x
- *   hold     available −x → held +x            (tenant pays gas: also native available −f → held +f)
+ *   hold     available −x → held +x
+ *            (tenant pays gas: also native available −f → held +f)
  *   capture  held −x      → settled +x
  *   release  held −x      → available +x
  *   gas      held −g (of f, the rest released) or house −g  → fees +g

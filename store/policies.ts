@@ -219,10 +219,10 @@ export interface BookOfIntents {
 }
 
 /**
- * What counts against a book's rolling windows, each after `since[window]`: every active
- * hold (its money may leave yet), every hold captured within the window (it left), and with
- * `notYetHeld` the intents admitted but not held yet (awaiting approval included). Counted from the rows themselves, never
- * from a counter, so nothing can drift; summed as bigint (SQLite holds amounts as text).
+ * What counts against a book's rolling windows, each after `since[window]`: every active hold (its
+ * money may leave yet), every hold captured within the window (it left), and with `notYetHeld` the
+ * intents admitted but not held yet (awaiting approval included). Counted from the rows themselves,
+ * never from a counter, so nothing can drift; summed as bigint (SQLite holds amounts as text).
  */
 export async function committedInBook(
   db: Kysely<Schema>,

@@ -158,7 +158,9 @@ export interface IntentsTable {
   reason_code: ReasonCode | null;
   /** Native wei the hot wallet paid in gas for the mined transaction (null until it is mined). */
   fee_paid: Amount | null;
-  /** What a fee-on-transfer token delivered to the recipient (null: the whole amount, or native). */
+  /**
+   * What a fee-on-transfer token delivered to the recipient (null: the whole amount, or native).
+   */
   delivered_amount: Amount | null;
   /** The tenant's Idempotency-Key the intent was submitted with, if any. */
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
@@ -204,7 +206,6 @@ export interface NonceFillsTable {
   created_at: Timestamp;
 }
 
-/** A wallet added at run time and the signer holding its key (`kms:<key>` or `remote:<url>`). */
 /** An ERC-20 token registered for a chain (symbol and decimals read from it). */
 export interface AssetsTable {
   chain_id: number;
@@ -217,6 +218,7 @@ export interface AssetsTable {
   created_at: Timestamp;
 }
 
+/** A wallet added at run time and the signer holding its key (`kms:<key>` or `remote:<url>`). */
 export interface WalletSignersTable {
   address: string;
   signer: string;

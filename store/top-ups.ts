@@ -7,8 +7,8 @@ import { recordStateChange } from './webhook-outbox';
 
 /**
  * Records a top-up of `topUp.to` from the chain's treasury as `authorized` (domain/custody.ts),
- * unless the wallet has one in the asset not ended: then nothing is written and undefined comes back (the
- * database's unique index decides between sweeps that race). Call inside a transaction.
+ * unless the wallet has one in the asset not ended: then nothing is written and undefined comes
+ * back (the database's unique index decides between sweeps that race). Call inside a transaction.
  */
 export async function insertTopUp(
   trx: Kysely<Schema>,

@@ -79,7 +79,10 @@ export const takesNonceBack = (
       earlier.attempt <= attempt.attempt,
   );
 
-/** The transfer an attempt signed (a cancel: nothing, to the wallet itself), to plan its replacement. */
+/**
+ * The transfer an attempt signed (a cancel: nothing, to the wallet itself), to plan its
+ * replacement.
+ */
 export const planOf = (
   intent: Intent,
   attempts: readonly TransactionAttempt[],

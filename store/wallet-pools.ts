@@ -43,7 +43,9 @@ export async function setTenantPool(
     .execute();
 }
 
-/** Retires the wallet (`retired`), or puts it back to work; false if the relayer has no such wallet. */
+/**
+ * Retires the wallet (`retired`), or puts it back to work; false if the relayer has no such wallet.
+ */
 export async function setWalletRetired(
   db: Kysely<Schema>,
   wallet: { chainId: number; address: string },

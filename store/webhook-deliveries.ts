@@ -162,7 +162,9 @@ export async function recordAttempt(
   });
 }
 
-/** Puts a delivery back in line (a redelivery an operator or tenant asked for); false if unknown. */
+/**
+ * Puts a delivery back in line (a redelivery an operator or tenant asked for); false if unknown.
+ */
 export async function redeliver(
   db: Kysely<Schema>,
   eventId: string,

@@ -6,7 +6,9 @@
  * and a cancelled intent's slot goes to the next one to ask.
  */
 export interface PermitLine {
-  /** The ms until `key`'s slot (0: now); the same slot for the same key until taken or cancelled. */
+  /**
+   * The ms until `key`'s slot (0: now); the same slot for the same key until taken or cancelled.
+   */
   reserve(key: string): Promise<number>;
   /** `key` took its permit: its slot is used. */
   taken(key: string): Promise<void>;

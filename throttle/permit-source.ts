@@ -1,8 +1,12 @@
 import type { PermitGrant } from './throttle';
 
-/** The part of the quota the steps use; the Bottleneck limiter, the server's pace or a test double. */
+/**
+ * The part of the quota the steps use; the Bottleneck limiter, the server's pace or a test double.
+ */
 export interface PermitSource {
-  /** A permit now, or when to ask again (never a wait in line); `slotKey` keeps a slot in the line. */
+  /**
+   * A permit now, or when to ask again (never a wait in line); `slotKey` keeps a slot in the line.
+   */
   tryAcquire(permitId: string, slotKey?: string): Promise<PermitGrant>;
   /** Waits for a permit, up to the throttle's maxWait. */
   acquire(permitId: string, signal?: AbortSignal, slotKey?: string): Promise<PermitGrant>;

@@ -132,8 +132,8 @@ export class Throttle {
 
   /**
    * A permit now, or when to ask again — never a wait in line: the caller holds no slot while
-   * refused and comes back on a workflow timer. `permitId` must be unique per acquisition; `slotKey`
-   * (the intent) keeps the caller's slot in the line from one try to the next.
+   * refused and comes back on a workflow timer. `permitId` must be unique per acquisition;
+   * `slotKey` (the intent) keeps the caller's slot in the line from one try to the next.
    */
   async tryAcquire(permitId: string, slotKey: string = permitId): Promise<PermitGrant> {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran

@@ -12,7 +12,9 @@ export interface ChainReadSharing {
   release(): Promise<void>;
 }
 
-/** One warning per chain per minute: a process reading for itself is expected while Redis is away. */
+/**
+ * One warning per chain per minute: a process reading for itself is expected while Redis is away.
+ */
 const warnEveryMs = 60_000;
 
 /**

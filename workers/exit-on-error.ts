@@ -1,6 +1,8 @@
 import { ErrorType } from '../domain/error-catalogue';
 
-/** The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts). */
+/**
+ * The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts).
+ */
 export const toolchainMissing = 'ToolchainMissing';
 
 /** Problems a user fixes (a setting, a missing toolchain), told apart by name across bundles. */

@@ -10,7 +10,8 @@ export const startQuotaThrottle = (config: RelayerConfig): Promise<Throttle> =>
       : {
           redisUrl: config.redisUrl,
           redisTlsCa: config.redisTlsCa,
-          // One quota for every chain of the process (EXTRA_CHAINS included), named after the first.
+          // One quota for every chain of the process (EXTRA_CHAINS included), named after the
+          // first.
           limiterId: quotaLimiterId(config.taskQueue, config.chainId),
         },
   );

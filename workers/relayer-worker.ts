@@ -49,8 +49,9 @@ export interface RelayerWorkerOptions {
   tracing?: Pick<Tracing, 'activityInterceptors' | 'sinks'>;
   /**
    * The Worker Deployment the main queue's workers poll as a version of (its build id by default
-   * the workflow bundle's digest); none: unversioned. The per-process and per-fleet queues (permits,
-   * releases, webhook pumps) stay outside it: they run activities only, for any build's runs.
+   * the workflow bundle's digest); none: unversioned. The per-process and per-fleet queues
+   * (permits, releases, webhook pumps) stay outside it: they run activities only, for any build's
+   * runs.
    */
   deployment?: { name: string; buildId?: string };
 }
@@ -107,7 +108,8 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       namespace,
       taskQueue,
       ...workflowParts,
-      // A run takes its build's default unless its workflow type names one (workflows/versioning.ts).
+      // A run takes its build's default unless its workflow type names one
+      // (workflows/versioning.ts).
       ...(version && {
         workerDeploymentOptions: {
           version,

@@ -13,7 +13,9 @@ export interface ApprovalWait<S extends string> {
   ttlMs: number;
   /** Where the subject stands now, for a refusal's words (default: what the decision left). */
   statusNow?(): string;
-  /** Applies a decision (an activity: four eyes checked there) and says where it left the subject. */
+  /**
+   * Applies a decision (an activity: four eyes checked there) and says where it left the subject.
+   */
   apply(decision: ApprovalRequest | ApprovalExpiry): Promise<ApprovalOutcome<S>>;
 }
 
@@ -37,7 +39,8 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
       decided = outcome.status;
       return outcome;
     } catch (error) {
-      // The caller gets the refusal itself (ApprovalRefused, NotAwaitingApproval), not its wrapping.
+      // The caller gets the refusal itself (ApprovalRefused, NotAwaitingApproval), not its
+      // wrapping.
       throw error instanceof ActivityFailure && error.cause ? error.cause : error;
     } finally {
       applying = false;

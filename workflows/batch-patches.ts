@@ -11,5 +11,7 @@ export const walletTurnsPatch = 'wallet-turns';
  * not one an item.
  */
 export const intentV2ChildrenPatch = 'intent-v2-children';
-/** Recorded where a stop found with nothing running skips the pending items; older runs left them. */
+/**
+ * Recorded where a stop found with nothing running skips the pending items; older runs left them.
+ */
 export const stopWithNothingRunningPatch = 'stop-with-nothing-running';

@@ -9,10 +9,11 @@ export interface StartedSoFar {
 }
 
 /**
- * How a batch keeps a wallet's nonces in input order. `turns`: items start in input order as
- * slots free up, and each signs in its wallet's turn, which the items hand on among themselves
- * (workflows/payment-intent/wallet-turns.ts). `one-unsigned` (batches started before turns): a wallet's next
- * item starts only once the one before it is signed or ended, as the items report to the batch.
+ * How a batch keeps a wallet's nonces in input order. `turns`: items start in input order as slots
+ * free up, and each signs in its wallet's turn, which the items hand on among themselves
+ * (workflows/payment-intent/wallet-turns.ts). `one-unsigned` (batches started before turns): a
+ * wallet's next item starts only once the one before it is signed or ended, as the items report to
+ * the batch.
  */
 export type WalletOrder = 'turns' | 'one-unsigned';
 

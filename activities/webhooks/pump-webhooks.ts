@@ -135,7 +135,9 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
   };
 };
 
-/** The secrets an attempt at `at` is signed with: the current one, and the previous in its grace. */
+/**
+ * The secrets an attempt at `at` is signed with: the current one, and the previous in its grace.
+ */
 function secretsOf(endpoint: WebhookEndpoint, box: SecretBox, at: Date): string[] {
   const current = box.open(endpoint.sealedSecret);
   const { previous } = endpoint;

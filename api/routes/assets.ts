@@ -13,7 +13,9 @@ import {
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
-/** The tokens intents may pay in, per chain (besides `native`): any key lists, operators register. */
+/**
+ * The tokens intents may pay in, per chain (besides `native`): any key lists, operators register.
+ */
 export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.get('/v1/assets', {
     config: { scope: ApiScope.intentsRead },

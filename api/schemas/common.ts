@@ -4,7 +4,10 @@ import { reasonCodes, type ReasonCode } from '../../domain/reason-codes';
 /** A 0x-prefixed hex string: an address, a hash, signed bytes. */
 export const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 
-/** A POST that takes nothing: no body (fastify: null) or `{}`; anything in it is refused, not ignored. */
+/**
+ * A POST that takes nothing: no body (fastify: null) or `{}`; anything in it is refused, not
+ * ignored.
+ */
 export const noBodySchema = z.strictObject({}).nullish();
 
 export const idParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });

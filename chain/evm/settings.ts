@@ -29,7 +29,9 @@ export interface EvmChainSettings {
   gasPricing?: GasPricing;
   /** A hot wallet below this (wei) is low on this chain. */
   lowBalanceWei?: bigint;
-  /** The chain's treasury (its signer is `treasurySigner`, not one of `signers`: it pays no intent). */
+  /**
+   * The chain's treasury (its signer is `treasurySigner`, not one of `signers`: it pays no intent).
+   */
   treasury?: Treasury;
   /** Signs the treasury's top-ups, in a process that holds its key. */
   treasurySigner?: WalletSigner;

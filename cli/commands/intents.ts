@@ -245,7 +245,10 @@ function argumentOf(typed: string): unknown {
   }
 }
 
-/** The amount as the API takes it: base units, or a decimal the API converts by the asset's decimals. */
+/**
+ * The amount as the API takes it: base units, or a decimal the API converts by the asset's
+ * decimals.
+ */
 function amountOf(flags: SubmitFlags): { amount: string } | { decimalAmount: string } {
   const given = [flags.amount, flags.eth, flags.wei].filter((flag) => flag !== undefined);
   if (given.length !== 1) {

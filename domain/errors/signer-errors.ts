@@ -4,7 +4,10 @@ import { ErrorType } from '../error-catalogue';
 // A wallet's signer (a key elsewhere: KMS, a remote signer) unavailable, refusing, or not holding
 // the wallet's key.
 
-/** Who holds a wallet's key, as errors and logs name it: a key id or a signer's host, never a secret. */
+/**
+ * Who holds a wallet's key, as errors and logs name it: a key id or a signer's host, never a
+ * secret.
+ */
 interface SignerDetails {
   wallet: string;
   signer: string;

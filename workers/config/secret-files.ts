@@ -7,7 +7,9 @@ import type { Setting } from './parsers';
  */
 const ownFileFormat = new Set(['HOT_WALLET_KEYS']);
 
-/** The variable that names a file holding a secret setting's value, as containers hand them over. */
+/**
+ * The variable that names a file holding a secret setting's value, as containers hand them over.
+ */
 export const fileVariableOf = (s: Setting<unknown>): string | undefined =>
   s.secret && !ownFileFormat.has(s.env) ? `${s.env}_FILE` : undefined;
 

@@ -88,9 +88,9 @@ export function reviewQueue(
   );
 
   /**
-   * Waits for an operator's decision; meanwhile the lane rule is tried (operations/abandoned-lane.ts)
-   * at once after a confirmation timeout, else once that long in review, and again every
-   * confirmation timeout. A cancel it signs is followed like an operator's.
+   * Waits for an operator's decision; meanwhile the lane rule is tried
+   * (operations/abandoned-lane.ts) at once after a confirmation timeout, else once that long in
+   * review, and again every confirmation timeout. A cancel it signs is followed like an operator's.
    */
   async function decisionOrLaneRule(): Promise<void> {
     const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;

@@ -26,7 +26,9 @@ export function walletTurns(input: PaymentIntentInput) {
   };
   return {
     item,
-    /** Until `wanted` is granted; `lookFirst` where no word may ever come (the item just started). */
+    /**
+     * Until `wanted` is granted; `lookFirst` where no word may ever come (the item just started).
+     */
     async waitFor(wanted: WalletTurn, lookFirst: boolean): Promise<void> {
       if (lookFirst && !turnReaches(granted, wanted)) await look();
       await condition(() => turnReaches(granted, wanted));
