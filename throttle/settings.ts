@@ -29,9 +29,9 @@ export interface ThrottleCluster {
 
 /**
  * The line runs at 0.9 of the send window's sustained pace. Faster than the window, permits pile
- * up there, held by intents whose sends wait (measured at 5/s: the window let 4.9/s through, and
- * the backlog grew into paced retries and expired permits); at exactly its pace, sends that late
- * timers bunched are paced into retries. The tenth left is the window's room to take them in.
+ * up there, held by intents whose sends wait, and the backlog grows into paced retries and expired
+ * permits; at exactly its pace, sends that late timers bunched are paced into retries. The tenth
+ * left is the window's room to take them in (docs/benchmark.md).
  */
 const lineShare = 0.9;
 

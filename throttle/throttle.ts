@@ -28,8 +28,8 @@ export type PermitGrant =
 /**
  * How long a try at its slot may wait for the in-flight slot the limiter had just said was free:
  * for another that took it first, or for Bottleneck to start the job on a busy process (timer
- * turns; 200 ms was seen to run out under load, costing the intent a second timer). A moment,
- * not a wait in line: the try runs inside the workflow's task.
+ * turns: a shorter wait runs out under load and costs the intent a second timer). A moment, not a
+ * wait in line: the try runs inside the workflow's task.
  */
 const raceWindowMs = 1000;
 
@@ -37,7 +37,7 @@ const raceWindowMs = 1000;
  * How often a clustered limiter beats: each beat frees dead holders' permits whose expiration
  * passed (PERMIT_TTL_MS) and tells the waiters, as every permit check and job does first. So a
  * waiter in line sees a dead holder's permit up to a beat after it expired. Bottleneck's own
- * default; a beat every 500 ms cost an idle worker about 0.5% of a core (docs/benchmark.md).
+ * default: a faster beat costs an idle worker CPU (docs/benchmark.md).
  */
 export const limiterBeatMs = 5000;
 

@@ -58,8 +58,7 @@ const digestOf = (code: string): string =>
 /**
  * Our workflow code compiled for the Node it runs on instead of the SDK's default ES2017: object
  * spread, optional chaining and `??` stay native rather than becoming helpers copied into every
- * module that uses them (10 KB less code for every workflow context to evaluate; CPU per intent
- * measured unchanged, docs/benchmark.md).
+ * module that uses them (less code for every workflow context to evaluate; docs/benchmark.md).
  */
 function compiledForNode(config: WebpackConfiguration): WebpackConfiguration {
   for (const rule of config.module?.rules ?? []) {

@@ -28,8 +28,7 @@ export interface WalletSigner {
   /**
    * The key is in this process's memory and viem signs with it, for the address it derived from
    * that key: the bytes are the wallet's and what was asked by construction, so signChecked does
-   * not parse and recover them (3.7 ms of CPU a transaction on the bench's machine, four times
-   * the signing itself).
+   * not parse and recover them (about four times the signing's CPU: docs/benchmark.md).
    */
   readonly inProcess?: true;
 }

@@ -38,11 +38,10 @@ export type { PaymentIntentInput } from './input';
  * search attribute, until an operator's decision arrives as the `resolveReview` update: confirm
  * or fail end it, retry sends the same bytes again and follows them.
  *
- * Every new intent runs this type: the shape its patches settled on, with
- * no patch left to decide (each `patched()` a new run calls records a marker and an upsert of
- * TemporalChangeVersion, a visibility write: two of 24 events an intent). A new type rather than
- * a patch: a worker without it cannot take one of its tasks (the task waits for a worker that
- * has it), where an old worker would run a patched start down its old branch.
+ * Every new intent runs this type: the shape its patches settled on, with no patch left to decide
+ * (each one asked writes a marker and a visibility upsert). A new type rather than a patch: a
+ * worker without it cannot take its tasks, where an old worker would run a patched start down
+ * its old branch (docs/workflow-versions.md).
  */
 export function paymentIntentV2(input: PaymentIntentInput): Promise<PaymentIntentProgress> {
   return runIntent(input, currentShape);

@@ -1,13 +1,8 @@
 import { IntentStatus } from '../../domain/intent';
 
-/*
- * The patches of paymentIntent, the type intents started before paymentIntentV2 run (which has
- * every new branch and no patch to ask: shape.ts). The type, these patches and their old branches
- * can go once no run of it is open. Visibility answers it per fleet:
- *   ExecutionStatus = "Running" AND WorkflowType IN ("paymentIntent", "walletTopUp")
- * Runs end within their send window and confirmation timeout, except those waiting in review,
- * which wait for a person: resolve those first.
- */
+// The patches of paymentIntent, the type intents started before paymentIntentV2 run (which has
+// every new branch and no patch to ask: shape.ts). When each came and when it can go:
+// docs/workflow-versions.md.
 
 /**
  * Recorded where needs_review waits for a decision; older runs ended there. Its old branch can
@@ -18,10 +13,8 @@ export const reviewWaitsPatch = 'review-waits-in-workflow';
 /**
  * Recorded where the permit, settling and hold run inside the workflow's own task (local
  * activities), and the status is shown to visibility only where an operator filters on it.
- * Older runs took a task-queue round trip for each. The receipt looks stay activities: a look
- * can take many seconds of RPC under faults, and a local activity that long was seen cancelled
- * by the SDK while its workflow was evicted from a small cache, sending a paid intent to review.
- * Its old branch can go once no run from before it is open.
+ * Older runs took a task-queue round trip for each. The receipt looks stay activities: a look can
+ * outlast what a local activity survives (docs/workflow-versions.md).
  */
 export const localStepsPatch = 'lean-steps';
 
