@@ -17,11 +17,11 @@ import { intentMemo, intentSearchAttributes } from '../workflows/search-attribut
 
 /**
  * Starts the workflow that takes an intent to its end. A top-up (domain/custody.ts) runs the
- * payment's own workflow under the type `walletTopUp`, by which operators find top-ups in the Web
- * UI (workflows/index.ts exports it under both names). Starting it again is harmless: a running
- * one is joined and a finished one is never re-run, so at most one workflow ever works on an
- * intent under `workflowId`. A retry of an intent whose workflow has ended passes a new id and
- * `waitInReview: false` (see service/review-intent.ts).
+ * payment's own workflow under the type `walletTopUpV2`, by which operators find top-ups in the
+ * Web UI (workflows/index.ts exports it under both names; older types: docs/workflow-versions.md).
+ * Starting it again is harmless: a running one is joined and a finished one is never re-run, so at
+ * most one workflow ever works on an intent under `workflowId`. A retry of an intent whose
+ * workflow has ended passes a new id and `waitInReview: false` (see service/review-intent.ts).
  */
 export async function startIntentWorkflow(
   client: Client,
