@@ -17,6 +17,9 @@ export type ApiScope = (typeof ApiScope)[keyof typeof ApiScope];
 
 export const apiScopes = Object.values(ApiScope);
 
+/** A key acts for one tenant, or as an operator for every tenant. */
+export type ApiKeyRole = 'tenant' | 'operator';
+
 /** What each scope lets a key do, for `keys create --help` and docs/api.md. */
 export const scopeMeaning: Record<ApiScope, string> = {
   'intents:read': 'read intents, batches, their attempts and audit trails, balances, assets',

@@ -26,3 +26,10 @@ export interface SignedTransfer {
   rawTx: Hex;
   txHash: Hex;
 }
+
+/**
+ * Why a transaction attempt was signed: the first, a replacement at its nonce (`fee_bump`), a
+ * re-sign at a new nonce (`nonce_reassigned`), or `cancel`: a zero-value transfer to the wallet
+ * itself, to take the nonce back.
+ */
+export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned' | 'cancel';

@@ -96,3 +96,6 @@ export function urlRefusal(raw: string, policy: EndpointPolicy): string | undefi
   if (url.protocol === 'http:' && policy.allowLoopback && loopbackHost) return undefined;
   return `${url.protocol.replace(':', '')} is refused: endpoints take https${policy.allowLoopback ? ' (or http to a loopback host)' : ''}`;
 }
+
+/** Where a delivery of an event to one endpoint stands: `dead` once its retries ran out. */
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'dead';

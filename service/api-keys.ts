@@ -12,7 +12,7 @@ import {
   type StoredApiKey,
 } from '../store/api-keys';
 import type { Database } from '../store/database';
-import type { ApiKeyRole } from '../store/schema';
+import type { ApiKeyRole } from '../domain/api-scopes';
 import { findTenant } from '../store/tenants';
 import type { Caller } from './caller';
 

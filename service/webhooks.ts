@@ -7,7 +7,7 @@ import {
 import { operatorOwner } from '../domain/custody';
 import { walletEventTypes } from '../domain/wallet-events';
 import { everyEventType, webhookEventTypes } from '../domain/webhooks';
-import type { WebhookDeliveryStatus } from '../store/schema';
+import type { WebhookDeliveryStatus } from '../domain/webhooks';
 import { deliveriesOf, redeliver, type DeliveryRow } from '../store/webhook-deliveries';
 import {
   findEndpoint,

@@ -1,11 +1,11 @@
 import type { ColumnType } from 'kysely';
-import type { BatchStatus } from '../domain/batch';
+import type { BatchMode, BatchStatus } from '../domain/batch';
 import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, Timestamp } from './column-types';
 
 // A batch payout and its items.
 
-export type BatchMode = 'collect_all' | 'fail_fast';
+export type { BatchMode };
 
 export interface BatchesTable {
   id: string;

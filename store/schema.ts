@@ -4,6 +4,8 @@ import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
 import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
+import type { ApiKeyRole } from '../domain/api-scopes';
+import type { AttemptCause } from '../domain/transfer';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type {
   PolicyContractCallsTable,
@@ -32,7 +34,7 @@ export interface TenantsTable {
   created_at: Timestamp;
 }
 
-export type ApiKeyRole = 'tenant' | 'operator';
+export type { ApiKeyRole };
 
 /** Only a hash of each key's secret is kept: a leaked table grants nothing. */
 export interface ApiKeysTable {
@@ -176,8 +178,7 @@ export interface IntentsTable {
   call_data: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** `cancel`: an operator's zero-value transfer to the wallet itself, to take the nonce back. */
-export type AttemptCause = 'first' | 'fee_bump' | 'nonce_reassigned' | 'cancel';
+export type { AttemptCause };
 
 /**
  * Every transaction signed for an intent, persisted before it is sent. Replacements share the

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Timestamp } from './column-types';
+import type { WebhookDeliveryStatus } from '../domain/webhooks';
 
 // The webhook tables: endpoints, the events told to them, each delivery and its attempts.
 
@@ -38,7 +39,7 @@ export interface WebhookEventsTable {
   created_at: Timestamp;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'dead';
+export type { WebhookDeliveryStatus };
 
 export interface WebhookDeliveriesTable {
   event_id: string;

@@ -1,6 +1,6 @@
 import type { BatchItemOutcome } from '../../domain/batch';
 import { ReasonCode, type Reason } from '../../domain/reason-codes';
-import type { BatchStatus } from '../../store/schema';
+import type { BatchStatus } from '../../domain/batch';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
 import {
