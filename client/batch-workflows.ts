@@ -6,7 +6,7 @@ import {
   batchProgressQuery,
   cancelBatchSignal,
   type BatchProgress,
-} from '../workflows/batch-signals';
+} from '../workflows/payment-batch/signals';
 import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
 import { decideApprovalUpdate } from '../workflows/approval-update';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';

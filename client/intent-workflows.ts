@@ -7,7 +7,7 @@ import { labelsOf } from '../domain/intent-labels';
 import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
-import { walletTurnSignal } from '../workflows/batch-signals';
+import { walletTurnSignal } from '../workflows/payment-batch/signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
 import { resolveReviewUpdate } from '../workflows/review-update';
 import { cancelUnminedUpdate } from '../workflows/cancel-unmined-update';

@@ -1,5 +1,5 @@
 import type { ScheduledItem } from '../../activities/batch/load-batch-items';
-import { BatchSchedule } from '../../workflows/batch-schedule';
+import { BatchSchedule } from '../../workflows/payment-batch/schedule';
 
 const items = (...wallets: (string | undefined)[]): ScheduledItem[] =>
   wallets.map((wallet, index) => (wallet === undefined ? { index } : { index, wallet }));

@@ -13,7 +13,7 @@ import {
 import { cancelledOnChainReason, IntentStatus, revertedReason } from '../../domain/intent';
 import { statusOfOutcome } from '../../domain/outcome-status';
 import { ReasonCode } from '../../domain/reason-codes';
-import { batchItemInReviewSignal, batchItemSignedSignal } from '../batch-signals';
+import { batchItemInReviewSignal, batchItemSignedSignal } from '../payment-batch/signals';
 import { intentProgressQuery, type PaymentIntentProgress } from '../intent-progress';
 import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';

@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { furtherTurn, turnReaches, type WalletTurn } from '../../domain/wallet-turn';
-import { walletTurnSignal } from '../batch-signals';
+import { walletTurnSignal } from '../payment-batch/signals';
 import type { PaymentIntentInput } from './input';
 import { inTask } from './steps';
 

@@ -1,6 +1,6 @@
-import type { BatchCounts, BatchMode } from '../domain/batch';
-import type { IntentTimings } from '../domain/intent-timings';
-import type { Reason } from '../domain/reason-codes';
+import type { BatchCounts, BatchMode } from '../../domain/batch';
+import type { IntentTimings } from '../../domain/intent-timings';
+import type { Reason } from '../../domain/reason-codes';
 
 // What a batch's workflow is started (and continued as new) with, and what it ends with.
 

@@ -1,4 +1,4 @@
-import type { ScheduledItem } from '../activities/batch/load-batch-items';
+import type { ScheduledItem } from '../../activities/batch/load-batch-items';
 
 /** What a batch's earlier runs started, carried over continue-as-new. */
 export interface StartedSoFar {

@@ -6,14 +6,11 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   patched,
-  proxyActivities,
   setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { RelayerActivities } from '../activities';
-import type { AdmitBatchItemResult } from '../activities/batch/admit-batch-item';
-import type { ScheduledItem } from '../activities/batch/load-batch-items';
+import type { ScheduledItem } from '../../activities/batch/load-batch-items';
 import {
   BatchMode,
   emptyCounts,
@@ -21,48 +18,35 @@ import {
   itemsPerRun,
   type BatchCounts,
   type BatchItemOutcome,
-} from '../domain/batch';
-import { paymentIntentWorkflowId } from '../domain/workflow-ids';
-import { dbStep } from './activity-profiles';
-import { BatchSchedule } from './batch-schedule';
+  type BatchStatus,
+} from '../../domain/batch';
+import { defaultApprovalTtlMs } from '../../domain/intent-timings';
+import { ReasonCode } from '../../domain/reason-codes';
+import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
+import { approvalGate } from '../approval-gate';
+import { paymentIntent, paymentIntentV2 } from '../payment-intent';
+import { itemChildOptions, type AdmittedItem } from './child';
+import type { CarriedState, PaymentBatchInput, PaymentBatchResult } from './input';
+import { intentV2ChildrenPatch, stopWithNothingRunningPatch, walletTurnsPatch } from './patches';
+import { BatchSchedule } from './schedule';
 import {
   batchItemInReviewSignal,
   batchItemSignedSignal,
   batchProgressQuery,
   cancelBatchSignal,
   type BatchProgress,
-} from './batch-signals';
-import { paymentIntent, paymentIntentV2 } from './payment-intent';
+} from './signals';
 import {
-  intentMemo,
-  intentSearchAttributes,
-  intentStatusKey,
-  tenantIdKey,
-} from './search-attributes';
-import { defaultApprovalTtlMs } from '../domain/intent-timings';
-import type { BatchStatus } from '../domain/batch';
-import { ReasonCode } from '../domain/reason-codes';
-import { approvalGate } from './approval-gate';
-import type { CarriedState, PaymentBatchInput, PaymentBatchResult } from './batch-input';
-import {
-  intentV2ChildrenPatch,
-  stopWithNothingRunningPatch,
-  walletTurnsPatch,
-} from './batch-patches';
-
-export type { PaymentBatchInput, PaymentBatchResult } from './batch-input';
-
-type AdmittedItem = Extract<AdmitBatchItemResult, { kind: 'admitted' }>;
-
-const {
-  decideBatchApproval,
-  loadBatchItems,
   admitBatchItem,
-  recordItemOutcome,
   cancelBatchItems,
-  skipPendingItems,
+  decideBatchApproval,
   finishBatch,
-} = proxyActivities<RelayerActivities>(dbStep);
+  loadBatchItems,
+  recordItemOutcome,
+  skipPendingItems,
+} from './steps';
+
+export type { PaymentBatchInput, PaymentBatchResult } from './input';
 
 /** Pages of items read at a time; a few times the concurrency keeps every slot fed. */
 const pageSize = 200;
@@ -139,33 +123,11 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   }
 
   async function follow(item: ScheduledItem, admitted: AdmittedItem): Promise<void> {
-    const { intentId, labels } = admitted;
     // Started elsewhere already, or failed: either way the intent's own row says how it ends.
-    const child = executeChild(patched(intentV2ChildrenPatch) ? paymentIntentV2 : paymentIntent, {
-      workflowId: paymentIntentWorkflowId(intentId),
-      args: [
-        {
-          intentId,
-          ...input.timings,
-          batch: {
-            workflowId: workflowInfo().workflowId,
-            index: item.index,
-            ...(walletTurns && item.wallet !== undefined && { walletTurn: { batchId } }),
-          },
-        },
-      ],
-      // A batch ending early (or terminated) must never cut a payment off halfway.
-      parentClosePolicy: 'ABANDON',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      // Admissions recorded before items carried labels (older histories) name only the tenant.
-      typedSearchAttributes: labels
-        ? intentSearchAttributes(labels)
-        : [
-            { key: intentStatusKey, value: 'authorized' },
-            { key: tenantIdKey, value: admitted.tenantId },
-          ],
-      ...(labels && { memo: intentMemo(labels) }),
-    }).catch(() => undefined);
+    const child = executeChild(
+      patched(intentV2ChildrenPatch) ? paymentIntentV2 : paymentIntent,
+      itemChildOptions({ item, admitted, batchId, timings: input.timings, walletTurns }),
+    ).catch(() => undefined);
     await Promise.race([child, condition(() => inReview.has(item.index))]);
     for (;;) {
       const outcome = await recordItemOutcome({ batchId, index: item.index });

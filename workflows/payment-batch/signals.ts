@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { BatchCounts } from '../domain/batch';
-import type { Reason } from '../domain/reason-codes';
-import type { WalletTurn } from '../domain/wallet-turn';
+import type { BatchCounts } from '../../domain/batch';
+import type { Reason } from '../../domain/reason-codes';
+import type { WalletTurn } from '../../domain/wallet-turn';
 
 /**
  * From an item's workflow to its batch: the item is signed, so its wallet may take the next.
