@@ -14,11 +14,3 @@ export const apiOf = (options: ApiOptions) => {
     process.stderr.write(`rate limited: sending again in ${waitSeconds} s\n`),
   );
 };
-
-/** A flag's parser: a whole number from 1 to `max`, or a usage error naming the flag. */
-export const wholeNumber = (flag: string, max: number) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw badInput(`${flag}: must be a whole number from 1 to ${max} (got "${value}")`);
-  }
-  return Number(value);
-};

@@ -1,27 +1,14 @@
 import { type Command } from 'commander';
-import { parseEther } from 'viem';
 import { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
 import { setUpTenant } from '../../service/tenants';
-import { decimalAmountProblem } from '../decimal-amount';
-import { badInput } from '../exit-codes';
 import { print } from '../output';
 
 import { addKeyCommands } from './api-keys';
-import { books, tenantId, wholeFromOne, type DatabaseOptions } from './books';
-
-const ether = (flag: string) => (value: string) => {
-  const problem = decimalAmountProblem(value);
-  if (problem) throw badInput(`${flag}: ${problem}`);
-  return parseEther(value);
-};
+import { chainIdFlag, etherFlag, tenantIdFlag, wholeNumber } from '../flags';
+import { books, type DatabaseOptions } from './books';
 
 const chainIdHelp = 'the chain whose book it credits (default: the one chain the relayer serves)';
-const chainIdFlag = (value: string) => {
-  if (!/^\d+$/.test(value)) throw badInput(`--chain-id: must be a whole number (got "${value}")`);
-  return Number(value);
-};
-
-const limit = wholeFromOne('--max-in-flight');
+const limit = wholeNumber('--max-in-flight');
 
 /**
  * Tenants and API keys, written straight to the database (DATABASE_URL) of a relayer that has
@@ -37,12 +24,12 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .option(
       '--requests-per-minute <n>',
       "each of its keys' request limit, unless a key has its own (default: API_REQUESTS_PER_KEY_PER_MINUTE)",
-      wholeFromOne('--requests-per-minute'),
+      wholeNumber('--requests-per-minute'),
     )
     .option(
       '--deposit <ether>',
       'credit its native book on the chain this much',
-      ether('--deposit'),
+      etherFlag('--deposit'),
     )
     .option('--chain-id <id>', chainIdHelp, chainIdFlag)
     .action(
@@ -57,7 +44,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         },
       ) => {
         const options = db();
-        const tenant = tenantId(id);
+        const tenant = tenantIdFlag(id);
         const booked = await books(options.databaseUrl, (database) =>
           setUpTenant(
             database,
@@ -98,7 +85,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .option('--chain-id <id>', chainIdHelp, chainIdFlag)
     .action(async (id: string, flags: { amount: string; asset: string; chainId?: number }) => {
       const options = db();
-      const tenant = tenantId(id);
+      const tenant = tenantIdFlag(id);
       const deposited = await books(options.databaseUrl, async (database) => {
         const chainId = await servedChain(database, flags.chainId);
         const amount = await baseUnitsOfBody(

@@ -20,7 +20,8 @@ import { durationFlag } from '../duration';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { print } from '../output';
 
-import { books, tenantId, wholeFromOne, type DatabaseOptions } from './books';
+import { tenantIdFlag, wholeNumber } from '../flags';
+import { books, type DatabaseOptions } from './books';
 
 /**
  * A key's scopes for the table as held: "all" only when it holds every one its kind may hold;
@@ -63,7 +64,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
     .option(
       '--requests-per-minute <n>',
       "its own request limit (default: the API's API_REQUESTS_PER_KEY_PER_MINUTE)",
-      wholeFromOne('--requests-per-minute'),
+      wholeNumber('--requests-per-minute'),
     )
     .option(
       '--expires <duration>',
@@ -98,7 +99,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
             database,
             flags.operator
               ? { role: 'operator', ...common }
-              : { role: 'tenant', tenantId: tenantId(flags.tenant!), ...common },
+              : { role: 'tenant', tenantId: tenantIdFlag(flags.tenant!), ...common },
             now,
           ),
         ).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
+import { apiOf, type ApiOptions } from '../api-options';
+import { chainIdFlag } from '../flags';
 import { print, tokenTable } from '../output';
 
 /** The tokens intents may pay in: listed by any key, registered by an operator. */
@@ -10,7 +11,7 @@ export function addAssetCommands(program: Command, api: () => ApiOptions): void 
   assets
     .command('list')
     .description('registered tokens: alias, symbol, decimals, fee on transfer')
-    .option('--chain-id <id>', 'one chain only', wholeNumber('--chain-id', 2 ** 31))
+    .option('--chain-id <id>', 'one chain only', chainIdFlag)
     .action(async (flags: { chainId?: number }) => {
       const options = api();
       const list = await apiOf(options).tokens(flags.chainId);
@@ -21,7 +22,7 @@ export function addAssetCommands(program: Command, api: () => ApiOptions): void 
     .description(
       'operator: register an ERC-20 (symbol and decimals read from it, a fee on transfer probed)',
     )
-    .requiredOption('--chain-id <id>', 'EVM chain id', wholeNumber('--chain-id', 2 ** 31))
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .option(
       '--alias <alias>',
       "how intents name it, unique per chain (default: the token's symbol)",

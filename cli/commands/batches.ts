@@ -8,6 +8,7 @@ import { table } from '../table';
 import { readBatchFile } from '../batch-file';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { print, type OutputOptions } from '../output';
+import { chainIdFlag, wholeNumber } from '../flags';
 
 interface BatchFlags {
   chainId?: number;
@@ -18,13 +19,6 @@ interface BatchFlags {
   wait?: boolean;
   out?: string;
 }
-
-const whole = (flag: string, max: number) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw badInput(`${flag}: must be a whole number from 1 to ${max} (got "${value}")`);
-  }
-  return Number(value);
-};
 
 const mode = (value: string) => {
   if (value !== 'collect_all' && value !== 'fail_fast') {
@@ -43,8 +37,8 @@ export function addBatchCommands(
   batch
     .command('submit <file>')
     .description('check every row, then submit them as one batch (nothing is sent if a row is bad)')
-    .option('--chain-id <id>', 'for rows without a chain_id column', whole('--chain-id', 2 ** 31))
-    .option('--concurrency <n>', 'items running at once', whole('--concurrency', 200), 8)
+    .option('--chain-id <id>', 'for rows without a chain_id column', chainIdFlag)
+    .option('--concurrency <n>', 'items running at once', wholeNumber('--concurrency', 200), 8)
     .option('--mode <mode>', 'collect_all (every item runs) or fail_fast', mode, 'collect_all')
     .option('--idempotency-key <key>', 'default: derived from the file, so a rerun pays once')
     .option('--skip-invalid', 'submit the valid rows and list the bad ones instead of refusing')

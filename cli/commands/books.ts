@@ -1,6 +1,5 @@
-import { tenantIdSchema } from '../../domain/intent-request';
 import { missingSqliteFile, withBooks } from '../../service/tenants';
-import { badInput, CliFailure, ExitCode } from '../exit-codes';
+import { CliFailure, ExitCode } from '../exit-codes';
 import { type OutputOptions } from '../output';
 
 // The books the admin commands write to: a relayer's database, straight.
@@ -8,12 +7,6 @@ import { type OutputOptions } from '../output';
 export interface DatabaseOptions extends OutputOptions {
   databaseUrl: string;
 }
-
-export const tenantId = (value: string) => {
-  const parsed = tenantIdSchema.safeParse(value);
-  if (!parsed.success) throw badInput(`tenant: ${parsed.error.issues[0]!.message}`);
-  return parsed.data;
-};
 
 /** Where `npm start` keeps its relayer's books (dev/demo.ts, its default --dir). */
 const demoDatabaseUrl = 'sqlite:.relayer/demo/relayer.sqlite';
@@ -37,11 +30,3 @@ export function books<T>(
   }
   return withBooks(databaseUrl, work);
 }
-
-/** A whole-number flag from 1, or a bad-input failure naming it. */
-export const wholeFromOne = (flag: string) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw badInput(`${flag}: must be a whole number from 1 (got "${value}")`);
-  }
-  return Number(value);
-};

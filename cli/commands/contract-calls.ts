@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { formatUnits } from 'viem';
 import { nativeUnits } from '../../domain/asset';
 import { apiOf, type ApiOptions } from '../api-options';
-import { baseUnits, chainIdFlag } from '../bound-flags';
+import { baseUnits, chainIdFlag } from '../flags';
 import { print } from '../output';
 import { table } from '../table';
 

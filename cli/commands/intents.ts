@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
+import { apiOf, type ApiOptions } from '../api-options';
+import { chainIdFlag, wholeNumber } from '../flags';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import type { IntentView } from '../../api/schemas/intents';
@@ -14,7 +15,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
   program
     .command('submit')
     .description('submit a payment intent (tenant key)')
-    .requiredOption('--chain-id <id>', 'EVM chain id', wholeNumber('--chain-id', 2 ** 31))
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .option('--from <address>', 'hot wallet to send from (default: the relayer chooses one)')
     .requiredOption('--to <address>', 'recipient')
     .option('--asset <alias>', 'what to pay in: native (default) or a registered token, e.g. USDC')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { apiOf, wholeNumber, type ApiOptions } from '../api-options';
+import { apiOf, type ApiOptions } from '../api-options';
+import { chainIdFlag } from '../flags';
 import { badInput } from '../exit-codes';
 import { print, walletTable } from '../output';
 
@@ -30,7 +31,7 @@ export function addWalletCommands(program: Command, api: () => ApiOptions): void
     wallets
       .command(`${action} <address>`)
       .description(what)
-      .requiredOption('--chain-id <id>', 'EVM chain id', wholeNumber('--chain-id', 2 ** 31))
+      .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
       .action(async (address: string, flags: { chainId: number }) => {
         const options = api();
         await apiOf(options).retireWallet(flags.chainId, address, retired);
@@ -42,7 +43,7 @@ export function addWalletCommands(program: Command, api: () => ApiOptions): void
   wallets
     .command('pool <tenant>')
     .description("the hot wallets a tenant's intents may be sent from on a chain")
-    .requiredOption('--chain-id <id>', 'EVM chain id', wholeNumber('--chain-id', 2 ** 31))
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .option('--wallets <addresses>', 'comma-separated addresses')
     .option('--all', 'every wallet of the relayer (the default)')
     .action(

@@ -1,0 +1,49 @@
+import { parseEther } from 'viem';
+import { baseUnitsOf } from '../domain/asset';
+import { tenantIdSchema } from '../domain/intent-request';
+import { decimalAmountProblem } from './decimal-amount';
+import { badInput } from './exit-codes';
+
+// Every command's flag parsers: a bad value is a usage error naming the flag, before any work.
+
+/** A whole number from 1 (to `max`, when given). */
+export const wholeNumber = (flag: string, max?: number) => (value: string) => {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1 || (max !== undefined && number > max)) {
+    const range = max === undefined ? 'from 1' : `from 1 to ${max}`;
+    throw badInput(`${flag}: must be a whole number ${range} (got "${value}")`);
+  }
+  return number;
+};
+
+/** `--chain-id`: an EVM chain id. */
+export const chainIdFlag = wholeNumber('--chain-id', 2 ** 31);
+
+/** An amount of ether as a person types it, in wei. */
+export const etherFlag = (flag: string) => (value: string) => {
+  const problem = decimalAmountProblem(value);
+  if (problem) throw badInput(`${flag}: ${problem}`);
+  return parseEther(value);
+};
+
+/** A tenant's id, as the API takes it. */
+export const tenantIdFlag = (value: string) => {
+  const parsed = tenantIdSchema.safeParse(value);
+  if (!parsed.success) throw badInput(`tenant: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+};
+
+/** A bound as a person types it (a decimal of the asset, or `none` to remove it) in base units. */
+export function baseUnits(
+  flag: string,
+  value: string | undefined,
+  decimals: number,
+  zeroAllowed = false,
+): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  if (zeroAllowed && /^0+(\.0*)?$/.test(value)) return '0';
+  const problem = decimalAmountProblem(value, decimals);
+  if (problem) throw badInput(`${flag}: ${problem}`);
+  return baseUnitsOf(value, decimals)!.toString();
+}
