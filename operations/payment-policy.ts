@@ -13,13 +13,9 @@ import {
 import { findToken } from '../store/assets';
 import type { Database } from '../store/database';
 import { selectorOf } from '../domain/contract-call';
-import {
-  committedInBook,
-  findRecipient,
-  lockTenantPolicy,
-  policyInForce,
-  type BookOfIntents,
-} from '../store/policies';
+import { lockTenantPolicy, policyInForce } from '../store/policies';
+import { findRecipient } from '../store/policy-recipients';
+import { committedInBook, type BookOfIntents } from '../store/policy-spend';
 import { findAllowedCall } from '../store/allowed-calls';
 import type { Schema } from '../store/schema';
 

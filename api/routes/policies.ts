@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
+import { policyChanges, policyOf } from '../../service/policies';
+import { setBookLimits } from '../../service/policy-limits';
 import {
   addRecipient,
-  policyChanges,
-  policyOf,
   recipientsOf,
   removeRecipient,
   setAllowListOnly,
-  setBookLimits,
-} from '../../service/policies';
+} from '../../service/policy-recipients';
 import { allowCall, allowedCallsOf, disallowCall } from '../../service/contract-calls';
 import type { ApiContext } from '../api-context';
 import { callTargetHasCode } from '../../service/call-targets';

@@ -19,7 +19,7 @@ import { workflowsListedInWebUi } from '../../dev/stack/web-ui-list';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { waitUntilSettled } from '../support/intents';
 import { createTenant, deposit } from '../../store/ledger';
-import { setBookLimits } from '../../service/policies';
+import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { intentWaitingInReview } from '../support/intent-in-review';
 

@@ -15,7 +15,7 @@ import { expectBooksBalanced } from '../support/ledger-checks';
 import { faultSettings, seededRandom } from '../support/fault-settings';
 import { useTestWorld } from '../support/test-world';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
-import { setBookLimits } from '../../service/policies';
+import { setBookLimits } from '../../service/policy-limits';
 import { submitIntent } from '../../service/submit-intent';
 import { decideIntentApproval } from '../../service/approve-intent';
 

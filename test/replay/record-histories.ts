@@ -30,7 +30,7 @@ import { intentWorkflow } from '../../client/intent-workflows';
 import { WebhookReceiver } from '../../dev/stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
-import { setBookLimits } from '../../service/policies';
+import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { recordUnminedCancel } from './record-unmined-cancel';
