@@ -4,7 +4,7 @@ import {
   maxUnminedLookGapMs,
   unminedLookGapMs,
   type ConfirmLook,
-} from '../../activities/confirm-move';
+} from '../../activities/confirm/move';
 
 const minute = 60_000;
 const mined = (confirmations: number, succeeded = true): TransactionObservation => ({

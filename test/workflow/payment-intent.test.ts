@@ -19,7 +19,7 @@ import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from 
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
-import { unminedLookGapMs } from '../../activities/confirm-move';
+import { unminedLookGapMs } from '../../activities/confirm/move';
 import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
 

@@ -1,6 +1,6 @@
-import type { ReasonCode } from '../domain/reason-codes';
-import type { MinedOutcome } from '../domain/payment-outcome';
-import type { Chain } from '../chain/chain';
+import type { ReasonCode } from '../../domain/reason-codes';
+import type { MinedOutcome } from '../../domain/payment-outcome';
+import type { Chain } from '../../chain/chain';
 
 /**
  * How an intent's confirming ended (domain/payment-outcome.ts): paid, reverted (mined, nothing

@@ -1,34 +1,34 @@
-import { IntentClosedError } from '../domain/errors';
-import { isNative } from '../domain/asset';
-import { judgeMined, reasonOfOutcome } from '../domain/payment-outcome';
-import { ReasonCode } from '../domain/reason-codes';
-import { statusOfOutcome } from '../domain/outcome-status';
-import { deliveredBy } from '../chain/erc20';
-import { findToken } from '../store/assets';
-import { IntentStatus, type Intent, signingWallet } from '../domain/intent';
-import { recordAudit } from '../store/audit-log';
-import type { TransactionObservation } from '../chain/chain';
-import { ageMs, type ActivityDependencies } from './dependencies';
-import type { IntentStepParameters } from './mark-settling';
-import { getIntent, getIntentForUpdate, transitionIntent } from '../store/intents';
-import { endHold } from '../store/holds';
+import { IntentClosedError } from '../../domain/errors';
+import { isNative } from '../../domain/asset';
+import { judgeMined, reasonOfOutcome } from '../../domain/payment-outcome';
+import { ReasonCode } from '../../domain/reason-codes';
+import { statusOfOutcome } from '../../domain/outcome-status';
+import { deliveredBy } from '../../chain/erc20';
+import { findToken } from '../../store/assets';
+import { IntentStatus, type Intent, signingWallet } from '../../domain/intent';
+import { recordAudit } from '../../store/audit-log';
+import type { TransactionObservation } from '../../chain/chain';
+import { ageMs, type ActivityDependencies } from '../dependencies';
+import type { IntentStepParameters } from '../mark-settling';
+import { getIntent, getIntentForUpdate, transitionIntent } from '../../store/intents';
+import { endHold } from '../../store/holds';
 import {
   listAttempts,
   takesNonceBack,
   type TransactionAttempt,
-} from '../store/transaction-attempts';
-import { unlessCancelled, whileHeartbeating } from './liveness';
-import { decideConfirmMove, unminedLookGapMs, type ConfirmLook } from './confirm-move';
-import { pending, type ConfirmResult, type EndState } from './confirm-result';
-import { pendingTransactionMoves } from './pending-transaction-moves';
+} from '../../store/transaction-attempts';
+import { unlessCancelled, whileHeartbeating } from '../liveness';
+import { decideConfirmMove, unminedLookGapMs, type ConfirmLook } from './move';
+import { pending, type ConfirmResult, type EndState } from './result';
+import { pendingTransactionMoves } from './pending-moves';
 
-export type { ConfirmResult } from './confirm-result';
+export type { ConfirmResult } from './result';
 
 type Mined = Extract<TransactionObservation, { state: 'mined' }>;
 
 /**
  * One look at an intent's transactions on the chain, and the one move it calls for (decided by
- * `decideConfirmMove`, see confirm-move.ts; carried out here). Waiting for blocks happens on a
+ * `decideConfirmMove`, see move.ts; carried out here). Waiting for blocks happens on a
  * workflow timer between looks, not in a pool slot; a look reads the blocks the process watches
  * (chain.observe), and asks the node itself only when the decision needs it.
  */

@@ -1,4 +1,4 @@
-import type { TransactionObservation } from '../chain/chain';
+import type { TransactionObservation } from '../../chain/chain';
 
 /** One attempt of the intent as this look saw it (attempts oldest first). */
 export interface AttemptSeen {

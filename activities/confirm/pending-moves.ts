@@ -1,21 +1,21 @@
-import { FeeAboveCapError } from '../domain/errors';
-import { signedTransactionOf, signingWallet, type Intent } from '../domain/intent';
-import { paymentOf } from '../domain/intent-payment';
-import type { Chain } from '../chain/chain';
-import { recordAudit } from '../store/audit-log';
-import { planOf, takesNonceBack, type TransactionAttempt } from '../store/transaction-attempts';
-import { pending, type ConfirmResult } from './confirm-result';
-import type { ActivityDependencies } from './dependencies';
-import { unlessCancelled } from './liveness';
-import { checkNonceGap } from './transactions/fill-nonce-gap';
-import { sendSigned } from './transactions/send-signed';
-import { signAttempt } from './transactions/sign-attempt';
+import { FeeAboveCapError } from '../../domain/errors';
+import { signedTransactionOf, signingWallet, type Intent } from '../../domain/intent';
+import { paymentOf } from '../../domain/intent-payment';
+import type { Chain } from '../../chain/chain';
+import { recordAudit } from '../../store/audit-log';
+import { planOf, takesNonceBack, type TransactionAttempt } from '../../store/transaction-attempts';
+import { pending, type ConfirmResult } from './result';
+import type { ActivityDependencies } from '../dependencies';
+import { unlessCancelled } from '../liveness';
+import { checkNonceGap } from '../transactions/fill-nonce-gap';
+import { sendSigned } from '../transactions/send-signed';
+import { signAttempt } from '../transactions/sign-attempt';
 
 /** An intent's attempts, oldest first; the moves act on the newest. */
 type Attempts = readonly TransactionAttempt[];
 
 /**
- * The confirm step's moves for a transaction not mined yet (confirm-move.ts decides which): send
+ * The confirm step's moves for a transaction not mined yet (move.ts decides which): send
  * the same bytes again, fill the nonce gap it waits behind, outbid it, or sign the payment again
  * at a fresh nonce when a stranger used its own.
  */

@@ -1,0 +1,77 @@
+import { isNative } from '../../domain/asset';
+import { isTopUp } from '../../domain/custody';
+import { WalletBlockedError, WalletRetiredError } from '../../domain/errors';
+import type { Intent } from '../../domain/intent';
+import { paymentOf } from '../../domain/intent-payment';
+import { ReasonCode } from '../../domain/reason-codes';
+import { enforcePaymentPolicy } from '../../operations/payment-policy';
+import { blockedLanes, signableLaneFacts } from '../../operations/wallet-lanes';
+import { transitionIntent } from '../../store/intents';
+import { retiredWallets } from '../../store/wallet-pools';
+import type { ActivityDependencies } from '../dependencies';
+import { unlessCancelled } from '../liveness';
+import { signAttempt } from '../transactions/sign-attempt';
+import { signCall } from './sign-call';
+import { signTokenPayment } from './sign-token-payment';
+
+/**
+ * Signs a held intent's first transaction, by what it pays: the native coin (here), a token
+ * (sign-token-payment.ts) or a contract call (sign-call.ts). Checked first, each time: the policy
+ * in force, and a pinned wallet neither retired nor blocked behind an intent in review.
+ */
+export async function signHeld(deps: ActivityDependencies, intent: Intent): Promise<Intent> {
+  const { db, chains, clock, failpoints } = deps;
+  const chain = chains.get(intent.chainId);
+  // The first signing is the last moment a policy changed since admission can still stop the
+  // payment (a retry or a replacement of bytes already signed is not checked again).
+  if (!isTopUp(intent)) {
+    await enforcePaymentPolicy(db, db.kysely, intent, 'signing', clock.now());
+    failpoints?.reach('after-policy-check');
+  }
+  // Fees, gas, balances and nonces need RPC calls, so they are read before any lock is taken.
+  if (intent.from !== null) {
+    // Retired since it was admitted: it signs nothing new.
+    if ((await retiredWallets(db.kysely, intent.chainId)).has(intent.from)) {
+      throw new WalletRetiredError(intent.chainId, intent.from);
+    }
+    const blockedBy = await unlessCancelled(blockedLanes(db, chain));
+    await refuseBehindReview(deps, intent, blockedBy.get(intent.from));
+  }
+  if (intent.callData) return signCall(deps, chain, intent);
+  if (!isNative(intent.asset)) return signTokenPayment(deps, chain, intent, intent.asset);
+  // An intent that named no wallet is planned with the first (gas only differs by recipient).
+  const from = intent.from ?? chain.walletAddresses[0]!;
+  const [plan, lanes] = await unlessCancelled(
+    Promise.all([
+      chain.planTransfer(paymentOf(intent, from)),
+      intent.from === null ? signableLaneFacts(db, chain, intent.tenantId) : undefined,
+    ]),
+  );
+  return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
+}
+
+/**
+ * A pinned wallet whose lane waits on an operator signs nothing new: the intent says why (the
+ * API shows its reason) and the step retries.
+ */
+async function refuseBehindReview(
+  { db, clock }: ActivityDependencies,
+  intent: Intent,
+  blockedBy: string | undefined,
+): Promise<void> {
+  if (intent.from === null || blockedBy === undefined) return;
+  const blocked = new WalletBlockedError(intent.chainId, intent.from, blockedBy);
+  // Written once per blocking intent: the same words again would only bump the version.
+  if (intent.reasonCode !== ReasonCode.walletBlocked || intent.reason !== blocked.message) {
+    await transitionIntent(
+      db.kysely,
+      intent,
+      {
+        status: intent.status,
+        reason: { code: ReasonCode.walletBlocked, text: blocked.message },
+      },
+      clock.now(),
+    );
+  }
+  throw blocked;
+}
