@@ -1,6 +1,6 @@
 import { UnknownChainError } from '../domain/errors';
 import type { Chain, ChainActions, ChainRegistry, ChainSettings } from './chain';
-import { walletBalances, tokenBalance } from './evm/balances';
+import { tokenBalance, walletBalance } from './evm/balances';
 import { broadcast } from './evm/broadcast';
 import { createEvmContext, type EvmContext } from './evm/context';
 import { blockNumber, finalizedBlock, nextLookInMs, ready } from './evm/head';
@@ -41,30 +41,30 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
       return true;
     },
 
-    blockNumber: (maxAgeMs) => blockNumber(context, maxAgeMs),
+    blockNumber: (maxAgeMs) => blockNumber(context, { maxAgeMs }),
     finalizedBlock: () => finalizedBlock(context),
     ready: () => ready(context),
     pendingNonce: (address) => pendingNonce(context, { address }),
     minedNonce: (address) => minedNonce(context, { address }),
     settledNonce: (address) => settledNonce(context, { address }),
-    walletBalance: walletBalances(context),
-    tokenBalance: (token, wallet) => tokenBalance(context, token, wallet),
-    tokenInfo: (token) => tokenInfo(context, token),
-    simulatePayment: (from, call) => simulatePayment(context, from, call),
-    simulateCall: (from, call) => simulateCall(context, from, call),
-    probeDelivery: (token, wallet, amount) => probeDelivery(context, token, wallet, amount),
+    walletBalance: (address) => walletBalance(context, { address }),
+    tokenBalance: (token, wallet) => tokenBalance(context, { token, wallet }),
+    tokenInfo: (token) => tokenInfo(context, { token }),
+    simulatePayment: (from, call) => simulatePayment(context, { from, ...call }),
+    simulateCall: (from, call) => simulateCall(context, { from, ...call }),
+    probeDelivery: (token, wallet, amount) => probeDelivery(context, { token, wallet, amount }),
     expectRecipients: (addresses) => context.codes.probeNow(addresses),
     hasCode: (address) => context.rpc(context.codes.hasCode(address)),
 
     planTransfer: (request) => planTransfer(context, request),
-    planReplacement: (previous) => planReplacement(context, previous),
-    planCancel: (wallet, attempts) => planCancel(context, wallet, attempts),
+    planReplacement: (previous) => planReplacement(context, { previous }),
+    planCancel: (wallet, attempts) => planCancel(context, { wallet, attempts }),
     signTransfer: (plan, nonce) => signTransfer(context, { plan, nonce }),
     broadcast: (signed) => broadcast(context, signed),
     observe: (txHash, signedAt) => observe(context, { txHash, signedAt }),
-    observeAtNode: (txHash) => observeAtNode(context, txHash),
-    knownToAnyEndpoint: (txHash) => knownToAnyEndpoint(context, txHash),
-    lookupTransfer: (txHash) => lookupTransfer(context, txHash),
+    observeAtNode: (txHash) => observeAtNode(context, { txHash }),
+    knownToAnyEndpoint: (txHash) => knownToAnyEndpoint(context, { txHash }),
+    lookupTransfer: (txHash) => lookupTransfer(context, { txHash }),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   WalletUnderfundedError,
 } from '../../domain/errors';
 import type { Hex } from '../../domain/transfer';
-import { BlockWatcher } from '../block-watcher';
+import { BlockWatcher, type WatchedBlock } from '../block-watcher';
 import { ownChainReads, type ChainReads } from '../chain-reads';
 import type { GasPricing } from '../chain-traits';
 import { CodeProbe } from '../code-probe';
@@ -62,6 +62,8 @@ export interface EvmContext {
   typed(error: unknown, wallet?: Hex): RpcErrorType;
   /** The node's transaction by hash; undefined when it does not know it. */
   findTransaction(txHash: Hex): Promise<Transaction | undefined>;
+  /** Each wallet's last native balance read, by lower-case address (chain/evm/balances.ts). */
+  balances: Map<string, { block: WatchedBlock; wei: bigint; readAt: number }>;
 }
 
 /**
@@ -168,5 +170,6 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
         throw typed(error);
       }
     },
+    balances: new Map(),
   };
 }

@@ -1,4 +1,4 @@
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
 
 /** A look never comes back sooner: each costs a workflow task and an activity. */
 const minLookMs = 50;
@@ -6,16 +6,23 @@ const minLookMs = 50;
 /** A readiness check reads the watched head, refreshed at most this often. */
 const readinessMaxAgeMs = 10_000;
 
+export type BlockNumberParameters = { maxAgeMs?: number };
+export type BlockNumberReturnType = bigint;
+export type BlockNumberErrorType = RpcErrorType;
+
 /** The watched head's number, at most `maxAgeMs` old (a look's age by default). */
 export async function blockNumber(
   { rpc, watcher, lookMaxAgeMs }: EvmContext,
-  maxAgeMs = lookMaxAgeMs,
-): Promise<bigint> {
+  { maxAgeMs = lookMaxAgeMs }: BlockNumberParameters = {},
+): Promise<BlockNumberReturnType> {
   return (await rpc(watcher.currentHead(maxAgeMs))).block.number;
 }
 
+export type FinalizedBlockReturnType = bigint;
+export type FinalizedBlockErrorType = RpcErrorType;
+
 /** The chain's final block: the node's `finalized` tag, or the watched head less a depth. */
-export async function finalizedBlock(context: EvmContext): Promise<bigint> {
+export async function finalizedBlock(context: EvmContext): Promise<FinalizedBlockReturnType> {
   const finality = context.settings.finality ?? 'finalized';
   if (finality === 'finalized') {
     return (await context.rpc(context.client.getBlock({ blockTag: 'finalized' }))).number;
@@ -32,8 +39,11 @@ export function nextLookInMs({ settings, watcher }: EvmContext): number {
   return Math.max(minLookMs, watcher.nextBlockDueAt() - Date.now() + settings.blockTimeMs / 10);
 }
 
+export type ReadyReturnType = { headAgeMs?: number };
+export type ReadyErrorType = RpcErrorType;
+
 /** Whether the chain answers: a head read (at most readinessMaxAgeMs old) and its age. */
-export async function ready(context: EvmContext): Promise<{ headAgeMs?: number }> {
-  await blockNumber(context, readinessMaxAgeMs);
+export async function ready(context: EvmContext): Promise<ReadyReturnType> {
+  await blockNumber(context, { maxAgeMs: readinessMaxAgeMs });
   return { headAgeMs: context.watcher.headAgeMs() };
 }

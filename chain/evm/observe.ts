@@ -14,6 +14,18 @@ export type ObserveParameters = { txHash: Hex; signedAt: Date };
 export type ObserveReturnType = TransactionObservation;
 export type ObserveErrorType = RpcErrorType;
 
+export type ObserveAtNodeParameters = { txHash: Hex };
+export type ObserveAtNodeReturnType = TransactionObservation;
+export type ObserveAtNodeErrorType = RpcErrorType;
+
+export type KnownToAnyEndpointParameters = { txHash: Hex };
+export type KnownToAnyEndpointReturnType = boolean;
+export type KnownToAnyEndpointErrorType = RpcErrorType;
+
+export type LookupTransferParameters = { txHash: Hex };
+export type LookupTransferReturnType = ObservedTransfer | undefined;
+export type LookupTransferErrorType = RpcErrorType;
+
 /**
  * Where a transaction signed at `signedAt` stands, from the watched blocks (one head read and
  * one receipts read per block, shared by every look): mined or not mined.
@@ -36,8 +48,8 @@ export async function observe(
 /** The node's own answer for a hash: its receipt, else whether its pool has the bytes. */
 export async function observeAtNode(
   { rpc, watcher, lookMaxAgeMs, findTransaction }: EvmContext,
-  txHash: Hex,
-): Promise<TransactionObservation> {
+  { txHash }: ObserveAtNodeParameters,
+): Promise<ObserveAtNodeReturnType> {
   const receipt = await rpc(watcher.receiptOf(txHash));
   if (receipt) return minedBy(receipt, (await rpc(watcher.currentHead(lookMaxAgeMs))).block.number);
   return (await findTransaction(txHash)) ? { state: 'pending' } : { state: 'unknown' };
@@ -49,8 +61,8 @@ export async function observeAtNode(
  */
 export async function knownToAnyEndpoint(
   { rpc, endpointClients }: EvmContext,
-  txHash: Hex,
-): Promise<boolean> {
+  { txHash }: KnownToAnyEndpointParameters,
+): Promise<KnownToAnyEndpointReturnType> {
   const answers = await Promise.all(
     endpointClients.map((endpoint) =>
       rpc(
@@ -70,8 +82,8 @@ export async function knownToAnyEndpoint(
 /** A transaction as the node has it (any sender's), with where it stands. */
 export async function lookupTransfer(
   context: EvmContext,
-  txHash: Hex,
-): Promise<ObservedTransfer | undefined> {
+  { txHash }: LookupTransferParameters,
+): Promise<LookupTransferReturnType> {
   const transaction = await context.findTransaction(txHash);
   if (!transaction) return undefined;
   return {
@@ -81,7 +93,7 @@ export async function lookupTransfer(
     value: transaction.value,
     data: transaction.input,
     nonce: transaction.nonce,
-    observation: await observeAtNode(context, txHash),
+    observation: await observeAtNode(context, { txHash }),
   };
 }
 

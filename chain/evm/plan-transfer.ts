@@ -18,6 +18,16 @@ export type PlanTransferReturnType = TransferPlan;
  */
 export type PlanTransferErrorType = FeeAboveCapError | UnknownWalletError | RpcErrorType;
 
+/** The plan of an attempt whose nonce a new bid takes over. */
+export type PlanReplacementParameters = { previous: TransferPlan };
+export type PlanReplacementReturnType = TransferPlan;
+export type PlanReplacementErrorType = FeeAboveCapError | RpcErrorType;
+
+/** A zero-value transfer from `wallet` to itself, bidding over every attempt at its nonce. */
+export type PlanCancelParameters = { wallet: Hex; attempts: readonly FeeBid[] };
+export type PlanCancelReturnType = TransferPlan;
+export type PlanCancelErrorType = FeeAboveCapError | RpcErrorType;
+
 /** A plain transfer to an address without code costs exactly this gas, no estimate needed. */
 export const plainTransferGas = 21_000n;
 
@@ -82,8 +92,8 @@ export async function planTransfer(
 /** The same transfer outbidding `previous` at the same nonce. */
 export async function planReplacement(
   context: EvmContext,
-  previous: TransferPlan,
-): Promise<TransferPlan> {
+  { previous }: PlanReplacementParameters,
+): Promise<PlanReplacementReturnType> {
   const market = await feeMarket(context);
   const bid = replacementBid(previous, market, previous.gas, context.settings.fees);
   return { ...previous, ...chosen(context, bid) };
@@ -92,9 +102,8 @@ export async function planReplacement(
 /** A zero-value transfer from `wallet` to itself outbidding every one of `attempts`. */
 export async function planCancel(
   context: EvmContext,
-  wallet: Hex,
-  attempts: readonly FeeBid[],
-): Promise<TransferPlan> {
+  { wallet, attempts }: PlanCancelParameters,
+): Promise<PlanCancelReturnType> {
   const market = await feeMarket(context);
   const bid = cancelBid(attempts, market, plainTransferGas, context.settings.fees);
   return { from: wallet, to: wallet, value: 0n, gas: plainTransferGas, ...chosen(context, bid) };

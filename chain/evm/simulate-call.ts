@@ -1,7 +1,14 @@
 import { BaseError, ContractFunctionRevertedError } from 'viem';
 import type { Hex } from '../../domain/transfer';
 import { classifyRpcError, RpcErrorKind } from '../evm-rpc-errors';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
+
+/** A call from `from`: the payment's or the contract call's. */
+export type SimulateCallParameters = { from: Hex; to: Hex; value: bigint; data?: Hex };
+export type SimulateCallReturnType =
+  { ok: true; data: Hex | undefined } | { ok: false; why: string };
+/** A revert is no error: it is the answer (`ok: false`). */
+export type SimulateCallErrorType = RpcErrorType;
 
 /**
  * The exact call, run from `from` at the head (nothing is sent): what it returns, or that it
@@ -9,15 +16,14 @@ import type { EvmContext } from './context';
  */
 export async function simulateCall(
   { client, typed }: EvmContext,
-  from: Hex,
-  call: { to: Hex; value: bigint; data?: Hex },
-): Promise<{ ok: true; data: Hex | undefined } | { ok: false; why: string }> {
+  { from, to, value, data: input }: SimulateCallParameters,
+): Promise<SimulateCallReturnType> {
   try {
     const { data } = await client.call({
       account: from,
-      to: call.to,
-      value: call.value,
-      ...(call.data && { data: call.data }),
+      to,
+      value,
+      ...(input && { data: input }),
     });
     return { ok: true, data };
   } catch (error) {

@@ -2,14 +2,27 @@ import { hexToBigInt } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { Hex } from '../../domain/transfer';
 import { deliveryProbeCode, erc20ReadAbi, judgeTransferReturn } from '../erc20';
-import type { EvmContext } from './context';
-import { simulateCall } from './simulate-call';
+import type { EvmContext, RpcErrorType } from './context';
+import { simulateCall, type SimulateCallParameters } from './simulate-call';
+
+export type TokenInfoParameters = { token: Hex };
+export type TokenInfoReturnType = { symbol: string; decimals: number };
+export type TokenInfoErrorType = RpcErrorType;
+
+export type SimulatePaymentParameters = SimulateCallParameters;
+export type SimulatePaymentReturnType = { ok: true } | { ok: false; why: string };
+export type SimulatePaymentErrorType = RpcErrorType;
+
+export type ProbeDeliveryParameters = { token: Hex; wallet: Hex; amount: bigint };
+/** What the recipient would receive. */
+export type ProbeDeliveryReturnType = bigint;
+export type ProbeDeliveryErrorType = RpcErrorType;
 
 /** An ERC-20's symbol and decimals, read from it; throws when it answers neither. */
 export async function tokenInfo(
   { rpc, client }: EvmContext,
-  token: Hex,
-): Promise<{ symbol: string; decimals: number }> {
+  { token }: TokenInfoParameters,
+): Promise<TokenInfoReturnType> {
   const read = <T>(functionName: 'symbol' | 'decimals') =>
     rpc(client.readContract({ address: token, abi: erc20ReadAbi, functionName }) as Promise<T>);
   const [symbol, decimals] = await Promise.all([read<string>('symbol'), read<number>('decimals')]);
@@ -22,10 +35,9 @@ export async function tokenInfo(
  */
 export async function simulatePayment(
   context: EvmContext,
-  from: Hex,
-  call: { to: Hex; value: bigint; data?: Hex },
-): Promise<{ ok: true } | { ok: false; why: string }> {
-  const simulated = await simulateCall(context, from, call);
+  parameters: SimulatePaymentParameters,
+): Promise<SimulatePaymentReturnType> {
+  const simulated = await simulateCall(context, parameters);
   return simulated.ok ? judgeTransferReturn(simulated.data) : simulated;
 }
 
@@ -35,10 +47,8 @@ export async function simulatePayment(
  */
 export async function probeDelivery(
   { rpc, client }: EvmContext,
-  token: Hex,
-  wallet: Hex,
-  amount: bigint,
-): Promise<bigint> {
+  { token, wallet, amount }: ProbeDeliveryParameters,
+): Promise<ProbeDeliveryReturnType> {
   const probe = privateKeyToAddress(generatePrivateKey());
   const { data } = await rpc(
     client.call({
