@@ -1,6 +1,6 @@
 import { exitCodeOf } from '../cli/exit-codes';
 import { apiScopes, operatorKeyScopes, scopeMeaning, tenantKeyScopes } from '../domain/api-scopes';
-import { errorCatalogue, rejectionCodeOf, type ErrorType } from '../domain/error-catalogue';
+import { errorCatalogue, rejectionCodeOf, type ErrorName } from '../domain/error-catalogue';
 import { httpStatusOf, RejectionCode, rejectionMeaning } from '../domain/rejections';
 
 /**
@@ -20,7 +20,7 @@ export function rejectionTable(): string {
  * type an operator sees), one row per entry of the catalogue (domain/error-catalogue.ts).
  */
 export function errorTable(): string {
-  const rows = (Object.keys(errorCatalogue) as ErrorType[]).map((type) => {
+  const rows = (Object.keys(errorCatalogue) as ErrorName[]).map((type) => {
     const code = rejectionCodeOf(type);
     const answer = code ? `\`${code}\` ${httpStatusOf(code)}` : '–';
     const retried = errorCatalogue[type].retryable ? 'yes' : 'no';

@@ -167,24 +167,24 @@ export const errorCatalogue = {
   },
 } as const satisfies Record<string, ErrorEntry>;
 
-export type ErrorType = keyof typeof errorCatalogue;
+export type ErrorName = keyof typeof errorCatalogue;
 
-const errorTypes = Object.keys(errorCatalogue) as ErrorType[];
+const errorNames = Object.keys(errorCatalogue) as ErrorName[];
 
 /**
- * Each name by its camel-case key, for code to name one: `ErrorType.backlogFull` is `BacklogFull`.
+ * Each name by its camel-case key, for code to name one: `ErrorName.backlogFull` is `BacklogFull`.
  */
-export const ErrorType = Object.fromEntries(
-  errorTypes.map((type) => [type[0]!.toLowerCase() + type.slice(1), type]),
-) as { readonly [Type in ErrorType as Uncapitalize<Type>]: Type };
+export const ErrorName = Object.fromEntries(
+  errorNames.map((type) => [type[0]!.toLowerCase() + type.slice(1), type]),
+) as { readonly [Type in ErrorName as Uncapitalize<Type>]: Type };
 
 /** Errors that retrying cannot fix; activity retry policies list them as non-retryable. */
-export const nonRetryableErrorTypes: ErrorType[] = errorTypes.filter(
+export const nonRetryableErrorTypes: ErrorName[] = errorNames.filter(
   (type) => !errorCatalogue[type].retryable,
 );
 
 /** The rejection a relayer error stands for; undefined for errors no request should cause. */
-export const rejectionCodeOf = (type: ErrorType): RejectionCode | undefined =>
+export const rejectionCodeOf = (type: ErrorName): RejectionCode | undefined =>
   (errorCatalogue[type] as ErrorEntry).rejection;
 
 /** Said by the approval refusals of the API and of the workflow's update validator. */

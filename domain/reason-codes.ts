@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorType } from './error-catalogue';
+import { errorCatalogue, type ErrorName } from './error-catalogue';
 
 /**
  * Why an intent is where it is, as a code a program branches on; the intent's `reason` beside it
@@ -65,7 +65,7 @@ type SnakeCase<
 /** Every code an intent can carry: closed, so a program can branch on all of them. */
 export type ReasonCode =
   | (typeof ReasonCode)[keyof typeof ReasonCode]
-  | SnakeCase<ErrorType>
+  | SnakeCase<ErrorName>
   | (typeof retiredReasonCodes)[number];
 
 /** An intent's reason: the code to branch on and the text for a person. */
@@ -75,10 +75,10 @@ export interface Reason {
 }
 
 /** The code of a step that failed with one of the relayer's errors. */
-export const reasonCodeOfError = (type: ErrorType): ReasonCode =>
-  type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase() as SnakeCase<ErrorType>;
+export const reasonCodeOfError = (type: ErrorName): ReasonCode =>
+  type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase() as SnakeCase<ErrorName>;
 
-const isErrorType = (type: string): type is ErrorType => Object.hasOwn(errorCatalogue, type);
+const isErrorType = (type: string): type is ErrorName => Object.hasOwn(errorCatalogue, type);
 
 /**
  * The code of a failure by its Temporal type: a relayer error's own, and `internal` for anything
@@ -91,7 +91,7 @@ export const reasonCodeOfFailureType = (type: string | undefined | null): Reason
 export const reasonCodes: readonly ReasonCode[] = [
   ...new Set<ReasonCode>([
     ...Object.values(ReasonCode),
-    ...(Object.keys(errorCatalogue) as ErrorType[]).map(reasonCodeOfError),
+    ...(Object.keys(errorCatalogue) as ErrorName[]).map(reasonCodeOfError),
     ...retiredReasonCodes,
   ]),
 ];

@@ -1,5 +1,5 @@
 import { RelayerError } from '../domain/errors';
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
 import { getIntent } from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';
@@ -50,4 +50,4 @@ export async function freeAbandonedLane(
   }
 }
 
-const leftToAPerson: readonly string[] = [ErrorType.reviewRefused, ErrorType.notInReview];
+const leftToAPerson: readonly string[] = [ErrorName.reviewRefused, ErrorName.notInReview];

@@ -1,7 +1,7 @@
 import { isGrpcDeadlineError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { intentWorkflow } from '../client/intent-workflows';
 import { NotCancellableError, RelayerError, WorkflowUnansweredError } from '../domain/errors';
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 import { mayBeOnChain, type IntentStatus, type Intent } from '../domain/intent';
 import { cancelUnsignedIntent } from '../operations/cancel-intent';
 import type { Database } from '../store/database';
@@ -74,7 +74,7 @@ export async function cancelIntent(
 
 /** The status of a payment the unsigned cancel refused because it was signed or sent. */
 function sentUnminedStatus(error: unknown): IntentStatus | undefined {
-  if (!(error instanceof RelayerError) || error.name !== ErrorType.notCancellable) return;
+  if (!(error instanceof RelayerError) || error.name !== ErrorName.notCancellable) return;
   const { status } = error.details as { status: IntentStatus };
   return mayBeOnChain(status) ? status : undefined;
 }

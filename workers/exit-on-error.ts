@@ -1,4 +1,4 @@
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 
 /**
  * The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts).
@@ -6,7 +6,7 @@ import { ErrorType } from '../domain/error-catalogue';
 export const toolchainMissing = 'ToolchainMissing';
 
 /** Problems a user fixes (a setting, a missing toolchain), told apart by name across bundles. */
-const userFixable: readonly string[] = [ErrorType.invalidConfig, toolchainMissing];
+const userFixable: readonly string[] = [ErrorName.invalidConfig, toolchainMissing];
 
 /**
  * Ends a command-line process on an error: a problem the user can fix is one clear message and

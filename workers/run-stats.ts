@@ -12,7 +12,7 @@ import type { AcquireThrottleResult } from '../activities/acquire-throttle';
 import type { CloseIntentResult } from '../activities/close-intent';
 import type { ConfirmResult } from '../activities/confirm';
 import { RelayerError } from '../domain/errors';
-import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
+import { ErrorName, nonRetryableErrorTypes } from '../domain/error-catalogue';
 
 const stallResolutionMs = 10;
 
@@ -28,7 +28,7 @@ const programmingErrors = [TypeError, ReferenceError, RangeError, SyntaxError, E
 export function classifyFailure(error: unknown, shutdownCancelled: boolean): ActivityOutcome {
   if (error instanceof CancelledFailure && shutdownCancelled) return 'abandoned';
   if (programmingErrors.some((kind) => error instanceof kind)) return 'panic';
-  if (error instanceof RelayerError && error.name === ErrorType.sendPaced) return 'paced';
+  if (error instanceof RelayerError && error.name === ErrorName.sendPaced) return 'paced';
   if (error instanceof RelayerError && nonRetryableErrorTypes.includes(error.name)) return 'failed';
   return 'retry';
 }

@@ -6,7 +6,7 @@ import type {
   Next,
 } from '@temporalio/worker';
 import { RelayerError, RpcUnavailableError } from '../domain/errors';
-import { ErrorType, nonRetryableErrorTypes } from '../domain/error-catalogue';
+import { ErrorName, nonRetryableErrorTypes } from '../domain/error-catalogue';
 import type { ExpectedConditions } from './expected-conditions';
 
 /**
@@ -56,7 +56,7 @@ export const typedFailures =
 const isRateRefusal = (error: RelayerError): boolean =>
   error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';
 
-const expectedTypes: readonly string[] = [ErrorType.intentClosed, ErrorType.sendPaced];
+const expectedTypes: readonly string[] = [ErrorName.intentClosed, ErrorName.sendPaced];
 
 const isExpected = (error: RelayerError): boolean =>
   expectedTypes.includes(error.name) || isRateRefusal(error);

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import type { ChainRegistry } from '../chain/chain';
 import { RelayerError } from '../domain/errors';
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 import { parseSignerSetting } from '../domain/wallet-signer-setting';
 import type { Database } from '../store/database';
 import { registerWallet } from '../store/wallet-nonces';
@@ -48,7 +48,7 @@ export function walletDiscovery({ database, chains, signerFor }: WalletDiscovery
       try {
         await takeOn(address, added.signer);
       } catch (error) {
-        if (error instanceof RelayerError && error.name === ErrorType.signerUnavailable) {
+        if (error instanceof RelayerError && error.name === ErrorName.signerUnavailable) {
           log.warn(`wallet ${address} not taken on yet: ${error.message}`);
         } else {
           refused.set(address, added.signer);

@@ -5,7 +5,7 @@ import { remoteSigner } from '../chain/signers/remote-signer';
 import { signingSlots, type SigningSlots } from '../chain/signers/signing-slots';
 import type { WalletSigner } from '../chain/signers/wallet-signer';
 import { RelayerError, SignerRefusedError } from '../domain/errors';
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 import { signerLabel, type SignerSetting } from '../domain/wallet-signer-setting';
 import { ConfigError, type RelayerConfig } from './config/load';
 import { log } from '../domain/log';
@@ -86,7 +86,7 @@ export async function checkSigners(signers: readonly WalletSigner[]): Promise<vo
       try {
         await signer.check?.();
       } catch (error) {
-        if (error instanceof RelayerError && error.name !== ErrorType.signerUnavailable) {
+        if (error instanceof RelayerError && error.name !== ErrorName.signerUnavailable) {
           refusals.push(`WALLET_SIGNERS: ${error.message}`);
         } else {
           log.warn(`${(error as Error).message}; asked again at its first signing`);

@@ -5,7 +5,7 @@ import type {
   ApprovalRequest,
   ApprovalSubject,
 } from '../domain/approval';
-import { ErrorType, notAwaitingApprovalMessage } from '../domain/error-catalogue';
+import { ErrorName, notAwaitingApprovalMessage } from '../domain/error-catalogue';
 import { decideApprovalUpdate } from './approval-update';
 
 export interface ApprovalWait<S extends string> {
@@ -54,7 +54,7 @@ export function approvalGate<S extends string>(wait: ApprovalWait<S>) {
       validator: () => {
         if (!applying && decided === undefined) return;
         throw ApplicationFailure.create({
-          type: ErrorType.notAwaitingApproval,
+          type: ErrorName.notAwaitingApproval,
           message: notAwaitingApprovalMessage(wait.subject, statusNow()),
           details: [{ [`${wait.subject.kind}Id`]: wait.subject.id, status: statusNow() }],
           nonRetryable: true,

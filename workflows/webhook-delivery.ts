@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
 import type { PumpWebhooksParameters } from '../activities/webhooks/pump-webhooks';
-import { ErrorType } from '../domain/error-catalogue';
+import { ErrorName } from '../domain/error-catalogue';
 
 /** From the outbox's sweep: the endpoint has new events. */
 export const webhookEventsSignal = defineSignal('webhookEvents');
@@ -31,9 +31,9 @@ const idleMs = 60_000;
 const runsPerWorkflow = 500;
 
 const laneStoppers: string[] = [
-  ErrorType.webhookEndpointGone,
-  ErrorType.webhookEndpointDisabled,
-  ErrorType.webhooksNotConfigured,
+  ErrorName.webhookEndpointGone,
+  ErrorName.webhookEndpointDisabled,
+  ErrorName.webhooksNotConfigured,
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { RelayerError, UnknownTenantError } from '../../domain/errors';
-import { ErrorType, rejectionCodeOf } from '../../domain/error-catalogue';
+import { ErrorName, rejectionCodeOf } from '../../domain/error-catalogue';
 import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
 import { findBatch, findBatchItem, updateBatchItem } from '../../store/batches';
@@ -18,7 +18,7 @@ export type AdmitBatchItemResult =
   | { kind: 'wait'; retryAfterMs: number; reason: string }
   | { kind: 'rejected'; code: string; message: string };
 
-const waitTypes: readonly string[] = [ErrorType.tenantLimitReached, ErrorType.backlogFull];
+const waitTypes: readonly string[] = [ErrorName.tenantLimitReached, ErrorName.backlogFull];
 
 /**
  * Turns a batch item into an `authorized` intent under the same admission rules as the API (so a

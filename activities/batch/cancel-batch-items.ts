@@ -1,5 +1,5 @@
 import { RelayerError } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { cancelUnsignedIntent } from '../../operations/cancel-intent';
 import type { ActivityDependencies } from '../dependencies';
 
@@ -23,7 +23,7 @@ export const cancelBatchItems =
         await cancelUnsignedIntent(db, intentId, `batch ${batchId} (${why})`, clock.now());
         cancelled.push(intentId);
       } catch (error) {
-        if (!(error instanceof RelayerError && error.name === ErrorType.notCancellable)) {
+        if (!(error instanceof RelayerError && error.name === ErrorName.notCancellable)) {
           throw error;
         }
       }

@@ -1,5 +1,5 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType } from '../error-catalogue';
+import { ErrorName } from '../error-catalogue';
 
 // What the chain or the relayer's wallets refuse or cannot do now: chains and wallets unknown,
 // fees above the caps, RPC failures, funds, tokens.
@@ -16,7 +16,7 @@ export class TokenTransferRefusedError extends RelayerError<{
 }> {
   constructor(chainId: number, token: string, wallet: string, why: string) {
     super(
-      ErrorType.tokenTransferRefused,
+      ErrorName.tokenTransferRefused,
       `token ${token} on chain ${chainId} refuses the transfer from ${wallet}: ${why}`,
       { chainId, token, wallet, why },
     );
@@ -35,7 +35,7 @@ export class CallRevertedError extends RelayerError<{
 }> {
   constructor(chainId: number, contract: string, wallet: string, why: string) {
     super(
-      ErrorType.callReverted,
+      ErrorName.callReverted,
       `the call to ${contract} on chain ${chainId} was refused before signing: simulated from ${wallet}, ${why}. Nothing was signed and the intent's hold is released; fix the call (or the contract's state) and submit it again`,
       { chainId, contract, wallet, why },
     );
@@ -55,7 +55,7 @@ export class WalletTokenShortError extends RelayerError<{
 }> {
   constructor(chainId: number, token: string, wallet: string, balance: bigint, needed: bigint) {
     super(
-      ErrorType.walletTokenShort,
+      ErrorName.walletTokenShort,
       `wallet ${wallet} holds ${balance} of token ${token} on chain ${chainId}, ${needed} needed with its transfers in flight: top it up`,
       { chainId, token, wallet, balance: balance.toString(), needed: needed.toString() },
     );
@@ -69,7 +69,7 @@ export class UnknownChainError extends RelayerError<{ chainId: number; item?: nu
    */
   constructor(chainId: number, served?: readonly number[], item?: number) {
     super(
-      ErrorType.unknownChain,
+      ErrorName.unknownChain,
       (item === undefined ? '' : `item ${item}: `) +
         (served === undefined
           ? `chain ${chainId} is not configured (no RPC endpoints)`
@@ -82,7 +82,7 @@ export class UnknownChainError extends RelayerError<{ chainId: number; item?: nu
 export class UnknownWalletError extends RelayerError<{ chainId: number; address: string }> {
   constructor(chainId: number, address: string) {
     super(
-      ErrorType.unknownWallet,
+      ErrorName.unknownWallet,
       `${address} is not a hot wallet of this relayer on chain ${chainId}`,
       { chainId, address },
     );
@@ -93,7 +93,7 @@ export class UnknownWalletError extends RelayerError<{ chainId: number; address:
 export class SendPacedError extends RelayerError<{ waitMs: number }> {
   constructor(waitMs: number) {
     super(
-      ErrorType.sendPaced,
+      ErrorName.sendPaced,
       `send paced: the RPC quota allows the next send in ${waitMs} ms`,
       { waitMs },
       {
@@ -107,7 +107,7 @@ export class SendPacedError extends RelayerError<{ waitMs: number }> {
 export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: string }> {
   constructor(chainId: number, reason: string, retryAfterMs: number) {
     super(
-      ErrorType.feeAboveCap,
+      ErrorName.feeAboveCap,
       `chain ${chainId}: not sending now, ${reason}; the send is retried as fees fall, or raise ` +
         'MAX_FEE_PER_GAS_GWEI / MAX_PRIORITY_FEE_GWEI / MAX_FEE_PER_TRANSFER_ETH to pay more',
       { chainId, reason },
@@ -125,7 +125,7 @@ export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: st
 export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: string }> {
   constructor(chainId: number, kind: string, cause: unknown) {
     super(
-      ErrorType.rpcUnavailable,
+      ErrorName.rpcUnavailable,
       `chain ${chainId}: RPC ${kind.replaceAll('_', ' ')}: ${shortMessageOf(cause)} (retried; ` +
         "if it lasts, check RPC_URLS and the provider's quota)",
       { chainId, kind },
@@ -138,7 +138,7 @@ export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: s
 export class WalletUnderfundedError extends RelayerError<{ chainId: number; address: string }> {
   constructor(chainId: number, address: string, cause: unknown) {
     super(
-      ErrorType.walletUnderfunded,
+      ErrorName.walletUnderfunded,
       `${address} on chain ${chainId} cannot pay for the transfer and its gas: top it up`,
       { chainId, address },
       { cause },
@@ -158,7 +158,7 @@ export class NoFundedWalletError extends RelayerError<{
   /** `token`: a token intent, which needs the wallet to hold the amount of it too. */
   constructor(chainId: number, cost: bigint, token?: string) {
     super(
-      ErrorType.noFundedWallet,
+      ErrorName.noFundedWallet,
       `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap)${token ? ` and the amount of token ${token}` : ''} on top of its transactions in flight: top one up`,
       { chainId, cost: cost.toString(), ...(token && { token }) },
     );
@@ -177,7 +177,7 @@ export class WalletBlockedError extends RelayerError<{
 }> {
   constructor(chainId: number, address: string, blockedBy: string) {
     super(
-      ErrorType.walletBlocked,
+      ErrorName.walletBlocked,
       `waiting: wallet ${address} on chain ${chainId} is blocked by intent ${blockedBy} in review (an operator resolves it: confirm, fail, retry or cancel)`,
       { chainId, address, blockedBy },
     );
@@ -188,7 +188,7 @@ export class WalletBlockedError extends RelayerError<{
 export class WalletRetiredError extends RelayerError<{ chainId: number; address: string }> {
   constructor(chainId: number, address: string) {
     super(
-      ErrorType.walletRetired,
+      ErrorName.walletRetired,
       `wallet ${address} on chain ${chainId} was retired: it signs nothing new`,
       { chainId, address },
     );
@@ -199,7 +199,7 @@ export class WalletRetiredError extends RelayerError<{ chainId: number; address:
 export class TransferRejectedError extends RelayerError<{ chainId: number; kind: string }> {
   constructor(chainId: number, kind: string, cause: unknown) {
     super(
-      ErrorType.transferRejected,
+      ErrorName.transferRejected,
       `chain ${chainId} refuses the transfer (${kind.replaceAll('_', ' ')}): ${shortMessageOf(cause)}`,
       { chainId, kind },
       { cause },

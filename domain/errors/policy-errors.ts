@@ -1,5 +1,5 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType, notAwaitingApprovalMessage } from '../error-catalogue';
+import { ErrorName, notAwaitingApprovalMessage } from '../error-catalogue';
 import type { PolicyRule } from '../payment-policy';
 
 // What a tenant's payment policy refuses (domain/payment-policy.ts): at admission (a 422 with
@@ -21,7 +21,7 @@ export class PolicyViolationError extends RelayerError<PolicyViolationDetails> {
   /** `words`: the rule and its figures as a person reads them (amounts in the asset's units). */
   constructor(details: PolicyViolationDetails, words: string) {
     super(
-      ErrorType.policyViolation,
+      ErrorName.policyViolation,
       `${details.item === undefined ? '' : `item ${details.item}: `}tenant ${details.tenantId}'s payment policy (version ${details.policyVersion}) refuses it: ${words}`,
       details,
     );
@@ -32,7 +32,7 @@ export class NotAwaitingApprovalError extends RelayerError<
   ({ intentId: string } | { batchId: string }) & { status: string }
 > {
   constructor(id: string, status: string, kind: 'intent' | 'batch' = 'intent') {
-    super(ErrorType.notAwaitingApproval, notAwaitingApprovalMessage({ kind, id }, status), {
+    super(ErrorName.notAwaitingApproval, notAwaitingApprovalMessage({ kind, id }, status), {
       ...(kind === 'batch' ? { batchId: id } : { intentId: id }),
       status,
     });
@@ -45,7 +45,7 @@ export class ApprovalRefusedError extends RelayerError<
 > {
   constructor(id: string, keyId: string, kind: 'intent' | 'batch' = 'intent') {
     super(
-      ErrorType.approvalRefused,
+      ErrorName.approvalRefused,
       `key ${keyId} submitted ${kind} ${id} and cannot approve it too: another key with the approve scope (or an operator) must`,
       { ...(kind === 'batch' ? { batchId: id } : { intentId: id }), keyId },
     );
@@ -64,7 +64,7 @@ export class NoExclusiveWalletError extends RelayerError<{
 }> {
   constructor(tenantId: string, chainId: number, from?: string) {
     super(
-      ErrorType.noExclusiveWallet,
+      ErrorName.noExclusiveWallet,
       from === undefined
         ? `tenant ${tenantId} has no hot wallet of its own on chain ${chainId} to send a contract call from: an operator gives it a pool (relayer wallets pool …) that no other tenant's pool shares, and every other tenant a pool`
         : `${from} is not a hot wallet of tenant ${tenantId}'s own on chain ${chainId} (in its pool and in no other tenant's): a contract call is sent only from one`,

@@ -1,5 +1,5 @@
 import { RelayerError, type FieldIssue } from './relayer-error';
-import { ErrorType, notCancellableMessage } from '../error-catalogue';
+import { ErrorName, notCancellableMessage } from '../error-catalogue';
 
 // What a request or an intent's own state refuses: bad input, tenants, balances and books, limits,
 // the backlog, a closed process.
@@ -8,7 +8,7 @@ export class InvalidIntentError extends RelayerError<{ issues: FieldIssue[] }> {
   /** `what`: what the request asked for, as its message names it. */
   constructor(issues: FieldIssue[], what = 'intent') {
     super(
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       `invalid ${what}: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
       { issues },
     );
@@ -17,13 +17,13 @@ export class InvalidIntentError extends RelayerError<{ issues: FieldIssue[] }> {
 
 export class UnknownTenantError extends RelayerError<{ tenantId: string }> {
   constructor(tenantId: string) {
-    super(ErrorType.unknownTenant, `unknown tenant "${tenantId}"`, { tenantId });
+    super(ErrorName.unknownTenant, `unknown tenant "${tenantId}"`, { tenantId });
   }
 }
 
 export class IntentNotFoundError extends RelayerError<{ intentId: string }> {
   constructor(intentId: string) {
-    super(ErrorType.intentNotFound, `intent ${intentId} does not exist`, { intentId });
+    super(ErrorName.intentNotFound, `intent ${intentId} does not exist`, { intentId });
   }
 }
 
@@ -32,7 +32,7 @@ export class OtherTenantError extends RelayerError<{ tenantId: string; asked: st
   /** `what`: what of another tenant's was asked for (absent: its intents, by the list's filter). */
   constructor(tenantId: string, asked: string, what?: string) {
     super(
-      ErrorType.otherTenant,
+      ErrorName.otherTenant,
       what === undefined
         ? `tenantId is an operator's filter: this key lists tenant ${tenantId}'s intents only (asked for ${asked})`
         : `this key is tenant ${tenantId}'s: it reads ${what} of its own tenant only (asked for ${asked}'s); an operator key reads any tenant's`,
@@ -44,7 +44,7 @@ export class OtherTenantError extends RelayerError<{ tenantId: string; asked: st
 export class IntentConflictError extends RelayerError<{ intentId: string }> {
   constructor(intentId: string, idempotencyKey?: string) {
     super(
-      ErrorType.intentConflict,
+      ErrorName.intentConflict,
       idempotencyKey === undefined
         ? `intent ${intentId} already exists with different contents`
         : `Idempotency-Key "${idempotencyKey}" was already used for ${intentId} with a different body`,
@@ -76,7 +76,7 @@ export class InsufficientBalanceError extends RelayerError<{
       requested: `${requested} ${unit}`,
     };
     super(
-      ErrorType.insufficientBalance,
+      ErrorName.insufficientBalance,
       `tenant ${tenantId} has ${have} available, ${want} requested`,
       { tenantId, available: available.toString(), requested: requested.toString(), asset },
     );
@@ -92,7 +92,7 @@ export class UnknownAssetError extends RelayerError<{
   /** `item`: the batch item that names it. */
   constructor(chainId: number, asset: string, item?: number) {
     super(
-      ErrorType.unknownAsset,
+      ErrorName.unknownAsset,
       `${item === undefined ? '' : `item ${item}: `}asset "${asset}" is not registered on chain ${chainId}: use "native" or the alias of a token an operator registered (any key lists them: GET /v1/assets, relayer assets list)`,
       { chainId, asset, ...(item !== undefined && { item }) },
     );
@@ -109,7 +109,7 @@ export class NoAccountError extends RelayerError<{
   /** `asset`: `native`, a token's alias or its book; `item`: the batch item that names it. */
   constructor(tenantId: string, asset: string, chainId: number, item?: number) {
     super(
-      ErrorType.noAccount,
+      ErrorName.noAccount,
       `${item === undefined ? '' : `item ${item}: `}tenant ${tenantId} has no account in ${asset} on chain ${chainId}: books are per chain; an operator opens one with a deposit there (relayer tenants deposit ${tenantId} --asset ${asset} --chain-id ${chainId} --amount …)`,
       { tenantId, asset, chainId, ...(item !== undefined && { item }) },
     );
@@ -118,7 +118,7 @@ export class NoAccountError extends RelayerError<{
 
 export class IntentClosedError extends RelayerError<{ intentId: string; status: string }> {
   constructor(intentId: string, status: string) {
-    super(ErrorType.intentClosed, `intent ${intentId} is ${status}: nothing left to do`, {
+    super(ErrorName.intentClosed, `intent ${intentId} is ${status}: nothing left to do`, {
       intentId,
       status,
     });
@@ -128,7 +128,7 @@ export class IntentClosedError extends RelayerError<{ intentId: string; status: 
 /** A compare-and-set lost a race: someone else moved the intent; re-reading it decides. */
 export class StaleVersionError extends RelayerError<{ intentId: string; expected: number }> {
   constructor(intentId: string, expected: number) {
-    super(ErrorType.staleVersion, `intent ${intentId} changed under us (expected v${expected})`, {
+    super(ErrorName.staleVersion, `intent ${intentId} changed under us (expected v${expected})`, {
       intentId,
       expected,
     });
@@ -140,7 +140,7 @@ export class TenantLimitReachedError extends RelayerError<{ tenantId: string; li
   /** `counted`: what the limit counts (its open intents, or those awaiting approval). */
   constructor(tenantId: string, limit: number, counted = 'open intents') {
     super(
-      ErrorType.tenantLimitReached,
+      ErrorName.tenantLimitReached,
       `tenant ${tenantId} already has ${limit} ${counted} (its limit): submit again when one ends`,
       { tenantId, limit },
     );
@@ -151,7 +151,7 @@ export class TenantLimitReachedError extends RelayerError<{ tenantId: string; li
 export class BacklogFullError extends RelayerError<{ backlog: number; limit: number }> {
   constructor(backlog: number, limit: number, retryAfterMs: number) {
     super(
-      ErrorType.backlogFull,
+      ErrorName.backlogFull,
       `the relayer already has ${backlog} intents waiting to be sent (limit ${limit}): try again later`,
       { backlog, limit },
       { retryAfterMs },
@@ -162,7 +162,7 @@ export class BacklogFullError extends RelayerError<{ backlog: number; limit: num
 /** Admission: this process is shutting down and takes no new work. */
 export class RelayerClosedError extends RelayerError<Record<string, never>> {
   constructor() {
-    super(ErrorType.relayerClosed, 'the relayer is shutting down and takes no new intents', {});
+    super(ErrorName.relayerClosed, 'the relayer is shutting down and takes no new intents', {});
   }
 }
 
@@ -184,7 +184,7 @@ export class NotCancellableError extends RelayerError<{
     why?: string,
   ) {
     super(
-      ErrorType.notCancellable,
+      ErrorName.notCancellable,
       why ? `intent ${intentId} is ${status}: ${why}` : notCancellableMessage(intentId, status),
       { intentId, status, problem },
     );
@@ -195,7 +195,7 @@ export class NotCancellableError extends RelayerError<{
 export class WorkflowUnansweredError extends RelayerError<{ intentId: string; waitedMs: number }> {
   constructor(intentId: string, waitedMs: number) {
     super(
-      ErrorType.workflowUnanswered,
+      ErrorName.workflowUnanswered,
       `intent ${intentId}'s workflow did not take the request within ${waitedMs / 1000} s (is a worker running?): it may still be applied when one does, so read the intent before asking again`,
       { intentId, waitedMs },
     );
@@ -204,6 +204,6 @@ export class WorkflowUnansweredError extends RelayerError<{ intentId: string; wa
 
 export class BatchNotFoundError extends RelayerError<{ batchId: string }> {
   constructor(batchId: string) {
-    super(ErrorType.batchNotFound, `batch ${batchId} does not exist`, { batchId });
+    super(ErrorName.batchNotFound, `batch ${batchId} does not exist`, { batchId });
   }
 }

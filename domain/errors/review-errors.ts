@@ -1,12 +1,12 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType, notInReviewMessage } from '../error-catalogue';
+import { ErrorName, notInReviewMessage } from '../error-catalogue';
 
 // An operator's review decision refused: the intent is not in review, or the chain contradicts the
 // decision.
 
 export class NotInReviewError extends RelayerError<{ intentId: string; status: string }> {
   constructor(intentId: string, status: string, message = notInReviewMessage(intentId, status)) {
-    super(ErrorType.notInReview, message, { intentId, status });
+    super(ErrorName.notInReview, message, { intentId, status });
   }
 }
 
@@ -25,6 +25,6 @@ export type ReviewProblem =
 
 export class ReviewRefusedError extends RelayerError<{ intentId: string; problem: ReviewProblem }> {
   constructor(intentId: string, problem: ReviewProblem, message: string) {
-    super(ErrorType.reviewRefused, `intent ${intentId}: ${message}`, { intentId, problem });
+    super(ErrorName.reviewRefused, `intent ${intentId}: ${message}`, { intentId, problem });
   }
 }

@@ -1,5 +1,5 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType } from '../error-catalogue';
+import { ErrorName } from '../error-catalogue';
 
 // A wallet's signer (a key elsewhere: KMS, a remote signer) unavailable, refusing, or not holding
 // the wallet's key.
@@ -17,7 +17,7 @@ interface SignerDetails {
 export class SignerUnavailableError extends RelayerError<SignerDetails> {
   constructor(wallet: string, signer: string, cause: unknown) {
     super(
-      ErrorType.signerUnavailable,
+      ErrorName.signerUnavailable,
       `the signer of ${wallet} (${signer}) did not answer: ${describeCause(cause)}`,
       { wallet, signer },
       { cause },
@@ -32,7 +32,7 @@ export class SignerUnavailableError extends RelayerError<SignerDetails> {
 export class SignerRefusedError extends RelayerError<SignerDetails> {
   constructor(wallet: string, signer: string, problem: string, cause?: unknown) {
     super(
-      ErrorType.signerRefused,
+      ErrorName.signerRefused,
       `the signer of ${wallet} (${signer}) refuses to sign: ${problem}`,
       { wallet, signer },
       { cause },
@@ -47,7 +47,7 @@ export class SignerRefusedError extends RelayerError<SignerDetails> {
 export class SignerMismatchError extends RelayerError<SignerDetails & { problem: string }> {
   constructor(wallet: string, signer: string, problem: string) {
     super(
-      ErrorType.signerMismatch,
+      ErrorName.signerMismatch,
       `the signer of ${wallet} (${signer}) does not sign for it as asked: ${problem}; nothing was stored or sent: check which key that signer uses for this wallet (WALLET_SIGNERS, wallets add)`,
       { wallet, signer, problem },
     );

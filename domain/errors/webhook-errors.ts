@@ -1,5 +1,5 @@
 import { RelayerError } from './relayer-error';
-import { ErrorType } from '../error-catalogue';
+import { ErrorName } from '../error-catalogue';
 
 // Webhook endpoints and deliveries: a receiver not answering, gone or disabled, webhooks off, a
 // URL refused.
@@ -11,7 +11,7 @@ export class WebhookUndeliveredError extends RelayerError<{
   statusCode?: number;
 }> {
   constructor(eventId: string, endpointId: string, why: string, statusCode?: number) {
-    super(ErrorType.webhookUndelivered, `event ${eventId} not delivered to ${endpointId}: ${why}`, {
+    super(ErrorName.webhookUndelivered, `event ${eventId} not delivered to ${endpointId}: ${why}`, {
       eventId,
       endpointId,
       ...(statusCode !== undefined && { statusCode }),
@@ -23,7 +23,7 @@ export class WebhookUndeliveredError extends RelayerError<{
 export class WebhookEndpointGoneError extends RelayerError<{ endpointId: string }> {
   constructor(endpointId: string) {
     super(
-      ErrorType.webhookEndpointGone,
+      ErrorName.webhookEndpointGone,
       `endpoint ${endpointId} answered 410 Gone: it is disabled (enable it again to resume)`,
       { endpointId },
     );
@@ -33,7 +33,7 @@ export class WebhookEndpointGoneError extends RelayerError<{ endpointId: string 
 /** The endpoint is disabled: its deliveries wait until it is enabled again. */
 export class WebhookEndpointDisabledError extends RelayerError<{ endpointId: string }> {
   constructor(endpointId: string) {
-    super(ErrorType.webhookEndpointDisabled, `endpoint ${endpointId} is disabled`, { endpointId });
+    super(ErrorName.webhookEndpointDisabled, `endpoint ${endpointId} is disabled`, { endpointId });
   }
 }
 
@@ -41,7 +41,7 @@ export class WebhookEndpointDisabledError extends RelayerError<{ endpointId: str
 export class WebhooksNotConfiguredError extends RelayerError<Record<string, never>> {
   constructor() {
     super(
-      ErrorType.webhooksNotConfigured,
+      ErrorName.webhooksNotConfigured,
       'webhooks are off: set WEBHOOK_SECRETS_KEY (32 bytes, base64; the same in every process)',
       {},
     );
@@ -51,12 +51,12 @@ export class WebhooksNotConfiguredError extends RelayerError<Record<string, neve
 /** An endpoint URL webhooks may not go to: not https, or an address that is not public. */
 export class WebhookUrlRefusedError extends RelayerError<{ url: string; why: string }> {
   constructor(url: string, why: string) {
-    super(ErrorType.webhookUrlRefused, `webhook endpoint ${url} refused: ${why}`, { url, why });
+    super(ErrorName.webhookUrlRefused, `webhook endpoint ${url} refused: ${why}`, { url, why });
   }
 }
 
 export class WebhookEndpointNotFoundError extends RelayerError<{ endpointId: string }> {
   constructor(endpointId: string) {
-    super(ErrorType.webhookEndpointNotFound, `no webhook endpoint ${endpointId}`, { endpointId });
+    super(ErrorName.webhookEndpointNotFound, `no webhook endpoint ${endpointId}`, { endpointId });
   }
 }

@@ -8,7 +8,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
 import { newIntentId } from '../../operations/new-intent-id';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { expectBooksBalanced } from '../support/ledger-checks';
@@ -216,7 +216,7 @@ describe('activities against real SQLite and anvil', () => {
       await run(activities.markSettling, { intentId: intent.id });
     await run(activities.hold, { intentId: fits.id });
     expect(await failureType(run(activities.hold, { intentId: tooMuch.id }))).toBe(
-      ErrorType.insufficientBalance,
+      ErrorName.insufficientBalance,
     );
     expect((await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!.available).toBe(
       parseEther('0.1'),

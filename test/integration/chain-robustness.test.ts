@@ -8,7 +8,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { listAttempts } from '../../store/transaction-attempts';
 import { registerWallet } from '../../store/wallet-nonces';
 import type { Throttle } from '../../throttle/throttle';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { parseNewIntent } from '../../domain/intent-request';
 import { auditTrail } from '../../store/audit-log';
 import { newIntentId } from '../../operations/new-intent-id';
@@ -384,7 +384,7 @@ describe('fee caps', () => {
     await run(activities.markSettling, { intentId: intent.id });
     await run(activities.hold, { intentId: intent.id });
     expect(await failureType(run(activities.broadcast, { intentId: intent.id }))).toBe(
-      ErrorType.feeAboveCap,
+      ErrorName.feeAboveCap,
     );
     expect(await getIntent(world.database.kysely, intent.id)).toMatchObject({
       status: 'held',

@@ -3,7 +3,7 @@ import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
 import type { ApiError, RelayerApiClient } from '../../cli/api-client';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { admitIntent } from '../../operations/admit-intent';
@@ -150,7 +150,7 @@ describe('policy at admission', () => {
     const first = await admit('2');
     // Open, not paid yet: it counts already.
     await expect(admit('1.5')).rejects.toMatchObject({
-      name: ErrorType.policyViolation,
+      name: ErrorName.policyViolation,
       details: { rule: 'limit_24h', limit: eth('3'), wouldBe: eth('3.5') },
     });
     await paid(first.intent);
@@ -347,7 +347,7 @@ describe('policy after admission', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(7);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') {
-        expect((outcome.reason as ApplicationFailure).type).toBe(ErrorType.policyViolation);
+        expect((outcome.reason as ApplicationFailure).type).toBe(ErrorName.policyViolation);
       }
     }
     const balance = await tenantBalance(world.database.kysely, 'held', world.nativeBook);
@@ -371,7 +371,7 @@ describe('policy after admission', () => {
     });
 
     expect(await failureType(runActivity(steps.broadcast, { intentId: intent.id }))).toBe(
-      ErrorType.policyViolation,
+      ErrorName.policyViolation,
     );
     expect(await getIntent(world.database.kysely, intent.id)).toMatchObject({
       status: IntentStatus.held,

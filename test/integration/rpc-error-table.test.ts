@@ -9,7 +9,7 @@ import {
   type RpcErrorKind,
 } from '../../chain/evm-rpc-errors';
 import { RelayerError } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import type { ProxyFault } from '../../dev/stack/rpc-proxy';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { startTestWorld, type TestWorld } from '../support/test-world';
@@ -100,7 +100,7 @@ const cases: Record<string, Case> = {
       ),
     expected: { kind: 'rate_limited', action: 'retry' },
     adapter: () => proxied({ kind: 'http-status', status: 429 }, blockNumberThroughProxy),
-    adapterGives: ErrorType.rpcUnavailable,
+    adapterGives: ErrorName.rpcUnavailable,
   },
   'JSON-RPC -32005 "limit exceeded" in an HTTP 200 (recorded, Infura)': {
     source: 'recorded',
@@ -120,7 +120,7 @@ const cases: Record<string, Case> = {
     produce: () => proxied({ kind: 'hang' }, blockNumberThroughProxy),
     expected: { kind: 'timeout', action: 'retry' },
     adapter: () => proxied({ kind: 'hang' }, blockNumberThroughProxy),
-    adapterGives: ErrorType.rpcUnavailable,
+    adapterGives: ErrorName.rpcUnavailable,
   },
   'connection reset': {
     source: 'anvil',
@@ -213,7 +213,7 @@ const cases: Record<string, Case> = {
         .broadcast(asSigned(await signed({ value: parseEther('1000000') })))
         .catch(relayerErrorType),
     expected: { kind: 'insufficient_funds', action: 'retry' },
-    adapterGives: ErrorType.walletUnderfunded,
+    adapterGives: ErrorName.walletUnderfunded,
   },
   'execution reverted (anvil, gas estimate of a call to reverting code)': {
     source: 'anvil',
@@ -233,7 +233,7 @@ const cases: Record<string, Case> = {
         .catch(relayerErrorType);
     },
     expected: { kind: 'execution_reverted', action: 'fail' },
-    adapterGives: ErrorType.transferRejected,
+    adapterGives: ErrorName.transferRejected,
   },
   'intrinsic gas too low (anvil)': {
     source: 'anvil',
@@ -241,7 +241,7 @@ const cases: Record<string, Case> = {
     adapter: async () =>
       chain.broadcast(asSigned(await signed({ gas: 20_000n }))).catch(relayerErrorType),
     expected: { kind: 'intrinsic_gas_too_low', action: 'fail' },
-    adapterGives: ErrorType.transferRejected,
+    adapterGives: ErrorName.transferRejected,
   },
   'an answer nobody has seen before (recorded)': {
     source: 'recorded',

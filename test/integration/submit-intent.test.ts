@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { newIntentId } from '../../operations/new-intent-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { waitFor } from '../../dev/stack/wait-for';
 import { startTestWorld, type TestWorld } from '../support/test-world';
@@ -52,43 +52,43 @@ describe('submitIntent: bad input writes nothing', () => {
     [
       'an unknown tenant',
       { tenantId: 'nobody' },
-      ErrorType.unknownTenant,
+      ErrorName.unknownTenant,
       /^unknown tenant "nobody"$/,
     ],
     [
       'a zero amount',
       { amount: '0' },
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       /^invalid intent: amount: amount must be greater than zero$/,
     ],
     [
       'a negative amount',
       { amount: '-1' },
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       /^invalid intent: amount: amount must be a whole number of base units, digits only$/,
     ],
     [
       'a non-integer amount',
       { amount: '0.5' },
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       /^invalid intent: amount: amount must be a whole number of base units, digits only$/,
     ],
     [
       'a malformed address',
       { to: '0x1234' },
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       /^invalid intent: to: to is not a valid address/,
     ],
     [
       'a sender that is not a hot wallet',
       { from: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc' },
-      ErrorType.invalidIntent,
+      ErrorName.invalidIntent,
       /^invalid intent: from: 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc is not a hot wallet the tenant may send from on chain \d+/,
     ],
     [
       'an amount above the balance',
       { amount: parseEther('1.000000000000000001').toString() },
-      ErrorType.insufficientBalance,
+      ErrorName.insufficientBalance,
       /^tenant quiet has 1\b.* available, 1\.000000000000000001\b.* requested/,
     ],
   ])(
@@ -116,7 +116,7 @@ describe('submitIntent: the same intent twice', () => {
     const conflict = await submitIntent(deps, request({ tenantId: 'acme', amount: '2000' }), {
       intentId,
     }).catch((e: Error) => e);
-    expect((conflict as Error).name).toBe(ErrorType.intentConflict);
+    expect((conflict as Error).name).toBe(ErrorName.intentConflict);
     const runs = async () => {
       const found = [];
       for await (const run of deps.client.workflow.list({

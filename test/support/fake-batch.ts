@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import type { RelayerActivities } from '../../activities';
 import type { BatchItemOutcome, BatchStatus } from '../../domain/batch';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { InsufficientBalanceError, IntentClosedError } from '../../domain/errors';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../../domain/intent';
 import { preparedAhead, walletTurnAfter, type WalletTurn } from '../../domain/wallet-turn';
@@ -217,7 +217,7 @@ export function fakeBatch(
       if (batchStatus !== 'awaiting_approval') return { status: batchStatus };
       if (decision.decision === 'approve' && decision.keyId === batchSubmitterKey) {
         throw ApplicationFailure.create({
-          type: ErrorType.approvalRefused,
+          type: ErrorName.approvalRefused,
           message: `key ${decision.keyId} submitted the batch`,
           nonRetryable: true,
         });

@@ -4,7 +4,7 @@ import { parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { createTenant, deposit } from '../../store/ledger';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { reasonCodeOfError } from '../../domain/reason-codes';
 import { submitIntent } from '../../service/submit-intent';
 import { CrashingWorkers } from './crashing-workers';
@@ -193,10 +193,10 @@ async function runScenario(
     if (op.kind === 'invalid') {
       says(
         op.problem === 'unknown-tenant'
-          ? ErrorType.unknownTenant
+          ? ErrorName.unknownTenant
           : op.problem === 'unknown-asset'
-            ? ErrorType.unknownAsset
-            : ErrorType.invalidIntent,
+            ? ErrorName.unknownAsset
+            : ErrorName.invalidIntent,
       );
       continue;
     }
@@ -204,13 +204,13 @@ async function runScenario(
     const earlier = key === undefined ? undefined : sameIntent.get(key);
     const body = JSON.stringify([op.wallet, op.asset, op.amount]);
     if (earlier && earlier.body !== body) {
-      says(ErrorType.intentConflict);
+      says(ErrorName.intentConflict);
     } else if (earlier && intentOf.has(earlier.index)) {
       says('existing');
       if ('intentId' in outcome && outcome.intentId !== intentOf.get(earlier.index)) {
         problems.push(`operation ${index}: a second intent under ${key}`);
       }
-    } else if ('error' in outcome && outcome.error === ErrorType.insufficientBalance) {
+    } else if ('error' in outcome && outcome.error === ErrorName.insufficientBalance) {
       // Refused at admission: allowed only where the tenant could not have paid (checked below).
     } else {
       says('created');
@@ -247,7 +247,7 @@ async function runScenario(
     );
     const refusedAtAdmission = operations.flatMap((op, index) => {
       const outcome = outcomes[index]!;
-      return ours(op) && 'error' in outcome && outcome.error === ErrorType.insufficientBalance
+      return ours(op) && 'error' in outcome && outcome.error === ErrorName.insufficientBalance
         ? [BigInt(op.amount) * unitOf[asset]]
         : [];
     });
@@ -255,7 +255,7 @@ async function runScenario(
     for (const row of own.filter((r) => r.status !== 'confirmed')) {
       if (
         row.status !== 'failed' ||
-        row.reason_code !== reasonCodeOfError(ErrorType.insufficientBalance)
+        row.reason_code !== reasonCodeOfError(ErrorName.insufficientBalance)
       ) {
         found.push(
           `${row.id} of ${tenant} ended ${row.status} (${row.reason_code}): ${row.reason}`,

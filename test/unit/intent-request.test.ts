@@ -1,5 +1,5 @@
 import { type InvalidIntentError } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { parseNewIntent } from '../../domain/intent-request';
 
 const valid = {
@@ -14,7 +14,7 @@ function issuesOf(input: unknown): { field: string; message: string }[] {
   try {
     parseNewIntent(input);
   } catch (error) {
-    expect((error as Error).name).toBe(ErrorType.invalidIntent);
+    expect((error as Error).name).toBe(ErrorName.invalidIntent);
     return (error as InvalidIntentError).details.issues;
   }
   throw new Error('expected the request to be rejected');

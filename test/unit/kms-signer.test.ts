@@ -13,7 +13,7 @@ import { waitFor } from '../../dev/stack/wait-for';
 import { signingSlots } from '../../chain/signers/signing-slots';
 import { signChecked, type SignableTransfer } from '../../chain/signers/wallet-signer';
 import { RelayerError } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 
 const privateKey: Hex = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const wallet = privateKeyToAccount(privateKey);
@@ -109,11 +109,11 @@ describe('a wallet in KMS', () => {
   });
 
   it.each([
-    ['DisabledException', ErrorType.signerRefused],
-    ['AccessDeniedException', ErrorType.signerRefused],
-    ['KMSInvalidStateException', ErrorType.signerRefused],
-    ['ThrottlingException', ErrorType.signerUnavailable],
-    ['KMSInternalException', ErrorType.signerUnavailable],
+    ['DisabledException', ErrorName.signerRefused],
+    ['AccessDeniedException', ErrorName.signerRefused],
+    ['KMSInvalidStateException', ErrorName.signerRefused],
+    ['ThrottlingException', ErrorName.signerUnavailable],
+    ['KMSInternalException', ErrorName.signerUnavailable],
   ])('%s is %s', async (name, type) => {
     const kms = fakeKms(
       () =>
@@ -142,7 +142,7 @@ describe('a wallet in KMS', () => {
       slots: signingSlots(1),
     });
     await expect(signChecked(signer, transfer(0))).rejects.toMatchObject({
-      name: ErrorType.signerUnavailable,
+      name: ErrorName.signerUnavailable,
     });
   });
 });

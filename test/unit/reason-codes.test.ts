@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import {
   ReasonCode,
   isReasonCode,
@@ -13,14 +13,14 @@ import { reasonOfFailure } from '../../workflows/payment-intent/failures';
 
 describe('reason codes', () => {
   it("are an error's name in snake case for a step that failed with it", () => {
-    expect(reasonCodeOfError(ErrorType.noFundedWallet)).toBe('no_funded_wallet');
-    expect(reasonCodeOfError(ErrorType.feeAboveCap)).toBe('fee_above_cap');
-    expect(reasonCodeOfError(ErrorType.confirmationTimeout)).toBe('confirmation_timeout');
+    expect(reasonCodeOfError(ErrorName.noFundedWallet)).toBe('no_funded_wallet');
+    expect(reasonCodeOfError(ErrorName.feeAboveCap)).toBe('fee_above_cap');
+    expect(reasonCodeOfError(ErrorName.confirmationTimeout)).toBe('confirmation_timeout');
     // No error's code is one of the outcome codes under another meaning.
     const outcomes = new Set<string>(Object.values(ReasonCode));
     expect(
-      Object.values(ErrorType).filter((type) => outcomes.has(reasonCodeOfError(type))),
-    ).toEqual([ErrorType.walletBlocked]);
+      Object.values(ErrorName).filter((type) => outcomes.has(reasonCodeOfError(type))),
+    ).toEqual([ErrorName.walletBlocked]);
   });
 
   it('are a closed set: a failure of no relayer error is internal', () => {
@@ -42,7 +42,7 @@ describe('reason codes', () => {
       code: ReasonCode.internal,
       text: 'TypeError: x is undefined',
     });
-    const refused = ApplicationFailure.nonRetryable('no', ErrorType.transferRejected);
+    const refused = ApplicationFailure.nonRetryable('no', ErrorName.transferRejected);
     expect(reasonOfFailure(stepFailed(refused)).code).toBe('transfer_rejected');
     expect(reasonOfFailure(stepFailed(refused, RetryState.TIMEOUT)).code).toBe(
       ReasonCode.stepTimedOut,

@@ -7,7 +7,7 @@ import {
   RpcUnavailableError,
   SendPacedError,
 } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { ExpectedConditions } from '../../workers/expected-conditions';
 import { TypedFailures, typedFailures } from '../../workers/typed-failures';
 
@@ -23,7 +23,7 @@ describe('typed activity failures', () => {
   it("marks a provider's rate refusal benign (retried, counted, not a WARN stack per attempt)", async () => {
     const refused = await failureOf(new RpcUnavailableError(1, 'rate_limited', new Error('429')));
     expect(refused).toMatchObject({
-      type: ErrorType.rpcUnavailable,
+      type: ErrorName.rpcUnavailable,
       nonRetryable: false,
       category: ApplicationFailureCategory.BENIGN,
     });
@@ -58,7 +58,7 @@ describe('typed activity failures', () => {
         );
 
     const closed = await failureIn(new IntentClosedError('pi_1', 'cancelled'));
-    expect(closed).toMatchObject({ type: ErrorType.intentClosed, nonRetryable: true });
+    expect(closed).toMatchObject({ type: ErrorName.intentClosed, nonRetryable: true });
     expect(closed.category).toBe(ApplicationFailureCategory.BENIGN);
     for (let i = 0; i < 3; i++) {
       expect((await failureIn(new SendPacedError(250))).category).toBe(

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { localSigner } from '../../chain/signers/local-signer';
 import { signChecked, signerOf, type SignableTransfer } from '../../chain/signers/wallet-signer';
 import { RelayerError } from '../../domain/errors';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 
 const walletKey = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const otherKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -55,7 +55,7 @@ describe('signing checked before anything is stored', () => {
       privateKeyToAccount(otherKey).signTransaction(tx),
     );
     const error = await refusal(signChecked(wrongKey, transfer));
-    expect(error.name).toBe(ErrorType.signerMismatch);
+    expect(error.name).toBe(ErrorName.signerMismatch);
     expect(error.message).toContain(`recovers to ${attacker}`);
     expect(error.message).toContain('kms:alias/other');
   });
@@ -65,13 +65,13 @@ describe('signing checked before anything is stored', () => {
       wallet.signTransaction({ ...tx, to: attacker, value: tx.value! * 2n }),
     );
     const error = await refusal(signChecked(rewriting, transfer));
-    expect(error.name).toBe(ErrorType.signerMismatch);
+    expect(error.name).toBe(ErrorName.signerMismatch);
     expect(error.message).toContain('it changed to, value');
   });
 
   it('refuses an answer that is no signed transaction', async () => {
     const garbage = signerOf(wallet.address, 'remote:signer:9000', async () => '0x02c0');
-    expect((await refusal(signChecked(garbage, transfer))).name).toBe(ErrorType.signerMismatch);
+    expect((await refusal(signChecked(garbage, transfer))).name).toBe(ErrorName.signerMismatch);
   });
 
   it('counts an untyped failure as the signer unavailable: the step retries', async () => {
@@ -79,7 +79,7 @@ describe('signing checked before anything is stored', () => {
       Promise.reject(new Error('socket hang up')),
     );
     const error = await refusal(signChecked(down, transfer));
-    expect(error.name).toBe(ErrorType.signerUnavailable);
+    expect(error.name).toBe(ErrorName.signerUnavailable);
     expect(error.message).toContain('socket hang up');
   });
 });

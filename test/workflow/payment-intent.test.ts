@@ -11,7 +11,7 @@ import {
   ReviewRefusedError,
 } from '../../domain/errors';
 import { decideApprovalUpdate } from '../../workflows/approval-update';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
@@ -200,7 +200,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
     });
     expect(result.status).toBe(IntentStatus.failed);
     expect(result.reasonCode).toBe('insufficient_balance');
-    expect(result.reason).toMatch(new RegExp(`^${ErrorType.insufficientBalance}: `));
+    expect(result.reason).toMatch(new RegExp(`^${ErrorName.insufficientBalance}: `));
     expect(calls).not.toContain('broadcast');
     expect(calls).toContain('releaseThrottle');
     expect(calls.filter((c) => c === 'hold')).toHaveLength(1);
@@ -447,7 +447,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         started.resolve(handle);
         const early = await sentEarly.promise;
         await expect(early.result()).rejects.toMatchObject({
-          cause: { type: ErrorType.reviewRefused },
+          cause: { type: ErrorName.reviewRefused },
         });
         expect((await handle.query(intentProgressQuery)).status).toBe(IntentStatus.needsReview);
         refuse = false;
@@ -539,7 +539,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
             handle.executeUpdate(decideApprovalUpdate, {
               args: [{ decision: 'approve', actor: 'clerk', keyId: 'key-submitter' }],
             }),
-          ).rejects.toMatchObject({ cause: { type: ErrorType.approvalRefused } });
+          ).rejects.toMatchObject({ cause: { type: ErrorName.approvalRefused } });
           expect((await handle.query(intentProgressQuery)).status).toBe(
             IntentStatus.awaitingApproval,
           );
@@ -551,7 +551,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
             handle.executeUpdate(decideApprovalUpdate, {
               args: [{ decision: 'reject', actor: 'cfo', keyId: 'key-cfo' }],
             }),
-          ).rejects.toMatchObject({ cause: { type: ErrorType.notAwaitingApproval } });
+          ).rejects.toMatchObject({ cause: { type: ErrorName.notAwaitingApproval } });
           lateAnswered.resolve();
         },
       );
@@ -582,7 +582,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         started.resolve(handle);
         const early = await sentEarly.promise;
         await expect(early.result()).rejects.toMatchObject({
-          cause: { type: ErrorType.notInReview, message: expect.stringMatching(/is confirmed/) },
+          cause: { type: ErrorName.notInReview, message: expect.stringMatching(/is confirmed/) },
         });
       },
     );
@@ -608,7 +608,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
         });
         await env.sleep(31_000);
         await expect(early.result()).rejects.toMatchObject({
-          cause: { type: ErrorType.notInReview },
+          cause: { type: ErrorName.notInReview },
         });
         refused = true;
       },

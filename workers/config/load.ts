@@ -1,6 +1,6 @@
 import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { essentialMethods, weightOf } from '../../throttle/rpc-weights';
 import {
   chainsOfEnvironment,
@@ -29,7 +29,7 @@ export type RelayerConfig = {
 };
 
 export class ConfigError extends Error {
-  override readonly name = ErrorType.invalidConfig;
+  override readonly name = ErrorName.invalidConfig;
   constructor(
     readonly problems: string[],
     heading = 'invalid configuration',

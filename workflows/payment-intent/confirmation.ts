@@ -1,6 +1,6 @@
 import { ApplicationFailure, condition, sleep } from '@temporalio/workflow';
 import type { ConfirmResult } from '../../activities/confirm';
-import { ErrorType } from '../../domain/error-catalogue';
+import { ErrorName } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { noteTxHash } from './progress';
@@ -31,7 +31,7 @@ export async function waitForConfirmations(
     if (Date.now() >= deadline) {
       throw ApplicationFailure.nonRetryable(
         `transaction ${progress.txHash} not confirmed within ${timeoutMs / 1000}s`,
-        ErrorType.confirmationTimeout,
+        ErrorName.confirmationTimeout,
       );
     }
     const waitMs = Math.min(result.retryAfterMs, deadline - Date.now());

@@ -5,7 +5,7 @@ import {
   condition,
   setHandler,
 } from '@temporalio/workflow';
-import { ErrorType, notInReviewMessage } from '../../domain/error-catalogue';
+import { ErrorName, notInReviewMessage } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
 import { reasonCodeOfError } from '../../domain/reason-codes';
 import type { ReviewDecision, ReviewOutcome, ReviewRequest } from '../../domain/review';
@@ -47,7 +47,7 @@ export function reviewQueue(
   let early = 0;
   const notInReview = () =>
     ApplicationFailure.create({
-      type: ErrorType.notInReview,
+      type: ErrorName.notInReview,
       message: notInReviewMessage(intentId, progress.status),
       details: [{ intentId, status: progress.status }],
       nonRetryable: true,
@@ -95,7 +95,7 @@ export function reviewQueue(
   async function decisionOrLaneRule(): Promise<void> {
     const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
     let waitMs =
-      progress.reasonCode === reasonCodeOfError(ErrorType.confirmationTimeout)
+      progress.reasonCode === reasonCodeOfError(ErrorName.confirmationTimeout)
         ? 0
         : confirmTimeoutMs;
     for (;;) {

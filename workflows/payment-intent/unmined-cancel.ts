@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import { ErrorType, notCancellableMessage } from '../../domain/error-catalogue';
+import { ErrorName, notCancellableMessage } from '../../domain/error-catalogue';
 import { IntentStatus } from '../../domain/intent';
 import type { ReviewOutcome, UnminedCancelRequest } from '../../domain/review';
 import { cancelUnminedUpdate } from '../cancel-unmined-update';
@@ -22,7 +22,7 @@ export function unminedCancels(intentId: string, progress: PaymentIntentProgress
   let applying = false;
   const notCancellable = () =>
     ApplicationFailure.create({
-      type: ErrorType.notCancellable,
+      type: ErrorName.notCancellable,
       message: notCancellableMessage(intentId, progress.status),
       details: [
         {
