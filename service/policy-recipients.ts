@@ -1,7 +1,11 @@
 import { getAddress, isAddress } from 'viem';
 import type { RecipientEntry, RecipientList } from '../domain/payment-policy';
-import { deleteRecipient, findRecipient, listRecipients } from '../store/policy-recipients';
-import { putRecipient } from '../store/policy-recipients';
+import {
+  deleteRecipient,
+  findRecipient,
+  listRecipients,
+  putRecipient,
+} from '../store/policy-recipients';
 import type { Caller } from './caller';
 import {
   changePolicy,
