@@ -1,4 +1,4 @@
-import { RelayerApiClient } from './api-client';
+import { createApiClient } from './api-client';
 import { badInput } from './exit-codes';
 import type { OutputOptions } from './output';
 
@@ -10,7 +10,7 @@ export interface ApiOptions extends OutputOptions {
 
 export const apiOf = (options: ApiOptions) => {
   if (!options.apiKey) throw badInput('no API key: pass --api-key or set RELAYER_API_KEY');
-  return new RelayerApiClient(options.apiUrl, options.apiKey, (waitSeconds) =>
+  return createApiClient(options.apiUrl, options.apiKey, (waitSeconds) =>
     process.stderr.write(`rate limited: sending again in ${waitSeconds} s\n`),
   );
 };

@@ -14,7 +14,12 @@ import { startJaeger } from './stack/jaeger';
 import { installRuntime } from '../workers/runtime';
 import { createApiKey } from '../service/api-keys';
 import { setUpTenant } from '../service/tenants';
-import { ApiError, RelayerApiClient, type SubmitBody } from '../cli/api-client';
+import {
+  createApiClient,
+  ApiError,
+  type RelayerApiClient,
+  type SubmitBody,
+} from '../cli/api-client';
 import { table } from '../cli/table';
 import { operatorOwner } from '../domain/custody';
 import { terminalStatuses } from '../domain/intent';
@@ -179,7 +184,7 @@ async function main(): Promise<void> {
   const submissions = await Promise.allSettled(
     Array.from({ length: options.intents }, (_, i) => {
       const tenant = tenants[i % tenants.length]!;
-      const api = new RelayerApiClient(relayer.apiUrl!, apiKeys.get(tenant.id));
+      const api = createApiClient(relayer.apiUrl!, apiKeys.get(tenant.id));
       return submitUntilAdmitted(
         api,
         {

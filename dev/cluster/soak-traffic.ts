@@ -1,7 +1,7 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ApiError, RelayerApiClient, type SubmitBody } from '../../cli/api-client';
+import { createApiClient, ApiError, type SubmitBody } from '../../cli/api-client';
 import { RejectionCode } from '../../domain/rejections';
 
 export interface TrafficOptions {
@@ -145,7 +145,7 @@ export class SoakTraffic {
   }
 
   private api(tenant: string) {
-    return new RelayerApiClient(this.options.apiUrl, this.options.tenantKeys.get(tenant));
+    return createApiClient(this.options.apiUrl, this.options.tenantKeys.get(tenant));
   }
 
   private body(): SubmitBody {

@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatEther, parseEther } from 'viem';
-import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { terminalStatuses } from '../../domain/intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { createApiKey } from '../../service/api-keys';
@@ -225,11 +225,8 @@ async function soak(
 
   const poorWallet = world.wallets[4]!;
   await world.testClient.setBalance({ address: poorWallet, value: poorWalletBalance });
-  const operator = new RelayerApiClient(cluster.apiUrl, cluster.operatorKey);
-  const { body: unpayable } = await new RelayerApiClient(
-    cluster.apiUrl,
-    tenantKeys.get('acme'),
-  ).submit(
+  const operator = createApiClient(cluster.apiUrl, cluster.operatorKey);
+  const { body: unpayable } = await createApiClient(cluster.apiUrl, tenantKeys.get('acme')).submit(
     // More than a top-up brings the wallet (TOP_UP_TARGET_ETH): the treasury cannot unstick it.
     { chainId, from: poorWallet, to: world.wallets[0]!, amount: unpayableAmount.toString() },
     'soak-unpayable',

@@ -1,6 +1,6 @@
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { RelayerApiClient } from '../../cli/api-client';
+import { createApiClient } from '../../cli/api-client';
 import { startLocalWorld, type LocalWorld } from '../../dev/stack/local-world';
 import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
 import { makeTestCertificates, type TestCertificates } from '../../dev/stack/test-certificates';
@@ -54,10 +54,7 @@ describe('a Temporal frontend that requires mTLS', () => {
     );
     const relayer = await startRelayerProcess(config, ['worker', 'api']);
     try {
-      const tenant = new RelayerApiClient(
-        relayer.apiUrl!,
-        (await createKeys(world, ['acme'])).acme,
-      );
+      const tenant = createApiClient(relayer.apiUrl!, (await createKeys(world, ['acme'])).acme);
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const { body } = await tenant.submit(
         { chainId: world.anvil.chainId, to, amount: parseEther('0.1').toString() },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RelayerApiClient } from '../../cli/api-client';
+import { createApiClient } from '../../cli/api-client';
 import { freePort } from '../../dev/stack/free-port';
 import { waitFor } from '../../dev/stack/wait-for';
 import { stopSummary } from '../../dev/stack/worker-process';
@@ -42,7 +42,7 @@ describe('an API process beside a worker process', () => {
     expect(apiProcess.output()).toContain(`API http://127.0.0.1:${apiPort}`);
     expect(worker!.output()).not.toContain('API http');
     const keys = await createKeys(world, ['acme']);
-    const api = new RelayerApiClient(`http://127.0.0.1:${apiPort}`, keys.acme);
+    const api = createApiClient(`http://127.0.0.1:${apiPort}`, keys.acme);
     const ids = await Promise.all(
       Array.from(
         { length: 6 },
@@ -56,7 +56,7 @@ describe('an API process beside a worker process', () => {
     );
 
     // Operators see the wallets from the API process, which holds none of their keys.
-    const operator = new RelayerApiClient(`http://127.0.0.1:${apiPort}`, keys.operator);
+    const operator = createApiClient(`http://127.0.0.1:${apiPort}`, keys.operator);
     expect((await operator.wallets()).map((wallet) => wallet.address).sort()).toEqual(
       [...world.wallets].sort(),
     );

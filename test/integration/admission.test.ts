@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { insertIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
-import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
 import { orphanSweepScheduleId } from '../../client/sweep-schedules';
@@ -116,7 +116,7 @@ describe('admission with real workers', () => {
     );
     connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const keys = await createKeys(world, ['acme']);
-    api = new RelayerApiClient(relayer.apiUrl!, keys.acme);
+    api = createApiClient(relayer.apiUrl!, keys.acme);
   });
   afterAll(async () => {
     await relayer?.stop();

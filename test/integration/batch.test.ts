@@ -3,7 +3,7 @@ import { parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { mostItemsActiveAtOnce } from '../../store/batch-results';
 import { createTenant, deposit } from '../../store/ledger';
-import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { freePort } from '../../dev/stack/free-port';
 import { minedTransactions } from '../../dev/stack/chain-truth';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -30,7 +30,7 @@ beforeAll(async () => {
     ['worker', 'api'],
   );
   const keys = await createKeys(world, ['acme']);
-  api = new RelayerApiClient(relayer.apiUrl!, keys.acme);
+  api = createApiClient(relayer.apiUrl!, keys.acme);
 }, 120_000);
 afterAll(async () => {
   await relayer?.stop();
@@ -144,7 +144,7 @@ describe('a batch on the dev server, anvil and SQLite', () => {
     await createTenant(world.database, { id: 'small', name: 'small', maxInFlight: 2 }, new Date());
     await deposit(world.database, 'small', parseEther('1'), new Date(), world.nativeBook);
     const { small } = await createKeys(world, ['small']);
-    const client = new RelayerApiClient(relayer.apiUrl!, small);
+    const client = createApiClient(relayer.apiUrl!, small);
     const items = Array.from({ length: 20 }, (_, i) => itemFor(300 + i));
     const { body } = await client.submitBatch({ items, concurrency: 8 }, 'small-batch');
     await waitFor(
@@ -198,7 +198,7 @@ describe('a batch stopping early, on the store', () => {
     await createTenant(world.database, { id: 'ff', name: 'ff', maxInFlight: 10 }, new Date());
     await deposit(world.database, 'ff', parseEther('1'), new Date(), world.nativeBook);
     const { ff } = await createKeys(world, ['ff']);
-    const client = new RelayerApiClient(relayer.apiUrl!, ff);
+    const client = createApiClient(relayer.apiUrl!, ff);
     // Item 2 asks for more than the tenant holds: refused when its turn comes.
     const items = [0, 1, 2, 3, 4].map((i) => ({
       ...itemFor(400 + i),
@@ -249,7 +249,7 @@ describe('a batch stopping early, on the store', () => {
       await createTenant(world.database, { id: 'stop', name: 'stop', maxInFlight: 20 }, new Date());
       await deposit(world.database, 'stop', parseEther('1'), new Date(), world.nativeBook);
       const { stop } = await createKeys(world, ['stop']);
-      const client = new RelayerApiClient(slow.apiUrl!, stop);
+      const client = createApiClient(slow.apiUrl!, stop);
       const items = Array.from({ length: 12 }, (_, i) => itemFor(500 + i));
       const { body } = await client.submitBatch({ items, concurrency: 8 }, 'stop-batch');
       await waitFor(

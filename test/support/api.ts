@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import type { ApiDependencies } from '../../api/api-context';
 import { buildApi, type RelayerApi } from '../../api/server';
-import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-client';
 import type { AdmissionLimits } from '../../operations/admission';
 import { createApiKey } from '../../service/api-keys';
 import type { LocalWorld } from '../../dev/stack/local-world';
@@ -52,7 +52,7 @@ export async function startApiWithoutWorkers(
     url,
     client,
     taskQueue,
-    as: (apiKey) => new RelayerApiClient(url, apiKey),
+    as: (apiKey) => createApiClient(url, apiKey),
     async close() {
       await api.app.close();
       await connection.close();

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, RelayerApiClient } from '../../cli/api-client';
+import { createApiClient, ApiError } from '../../cli/api-client';
 
 /** A stand-in API that answers 429 rate_limited (Retry-After 1) `refusals` times, then 200. */
 async function apiRefusing(
@@ -26,7 +26,7 @@ describe('the API client and the request limit', () => {
     const api = await apiRefusing(1);
     const waits: number[] = [];
     try {
-      const client = new RelayerApiClient(api.url, 'rly_k_s', (seconds) => waits.push(seconds));
+      const client = createApiClient(api.url, 'rly_k_s', (seconds) => waits.push(seconds));
       await expect(client.call('GET', '/v1/intents')).resolves.toMatchObject({ status: 200 });
       expect(waits).toEqual([1]);
       expect(api.hits[1]! - api.hits[0]!).toBeGreaterThanOrEqual(990);
@@ -38,7 +38,7 @@ describe('the API client and the request limit', () => {
   it('gives up after three waits and throws the refusal', async () => {
     const api = await apiRefusing(10);
     try {
-      const client = new RelayerApiClient(api.url, 'rly_k_s');
+      const client = createApiClient(api.url, 'rly_k_s');
       await expect(client.call('GET', '/v1/intents')).rejects.toBeInstanceOf(ApiError);
       expect(api.hits).toHaveLength(4);
     } finally {

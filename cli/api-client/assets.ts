@@ -1,0 +1,26 @@
+import type { BalancesView, TokenView } from '../../api/schemas/assets';
+import type { ApiTransport } from '../api-transport';
+
+/** Balances and registered tokens (api/routes/assets.ts). */
+export const assetRoutes = {
+  async balances(this: ApiTransport): Promise<BalancesView> {
+    return (await this.call<BalancesView>('GET', '/v1/balances')).body;
+  },
+
+  async tokens(this: ApiTransport, chainId?: number): Promise<TokenView[]> {
+    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
+    return (await this.call<{ tokens: TokenView[] }>('GET', `/v1/assets${query}`)).body.tokens;
+  },
+
+  async registerToken(
+    this: ApiTransport,
+    body: {
+      chainId: number;
+      address: string;
+      alias?: string;
+      feeOnTransfer?: boolean;
+    },
+  ): Promise<TokenView & { probe: string }> {
+    return (await this.call<TokenView & { probe: string }>('POST', '/v1/assets', { body })).body;
+  },
+};
