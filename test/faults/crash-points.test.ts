@@ -5,7 +5,7 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { getIntent } from '../../store/intents';
 import { auditTrail } from '../../store/audit-log';
 import { listAttempts } from '../../store/transaction-attempts';
-import { cancelledOnChainReason, type Intent } from '../../domain/intent';
+import type { Intent } from '../../domain/intent';
 import { reviewIntent } from '../../service/review-intent';
 import { waitFor } from '../../dev/stack/wait-for';
 import { crashPointRun, crashPointWorld } from '../support/crash-point-run';
@@ -77,7 +77,6 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       await world.testClient.mine({ blocks: 1 });
       expect((await handle.result()).status).toBe('failed');
       const ended = await getIntent(world.database.kysely, intent.id);
-      expect(ended.reason).toBe(cancelledOnChainReason);
       expect(ended.reasonCode).toBe('cancelled_on_chain');
       const attempts = await listAttempts(world.database.kysely, intent.id);
       expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'cancel']);
