@@ -95,6 +95,3 @@ export const reasonCodes: readonly ReasonCode[] = [
     ...retiredReasonCodes,
   ]),
 ];
-
-export const isReasonCode = (code: string): code is ReasonCode =>
-  (reasonCodes as readonly string[]).includes(code);

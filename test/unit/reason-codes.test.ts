@@ -4,7 +4,6 @@ import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/com
 import { ErrorName } from '../../domain/error-catalogue';
 import {
   ReasonCode,
-  isReasonCode,
   reasonCodeOfError,
   reasonCodeOfFailureType,
   reasonCodes,
@@ -28,9 +27,8 @@ describe('reason codes', () => {
     expect(reasonCodeOfFailureType('Error')).toBe(ReasonCode.internal);
     expect(reasonCodeOfFailureType(undefined)).toBe(ReasonCode.internal);
     expect(reasonCodeOfFailureType('toString')).toBe(ReasonCode.internal);
-    expect(isReasonCode('type_error')).toBe(false);
-    expect(isReasonCode('pool_full')).toBe(true);
-    expect(reasonCodes).toContain(ReasonCode.legacyUnknown);
+    expect(reasonCodes).not.toContain('type_error');
+    expect(reasonCodes).toEqual(expect.arrayContaining(['pool_full', ReasonCode.legacyUnknown]));
   });
 
   it("are what the workflow records for a step's failure", () => {
