@@ -57,7 +57,7 @@ const outcomePollMs = 5000;
  * A batch of payouts: every item becomes a paymentIntentV2 child workflow, at most `concurrency` at
  * once, the others waiting in the database (not in any process's memory). Items start in input
  * order; those of one sending wallet sign in their wallet's turn, so their nonces follow the
- * input (batch-schedule.ts). Results live in the database by item index; the workflow keeps
+ * input (schedule.ts). Results live in the database by item index; the workflow keeps
  * only counts, and continues as new every `itemsPerRun` items, or when Temporal suggests it
  * (after its running items end), to keep its history small whatever the batch size.
  */
