@@ -62,7 +62,7 @@ export function batchWorkflow(client: Client, batchId: string) {
   const handle = client.workflow.getHandle<typeof paymentBatch>(batchWorkflowId(batchId));
   return {
     handle,
-    /** Nothing more starts; running items with nothing signed are cancelled (payment-batch.ts). */
+    /** Nothing more starts; running items with nothing signed are cancelled (payment-batch/). */
     cancel: (reason: string) => handle.signal(cancelBatchSignal, reason),
     progress: (): Promise<BatchProgress> => handle.query(batchProgressQuery),
     /** A second key's decision on a batch awaiting approval (refusals thrown). */

@@ -44,7 +44,7 @@ export async function batchResultsFor(
 
 /**
  * Asks the batch to stop: nothing more starts, running items with nothing signed are cancelled,
- * signed ones are followed to their end (see workflows/payment-batch.ts).
+ * signed ones are followed to their end (see workflows/payment-batch/).
  */
 export async function cancelBatch(
   client: Client,

@@ -120,7 +120,7 @@ export class FeeAboveCapError extends RelayerError<{ chainId: number; reason: st
 
 /**
  * The RPC provider did not answer usefully (rate limited, timed out, unreachable, …) on any of
- * its endpoints; `kind` is the row of the RPC error table (activities/chain/evm-rpc-errors.ts).
+ * its endpoints; `kind` is the row of the RPC error table (chain/evm-rpc-errors.ts).
  */
 export class RpcUnavailableError extends RelayerError<{ chainId: number; kind: string }> {
   constructor(chainId: number, kind: string, cause: unknown) {

@@ -5,7 +5,7 @@ import type { WalletTurn } from '../../domain/wallet-turn';
 
 /**
  * From an item's workflow to its batch: the item is signed, so its wallet may take the next.
- * Sent by items of batches that started before wallet turns (workflows/payment-batch.ts).
+ * Sent by items of batches that started before wallet turns (workflows/payment-batch/).
  */
 export const batchItemSignedSignal = defineSignal<[index: number]>('batchItemSigned');
 

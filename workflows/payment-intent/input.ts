@@ -12,7 +12,7 @@ export interface PaymentIntentInput extends IntentTimings {
    * False only for a retry run started for an intent whose own workflow had already ended.
    */
   waitInReview?: boolean;
-  /** The batch this intent is an item of: told once the item is signed (see payment-batch.ts). */
+  /** The batch this intent is an item of: told once the item is signed (../payment-batch/). */
   batch?: {
     workflowId: string;
     index: number;
