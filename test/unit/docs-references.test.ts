@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { routeDocs } from '../../api/route-docs';
 
-// The docs name files, routes and settings; each must exist, so docs cannot drift from the code
-// unseen. What they name is read from the tracked files, as a newcomer's clone has them.
+// The docs name files, routes and settings, and comments name files; each must exist, so neither
+// drifts from the code unseen. What they name is read from the tracked files, as a clone has them.
 
 const root = resolve(__dirname, '../..');
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
@@ -32,12 +32,30 @@ function namedPaths(doc: string): string[] {
   return [...named];
 }
 
-describe('the docs name only what exists', () => {
+describe("the docs and the code's comments name only what exists", () => {
   it('every file and folder they name', () => {
     const missing = docs.flatMap((doc) =>
       namedPaths(doc)
         .filter((path) => !existsSync(join(root, path.replace(/\/$/, ''))))
         .map((path) => `${doc}: ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('every file a comment in the code names by its path', () => {
+    const code = tracked.filter(
+      (file) => file.endsWith('.ts') && !file.startsWith('test/replay/histories/'),
+    );
+    const missing = code.flatMap((file) =>
+      text(file)
+        .split('\n')
+        .filter((line) => /\/\/|^\s*\*/.test(line))
+        .flatMap((line) => [...line.matchAll(/(?<![\w./-])([\w-]+(?:\/[\w.-]+)+\.ts)\b/g)])
+        .map((match) => match[1]!)
+        .filter(
+          (path) => !existsSync(join(root, path)) && !existsSync(join(root, dirname(file), path)),
+        )
+        .map((path) => `${file}: ${path}`),
     );
     expect(missing).toEqual([]);
   });
