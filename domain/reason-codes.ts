@@ -74,9 +74,9 @@ export interface Reason {
   text: string;
 }
 
-/** The code of a step that failed with one of the relayer's errors. */
+/** The code of a step that failed with one of the relayer's errors (the same rule as SnakeCase). */
 export const reasonCodeOfError = (type: ErrorName): ReasonCode =>
-  type.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase() as SnakeCase<ErrorName>;
+  type.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase() as SnakeCase<ErrorName>;
 
 const isErrorType = (type: string): type is ErrorName => Object.hasOwn(errorCatalogue, type);
 

@@ -15,6 +15,10 @@ describe('reason codes', () => {
     expect(reasonCodeOfError(ErrorName.noFundedWallet)).toBe('no_funded_wallet');
     expect(reasonCodeOfError(ErrorName.feeAboveCap)).toBe('fee_above_cap');
     expect(reasonCodeOfError(ErrorName.confirmationTimeout)).toBe('confirmation_timeout');
+    // Each a word per capital, as the type derives them: two capitals in a row would read apart.
+    expect(Object.values(ErrorName).filter((name) => !/^([A-Z][a-z0-9]+)+$/.test(name))).toEqual(
+      [],
+    );
     // No error's code is one of the outcome codes under another meaning.
     const outcomes = new Set<string>(Object.values(ReasonCode));
     expect(
