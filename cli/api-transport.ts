@@ -28,6 +28,14 @@ export class ApiError extends Error {
   }
 }
 
+/** A request's query: `?` and the parameters given, or nothing when none is. */
+export function queryString(params: Record<string, string | number | undefined>): string {
+  const given = Object.entries(params).filter(([, value]) => value !== undefined && value !== '');
+  return given.length === 0
+    ? ''
+    : `?${new URLSearchParams(given.map(([key, value]): [string, string] => [key, String(value)]))}`;
+}
+
 /**
  * Requests to the relayer's HTTP API: a key, JSON in and out, a non-2xx answer thrown as an
  * ApiError, a request refused for the request limit sent again after its Retry-After.

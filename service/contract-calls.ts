@@ -1,6 +1,6 @@
-import { getAddress, isAddress } from 'viem';
 import { selectorOfFunction } from '../domain/contract-call';
 import type { AllowedCall } from '../domain/payment-policy';
+import type { Hex } from '../domain/transfer';
 import { findToken } from '../store/assets';
 import {
   deleteAllowedCall,
@@ -10,6 +10,7 @@ import {
 } from '../store/allowed-calls';
 import type { Caller } from './caller';
 import {
+  addressIn,
   changePolicy,
   existingTenant,
   invalid,
@@ -43,16 +44,9 @@ export async function allowCall(
     allowNoCode?: boolean;
   },
 ): Promise<AllowedCall> {
-  if (!isAddress(entry.contract, { strict: false }))
-    throw invalid('contract', `"${entry.contract}" is not an address`);
-  const selector = selectorOfFunction(entry.function);
-  if (!selector)
-    throw invalid(
-      'function',
-      `"${entry.function}" is neither a selector (0x and 8 hex digits) nor a function signature like "deposit(bytes32)"`,
-    );
+  const contract = addressIn('contract', entry.contract);
+  const selector = selectorIn(entry.function);
   if (entry.label.trim() === '') throw invalid('label', 'say what the call is for');
-  const contract = getAddress(entry.contract);
   const token = await findToken(deps.database.kysely, entry.chainId, { address: contract });
   if (token) {
     throw invalid(
@@ -97,18 +91,17 @@ export async function disallowCall(
   tenantId: string,
   of: { chainId: number; contract: string; function: string },
 ): Promise<void> {
-  if (!isAddress(of.contract, { strict: false }))
-    throw invalid('contract', `"${of.contract}" is not an address`);
-  const selector = selectorOfFunction(of.function);
-  if (!selector)
-    throw invalid('function', `"${of.function}" is neither a selector nor a signature`);
-  const call = { chainId: of.chainId, contract: getAddress(of.contract), selector };
+  const call = {
+    chainId: of.chainId,
+    contract: addressIn('contract', of.contract),
+    selector: selectorIn(of.function),
+  };
   await changePolicy(deps, caller, tenantId, async (policy, trx) => {
     const before = await findAllowedCall(trx, tenantId, call);
     if (!before) {
       throw invalid(
         'function',
-        `${selector} of ${call.contract} is not allowed for tenant ${tenantId} on chain ${of.chainId}`,
+        `${call.selector} of ${call.contract} is not allowed for tenant ${tenantId} on chain ${of.chainId}`,
       );
     }
     await deleteAllowedCall(trx, tenantId, call);
@@ -125,4 +118,16 @@ export async function allowedCallsOf(
   ownTenantOnly(caller, tenantId);
   await existingTenant(database, tenantId);
   return listAllowedCalls(database.kysely, tenantId, chainId);
+}
+
+/** A function's selector, from the selector or the function's signature; else a refusal. */
+function selectorIn(value: string): Hex {
+  const selector = selectorOfFunction(value);
+  if (!selector) {
+    throw invalid(
+      'function',
+      `"${value}" is neither a selector (0x and 8 hex digits) nor a function signature like "deposit(bytes32)"`,
+    );
+  }
+  return selector;
 }

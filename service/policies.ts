@@ -1,8 +1,10 @@
+import { getAddress, isAddress } from 'viem';
 import type { Kysely } from 'kysely';
 import { ledgerAssetOf, nativeAsset, nativeUnits } from '../domain/asset';
 import { chainOfBook, isNativeBook } from '../domain/ledger-book';
 import { InvalidIntentError, OtherTenantError, UnknownTenantError } from '../domain/errors';
 import type { PaymentPolicy } from '../domain/payment-policy';
+import type { Hex } from '../domain/transfer';
 import { listTokens } from '../store/assets';
 import type { Database } from '../store/database';
 import {
@@ -53,6 +55,12 @@ export const ownTenantOnly = (caller: Caller, tenantId: string): void => {
 
 export const invalid = (field: string, message: string) =>
   new InvalidIntentError([{ field, message }], 'policy change');
+
+/** `value` as a checksummed address, or a refusal naming `field`. */
+export function addressIn(field: string, value: string): Hex {
+  if (!isAddress(value, { strict: false })) throw invalid(field, `"${value}" is not an address`);
+  return getAddress(value);
+}
 
 export async function existingTenant(database: Database, tenantId: string): Promise<void> {
   if (!(await findTenant(database.kysely, tenantId))) throw new UnknownTenantError(tenantId);

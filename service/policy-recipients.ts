@@ -1,4 +1,3 @@
-import { getAddress, isAddress } from 'viem';
 import type { RecipientEntry, RecipientList } from '../domain/payment-policy';
 import {
   deleteRecipient,
@@ -8,6 +7,7 @@ import {
 } from '../store/policy-recipients';
 import type { Caller } from './caller';
 import {
+  addressIn,
   changePolicy,
   existingTenant,
   invalid,
@@ -42,12 +42,6 @@ export function setAllowListOnly(
   });
 }
 
-function recipientAddress(value: string): string {
-  if (!isAddress(value, { strict: false }))
-    throw invalid('address', `"${value}" is not an address`);
-  return getAddress(value);
-}
-
 /** Puts a recipient on the tenant's allow- or deny-list for a chain (moved if on the other). */
 export async function addRecipient(
   deps: Deps,
@@ -55,7 +49,7 @@ export async function addRecipient(
   tenantId: string,
   entry: { chainId: number; address: string; list: RecipientList; label: string },
 ): Promise<RecipientEntry> {
-  const added: RecipientEntry = { ...entry, address: recipientAddress(entry.address) };
+  const added: RecipientEntry = { ...entry, address: addressIn('address', entry.address) };
   if (added.label.trim() === '') throw invalid('label', 'say who the recipient is');
   await changePolicy(deps, caller, tenantId, async (policy, trx) => {
     const before = await findRecipient(trx, tenantId, added.chainId, added.address);
@@ -80,7 +74,7 @@ export async function removeRecipient(
   chainId: number,
   address: string,
 ): Promise<void> {
-  const removed = recipientAddress(address);
+  const removed = addressIn('address', address);
   await changePolicy(deps, caller, tenantId, async (policy, trx) => {
     const before = await findRecipient(trx, tenantId, chainId, removed);
     if (!before) {

@@ -1,5 +1,5 @@
 import type { BalancesView, TokenView } from '../../api/schemas/assets';
-import type { ApiTransport } from '../api-transport';
+import { queryString, type ApiTransport } from '../api-transport';
 
 /** Balances and registered tokens (api/routes/assets.ts). */
 export const assetRoutes = {
@@ -8,8 +8,8 @@ export const assetRoutes = {
   },
 
   async tokens(this: ApiTransport, chainId?: number): Promise<TokenView[]> {
-    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
-    return (await this.call<{ tokens: TokenView[] }>('GET', `/v1/assets${query}`)).body.tokens;
+    const path = `/v1/assets${queryString({ chainId })}`;
+    return (await this.call<{ tokens: TokenView[] }>('GET', path)).body.tokens;
   },
 
   async registerToken(

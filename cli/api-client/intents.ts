@@ -1,5 +1,5 @@
 import type { IntentView } from '../../api/schemas/intents';
-import type { ApiAnswer, ApiTransport } from '../api-transport';
+import { queryString, type ApiAnswer, type ApiTransport } from '../api-transport';
 import type { AttemptView, SubmitBody } from '../api-views';
 
 /** Intents: submit, read, cancel, review, approve (api/routes/intents.ts and review.ts). */
@@ -23,16 +23,10 @@ export const intentRoutes = {
     this: ApiTransport,
     query: { status?: string; tenantId?: string; limit?: number; cursor?: string } = {},
   ) {
-    const params = new URLSearchParams(
-      Object.entries(query)
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]): [string, string] => [key, String(value)]),
-    );
-    const suffix = params.size > 0 ? `?${params}` : '';
     return (
       await this.call<{ intents: IntentView[]; nextCursor: string | null }>(
         'GET',
-        `/v1/intents${suffix}`,
+        `/v1/intents${queryString(query)}`,
       )
     ).body;
   },

@@ -5,7 +5,7 @@ import type {
   PolicyRecipientView,
   PolicyView,
 } from '../../api/schemas/policies';
-import type { ApiTransport } from '../api-transport';
+import { queryString, type ApiTransport } from '../api-transport';
 
 const tenantPath = (tenantId: string) => `/v1/tenants/${encodeURIComponent(tenantId)}`;
 
@@ -20,8 +20,7 @@ export const policyRoutes = {
     tenantId: string,
     limit?: number,
   ): Promise<PolicyChangesView['changes']> {
-    const query = limit === undefined ? '' : `?limit=${limit}`;
-    const path = `${tenantPath(tenantId)}/policy/changes${query}`;
+    const path = `${tenantPath(tenantId)}/policy/changes${queryString({ limit })}`;
     return (await this.call<PolicyChangesView>('GET', path)).body.changes;
   },
 
@@ -57,8 +56,7 @@ export const policyRoutes = {
     tenantId: string,
     chainId?: number,
   ): Promise<PolicyRecipientView[]> {
-    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
-    const path = `${tenantPath(tenantId)}/recipients${query}`;
+    const path = `${tenantPath(tenantId)}/recipients${queryString({ chainId })}`;
     return (await this.call<{ recipients: PolicyRecipientView[] }>('GET', path)).body.recipients;
   },
 
@@ -86,8 +84,7 @@ export const policyRoutes = {
     tenantId: string,
     chainId?: number,
   ): Promise<AllowedCallView[]> {
-    const query = chainId === undefined ? '' : `?chainId=${chainId}`;
-    const path = `${tenantPath(tenantId)}/contract-calls${query}`;
+    const path = `${tenantPath(tenantId)}/contract-calls${queryString({ chainId })}`;
     return (await this.call<{ calls: AllowedCallView[] }>('GET', path)).body.calls;
   },
 

@@ -1,5 +1,5 @@
 import type { WebhookDeliveryView, WebhookEndpointView } from '../../api/schemas/webhooks';
-import type { ApiTransport } from '../api-transport';
+import { queryString, type ApiTransport } from '../api-transport';
 
 /** Webhook endpoints and their deliveries (api/routes/webhooks.ts). */
 export const webhookRoutes = {
@@ -36,8 +36,7 @@ export const webhookRoutes = {
     id: string,
     status?: string,
   ): Promise<WebhookDeliveryView[]> {
-    const query = status ? `?status=${encodeURIComponent(status)}` : '';
-    const path = `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries${query}`;
+    const path = `/v1/webhooks/endpoints/${encodeURIComponent(id)}/deliveries${queryString({ status })}`;
     return (await this.call<{ deliveries: WebhookDeliveryView[] }>('GET', path)).body.deliveries;
   },
 
