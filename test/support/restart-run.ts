@@ -30,7 +30,7 @@ async function openIntentsAsTemporalSees(world: LocalWorld, server: TestWorkflow
       const workflow = server.client.workflow.getHandle(paymentIntentWorkflowId(intent.id));
       const seen = await workflow.describe().then(
         ({ status, raw }) => ({
-          status: status.name,
+          workflowStatus: status.name,
           pendingActivities: raw.pendingActivities?.map((activity) => ({
             type: activity.activityType?.name,
             state: activity.state,
@@ -48,6 +48,34 @@ async function openIntentsAsTemporalSees(world: LocalWorld, server: TestWorkflow
       return { ...intent, ...seen };
     }),
   );
+}
+
+/**
+ * Each worker alive or its exit, with its last error lines, and the open intents counted by
+ * status and by what their workflows wait on.
+ */
+async function whereItStood(workers: readonly WorkerProcess[], open: unknown): Promise<string> {
+  const lines = await Promise.all(
+    workers.map(async (worker, i) => {
+      const exit = await Promise.race([worker.exited, Promise.resolve('alive')]);
+      const errors = worker
+        .output()
+        .split('\n')
+        .filter((line) => /\bERROR\b|Error:|panic|fatal/.test(line))
+        .slice(-5)
+        .map((line) => `    ${line.slice(0, 300)}`);
+      return [`  worker ${i + 1}: ${exit}`, ...errors].join('\n');
+    }),
+  );
+  const counts = new Map<string, number>();
+  for (const intent of Array.isArray(open) ? (open as Record<string, unknown>[]) : []) {
+    const pending = (intent.pendingActivities as { type?: string }[] | undefined) ?? [];
+    const waits = pending.map((activity) => activity.type).join('+') || 'no activity';
+    const key = `${String(intent.status)}, workflow ${String(intent.workflowStatus)} (${waits})`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const intents = [...counts].map(([key, count]) => `  ${count} × ${key}`);
+  return ['where it stood:', ...lines, ...intents].join('\n');
 }
 
 /** The world a restart run needs: a proxy to take the RPC endpoint down, three wallets. */
@@ -126,13 +154,16 @@ export async function restartRun(
     workers.forEach((worker, i) =>
       writeFileSync(join(kept, `worker-${i + 1}.log`), worker.output()),
     );
-    if (server) {
-      const open = await openIntentsAsTemporalSees(world, server).catch((e: unknown) => e);
-      writeFileSync(join(kept, 'open-intents.json'), JSON.stringify(open, null, 2));
-    }
-    throw new Error(`${(error as Error).message} (the server's and workers' logs: ${kept})`, {
-      cause: error,
-    });
+    const open = server
+      ? await openIntentsAsTemporalSees(world, server).catch((e: unknown) => e)
+      : 'no server';
+    writeFileSync(join(kept, 'open-intents.json'), JSON.stringify(open, null, 2));
+    // CI keeps only the runner's output: the message itself says where the run stood.
+    const seen = await whereItStood(workers, open);
+    throw new Error(
+      `${(error as Error).message} (the server's and workers' logs: ${kept})\n${seen}`,
+      { cause: error },
+    );
   } finally {
     await server?.teardown();
     rmSync(dir, { recursive: true, force: true });
