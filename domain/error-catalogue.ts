@@ -66,6 +66,10 @@ export const errorCatalogue = {
     retryable: false,
     summary: 'the intent has ended: the step has nothing left to do',
   },
+  DeadlinePassed: {
+    retryable: false,
+    summary: "the intent's validUntil passed: it is neither signed nor sent again",
+  },
   StaleVersion: { retryable: true, summary: 'the intent changed under the step; tried again' },
   SendPaced: { retryable: true, summary: 'the RPC quota allows the send a moment later' },
   UnknownChain: {

@@ -2,6 +2,8 @@ import { getAddress, isAddress, zeroAddress } from 'viem';
 import { z } from 'zod';
 import { nativeAsset } from './asset';
 import { callDataSchema, contractCallSchema } from './contract-call';
+import { deadlineFields } from './intent-deadlines';
+import type { Intent } from './intent';
 import { InvalidIntentError } from './errors';
 import { plainDecimal } from './plain-decimal';
 
@@ -60,6 +62,7 @@ export const newIntentBodySchema = z.strictObject({
     })
     .default(nativeAsset),
   amount: baseUnits,
+  ...deadlineFields,
 });
 
 /**
@@ -139,3 +142,19 @@ export function parseNewIntent(input: unknown): NewIntent {
   }
   return result.data;
 }
+
+/**
+ * Whether a stored intent is this request again. A request that names no wallet leaves the choice
+ * to the relayer: any wallet matches it. `request.asset` is as resolved (`native` or the token's
+ * address, see store/assets.ts).
+ */
+export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
+  intent.tenantId === request.tenantId &&
+  intent.chainId === request.chainId &&
+  (request.from === undefined || intent.from === request.from) &&
+  intent.to === request.to &&
+  intent.asset === (request.asset ?? 'native') &&
+  intent.amount === request.amount &&
+  (intent.callData ?? undefined) === request.callData &&
+  intent.validUntil?.getTime() === request.validUntil?.getTime() &&
+  intent.notBefore?.getTime() === request.notBefore?.getTime();

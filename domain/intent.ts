@@ -26,6 +26,8 @@ export const IntentStatus = {
   needsReview: 'needs_review',
   cancelled: 'cancelled',
   rejected: 'rejected',
+  /** Its `validUntil` passed before it was signed: nothing was sent, its hold went back. */
+  expired: 'expired',
 } as const;
 export type IntentStatus = (typeof IntentStatus)[keyof typeof IntentStatus];
 
@@ -40,6 +42,7 @@ export const terminalStatuses: ReadonlySet<IntentStatus> = new Set([
   IntentStatus.needsReview,
   IntentStatus.cancelled,
   IntentStatus.rejected,
+  IntentStatus.expired,
 ]);
 
 /**
@@ -79,6 +82,7 @@ const progress: Record<IntentStatus, number> = {
   needs_review: 5,
   cancelled: 5,
   rejected: 5,
+  expired: 5,
 };
 
 const stepBefore = { settling: IntentStatus.authorized, held: IntentStatus.settling } as const;
@@ -96,7 +100,8 @@ export function stepState(
   if (
     status === IntentStatus.failed ||
     status === IntentStatus.cancelled ||
-    status === IntentStatus.rejected
+    status === IntentStatus.rejected ||
+    status === IntentStatus.expired
   ) {
     return 'closed';
   }
@@ -159,6 +164,10 @@ export interface Intent {
    * (absent or null: a transfer).
    */
   callData?: `0x${string}` | null;
+  /** Never signed or sent after this (absent or null: no deadline; domain/intent-deadlines.ts). */
+  validUntil?: Date | null;
+  /** Not signed before this: the workflow waits on a timer, holding no permit. */
+  notBefore?: Date | null;
 }
 
 export interface SignedTransaction {

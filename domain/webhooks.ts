@@ -41,6 +41,8 @@ export function intentSnapshot(intent: Intent) {
     createdAt: intent.createdAt.toISOString(),
     updatedAt: intent.updatedAt.toISOString(),
     finalizedAt: intent.finalizedAt?.toISOString() ?? null,
+    validUntil: intent.validUntil?.toISOString() ?? null,
+    notBefore: intent.notBefore?.toISOString() ?? null,
   };
 }
 

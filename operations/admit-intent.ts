@@ -1,5 +1,5 @@
 import type { Database } from '../store/database';
-import { findIntentByIdempotencyKey, insertIntent, sameRequest } from '../store/intents';
+import { findIntentByIdempotencyKey, insertIntent } from '../store/intents';
 import { tenantBalance } from '../store/ledger';
 import { findTenant } from '../store/tenants';
 import { recordAudit } from '../store/audit-log';
@@ -20,9 +20,10 @@ import { ledgerAssetOf, shownIn } from '../domain/asset';
 import { resolveAsset } from '../store/assets';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { needsApproval, PolicyRule } from '../domain/payment-policy';
-import type { NewIntent } from '../domain/intent-request';
+import { sameRequest, type NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
 import { newIntentId } from './new-intent-id';
+import { deadlineRefusals } from '../domain/intent-deadlines';
 import { enforcePaymentPolicy } from './payment-policy';
 
 export interface AdmitOptions {
@@ -87,6 +88,9 @@ export async function admitIntent(
         return { intent: existing, created: false };
       }
     }
+    // After the idempotency look-up: a retried submit answers with its intent, deadline or not.
+    const refusals = deadlineRefusals(request, clock());
+    if (refusals.length > 0) throw new InvalidIntentError(refusals);
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
     }

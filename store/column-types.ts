@@ -12,3 +12,7 @@ export const fromTimestamp = (value: Date | string): Date =>
   value instanceof Date ? value : new Date(value);
 /** bigint columns come back as strings from pg and as numbers from better-sqlite3. */
 export type BigIntColumn = ColumnType<string | number, string | number, string | number>;
+
+/** A nullable timestamp, also read from rows of schemas from before its column existed. */
+export const timestampOrNull = (value: Date | string | null | undefined): Date | null =>
+  value == null ? null : fromTimestamp(value);

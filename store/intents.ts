@@ -2,12 +2,12 @@ import type { Kysely, Selectable } from 'kysely';
 import { IntentConflictError, IntentNotFoundError, StaleVersionError } from '../domain/errors';
 import { operatorOwner } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
-import type { NewIntent } from '../domain/intent-request';
+import { sameRequest, type NewIntent } from '../domain/intent-request';
 import type { Reason } from '../domain/reason-codes';
 import type { AssetRef } from '../domain/asset';
 import { inTransaction, type Database } from './database';
 import { recordStateChange } from './webhook-outbox';
-import { fromTimestamp, type IntentsTable, type Schema } from './schema';
+import { fromTimestamp, timestampOrNull, type IntentsTable, type Schema } from './schema';
 
 export function intentFromRow(row: Selectable<IntentsTable>): Intent {
   return {
@@ -35,6 +35,8 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
     finalizedAt: row.finalized_at === null ? null : fromTimestamp(row.finalized_at),
+    validUntil: timestampOrNull(row.valid_until),
+    notBefore: timestampOrNull(row.not_before),
   };
 }
 
@@ -56,20 +58,6 @@ export async function getIntentForUpdate(
   if (!row) throw new IntentNotFoundError(id);
   return intentFromRow(row);
 }
-
-/**
- * Whether a stored intent is this request again. A request that names no wallet leaves the choice
- * to the relayer: any wallet matches it. `request.asset` is as resolved (`native` or the token's
- * address, see store/assets.ts).
- */
-export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
-  intent.tenantId === request.tenantId &&
-  intent.chainId === request.chainId &&
-  (request.from === undefined || intent.from === request.from) &&
-  intent.to === request.to &&
-  intent.asset === (request.asset ?? 'native') &&
-  intent.amount === request.amount &&
-  (intent.callData ?? undefined) === request.callData;
 
 export async function findIntentByIdempotencyKey(
   db: Kysely<Schema>,
@@ -154,6 +142,8 @@ export const newIntentRow = (
   ...(submittedBy !== undefined && { submitted_by: submittedBy }),
   ...(policyVersion !== undefined && { policy_version: policyVersion }),
   ...(request.callData !== undefined && { call_data: request.callData }),
+  ...(request.validUntil && { valid_until: request.validUntil.toISOString() }),
+  ...(request.notBefore && { not_before: request.notBefore.toISOString() }),
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });

@@ -22,7 +22,7 @@ import type {
 /** The SQL dialect of a database: column types differ where SQLite cannot hold a value. */
 export type Dialect = 'sqlite' | 'postgres';
 
-export { fromTimestamp } from './column-types';
+export { fromTimestamp, timestampOrNull } from './column-types';
 
 export interface TenantsTable {
   id: string;
@@ -176,6 +176,10 @@ export interface IntentsTable {
   policy_version: ColumnType<number | null, number | null | undefined, number | null>;
   /** A contract call's data (its native value is `amount`); null: a transfer. */
   call_data: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Never signed or sent after this (null: no deadline). */
+  valid_until: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** Not signed before this (null: at once). */
+  not_before: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 export type { AttemptCause };

@@ -125,6 +125,17 @@ export class IntentClosedError extends RelayerError<{ intentId: string; status: 
   }
 }
 
+/** The intent's validUntil passed before the step could sign it (domain/intent-deadlines.ts). */
+export class DeadlinePassedError extends RelayerError<{ intentId: string; validUntil: string }> {
+  constructor(intentId: string, validUntil: Date) {
+    super(
+      ErrorName.deadlinePassed,
+      `intent ${intentId} was valid until ${validUntil.toISOString()}: it is not signed after that`,
+      { intentId, validUntil: validUntil.toISOString() },
+    );
+  }
+}
+
 /** A compare-and-set lost a race: someone else moved the intent; re-reading it decides. */
 export class StaleVersionError extends RelayerError<{ intentId: string; expected: number }> {
   constructor(intentId: string, expected: number) {

@@ -18,6 +18,7 @@ import { paymentPolicies } from './0015-payment-policies';
 import { callsAndBatchApprovals } from './0016-calls-and-batch-approvals';
 import { callsWithoutCode } from './0017-calls-without-code';
 import { closedReasonCodes } from './0018-closed-reason-codes';
+import { intentDeadlines } from './0019-intent-deadlines';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -45,6 +46,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0016_calls_and_batch_approvals': callsAndBatchApprovals(context),
   '0017_calls_without_code': callsWithoutCode,
   '0018_closed_reason_codes': closedReasonCodes,
+  '0019_intent_deadlines': intentDeadlines(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -287,6 +287,37 @@ describe('migrations on a database that holds payments', () => {
     });
   });
 
+  it('0019 gives intents deadlines: those admitted before have none, a new one keeps its own', async () => {
+    const old = await openDatabase(scratch.url, { upTo: '0018_closed_reason_codes' });
+    const at = new Date().toISOString();
+    await sql`insert into tenants (id, name, created_at) values ('acme', 'Acme', ${at})`.execute(
+      old.kysely,
+    );
+    await sql`insert into intents (id, tenant_id, chain_id, from_address, to_address, amount,
+        status, version, created_at, updated_at)
+      values ('pi_before', 'acme', 31337, ${wallet}, ${recipient}, '1000', 'authorized', 1,
+        ${at}, ${at})`.execute(old.kysely);
+    await old.close();
+
+    database = await openDatabase(scratch.url);
+    expect(await getIntent(database.kysely, 'pi_before')).toMatchObject({
+      validUntil: null,
+      notBefore: null,
+    });
+    const validUntil = new Date(Date.now() + 3_600_000);
+    const notBefore = new Date(Date.now() + 60_000);
+    const request = parseNewIntent({
+      tenantId: 'acme',
+      chainId: 31337,
+      to: recipient,
+      amount: '1000',
+      validUntil: validUntil.toISOString(),
+      notBefore: notBefore.toISOString(),
+    });
+    await insertIntent(database.kysely, 'pi_after', request, new Date());
+    expect(await getIntent(database.kysely, 'pi_after')).toMatchObject({ validUntil, notBefore });
+  });
+
   it('0011 books the native coin per chain: holds in flight to their chain, the rest to CHAIN_ID, by one posted entry; the retired book closed to old writers', async () => {
     const old = await openDatabase(scratch.url, { upTo: '0010_reason_codes' });
     const at = new Date().toISOString();
