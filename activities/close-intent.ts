@@ -4,7 +4,8 @@ import { getIntentForUpdate, transitionIntent } from '../store/intents';
 import { endHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
-import { ReasonCode } from '../domain/reason-codes';
+import { ErrorName } from '../domain/error-catalogue';
+import { ReasonCode, reasonCodeOfError } from '../domain/reason-codes';
 
 export interface CloseIntentParameters {
   intentId: string;
@@ -28,8 +29,9 @@ export interface CloseIntentResult {
 
 /**
  * Ends an intent the workflow cannot take further. If nothing was signed, nothing can be on-chain:
- * it fails and its hold (if any) goes back to the tenant. Once signed, the transaction may still
- * land, so the money stays held and a person decides (needs_review). Never a second transaction.
+ * it fails (or expires, its validUntil passed) and its hold (if any) goes back to the tenant.
+ * Once signed, the transaction may still land, so the money stays held and a person decides
+ * (needs_review). Never a second transaction.
  */
 export const closeIntent = (deps: ActivityDependencies) => {
   const { db, clock } = deps;
@@ -44,10 +46,14 @@ export const closeIntent = (deps: ActivityDependencies) => {
       if (terminalStatuses.has(intent.status)) {
         return { status: intent.status, ageMs: ageMs(intent, clock), asset: intent.asset };
       }
-      const status = mayBeOnChain(intent.status) ? IntentStatus.needsReview : IntentStatus.failed;
       const code = reasonCode ?? ReasonCode.legacyUnknown;
+      const status = mayBeOnChain(intent.status)
+        ? IntentStatus.needsReview
+        : code === reasonCodeOfError(ErrorName.deadlinePassed)
+          ? IntentStatus.expired
+          : IntentStatus.failed;
       await transitionIntent(trx, intent, { status, reason: { code, text: reason } }, now);
-      if (status === IntentStatus.failed) await endHold(db, trx, intentId, 'released', now);
+      if (status !== IntentStatus.needsReview) await endHold(db, trx, intentId, 'released', now);
       return { status, ageMs: ageMs(intent, clock), asset: intent.asset };
     });
   return async (parameters: CloseIntentParameters): Promise<CloseIntentResult> => {

@@ -53,6 +53,8 @@ export async function startIntentWorkflow(
             ...options.timings,
             ...(intent.status === IntentStatus.awaitingApproval && { awaitingApproval: true }),
             ...(options.waitInReview === false && { waitInReview: false }),
+            ...(intent.validUntil && { validUntil: intent.validUntil.getTime() }),
+            ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
           },
         ],
         workflowIdConflictPolicy: 'USE_EXISTING',

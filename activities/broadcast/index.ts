@@ -1,5 +1,6 @@
-import { IntentClosedError, SendPacedError } from '../../domain/errors';
+import { DeadlinePassedError, IntentClosedError, SendPacedError } from '../../domain/errors';
 import { IntentStatus, mayBeOnChain, signedTransactionOf } from '../../domain/intent';
+import { pastValidUntil } from '../../domain/intent-deadlines';
 import type { Hex } from '../../domain/transfer';
 import { getIntent, transitionIntent } from '../../store/intents';
 import type { BatchItemParameters } from '../batch/batch-item-parameters';
@@ -47,6 +48,11 @@ export const broadcast = (deps: ActivityDependencies) => {
   }: BroadcastStepParameters): Promise<BroadcastStepResult> =>
     whileHeartbeating(async () => {
       let intent = await getIntent(db.kysely, intentId);
+      // Before the reads a signing needs: a step retried past the deadline (RPC down, a
+      // blocked wallet) ends there rather than at the send window.
+      if (intent.status === IntentStatus.held && pastValidUntil(intent, clock.now())) {
+        throw new DeadlinePassedError(intentId, intent.validUntil!);
+      }
       if (intent.status === IntentStatus.held) {
         intent = await signHeld(deps, intent);
         failpoints?.reach('after-sign');
@@ -63,8 +69,12 @@ export const broadcast = (deps: ActivityDependencies) => {
           await passWalletTurn(deps, batchItem);
           failpoints?.reach('after-turn-passed');
         }
-        const outcome = await sendSigned(chain, throttle, signed);
-        if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
+        // Past the deadline the bytes (perhaps sent before a crash) are not sent again: the
+        // confirm step follows whatever the chain has.
+        if (!pastValidUntil(intent, clock.now())) {
+          const outcome = await sendSigned(chain, throttle, signed);
+          if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
+        }
         intent = await transitionIntent(
           db.kysely,
           intent,

@@ -1,4 +1,5 @@
 import { FeeAboveCapError } from '../../domain/errors';
+import { pastValidUntil } from '../../domain/intent-deadlines';
 import { signedTransactionOf, signingWallet, type Intent } from '../../domain/intent';
 import { paymentOf } from '../../domain/intent-payment';
 import type { Chain } from '../../chain/chain';
@@ -17,7 +18,8 @@ type Attempts = readonly TransactionAttempt[];
 /**
  * The confirm step's moves for a transaction not mined yet (move.ts decides which): send
  * the same bytes again, fill the nonce gap it waits behind, outbid it, or sign the payment again
- * at a fresh nonce when a stranger used its own.
+ * at a fresh nonce when a stranger used its own. Past the intent's validUntil none of its own
+ * bytes go out again: it ends as the chain says, or in review at the confirmation timeout.
  */
 export function pendingTransactionMoves(deps: ActivityDependencies) {
   const { db, clock, throttle } = deps;
@@ -46,6 +48,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    * bytes lost again once stuck (dropped as underpriced, say) are outbid where the caps allow.
    */
   async function resend(chain: Chain, intent: Intent, attempts: Attempts) {
+    if (pastValidUntil(intent, clock.now())) return pending(chain);
     const latest = attempts.at(-1)!;
     if (clock.now().getTime() - latest.createdAt.getTime() >= chain.stuckAfterMs) {
       const why = `lost by the node, not mined after ${chain.stuckAfterMs} ms`;
@@ -82,6 +85,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     attempts: Attempts,
     why: string,
   ): Promise<ConfirmResult | undefined> {
+    if (pastValidUntil(intent, clock.now())) return undefined;
     try {
       const latest = attempts.at(-1)!;
       const plan = await unlessCancelled(chain.planReplacement(planOf(intent, attempts, latest)));
@@ -103,7 +107,9 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    */
   async function reassign(chain: Chain, intent: Intent, attempts: Attempts) {
     const latest = attempts.at(-1)!;
-    if (takesNonceBack(attempts, latest)) return pending(chain);
+    if (takesNonceBack(attempts, latest) || pastValidUntil(intent, clock.now())) {
+      return pending(chain);
+    }
     const plan = await unlessCancelled(
       chain.planTransfer(paymentOf(intent, signingWallet(intent))),
     );

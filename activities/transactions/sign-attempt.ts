@@ -1,4 +1,5 @@
-import { NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
+import { DeadlinePassedError, NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
+import { pastValidUntil } from '../../domain/intent-deadlines';
 import { chooseWallet } from '../../domain/wallet-choice';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { recordAudit } from '../../store/audit-log';
@@ -34,9 +35,9 @@ const causeOf: Record<NonceChoice['kind'], AttemptCause> = {
 
 /**
  * Signs a new attempt for `intent` and persists it, with its nonce, as the intent's current
- * transaction, all in one database transaction: nothing is ever sent that is not stored first.
- * If the intent moved meanwhile (another run signed first) it returns the intent as it is now
- * and signs nothing.
+ * transaction, all in one database transaction: nothing is ever sent that is not stored first,
+ * and nothing is signed past the intent's validUntil. If the intent moved meanwhile (another run
+ * signed first) it returns the intent as it is now and signs nothing.
  */
 export async function signAttempt(
   { db, chains, clock }: ActivityDependencies,
@@ -49,6 +50,10 @@ export async function signAttempt(
   return db.transaction(async (trx) => {
     const current = await getIntentForUpdate(db, trx, intent.id);
     if (current.version !== intent.version) return current;
+    // The last check before a payment's bytes exist: none are made after its deadline.
+    if (pastValidUntil(current, clock.now())) {
+      throw new DeadlinePassedError(current.id, current.validUntil!);
+    }
     const from = current.from ?? (await chosenWallet(trx, current, plan, nonceChoice));
     const wallet = { chainId: intent.chainId, address: from };
     const nonce =

@@ -47,7 +47,8 @@ import { recordUnminedCancel } from './record-unmined-cancel';
  * `-- approvals`: only intents that awaited approval: approved, rejected, expired;
  * `-- batch-approval`: only a batch that awaited approval as a batch, approved; `-- batch-stop`:
  * only a fail_fast batch stopped by an item refused at admission; `-- unmined-cancel`: only a
- * payment cancelled by its tenant while sent but not mined).
+ * payment cancelled by its tenant while sent but not mined; `-- deadlines`: only an intent held
+ * back by notBefore, and one approved after its validUntil).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
       'batch-approval',
       'batch-stop',
       'unmined-cancel',
+      'deadlines',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('batch-approval')) await recordBatchApproval(server);
     if (only.length === 0 || only.includes('batch-stop')) await recordBatchStopped(server);
     if (only.length === 0 || only.includes('unmined-cancel')) await recordUnminedCancel(server);
+    if (only.length === 0 || only.includes('deadlines')) await recordDeadlines(server);
   } finally {
     await server.teardown();
   }
@@ -788,4 +791,36 @@ async function recordBatchStopped(server: TestWorkflowEnvironment): Promise<void
     await relayer.stop();
     await world.stop();
   }
+}
+
+/**
+ * Intents with deadlines: one held back by its notBefore (a timer, then paid), and one at the
+ * approval threshold approved after its validUntil (expired, nothing signed).
+ */
+function recordDeadlines(server: TestWorkflowEnvironment): Promise<void> {
+  return withApprovalThreshold(server, 'record-deadlines', async (world, deps) => {
+    const now = Date.now();
+    const later = await submitIntent(deps, {
+      ...paymentRequest(world, '0.5'),
+      notBefore: new Date(now + 3000).toISOString(),
+      validUntil: new Date(now + 600_000).toISOString(),
+    });
+    const tooLate = await submitIntent(
+      deps,
+      { ...paymentRequest(world, '2'), validUntil: new Date(now + 2000).toISOString() },
+      { submittedBy: 'record-clerk' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await decideIntentApproval(deps, cfoKey(), tooLate.intent.id, 'approve', 'late');
+    for (const [name, { workflowId }] of [
+      ['not-before', later],
+      ['expired', tooLate],
+    ] as const) {
+      const handle = deps.client.workflow.getHandle(workflowId);
+      const outcome = await handle.result();
+      const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
+      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+      console.log(`${workflowId}: ${outcome.status} → ${file}`);
+    }
+  });
 }

@@ -6,7 +6,8 @@ export type ActivityName = keyof RelayerActivities;
 /**
  * Activities faked at the createActivities seam: each call is logged, and each behaviour can be
  * replaced per test. The defaults walk the happy path and remember whether a transaction was
- * "signed", so closeIntent answers the way the real one would (needs_review once signed).
+ * "signed", so closeIntent answers the way the real one would (needs_review once signed,
+ * expired for a deadline that passed before).
  */
 export type ActivityOverrides =
   Partial<RelayerActivities> | ((defaults: RelayerActivities) => Partial<RelayerActivities>);
@@ -39,8 +40,12 @@ export function fakeActivities(
       return { status: IntentStatus.confirming, txHash: '0xabc', nonce: 0 };
     },
     confirm: async () => ({ state: 'confirmed', blockNumber: '7', ageMs: 1 }),
-    closeIntent: async () => ({
-      status: signed ? IntentStatus.needsReview : IntentStatus.failed,
+    closeIntent: async ({ reasonCode }) => ({
+      status: signed
+        ? IntentStatus.needsReview
+        : reasonCode === 'deadline_passed'
+          ? IntentStatus.expired
+          : IntentStatus.failed,
       ageMs: 1,
     }),
     resolveReview: async ({ decision }) => reviewOutcome(decision.action),

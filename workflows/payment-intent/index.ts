@@ -18,6 +18,7 @@ import { intentProgressQuery, type PaymentIntentProgress } from '../intent-progr
 import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';
+import { longNotBeforeMs, notBeforeWaitMs, refuseIfExpired } from './deadlines';
 import { reasonOfFailure } from './failures';
 import { longWaits } from './long-waits';
 import type { PaymentIntentInput } from './input';
@@ -136,15 +137,22 @@ async function runToOutcome(
       enter(decided);
       if (decided !== IntentStatus.authorized) return;
     }
+    // On a timer, holding no permit; a long wait is one the run's build need not stay up for.
+    const notBeforeMs = notBeforeWaitMs(input);
+    if (notBeforeMs > longNotBeforeMs) await waits.enter();
+    if (notBeforeMs > 0) await sleep(notBeforeMs);
+    refuseIfExpired(input);
     // Before the permit: an item waiting for its turn holds nothing another one needs.
     const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
     await inTurns?.waitFor('start', true);
     const permit = localSteps
-      ? await takePermitInTask(intentId, progress)
-      : await waitForPermit(intentId, progress);
+      ? await takePermitInTask(intentId, progress, input.validUntil)
+      : await waitForPermit(intentId, progress, input.validUntil);
     let releasedBySend = false;
     let firstLookAfterMs = 0;
     try {
+      // A permit granted after the deadline is given back unused (finally, below).
+      refuseIfExpired(input);
       enter((await steps.markSettling({ intentId })).status);
       enter((await steps.hold({ intentId, ...batchItem })).status);
       await inTurns?.waitFor('sign', false);

@@ -12,6 +12,13 @@ export interface PaymentIntentInput extends IntentTimings {
    * False only for a retry run started for an intent whose own workflow had already ended.
    */
   waitInReview?: boolean;
+  /**
+   * Epoch ms after which nothing is signed or sent: a run still before its send then ends
+   * `expired` (domain/intent-deadlines.ts). The sign and send steps refuse on their own too.
+   */
+  validUntil?: number;
+  /** Epoch ms before which it is not signed: the run waits on a timer, holding no permit. */
+  notBefore?: number;
   /** The batch this intent is an item of: told once the item is signed (../payment-batch/). */
   batch?: {
     workflowId: string;

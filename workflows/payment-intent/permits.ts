@@ -1,9 +1,10 @@
-import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RelayerActivities } from '../../activities';
 import type { AcquireThrottleResult } from '../../activities/acquire-throttle';
 import { throttleTaskQueue } from '../../domain/task-queues';
 import { releaseStep, throttleStep } from '../activity-profiles';
 import type { PaymentIntentProgress } from '../intent-progress';
+import { sleepWithin } from './deadlines';
 import { inTask } from './steps';
 
 /** An RPC permit the intent holds: its send may go. */
@@ -17,13 +18,14 @@ export type Permit = Extract<AcquireThrottleResult, { granted: true }>;
 export async function takePermitInTask(
   intentId: string,
   progress: PaymentIntentProgress,
+  validUntil?: number,
 ): Promise<Permit> {
   for (;;) {
     const result = await inTask.tryAcquirePermit({ intentId });
     if (result.granted) return result;
-    if (result.reason === 'server-paced') return waitForPermit(intentId, progress);
+    if (result.reason === 'server-paced') return waitForPermit(intentId, progress, validUntil);
     progress.permitRefusals++;
-    await sleep(result.retryAfterMs);
+    await sleepWithin(result.retryAfterMs, validUntil);
   }
 }
 
@@ -41,6 +43,7 @@ export async function releasePermitInTask(permit: Permit): Promise<unknown> {
 export async function waitForPermit(
   intentId: string,
   progress: PaymentIntentProgress,
+  validUntil?: number,
 ): Promise<Permit> {
   const { acquireThrottle } = proxyActivities<RelayerActivities>({
     ...throttleStep,
@@ -50,7 +53,7 @@ export async function waitForPermit(
     const result = await acquireThrottle({ intentId });
     if (result.granted) return result;
     progress.permitRefusals++;
-    await sleep(result.retryAfterMs);
+    await sleepWithin(result.retryAfterMs, validUntil);
   }
 }
 
