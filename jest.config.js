@@ -29,6 +29,7 @@ const postgresSuites = [
   'integration/review',
   'integration/submit-intent',
   'integration/approvals',
+  'integration/intent-deadlines',
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',

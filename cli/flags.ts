@@ -47,3 +47,22 @@ export function baseUnits(
   if (problem) throw badInput(`${flag}: ${problem}`);
   return baseUnitsOf(value, decimals)!.toString();
 }
+
+const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A time as an ISO 8601 string: typed as one, or as a span from now (`90s`, `30m`, `2h`, `1d`). */
+export const timeFlag =
+  (flag: string, now: () => Date = () => new Date()) =>
+  (value: string): string => {
+    const span = /^(\d+)([smhd])$/.exec(value);
+    if (span) {
+      const ms = Number(span[1]) * unitMs[span[2] as keyof typeof unitMs];
+      return new Date(now().getTime() + ms).toISOString();
+    }
+    if (/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(value) && !isNaN(Date.parse(value))) {
+      return value;
+    }
+    throw badInput(
+      `${flag}: a time with its offset (e.g. 2026-12-31T17:00:00Z) or a span from now (30m, 2h, 1d); got "${value}"`,
+    );
+  };

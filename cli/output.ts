@@ -111,6 +111,8 @@ export function intentDetails(intent: IntentView): string {
     ['reason', intent.reason ?? ''],
     ...(intent.reasonCode ? [['reason code', intent.reasonCode]] : []),
     ['idempotency key', intent.idempotencyKey ?? ''],
+    ...(intent.notBefore ? [['not before', intent.notBefore]] : []),
+    ...(intent.validUntil ? [['valid until', intent.validUntil]] : []),
     ['created', intent.createdAt],
     ['updated', intent.updatedAt],
   );

@@ -12,10 +12,16 @@ export const maxBatchItems = 50_000;
 export const batchBodySchema = z.strictObject({
   items: z
     .array(
-      intentBodySchema.refine((item) => item.call === undefined, {
-        error: 'a batch pays transfers: submit a contract call as an intent of its own',
-        path: ['call'],
-      }),
+      intentBodySchema
+        .refine((item) => item.call === undefined, {
+          error: 'a batch pays transfers: submit a contract call as an intent of its own',
+          path: ['call'],
+        })
+        .refine((item) => item.validUntil === undefined && item.notBefore === undefined, {
+          error:
+            'a batch item takes no validUntil or notBefore: deadlines are set on intents (not yet on batches)',
+          path: ['validUntil'],
+        }),
     )
     .min(1, { error: 'a batch needs at least one item' })
     .max(maxBatchItems, { error: `a batch holds at most ${maxBatchItems} items` }),

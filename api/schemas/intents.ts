@@ -60,6 +60,11 @@ export const intentSchema = z
       .string()
       .nullable()
       .describe("when its chain's finalized block reached its transaction's (confirmed only)"),
+    validUntil: z
+      .string()
+      .nullable()
+      .describe('never signed or sent after this; still unsigned then, it ends `expired`'),
+    notBefore: z.string().nullable().describe('not signed before this (it waits, holding no slot)'),
   })
   .meta({ id: 'Intent' });
 export type IntentView = z.infer<typeof intentSchema>;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
-import { chainIdFlag, wholeNumber } from '../flags';
+import { chainIdFlag, timeFlag, wholeNumber } from '../flags';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import type { IntentView } from '../../api/schemas/intents';
@@ -35,6 +35,16 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       'an argument of --abi, in order (repeat it); JSON for arrays and tuples',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--valid-until <time>',
+      'never sent after this: a time (2026-12-31T17:00:00Z) or a span from now (30m, 2h)',
+      timeFlag('--valid-until'),
+    )
+    .option(
+      '--not-before <time>',
+      'not sent before this (as --valid-until)',
+      timeFlag('--not-before'),
+    )
     .option('--idempotency-key <key>', 'your name for this payment (default: a new UUID)')
     .option('--wait', 'wait until the intent ends, with a progress bar')
     .action(async (flags: SubmitFlags) => {
@@ -50,6 +60,8 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
           to: flags.to,
           ...(flags.asset !== undefined && { asset: flags.asset }),
           ...amount,
+          ...(flags.validUntil !== undefined && { validUntil: flags.validUntil }),
+          ...(flags.notBefore !== undefined && { notBefore: flags.notBefore }),
         },
         key,
       );
@@ -210,6 +222,8 @@ interface SubmitFlags {
   abi?: string;
   arg?: string[];
   idempotencyKey?: string;
+  validUntil?: string;
+  notBefore?: string;
   wait?: boolean;
 }
 

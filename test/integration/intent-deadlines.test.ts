@@ -1,0 +1,128 @@
+import { parseEther } from 'viem';
+import { IntentStatus } from '../../domain/intent';
+import { waitFor } from '../../dev/stack/wait-for';
+import { getIntent } from '../../store/intents';
+import { createTenant, deposit, tenantBalance } from '../../store/ledger';
+import { listAttempts } from '../../store/transaction-attempts';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import {
+  apiRefusal as refusal,
+  createKeys,
+  startApiWithoutWorkers,
+  type ApiUnderTest,
+} from '../support/api';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+// Deadlines on a real dev server, database and chain (through a proxy that can take the RPC
+// endpoint down): validUntil and notBefore checked at admission, a payment held back until
+// notBefore, and one whose send could not go before validUntil ending expired with its hold
+// released and nothing signed.
+
+let world: TestWorld;
+let api: ApiUnderTest;
+let relayer: RelayerProcess;
+let tenantKey: string;
+const deposited = parseEther('10');
+
+beforeAll(async () => {
+  world = await startTestWorld({ proxy: true, tenants: {} });
+  await createTenant(world.database, { id: 'timely', name: 'timely' }, new Date());
+  await deposit(world.database, 'timely', deposited, new Date(), world.nativeBook);
+  api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
+  tenantKey = (await createKeys(world, ['timely'])).timely;
+  relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
+});
+afterAll(async () => {
+  world?.proxy?.failWith(undefined);
+  await relayer?.stop();
+  await api?.close();
+  await world?.stop();
+});
+
+const payment = (extra: Record<string, string> = {}) => ({
+  chainId: world.anvil.chainId,
+  from: world.wallets[0]!,
+  to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const,
+  amount: parseEther('0.1').toString(),
+  ...extra,
+});
+const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+const intentCount = async () =>
+  (
+    await world.database.kysely
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', 'timely')
+      .executeTakeFirstOrThrow()
+  ).n;
+
+it('refuses a deadline already past, a notBefore not before it, and a time without its offset, naming the field and writing nothing', async () => {
+  const client = api.as(tenantKey);
+  const before = Number(await intentCount());
+  const cases = [
+    [{ validUntil: inSeconds(-1) }, 'validUntil', /already passed/],
+    [{ validUntil: inSeconds(60), notBefore: inSeconds(120) }, 'notBefore', /before validUntil/],
+    [{ validUntil: '2030-01-01T00:00:00' }, 'validUntil', /with its offset/],
+    [{ notBefore: inSeconds(400 * 86_400) }, 'notBefore', /366 days/],
+  ] as const;
+  for (const [extra, field, message] of cases) {
+    const refused = await refusal(client.submit(payment(extra), `bad-${field}-${Math.random()}`));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(field);
+    expect(JSON.stringify(refused.body)).toMatch(message);
+  }
+  const batch = await refusal(
+    client.submitBatch({ items: [payment({ validUntil: inSeconds(60) })] }, 'bad-batch'),
+  );
+  expect(JSON.stringify(batch.body)).toMatch(/takes no validUntil/);
+  expect(Number(await intentCount())).toBe(before);
+});
+
+it('holds a payment back until its notBefore with nothing held, then pays it', async () => {
+  const client = api.as(tenantKey);
+  const notBefore = inSeconds(4);
+  const validUntil = inSeconds(600);
+  const submitted = (await client.submit(payment({ notBefore, validUntil }), 'later-1')).body;
+  expect(submitted).toMatchObject({ status: 'authorized', notBefore, validUntil });
+  // Waiting: nothing held, nothing signed.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect((await getIntent(world.database.kysely, submitted.id)).status).toBe('authorized');
+  expect(await tenantBalance(world.database.kysely, 'timely', world.nativeBook)).toMatchObject({
+    held: 0n,
+  });
+  await waitFor(
+    async () => (await getIntent(world.database.kysely, submitted.id)).status === 'confirmed',
+    'the held-back payment confirmed',
+    60_000,
+  );
+  const [attempt] = await listAttempts(world.database.kysely, submitted.id);
+  expect(attempt!.createdAt.getTime()).toBeGreaterThanOrEqual(Date.parse(notBefore));
+  // The same key and body again is the same intent, deadlines included; other deadlines are not.
+  expect((await client.submit(payment({ notBefore, validUntil }), 'later-1')).status).toBe(200);
+  const reused = await refusal(client.submit(payment({ validUntil }), 'later-1'));
+  expect(reused.body.code).toBe('idempotency_key_reused');
+});
+
+it('ends a payment whose send cannot go before its validUntil expired: nothing signed, its hold released', async () => {
+  const client = api.as(tenantKey);
+  const before = await tenantBalance(world.database.kysely, 'timely', world.nativeBook);
+  // The only RPC endpoint answers 503: the send step retries, and its deadline passes.
+  world.proxy!.failWith({ kind: 'http-status', status: 503 });
+  const submitted = (await client.submit(payment({ validUntil: inSeconds(6) }), 'soon-1')).body;
+  try {
+    await waitFor(
+      async () =>
+        (await getIntent(world.database.kysely, submitted.id)).status === IntentStatus.expired,
+      'the payment expired',
+      60_000,
+    );
+  } finally {
+    world.proxy!.failWith(undefined);
+  }
+  const intent = await getIntent(world.database.kysely, submitted.id);
+  expect(intent).toMatchObject({ reasonCode: 'deadline_passed', txHash: null, nonce: null });
+  expect(await listAttempts(world.database.kysely, submitted.id)).toEqual([]);
+  expect(await tenantBalance(world.database.kysely, 'timely', world.nativeBook)).toEqual(before);
+  await expectBooksBalanced(world.database);
+});
