@@ -30,6 +30,7 @@ const postgresSuites = [
   'integration/submit-intent',
   'integration/approvals',
   'integration/intent-deadlines',
+  'integration/pauses',
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',

@@ -2,15 +2,35 @@ import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { PermitGrant } from '../throttle/throttle';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';
+import { pauseOfIntent } from '../operations/pause-watch';
 
 export interface AcquireThrottleParameters {
   intentId: string;
 }
 
-/** A grant names the queue of the process holding the permit: its release goes there. */
+/**
+ * A grant names the queue of the process holding the permit: its release goes there. `paused`:
+ * an operator's pause is over the intent; the workflow waits for its resume signal (or
+ * `retryAfterMs`) holding nothing, and asks again.
+ */
 export type AcquireThrottleResult =
   | (Extract<PermitGrant, { granted: true }> & { releaseQueue: string })
-  | Extract<PermitGrant, { granted: false }>;
+  | Extract<PermitGrant, { granted: false }>
+  | { granted: false; reason: 'paused'; retryAfterMs: number; pauseId: string };
+
+/** How long a paused intent waits before it asks again, unless its resume signal comes first. */
+export const pausedRecheckMs = 5 * 60_000;
+
+/** The refusal of an intent an operator's pause is over; undefined when none is. */
+export async function pausedRefusal(
+  { db, pauses }: ActivityDependencies,
+  intentId: string,
+): Promise<AcquireThrottleResult | undefined> {
+  const pause = await pauseOfIntent(db, pauses, intentId);
+  return (
+    pause && { granted: false, reason: 'paused', retryAfterMs: pausedRecheckMs, pauseId: pause.id }
+  );
+}
 
 /** One permit per acquisition attempt, named after it (the limiter's job id). */
 export const permitIdOfThisAttempt = (intentId: string): string => {
@@ -27,8 +47,11 @@ export const permitIdOfThisAttempt = (intentId: string): string => {
  * waits, so a waiter whose process died is noticed in seconds.
  */
 export const acquireThrottle =
-  ({ throttle, permitReleaseQueue }: ActivityDependencies) =>
+  (deps: ActivityDependencies) =>
   async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
+    const { throttle, permitReleaseQueue } = deps;
+    const paused = await pausedRefusal(deps, intentId);
+    if (paused) return paused;
     const permitId = permitIdOfThisAttempt(intentId);
     const grant = await whileHeartbeating(() =>
       throttle.acquire(permitId, cancellationSignal(), intentId),

@@ -1,6 +1,7 @@
 import type { AdmissionLimits } from '../operations/admission';
 import type { BroadcastOutcome, ChainRegistry } from '../chain/chain';
 import type { Failpoints } from './failpoints';
+import type { PauseWatch } from '../operations/pause-watch';
 import type { Database } from '../store/database';
 import type { PermitSource } from '../throttle/permit-source';
 import type { Batch } from '../store/batches';
@@ -66,6 +67,8 @@ export interface ActivityDependencies {
   workflowVersions?: {
     allowUpgrade(execution: { workflowId: string; runId: string }): Promise<void>;
   };
+  /** The operators' pauses in force (operations/pause-watch.ts); none: nothing is ever paused. */
+  pauses?: PauseWatch;
   /** Where fault tests kill the process (CRASH_AT); none in normal running. */
   failpoints?: Failpoints;
 }

@@ -1,5 +1,6 @@
 import type { ActivityDependencies } from './dependencies';
 import {
+  pausedRefusal,
   permitIdOfThisAttempt,
   type AcquireThrottleParameters,
   type AcquireThrottleResult,
@@ -14,8 +15,12 @@ import {
  * release that cannot be made here (the workflow moved to another process meanwhile).
  */
 export const tryAcquirePermit =
-  ({ throttle, permitReleaseQueue }: ActivityDependencies) =>
+  (deps: ActivityDependencies) =>
   async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
+    const { throttle, permitReleaseQueue } = deps;
+    // Before the line: a paused intent takes no slot in it.
+    const paused = await pausedRefusal(deps, intentId);
+    if (paused) return paused;
     const grant = await throttle.tryAcquire(permitIdOfThisAttempt(intentId), intentId);
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ServiceDependencies } from '../service/dependencies';
 import { intentCountsByStatus } from '../service/intent-queries';
+import { listPauses } from '../service/pauses';
 import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
 import type { RejectionCode } from '../domain/rejections';
 
@@ -49,6 +50,18 @@ export class ApiMetrics {
       async collect() {
         const counts = await byStatus();
         this.set([...notYetSignedStatuses].reduce((sum, s) => sum + (counts[s] ?? 0), 0));
+      },
+    });
+    new Gauge({
+      name: 'relayer_paused',
+      help: "Operators' pauses in force, by scope (relayer, tenant, chain) and target: 1 while paused",
+      labelNames: ['scope', 'target'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const pause of await listPauses({ database }, false)) {
+          this.set({ scope: pause.scope, target: pause.target }, 1);
+        }
       },
     });
     new Gauge({

@@ -192,4 +192,16 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
     keys: 'tenant, operator',
     what: '`{note?}`: a batch awaiting approval ends rejected, every item skipped',
   },
+  'POST /v1/pauses': {
+    keys: 'operator',
+    what: '`{scope: relayer|tenant|chain, tenantId?, chainId?, note, refuseAdmission?}`: nothing new in it takes a permit (201; already paused: 200 with that pause)',
+  },
+  'POST /v1/pauses/:id/resume': {
+    keys: 'operator',
+    what: '`{note?}`: the pause ends; the intents it held ask for their permits, oldest first',
+  },
+  'GET /v1/pauses': {
+    keys: 'operator',
+    what: 'the pauses in force; `all=true`: the resumed ones too, newest first',
+  },
 };

@@ -24,6 +24,7 @@ import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
 import { policyRoutes } from './routes/policies';
 import { approvalRoutes } from './routes/approvals';
+import { pauseRoutes } from './routes/pauses';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
@@ -155,6 +156,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(webhookRoutes, context);
     await v1.register(policyRoutes, context);
     await v1.register(approvalRoutes, context);
+    await v1.register(pauseRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -46,6 +46,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   rate_limited: ExitCode.notAdmitted,
   pool_full: ExitCode.notAdmitted,
   closed: ExitCode.notAdmitted,
+  paused: ExitCode.notAdmitted,
   workflow_unanswered: ExitCode.notAdmitted,
   internal_error: ExitCode.unexpected,
 };

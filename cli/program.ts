@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { apiOf } from './api-options';
 import { addAdminCommands } from './commands/admin';
+import { addPauseCommands } from './commands/pauses';
 import { addAssetCommands } from './commands/assets';
 import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
@@ -51,5 +52,6 @@ export function relayerProgram(): RelayerCommand {
   addContractCallCommands(program, globals);
   addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
   addAdminCommands(program, globals);
+  addPauseCommands(program, globals);
   return program;
 }

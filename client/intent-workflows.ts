@@ -12,6 +12,7 @@ import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/in
 import { resolveReviewUpdate } from '../workflows/review-update';
 import { cancelUnminedUpdate } from '../workflows/cancel-unmined-update';
 import { decideApprovalUpdate } from '../workflows/approval-update';
+import { intentResumedSignal } from '../workflows/intent-resumed-signal';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
@@ -89,6 +90,8 @@ export function intentWorkflow(client: Client, intentId: string) {
     progress: (): Promise<PaymentIntentProgress> => handle.query(intentProgressQuery),
     /** Asks the workflow to stop; it closes the intent as its state allows. */
     cancel: () => handle.cancel(),
+    /** Its pause was resumed: it asks for its permit now (service/pauses.ts). */
+    tellResumed: () => handle.signal(intentResumedSignal),
     /** A batch item: how far its wallet's turn lets it go now. */
     tellWalletTurn: (turn: WalletTurn) => handle.signal(walletTurnSignal, turn),
   };

@@ -66,6 +66,16 @@ export const errorCatalogue = {
     retryable: false,
     summary: 'the intent has ended: the step has nothing left to do',
   },
+  Paused: {
+    retryable: false,
+    rejection: 'paused',
+    summary: 'an operator paused the relayer, the tenant or the chain, refusing new intents',
+  },
+  PauseNotFound: {
+    retryable: false,
+    rejection: 'not_found',
+    summary: 'no pause in force with that id',
+  },
   DeadlinePassed: {
     retryable: false,
     summary: "the intent's validUntil passed: it is neither signed nor sent again",

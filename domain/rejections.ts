@@ -23,6 +23,7 @@ export const RejectionCode = {
   rateLimited: 'rate_limited',
   poolFull: 'pool_full',
   closed: 'closed',
+  paused: 'paused',
   notCancellable: 'not_cancellable',
   workflowUnanswered: 'workflow_unanswered',
   notInReview: 'not_in_review',
@@ -100,6 +101,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
       '`BACKLOG_LIMIT` intents wait to be signed; `Retry-After` = the time to send them at the quota',
   },
   closed: { status: 503, meaning: 'the process is draining; retry on another' },
+  paused: {
+    status: 503,
+    meaning:
+      "an operator paused the relayer, the tenant or the chain and refuses new intents: `details` has the pause's note",
+  },
   not_cancellable: {
     status: 409,
     meaning:

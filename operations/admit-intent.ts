@@ -11,6 +11,7 @@ import {
   IntentConflictError,
   InvalidIntentError,
   NoExclusiveWalletError,
+  PausedError,
   NoAccountError,
   PolicyViolationError,
   UnknownAssetError,
@@ -24,6 +25,8 @@ import { sameRequest, type NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
 import { newIntentId } from './new-intent-id';
 import { deadlineRefusals } from '../domain/intent-deadlines';
+import { pauseOver } from '../domain/pause';
+import { activePauses } from '../store/pauses';
 import { enforcePaymentPolicy } from './payment-policy';
 
 export interface AdmitOptions {
@@ -94,6 +97,11 @@ export async function admitIntent(
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
     }
+    const refusing = pauseOver(
+      (await activePauses(trx)).filter((pause) => pause.refuseAdmission),
+      request,
+    );
+    if (refusing) throw new PausedError(refusing);
     if (request.callData !== undefined) {
       await callWalletsOf(trx, request);
     }

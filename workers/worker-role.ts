@@ -22,6 +22,7 @@ import { watchWallets } from './wallet-watch';
 import { checkSigners } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
 import { RunStats } from './run-stats';
+import { watchPauses } from '../operations/pause-watch';
 import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
 import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
 import type { SharedParts } from './process-parts';
@@ -62,6 +63,8 @@ export async function startWorkerRole({
   if (throttle) stats.watchPermits(throttle);
   await ensureSearchAttributes(connection, config.temporal.namespace);
   const timings = intentTimings(config);
+  const pauses = watchPauses(database);
+  await pauses.refresh();
   const deps: ActivityDependencies = {
     db: database,
     chains,
@@ -83,6 +86,7 @@ export async function startWorkerRole({
     ...(config.workerVersioning && {
       workflowVersions: { allowUpgrade: (execution) => allowUpgrade(client, execution) },
     }),
+    pauses,
     failpoints,
   };
   const worker = await createRelayerWorker({
@@ -179,6 +183,7 @@ export async function startWorkerRole({
     release,
     async stop() {
       walletWatch?.stop();
+      pauses.stop();
       if (webhookDispatch) await webhookDispatch.stop();
       await worker.shutdown();
       await run.done;

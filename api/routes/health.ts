@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatEther } from 'viem';
 import { readinessProbes } from '../../service/readiness';
+import { listPauses } from '../../service/pauses';
+import { pauseSubject } from '../../domain/pause';
 import { lowTreasuries, lowWallets } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 
@@ -13,7 +15,7 @@ const readinessSchema = z.object({
   warnings: z
     .array(z.string())
     .describe(
-      'what an operator should see to, without making the process unready: low wallets and treasuries',
+      "what an operator should see to, without making the process unready: operators' pauses in force, low wallets and treasuries",
     ),
 });
 
@@ -68,6 +70,20 @@ async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
   }
 }
 
+/** The pauses in force, as lines: paused is not unready (the API and the drain go on). */
+async function pauseWarnings(deps: ApiContext['deps']): Promise<string[]> {
+  try {
+    const pauses = await withinCheckTime(listPauses(deps, false));
+    return pauses.map(
+      (pause) =>
+        `paused: ${pauseSubject(pause)} since ${pause.pausedAt.toISOString()} by ${pause.pausedBy}` +
+        `${pause.refuseAdmission ? ', refusing new intents' : ''}: ${pause.note} (${pause.id})`,
+    );
+  } catch {
+    return [];
+  }
+}
+
 /** Liveness (the process answers) and readiness (it can do its work right now). */
 export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
   const { deps } = context;
@@ -85,10 +101,12 @@ export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     handler: async (_request, reply) => {
       // At once, so a slow dependency costs one timeout, not one per check.
       const probes = readinessProbes(deps);
-      const [results, warnings] = await Promise.all([
+      const [results, paused, low] = await Promise.all([
         Promise.all(probes.map(({ probe }) => check(probe))),
+        pauseWarnings(deps),
         walletWarnings(deps),
       ]);
+      const warnings = [...paused, ...low];
       const checks = Object.fromEntries(probes.map(({ name }, i) => [name, results[i]!]));
       if (context.isClosing()) checks.process = 'shutting down';
       const ready = Object.values(checks).every((result) => result === 'ok');

@@ -2,6 +2,7 @@ import { ApiTransport } from '../api-transport';
 import { assetRoutes } from './assets';
 import { batchRoutes } from './batches';
 import { intentRoutes } from './intents';
+import { pauseRoutes } from './pauses';
 import { policyRoutes } from './policies';
 import { walletRoutes } from './wallets';
 import { webhookRoutes } from './webhooks';
@@ -16,6 +17,7 @@ const routes = {
   ...assetRoutes,
   ...webhookRoutes,
   ...policyRoutes,
+  ...pauseRoutes,
 };
 
 /**

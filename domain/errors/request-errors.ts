@@ -1,3 +1,4 @@
+import { pauseSubject, type Pause } from '../pause';
 import { RelayerError, type FieldIssue } from './relayer-error';
 import { ErrorName, notCancellableMessage } from '../error-catalogue';
 
@@ -122,6 +123,23 @@ export class IntentClosedError extends RelayerError<{ intentId: string; status: 
       intentId,
       status,
     });
+  }
+}
+
+/** Admission refused: an operator's pause over the intent refuses new ones (domain/pause.ts). */
+export class PausedError extends RelayerError<{ pauseId: string; note: string }> {
+  constructor(pause: Pause) {
+    super(
+      ErrorName.paused,
+      `${pauseSubject(pause)} is paused and takes no new intents: ${pause.note}`,
+      { pauseId: pause.id, note: pause.note },
+    );
+  }
+}
+
+export class PauseNotFoundError extends RelayerError<{ pauseId: string }> {
+  constructor(pauseId: string) {
+    super(ErrorName.pauseNotFound, `no pause in force with id ${pauseId}`, { pauseId });
   }
 }
 

@@ -19,6 +19,7 @@ import { callsAndBatchApprovals } from './0016-calls-and-batch-approvals';
 import { callsWithoutCode } from './0017-calls-without-code';
 import { closedReasonCodes } from './0018-closed-reason-codes';
 import { intentDeadlines } from './0019-intent-deadlines';
+import { pauses } from './0020-pauses';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -47,6 +48,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0017_calls_without_code': callsWithoutCode,
   '0018_closed_reason_codes': closedReasonCodes,
   '0019_intent_deadlines': intentDeadlines(context),
+  '0020_pauses': pauses(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -34,6 +34,8 @@ import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { recordUnminedCancel } from './record-unmined-cancel';
+import { pause, resume } from '../../service/pauses';
+import { PauseScope } from '../../domain/pause';
 
 /**
  * `npm run record:histories`: runs one intent down each path on the embedded stack (one of them
@@ -48,7 +50,8 @@ import { recordUnminedCancel } from './record-unmined-cancel';
  * `-- batch-approval`: only a batch that awaited approval as a batch, approved; `-- batch-stop`:
  * only a fail_fast batch stopped by an item refused at admission; `-- unmined-cancel`: only a
  * payment cancelled by its tenant while sent but not mined; `-- deadlines`: only an intent held
- * back by notBefore, and one approved after its validUntil).
+ * back by notBefore, and one approved after its validUntil; `-- pauses`: only an intent its
+ * tenant's pause held back, then resumed).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
       'batch-stop',
       'unmined-cancel',
       'deadlines',
+      'pauses',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('batch-stop')) await recordBatchStopped(server);
     if (only.length === 0 || only.includes('unmined-cancel')) await recordUnminedCancel(server);
     if (only.length === 0 || only.includes('deadlines')) await recordDeadlines(server);
+    if (only.length === 0 || only.includes('pauses')) await recordPausedIntent(server);
   } finally {
     await server.teardown();
   }
@@ -823,4 +828,34 @@ function recordDeadlines(server: TestWorkflowEnvironment): Promise<void> {
       console.log(`${workflowId}: ${outcome.status} → ${file}`);
     }
   });
+}
+
+/** An intent admitted while its tenant is paused: refused a permit, told of the resume, paid. */
+async function recordPausedIntent(server: TestWorkflowEnvironment): Promise<void> {
+  const world = await startTestWorld({ tenants: { acme: '1' } });
+  const taskQueue = 'record-pauses';
+  const relayer = await startRelayerProcess(world.config({ TASK_QUEUE: taskQueue }));
+  try {
+    const client = new Client({ connection: server.connection });
+    const deps = { database: world.database, client, chains: world.chains, taskQueue };
+    const operator = { role: 'operator' as const, keyId: 'record-op', label: 'record' };
+    const { pause: paused } = await pause(deps, operator, {
+      scope: PauseScope.tenant,
+      tenantId: 'acme',
+      note: 'recorded',
+    });
+    // The workers read the pauses in force every second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { workflowId } = await submitIntent(deps, paymentRequest(world, '0.1'));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await resume(deps, operator, paused.id, 'recorded');
+    const handle = client.workflow.getHandle(workflowId);
+    const outcome = await handle.result();
+    const file = join(__dirname, 'histories', 'payment-intent-paused-resumed.json');
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${workflowId}: ${outcome.status} → ${file}`);
+  } finally {
+    await relayer.stop();
+    await world.stop();
+  }
 }

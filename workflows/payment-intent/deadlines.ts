@@ -28,7 +28,8 @@ export const notBeforeWaitMs = ({ notBefore }: Pick<PaymentIntentInput, 'notBefo
  */
 export async function sleepWithin(ms: number, validUntil: number | undefined): Promise<void> {
   if (validUntil !== undefined && validUntil - Date.now() <= ms) {
-    await sleep(Math.max(0, validUntil - Date.now()));
+    const leftMs = validUntil - Date.now();
+    if (leftMs > 0) await sleep(leftMs);
     throw expired(validUntil);
   }
   await sleep(ms);

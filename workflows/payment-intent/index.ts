@@ -20,6 +20,7 @@ import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';
 import { longNotBeforeMs, notBeforeWaitMs, refuseIfExpired } from './deadlines';
 import { reasonOfFailure } from './failures';
+import { pauseWaits, type PauseWaits } from './pause-waits';
 import { longWaits } from './long-waits';
 import type { PaymentIntentInput } from './input';
 import { currentShape, patchedShape, type IntentShape } from './shape';
@@ -81,8 +82,16 @@ async function runIntent(
   const turns = walletTurns(input);
   const cancels = unminedCancels(intentId, progress);
   const waits = longWaits(shape);
+  const pauses = pauseWaits();
   for (;;) {
-    await runToOutcome(input, progress, enter, { localSteps, turns, cancels, approval, waits });
+    await runToOutcome(input, progress, enter, {
+      localSteps,
+      turns,
+      cancels,
+      approval,
+      waits,
+      pauses,
+    });
     if (progress.status !== IntentStatus.needsReview || input.waitInReview === false) break;
     if (!shape.reviewWaits()) break;
     if (input.batch) await tellBatch(batchItemInReviewSignal, input.batch);
@@ -121,9 +130,10 @@ async function runToOutcome(
     cancels: UnminedCancels;
     approval?: ApprovalGate;
     waits: ReturnType<typeof longWaits>;
+    pauses: PauseWaits;
   },
 ): Promise<void> {
-  const { localSteps, turns, cancels, approval, waits } = parts;
+  const { localSteps, turns, cancels, approval, waits, pauses } = parts;
   const { intentId } = input;
   const steps = localSteps ? inTask : { markSettling, hold };
   const broadcast = broadcastWithin(input.sendWindowMs);
@@ -145,9 +155,10 @@ async function runToOutcome(
     // Before the permit: an item waiting for its turn holds nothing another one needs.
     const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
     await inTurns?.waitFor('start', true);
+    const permitWaits = { validUntil: input.validUntil, pauses };
     const permit = localSteps
-      ? await takePermitInTask(intentId, progress, input.validUntil)
-      : await waitForPermit(intentId, progress, input.validUntil);
+      ? await takePermitInTask(intentId, progress, permitWaits)
+      : await waitForPermit(intentId, progress, permitWaits);
     let releasedBySend = false;
     let firstLookAfterMs = 0;
     try {

@@ -5,6 +5,7 @@ import { throttleTaskQueue } from '../../domain/task-queues';
 import { releaseStep, throttleStep } from '../activity-profiles';
 import type { PaymentIntentProgress } from '../intent-progress';
 import { sleepWithin } from './deadlines';
+import type { PauseWaits } from './pause-waits';
 import { inTask } from './steps';
 
 /** An RPC permit the intent holds: its send may go. */
@@ -18,15 +19,36 @@ export type Permit = Extract<AcquireThrottleResult, { granted: true }>;
 export async function takePermitInTask(
   intentId: string,
   progress: PaymentIntentProgress,
-  validUntil?: number,
+  waits: PermitWaits = {},
 ): Promise<Permit> {
   for (;;) {
+    const since = waits.pauses?.seen() ?? 0;
     const result = await inTask.tryAcquirePermit({ intentId });
     if (result.granted) return result;
-    if (result.reason === 'server-paced') return waitForPermit(intentId, progress, validUntil);
-    progress.permitRefusals++;
-    await sleepWithin(result.retryAfterMs, validUntil);
+    if (result.reason === 'server-paced') return waitForPermit(intentId, progress, waits);
+    await waitAfterRefusal(result, since, progress, waits);
   }
+}
+
+/** What a permit's wait answers to besides the throttle: the intent's deadline, its pauses. */
+export interface PermitWaits {
+  validUntil?: number;
+  pauses?: PauseWaits;
+}
+
+/** A paused intent waits for its resume; a throttled one for its slot. Past validUntil, ends. */
+async function waitAfterRefusal(
+  refusal: Exclude<AcquireThrottleResult, { granted: true }>,
+  since: number,
+  progress: PaymentIntentProgress,
+  { validUntil, pauses }: PermitWaits,
+): Promise<void> {
+  if (refusal.reason === 'paused' && pauses) {
+    await pauses.untilResumed(since, refusal.retryAfterMs, validUntil);
+    return;
+  }
+  progress.permitRefusals++;
+  await sleepWithin(refusal.retryAfterMs, validUntil);
 }
 
 /**
@@ -43,17 +65,17 @@ export async function releasePermitInTask(permit: Permit): Promise<unknown> {
 export async function waitForPermit(
   intentId: string,
   progress: PaymentIntentProgress,
-  validUntil?: number,
+  waits: PermitWaits = {},
 ): Promise<Permit> {
   const { acquireThrottle } = proxyActivities<RelayerActivities>({
     ...throttleStep,
     taskQueue: throttleTaskQueue(workflowInfo().taskQueue),
   });
   for (;;) {
+    const since = waits.pauses?.seen() ?? 0;
     const result = await acquireThrottle({ intentId });
     if (result.granted) return result;
-    progress.permitRefusals++;
-    await sleepWithin(result.retryAfterMs, validUntil);
+    await waitAfterRefusal(result, since, progress, waits);
   }
 }
 

@@ -7,6 +7,7 @@ import { DeadlinePassedError } from '../../domain/errors';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import type { paymentIntentV2, PaymentIntentInput } from '../../workflows';
 import { decideApprovalUpdate } from '../../workflows/approval-update';
+import { intentResumedSignal } from '../../workflows/intent-resumed-signal';
 import { fakeActivities, type ActivityOverrides } from '../support/fake-activities';
 import { runFakeWorker } from '../support/fake-worker';
 
@@ -159,5 +160,62 @@ describe('an intent with a deadline (time-skipping)', () => {
     expect(result).toMatchObject({ status: IntentStatus.expired, reasonCode: 'deadline_passed' });
     expect(calls).toContain('decideApproval');
     expect(calls).not.toContain('tryAcquirePermit');
+  });
+});
+
+describe('a paused intent (time-skipping)', () => {
+  /** The permit step refuses while `paused()` says so, as it does under an operator's pause. */
+  const pausedWhile =
+    (paused: () => boolean): ActivityOverrides =>
+    (defaults) => ({
+      tryAcquirePermit: async (parameters) =>
+        paused()
+          ? { granted: false, reason: 'paused', retryAfterMs: 5 * minute, pauseId: 'pz_test' }
+          : defaults.tryAcquirePermit(parameters),
+    });
+
+  it('waits for its resume signal holding nothing, then takes its permit at once', async () => {
+    let paused = true;
+    const { result, at, calls } = await runWithDeadlines(
+      {},
+      pausedWhile(() => paused),
+      {},
+      async (handle) => {
+        await env.sleep(2 * minute);
+        paused = false;
+        await handle.signal(intentResumedSignal);
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed, permitRefusals: 0 });
+    // Asked once before the pause's recheck time, once at the signal: not every few seconds.
+    expect(calls.filter((call) => call === 'tryAcquirePermit')).toHaveLength(2);
+    expect(at.markSettling).toBeGreaterThanOrEqual(2 * minute);
+    expect(at.markSettling).toBeLessThan(5 * minute);
+  });
+
+  it('paused for an hour with no signal, asks again only every five minutes', async () => {
+    let paused = true;
+    const { result, calls } = await runWithDeadlines(
+      {},
+      pausedWhile(() => paused),
+      {},
+      async () => {
+        await env.sleep(61 * minute);
+        paused = false;
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
+    const asks = calls.filter((call) => call === 'tryAcquirePermit').length;
+    expect(asks).toBeGreaterThanOrEqual(12);
+    expect(asks).toBeLessThanOrEqual(14);
+  });
+
+  it('paused past its validUntil: ends expired at its deadline', async () => {
+    const { result, workflowMs } = await runWithDeadlines(
+      { validUntilIn: 7 * minute },
+      pausedWhile(() => true),
+    );
+    expect(result).toMatchObject({ status: IntentStatus.expired, reasonCode: 'deadline_passed' });
+    expect(workflowMs).toBeLessThan(8 * minute);
   });
 });
