@@ -1,5 +1,5 @@
 import { pauseBodySchema } from '../../api/schemas/pauses';
-import { pauseOver, PauseScope, type Pause } from '../../domain/pause';
+import { pauseOver, type Pause, type PauseScope } from '../../domain/pause';
 
 const pauseOf = (scope: PauseScope, target: string): Pause => ({
   id: `pz_${scope}`,
