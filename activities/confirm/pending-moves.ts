@@ -24,6 +24,10 @@ type Attempts = readonly TransactionAttempt[];
 export function pendingTransactionMoves(deps: ActivityDependencies) {
   const { db, clock, throttle } = deps;
 
+  /** Past validUntil only a cancel (a nonce taken back) goes out again, or is outbid. */
+  const heldByDeadline = (intent: Intent, attempts: Attempts) =>
+    pastValidUntil(intent, clock.now()) && !takesNonceBack(attempts, attempts.at(-1)!);
+
   /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
   async function whilePending(chain: Chain, intent: Intent, attempts: Attempts) {
     const latest = attempts.at(-1)!;
@@ -48,7 +52,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    * bytes lost again once stuck (dropped as underpriced, say) are outbid where the caps allow.
    */
   async function resend(chain: Chain, intent: Intent, attempts: Attempts) {
-    if (pastValidUntil(intent, clock.now())) return pending(chain);
+    if (heldByDeadline(intent, attempts)) return pending(chain);
     const latest = attempts.at(-1)!;
     if (clock.now().getTime() - latest.createdAt.getTime() >= chain.stuckAfterMs) {
       const why = `lost by the node, not mined after ${chain.stuckAfterMs} ms`;
@@ -85,7 +89,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     attempts: Attempts,
     why: string,
   ): Promise<ConfirmResult | undefined> {
-    if (pastValidUntil(intent, clock.now())) return undefined;
+    if (heldByDeadline(intent, attempts)) return undefined;
     try {
       const latest = attempts.at(-1)!;
       const plan = await unlessCancelled(chain.planReplacement(planOf(intent, attempts, latest)));

@@ -50,8 +50,10 @@ export async function signAttempt(
   return db.transaction(async (trx) => {
     const current = await getIntentForUpdate(db, trx, intent.id);
     if (current.version !== intent.version) return current;
-    // The last check before a payment's bytes exist: none are made after its deadline.
-    if (pastValidUntil(current, clock.now())) {
+    // The last check before a payment's bytes exist: none are made after its deadline (a
+    // cancel's are: nothing but the nonce taken back).
+    const cancel = nonceChoice.kind === 'same' && plan.value === 0n && plan.to === current.from;
+    if (!cancel && pastValidUntil(current, clock.now())) {
       throw new DeadlinePassedError(current.id, current.validUntil!);
     }
     const from = current.from ?? (await chosenWallet(trx, current, plan, nonceChoice));

@@ -21,7 +21,8 @@ export type ReviewProblem =
   | 'transaction_mined'
   | 'transaction_may_still_land'
   | 'nothing_signed'
-  | 'cancel_above_cap';
+  | 'cancel_above_cap'
+  | 'past_deadline';
 
 export class ReviewRefusedError extends RelayerError<{ intentId: string; problem: ReviewProblem }> {
   constructor(intentId: string, problem: ReviewProblem, message: string) {

@@ -1,5 +1,6 @@
 import { NotInReviewError, ReviewRefusedError } from '../../domain/errors';
 import { IntentStatus, type Intent } from '../../domain/intent';
+import { pastValidUntil } from '../../domain/intent-deadlines';
 import { signNonceCancel } from '../nonce-cancel';
 import type { ReviewCheckDependencies, DecidedBy } from './dependencies';
 import { signedAndUnsettled } from './checks';
@@ -12,7 +13,15 @@ export async function prepareRetry(
   intentId: string,
   note?: string,
 ): Promise<Intent> {
-  const { signed } = await signedAndUnsettled(deps, intentId);
+  const { intent, signed } = await signedAndUnsettled(deps, intentId);
+  // Its bytes would not go out (the steps hold the deadline): say so rather than wait again.
+  if (pastValidUntil(intent, deps.clock?.() ?? new Date())) {
+    throw new ReviewRefusedError(
+      intentId,
+      'past_deadline',
+      `its validUntil (${intent.validUntil!.toISOString()}) has passed, so its payment is not sent again: cancel it to free the nonce, or wait for the chain`,
+    );
+  }
   return resolve(deps, by, intentId, 'retry', IntentStatus.signed, {
     patch: { reason: null },
     detail: { txHash: signed.txHash, note },

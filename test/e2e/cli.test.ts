@@ -111,6 +111,9 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/intents/{id}/reject': 'reject',
   'POST /v1/batches/{id}/approve': 'batch approve',
   'POST /v1/batches/{id}/reject': 'batch reject',
+  'POST /v1/pauses': 'pause',
+  'GET /v1/pauses': 'pauses',
+  'POST /v1/pauses/{id}/resume': 'resume',
   'GET /v1/tenants/{tenantId}/policy': 'policies get',
   'GET /v1/tenants/{tenantId}/policy/changes': 'policies changes',
   'PUT /v1/tenants/{tenantId}/policy/limits': 'policies set',
@@ -287,6 +290,62 @@ describe('the relayer CLI', () => {
     expect(table).toMatch(
       new RegExp(`│ ${rotated.id} │ scoped\\s+│ dashboard\\s+│ intents:read .*│ live`),
     );
+  });
+
+  it('pauses a tenant (its payment waits, a deadline given as a span), lists the pause, resumes it: the payment is paid', async () => {
+    const world = suite.world();
+    await relayerCli(['tenants', 'create', 'halted', '--deposit', '1']);
+    const keyOf = async (...args: string[]) =>
+      (
+        JSON.parse((await relayerCli(['keys', 'create', ...args, '--json'])).stdout) as {
+          apiKey: string;
+        }
+      ).apiKey;
+    const operator = { RELAYER_API_KEY: await keyOf('--operator', '--scope', 'review') };
+    const tenant = { RELAYER_API_KEY: await keyOf('--tenant', 'halted') };
+    expect(await relayerCli(['pause', '--tenant', 'halted'], operator)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("required option '--note <text>'"),
+    });
+    expect(
+      await relayerCli(['pause', '--all', '--tenant', 'halted', '--note', 'x'], operator),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('exactly one of --all') });
+    const paused = await relayerCli(
+      ['pause', '--tenant', 'halted', '--note', 'incident 9', '--json'],
+      operator,
+    );
+    const pauseId = (JSON.parse(paused.stdout) as { id: string }).id;
+    expect((await relayerCli(['pauses'], operator)).stdout).toMatch(
+      new RegExp(`│ ${pauseId} │ tenant halted .*│ incident 9`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const submitted = await relayerCli(
+      [
+        'submit',
+        '--chain-id',
+        String(world.anvil.chainId),
+        '--to',
+        world.wallets[1]!,
+        '--eth',
+        '0.01',
+        '--valid-until',
+        '1h',
+        '--json',
+      ],
+      tenant,
+    );
+    const intent = JSON.parse(submitted.stdout) as { id: string; validUntil: string };
+    expect(Date.parse(intent.validUntil) - Date.now()).toBeGreaterThan(59 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await relayerCli(['status', intent.id, '--json'], tenant)).stdout).toContain(
+      '"status": "authorized"',
+    );
+    expect(await relayerCli(['resume', pauseId, '--note', 'fixed'], operator)).toMatchObject({
+      code: 0,
+      stdout: `resumed tenant halted (${pauseId})\n`,
+    });
+    expect(await relayerCli(['status', intent.id, '--wait'], tenant)).toMatchObject({ code: 0 });
+    expect((await relayerCli(['pauses'], operator)).stdout).toBe('nothing is paused\n');
   });
 
   it('sets a payment policy and a recipient list; a payment it refuses exits 2 naming the rule', async () => {

@@ -2,6 +2,8 @@ import { parseEther } from 'viem';
 import { IntentStatus } from '../../domain/intent';
 import { waitFor } from '../../dev/stack/wait-for';
 import { getIntent } from '../../store/intents';
+import { parseNewIntent } from '../../domain/intent-request';
+import { intentWaitingInReview } from '../support/intent-in-review';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -16,13 +18,14 @@ import { startTestWorld, type TestWorld } from '../support/test-world';
 
 // Deadlines on a real dev server, database and chain (through a proxy that can take the RPC
 // endpoint down): validUntil and notBefore checked at admission, a payment held back until
-// notBefore, and one whose send could not go before validUntil ending expired with its hold
-// released and nothing signed.
+// notBefore, one whose send could not go before validUntil ending expired with its hold
+// released and nothing signed, and one sent but unmined past it, which only a cancel follows.
 
 let world: TestWorld;
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let tenantKey: string;
+let operatorKey: string;
 const deposited = parseEther('10');
 
 beforeAll(async () => {
@@ -30,7 +33,9 @@ beforeAll(async () => {
   await createTenant(world.database, { id: 'timely', name: 'timely' }, new Date());
   await deposit(world.database, 'timely', deposited, new Date(), world.nativeBook);
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
-  tenantKey = (await createKeys(world, ['timely'])).timely;
+  const keys = await createKeys(world, ['timely']);
+  tenantKey = keys.timely;
+  operatorKey = keys.operator;
   relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
 });
 afterAll(async () => {
@@ -125,4 +130,42 @@ it('ends a payment whose send cannot go before its validUntil expired: nothing s
   expect(await listAttempts(world.database.kysely, submitted.id)).toEqual([]);
   expect(await tenantBalance(world.database.kysely, 'timely', world.nativeBook)).toEqual(before);
   await expectBooksBalanced(world.database);
+});
+
+it('sent, unmined past its validUntil, in review: the payment is not sent again, but an operator’s cancel is, and takes the nonce', async () => {
+  const request = parseNewIntent({
+    tenantId: 'timely',
+    ...payment({ validUntil: inSeconds(3) }),
+  });
+  const { intent, handle } = await intentWaitingInReview(
+    world,
+    { client: api.client, taskQueue: api.taskQueue },
+    request,
+    5000,
+  );
+  try {
+    expect(Date.now()).toBeGreaterThan(intent.validUntil!.getTime());
+    const operator = api.as(operatorKey);
+    const retry = await refusal(operator.review(intent.id, 'retry', { note: 'try again' }));
+    expect(retry.body).toMatchObject({ code: 'review_refused' });
+    expect(JSON.stringify(retry.body)).toMatch(/past_deadline.*|validUntil .* has passed/);
+    await operator.review(intent.id, 'cancel', { note: 'past its deadline' });
+    // Sent (the step moves it on to confirming), it replaces the payment in the node's pool.
+    await waitFor(
+      async () =>
+        (await listAttempts(world.database.kysely, intent.id)).some((a) => a.cause === 'cancel') &&
+        (await getIntent(world.database.kysely, intent.id)).status === 'confirming',
+      'the cancel sent',
+      30_000,
+    );
+    await world.testClient.mine({ blocks: 1 });
+    await world.testClient.setAutomine(true);
+    const outcome = await handle.result();
+    expect(outcome).toMatchObject({ status: 'failed', reasonCode: 'cancelled_on_chain' });
+  } finally {
+    await world.testClient.setAutomine(true);
+  }
+  expect(await tenantBalance(world.database.kysely, 'timely', world.nativeBook)).toMatchObject({
+    held: 0n,
+  });
 });
