@@ -724,17 +724,11 @@ function recordApprovals(server: TestWorkflowEnvironment): Promise<void> {
     const expired = await submitted('2');
     await decideIntentApproval(deps, cfoKey(), approved.intent.id, 'approve', 'checked');
     await decideIntentApproval(deps, cfoKey(), rejected.intent.id, 'reject', 'duplicate');
-    for (const [name, { workflowId }] of [
-      ['approved', approved],
-      ['approval-rejected', rejected],
-      ['approval-expired', expired],
-    ] as const) {
-      const handle = deps.client.workflow.getHandle(workflowId);
-      const outcome = await handle.result();
-      const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
-      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
-      console.log(`${workflowId}: ${outcome.status} → ${file}`);
-    }
+    await recordIntentHistories(deps.client, {
+      approved,
+      'approval-rejected': rejected,
+      'approval-expired': expired,
+    });
   });
 }
 
@@ -817,16 +811,7 @@ function recordDeadlines(server: TestWorkflowEnvironment): Promise<void> {
     );
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await decideIntentApproval(deps, cfoKey(), tooLate.intent.id, 'approve', 'late');
-    for (const [name, { workflowId }] of [
-      ['not-before', later],
-      ['expired', tooLate],
-    ] as const) {
-      const handle = deps.client.workflow.getHandle(workflowId);
-      const outcome = await handle.result();
-      const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
-      writeFileSync(file, historyToJSON(await handle.fetchHistory()));
-      console.log(`${workflowId}: ${outcome.status} → ${file}`);
-    }
+    await recordIntentHistories(deps.client, { 'not-before': later, expired: tooLate });
   });
 }
 
@@ -849,13 +834,23 @@ async function recordPausedIntent(server: TestWorkflowEnvironment): Promise<void
     const { workflowId } = await submitIntent(deps, paymentRequest(world, '0.1'));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await resume(deps, operator, paused.id, 'recorded');
-    const handle = client.workflow.getHandle(workflowId);
-    const outcome = await handle.result();
-    const file = join(__dirname, 'histories', 'payment-intent-paused-resumed.json');
-    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
-    console.log(`${workflowId}: ${outcome.status} → ${file}`);
+    await recordIntentHistories(client, { 'paused-resumed': { workflowId } });
   } finally {
     await relayer.stop();
     await world.stop();
+  }
+}
+
+/** Waits for each intent's run to end and stores its history as payment-intent-<name>.json. */
+async function recordIntentHistories(
+  client: Client,
+  runs: Record<string, { workflowId: string }>,
+): Promise<void> {
+  for (const [name, { workflowId }] of Object.entries(runs)) {
+    const handle = client.workflow.getHandle(workflowId);
+    const outcome = await handle.result();
+    const file = join(__dirname, 'histories', `payment-intent-${name}.json`);
+    writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+    console.log(`${workflowId}: ${outcome.status} → ${file}`);
   }
 }
