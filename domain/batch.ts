@@ -27,6 +27,8 @@ export interface BatchCounts {
   cancelled: number;
   rejected: number;
   skipped: number;
+  /** An item's intent whose validUntil (its batch's) passed before it was signed. */
+  expired: number;
 }
 
 export const emptyCounts = (): BatchCounts => ({
@@ -36,6 +38,7 @@ export const emptyCounts = (): BatchCounts => ({
   cancelled: 0,
   rejected: 0,
   skipped: 0,
+  expired: 0,
 });
 
 /** Outcomes that count as the batch's failure in fail_fast mode. */

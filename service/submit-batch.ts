@@ -10,6 +10,7 @@ import { enforcePaymentPolicy } from '../operations/payment-policy';
 import { policyInForce } from '../store/policies';
 import {
   IntentConflictError,
+  InvalidIntentError,
   NoAccountError,
   UnknownAssetError,
   UnknownChainError,
@@ -23,8 +24,9 @@ import { startBatchWorkflow } from '../client/batch-workflows';
 import { newIntentId } from '../operations/new-intent-id';
 import { findTenant } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
+import { deadlineRefusals, type Deadlines } from '../domain/intent-deadlines';
 
-export interface BatchRequest {
+export interface BatchRequest extends Deadlines {
   items: BatchItemRequest[];
   concurrency: number;
   mode: BatchMode;
@@ -54,6 +56,10 @@ const fingerprint = (request: BatchRequest): string =>
             ? fields
             : [...fields, item.asset];
         }),
+        // Only when given, so batches without deadlines keep their keys too.
+        ...(request.validUntil || request.notBefore
+          ? [[request.validUntil?.toISOString(), request.notBefore?.toISOString()]]
+          : []),
       ]),
     )
     .digest('hex');
@@ -90,6 +96,8 @@ export async function submitBatch(
       return { id: existing.id, created: false };
     }
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
+    const refusals = deadlineRefusals(request, now);
+    if (refusals.length > 0) throw new InvalidIntentError(refusals);
     const items = await resolveItemAssets(trx, tenantId, request.items);
     const policy = await policyInForce(trx, tenantId);
     await policeItems(database, trx, tenantId, items, policy, now);
@@ -108,6 +116,8 @@ export async function submitBatch(
         idempotencyKey,
         requestSha256,
         submittedBy,
+        validUntil: request.validUntil ?? null,
+        notBefore: request.notBefore ?? null,
         ...(awaitingApproval && { status: 'awaiting_approval' as const }),
       },
       items,

@@ -29,6 +29,9 @@ export interface BatchesTable {
   /** Who approved or rejected a batch that awaited approval, and their note. */
   decided_by: ColumnType<string | null, string | null | undefined, string | null>;
   decision_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its items' deadlines (migration 0021; null: none). */
+  valid_until: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  not_before: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /**

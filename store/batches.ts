@@ -5,6 +5,7 @@ import { ReasonCode, type Reason } from '../domain/reason-codes';
 import type { Database } from './database';
 import {
   fromTimestamp,
+  timestampOrNull,
   type BatchesTable,
   type BatchItemState,
   type BatchStatus,
@@ -29,6 +30,9 @@ export interface Batch {
   /** Who approved (or rejected) it, when it awaited approval as a batch; their note. */
   decidedBy?: string | null;
   decisionNote?: string | null;
+  /** Carried by each item's intent: not signed after / before (null: none). */
+  validUntil?: Date | null;
+  notBefore?: Date | null;
 }
 
 export type BatchItemRequest = Omit<NewIntent, 'tenantId'>;
@@ -51,6 +55,8 @@ const batchFromRow = (row: Selectable<BatchesTable>): Batch => ({
   submittedBy: row.submitted_by ?? null,
   decidedBy: row.decided_by ?? null,
   decisionNote: row.decision_note ?? null,
+  validUntil: timestampOrNull(row.valid_until),
+  notBefore: timestampOrNull(row.not_before),
 });
 
 export async function findBatch(
@@ -114,6 +120,8 @@ export async function insertBatch(
       idempotency_key: batch.idempotencyKey,
       // Only when known: tools that write batches on a schema from before migration 0016 still can.
       ...(batch.submittedBy != null && { submitted_by: batch.submittedBy }),
+      ...(batch.validUntil && { valid_until: batch.validUntil.toISOString() }),
+      ...(batch.notBefore && { not_before: batch.notBefore.toISOString() }),
       request_sha256: batch.requestSha256,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),

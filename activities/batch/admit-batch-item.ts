@@ -13,6 +13,9 @@ export type AdmitBatchItemResult =
       tenantId: string;
       /** For the item workflow's search attributes and memo (absent in results recorded before). */
       labels?: IntentLabels;
+      /** Its batch's deadlines, in epoch ms, for the item's workflow (absent: none). */
+      validUntil?: number;
+      notBefore?: number;
     }
   /** The tenant or the relayer is full: ask again later; the item waits in the database. */
   | { kind: 'wait'; retryAfterMs: number; reason: string }
@@ -42,6 +45,9 @@ export const admitBatchItem =
           to: item.to,
           asset: item.asset,
           amount: item.amount,
+          // The batch's: past validUntil the item is refused at admission (invalid_request).
+          ...(batch.validUntil && { validUntil: batch.validUntil }),
+          ...(batch.notBefore && { notBefore: batch.notBefore }),
         },
         {
           idempotencyKey: `batch:${batchId}:${index}`,
@@ -72,6 +78,8 @@ export const admitBatchItem =
         intentId: intent.id,
         tenantId: batch.tenantId,
         labels: labelsOf(intent, batchId),
+        ...(intent.validUntil && { validUntil: intent.validUntil.getTime() }),
+        ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
       };
     } catch (error) {
       if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;

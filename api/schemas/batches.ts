@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchMode } from '../../domain/batch';
 import { intentBodySchema } from '../../domain/intent-request';
+import { deadlineFields } from '../../domain/intent-deadlines';
 import type { BatchWithCounts } from '../../service/batch-queries';
 import { reasonCodeSchema } from './common';
 
@@ -19,7 +20,7 @@ export const batchBodySchema = z.strictObject({
         })
         .refine((item) => item.validUntil === undefined && item.notBefore === undefined, {
           error:
-            'a batch item takes no validUntil or notBefore: deadlines are set on intents (not yet on batches)',
+            "a batch item takes no validUntil or notBefore: they are the batch's, for all its items",
           path: ['validUntil'],
         }),
     )
@@ -30,6 +31,7 @@ export const batchBodySchema = z.strictObject({
     .enum([BatchMode.collectAll, BatchMode.failFast])
     .default(BatchMode.collectAll)
     .describe('collect_all runs every item; fail_fast stops starting items at the first failure'),
+  ...deadlineFields,
 });
 
 export const batchSchema = z
@@ -57,6 +59,13 @@ export const batchSchema = z
       .nullable()
       .describe('who approved or rejected it, when it awaited approval'),
     decisionNote: z.string().nullable(),
+    validUntil: z
+      .string()
+      .nullable()
+      .describe(
+        "its items' deadline: an item not admitted by then is refused, one unsigned expires",
+      ),
+    notBefore: z.string().nullable().describe('its items are not signed before this'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -75,6 +84,8 @@ export const batchView = (batch: BatchWithCounts): z.infer<typeof batchSchema> =
   submittedBy: batch.submittedBy ?? null,
   decidedBy: batch.decidedBy ?? null,
   decisionNote: batch.decisionNote ?? null,
+  validUntil: batch.validUntil?.toISOString() ?? null,
+  notBefore: batch.notBefore?.toISOString() ?? null,
   createdAt: batch.createdAt.toISOString(),
   updatedAt: batch.updatedAt.toISOString(),
 });

@@ -5,7 +5,13 @@ import type { BatchItemResultView, BatchView, SubmitBody } from '../api-views';
 export const batchRoutes = {
   submitBatch(
     this: ApiTransport,
-    batch: { items: SubmitBody[]; concurrency?: number; mode?: 'collect_all' | 'fail_fast' },
+    batch: {
+      items: SubmitBody[];
+      concurrency?: number;
+      mode?: 'collect_all' | 'fail_fast';
+      validUntil?: string;
+      notBefore?: string;
+    },
     idempotencyKey: string,
   ): Promise<ApiAnswer<BatchView>> {
     return this.call('POST', '/v1/batches', {

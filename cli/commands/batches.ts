@@ -8,7 +8,7 @@ import { table } from '../table';
 import { readBatchFile } from '../batch-file';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { print, type OutputOptions } from '../output';
-import { chainIdFlag, wholeNumber } from '../flags';
+import { chainIdFlag, timeFlag, wholeNumber } from '../flags';
 
 interface BatchFlags {
   chainId?: number;
@@ -16,6 +16,8 @@ interface BatchFlags {
   mode: string;
   idempotencyKey?: string;
   skipInvalid?: boolean;
+  validUntil?: string;
+  notBefore?: string;
   wait?: boolean;
   out?: string;
 }
@@ -42,6 +44,16 @@ export function addBatchCommands(
     .option('--mode <mode>', 'collect_all (every item runs) or fail_fast', mode, 'collect_all')
     .option('--idempotency-key <key>', 'default: derived from the file, so a rerun pays once')
     .option('--skip-invalid', 'submit the valid rows and list the bad ones instead of refusing')
+    .option(
+      '--valid-until <time>',
+      'no item sent after this: a time (2026-12-31T17:00:00Z) or a span from now (30m, 2h)',
+      timeFlag('--valid-until'),
+    )
+    .option(
+      '--not-before <time>',
+      'no item sent before this (as --valid-until)',
+      timeFlag('--not-before'),
+    )
     .option('--wait', 'follow the batch to its end with a progress bar')
     .option('--out <file>', 'with --wait: write the per-item results (.csv or .json)')
     .action(async (file: string, flags: BatchFlags) => {
@@ -65,7 +77,13 @@ export function addBatchCommands(
       const api = options.api();
       const key = flags.idempotencyKey ?? `file-${parsed.sha256.slice(0, 32)}`;
       const { status, body } = await api.submitBatch(
-        { items, concurrency: flags.concurrency, mode: flags.mode as 'collect_all' | 'fail_fast' },
+        {
+          items,
+          concurrency: flags.concurrency,
+          mode: flags.mode as 'collect_all' | 'fail_fast',
+          ...(flags.validUntil !== undefined && { validUntil: flags.validUntil }),
+          ...(flags.notBefore !== undefined && { notBefore: flags.notBefore }),
+        },
         key,
       );
       if (!options.json) {

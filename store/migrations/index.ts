@@ -20,6 +20,7 @@ import { callsWithoutCode } from './0017-calls-without-code';
 import { closedReasonCodes } from './0018-closed-reason-codes';
 import { intentDeadlines } from './0019-intent-deadlines';
 import { pauses } from './0020-pauses';
+import { batchDeadlines } from './0021-batch-deadlines';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -49,6 +50,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0018_closed_reason_codes': closedReasonCodes,
   '0019_intent_deadlines': intentDeadlines(context),
   '0020_pauses': pauses(context),
+  '0021_batch_deadlines': batchDeadlines(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -169,3 +169,53 @@ it('sent, unmined past its validUntil, in review: the payment is not sent again,
     held: 0n,
   });
 });
+
+describe("a batch's deadlines, carried by its items", () => {
+  const recipients = [
+    '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+    '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+    '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+  ] as const;
+  const items = (count: number) => recipients.slice(0, count).map((to) => ({ ...payment(), to }));
+  const ended = async (id: string) => {
+    const batch = await api.as(tenantKey).getBatch(id);
+    return batch.status === 'completed' ? batch : undefined;
+  };
+
+  it('holds every item back until notBefore, then pays them', async () => {
+    const notBefore = inSeconds(4);
+    const submitted = await api
+      .as(tenantKey)
+      .submitBatch({ items: items(2), concurrency: 2, notBefore }, 'batch-later-1');
+    expect(submitted.body).toMatchObject({ notBefore, validUntil: null });
+    await waitFor(async () => (await ended(submitted.body.id)) !== undefined, 'the batch', 60_000);
+    expect((await ended(submitted.body.id))!.counts).toMatchObject({ confirmed: 2 });
+    for (const result of await api.as(tenantKey).batchResults(submitted.body.id)) {
+      const [attempt] = await listAttempts(world.database.kysely, result.intentId!);
+      expect(attempt!.createdAt.getTime()).toBeGreaterThanOrEqual(Date.parse(notBefore));
+    }
+  });
+
+  it('past its validUntil, an unsigned item expires and the items not yet admitted are refused', async () => {
+    const before = await tenantBalance(world.database.kysely, 'timely', world.nativeBook);
+    world.proxy!.failWith({ kind: 'http-status', status: 503 });
+    const submitted = await api
+      .as(tenantKey)
+      .submitBatch({ items: items(3), concurrency: 1, validUntil: inSeconds(5) }, 'batch-soon-1');
+    try {
+      await waitFor(
+        async () => (await ended(submitted.body.id)) !== undefined,
+        'the batch',
+        60_000,
+      );
+    } finally {
+      world.proxy!.failWith(undefined);
+    }
+    expect((await ended(submitted.body.id))!.counts).toMatchObject({ expired: 1, rejected: 2 });
+    const results = await api.as(tenantKey).batchResults(submitted.body.id);
+    expect(results.map((result) => result.status)).toEqual(['expired', 'rejected', 'rejected']);
+    expect(results[0]).toMatchObject({ reasonCode: 'deadline_passed' });
+    expect(results[1]!.reason).toMatch(/validUntil .* has already passed/);
+    expect(await tenantBalance(world.database.kysely, 'timely', world.nativeBook)).toEqual(before);
+  });
+});

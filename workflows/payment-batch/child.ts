@@ -23,13 +23,15 @@ export function itemChildOptions(options: {
   walletTurns: boolean;
 }): Omit<ChildWorkflowOptions, 'typeInfo'> & { args: [PaymentIntentInput] } {
   const { item, admitted, batchId, timings, walletTurns } = options;
-  const { intentId, labels } = admitted;
+  const { intentId, labels, validUntil, notBefore } = admitted;
   return {
     workflowId: paymentIntentWorkflowId(intentId),
     args: [
       {
         intentId,
         ...timings,
+        ...(validUntil !== undefined && { validUntil }),
+        ...(notBefore !== undefined && { notBefore }),
         batch: {
           workflowId: workflowInfo().workflowId,
           index: item.index,

@@ -110,7 +110,9 @@ export async function paymentBatch(input: PaymentBatchInput): Promise<PaymentBat
   const allStarted = () => schedule.pendingCount === 0 && loadedUpTo >= itemCount;
 
   function itemEnded(item: ScheduledItem, outcome: BatchItemOutcome): void {
-    state.counts[outcome as keyof BatchCounts]++;
+    // A count carried from a run before it was known (expired) starts from nothing.
+    const key = outcome as keyof BatchCounts;
+    state.counts[key] = (state.counts[key] ?? 0) + 1;
     schedule.signedOrEnded(item.index);
     running.delete(item.index);
     if (mode === BatchMode.failFast && isItemFailure(outcome) && state.stopCause === null) {

@@ -246,6 +246,7 @@ describe('paymentBatch workflow (dev server, activities faked)', () => {
       cancelled: 2,
       rejected: 0,
       skipped: 4,
+      expired: 0,
     });
     expect(batch.finished()).toEqual({
       status: 'stopped',
