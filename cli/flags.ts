@@ -1,5 +1,6 @@
 import { parseEther } from 'viem';
 import { baseUnitsOf } from '../domain/asset';
+import { isoInstant } from '../domain/intent-deadlines';
 import { tenantIdSchema } from '../domain/intent-request';
 import { decimalAmountProblem } from './decimal-amount';
 import { badInput } from './exit-codes';
@@ -59,9 +60,7 @@ export const timeFlag =
       const ms = Number(span[1]) * unitMs[span[2] as keyof typeof unitMs];
       return new Date(now().getTime() + ms).toISOString();
     }
-    if (/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(value) && !isNaN(Date.parse(value))) {
-      return value;
-    }
+    if (isoInstant(flag).safeParse(value).success) return value;
     throw badInput(
       `${flag}: a time with its offset (e.g. 2026-12-31T17:00:00Z) or a span from now (30m, 2h, 1d); got "${value}"`,
     );

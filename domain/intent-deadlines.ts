@@ -4,15 +4,17 @@ import type { Intent } from './intent';
 /** The furthest ahead a payment may be held back: a later one is a schedule's occurrence. */
 export const notBeforeHorizonMs = 366 * 24 * 3_600_000;
 
+/** An ISO 8601 time with its offset (`Z` or `+01:00`): the one form the API and the CLI take. */
+export const isoInstant = (field: string) =>
+  z.iso.datetime({
+    offset: true,
+    error: `${field} must be an ISO 8601 time with its offset, e.g. "2026-12-31T17:00:00Z"`,
+  });
+
 const instant = (field: string) =>
   z
     .string({ error: `${field} must be a string: an ISO 8601 time, e.g. "2026-12-31T17:00:00Z"` })
-    .pipe(
-      z.iso.datetime({
-        offset: true,
-        error: `${field} must be an ISO 8601 time with its offset, e.g. "2026-12-31T17:00:00Z"`,
-      }),
-    )
+    .pipe(isoInstant(field))
     .transform((value) => new Date(value));
 
 /**

@@ -1,8 +1,14 @@
 import { PauseNotFoundError, UnknownChainError, UnknownTenantError } from '../domain/errors';
 import { pauseOver, PauseScope, type Pause } from '../domain/pause';
-import { IntentStatus } from '../domain/intent';
 import { newIntentId } from '../operations/new-intent-id';
-import { activePauses, findPause, insertPause, markResumed, pauseHistory } from '../store/pauses';
+import {
+  activePauses,
+  findPause,
+  insertPause,
+  intentsWaitingUnder,
+  markResumed,
+  pauseHistory,
+} from '../store/pauses';
 import { findTenant } from '../store/tenants';
 import { intentWorkflow } from '../client/intent-workflows';
 import { actorOf, type Caller } from './caller';
@@ -81,7 +87,7 @@ export async function resume(
   caller: Caller,
   pauseId: string,
   note: string | null,
-): Promise<{ pause: Pause; told: number }> {
+): Promise<Pause> {
   const { database, client } = deps;
   const now = deps.clock?.() ?? new Date();
   if (!(await markResumed(database.kysely, pauseId, { actor: actorOf(caller), note }, now))) {
@@ -89,15 +95,9 @@ export async function resume(
   }
   const ended = (await findPause(database.kysely, pauseId))!;
   const stillPaused = await activePauses(database.kysely);
-  const waiting = await database.kysely
-    .selectFrom('intents')
-    .select(['id', 'tenant_id', 'chain_id'])
-    .where('status', '=', IntentStatus.authorized)
-    .orderBy('created_at')
-    .execute();
-  const held = waiting
-    .map((row) => ({ id: row.id, tenantId: row.tenant_id, chainId: Number(row.chain_id) }))
-    .filter((intent) => pauseOver([ended], intent) && !pauseOver(stillPaused, intent));
+  const held = (await intentsWaitingUnder(database.kysely, ended)).filter(
+    (intent) => !pauseOver(stillPaused, intent),
+  );
   for (let start = 0; start < held.length; start += signalsAtOnce) {
     await Promise.all(
       held.slice(start, start + signalsAtOnce).map((intent) =>
@@ -107,7 +107,7 @@ export async function resume(
       ),
     );
   }
-  return { pause: ended, told: held.length };
+  return ended;
 }
 
 /** The pauses in force, or (`all`) every pause with the resumed ones, newest first. */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Pause, PauseScope } from '../domain/pause';
+import { IntentStatus } from '../domain/intent';
+import { PauseScope, type Pause } from '../domain/pause';
 import { fromTimestamp, timestampOrNull, type PausesTable, type Schema } from './schema';
 
 const pauseFromRow = (row: Selectable<PausesTable>): Pause => ({
@@ -58,6 +59,28 @@ export async function insertPause(
       paused_at: pause.pausedAt.toISOString(),
     })
     .execute();
+}
+
+/**
+ * The intents a pause holds back, oldest first: admitted, not yet past their permit
+ * (`authorized`), in its scope.
+ */
+export async function intentsWaitingUnder(
+  db: Kysely<Schema>,
+  pause: Pick<Pause, 'scope' | 'target'>,
+): Promise<{ id: string; tenantId: string; chainId: number }[]> {
+  let query = db
+    .selectFrom('intents')
+    .select(['id', 'tenant_id', 'chain_id'])
+    .where('status', '=', IntentStatus.authorized);
+  if (pause.scope === PauseScope.tenant) query = query.where('tenant_id', '=', pause.target);
+  if (pause.scope === PauseScope.chain) query = query.where('chain_id', '=', Number(pause.target));
+  const rows = await query.orderBy('created_at').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    tenantId: row.tenant_id,
+    chainId: Number(row.chain_id),
+  }));
 }
 
 /** Ends a pause in force; false when it was not (unknown, or resumed already). */

@@ -64,6 +64,10 @@ export async function insertAttempt(
     .execute();
 }
 
+/** The intent's current attempt takes its nonce back: past a deadline, only that goes out. */
+export const currentTakesNonceBack = (attempts: readonly TransactionAttempt[]): boolean =>
+  attempts.length > 0 && takesNonceBack(attempts, attempts.at(-1)!);
+
 /**
  * Whether `attempt` takes its nonce back rather than pays: a cancel, or a fee bump of one. Once a
  * nonce is cancelled nothing at it is signed to pay again, so every later attempt there is one.

@@ -3,7 +3,7 @@ import { IntentStatus, mayBeOnChain, signedTransactionOf } from '../../domain/in
 import { pastValidUntil } from '../../domain/intent-deadlines';
 import type { Hex } from '../../domain/transfer';
 import { getIntent, transitionIntent } from '../../store/intents';
-import { listAttempts, takesNonceBack } from '../../store/transaction-attempts';
+import { currentTakesNonceBack, listAttempts } from '../../store/transaction-attempts';
 import type { BatchItemParameters } from '../batch/batch-item-parameters';
 import type { ActivityDependencies } from '../dependencies';
 import { whileHeartbeating } from '../liveness';
@@ -72,7 +72,10 @@ export const broadcast = (deps: ActivityDependencies) => {
         }
         // Past the deadline the payment's bytes (perhaps sent before a crash) are not sent
         // again, a cancel's are: the confirm step follows whatever the chain has.
-        if (!pastValidUntil(intent, clock.now()) || (await isCancel(deps, intentId))) {
+        if (
+          !pastValidUntil(intent, clock.now()) ||
+          currentTakesNonceBack(await listAttempts(db.kysely, intentId))
+        ) {
           const outcome = await sendSigned(chain, throttle, signed);
           if (typeof outcome === 'object') throw new SendPacedError(outcome.pacedMs);
         }
@@ -103,9 +106,3 @@ export const broadcast = (deps: ActivityDependencies) => {
  */
 const mayBeSent = (status: IntentStatus): boolean =>
   mayBeOnChain(status) || status === IntentStatus.confirmed;
-
-/** The intent's current bytes take its nonce back (a review's cancel), not pay. */
-async function isCancel({ db }: ActivityDependencies, intentId: string): Promise<boolean> {
-  const attempts = await listAttempts(db.kysely, intentId);
-  return attempts.length > 0 && takesNonceBack(attempts, attempts.at(-1)!);
-}

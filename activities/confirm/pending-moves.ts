@@ -4,7 +4,11 @@ import { signedTransactionOf, signingWallet, type Intent } from '../../domain/in
 import { paymentOf } from '../../domain/intent-payment';
 import type { Chain } from '../../chain/chain';
 import { recordAudit } from '../../store/audit-log';
-import { planOf, takesNonceBack, type TransactionAttempt } from '../../store/transaction-attempts';
+import {
+  currentTakesNonceBack,
+  planOf,
+  type TransactionAttempt,
+} from '../../store/transaction-attempts';
 import { pending, type ConfirmResult } from './result';
 import type { ActivityDependencies } from '../dependencies';
 import { unlessCancelled } from '../liveness';
@@ -26,7 +30,7 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
 
   /** Past validUntil only a cancel (a nonce taken back) goes out again, or is outbid. */
   const heldByDeadline = (intent: Intent, attempts: Attempts) =>
-    pastValidUntil(intent, clock.now()) && !takesNonceBack(attempts, attempts.at(-1)!);
+    pastValidUntil(intent, clock.now()) && !currentTakesNonceBack(attempts);
 
   /** In the node's pool, not mined: once stuck, fill the gap it waits behind or outbid it. */
   async function whilePending(chain: Chain, intent: Intent, attempts: Attempts) {
@@ -110,10 +114,11 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
    * back, who can then resolve it as failed (the nonce is used).
    */
   async function reassign(chain: Chain, intent: Intent, attempts: Attempts) {
-    const latest = attempts.at(-1)!;
-    if (takesNonceBack(attempts, latest) || pastValidUntil(intent, clock.now())) {
+    // Past the deadline a payment is not signed again, and a cancel is never re-signed to pay.
+    if (currentTakesNonceBack(attempts) || pastValidUntil(intent, clock.now())) {
       return pending(chain);
     }
+    const latest = attempts.at(-1)!;
     const plan = await unlessCancelled(
       chain.planTransfer(paymentOf(intent, signingWallet(intent))),
     );

@@ -10,7 +10,11 @@ import { getIntentForUpdate, transitionIntent } from '../../store/intents';
 import type { Kysely } from 'kysely';
 import type { AttemptCause } from '../../domain/transfer';
 import type { Schema } from '../../store/schema';
-import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
+import {
+  currentTakesNonceBack,
+  insertAttempt,
+  listAttempts,
+} from '../../store/transaction-attempts';
 import { allocateNonce } from '../../store/wallet-nonces';
 import { walletLanes, type LaneFacts } from '../../store/wallet-lanes';
 
@@ -50,9 +54,10 @@ export async function signAttempt(
   return db.transaction(async (trx) => {
     const current = await getIntentForUpdate(db, trx, intent.id);
     if (current.version !== intent.version) return current;
+    const attempts = await listAttempts(trx, intent.id);
     // The last check before a payment's bytes exist: none are made after its deadline (a
-    // cancel's are: nothing but the nonce taken back).
-    const cancel = nonceChoice.kind === 'same' && plan.value === 0n && plan.to === current.from;
+    // cancel's outbid at its nonce is: nothing but the nonce taken back).
+    const cancel = nonceChoice.kind === 'same' && currentTakesNonceBack(attempts);
     if (!cancel && pastValidUntil(current, clock.now())) {
       throw new DeadlinePassedError(current.id, current.validUntil!);
     }
@@ -70,7 +75,7 @@ export async function signAttempt(
     if (nonce === undefined || nonce === null) throw new UnknownWalletError(intent.chainId, from);
     const signed = await chain.signTransfer({ ...plan, from }, nonce);
     const now = clock.now();
-    const attempt = (await listAttempts(trx, intent.id)).length + 1;
+    const attempt = attempts.length + 1;
     const cause = causeOf[nonceChoice.kind];
     await insertAttempt(
       trx,

@@ -53,7 +53,7 @@ export const pauseRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
         request.params.id,
         request.body?.note ?? null,
       );
-      return pauseView(resumed.pause);
+      return pauseView(resumed);
     },
   });
 

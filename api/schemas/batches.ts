@@ -20,7 +20,7 @@ export const batchBodySchema = z.strictObject({
         })
         .refine((item) => item.validUntil === undefined && item.notBefore === undefined, {
           error:
-            "a batch item takes no validUntil or notBefore: they are the batch's, for all its items",
+            'a batch item takes no validUntil or notBefore: set them on the batch, beside items, for all its items',
           path: ['validUntil'],
         }),
     )

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
 import type { PauseView } from '../api-client/pauses';
+import { pauseSubject } from '../../domain/pause';
 import { badInput } from '../exit-codes';
 import { chainIdFlag, tenantIdFlag } from '../flags';
 import { print } from '../output';
 import { table } from '../table';
-
-const subjectOf = (pause: PauseView) =>
-  pause.scope === 'relayer' ? 'the relayer' : `${pause.scope} ${pause.target}`;
 
 function pauseTable(pauses: readonly PauseView[]): string {
   const rows = table(
@@ -17,7 +15,7 @@ function pauseTable(pauses: readonly PauseView[]): string {
   for (const pause of pauses) {
     rows.push([
       pause.id,
-      subjectOf(pause),
+      pauseSubject(pause),
       pause.pausedAt,
       pause.pausedBy,
       pause.refuseAdmission ? 'refused' : 'admitted, waiting',
@@ -65,8 +63,8 @@ export function addPauseCommands(program: Command, api: () => ApiOptions): void 
         });
         print(options, body, () =>
           status === 201
-            ? `paused ${subjectOf(body)} (${body.id}); resume it with: relayer resume ${body.id}`
-            : `${subjectOf(body)} was paused already (${body.id}, since ${body.pausedAt}: ${body.note})`,
+            ? `paused ${pauseSubject(body)} (${body.id}); resume it with: relayer resume ${body.id}`
+            : `${pauseSubject(body)} was paused already (${body.id}, since ${body.pausedAt}: ${body.note})`,
         );
       },
     );
@@ -77,7 +75,7 @@ export function addPauseCommands(program: Command, api: () => ApiOptions): void 
     .action(async (pauseId: string, flags: { note?: string }) => {
       const options = api();
       const pause = await apiOf(options).resume(pauseId, flags.note);
-      print(options, pause, () => `resumed ${subjectOf(pause)} (${pause.id})`);
+      print(options, pause, () => `resumed ${pauseSubject(pause)} (${pause.id})`);
     });
   program
     .command('pauses')

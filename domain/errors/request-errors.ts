@@ -131,7 +131,7 @@ export class PausedError extends RelayerError<{ pauseId: string; note: string }>
   constructor(pause: Pause) {
     super(
       ErrorName.paused,
-      `${pauseSubject(pause)} is paused and takes no new intents: ${pause.note}`,
+      `${pauseSubject(pause)} is paused and takes no new intents (${pause.note}): submit it again once an operator resumes it`,
       { pauseId: pause.id, note: pause.note },
     );
   }
@@ -139,7 +139,11 @@ export class PausedError extends RelayerError<{ pauseId: string; note: string }>
 
 export class PauseNotFoundError extends RelayerError<{ pauseId: string }> {
   constructor(pauseId: string) {
-    super(ErrorName.pauseNotFound, `no pause in force with id ${pauseId}`, { pauseId });
+    super(
+      ErrorName.pauseNotFound,
+      `no pause in force with id ${pauseId} (GET /v1/pauses, \`relayer pauses\`, lists those in force)`,
+      { pauseId },
+    );
   }
 }
 

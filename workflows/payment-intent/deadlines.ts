@@ -27,10 +27,8 @@ export const notBeforeWaitMs = ({ notBefore }: Pick<PaymentIntentInput, 'notBefo
  * again.
  */
 export async function sleepWithin(ms: number, validUntil: number | undefined): Promise<void> {
-  if (validUntil !== undefined && validUntil - Date.now() <= ms) {
-    const leftMs = validUntil - Date.now();
-    if (leftMs > 0) await sleep(leftMs);
-    throw expired(validUntil);
-  }
-  await sleep(ms);
+  const leftMs = validUntil === undefined ? Infinity : validUntil - Date.now();
+  if (leftMs > ms) return sleep(ms);
+  if (leftMs > 0) await sleep(leftMs);
+  refuseIfExpired({ validUntil });
 }

@@ -19,10 +19,10 @@ export type Permit = Extract<AcquireThrottleResult, { granted: true }>;
 export async function takePermitInTask(
   intentId: string,
   progress: PaymentIntentProgress,
-  waits: PermitWaits = {},
+  waits: PermitWaits,
 ): Promise<Permit> {
   for (;;) {
-    const since = waits.pauses?.seen() ?? 0;
+    const since = waits.pauses.seen();
     const result = await inTask.tryAcquirePermit({ intentId });
     if (result.granted) return result;
     if (result.reason === 'server-paced') return waitForPermit(intentId, progress, waits);
@@ -33,7 +33,7 @@ export async function takePermitInTask(
 /** What a permit's wait answers to besides the throttle: the intent's deadline, its pauses. */
 export interface PermitWaits {
   validUntil?: number;
-  pauses?: PauseWaits;
+  pauses: PauseWaits;
 }
 
 /** A paused intent waits for its resume; a throttled one for its slot. Past validUntil, ends. */
@@ -43,7 +43,7 @@ async function waitAfterRefusal(
   progress: PaymentIntentProgress,
   { validUntil, pauses }: PermitWaits,
 ): Promise<void> {
-  if (refusal.reason === 'paused' && pauses) {
+  if (refusal.reason === 'paused') {
     await pauses.untilResumed(since, refusal.retryAfterMs, validUntil);
     return;
   }
@@ -65,14 +65,14 @@ export async function releasePermitInTask(permit: Permit): Promise<unknown> {
 export async function waitForPermit(
   intentId: string,
   progress: PaymentIntentProgress,
-  waits: PermitWaits = {},
+  waits: PermitWaits,
 ): Promise<Permit> {
   const { acquireThrottle } = proxyActivities<RelayerActivities>({
     ...throttleStep,
     taskQueue: throttleTaskQueue(workflowInfo().taskQueue),
   });
   for (;;) {
-    const since = waits.pauses?.seen() ?? 0;
+    const since = waits.pauses.seen();
     const result = await acquireThrottle({ intentId });
     if (result.granted) return result;
     await waitAfterRefusal(result, since, progress, waits);
