@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { formatEther, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createActivities, type RelayerActivities } from '../../activities';
@@ -191,13 +190,13 @@ describe('activities against real SQLite and anvil', () => {
         seen = await run(activities.confirm, { intentId: intent.id });
       expect(seen).toMatchObject({ state: 'pending', confirmations: 1 });
       await deep.testClient.mine({ blocks: 1 });
-      await sleep(deep.chain.headMaxAgeMs);
+      await deep.chain.blockNumber(0); // the head read after the mine, not waited for on a timer
       expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
         state: 'pending',
         confirmations: 2,
       });
       await deep.testClient.mine({ blocks: 1 });
-      await sleep(deep.chain.headMaxAgeMs);
+      await deep.chain.blockNumber(0); // the head read after the mine, not waited for on a timer
       expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
         state: 'confirmed',
       });

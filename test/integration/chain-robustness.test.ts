@@ -227,12 +227,15 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
   });
 
   it('a reorg that removes a receipt at depth 1 of 2 sends the intent back to confirming, paid once', async () => {
-    const activities = activitiesWith(chainsWith({ CONFIRMATIONS: '2' }));
+    const chains = chainsWith({ CONFIRMATIONS: '2' });
+    const activities = activitiesWith(chains);
+    // The head read after the chain moved, not waited for on a timer.
+    const readHead = () => chains.get(world.anvil.chainId).blockNumber(0);
     await world.testClient.setAutomine(false);
     const intent = await sentIntent(activities, 2);
     const beforeBlock = await world.testClient.snapshot();
     await world.testClient.mine({ blocks: 1 });
-    await sleep(world.chain.headMaxAgeMs); // a look reads a head at most this old
+    await readHead();
     expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
       state: 'pending',
       confirmations: 1,
@@ -240,7 +243,7 @@ describe('stuck, dropped, reorged and stolen nonces on a real node', () => {
     expect((await getIntent(world.database.kysely, intent.id)).blockNumber).not.toBeNull();
 
     await world.testClient.revert({ id: beforeBlock });
-    await sleep(world.chain.headMaxAgeMs);
+    await readHead();
     expect(await run(activities.confirm, { intentId: intent.id })).toMatchObject({
       state: 'pending',
       confirmations: 0,
@@ -379,7 +382,8 @@ describe('fee caps', () => {
   it('above the caps nothing is signed: the send waits (retryable FeeAboveCap), never overpays', async () => {
     await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('80') });
     await world.testClient.mine({ blocks: 1 });
-    const activities = activitiesWith(chainsWith({ MAX_FEE_PER_GAS_GWEI: '50' }));
+    const chains = chainsWith({ MAX_FEE_PER_GAS_GWEI: '50' });
+    const activities = activitiesWith(chains);
     const intent = await newIntent(5);
     await run(activities.markSettling, { intentId: intent.id });
     await run(activities.hold, { intentId: intent.id });
@@ -395,7 +399,7 @@ describe('fee caps', () => {
     // Once the market is back under the caps the same step goes through.
     await world.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') });
     await world.testClient.mine({ blocks: 1 });
-    await sleep(world.chain.headMaxAgeMs); // the market is read with the head
+    await chains.get(world.anvil.chainId).blockNumber(0); // the market is read with the head
     await run(activities.broadcast, { intentId: intent.id });
     await confirmWith(activities, intent.id, () => sleep(20));
     const [attempt] = await listAttempts(world.database.kysely, intent.id);
