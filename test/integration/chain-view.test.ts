@@ -74,7 +74,11 @@ describe('the watched chain: reads grow with blocks, not with intents', () => {
     const nonce = await chain.pendingNonce(world.wallets[0]!);
     const signed = await chain.signTransfer(plan, nonce);
     expect(await chain.broadcast(signed)).toBe('sent');
-    const receipt = await world.testClient.getTransactionReceipt({ hash: signed.txHash });
+    // anvil mines a sent transaction on its own task, a moment after the send's answer.
+    const receipt = await world.testClient.waitForTransactionReceipt({
+      hash: signed.txHash,
+      pollingInterval: 50,
+    });
     expect(receipt).toMatchObject({ status: 'success', gasUsed: plan.gas });
   });
 });
