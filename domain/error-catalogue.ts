@@ -76,6 +76,11 @@ export const errorCatalogue = {
     rejection: 'not_found',
     summary: 'no pause in force with that id',
   },
+  ScheduleNotFound: {
+    retryable: false,
+    rejection: 'not_found',
+    summary: 'no payment schedule with that id (of this tenant)',
+  },
   DeadlinePassed: {
     retryable: false,
     summary: "the intent's validUntil passed: it is neither signed nor sent again",

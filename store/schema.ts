@@ -7,6 +7,7 @@ import type { Amount, BigIntColumn, Timestamp } from './column-types';
 import type { ApiKeyRole } from '../domain/api-scopes';
 import type { AttemptCause } from '../domain/transfer';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
+import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
 import type {
   PolicyContractCallsTable,
   PolicyRecipientsTable,
@@ -271,6 +272,8 @@ export interface Schema {
   policy_recipients: PolicyRecipientsTable;
   policy_contract_calls: PolicyContractCallsTable;
   pauses: PausesTable;
+  payment_schedules: PaymentSchedulesTable;
+  schedule_occurrences: ScheduleOccurrencesTable;
 }
 
 /** Operators' pauses (domain/pause.ts); resumed ones are kept as their history. */

@@ -147,6 +147,16 @@ export class PauseNotFoundError extends RelayerError<{ pauseId: string }> {
   }
 }
 
+export class ScheduleNotFoundError extends RelayerError<{ scheduleId: string }> {
+  constructor(scheduleId: string) {
+    super(
+      ErrorName.scheduleNotFound,
+      `no payment schedule ${scheduleId} (GET /v1/schedules, \`relayer schedules list\`, lists them)`,
+      { scheduleId },
+    );
+  }
+}
+
 /** The intent's validUntil passed before the step could sign it (domain/intent-deadlines.ts). */
 export class DeadlinePassedError extends RelayerError<{ intentId: string; validUntil: string }> {
   constructor(intentId: string, validUntil: Date) {

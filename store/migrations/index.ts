@@ -21,6 +21,7 @@ import { closedReasonCodes } from './0018-closed-reason-codes';
 import { intentDeadlines } from './0019-intent-deadlines';
 import { pauses } from './0020-pauses';
 import { batchDeadlines } from './0021-batch-deadlines';
+import { paymentSchedules } from './0022-payment-schedules';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -51,6 +52,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0019_intent_deadlines': intentDeadlines(context),
   '0020_pauses': pauses(context),
   '0021_batch_deadlines': batchDeadlines(context),
+  '0022_payment_schedules': paymentSchedules(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -1,0 +1,170 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  PaymentSchedule,
+  SchedulePayment,
+  ScheduleState,
+  ScheduleTiming,
+} from '../domain/payment-schedule';
+import { fromTimestamp, type Schema } from './schema';
+import type {
+  OccurrenceOutcome,
+  PaymentSchedulesTable,
+  ScheduleOccurrencesTable,
+} from './schedule-tables';
+
+export type { OccurrenceOutcome } from './schedule-tables';
+
+export interface StoredSchedule extends PaymentSchedule {
+  idempotencyKey: string;
+  requestSha256: string;
+}
+
+export interface ScheduleOccurrence {
+  scheduleId: string;
+  occurrenceAt: Date;
+  outcome: OccurrenceOutcome;
+  intentId: string | null;
+  code: string | null;
+  message: string | null;
+  recordedAt: Date;
+}
+
+const scheduleFromRow = (row: Selectable<PaymentSchedulesTable>): StoredSchedule => {
+  const payment = JSON.parse(row.payment) as Omit<SchedulePayment, 'amount'> & { amount: string };
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    payment: { ...payment, amount: BigInt(payment.amount) },
+    timing: JSON.parse(row.timing) as ScheduleTiming,
+    state: row.state,
+    note: row.note,
+    createdBy: row.created_by,
+    createdAt: fromTimestamp(row.created_at),
+    updatedAt: fromTimestamp(row.updated_at),
+    idempotencyKey: row.idempotency_key,
+    requestSha256: row.request_sha256,
+  };
+};
+
+const occurrenceFromRow = (row: Selectable<ScheduleOccurrencesTable>): ScheduleOccurrence => ({
+  scheduleId: row.schedule_id,
+  occurrenceAt: fromTimestamp(row.occurrence_at),
+  outcome: row.outcome,
+  intentId: row.intent_id,
+  code: row.code,
+  message: row.message,
+  recordedAt: fromTimestamp(row.recorded_at),
+});
+
+export async function insertSchedule(db: Kysely<Schema>, schedule: StoredSchedule): Promise<void> {
+  await db
+    .insertInto('payment_schedules')
+    .values({
+      id: schedule.id,
+      tenant_id: schedule.tenantId,
+      payment: JSON.stringify({ ...schedule.payment, amount: schedule.payment.amount.toString() }),
+      timing: JSON.stringify(schedule.timing),
+      state: schedule.state,
+      note: schedule.note,
+      idempotency_key: schedule.idempotencyKey,
+      request_sha256: schedule.requestSha256,
+      created_by: schedule.createdBy,
+      created_at: schedule.createdAt.toISOString(),
+      updated_at: schedule.updatedAt.toISOString(),
+    })
+    .execute();
+}
+
+/** By id, or by the tenant's Idempotency-Key; a deleted schedule is found too. */
+export async function findSchedule(
+  db: Kysely<Schema>,
+  by: { id: string } | { tenantId: string; idempotencyKey: string },
+): Promise<StoredSchedule | undefined> {
+  let query = db.selectFrom('payment_schedules').selectAll();
+  query =
+    'id' in by
+      ? query.where('id', '=', by.id)
+      : query.where('tenant_id', '=', by.tenantId).where('idempotency_key', '=', by.idempotencyKey);
+  const row = await query.executeTakeFirst();
+  return row && scheduleFromRow(row);
+}
+
+/** Schedules not deleted, newest first: a tenant's, or (no tenant) every one. */
+export async function listSchedules(
+  db: Kysely<Schema>,
+  tenantId: string | undefined,
+  limit: number,
+): Promise<StoredSchedule[]> {
+  let query = db
+    .selectFrom('payment_schedules')
+    .selectAll()
+    .where('state', '!=', 'deleted')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  return (await query.execute()).map(scheduleFromRow);
+}
+
+export async function setScheduleState(
+  db: Kysely<Schema>,
+  id: string,
+  state: ScheduleState,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('payment_schedules')
+    .set({ state, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Records what an occurrence became; the first record stands (a repeat changes nothing). */
+export async function recordOccurrence(
+  db: Kysely<Schema>,
+  occurrence: ScheduleOccurrence,
+): Promise<void> {
+  await db
+    .insertInto('schedule_occurrences')
+    .values({
+      schedule_id: occurrence.scheduleId,
+      occurrence_at: occurrence.occurrenceAt.toISOString(),
+      outcome: occurrence.outcome,
+      intent_id: occurrence.intentId,
+      code: occurrence.code,
+      message: occurrence.message,
+      recorded_at: occurrence.recordedAt.toISOString(),
+    })
+    .onConflict((conflict) => conflict.columns(['schedule_id', 'occurrence_at']).doNothing())
+    .execute();
+}
+
+export async function findOccurrence(
+  db: Kysely<Schema>,
+  scheduleId: string,
+  occurrenceAt: Date,
+): Promise<ScheduleOccurrence | undefined> {
+  const row = await db
+    .selectFrom('schedule_occurrences')
+    .selectAll()
+    .where('schedule_id', '=', scheduleId)
+    .where('occurrence_at', '=', occurrenceAt.toISOString())
+    .executeTakeFirst();
+  return row && occurrenceFromRow(row);
+}
+
+/** A schedule's occurrences, latest first. */
+export async function occurrencesOf(
+  db: Kysely<Schema>,
+  scheduleId: string,
+  limit: number,
+): Promise<ScheduleOccurrence[]> {
+  const rows = await db
+    .selectFrom('schedule_occurrences')
+    .selectAll()
+    .where('schedule_id', '=', scheduleId)
+    .orderBy('occurrence_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(occurrenceFromRow);
+}
