@@ -18,7 +18,8 @@
  * intent be signed (a call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a
  * tenant's or operator's cancel of a payment sent but not mined signed, stored and sent, not yet
  * reported; `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet
- * reported.
+ * reported; `after-occurrence-admitted`: a schedule's occurrence admitted as an intent and
+ * recorded, its workflow not started yet.
  */
 export const crashPoints = [
   'after-permit',
@@ -41,6 +42,7 @@ export const crashPoints = [
   'after-policy-check',
   'after-unmined-cancel',
   'after-allow-upgrade',
+  'after-occurrence-admitted',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

@@ -1,4 +1,5 @@
 import { acquireThrottle } from './acquire-throttle';
+import { admitScheduledPayment } from './admit-scheduled-payment';
 import { allowUpgrade } from './allow-upgrade';
 import { tryAcquirePermit } from './try-acquire-permit';
 import { admitBatchItem } from './batch/admit-batch-item';
@@ -50,6 +51,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   markFinalized: markFinalized(deps),
   sweepTopUps: sweepTopUps(deps),
   pumpWebhooks: pumpWebhooks(deps),
+  admitScheduledPayment: admitScheduledPayment(deps),
 });
 
 export type RelayerActivities = ReturnType<typeof createActivities>;

@@ -87,6 +87,15 @@ export const sweepStep: ActivityOptions = {
 };
 
 /**
+ * Admitting a scheduled occurrence: database work, retried (a full tenant or backlog is a
+ * retryable refusal) until it is admitted or refused for good.
+ */
+export const admissionStep: ActivityOptions = {
+  startToCloseTimeout: '10s',
+  retry: retryUntilDone,
+};
+
+/**
  * Waiting for a permit, on the throttle queue. The wait inside is bounded by the throttle's
  * maxWait (validated to be shorter than this timeout).
  */

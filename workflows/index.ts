@@ -15,5 +15,7 @@ export { resolveReviewUpdate } from './review-update';
 export { cancelUnminedUpdate } from './cancel-unmined-update';
 export type { BatchProgress } from './payment-batch/signals';
 export { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
+export { scheduledPayment } from './scheduled-payment';
+export type { ScheduledPaymentInput } from './scheduled-payment';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';
 export type { WebhookDeliveryInput } from './webhook-delivery';

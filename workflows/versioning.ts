@@ -3,6 +3,7 @@ import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { paymentIntent, paymentIntentV2 } from './payment-intent';
 import { paymentBatch } from './payment-batch';
 import { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
+import { scheduledPayment } from './scheduled-payment';
 import { webhookDelivery } from './webhook-delivery';
 
 /**
@@ -27,10 +28,12 @@ setWorkflowOptions(whenVersioned('PINNED'), paymentIntentV2);
 /*
  * A batch lives for hours across continue-as-new and a webhook delivery retries for hours: pinned,
  * either would keep an old build's workers up that long. They take the current build at each
- * task, so their code keeps `patched()` discipline. A sweep is a short, stateless pass.
+ * task, so their code keeps `patched()` discipline. A sweep, or a schedule's occurrence, is a
+ * short, stateless pass.
  */
 setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), paymentBatch);
 setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), webhookDelivery);
 setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), orphanSweep);
 setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), finalitySweep);
 setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), topUpSweep);
+setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), scheduledPayment);

@@ -14,7 +14,7 @@ const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((fi
  * fails here rather than leaving fewer shapes proven.
  */
 const historiesPerFolder = {
-  '.': 31,
+  '.': 32,
   'before-intent-v2': 22,
   'before-lean-steps': 7,
   'before-upgrade-in-long-waits': 6,
@@ -27,6 +27,7 @@ const currentWorkflowTypes = [
   'orphanSweep',
   'paymentBatch',
   'paymentIntentV2',
+  'scheduledPayment',
   'topUpSweep',
   'walletTopUpV2',
   'webhookDelivery',

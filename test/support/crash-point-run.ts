@@ -74,6 +74,7 @@ const ownTests = new Set<CrashPoint>([
   'after-approval',
   'after-unmined-cancel',
   'after-allow-upgrade',
+  'after-occurrence-admitted',
 ]);
 
 /**

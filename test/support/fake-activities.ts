@@ -61,7 +61,7 @@ export function fakeActivities(
     // The lane rule does not apply unless a test says so.
     freeAbandonedLane: async () => null,
     ...batchStepsNotFaked,
-    ...webhookStepsNotFaked,
+    ...stepsPaymentsNeverCall,
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
@@ -114,7 +114,8 @@ export const reviewOutcome = (action: keyof typeof statusAfterReview) => ({
   reason: action === 'fail' ? 'resolved as failed by op: test' : null,
 });
 
-/** The webhook delivery steps, for tests of payments: a payment never calls one. */
-export const webhookStepsNotFaked = {
+/** Webhook delivery and a schedule's admission, for tests of payments: a payment never calls them. */
+export const stepsPaymentsNeverCall = {
   pumpWebhooks: notFaked('pumpWebhooks'),
+  admitScheduledPayment: notFaked('admitScheduledPayment'),
 } satisfies Partial<RelayerActivities>;

@@ -11,7 +11,7 @@ import {
   notFaked,
   reviewOutcome,
   statusAfterReview,
-  webhookStepsNotFaked,
+  stepsPaymentsNeverCall,
 } from './fake-activities';
 
 export interface FakeItem {
@@ -225,7 +225,7 @@ export function fakeBatch(
       batchStatus = decision.decision === 'approve' ? 'running' : 'rejected';
       return { status: batchStatus };
     },
-    ...webhookStepsNotFaked,
+    ...stepsPaymentsNeverCall,
     finishBatch: async ({ status: batchStatus, cause }) => {
       finished = { status: batchStatus, cause };
     },

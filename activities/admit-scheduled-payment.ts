@@ -1,0 +1,94 @@
+import { errorCatalogue, rejectionCodeOf } from '../domain/error-catalogue';
+import { RelayerError, ScheduleNotFoundError, UnknownTenantError } from '../domain/errors';
+import { getIntent } from '../store/intents';
+import { occurrenceKey, ScheduleState } from '../domain/payment-schedule';
+import { admitIntent } from '../operations/admit-intent';
+import {
+  findOccurrence,
+  findSchedule,
+  recordOccurrence,
+  type ScheduleOccurrence,
+} from '../store/payment-schedules';
+import type { ActivityDependencies } from './dependencies';
+
+export interface AdmitScheduledPaymentParameters {
+  scheduleId: string;
+  /** The occurrence's nominal time (epoch ms), as its Temporal Schedule named it. */
+  occurrenceAt: number;
+}
+
+export type AdmitScheduledPaymentResult = Pick<
+  ScheduleOccurrence,
+  'outcome' | 'intentId' | 'code' | 'message'
+>;
+
+/**
+ * Turns one occurrence of a payment schedule into an intent, through the API's admission
+ * (tenant limits, policies, approvals, balance), and starts its workflow. Idempotent: the intent's
+ * Idempotency-Key is the schedule and the occurrence's time, and the first record of the
+ * occurrence stands, so a retry, a second run or a backfill over it never pays twice. A refusal
+ * a retry cannot fix (no balance, a policy) is recorded as the occurrence's outcome; a full
+ * tenant or backlog is retried by Temporal.
+ */
+export const admitScheduledPayment =
+  ({ db, clock, admission, workflows, failpoints }: ActivityDependencies) =>
+  async ({
+    scheduleId,
+    occurrenceAt,
+  }: AdmitScheduledPaymentParameters): Promise<AdmitScheduledPaymentResult> => {
+    const at = new Date(occurrenceAt);
+    const now = clock.now();
+    const record = async (result: AdmitScheduledPaymentResult) => {
+      await recordOccurrence(db.kysely, {
+        scheduleId,
+        occurrenceAt: at,
+        recordedAt: now,
+        ...result,
+      });
+      return (await findOccurrence(db.kysely, scheduleId, at))!;
+    };
+    let recorded = await findOccurrence(db.kysely, scheduleId, at);
+    if (!recorded) {
+      const schedule = await findSchedule(db.kysely, { id: scheduleId });
+      if (!schedule) throw new ScheduleNotFoundError(scheduleId);
+      if (schedule.state !== ScheduleState.active) {
+        const message = `the schedule was ${schedule.state} when this occurrence came`;
+        return record({ outcome: 'skipped', intentId: null, code: null, message });
+      }
+      const { validFor } = schedule.timing;
+      try {
+        const { intent } = await admitIntent(
+          db,
+          {
+            ...schedule.payment,
+            tenantId: schedule.tenantId,
+            ...(validFor !== undefined && { validUntil: new Date(occurrenceAt + validFor) }),
+          },
+          {
+            idempotencyKey: occurrenceKey(scheduleId, at),
+            ...(schedule.createdBy !== null && { submittedBy: schedule.createdBy }),
+          },
+          admission,
+          () => clock.now(),
+        );
+        recorded = await record({
+          outcome: 'admitted',
+          intentId: intent.id,
+          code: null,
+          message: null,
+        });
+      } catch (error) {
+        if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;
+        const code = rejectionCodeOf(error.name);
+        if (!code || errorCatalogue[error.name].retryable) throw error;
+        return record({ outcome: 'rejected', intentId: null, code, message: error.message });
+      }
+    }
+    // Admitted here or by an earlier run that may have stopped before starting its workflow.
+    if (recorded.intentId !== null && workflows) {
+      failpoints?.reach('after-occurrence-admitted');
+      await workflows.startIntent(await getIntent(db.kysely, recorded.intentId));
+    }
+    const { outcome, intentId, code, message } = recorded;
+    return { outcome, intentId, code, message };
+  };

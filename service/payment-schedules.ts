@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import {
+  IntentConflictError,
+  InvalidIntentError,
+  ScheduleNotFoundError,
+  UnknownAssetError,
+  UnknownChainError,
+  UnknownTenantError,
+} from '../domain/errors';
+import { backfillMaxDays, ScheduleState, type ScheduleBody } from '../domain/payment-schedule';
+import { newIntentId } from '../operations/new-intent-id';
+import { resolveAsset } from '../store/assets';
+import {
+  findSchedule,
+  insertSchedule,
+  listSchedules,
+  occurrencesOf,
+  setScheduleState,
+  type ScheduleOccurrence,
+  type StoredSchedule,
+} from '../store/payment-schedules';
+import { findTenant } from '../store/tenants';
+import { paymentScheduleTimer } from '../client/payment-schedules';
+import { actorOf, canSee, type Caller } from './caller';
+import type { ServiceDependencies } from './dependencies';
+
+type Deps = Pick<ServiceDependencies, 'database' | 'client' | 'chains' | 'taskQueue' | 'clock'>;
+
+export interface ScheduleDetail {
+  schedule: StoredSchedule;
+  /** The next occurrences' times, as Temporal computes them (none once paused or ended). */
+  nextTimes: Date[];
+  /** The latest occurrences and what each became, latest first. */
+  occurrences: ScheduleOccurrence[];
+}
+
+const fingerprint = (body: ScheduleBody): string =>
+  createHash('sha256')
+    .update(
+      JSON.stringify({ ...body, payment: { ...body.payment, amount: `${body.payment.amount}` } }),
+    )
+    .digest('hex');
+
+const timerOf = (deps: Deps) => paymentScheduleTimer(deps.client, deps.taskQueue);
+
+/**
+ * Records a tenant's recurring payment and creates the Temporal Schedule that times it. The
+ * payment's chain and asset are checked now (each occurrence passes admission on its own). The
+ * same Idempotency-Key with the same request returns the same schedule, and makes sure its
+ * Temporal Schedule exists (a create that stopped between the two); with another, it is refused.
+ */
+export async function createSchedule(
+  deps: Deps,
+  caller: Extract<Caller, { role: 'tenant' }>,
+  body: ScheduleBody,
+  idempotencyKey: string,
+): Promise<{ schedule: StoredSchedule; created: boolean }> {
+  const { database, chains } = deps;
+  const { tenantId } = caller;
+  const now = deps.clock?.() ?? new Date();
+  const { chainId, asset } = body.payment;
+  if (!chains.chainIds.includes(chainId)) throw new UnknownChainError(chainId, chains.chainIds);
+  const requestSha256 = fingerprint(body);
+  const { id, created } = await database.transaction(async (trx) => {
+    const existing = await findSchedule(trx, { tenantId, idempotencyKey });
+    if (existing) {
+      if (existing.requestSha256 !== requestSha256) {
+        throw new IntentConflictError(existing.id, idempotencyKey);
+      }
+      return { id: existing.id, created: false };
+    }
+    if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
+    if (!(await resolveAsset(trx, chainId, asset))) throw new UnknownAssetError(chainId, asset);
+    const scheduleId = newIntentId(now.getTime()).replace(/^pi_/, 'ps_');
+    const { payment, note, ...timing } = body;
+    await insertSchedule(trx, {
+      id: scheduleId,
+      tenantId,
+      payment,
+      timing,
+      state: ScheduleState.active,
+      note: note ?? null,
+      createdBy: caller.keyId,
+      createdAt: now,
+      updatedAt: now,
+      idempotencyKey,
+      requestSha256,
+    });
+    return { id: scheduleId, created: true };
+  });
+  const schedule = (await findSchedule(database.kysely, { id }))!;
+  if (schedule.state !== ScheduleState.deleted) await timerOf(deps).ensure(schedule);
+  return { schedule, created };
+}
+
+/** The caller's schedules (an operator's: every tenant's), newest first. */
+export const listSchedulesFor = (deps: Pick<Deps, 'database'>, caller: Caller) =>
+  listSchedules(deps.database.kysely, caller.role === 'tenant' ? caller.tenantId : undefined, 500);
+
+async function scheduleFor(deps: Pick<Deps, 'database'>, caller: Caller, id: string) {
+  const schedule = await findSchedule(deps.database.kysely, { id });
+  if (!schedule || schedule.state === ScheduleState.deleted || !canSee(caller, schedule)) {
+    throw new ScheduleNotFoundError(id);
+  }
+  return schedule;
+}
+
+/** A schedule with its next times and its latest occurrences. */
+export async function scheduleDetail(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+): Promise<ScheduleDetail> {
+  const schedule = await scheduleFor(deps, caller, id);
+  const [nextTimes, occurrences] = await Promise.all([
+    schedule.state === ScheduleState.active ? timerOf(deps).nextTimes(id) : [],
+    occurrencesOf(deps.database.kysely, id, 50),
+  ]);
+  return { schedule, nextTimes, occurrences };
+}
+
+/**
+ * Pauses or resumes a schedule. The row is the authority (an occurrence of a schedule not active
+ * is skipped, whatever started it); its Temporal Schedule follows, so none is started meanwhile.
+ */
+export async function setSchedulePaused(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  paused: boolean,
+  note: string | null,
+): Promise<StoredSchedule> {
+  await scheduleFor(deps, caller, id);
+  const now = deps.clock?.() ?? new Date();
+  const state = paused ? ScheduleState.paused : ScheduleState.active;
+  await setScheduleState(deps.database.kysely, id, state, now);
+  const said = `${paused ? 'paused' : 'resumed'} by ${actorOf(caller)}${note ? `: ${note}` : ''}`;
+  await (paused ? timerOf(deps).pause(id, said) : timerOf(deps).resume(id, said));
+  return (await findSchedule(deps.database.kysely, { id }))!;
+}
+
+/** Deletes a schedule: no occurrence of it runs again; those already admitted go on. */
+export async function deleteSchedule(deps: Deps, caller: Caller, id: string): Promise<void> {
+  await scheduleFor(deps, caller, id);
+  await setScheduleState(
+    deps.database.kysely,
+    id,
+    ScheduleState.deleted,
+    deps.clock?.() ?? new Date(),
+  );
+  await timerOf(deps).remove(id);
+}
+
+/**
+ * Runs the occurrences that fell between `from` and `to` (a missed payroll after an outage
+ * longer than the catch-up window): each is admitted once, so a range run again pays nothing new.
+ */
+export async function backfillSchedule(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  range: { from: Date; to: Date },
+): Promise<void> {
+  const schedule = await scheduleFor(deps, caller, id);
+  const now = deps.clock?.() ?? new Date();
+  const refusals = [];
+  if (range.to.getTime() <= range.from.getTime()) {
+    refusals.push({ field: 'to', message: 'to must be after from' });
+  }
+  if (range.to.getTime() > now.getTime()) {
+    refusals.push({
+      field: 'to',
+      message: 'to is in the future: its occurrences come on their own',
+    });
+  }
+  if (range.to.getTime() - range.from.getTime() > backfillMaxDays * 86_400_000) {
+    refusals.push({ field: 'from', message: `a backfill spans at most ${backfillMaxDays} days` });
+  }
+  if (schedule.state !== ScheduleState.active) {
+    refusals.push({ field: 'id', message: `the schedule is ${schedule.state}: resume it first` });
+  }
+  if (refusals.length > 0) throw new InvalidIntentError(refusals, 'backfill');
+  await timerOf(deps).backfill(id, range.from, range.to);
+}
