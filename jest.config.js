@@ -31,6 +31,7 @@ const postgresSuites = [
   'integration/approvals',
   'integration/intent-deadlines',
   'integration/pauses',
+  'integration/payment-schedules',
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',

@@ -204,4 +204,32 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
     keys: 'operator',
     what: 'the pauses in force; `all=true`: the resumed ones too, newest first',
   },
+  'POST /v1/schedules': {
+    keys: 'tenant',
+    what: 'a payment made `every` span or by `cron` in a `timezone`; `Idempotency-Key` header required. New → 201, same key and body → 200',
+  },
+  'GET /v1/schedules': {
+    keys: 'tenant (its own), operator',
+    what: 'the payment schedules not deleted, newest first',
+  },
+  'GET /v1/schedules/:id': {
+    keys: 'tenant (its own), operator',
+    what: 'one schedule with its next times and its latest occurrences (the intent each became, or why not)',
+  },
+  'POST /v1/schedules/:id/pause': {
+    keys: 'tenant (its own), operator',
+    what: 'no occurrence runs until resumed; optional `note`',
+  },
+  'POST /v1/schedules/:id/resume': {
+    keys: 'tenant (its own), operator',
+    what: 'occurrences run again from the next one (those missed meanwhile: backfill)',
+  },
+  'POST /v1/schedules/:id/backfill': {
+    keys: 'tenant (its own), operator',
+    what: 'runs the occurrences between `from` and `to` (at most 31 days, all past) → 202; each is paid once however often asked',
+  },
+  'DELETE /v1/schedules/:id': {
+    keys: 'tenant (its own), operator',
+    what: 'no occurrence runs again; intents already admitted go on → 204',
+  },
 };

@@ -25,6 +25,7 @@ import { intentRoutes } from './routes/intents';
 import { policyRoutes } from './routes/policies';
 import { approvalRoutes } from './routes/approvals';
 import { pauseRoutes } from './routes/pauses';
+import { scheduleRoutes } from './routes/schedules';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
@@ -157,6 +158,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(policyRoutes, context);
     await v1.register(approvalRoutes, context);
     await v1.register(pauseRoutes, context);
+    await v1.register(scheduleRoutes, context);
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

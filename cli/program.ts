@@ -2,6 +2,7 @@ import { Option } from 'commander';
 import { apiOf } from './api-options';
 import { addAdminCommands } from './commands/admin';
 import { addPauseCommands } from './commands/pauses';
+import { addScheduleCommands } from './commands/schedules';
 import { addAssetCommands } from './commands/assets';
 import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
@@ -53,5 +54,6 @@ export function relayerProgram(): RelayerCommand {
   addBatchCommands(program, () => ({ ...globals(), api: () => apiOf(globals()) }));
   addAdminCommands(program, globals);
   addPauseCommands(program, globals);
+  addScheduleCommands(program, globals);
   return program;
 }

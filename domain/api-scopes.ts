@@ -22,8 +22,10 @@ export type ApiKeyRole = 'tenant' | 'operator';
 
 /** What each scope lets a key do, for `keys create --help` and docs/api.md. */
 export const scopeMeaning: Record<ApiScope, string> = {
-  'intents:read': 'read intents, batches, their attempts and audit trails, balances, assets',
-  'intents:write': 'submit intents (a tenant key) and cancel them',
+  'intents:read':
+    'read intents, batches, schedules, their attempts and audit trails, balances, assets',
+  'intents:write':
+    'submit intents and payment schedules (a tenant key); cancel, pause, delete them',
   'batches:write': 'submit batches (a tenant key) and cancel them',
   'webhooks:admin': 'register webhook endpoints, rotate their secrets, redeliver events',
   review: 'decide on intents in needs_review (confirm, fail, retry, cancel on chain)',

@@ -4,6 +4,7 @@ import { batchRoutes } from './batches';
 import { intentRoutes } from './intents';
 import { pauseRoutes } from './pauses';
 import { policyRoutes } from './policies';
+import { scheduleRoutes } from './schedules';
 import { walletRoutes } from './wallets';
 import { webhookRoutes } from './webhooks';
 
@@ -18,6 +19,7 @@ const routes = {
   ...webhookRoutes,
   ...policyRoutes,
   ...pauseRoutes,
+  ...scheduleRoutes,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { waitFor } from '../../dev/stack/wait-for';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -114,6 +115,13 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/pauses': 'pause',
   'GET /v1/pauses': 'pauses',
   'POST /v1/pauses/{id}/resume': 'resume',
+  'POST /v1/schedules': 'schedules create',
+  'GET /v1/schedules': 'schedules list',
+  'GET /v1/schedules/{id}': 'schedules show',
+  'POST /v1/schedules/{id}/pause': 'schedules pause',
+  'POST /v1/schedules/{id}/resume': 'schedules resume',
+  'POST /v1/schedules/{id}/backfill': 'schedules backfill',
+  'DELETE /v1/schedules/{id}': 'schedules delete',
   'GET /v1/tenants/{tenantId}/policy': 'policies get',
   'GET /v1/tenants/{tenantId}/policy/changes': 'policies changes',
   'PUT /v1/tenants/{tenantId}/policy/limits': 'policies set',
@@ -346,6 +354,48 @@ describe('the relayer CLI', () => {
     });
     expect(await relayerCli(['status', intent.id, '--wait'], tenant)).toMatchObject({ code: 0 });
     expect((await relayerCli(['pauses'], operator)).stdout).toBe('nothing is paused\n');
+  });
+
+  it('schedules a daily payment, backfills a missed day (paid once), pauses, resumes and deletes it', async () => {
+    const world = suite.world();
+    await relayerCli(['tenants', 'create', 'payroll', '--deposit', '1']);
+    const created = await relayerCli(['keys', 'create', '--tenant', 'payroll', '--json']);
+    const tenant = { RELAYER_API_KEY: (JSON.parse(created.stdout) as { apiKey: string }).apiKey };
+    const create = ['schedules', 'create', '--chain-id', String(world.anvil.chainId)];
+    const to = ['--to', world.wallets[1]!, '--eth', '0.01'];
+    expect(await relayerCli([...create, ...to], tenant)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('give every (a span) or cron'),
+    });
+    const made = await relayerCli([...create, ...to, '--every', '1d', '--json'], tenant);
+    const { id } = JSON.parse(made.stdout) as { id: string };
+    expect((await relayerCli(['schedules', 'list'], tenant)).stdout).toMatch(
+      new RegExp(`│ ${id} │ payroll │ active │ every 1d │ UTC`),
+    );
+    const range = ['--from', '2026-11-01T12:00:00Z', '--to', '2026-11-02T12:00:00Z'];
+    for (let twice = 0; twice < 2; twice++) {
+      expect(await relayerCli(['schedules', 'backfill', id, ...range], tenant)).toMatchObject({
+        code: 0,
+      });
+    }
+    type Shown = { occurrences: { intentId: string | null }[]; nextTimes: string[] };
+    const show = async () =>
+      JSON.parse((await relayerCli(['schedules', 'show', id, '--json'], tenant)).stdout) as Shown;
+    await waitFor(async () => (await show()).occurrences.length > 0, 'the backfilled occurrence');
+    const [occurrence] = (await show()).occurrences;
+    expect(await relayerCli(['status', occurrence!.intentId!, '--wait'], tenant)).toMatchObject({
+      code: 0,
+    });
+    expect((await show()).occurrences).toHaveLength(1);
+    expect((await relayerCli(['schedules', 'show', id], tenant)).stdout).toMatch(
+      /2026-11-02T00:00:00.000Z │ admitted │ pi_/,
+    );
+    expect((await relayerCli(['schedules', 'pause', id], tenant)).stdout).toBe(`${id} is paused\n`);
+    expect((await relayerCli(['schedules', 'resume', id], tenant)).stdout).toBe(
+      `${id} is active\n`,
+    );
+    expect((await relayerCli(['schedules', 'delete', id], tenant)).stdout).toBe(`deleted ${id}\n`);
+    expect((await relayerCli(['schedules', 'show', id], tenant)).code).toBe(3);
   });
 
   it('sets a payment policy and a recipient list; a payment it refuses exits 2 naming the rule', async () => {

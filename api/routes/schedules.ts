@@ -1,0 +1,134 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiScope } from '../../domain/api-scopes';
+import { scheduleBodySchema } from '../../domain/payment-schedule';
+import {
+  backfillSchedule,
+  createSchedule,
+  deleteSchedule,
+  listSchedulesFor,
+  scheduleDetail,
+  setSchedulePaused,
+} from '../../service/payment-schedules';
+import type { ApiContext } from '../api-context';
+import { callerOf, tenantOf } from '../auth';
+import { errorBodySchema } from '../error-responses';
+import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
+import {
+  backfillBodySchema,
+  scheduleListSchema,
+  scheduleNoteBodySchema,
+  scheduleSchema,
+  scheduleView,
+} from '../schemas/schedules';
+
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+/**
+ * A tenant's recurring payments, each timed by a Temporal Schedule; every occurrence is an intent
+ * admitted like one submitted by hand. Operators may read, pause, resume and delete any.
+ */
+export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
+  app.post('/v1/schedules', {
+    config: { scope: ApiScope.intentsWrite },
+    schema: {
+      summary: 'Create a payment schedule (tenant key): a payment made every span or by cron',
+      headers: idempotencyHeadersSchema,
+      body: scheduleBodySchema,
+      response: { 200: scheduleSchema, 201: scheduleSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const made = await createSchedule(
+        deps,
+        tenantOf(request),
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(made.created ? 201 : 200).send(scheduleView(made.schedule));
+    },
+  });
+
+  app.get('/v1/schedules', {
+    config: { scope: ApiScope.intentsRead },
+    schema: {
+      summary: 'The payment schedules, newest first (a tenant sees its own)',
+      response: { 200: scheduleListSchema, ...errors },
+    },
+    handler: async (request) => {
+      const schedules = await listSchedulesFor(deps, callerOf(request));
+      return { schedules: schedules.map((schedule) => scheduleView(schedule)) };
+    },
+  });
+
+  app.get('/v1/schedules/:id', {
+    config: { scope: ApiScope.intentsRead },
+    schema: {
+      summary: 'One payment schedule, its next times and what its latest occurrences became',
+      params: idParamsSchema,
+      response: { 200: scheduleSchema, ...errors },
+    },
+    handler: async (request) => {
+      const { schedule, ...detail } = await scheduleDetail(
+        deps,
+        callerOf(request),
+        request.params.id,
+      );
+      return scheduleView(schedule, detail);
+    },
+  });
+
+  for (const [action, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
+    app.post(`/v1/schedules/:id/${action}`, {
+      config: { scope: ApiScope.intentsWrite },
+      schema: {
+        summary: paused
+          ? 'Pause a payment schedule: no occurrence runs until it is resumed'
+          : 'Resume a paused payment schedule (missed occurrences are not run: backfill them)',
+        params: idParamsSchema,
+        body: scheduleNoteBodySchema,
+        response: { 200: scheduleSchema, ...errors },
+      },
+      handler: async (request) =>
+        scheduleView(
+          await setSchedulePaused(
+            deps,
+            callerOf(request),
+            request.params.id,
+            paused,
+            request.body?.note ?? null,
+          ),
+        ),
+    });
+  }
+
+  app.post('/v1/schedules/:id/backfill', {
+    config: { scope: ApiScope.intentsWrite },
+    schema: {
+      summary:
+        'Run the occurrences that fell between from and to (each paid once, however often asked)',
+      params: idParamsSchema,
+      body: backfillBodySchema,
+      response: { 202: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      await backfillSchedule(deps, callerOf(request), request.params.id, request.body);
+      return reply.code(202).send(null);
+    },
+  });
+
+  app.delete('/v1/schedules/:id', {
+    config: { scope: ApiScope.intentsWrite },
+    schema: {
+      summary: 'Delete a payment schedule: no occurrence of it runs again',
+      params: idParamsSchema,
+      response: { 204: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      await deleteSchedule(deps, callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+};

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { parseEther, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { ScheduleBody, ScheduleView } from '../../cli/api-client/schedules';
+import { waitFor } from '../../dev/stack/wait-for';
+import { temporalScheduleId } from '../../domain/payment-schedule';
+import { getIntent } from '../../store/intents';
+import { createTenant, deposit } from '../../store/ledger';
+import { occurrencesOf } from '../../store/payment-schedules';
+import {
+  apiRefusal as refusal,
+  createKeys,
+  startApiWithoutWorkers,
+  type ApiUnderTest,
+} from '../support/api';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { useTestWorld } from '../support/test-world';
+import { createActivities } from '../../activities';
+import { systemClock } from '../../activities/dependencies';
+import { runActivity } from '../support/run-activity';
+import { startTestThrottle } from '../support/test-throttle';
+
+// Payment schedules on the dev server (the time-skipping server has no Schedules), a real
+// database and chain, and worker processes: occurrences by trigger and by backfill, each paid
+// once, also when the same range is backfilled again and across a worker killed mid-way.
+
+const suite = useTestWorld({ tenants: {} });
+let api: ApiUnderTest;
+let keys: Record<'payer' | 'poor' | 'operator', string>;
+
+beforeAll(async () => {
+  const world = suite.world();
+  await createTenant(world.database, { id: 'payer', name: 'payer' }, new Date());
+  await deposit(world.database, 'payer', parseEther('10'), new Date(), world.nativeBook);
+  await createTenant(world.database, { id: 'poor', name: 'poor' }, new Date());
+  api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 20 });
+  keys = await createKeys(world, ['payer', 'poor']);
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const amount = parseEther('0.01');
+const newRecipient = (): Hex => privateKeyToAccount(generatePrivateKey()).address;
+const scheduleBody = (to: Hex, timing: Partial<ScheduleBody> = { every: '1d' }): ScheduleBody => ({
+  payment: { chainId: suite.world().anvil.chainId, to, amount: amount.toString() },
+  ...timing,
+});
+const workers = () => suite.spawnWorkers(1, { TASK_QUEUE: api.taskQueue });
+const temporalSchedule = (id: string) => api.client.schedule.getHandle(temporalScheduleId(id));
+const occurrences = (id: string) => occurrencesOf(suite.world().database.kysely, id, 100);
+const balanceOf = (address: Hex) => suite.world().testClient.getBalance({ address });
+
+/** Waits until `count` occurrences are recorded and every admitted one's intent is confirmed. */
+async function settled(id: string, count: number) {
+  const db = suite.world().database.kysely;
+  await waitFor(async () => {
+    const seen = await occurrences(id);
+    if (seen.length < count) return false;
+    for (const { intentId } of seen) {
+      if (intentId !== null && (await getIntent(db, intentId)).status !== 'confirmed') return false;
+    }
+    return true;
+  }, `${count} occurrences of ${id} settled`);
+  return occurrences(id);
+}
+
+async function create(body: ScheduleBody, apiKey = keys.payer): Promise<ScheduleView> {
+  const made = await api.as(apiKey).createSchedule(body, randomUUID());
+  expect(made.status).toBe(201);
+  return made.body;
+}
+
+it('refuses a schedule that is wrong, naming the field, and writes nothing', async () => {
+  const to = newRecipient();
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{}, /give every \(a span\) or cron/],
+    [{ every: '1d', cron: '0 9 1 * *' }, /exactly one of them/],
+    [{ every: '30s' }, /every must be a whole number of minutes, hours or days/],
+    [{ cron: '0 9 1 *' }, /cron must be five fields/],
+    [{ every: '1d', timezone: 'Mars/Olympus' }, /timezone is not a known IANA time zone/],
+    [{ every: '1d', catchupWindow: '8d' }, /catchupWindow must be from 1 minutes to 7 days/],
+    [{ every: '1d', startAt: '2027-02-01T00:00:00Z', endAt: '2027-01-01T00:00:00Z' }, /endAt/],
+    [{ every: '1d', startAt: '2027-02-01' }, /startAt must be an ISO 8601 time with its offset/],
+  ];
+  for (const [timing, message] of cases) {
+    const refused = await refusal(api.as(keys.payer).createSchedule(scheduleBody(to, timing), 'k'));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(message);
+  }
+  const otherChain = { ...scheduleBody(to), payment: { chainId: 999_999, to, amount: '1' } };
+  expect((await refusal(api.as(keys.payer).createSchedule(otherChain, 'k'))).message).toMatch(
+    /999999/,
+  );
+  const unknownAsset = scheduleBody(to);
+  unknownAsset.payment.asset = 'NOPE';
+  expect((await refusal(api.as(keys.payer).createSchedule(unknownAsset, 'k'))).status).toBe(422);
+  expect((await refusal(api.as(keys.operator).createSchedule(scheduleBody(to), 'k'))).status).toBe(
+    403,
+  );
+  expect(await api.as(keys.payer).schedules()).toEqual([]);
+});
+
+it('is the same schedule for the same key and body, refused with another; shows what comes', async () => {
+  const to = newRecipient();
+  const key = randomUUID();
+  const first = await api.as(keys.payer).createSchedule(scheduleBody(to), key);
+  expect(first.status).toBe(201);
+  const again = await api.as(keys.payer).createSchedule(scheduleBody(to), key);
+  expect(again).toMatchObject({ status: 200, body: { id: first.body.id } });
+  const other = await refusal(api.as(keys.payer).createSchedule(scheduleBody(newRecipient()), key));
+  expect(other).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused' } });
+
+  const shown = await api.as(keys.payer).getSchedule(first.body.id);
+  expect(shown).toMatchObject({
+    every: '1d',
+    timezone: 'UTC',
+    catchupWindow: '1h',
+    occurrences: [],
+  });
+  // Every day from midnight UTC: the next occurrence is the coming midnight.
+  const midnight = new Date();
+  midnight.setUTCHours(24, 0, 0, 0);
+  expect(shown.nextTimes![0]).toBe(midnight.toISOString());
+  expect((await temporalSchedule(first.body.id).describe()).state.paused).toBe(false);
+  expect((await refusal(api.as(keys.poor).getSchedule(first.body.id))).status).toBe(404);
+  await api.as(keys.payer).deleteSchedule(first.body.id);
+});
+
+it('pays each occurrence once: by trigger, by backfill, and a range backfilled twice', async () => {
+  await workers();
+  const to = newRecipient();
+  const schedule = await create(scheduleBody(to));
+  await temporalSchedule(schedule.id).trigger();
+  await settled(schedule.id, 1);
+  // Three midnights fall inside this range; asking twice changes nothing.
+  const range = { from: '2026-11-01T12:00:00Z', to: '2026-11-04T12:00:00Z' };
+  await api.as(keys.payer).backfillSchedule(schedule.id, range);
+  await api.as(keys.payer).backfillSchedule(schedule.id, range);
+  const seen = await settled(schedule.id, 4);
+  await new Promise((resolve) => setTimeout(resolve, 2000)); // a second backfill's late runs
+  expect((await occurrences(schedule.id)).length).toBe(4);
+  expect(seen.filter((o) => o.occurrenceAt.toISOString().startsWith('2026-11-0'))).toHaveLength(3);
+  expect(seen.every((occurrence) => occurrence.outcome === 'admitted')).toBe(true);
+  expect(new Set(seen.map((occurrence) => occurrence.intentId)).size).toBe(4);
+  expect(await balanceOf(to)).toBe(4n * amount);
+  await expectBooksBalanced(suite.world().database);
+});
+
+it('admits an occurrence run three times at once as one intent, recorded once', async () => {
+  const world = suite.world();
+  const throttle = await startTestThrottle();
+  try {
+    const { admitScheduledPayment } = createActivities({
+      db: world.database,
+      chains: world.chains,
+      throttle,
+      clock: systemClock,
+      permitReleaseQueue: 'q',
+    });
+    const schedule = await create(scheduleBody(newRecipient()));
+    const occurrence = {
+      scheduleId: schedule.id,
+      occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
+    };
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => runActivity(admitScheduledPayment, occurrence)),
+    );
+    expect(runs.map((run) => run.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
+    expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
+    expect(await occurrences(schedule.id)).toHaveLength(1);
+    await expect(getIntent(world.database.kysely, runs[0]!.intentId!)).resolves.toMatchObject({
+      idempotencyKey: 'schedule:' + schedule.id + ':2026-11-20T00:00:00.000Z',
+    });
+    await api.as(keys.payer).deleteSchedule(schedule.id);
+  } finally {
+    await throttle.close();
+  }
+});
+
+it('pays every occurrence once across a worker killed mid-way', async () => {
+  const [first] = await workers();
+  const to = newRecipient();
+  const schedule = await create(scheduleBody(to, { every: '1h' }));
+  await api.as(keys.payer).backfillSchedule(schedule.id, {
+    from: '2026-11-10T00:30:00Z',
+    to: '2026-11-10T06:30:00Z',
+  });
+  await waitFor(async () => (await occurrences(schedule.id)).length >= 2, 'two occurrences');
+  first!.signal('SIGKILL');
+  await first!.exited;
+  await workers();
+  const seen = await settled(schedule.id, 6);
+  expect(new Set(seen.map((occurrence) => occurrence.intentId)).size).toBe(6);
+  expect(await balanceOf(to)).toBe(6n * amount);
+});
+
+it('skips an occurrence of a paused schedule; one it cannot pay is recorded as refused', async () => {
+  await workers();
+  const paused = await create(scheduleBody(newRecipient()));
+  expect((await api.as(keys.payer).pauseSchedule(paused.id, 'holiday')).state).toBe('paused');
+  expect((await temporalSchedule(paused.id).describe()).state).toMatchObject({ paused: true });
+  await temporalSchedule(paused.id).trigger();
+  const [skipped] = await settled(paused.id, 1);
+  expect(skipped).toMatchObject({ outcome: 'skipped', intentId: null });
+  expect((await api.as(keys.payer).resumeSchedule(paused.id)).state).toBe('active');
+
+  const unfunded = await create(scheduleBody(newRecipient()), keys.poor);
+  await temporalSchedule(unfunded.id).trigger();
+  const [refused] = await settled(unfunded.id, 1);
+  expect(refused).toMatchObject({ outcome: 'rejected', code: 'no_account', intentId: null });
+  const shown = await api.as(keys.operator).getSchedule(unfunded.id);
+  expect(shown.occurrences).toEqual([expect.objectContaining({ code: 'no_account' })]);
+
+  await api.as(keys.poor).deleteSchedule(unfunded.id);
+  expect((await refusal(api.as(keys.poor).getSchedule(unfunded.id))).status).toBe(404);
+  await expect(temporalSchedule(unfunded.id).describe()).rejects.toThrow(/not found/i);
+});
