@@ -26,4 +26,7 @@ export interface SubmitBody {
   /** A contract call instead of a transfer (`to` is the contract), sending `value` wei. */
   call?: ContractCallInput;
   value?: string;
+  validUntil?: string;
+  notBefore?: string;
+  priority?: 'urgent' | 'normal' | 'bulk';
 }

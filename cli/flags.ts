@@ -1,3 +1,4 @@
+import { intentPriorities, type IntentPriority } from '../domain/intent-priority';
 import { parseEther } from 'viem';
 import { baseUnitsOf } from '../domain/asset';
 import { isoInstant } from '../domain/intent-deadlines';
@@ -50,6 +51,14 @@ export function baseUnits(
 }
 
 const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** urgent, normal or bulk (domain/intent-priority.ts). */
+export const priorityFlag = (value: string): IntentPriority => {
+  if (!(intentPriorities as readonly string[]).includes(value)) {
+    throw badInput(`--priority: urgent, normal or bulk (got "${value}")`);
+  }
+  return value as IntentPriority;
+};
 
 /** A time as an ISO 8601 string: typed as one, or as a span from now (`90s`, `30m`, `2h`, `1d`). */
 export const timeFlag =

@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { batchWorkflowId, type BatchMode } from '../domain/batch';
 import type { IntentTimings } from '../domain/intent-timings';
+import { temporalPriorityOf, type IntentPriority } from '../domain/intent-priority';
 import type { paymentBatch } from '../workflows';
 import {
   batchProgressQuery,
@@ -20,6 +21,8 @@ export interface BatchToStart {
   mode: BatchMode;
   /** `awaiting_approval`: its workflow waits for one decision before any item starts. */
   status?: string;
+  /** Its items' priority, which their workflows inherit from the batch's (null: normal). */
+  priority?: IntentPriority | null;
 }
 
 /** Starts (or joins) a batch's workflow; a finished batch's is never run again. */
@@ -44,6 +47,7 @@ export async function startBatchWorkflow(
           ...(batch.status === 'awaiting_approval' && { awaitingApproval: true }),
         },
       ],
+      priority: temporalPriorityOf(batch),
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [

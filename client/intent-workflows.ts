@@ -4,6 +4,7 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
+import { temporalPriorityOf } from '../domain/intent-priority';
 import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
@@ -58,6 +59,7 @@ export async function startIntentWorkflow(
             ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
           },
         ],
+        priority: temporalPriorityOf(intent),
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: intentSearchAttributes(labels),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { nativeAsset } from './asset';
 import { callDataSchema, contractCallSchema } from './contract-call';
 import { deadlineFields } from './intent-deadlines';
+import { intentPriorities } from './intent-priority';
 import type { Intent } from './intent';
 import { InvalidIntentError } from './errors';
 import { plainDecimal } from './plain-decimal';
@@ -63,6 +64,9 @@ export const newIntentBodySchema = z.strictObject({
     .default(nativeAsset),
   amount: baseUnits,
   ...deadlineFields,
+  priority: z
+    .enum(intentPriorities, { error: 'priority must be urgent, normal or bulk' })
+    .optional(),
 });
 
 /**
@@ -157,4 +161,5 @@ export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.amount === request.amount &&
   (intent.callData ?? undefined) === request.callData &&
   intent.validUntil?.getTime() === request.validUntil?.getTime() &&
-  intent.notBefore?.getTime() === request.notBefore?.getTime();
+  intent.notBefore?.getTime() === request.notBefore?.getTime() &&
+  (intent.priority ?? 'normal') === (request.priority ?? 'normal');

@@ -1,3 +1,4 @@
+import type { IntentPriority } from './intent-priority';
 // Types only: workflows import this file, and asset.ts's calls bring viem into their bundle.
 import type { AssetRef } from './asset';
 import type { ReasonCode } from './reason-codes';
@@ -168,6 +169,8 @@ export interface Intent {
   validUntil?: Date | null;
   /** Not signed before this: the workflow waits on a timer, holding no permit. */
   notBefore?: Date | null;
+  /** How urgent (domain/intent-priority.ts); absent or null: normal. */
+  priority?: IntentPriority | null;
 }
 
 export interface SignedTransaction {

@@ -25,11 +25,14 @@ import { newIntentId } from '../operations/new-intent-id';
 import { findTenant } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
 import { deadlineRefusals, type Deadlines } from '../domain/intent-deadlines';
+import { IntentPriority } from '../domain/intent-priority';
 
 export interface BatchRequest extends Deadlines {
   items: BatchItemRequest[];
   concurrency: number;
   mode: BatchMode;
+  /** Its items' (default bulk). */
+  priority?: IntentPriority;
 }
 
 export interface SubmitBatchDependencies {
@@ -60,6 +63,8 @@ const fingerprint = (request: BatchRequest): string =>
         ...(request.validUntil || request.notBefore
           ? [[request.validUntil?.toISOString(), request.notBefore?.toISOString()]]
           : []),
+        // Only when not the default, for the same reason.
+        ...(request.priority && request.priority !== IntentPriority.bulk ? [request.priority] : []),
       ]),
     )
     .digest('hex');
@@ -117,6 +122,7 @@ export async function submitBatch(
         requestSha256,
         submittedBy,
         validUntil: request.validUntil ?? null,
+        priority: request.priority ?? IntentPriority.bulk,
         notBefore: request.notBefore ?? null,
         ...(awaitingApproval && { status: 'awaiting_approval' as const }),
       },

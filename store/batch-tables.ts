@@ -1,5 +1,6 @@
 import type { ColumnType } from 'kysely';
 import type { BatchMode, BatchStatus } from '../domain/batch';
+import type { IntentPriority } from '../domain/intent-priority';
 import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, Timestamp } from './column-types';
 
@@ -20,6 +21,12 @@ export interface BatchesTable {
   /** The cause's code (migration 0018); null with a null cause. */
   cause_code: ColumnType<ReasonCode | null, ReasonCode | null | undefined, ReasonCode | null>;
   idempotency_key: string;
+  /** Its items' priority (migration 0023); null: bulk. */
+  priority: ColumnType<
+    IntentPriority | null,
+    IntentPriority | null | undefined,
+    IntentPriority | null
+  >;
   /** Of the items as submitted: the same key with other items is refused. */
   request_sha256: string;
   created_at: Timestamp;

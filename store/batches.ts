@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { IntentPriority } from '../domain/intent-priority';
 import type { BatchItemOutcome, BatchMode } from '../domain/batch';
 import type { NewIntent } from '../domain/intent-request';
 import { ReasonCode, type Reason } from '../domain/reason-codes';
@@ -33,6 +34,8 @@ export interface Batch {
   /** Carried by each item's intent: not signed after / before (null: none). */
   validUntil?: Date | null;
   notBefore?: Date | null;
+  /** Its items' priority; null: normal (a batch from before priorities). */
+  priority?: IntentPriority | null;
 }
 
 export type BatchItemRequest = Omit<NewIntent, 'tenantId'>;
@@ -57,6 +60,7 @@ const batchFromRow = (row: Selectable<BatchesTable>): Batch => ({
   decisionNote: row.decision_note ?? null,
   validUntil: timestampOrNull(row.valid_until),
   notBefore: timestampOrNull(row.not_before),
+  priority: row.priority ?? null,
 });
 
 export async function findBatch(
@@ -122,6 +126,7 @@ export async function insertBatch(
       ...(batch.submittedBy != null && { submitted_by: batch.submittedBy }),
       ...(batch.validUntil && { valid_until: batch.validUntil.toISOString() }),
       ...(batch.notBefore && { not_before: batch.notBefore.toISOString() }),
+      ...(batch.priority && { priority: batch.priority }),
       request_sha256: batch.requestSha256,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),

@@ -37,6 +37,7 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     finalizedAt: row.finalized_at === null ? null : fromTimestamp(row.finalized_at),
     validUntil: timestampOrNull(row.valid_until),
     notBefore: timestampOrNull(row.not_before),
+    priority: row.priority ?? null,
   };
 }
 
@@ -144,6 +145,7 @@ export const newIntentRow = (
   ...(request.callData !== undefined && { call_data: request.callData }),
   ...(request.validUntil && { valid_until: request.validUntil.toISOString() }),
   ...(request.notBefore && { not_before: request.notBefore.toISOString() }),
+  ...(request.priority && request.priority !== 'normal' && { priority: request.priority }),
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });

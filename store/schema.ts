@@ -2,6 +2,7 @@ import type { BatchStatus } from '../domain/batch';
 import type { ColumnType, Generated } from 'kysely';
 import type { WalletRole } from '../domain/custody';
 import type { IntentStatus } from '../domain/intent';
+import type { IntentPriority } from '../domain/intent-priority';
 import type { ReasonCode } from '../domain/reason-codes';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
 import type { ApiKeyRole } from '../domain/api-scopes';
@@ -179,6 +180,12 @@ export interface IntentsTable {
   call_data: ColumnType<string | null, string | null | undefined, string | null>;
   /** Never signed or sent after this (null: no deadline). */
   valid_until: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** urgent or bulk (migration 0023); null: normal. */
+  priority: ColumnType<
+    IntentPriority | null,
+    IntentPriority | null | undefined,
+    IntentPriority | null
+  >;
   /** Not signed before this (null: at once). */
   not_before: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }

@@ -48,6 +48,8 @@ export const admitBatchItem =
           // The batch's: past validUntil the item is refused at admission (invalid_request).
           ...(batch.validUntil && { validUntil: batch.validUntil }),
           ...(batch.notBefore && { notBefore: batch.notBefore }),
+          // A batch from before priorities pays its items as before: normal.
+          ...(batch.priority && { priority: batch.priority }),
         },
         {
           idempotencyKey: `batch:${batchId}:${index}`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BatchMode } from '../../domain/batch';
 import { intentBodySchema } from '../../domain/intent-request';
 import { deadlineFields } from '../../domain/intent-deadlines';
+import { IntentPriority, intentPriorities } from '../../domain/intent-priority';
 import type { BatchWithCounts } from '../../service/batch-queries';
 import { reasonCodeSchema } from './common';
 
@@ -18,6 +19,10 @@ export const batchBodySchema = z.strictObject({
           error: 'a batch pays transfers: submit a contract call as an intent of its own',
           path: ['call'],
         })
+        .refine((item) => item.priority === undefined, {
+          error: 'a batch item takes no priority: set it on the batch, beside items',
+          path: ['priority'],
+        })
         .refine((item) => item.validUntil === undefined && item.notBefore === undefined, {
           error:
             'a batch item takes no validUntil or notBefore: set them on the batch, beside items, for all its items',
@@ -32,6 +37,10 @@ export const batchBodySchema = z.strictObject({
     .default(BatchMode.collectAll)
     .describe('collect_all runs every item; fail_fast stops starting items at the first failure'),
   ...deadlineFields,
+  priority: z
+    .enum(intentPriorities, { error: 'priority must be urgent, normal or bulk' })
+    .default(IntentPriority.bulk)
+    .describe("its items' priority: bulk unless it says otherwise"),
 });
 
 export const batchSchema = z
@@ -66,6 +75,7 @@ export const batchSchema = z
         "its items' deadline: an item not admitted by then is refused, one unsigned expires",
       ),
     notBefore: z.string().nullable().describe('its items are not signed before this'),
+    priority: z.enum(intentPriorities).describe("its items' priority"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -86,6 +96,7 @@ export const batchView = (batch: BatchWithCounts): z.infer<typeof batchSchema> =
   decisionNote: batch.decisionNote ?? null,
   validUntil: batch.validUntil?.toISOString() ?? null,
   notBefore: batch.notBefore?.toISOString() ?? null,
+  priority: batch.priority ?? IntentPriority.normal,
   createdAt: batch.createdAt.toISOString(),
   updatedAt: batch.updatedAt.toISOString(),
 });

@@ -1,3 +1,4 @@
+import { IntentPriority, intentPriorities } from '../../domain/intent-priority';
 import { z } from 'zod';
 import { IntentStatus, type Intent } from '../../domain/intent';
 import { intentSnapshot } from '../../domain/webhooks';
@@ -65,6 +66,9 @@ export const intentSchema = z
       .nullable()
       .describe('never signed or sent after this; still unsigned then, it ends `expired`'),
     notBefore: z.string().nullable().describe('not signed before this (it waits, holding no slot)'),
+    priority: z
+      .enum(intentPriorities)
+      .describe("how Temporal's task queues order its work: urgent first, bulk last"),
   })
   .meta({ id: 'Intent' });
 export type IntentView = z.infer<typeof intentSchema>;
@@ -75,6 +79,7 @@ export const intentView = (intent: Intent): IntentView => ({
   submittedBy: intent.submittedBy ?? null,
   policyVersion: intent.policyVersion ?? null,
   call: intent.callData ? { data: intent.callData, selector: selectorOf(intent.callData) } : null,
+  priority: intent.priority ?? IntentPriority.normal,
 });
 
 export const intentListSchema = z

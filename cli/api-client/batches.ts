@@ -11,6 +11,7 @@ export const batchRoutes = {
       mode?: 'collect_all' | 'fail_fast';
       validUntil?: string;
       notBefore?: string;
+      priority?: 'urgent' | 'normal' | 'bulk';
     },
     idempotencyKey: string,
   ): Promise<ApiAnswer<BatchView>> {

@@ -8,7 +8,8 @@ import { table } from '../table';
 import { readBatchFile } from '../batch-file';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
 import { print, type OutputOptions } from '../output';
-import { chainIdFlag, timeFlag, wholeNumber } from '../flags';
+import { chainIdFlag, priorityFlag, timeFlag, wholeNumber } from '../flags';
+import type { IntentPriority } from '../../domain/intent-priority';
 
 interface BatchFlags {
   chainId?: number;
@@ -18,6 +19,7 @@ interface BatchFlags {
   skipInvalid?: boolean;
   validUntil?: string;
   notBefore?: string;
+  priority?: IntentPriority;
   wait?: boolean;
   out?: string;
 }
@@ -54,6 +56,7 @@ export function addBatchCommands(
       'no item sent before this (as --valid-until)',
       timeFlag('--not-before'),
     )
+    .option('--priority <level>', "its items': bulk (default), normal or urgent", priorityFlag)
     .option('--wait', 'follow the batch to its end with a progress bar')
     .option('--out <file>', 'with --wait: write the per-item results (.csv or .json)')
     .action(async (file: string, flags: BatchFlags) => {
@@ -83,6 +86,7 @@ export function addBatchCommands(
           mode: flags.mode as 'collect_all' | 'fail_fast',
           ...(flags.validUntil !== undefined && { validUntil: flags.validUntil }),
           ...(flags.notBefore !== undefined && { notBefore: flags.notBefore }),
+          ...(flags.priority !== undefined && { priority: flags.priority }),
         },
         key,
       );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
-import { chainIdFlag, timeFlag, wholeNumber } from '../flags';
+import { chainIdFlag, priorityFlag, timeFlag, wholeNumber } from '../flags';
+import type { IntentPriority } from '../../domain/intent-priority';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import type { IntentView } from '../../api/schemas/intents';
@@ -45,6 +46,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       'not sent before this (as --valid-until)',
       timeFlag('--not-before'),
     )
+    .option('--priority <level>', 'urgent, normal (default) or bulk', priorityFlag)
     .option('--idempotency-key <key>', 'your name for this payment (default: a new UUID)')
     .option('--wait', 'wait until the intent ends, with a progress bar')
     .action(async (flags: SubmitFlags) => {
@@ -62,6 +64,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
           ...amount,
           ...(flags.validUntil !== undefined && { validUntil: flags.validUntil }),
           ...(flags.notBefore !== undefined && { notBefore: flags.notBefore }),
+          ...(flags.priority !== undefined && { priority: flags.priority }),
         },
         key,
       );
@@ -224,6 +227,7 @@ interface SubmitFlags {
   idempotencyKey?: string;
   validUntil?: string;
   notBefore?: string;
+  priority?: IntentPriority;
   wait?: boolean;
 }
 

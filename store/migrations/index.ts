@@ -22,6 +22,7 @@ import { intentDeadlines } from './0019-intent-deadlines';
 import { pauses } from './0020-pauses';
 import { batchDeadlines } from './0021-batch-deadlines';
 import { paymentSchedules } from './0022-payment-schedules';
+import { priorities } from './0023-priorities';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -53,6 +54,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0020_pauses': pauses(context),
   '0021_batch_deadlines': batchDeadlines(context),
   '0022_payment_schedules': paymentSchedules(context),
+  '0023_priorities': priorities,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

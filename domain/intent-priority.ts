@@ -1,0 +1,26 @@
+import type { Priority } from '@temporalio/common';
+
+/**
+ * How urgent a payment is: Temporal's task queues hand out an urgent one's tasks before a normal
+ * one's, and a bulk one's last (a batch's items are bulk unless the batch says otherwise).
+ */
+export const IntentPriority = { urgent: 'urgent', normal: 'normal', bulk: 'bulk' } as const;
+export type IntentPriority = (typeof IntentPriority)[keyof typeof IntentPriority];
+
+export const intentPriorities = Object.values(IntentPriority);
+
+/** Temporal's priority keys: 1 goes first; 3 is the server's default, where no key is given. */
+const priorityKeys: Record<IntentPriority, number> = { urgent: 1, normal: 3, bulk: 5 };
+
+/**
+ * A workflow's Temporal priority, inherited by its activities and children: its priority key,
+ * and its tenant as the fairness key, so one tenant's backlog shares the queue with another's
+ * single payment instead of standing in front of it (all tenants weigh the same).
+ */
+export const temporalPriorityOf = (work: {
+  priority?: IntentPriority | null;
+  tenantId: string;
+}): Priority => ({
+  priorityKey: priorityKeys[work.priority ?? IntentPriority.normal],
+  fairnessKey: work.tenantId,
+});
