@@ -15,8 +15,11 @@ export interface DevServerOptions {
   uiPort?: number;
   /** SQLite file that keeps workflows across restarts; omit to keep them in memory. */
   dbFilename?: string;
-  /** `stock`: the CLI's own settings, for comparison (the benchmark); default `tuned`. */
-  settings?: 'tuned' | 'stock';
+  /**
+   * `stock`: the CLI's own settings, for comparison (the benchmark); `fair`: tuned, and the task
+   * queues ordered by priority and shared by fairness key; default `tuned`.
+   */
+  settings?: 'tuned' | 'stock' | 'fair';
   /** Serve the server's Prometheus metrics on this port (the bench's --profile reads them). */
   metricsPort?: number;
   /**
@@ -44,6 +47,16 @@ export const tunedDevServerSettings: Record<string, string | number | boolean> =
   'matching.numTaskqueueWritePartitions': 1,
 };
 
+/**
+ * The matcher that orders a task queue's backlog by priority key and shares it between fairness
+ * keys (server 1.29, both off by default). Eager activities skip the matcher, so its order does not
+ * reach an activity a worker runs at once on its own queue.
+ */
+export const fairTaskQueueSettings: Record<string, boolean> = {
+  'matching.useNewMatcher': true,
+  'matching.enableFairness': true,
+};
+
 /** The Temporal CLI dev server with the relayer's search attributes registered. */
 export async function startDevServer(
   options: DevServerOptions = {},
@@ -55,7 +68,10 @@ export async function startDevServer(
     ...(options.metricsPort !== undefined ? ['--metrics-port', String(options.metricsPort)] : []),
     ...(options.settings === 'stock'
       ? []
-      : Object.entries(tunedDevServerSettings).flatMap(([key, value]) => [
+      : Object.entries({
+          ...tunedDevServerSettings,
+          ...(options.settings === 'fair' && fairTaskQueueSettings),
+        }).flatMap(([key, value]) => [
           '--dynamic-config-value',
           `${key}=${JSON.stringify(value)}`,
         ])),
