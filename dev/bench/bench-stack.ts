@@ -55,7 +55,8 @@ export async function withBenchStack<T>(
   await (options.traces ? writeWorkflowBundles(bundlePath) : writeWorkflowBundle(bundlePath));
   const jaeger = options.traces ? await startJaeger((m) => console.log(m)) : undefined;
   const metricsPort = options.serverMetrics ? await freePort() : undefined;
-  const server = await startDevServer({ metricsPort });
+  // Without the fair matcher, as every figure before priorities was measured.
+  const server = await startDevServer({ metricsPort, settings: 'fifo' });
   const stock = options.stock ? await startDevServer({ settings: 'stock' }) : undefined;
   const postgres = options.cluster ? await startPostgres() : undefined;
   const cluster = postgres

@@ -76,7 +76,7 @@ async function urgentTrickle(
 }
 
 async function measure(arm: Arm, bundlePath: string): Promise<Row> {
-  const server = await startDevServer({ settings: arm === 'on' ? 'fair' : 'tuned' });
+  const server = await startDevServer({ settings: arm === 'on' ? 'tuned' : 'fifo' });
   const world = await startLocalWorld({ temporalAddress: server.address, wallets: 8 });
   const connection = await Connection.connect({ address: server.address });
   const taskQueue = `bench-fair-${randomUUID()}`;
@@ -191,8 +191,8 @@ async function main(): Promise<void> {
   console.log(summary.toString());
   console.log(
     `quota ${perSecond}/s, one worker process (pool 32, 64 permits), 8 wallets chosen at signing\n` +
-      "off: the dev server's tuned settings; on: the same with matching.useNewMatcher and\n" +
-      'matching.enableFairness (priority key urgent 1, bulk 5; the tenant as the fairness key)',
+      "off: the dev server's tuned settings without the fair matcher; on: with it (matching.useNewMatcher,\n" +
+      'matching.enableFairness; priority key urgent 1, bulk 5; the tenant as the fairness key)',
   );
 }
 

@@ -10,6 +10,7 @@ import { addSearchAttributes } from '../../workers/ensure-search-attributes';
 import { reapChildrenOnExit, stopProcess } from './children';
 import { freeLowPort, freePort } from './free-port';
 import { startTemporalFrontend } from './temporal-frontend';
+import { fairTaskQueueSettings } from './temporal-servers';
 import type { TestCertificates } from './test-certificates';
 import { clientTls, frontendTls } from './temporal-server-tls';
 import {
@@ -214,10 +215,13 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
 
 const globalConfig = { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } };
 
-/** What docker-compose's auto-setup image leaves at its defaults, spelled out. */
+/** What docker-compose's Temporal server is given (deploy/temporal-dynamic-config.yaml). */
 const dynamicConfig = {
   'frontend.enableUpdateWorkflowExecution': [{ value: true }],
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted': [{ value: true }],
+  ...Object.fromEntries(
+    Object.entries(fairTaskQueueSettings).map(([key, value]) => [key, [{ value }]]),
+  ),
 };
 
 function serverConfig(

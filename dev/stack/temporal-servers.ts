@@ -16,10 +16,11 @@ export interface DevServerOptions {
   /** SQLite file that keeps workflows across restarts; omit to keep them in memory. */
   dbFilename?: string;
   /**
-   * `stock`: the CLI's own settings, for comparison (the benchmark); `fair`: tuned, and the task
-   * queues ordered by priority and shared by fairness key; default `tuned`.
+   * `tuned` (the default): the settings below and the fair matcher; `fifo`: tuned without the fair
+   * matcher (each task queue in arrival order, as before priorities: the benchmark's servers, so
+   * figures compare across versions); `stock`: the CLI's own settings.
    */
-  settings?: 'tuned' | 'stock' | 'fair';
+  settings?: 'tuned' | 'fifo' | 'stock';
   /** Serve the server's Prometheus metrics on this port (the bench's --profile reads them). */
   metricsPort?: number;
   /**
@@ -70,7 +71,7 @@ export async function startDevServer(
       ? []
       : Object.entries({
           ...tunedDevServerSettings,
-          ...(options.settings === 'fair' && fairTaskQueueSettings),
+          ...(options.settings !== 'fifo' && fairTaskQueueSettings),
         }).flatMap(([key, value]) => [
           '--dynamic-config-value',
           `${key}=${JSON.stringify(value)}`,
