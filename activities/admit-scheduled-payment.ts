@@ -10,6 +10,7 @@ import {
   type ScheduleOccurrence,
 } from '../store/payment-schedules';
 import type { ActivityDependencies } from './dependencies';
+import type { Intent } from '../domain/intent';
 
 export interface AdmitScheduledPaymentParameters {
   scheduleId: string;
@@ -48,6 +49,7 @@ export const admitScheduledPayment =
       return (await findOccurrence(db.kysely, scheduleId, at))!;
     };
     let recorded = await findOccurrence(db.kysely, scheduleId, at);
+    let admitted: Intent | undefined;
     if (!recorded) {
       const schedule = await findSchedule(db.kysely, { id: scheduleId });
       if (!schedule) throw new ScheduleNotFoundError(scheduleId);
@@ -71,6 +73,7 @@ export const admitScheduledPayment =
           admission,
           () => clock.now(),
         );
+        admitted = intent;
         recorded = await record({
           outcome: 'admitted',
           intentId: intent.id,
@@ -87,7 +90,8 @@ export const admitScheduledPayment =
     // Admitted here or by an earlier run that may have stopped before starting its workflow.
     if (recorded.intentId !== null && workflows) {
       failpoints?.reach('after-occurrence-admitted');
-      await workflows.startIntent(await getIntent(db.kysely, recorded.intentId));
+      // The one just admitted is the one recorded: a concurrent run admits the same intent.
+      await workflows.startIntent(admitted ?? (await getIntent(db.kysely, recorded.intentId)));
     }
     const { outcome, intentId, code, message } = recorded;
     return { outcome, intentId, code, message };

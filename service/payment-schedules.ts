@@ -61,19 +61,30 @@ export async function createSchedule(
   const { chainId, asset } = body.payment;
   if (!chains.chainIds.includes(chainId)) throw new UnknownChainError(chainId, chains.chainIds);
   const requestSha256 = fingerprint(body);
-  const { id, created } = await database.transaction(async (trx) => {
+  const made = await database.transaction(async (trx) => {
     const existing = await findSchedule(trx, { tenantId, idempotencyKey });
     if (existing) {
       if (existing.requestSha256 !== requestSha256) {
         throw new IntentConflictError(existing.id, idempotencyKey);
       }
-      return { id: existing.id, created: false };
+      if (existing.state === ScheduleState.deleted) {
+        throw new InvalidIntentError(
+          [
+            {
+              field: 'Idempotency-Key',
+              message: `it created schedule ${existing.id}, deleted since: send a new key to create the schedule again`,
+            },
+          ],
+          'schedule',
+        );
+      }
+      return { schedule: existing, created: false };
     }
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     if (!(await resolveAsset(trx, chainId, asset))) throw new UnknownAssetError(chainId, asset);
     const scheduleId = newIntentId(now.getTime()).replace(/^pi_/, 'ps_');
     const { payment, note, ...timing } = body;
-    await insertSchedule(trx, {
+    const schedule: StoredSchedule = {
       id: scheduleId,
       tenantId,
       payment,
@@ -85,12 +96,12 @@ export async function createSchedule(
       updatedAt: now,
       idempotencyKey,
       requestSha256,
-    });
-    return { id: scheduleId, created: true };
+    };
+    await insertSchedule(trx, schedule);
+    return { schedule, created: true };
   });
-  const schedule = (await findSchedule(database.kysely, { id }))!;
-  if (schedule.state !== ScheduleState.deleted) await timerOf(deps).ensure(schedule);
-  return { schedule, created };
+  await timerOf(deps).ensure(made.schedule);
+  return made;
 }
 
 /** The caller's schedules (an operator's: every tenant's), newest first. */
@@ -130,13 +141,13 @@ export async function setSchedulePaused(
   paused: boolean,
   note: string | null,
 ): Promise<StoredSchedule> {
-  await scheduleFor(deps, caller, id);
+  const schedule = await scheduleFor(deps, caller, id);
   const now = deps.clock?.() ?? new Date();
   const state = paused ? ScheduleState.paused : ScheduleState.active;
   await setScheduleState(deps.database.kysely, id, state, now);
   const said = `${paused ? 'paused' : 'resumed'} by ${actorOf(caller)}${note ? `: ${note}` : ''}`;
   await (paused ? timerOf(deps).pause(id, said) : timerOf(deps).resume(id, said));
-  return (await findSchedule(deps.database.kysely, { id }))!;
+  return { ...schedule, state, updatedAt: now };
 }
 
 /** Deletes a schedule: no occurrence of it runs again; those already admitted go on. */

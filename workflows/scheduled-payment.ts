@@ -1,16 +1,10 @@
 import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { RelayerActivities } from '../activities';
 import type { AdmitScheduledPaymentResult } from '../activities/admit-scheduled-payment';
 import { admissionStep } from './activity-profiles';
+import { scheduledStartTimeKey } from './search-attributes';
 
 const { admitScheduledPayment } = proxyActivities<RelayerActivities>(admissionStep);
-
-/** Set by Temporal on each run a schedule starts: the occurrence's nominal time. */
-const scheduledStartTimeKey = defineSearchAttributeKey(
-  'TemporalScheduledStartTime',
-  SearchAttributeType.DATETIME,
-);
 
 export interface ScheduledPaymentInput {
   scheduleId: string;

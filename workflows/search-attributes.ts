@@ -15,6 +15,12 @@ export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeTyp
 /** What the intent pays in: `native`, or the token's address on its chain. */
 export const assetKey = defineSearchAttributeKey('Asset', SearchAttributeType.KEYWORD);
 
+/** Set by Temporal on each run a schedule starts: the occurrence's nominal time (not ours). */
+export const scheduledStartTimeKey = defineSearchAttributeKey(
+  'TemporalScheduledStartTime',
+  SearchAttributeType.DATETIME,
+);
+
 export const relayerSearchAttributes = [
   intentStatusKey,
   tenantIdKey,

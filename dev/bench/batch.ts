@@ -8,7 +8,7 @@ import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { submitBatch } from '../../service/submit-batch';
 import { startLocalWorld } from '../stack/local-world';
 import { maxConcurrent } from '../stack/rpc-proxy';
-import { spawnWorker } from '../stack/worker-process';
+import { spawnBenchWorker } from './bench-worker';
 import { withBenchStack } from './bench-stack';
 import { steadyRate } from './rates';
 import { handoffPhases, walletHandoff, type HandoffBreakdown } from './wallet-handoff';
@@ -62,21 +62,14 @@ async function measure(
     wallets,
     tenants: { acme: '10000' },
   });
-  await world.database.kysely.updateTable('tenants').set({ max_in_flight: items }).execute();
   const connection = await Connection.connect({ address: temporalAddress });
   const taskQueue = `bench-batch-${randomUUID()}`;
-  const worker = await spawnWorker(
-    world.env({
-      TASK_QUEUE: taskQueue,
-      WORKFLOW_BUNDLE_PATH: bundlePath,
-      POOL_WIDTH: '32',
-      THROTTLE_MAX_IN_FLIGHT: '64',
-      THROTTLE_PER_SECOND: String(perSecond),
-      THROTTLE_BURST: String(perSecond),
-      TENANT_MAX_IN_FLIGHT: String(items),
-      BACKLOG_LIMIT: String(items),
-    }),
-  );
+  const worker = await spawnBenchWorker(world, {
+    taskQueue,
+    bundlePath,
+    perSecond,
+    openIntents: items,
+  });
   try {
     const client = new Client({ connection });
     const started = Date.now();

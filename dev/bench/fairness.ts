@@ -6,17 +6,18 @@ import { join } from 'node:path';
 import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { table } from '../../cli/table';
-import { BatchMode } from '../../domain/batch';
-import { batchWorkflowId } from '../../domain/batch';
+import { BatchMode, batchWorkflowId } from '../../domain/batch';
+import { IntentStatus, terminalStatuses } from '../../domain/intent';
+import { batchOutcomeCounts } from '../../store/batch-results';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
-import { startLocalWorld } from '../stack/local-world';
+import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startDevServer } from '../stack/temporal-servers';
-import { spawnWorker } from '../stack/worker-process';
+import { spawnBenchWorker } from './bench-worker';
 import { percentile } from './rates';
 
 /**
@@ -42,7 +43,7 @@ interface Row {
 
 /** One urgent intent of B a second for `seconds`; their latencies once all are confirmed. */
 async function urgentTrickle(
-  world: Awaited<ReturnType<typeof startLocalWorld>>,
+  world: LocalWorld,
   deps: { database: typeof world.database; client: Client; taskQueue: string },
 ): Promise<number[]> {
   const ids: string[] = [];
@@ -62,11 +63,11 @@ async function urgentTrickle(
   for (const id of ids) {
     for (;;) {
       const intent = await getIntent(world.database.kysely, id);
-      if (intent.status === 'confirmed') {
+      if (intent.status === IntentStatus.confirmed) {
         latencies.push(intent.updatedAt.getTime() - intent.createdAt.getTime());
         break;
       }
-      if (['failed', 'cancelled', 'expired', 'needs_review'].includes(intent.status)) {
+      if (terminalStatuses.has(intent.status)) {
         throw new Error(`B's intent ${id} ended ${intent.status}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -85,19 +86,13 @@ async function measure(arm: Arm, bundlePath: string): Promise<Row> {
     await createTenant(world.database, { id: tenant, name: tenant }, now);
     await deposit(world.database, tenant, parseEther('1000'), now, world.nativeBook);
   }
-  await world.database.kysely.updateTable('tenants').set({ max_in_flight: items }).execute();
-  const worker = await spawnWorker(
-    world.env({
-      TASK_QUEUE: taskQueue,
-      WORKFLOW_BUNDLE_PATH: bundlePath,
-      POOL_WIDTH: '32',
-      THROTTLE_MAX_IN_FLIGHT: '64',
-      THROTTLE_PER_SECOND: String(perSecond),
-      THROTTLE_BURST: String(perSecond),
-      TENANT_MAX_IN_FLIGHT: String(items),
-      BACKLOG_LIMIT: String(items * 2),
-    }),
-  );
+  // The batch's items and B's intents are open at once.
+  const worker = await spawnBenchWorker(world, {
+    taskQueue,
+    bundlePath,
+    perSecond,
+    openIntents: items * 2,
+  });
   try {
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue };
@@ -123,16 +118,7 @@ async function measure(arm: Arm, bundlePath: string): Promise<Row> {
     }
     const latenciesMs = await urgentTrickle(world, deps);
     const batchConfirmed = batchId
-      ? Number(
-          (
-            await world.database.kysely
-              .selectFrom('batch_items')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .where('batch_id', '=', batchId)
-              .where('outcome', '=', 'confirmed')
-              .executeTakeFirstOrThrow()
-          ).n,
-        )
+      ? ((await batchOutcomeCounts(world.database.kysely, batchId)).confirmed ?? 0)
       : 0;
     if (batchId) {
       await client.workflow

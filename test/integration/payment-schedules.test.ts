@@ -125,6 +125,10 @@ it('is the same schedule for the same key and body, refused with another; shows 
   expect((await temporalSchedule(first.body.id).describe()).state.paused).toBe(false);
   expect((await refusal(api.as(keys.poor).getSchedule(first.body.id))).status).toBe(404);
   await api.as(keys.payer).deleteSchedule(first.body.id);
+  // Its key does not bring a deleted schedule back, nor show it as active.
+  const deleted = await refusal(api.as(keys.payer).createSchedule(scheduleBody(to), key));
+  expect(deleted.status).toBe(400);
+  expect(deleted.message).toMatch(/deleted since: send a new key/);
 });
 
 it('pays each occurrence once: by trigger, by backfill, and a range backfilled twice', async () => {
