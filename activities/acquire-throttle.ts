@@ -1,4 +1,6 @@
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
+import type { Priority } from '@temporalio/common';
+import { unplaced, type LinePlace } from '../throttle/line-places';
 import type { PermitGrant } from '../throttle/throttle';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';
@@ -6,7 +8,16 @@ import { pauseOfIntent } from '../operations/pause-watch';
 
 export interface AcquireThrottleParameters {
   intentId: string;
+  /** The workflow's own (its start's, or its batch's): the line orders its slots by it. */
+  priority?: Priority;
 }
+
+/** Who the intent is to the permit line: Temporal's priority key, fairness key and weight. */
+export const linePlaceOf = (priority: Priority | undefined): LinePlace => ({
+  rank: priority?.priorityKey ?? unplaced.rank,
+  tenant: priority?.fairnessKey ?? unplaced.tenant,
+  weight: priority?.fairnessWeight ?? unplaced.weight,
+});
 
 /**
  * A grant names the queue of the process holding the permit: its release goes there. `paused`:
@@ -48,13 +59,14 @@ export const permitIdOfThisAttempt = (intentId: string): string => {
  */
 export const acquireThrottle =
   (deps: ActivityDependencies) =>
-  async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
+  async ({ intentId, priority }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
     const { throttle, permitReleaseQueue } = deps;
     const paused = await pausedRefusal(deps, intentId);
     if (paused) return paused;
     const permitId = permitIdOfThisAttempt(intentId);
+    const place = linePlaceOf(priority);
     const grant = await whileHeartbeating(() =>
-      throttle.acquire(permitId, cancellationSignal(), intentId),
+      throttle.acquire(permitId, cancellationSignal(), intentId, place),
     );
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

@@ -1,5 +1,6 @@
 import type { ActivityDependencies } from './dependencies';
 import {
+  linePlaceOf,
   pausedRefusal,
   permitIdOfThisAttempt,
   type AcquireThrottleParameters,
@@ -16,11 +17,12 @@ import {
  */
 export const tryAcquirePermit =
   (deps: ActivityDependencies) =>
-  async ({ intentId }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
+  async ({ intentId, priority }: AcquireThrottleParameters): Promise<AcquireThrottleResult> => {
     const { throttle, permitReleaseQueue } = deps;
     // Before the line: a paused intent takes no slot in it.
     const paused = await pausedRefusal(deps, intentId);
     if (paused) return paused;
-    const grant = await throttle.tryAcquire(permitIdOfThisAttempt(intentId), intentId);
+    const permitId = permitIdOfThisAttempt(intentId);
+    const grant = await throttle.tryAcquire(permitId, intentId, linePlaceOf(priority));
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

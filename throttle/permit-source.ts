@@ -1,3 +1,4 @@
+import type { LinePlace } from './line-places';
 import type { PermitGrant } from './throttle';
 
 /**
@@ -5,11 +6,17 @@ import type { PermitGrant } from './throttle';
  */
 export interface PermitSource {
   /**
-   * A permit now, or when to ask again (never a wait in line); `slotKey` keeps a slot in the line.
+   * A permit now, or when to ask again (never a wait in line); `slotKey` keeps a slot in the line,
+   * `place` orders it there.
    */
-  tryAcquire(permitId: string, slotKey?: string): Promise<PermitGrant>;
+  tryAcquire(permitId: string, slotKey?: string, place?: LinePlace): Promise<PermitGrant>;
   /** Waits for a permit, up to the throttle's maxWait. */
-  acquire(permitId: string, signal?: AbortSignal, slotKey?: string): Promise<PermitGrant>;
+  acquire(
+    permitId: string,
+    signal?: AbortSignal,
+    slotKey?: string,
+    place?: LinePlace,
+  ): Promise<PermitGrant>;
   release(permitId: string): boolean;
   /** `slotKey` will not ask again: its slot in the line goes to the next. */
   cancelSlot(slotKey: string): Promise<void>;

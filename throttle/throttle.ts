@@ -2,7 +2,8 @@ import Bottleneck from 'bottleneck';
 import { redisClient } from './redis-client';
 import { endLimiter } from './end-limiter';
 import { isLostRedisState } from './lost-redis-state';
-import { localPermitLine, type PermitLine } from './permit-line';
+import type { LinePlace } from './line-places';
+import { localPermitLine, slotDueMs, type PermitLine } from './permit-line';
 import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
 import { localSpendWindow, type SpendWindow } from './spend-window';
@@ -40,12 +41,6 @@ const raceWindowMs = 1000;
  * default: a faster beat costs an idle worker CPU (docs/benchmark.md).
  */
 export const limiterBeatMs = 5000;
-
-/**
- * A timer may fire a little before its slot by this process's clock (the line keeps Redis's, and
- * clocks differ by a few ms): a try this close to its slot takes it rather than sleeping again.
- */
-const slotToleranceMs = 20;
 
 /**
  * The RPC quota: the rate is a line of slots (permit-line.ts: a try gets a permit now or a slot
@@ -132,16 +127,20 @@ export class Throttle {
 
   /**
    * A permit now, or when to ask again — never a wait in line: the caller holds no slot while
-   * refused and comes back on a workflow timer. `permitId` must be unique per acquisition;
-   * `slotKey` (the intent) keeps the caller's slot in the line from one try to the next.
+   * refused and comes back on a workflow timer. `permitId` is unique per acquisition; `slotKey`
+   * (the intent) keeps its slot in the line from try to try, `place` orders it (line-places.ts).
    */
-  async tryAcquire(permitId: string, slotKey: string = permitId): Promise<PermitGrant> {
+  async tryAcquire(
+    permitId: string,
+    slotKey: string = permitId,
+    place?: LinePlace,
+  ): Promise<PermitGrant> {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
-    const untilSlotMs = await this.untilSlot(slotKey);
+    const untilSlotMs = await this.untilSlot(slotKey, place);
     if (typeof untilSlotMs !== 'number') return untilSlotMs;
-    if (untilSlotMs > slotToleranceMs) {
+    if (untilSlotMs > slotDueMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
     }
     const limiter = this.limiter;
@@ -164,17 +163,21 @@ export class Throttle {
     permitId: string,
     signal?: AbortSignal,
     slotKey: string = permitId,
+    place?: LinePlace,
   ): Promise<PermitGrant> {
     const startedAt = Date.now();
     const { maxWaitMs } = this.settings;
-    const untilSlotMs = await this.untilSlot(slotKey);
-    if (typeof untilSlotMs !== 'number') return untilSlotMs;
-    // A slot beyond the wait (with a moment left for the in-flight slot): the caller comes back
-    // at it, on a timer.
-    if (untilSlotMs > 0 && untilSlotMs > maxWaitMs - raceWindowMs) {
-      return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
+    // Asked again after each wait: a newcomer that goes before it may have moved the slot back.
+    for (;;) {
+      const untilSlotMs = await this.untilSlot(slotKey, place);
+      if (typeof untilSlotMs !== 'number') return untilSlotMs;
+      if (untilSlotMs <= slotDueMs) break;
+      // Beyond the wait (a moment kept for the in-flight slot): it comes back on a timer.
+      if (untilSlotMs > maxWaitMs - raceWindowMs - (Date.now() - startedAt)) {
+        return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
+      }
+      if (!(await pause(untilSlotMs, signal))) return this.refusal('closed');
     }
-    if (untilSlotMs > 0 && !(await pause(untilSlotMs, signal))) return this.refusal('closed');
     const grant = await this.takeInFlight(permitId, signal, maxWaitMs - (Date.now() - startedAt));
     if (grant.granted) {
       await this.line.taken(slotKey).catch(() => undefined);
@@ -184,9 +187,9 @@ export class Throttle {
   }
 
   /** The ms until `slotKey`'s slot in the line, or the refusal when none can be had now. */
-  private async untilSlot(slotKey: string): Promise<number | PermitGrant> {
+  private async untilSlot(slotKey: string, place?: LinePlace): Promise<number | PermitGrant> {
     if (this.closed) return this.refusal('closed');
-    const untilSlotMs = await this.line.reserve(slotKey).catch(() => undefined);
+    const untilSlotMs = await this.line.reserve(slotKey, place).catch(() => undefined);
     return untilSlotMs ?? this.refusal('busy');
   }
 

@@ -3,6 +3,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
+import type { LinePlace } from '../../throttle/line-places';
+import type { PermitLine } from '../../throttle/permit-line';
+import { sharedPermitLine } from '../../throttle/shared-permit-line';
 import { sharedSpendWindow } from '../../throttle/shared-spend-window';
 import { limiterBeatMs, Throttle, type ThrottleSettings } from '../../throttle/throttle';
 import { startRedis, type RedisServer } from '../../dev/stack/redis';
@@ -292,6 +295,41 @@ describe('the permit line shared on Redis 7', () => {
       expect(await b.tryAcquire('i2/3', 'i2')).toMatchObject({ granted: true });
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('orders slots by priority and weighted shares as the line in process does', async () => {
+    // One slot a second on Redis's clock: slot n is n seconds ahead, whatever the few ms between.
+    const client = new Redis(redis.url);
+    const lines = [0, 1].map(() =>
+      sharedPermitLine(client, 'ordered-line', { perSecond: 1, burst: 1 }),
+    );
+    const [a, b] = [lines[0]!, lines[1]!];
+    const startedAt = Date.now();
+    const slotOf = async (line: PermitLine, key: string, place?: LinePlace) =>
+      Math.round(((await line.reserve(key, place)) + Date.now() - startedAt) / 1000);
+    const bulk: LinePlace = { rank: 5, tenant: 'acme', weight: 1 };
+    try {
+      const acme = [];
+      for (let i = 0; i < 5; i++) acme.push(await slotOf(a, `a${i}`, bulk));
+      expect(acme).toEqual([0, 1, 2, 3, 4]);
+      // An urgent newcomer takes the earliest slot not due; its holder takes the newcomer's.
+      expect(await slotOf(b, 'u1', { rank: 1, tenant: 'globex', weight: 1 })).toBe(1);
+      expect(await slotOf(a, 'a1')).toBe(5);
+      // Moved once, never again: the next urgent one takes a2's.
+      expect(await slotOf(b, 'u2', { rank: 1, tenant: 'globex', weight: 1 })).toBe(2);
+      expect(await slotOf(b, 'a1')).toBe(5);
+      // Of bulk too, a tenant holding none goes before acme (holding 4 ahead) at weight 0.5,
+      // taking acme's earliest unmoved slot; at that weight its share is reached at 2 slots.
+      const initech: LinePlace = { rank: 5, tenant: 'initech', weight: 0.5 };
+      expect(await slotOf(b, 'i0', initech)).toBe(3);
+      expect(await slotOf(a, 'i1', initech)).toBe(4);
+      expect(await slotOf(b, 'i2', initech)).toBe(9);
+      // A taken slot leaves its tenant's count: acme's share shrinks with it.
+      await a.taken('a0');
+      expect(await client.hget('ordered-line:held', 'acme')).toBe('4');
+    } finally {
+      client.disconnect();
     }
   });
 });

@@ -23,7 +23,7 @@ export async function takePermitInTask(
 ): Promise<Permit> {
   for (;;) {
     const since = waits.pauses.seen();
-    const result = await inTask.tryAcquirePermit({ intentId });
+    const result = await inTask.tryAcquirePermit({ intentId, priority: workflowInfo().priority });
     if (result.granted) return result;
     if (result.reason === 'server-paced') return waitForPermit(intentId, progress, waits);
     await waitAfterRefusal(result, since, progress, waits);
@@ -73,7 +73,7 @@ export async function waitForPermit(
   });
   for (;;) {
     const since = waits.pauses.seen();
-    const result = await acquireThrottle({ intentId });
+    const result = await acquireThrottle({ intentId, priority: workflowInfo().priority });
     if (result.granted) return result;
     await waitAfterRefusal(result, since, progress, waits);
   }
