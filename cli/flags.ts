@@ -1,4 +1,8 @@
-import { intentPriorities, type IntentPriority } from '../domain/intent-priority';
+import {
+  fairnessWeightRange,
+  intentPriorities,
+  type IntentPriority,
+} from '../domain/intent-priority';
 import { parseEther } from 'viem';
 import { baseUnitsOf } from '../domain/asset';
 import { isoInstant } from '../domain/intent-deadlines';
@@ -16,6 +20,19 @@ export const wholeNumber = (flag: string, max?: number) => (value: string) => {
     throw badInput(`${flag}: must be a whole number ${range} (got "${value}")`);
   }
   return number;
+};
+
+/** `--fairness-weight`: a decimal in Temporal's range of weights, or `default` (1). */
+export const fairnessWeightFlag = (value: string): number | null => {
+  if (value === 'default') return null;
+  const { min, max } = fairnessWeightRange;
+  const weight = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || weight < min || weight > max) {
+    throw badInput(
+      `--fairness-weight: must be a decimal from ${min} to ${max}, or "default" (got "${value}")`,
+    );
+  }
+  return weight;
 };
 
 /** `--chain-id`: an EVM chain id. */

@@ -32,6 +32,8 @@ export async function startBatchWorkflow(
   batch: BatchToStart,
   /** What its items start with (see startIntentWorkflow). */
   timings?: IntentTimings,
+  /** Its tenant's weight, inherited by its items (see startIntentWorkflow). */
+  fairnessWeight?: number,
 ): Promise<void> {
   try {
     await client.workflow.start<typeof paymentBatch>('paymentBatch', {
@@ -47,7 +49,7 @@ export async function startBatchWorkflow(
           ...(batch.status === 'awaiting_approval' && { awaitingApproval: true }),
         },
       ],
-      priority: temporalPriorityOf(batch),
+      priority: temporalPriorityOf(batch, fairnessWeight),
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       typedSearchAttributes: [

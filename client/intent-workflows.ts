@@ -39,6 +39,8 @@ export async function startIntentWorkflow(
     eager?: boolean;
     /** Recorded in the workflow's input: the intent keeps them through restarts and deploys. */
     timings?: IntentTimings;
+    /** Its tenant's weight among tenants of one priority (store/tenants.ts); unset: 1. */
+    fairnessWeight?: number;
   } = {},
 ): Promise<string> {
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
@@ -59,7 +61,7 @@ export async function startIntentWorkflow(
             ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
           },
         ],
-        priority: temporalPriorityOf(intent),
+        priority: temporalPriorityOf(intent, options.fairnessWeight),
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: intentSearchAttributes(labels),

@@ -12,15 +12,20 @@ export const intentPriorities = Object.values(IntentPriority);
 /** Temporal's priority keys: 1 goes first; 3 is the server's default, where no key is given. */
 const priorityKeys: Record<IntentPriority, number> = { urgent: 1, normal: 3, bulk: 5 };
 
+/** Temporal clamps fairness weights to this range; a weight outside it is refused, not clamped. */
+export const fairnessWeightRange = { min: 0.001, max: 1000 } as const;
+
 /**
  * A workflow's Temporal priority, inherited by its activities and children: its priority key,
  * and its tenant as the fairness key, so one tenant's backlog shares the queue with another's
- * single payment instead of standing in front of it (all tenants weigh the same).
+ * single payment instead of standing in front of it, in proportion to the tenants' weights (the
+ * server keeps none per key: each start carries its tenant's, unset being 1).
  */
-export const temporalPriorityOf = (work: {
-  priority?: IntentPriority | null;
-  tenantId: string;
-}): Priority => ({
+export const temporalPriorityOf = (
+  work: { priority?: IntentPriority | null; tenantId: string },
+  fairnessWeight?: number,
+): Priority => ({
   priorityKey: priorityKeys[work.priority ?? IntentPriority.normal],
   fairnessKey: work.tenantId,
+  ...(fairnessWeight !== undefined && { fairnessWeight }),
 });

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { batchWorkflow, startBatchWorkflow } from '../client/batch-workflows';
+import { fairnessWeightOf } from '../store/tenants';
 import type { ApprovalDecision } from '../domain/approval';
 import { ApprovalRefusedError, NotAwaitingApprovalError } from '../domain/errors';
 import type { IntentTimings } from '../domain/intent-timings';
@@ -49,7 +50,8 @@ export async function decideBatchApprovalFor(
   await decideBatchApproval(deps.database, batchId, request, deps.clock?.() ?? new Date());
   const decided = await findBatchFor(deps.database, caller, batchId);
   if (decided.status === 'running') {
-    await startBatchWorkflow(deps.client, deps.taskQueue, decided, deps.timings);
+    const weight = await fairnessWeightOf(deps.database.kysely, decided.tenantId);
+    await startBatchWorkflow(deps.client, deps.taskQueue, decided, deps.timings, weight);
   }
   return decided;
 }

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
+import { fairnessWeightOf } from '../store/tenants';
 import type { ApprovalDecision } from '../domain/approval';
 import {
   ApprovalRefusedError,
@@ -54,7 +55,10 @@ export async function decideIntentApproval(
   await decideApproval(deps.database, intentId, request, deps.clock?.() ?? new Date());
   const decided = await getIntent(deps.database.kysely, intentId);
   if (decided.status === IntentStatus.authorized) {
-    await startIntentWorkflow(deps.client, deps.taskQueue, decided, { timings: deps.timings });
+    await startIntentWorkflow(deps.client, deps.taskQueue, decided, {
+      timings: deps.timings,
+      fairnessWeight: await fairnessWeightOf(deps.database.kysely, decided.tenantId),
+    });
   }
   return decided;
 }

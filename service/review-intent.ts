@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
+import { fairnessWeightOf } from '../store/tenants';
 import type { Intent } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -53,6 +54,7 @@ export async function reviewIntent(
       // Nobody could find this run to send it a decision: it ends in review as runs used to.
       waitInReview: false,
       timings: deps.timings,
+      fairnessWeight: await fairnessWeightOf(deps.database.kysely, resolved.tenantId),
     });
   }
   return resolved;

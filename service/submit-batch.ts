@@ -22,7 +22,7 @@ import { hasAccount } from '../store/ledger';
 import type { Schema } from '../store/schema';
 import { startBatchWorkflow } from '../client/batch-workflows';
 import { newIntentId } from '../operations/new-intent-id';
-import { findTenant } from '../store/tenants';
+import { fairnessWeightOf, findTenant } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
 import { deadlineRefusals, type Deadlines } from '../domain/intent-deadlines';
 import { IntentPriority } from '../domain/intent-priority';
@@ -132,7 +132,8 @@ export async function submitBatch(
     return { id: batchId, created: true };
   });
   const batch = (await findBatch(database.kysely, { id }))!;
-  await startBatchWorkflow(deps.client, deps.taskQueue, batch, deps.timings);
+  const weight = await fairnessWeightOf(deps.database.kysely, batch.tenantId);
+  await startBatchWorkflow(deps.client, deps.taskQueue, batch, deps.timings, weight);
   return { batch, created };
 }
 

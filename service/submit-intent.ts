@@ -5,6 +5,7 @@ import { parseNewIntent, type NewIntent } from '../domain/intent-request';
 import type { AdmissionLimits } from '../operations/admission';
 import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
 import { startIntentWorkflow } from '../client/intent-workflows';
+import { fairnessWeightOf } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
@@ -73,6 +74,7 @@ export async function submitParsedIntent(
   const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent, {
     eager: deps.eagerStart,
     timings: deps.timings,
+    fairnessWeight: await fairnessWeightOf(deps.database.kysely, intent.tenantId),
   });
   return { intent, workflowId, created };
 }

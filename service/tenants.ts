@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { openDatabase, sqliteFileOf, type Database } from '../store/database';
 import { nativeBookOf } from '../domain/ledger-book';
 import { createTenant, deposit, tenantBalance, type TenantBalance } from '../store/ledger';
+import { setFairnessWeight } from '../store/tenants';
 import { servedChain } from './assets';
 import { operatorOwner } from '../domain/custody';
 import { InvalidIntentError } from '../domain/errors';
@@ -36,6 +37,8 @@ export interface TenantSetup {
   maxInFlight?: number;
   /** Requests a minute for each of its keys without their own limit; unset: the API's default. */
   requestsPerMinute?: number;
+  /** Its weight among tenants of one priority (domain/intent-priority.ts); unset: 1. */
+  fairnessWeight?: number | null;
   /** Credited to its native book on the chain (unnamed: the one chain the relayer serves). */
   deposit?: { chainId?: number; wei: bigint };
 }
@@ -64,4 +67,20 @@ export async function setUpTenant(
   const book = nativeBookOf(chainId);
   await deposit(database, tenant.id, tenant.deposit.wei, now, book);
   return { chainId, balance: (await tenantBalance(database.kysely, tenant.id, book))! };
+}
+
+/**
+ * Sets the weight a tenant's workflows start with from now on (null: the default, 1); those
+ * already started keep theirs. Refused for a tenant that does not exist.
+ */
+export async function weighTenant(
+  database: Database,
+  tenantId: string,
+  weight: number | null,
+): Promise<void> {
+  if (!(await setFairnessWeight(database.kysely, tenantId, weight))) {
+    throw new InvalidIntentError([
+      { field: 'tenantId', message: `no tenant ${tenantId}: create it first` },
+    ]);
+  }
 }

@@ -102,6 +102,7 @@ export async function createTenant(
     name: string;
     maxInFlight?: number | null;
     requestsPerMinute?: number | null;
+    fairnessWeight?: number | null;
   },
   now: Date,
 ): Promise<void> {
@@ -113,6 +114,7 @@ export async function createTenant(
         name: tenant.name,
         max_in_flight: tenant.maxInFlight ?? null,
         requests_per_minute: tenant.requestsPerMinute ?? null,
+        fairness_weight: tenant.fairnessWeight ?? null,
         created_at: now.toISOString(),
       })
       .onConflict((conflict) => conflict.column('id').doNothing())

@@ -33,6 +33,8 @@ export interface TenantsTable {
   max_in_flight: ColumnType<number | null, number | null | undefined, number | null>;
   /** Requests a minute for each of its keys without a limit of their own; null: the API's. */
   requests_per_minute: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Its weight among tenants of one priority (migration 0024); null: 1. */
+  fairness_weight: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 

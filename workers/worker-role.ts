@@ -23,6 +23,7 @@ import { checkSigners } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
 import { RunStats } from './run-stats';
 import { watchPauses } from '../operations/pause-watch';
+import { fairnessWeightOf } from '../store/tenants';
 import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
 import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
 import type { SharedParts } from './process-parts';
@@ -76,9 +77,13 @@ export async function startWorkerRole({
     webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
-        await startIntentWorkflow(client, config.taskQueue, intent, { timings });
+        const fairnessWeight = await fairnessWeightOf(database.kysely, intent.tenantId);
+        await startIntentWorkflow(client, config.taskQueue, intent, { timings, fairnessWeight });
       },
-      startBatch: (batch) => startBatchWorkflow(client, config.taskQueue, batch, timings),
+      startBatch: async (batch) => {
+        const weight = await fairnessWeightOf(database.kysely, batch.tenantId);
+        await startBatchWorkflow(client, config.taskQueue, batch, timings, weight);
+      },
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     onFinalized: timeToFinality(metrics),

@@ -1,14 +1,16 @@
 import { type Command } from 'commander';
 import { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
-import { setUpTenant } from '../../service/tenants';
+import { setUpTenant, weighTenant } from '../../service/tenants';
 import { print } from '../output';
 
 import { addKeyCommands } from './api-keys';
-import { chainIdFlag, etherFlag, tenantIdFlag, wholeNumber } from '../flags';
+import { chainIdFlag, etherFlag, fairnessWeightFlag, tenantIdFlag, wholeNumber } from '../flags';
 import { books, type DatabaseOptions } from './books';
 
 const chainIdHelp = 'the chain whose book it credits (default: the one chain the relayer serves)';
 const limit = wholeNumber('--max-in-flight');
+const fairnessWeightHelp =
+  'its share beside other tenants of one priority, 0.001 to 1000 or "default" (1): its workflows start with it';
 
 /**
  * Tenants and API keys, written straight to the database (DATABASE_URL) of a relayer that has
@@ -32,6 +34,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       etherFlag('--deposit'),
     )
     .option('--chain-id <id>', chainIdHelp, chainIdFlag)
+    .option('--fairness-weight <weight>', fairnessWeightHelp, fairnessWeightFlag)
     .action(
       async (
         id: string,
@@ -41,6 +44,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
           requestsPerMinute?: number;
           deposit?: bigint;
           chainId?: number;
+          fairnessWeight?: number | null;
         },
       ) => {
         const options = db();
@@ -53,6 +57,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
               name: flags.name ?? tenant,
               maxInFlight: flags.maxInFlight,
               requestsPerMinute: flags.requestsPerMinute,
+              fairnessWeight: flags.fairnessWeight,
               ...(flags.deposit !== undefined && {
                 deposit: { chainId: flags.chainId, wei: flags.deposit },
               }),
@@ -76,6 +81,20 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         );
       },
     );
+
+  tenants
+    .command('update <tenantId>')
+    .description("change a tenant's settings: its weight among tenants of one priority")
+    .requiredOption('--fairness-weight <weight>', fairnessWeightHelp, fairnessWeightFlag)
+    .action(async (id: string, flags: { fairnessWeight: number | null }) => {
+      const options = db();
+      const tenant = tenantIdFlag(id);
+      await books(options.databaseUrl, (database) =>
+        weighTenant(database, tenant, flags.fairnessWeight),
+      );
+      const view = { id: tenant, fairnessWeight: flags.fairnessWeight ?? 1 };
+      print(options, view, () => `tenant ${tenant}: fairness weight ${view.fairnessWeight}`);
+    });
 
   tenants
     .command('deposit <tenantId>')

@@ -23,6 +23,7 @@ import { pauses } from './0020-pauses';
 import { batchDeadlines } from './0021-batch-deadlines';
 import { paymentSchedules } from './0022-payment-schedules';
 import { priorities } from './0023-priorities';
+import { tenantFairnessWeights } from './0024-tenant-fairness-weights';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -55,6 +56,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0021_batch_deadlines': batchDeadlines(context),
   '0022_payment_schedules': paymentSchedules(context),
   '0023_priorities': priorities,
+  '0024_tenant_fairness_weights': tenantFairnessWeights,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

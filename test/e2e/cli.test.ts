@@ -146,6 +146,8 @@ describe('the relayer CLI', () => {
       asset: 'native',
       available: '1000000000000000000',
     });
+    const weighed = await relayerCli(['tenants', 'update', 'cli-co', '--fairness-weight', '3']);
+    expect(weighed).toMatchObject({ code: 0, stdout: 'tenant cli-co: fairness weight 3\n' });
     const key = await relayerCli([
       'keys',
       'create',
@@ -633,6 +635,11 @@ describe('the relayer CLI', () => {
         /--chain-id: must be a whole number/,
       ],
       [['tenants', 'create', 'Bad Tenant!'], /tenant: tenantId must be/],
+      [
+        ['tenants', 'update', 'acme', '--fairness-weight', '0'],
+        /--fairness-weight: must be a decimal from 0.001 to 1000, or "default" \(got "0"\)/,
+      ],
+      [['tenants', 'update', 'nobody', '--fairness-weight', '2'], /no tenant nobody: create it/],
       [
         ['keys', 'create', '--tenant', 'a', '--operator'],
         /exactly one of --tenant <id> or --operator/,

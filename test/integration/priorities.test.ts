@@ -7,6 +7,7 @@ import {
   startApiWithoutWorkers,
   type ApiUnderTest,
 } from '../support/api';
+import { weighTenant } from '../../service/tenants';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
 // What the API starts carries its priority to Temporal: the intent's or the batch's priority
@@ -60,4 +61,23 @@ it('starts a batch as bulk unless it says otherwise, its items inheriting it', a
   });
   const normal = await acme.submitBatch({ items: [item], priority: 'normal' }, 'batch-normal');
   expect(await priorityOf(batchWorkflowId(normal.body.id))).toMatchObject({ priorityKey: 3 });
+});
+
+it("carries the tenant's fairness weight on each start from the moment it is set", async () => {
+  const acme = api.as(keys.acme);
+  const before = await acme.submit(paymentBody(world), 'weight-before');
+  // Unset (described as 0): the server's default, 1.
+  expect((await priorityOf(paymentIntentWorkflowId(before.body.id))).fairnessWeight).toBe(0);
+  await weighTenant(world.database, 'acme', 2.5);
+  const after = await acme.submit(paymentBody(world), 'weight-after');
+  expect(await priorityOf(paymentIntentWorkflowId(after.body.id))).toMatchObject({
+    fairnessKey: 'acme',
+    fairnessWeight: 2.5,
+  });
+  const batch = await acme.submitBatch({ items: [paymentBody(world)] }, 'weight-batch');
+  expect(await priorityOf(batchWorkflowId(batch.body.id))).toMatchObject({ fairnessWeight: 2.5 });
+  await weighTenant(world.database, 'acme', null);
+  const reset = await acme.submit(paymentBody(world), 'weight-reset');
+  expect((await priorityOf(paymentIntentWorkflowId(reset.body.id))).fairnessWeight).toBe(0);
+  await expect(weighTenant(world.database, 'nobody', 2)).rejects.toThrow(/no tenant nobody/);
 });
