@@ -12,6 +12,10 @@ export const intentPriorities = Object.values(IntentPriority);
 /** Temporal's priority keys: 1 goes first; 3 is the server's default, where no key is given. */
 const priorityKeys: Record<IntentPriority, number> = { urgent: 1, normal: 3, bulk: 5 };
 
+/** Whether a Temporal priority is a bulk one's (workflows/eager-dispatch.ts). */
+export const isBulkPriority = (priority: Priority | undefined): boolean =>
+  priority?.priorityKey === priorityKeys.bulk;
+
 /** Temporal clamps fairness weights to this range; a weight outside it is refused, not clamped. */
 export const fairnessWeightRange = { min: 0.001, max: 1000 } as const;
 

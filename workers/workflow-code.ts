@@ -98,10 +98,16 @@ export async function writeWorkflowBundle(
   return code;
 }
 
+/** In every bundle: a bulk workflow's activities are never dispatched eagerly. */
+const eagerDispatchModule = (): string => require.resolve('../workflows/eager-dispatch');
+
 async function bundledCode(from: string, traced: boolean): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: from,
-    ...(traced && { workflowInterceptorModules: tracingWorkflowModules() }),
+    workflowInterceptorModules: [
+      eagerDispatchModule(),
+      ...(traced ? tracingWorkflowModules() : []),
+    ],
     logger: new DefaultLogger('WARN'),
     webpackConfigHook: compiledForNode,
   });

@@ -67,7 +67,7 @@ it("carries the tenant's fairness weight on each start from the moment it is set
   const acme = api.as(keys.acme);
   const before = await acme.submit(paymentBody(world), 'weight-before');
   // Unset (described as 0): the server's default, 1.
-  expect((await priorityOf(paymentIntentWorkflowId(before.body.id))).fairnessWeight).toBe(0);
+  expect((await priorityOf(paymentIntentWorkflowId(before.body.id)))?.fairnessWeight).toBe(0);
   await weighTenant(world.database, 'acme', 2.5);
   const after = await acme.submit(paymentBody(world), 'weight-after');
   expect(await priorityOf(paymentIntentWorkflowId(after.body.id))).toMatchObject({
@@ -78,6 +78,6 @@ it("carries the tenant's fairness weight on each start from the moment it is set
   expect(await priorityOf(batchWorkflowId(batch.body.id))).toMatchObject({ fairnessWeight: 2.5 });
   await weighTenant(world.database, 'acme', null);
   const reset = await acme.submit(paymentBody(world), 'weight-reset');
-  expect((await priorityOf(paymentIntentWorkflowId(reset.body.id))).fairnessWeight).toBe(0);
+  expect((await priorityOf(paymentIntentWorkflowId(reset.body.id)))?.fairnessWeight).toBe(0);
   await expect(weighTenant(world.database, 'nobody', 2)).rejects.toThrow(/no tenant nobody/);
 });

@@ -1,6 +1,7 @@
 import { batchBodySchema } from '../../api/schemas/batches';
 import { temporalPriorityOf } from '../../domain/intent-priority';
 import { parseNewIntent } from '../../domain/intent-request';
+import { eagerDispatchOf } from '../../workflows/eager-dispatch';
 
 const request = {
   tenantId: 'acme',
@@ -21,6 +22,19 @@ describe('intent priorities', () => {
       priorityKey: 5,
       fairnessKey: 'globex',
     });
+    expect(temporalPriorityOf({ tenantId: 'acme' }, 2.5)).toMatchObject({ fairnessWeight: 2.5 });
+  });
+
+  it("keep a bulk workflow's activities off eager dispatch, and only a bulk one's", () => {
+    const options = { startToCloseTimeout: '1m' };
+    const bulk = temporalPriorityOf({ priority: 'bulk', tenantId: 'acme' });
+    expect(eagerDispatchOf(bulk, options)).toEqual({ ...options, allowEagerDispatch: false });
+    for (const priority of ['urgent', 'normal'] as const) {
+      expect(eagerDispatchOf(temporalPriorityOf({ priority, tenantId: 'acme' }), options)).toBe(
+        options,
+      );
+    }
+    expect(eagerDispatchOf(undefined, options)).toBe(options);
   });
 
   it('are taken by name on an intent, refused otherwise; a batch sets its items’ (bulk by default)', () => {
