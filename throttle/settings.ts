@@ -13,6 +13,8 @@ export interface ThrottleSettings {
   maxWaitMs: number;
   /** A permit not released in this time is reclaimed: its holder is presumed dead. */
   permitTtlMs: number;
+  /** `arrival`: the line ignores places (line-places.ts); unset: `priority`. */
+  lineOrder?: 'priority' | 'arrival';
 }
 
 /** The Redis name of the quota shared by every worker of a task queue for one chain. */

@@ -187,8 +187,9 @@ export class Throttle {
   }
 
   /** The ms until `slotKey`'s slot in the line, or the refusal when none can be had now. */
-  private async untilSlot(slotKey: string, place?: LinePlace): Promise<number | PermitGrant> {
+  private async untilSlot(slotKey: string, given?: LinePlace): Promise<number | PermitGrant> {
     if (this.closed) return this.refusal('closed');
+    const place = this.settings.lineOrder === 'arrival' ? undefined : given;
     const untilSlotMs = await this.line.reserve(slotKey, place).catch(() => undefined);
     return untilSlotMs ?? this.refusal('busy');
   }
@@ -255,11 +256,9 @@ export class Throttle {
   }
 
   /**
-   * Asked right before each send to the node: 0 to go now (counted), else the ms to wait. The
-   * permit is taken before any side effect, but a few steps run between the permit and the send,
-   * and when workers are busy those steps bunch up (the node saw 7 sends within one second under
-   * a 5/s permit quota), and late timers bunch permits: deciding at the moment of the send is
-   * what holds the bound however late a step runs.
+   * Asked right before each send to the node: 0 to go now (counted), else the ms to wait. Steps
+   * between the permit and the send bunch up on busy workers, as late timers bunch permits:
+   * deciding at the moment of the send holds the bound however late a step runs.
    */
   async reserveSend(): Promise<number> {
     const askedAt = performance.now();

@@ -1,3 +1,4 @@
+import type { ActivityOptions } from '@temporalio/common';
 import { batchBodySchema } from '../../api/schemas/batches';
 import { temporalPriorityOf } from '../../domain/intent-priority';
 import { parseNewIntent } from '../../domain/intent-request';
@@ -26,7 +27,7 @@ describe('intent priorities', () => {
   });
 
   it("keep a bulk workflow's activities off eager dispatch, and only a bulk one's", () => {
-    const options = { startToCloseTimeout: '1m' };
+    const options: ActivityOptions = { startToCloseTimeout: 60_000 };
     const bulk = temporalPriorityOf({ priority: 'bulk', tenantId: 'acme' });
     expect(eagerDispatchOf(bulk, options)).toEqual({ ...options, allowEagerDispatch: false });
     for (const priority of ['urgent', 'normal'] as const) {

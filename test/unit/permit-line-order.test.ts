@@ -1,5 +1,6 @@
 import type { LinePlace } from '../../throttle/line-places';
 import { localPermitLine, slotDueMs } from '../../throttle/permit-line';
+import { Throttle } from '../../throttle/throttle';
 
 const bulk = (tenant: string, weight = 1): LinePlace => ({ rank: 5, tenant, weight });
 const normal = (tenant: string, weight = 1): LinePlace => ({ rank: 3, tenant, weight });
@@ -72,5 +73,28 @@ describe('the permit line orders its slots by priority and by tenants’ weighte
     // acme holds nothing now: globex's newcomer takes the freed slots, moving nobody.
     expect(await permits.reserve('g0', normal('globex'))).toBe(100);
     expect(await permits.reserve('a3', normal('acme'))).toBe(200);
+  });
+});
+
+describe('THROTTLE_LINE_ORDER', () => {
+  it('arrival: the throttle gives slots in the order intents asked, whoever they are', async () => {
+    const slotsIn = async (lineOrder: 'priority' | 'arrival') => {
+      const settings = { maxInFlight: 10, perSecond: 10, burst: 1, maxWaitMs: 5000 };
+      const throttle = await Throttle.start(
+        { ...settings, permitTtlMs: 60_000, lineOrder },
+        undefined,
+        () => 1_000_000,
+      );
+      try {
+        for (const key of ['a0', 'a1', 'a2']) await throttle.tryAcquire(key, key, bulk('acme'));
+        const urgentTry = await throttle.tryAcquire('u', 'u', urgent('globex'));
+        return urgentTry.granted ? 0 : urgentTry.retryAfterMs;
+      } finally {
+        await throttle.close();
+      }
+    };
+    const lineMs = 125 / 0.9;
+    expect(await slotsIn('priority')).toBe(Math.ceil(lineMs));
+    expect(await slotsIn('arrival')).toBe(Math.ceil(3 * lineMs));
   });
 });

@@ -33,6 +33,12 @@ export const quotaSettings = {
     doc: 'Sends that may start back to back after a quiet period (bucket size)',
     parse: integer(1, 100_000),
   }),
+  lineOrder: setting({
+    env: 'THROTTLE_LINE_ORDER',
+    fallback: 'priority',
+    doc: "`priority`: the permit line gives an urgent intent, or one of a tenant holding less than its weight's share, an earlier slot than those it goes before; `arrival`: slots in the order intents asked",
+    parse: z.enum(['priority', 'arrival'], { error: 'must be priority or arrival' }),
+  }),
   maxWaitMs: setting({
     env: 'THROTTLE_MAX_WAIT_MS',
     fallback: '30000',
