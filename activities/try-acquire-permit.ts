@@ -1,3 +1,4 @@
+import { cancellationSignal } from '@temporalio/activity';
 import type { ActivityDependencies } from './dependencies';
 import {
   linePlaceOf,
@@ -23,6 +24,7 @@ export const tryAcquirePermit =
     const paused = await pausedRefusal(deps, intentId);
     if (paused) return paused;
     const permitId = permitIdOfThisAttempt(intentId);
-    const grant = await throttle.tryAcquire(permitId, intentId, linePlaceOf(priority));
+    const place = linePlaceOf(priority);
+    const grant = await throttle.tryAcquire(permitId, intentId, place, cancellationSignal());
     return grant.granted ? { ...grant, releaseQueue: permitReleaseQueue } : grant;
   };

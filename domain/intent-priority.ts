@@ -10,7 +10,7 @@ export type IntentPriority = (typeof IntentPriority)[keyof typeof IntentPriority
 export const intentPriorities = Object.values(IntentPriority);
 
 /** Temporal's priority keys: 1 goes first; 3 is the server's default, where no key is given. */
-const priorityKeys: Record<IntentPriority, number> = { urgent: 1, normal: 3, bulk: 5 };
+export const priorityKeys: Record<IntentPriority, number> = { urgent: 1, normal: 3, bulk: 5 };
 
 /** Whether a Temporal priority is a bulk one's (workflows/eager-dispatch.ts). */
 export const isBulkPriority = (priority: Priority | undefined): boolean =>

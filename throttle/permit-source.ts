@@ -9,7 +9,12 @@ export interface PermitSource {
    * A permit now, or when to ask again (never a wait in line); `slotKey` keeps a slot in the line,
    * `place` orders it there.
    */
-  tryAcquire(permitId: string, slotKey?: string, place?: LinePlace): Promise<PermitGrant>;
+  tryAcquire(
+    permitId: string,
+    slotKey?: string,
+    place?: LinePlace,
+    signal?: AbortSignal,
+  ): Promise<PermitGrant>;
   /** Waits for a permit, up to the throttle's maxWait. */
   acquire(
     permitId: string,

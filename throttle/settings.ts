@@ -13,6 +13,8 @@ export interface ThrottleSettings {
   maxWaitMs: number;
   /** A permit not released in this time is reclaimed: its holder is presumed dead. */
   permitTtlMs: number;
+  /** Tries that may wait for a near slot inside their step at once (in-step-waits.ts); unset: 0. */
+  inStepWaits?: number;
   /** `arrival`: the line ignores places (line-places.ts); unset: `priority`. */
   lineOrder?: 'priority' | 'arrival';
 }

@@ -8,29 +8,19 @@ import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
 import { localSpendWindow, type SpendWindow } from './spend-window';
 import { BusyTurns } from './busy-turns';
+import { InStepWaits } from './in-step-waits';
 import { DeliveryMargin } from './delivery-margin';
 import { pause } from './pause';
 import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './settings';
 import { log } from '../domain/log';
 
 export { quotaLimiterId, type ThrottleCluster, type ThrottleSettings } from './settings';
-
-export type PermitGrant =
-  | { granted: true; permitId: string; waitedMs: number }
-  /**
-   * `reserved`: the try has a slot in the line, `retryAfterMs` from now, and takes its permit then
-   * without queueing again; `busy`: its slot has come but every in-flight slot is held (the
-   * in-flight bound is not reservable by time), and it keeps its slot meanwhile.
-   */
-  | { granted: false; reason: 'reserved' | 'busy' | 'timeout' | 'closed'; retryAfterMs: number }
-  /** QUOTA_MODE=task-queue: permits come from the server's paced queue, not from here. */
-  | { granted: false; reason: 'server-paced'; retryAfterMs: 0 };
+import type { PermitGrant } from './permit-grant';
+export type { PermitGrant };
 
 /**
- * How long a try at its slot may wait for the in-flight slot the limiter had just said was free:
- * for another that took it first, or for Bottleneck to start the job on a busy process (timer
- * turns: a shorter wait runs out under load and costs the intent a second timer). A moment, not a
- * wait in line: the try runs inside the workflow's task.
+ * How long a try at its slot may wait for the in-flight slot the limiter had just said was free
+ * (another took it first, or Bottleneck is slow to start the job on a busy process): a moment.
  */
 const raceWindowMs = 1000;
 
@@ -58,6 +48,7 @@ export class Throttle {
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
   private readonly busyTurns: BusyTurns;
+  private readonly inStepWaits: InStepWaits;
   /** Permits whose release never came here, taken back by their expiration. */
   private reclaimed = 0;
 
@@ -79,6 +70,7 @@ export class Throttle {
     }
     this.limiter = this.createLimiter();
     this.busyTurns = new BusyTurns(settings.maxInFlight);
+    this.inStepWaits = new InStepWaits(settings.inStepWaits ?? 0);
   }
 
   /**
@@ -126,20 +118,30 @@ export class Throttle {
   }
 
   /**
-   * A permit now, or when to ask again — never a wait in line: the caller holds no slot while
-   * refused and comes back on a workflow timer. `permitId` is unique per acquisition; `slotKey`
-   * (the intent) keeps its slot in the line from try to try, `place` orders it (line-places.ts).
+   * A permit now (a near slot waited for here: in-step-waits.ts), or when to ask again — never a
+   * wait in line: the caller holds no slot while refused and comes back on a workflow timer.
+   * `permitId` is unique per acquisition; `slotKey` (the intent) keeps its slot in the line from
+   * try to try, `place` orders it (line-places.ts); `signal` ends a wait.
    */
   async tryAcquire(
     permitId: string,
     slotKey: string = permitId,
     place?: LinePlace,
+    signal?: AbortSignal,
   ): Promise<PermitGrant> {
     // The same acquisition again (its answer was lost with a workflow task, and the try re-ran
     // on replay): the permit it already holds, not a second one left to expire.
     if (this.held.has(permitId)) return { granted: true, permitId, waitedMs: 0 };
-    const untilSlotMs = await this.untilSlot(slotKey, place);
+    let untilSlotMs = await this.untilSlot(slotKey, place);
     if (typeof untilSlotMs !== 'number') return untilSlotMs;
+    if (untilSlotMs > slotDueMs && this.inStepWaits.mayWait(untilSlotMs, place)) {
+      const waitMs = untilSlotMs;
+      if (!(await this.inStepWaits.hold(() => pause(waitMs, signal))))
+        return this.refusal('closed');
+      // A newcomer that goes before it may have moved the slot back meanwhile.
+      untilSlotMs = await this.untilSlot(slotKey, place);
+      if (typeof untilSlotMs !== 'number') return untilSlotMs;
+    }
     if (untilSlotMs > slotDueMs) {
       return { granted: false, reason: 'reserved', retryAfterMs: untilSlotMs };
     }
@@ -155,10 +157,7 @@ export class Throttle {
     return !grant.granted && grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
   }
 
-  /**
-   * Waits for a permit (up to maxWaitMs): its slot in the line, then an in-flight slot.
-   * `permitId` must be unique per acquisition; `slotKey` as for tryAcquire.
-   */
+  /** Waits for a permit (up to maxWaitMs): its slot in the line, then an in-flight slot. */
   async acquire(
     permitId: string,
     signal?: AbortSignal,

@@ -4,7 +4,8 @@ import type { RelayerConfig } from './config/load';
 /** The Bottleneck quota as configured: in this process, or shared through REDIS_URL. */
 export const startQuotaThrottle = (config: RelayerConfig): Promise<Throttle> =>
   Throttle.start(
-    config,
+    // A quarter of the pool's local-activity slots, so the permits' releases always find one.
+    { ...config, inStepWaits: Math.floor(config.poolWidth / 4) },
     config.redisUrl === undefined
       ? undefined
       : {
