@@ -8,7 +8,14 @@ import { spawnWorker, type WorkerProcess } from '../stack/worker-process';
  */
 export async function spawnBenchWorker(
   world: LocalWorld,
-  options: { taskQueue: string; bundlePath: string; perSecond: number; openIntents: number },
+  options: {
+    taskQueue: string;
+    bundlePath: string;
+    perSecond: number;
+    openIntents: number;
+    /** Settings of the cell's own (e.g. THROTTLE_LINE_ORDER). */
+    env?: Record<string, string>;
+  },
 ): Promise<WorkerProcess> {
   const { taskQueue, bundlePath, perSecond, openIntents } = options;
   await world.database.kysely.updateTable('tenants').set({ max_in_flight: openIntents }).execute();
@@ -22,6 +29,7 @@ export async function spawnBenchWorker(
       THROTTLE_BURST: String(perSecond),
       TENANT_MAX_IN_FLIGHT: String(openIntents),
       BACKLOG_LIMIT: String(openIntents),
+      ...options.env,
     }),
   );
 }

@@ -18,25 +18,31 @@ import { writeWorkflowBundle } from '../../workers/workflow-code';
 import { startLocalWorld, type LocalWorld } from '../stack/local-world';
 import { startDevServer } from '../stack/temporal-servers';
 import { spawnBenchWorker } from './bench-worker';
+import { latencyParts, latencySplit, type LatencyPart } from './latency-split';
 import { percentile } from './rates';
 
 /**
  * `npm run bench:fairness`: tenant A's bulk batch running while tenant B submits one urgent
  * intent a second; B's latency (submit to confirmed, from the intents' own rows) p50 and p99, and
- * each ÷ B's alone, in one run: B alone, then beside A's batch on a dev server without the fair
- * matcher (Temporal's order off) and with it (priority and fairness on). Printed, never asserted.
+ * each ÷ B's alone, in one run, at each quota: B alone, then beside A's batch with the relayer's
+ * ordering off (a dev server without the fair matcher, the permit line in arrival order) and on
+ * (the fair matcher, the line by priority and weight). Printed, never asserted; with where B's
+ * time went, read from its workflows' histories.
  */
 
 const items = Number(process.env.BENCH_FAIR_ITEMS ?? 5000);
 const seconds = Number(process.env.BENCH_FAIR_SECONDS ?? 60);
-const perSecond = Number(process.env.BENCH_FAIR_QUOTA ?? 20);
+const quotas = (process.env.BENCH_FAIR_QUOTA ?? '20,8').split(',').map(Number);
 const concurrency = Number(process.env.BENCH_FAIR_CONCURRENCY ?? 200);
 
 type Arm = 'alone' | 'off' | 'on';
 
 interface Row {
   arm: Arm;
+  perSecond: number;
   latenciesMs: number[];
+  /** Where each of B's intents spent its time (latency-split.ts). */
+  splits: Record<LatencyPart, number>[];
   /** A's items confirmed while B's intents ran. */
   batchConfirmed: number;
 }
@@ -45,7 +51,7 @@ interface Row {
 async function urgentTrickle(
   world: LocalWorld,
   deps: { database: typeof world.database; client: Client; taskQueue: string },
-): Promise<number[]> {
+): Promise<{ ids: string[]; latencies: number[] }> {
   const ids: string[] = [];
   for (let i = 0; i < seconds; i++) {
     const next = Date.now() + 1000;
@@ -73,10 +79,10 @@ async function urgentTrickle(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return latencies;
+  return { ids, latencies };
 }
 
-async function measure(arm: Arm, bundlePath: string): Promise<Row> {
+async function measure(arm: Arm, perSecond: number, bundlePath: string): Promise<Row> {
   const server = await startDevServer({ settings: arm === 'on' ? 'tuned' : 'fifo' });
   const world = await startLocalWorld({ temporalAddress: server.address, wallets: 8 });
   const connection = await Connection.connect({ address: server.address });
@@ -92,6 +98,7 @@ async function measure(arm: Arm, bundlePath: string): Promise<Row> {
     bundlePath,
     perSecond,
     openIntents: items * 2,
+    env: { THROTTLE_LINE_ORDER: arm === 'off' ? 'arrival' : 'priority' },
   });
   try {
     const client = new Client({ connection });
@@ -116,7 +123,7 @@ async function measure(arm: Arm, bundlePath: string): Promise<Row> {
       // B comes once A's batch fills its slots.
       await new Promise((resolve) => setTimeout(resolve, 5000));
     }
-    const latenciesMs = await urgentTrickle(world, deps);
+    const { ids, latencies: latenciesMs } = await urgentTrickle(world, deps);
     const batchConfirmed = batchId
       ? ((await batchOutcomeCounts(world.database.kysely, batchId)).confirmed ?? 0)
       : 0;
@@ -126,7 +133,9 @@ async function measure(arm: Arm, bundlePath: string): Promise<Row> {
         .terminate('bench over')
         .catch(() => undefined);
     }
-    return { arm, latenciesMs, batchConfirmed };
+    const splits = [];
+    for (const id of ids) splits.push(await latencySplit(client, id));
+    return { arm, perSecond, latenciesMs, splits, batchConfirmed };
   } finally {
     worker.signal('SIGKILL');
     await worker.exited;
@@ -143,28 +152,34 @@ async function main(): Promise<void> {
   await writeWorkflowBundle(bundlePath);
   const rows: Row[] = [];
   try {
-    for (const arm of ['alone', 'off', 'on'] as const) {
-      console.log(
-        `• ${arm}: B one urgent intent a second for ${seconds} s` +
-          (arm === 'alone' ? '' : `, beside A's batch of ${items} (concurrency ${concurrency})`),
-      );
-      rows.push(await measure(arm, bundlePath));
+    for (const perSecond of quotas) {
+      for (const arm of ['alone', 'off', 'on'] as const) {
+        console.log(
+          `• Q ${perSecond}/s, ${arm}: B one urgent intent a second for ${seconds} s` +
+            (arm === 'alone' ? '' : `, beside A's batch of ${items} (concurrency ${concurrency})`),
+        );
+        rows.push(await measure(arm, perSecond, bundlePath));
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const alone = rows[0]!;
-  const p = (row: Row, q: number) =>
-    percentile(
-      [...row.latenciesMs].sort((a, b) => a - b),
-      q,
-    );
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const p = (row: Row, q: number) => percentile(sorted(row.latenciesMs), q);
+  const aloneOf = (row: Row) =>
+    rows.find((r) => r.perSecond === row.perSecond && r.arm === 'alone')!;
   const summary = table(
-    ['arm', "B's intents", 'p50 ms', 'p99 ms', 'p50 ÷ alone', 'p99 ÷ alone', "A's confirmed"],
-    Array<'right'>(7).fill('right'),
+    ['Q/s', 'arm', "B's", 'p50 ms', 'p99 ms', 'p50 ÷ alone', 'p99 ÷ alone', "A's confirmed"],
+    Array<'right'>(8).fill('right'),
+  );
+  const split = table(
+    ['Q/s', 'arm', ...latencyParts.map((part) => `${part} p50`)],
+    Array<'right'>(2 + latencyParts.length).fill('right'),
   );
   for (const row of rows) {
+    const alone = aloneOf(row);
     summary.push([
+      row.perSecond,
       row.arm,
       row.latenciesMs.length,
       p(row, 0.5).toFixed(0),
@@ -173,12 +188,22 @@ async function main(): Promise<void> {
       (p(row, 0.99) / p(alone, 0.99)).toFixed(2),
       row.batchConfirmed,
     ]);
+    split.push([
+      row.perSecond,
+      row.arm,
+      ...latencyParts.map((part) =>
+        percentile(sorted(row.splits.map((s) => s[part])), 0.5).toFixed(0),
+      ),
+    ]);
   }
   console.log(summary.toString());
+  console.log("B's workflows, ms (median of each part; see dev/bench/latency-split.ts)");
+  console.log(split.toString());
   console.log(
-    `quota ${perSecond}/s, one worker process (pool 32, 64 permits), 8 wallets chosen at signing\n` +
-      "off: the dev server's tuned settings without the fair matcher; on: with it (matching.useNewMatcher,\n" +
-      'matching.enableFairness; priority key urgent 1, bulk 5; the tenant as the fairness key)',
+    'one worker process (pool 32, 64 permits), 8 wallets chosen at signing\n' +
+      "off: the dev server's tuned settings without the fair matcher, THROTTLE_LINE_ORDER=arrival;\n" +
+      'on: with it (matching.useNewMatcher, matching.enableFairness; priority key urgent 1, bulk 5;\n' +
+      'the tenant as the fairness key), the permit line by priority and weight',
   );
 }
 
