@@ -64,16 +64,6 @@ export async function walletHandoff(
       .getHandle(paymentIntentWorkflowId(items[i]!.intent_id!))
       .fetchHistory();
     eventCounts.push(history.events?.length ?? 0);
-    for (const e of history.events ?? [])
-      console.log(
-        'EV',
-        EventType[e.eventType!],
-        millisOf(e.eventTime) - millisOf(history.events![0]!.eventTime),
-        e.markerRecordedEventAttributes?.details
-          ? Object.keys(e.markerRecordedEventAttributes.details)
-          : '',
-        e.activityTaskScheduledEventAttributes?.activityType?.name ?? '',
-      );
     const events = (history.events ?? []).map((event) => ({
       type: event.eventType,
       time: millisOf(event.eventTime),
