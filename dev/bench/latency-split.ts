@@ -15,7 +15,8 @@ export const latencyParts = [
 ] as const;
 export type LatencyPart = (typeof latencyParts)[number];
 
-const millisOf = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+/** A history event's time in ms. */
+export const millisOf = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
   Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
 /** Pairs of events whose span is one part: the first event's type, the closing one's, the part. */

@@ -3,6 +3,7 @@ import { temporal } from '@temporalio/proto';
 import type { LocalWorld } from '../stack/local-world';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { percentile } from './rates';
+import { millisOf } from './latency-split';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -25,9 +26,6 @@ export const handoffPhases = [
   'send step → sign stored',
 ] as const;
 export type HandoffPhase = (typeof handoffPhases)[number];
-
-const millisOf = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
-  Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
 /**
  * Reads the histories of up to `count` consecutive items of a batch's first wallet from the
