@@ -4,7 +4,7 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
-import { temporalPriorityOf } from '../domain/intent-priority';
+import { IntentPriority, temporalPriorityOf } from '../domain/intent-priority';
 import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
@@ -66,7 +66,9 @@ export async function startIntentWorkflow(
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: intentSearchAttributes(labels),
         memo: intentMemo(labels),
-        ...(options.eager && { requestEagerStart: true }),
+        // A bulk one's first task never skips the matcher's order (workflows/eager-dispatch.ts).
+        ...(options.eager &&
+          intent.priority !== IntentPriority.bulk && { requestEagerStart: true }),
       },
     );
   } catch (error) {
