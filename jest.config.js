@@ -32,6 +32,7 @@ const postgresSuites = [
   'integration/intent-deadlines',
   'integration/pauses',
   'integration/payment-schedules',
+  'integration/priorities',
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',
