@@ -6,10 +6,12 @@ import { slotDueMs, staleSlotMs, type LineRate, type PermitLine } from './permit
  * permit-line.ts's line in Lua on Redis's clock, shared by every process on the quota. Keys:
  * `<key>` (a hash: the tail), `<key>:reserved` (slots by intent), `<key>:freed` (cancelled slots
  * still ahead), `<key>:places` (intent → "rank|weight|moved|tenant"), `<key>:held` (slots by
- * tenant). When the state is lost — a Redis restart or flush — the line starts again from now:
- * intents whose slots were lost book again at its tail when they come back, so no slot is given
- * twice, and sends granted on either side of the restart still pass the send window, which starts
- * full (shared-spend-window.ts): no second is spent twice at the node.
+ * tenant; an empty line starts them again, so counts left behind by a process of an older build,
+ * which takes slots without them, go when the line next drains). When the state is lost — a Redis
+ * restart or flush — the line starts again from now: intents whose slots were lost book again at
+ * its tail when they come back, so no slot is given twice, and sends granted on either side of
+ * the restart still pass the send window, which starts full (shared-spend-window.ts): no second
+ * is spent twice at the node.
  */
 const leaveFunction = `
 local function leave(member)
@@ -31,6 +33,7 @@ if own then return math.max(0, math.ceil(tonumber(own) - now)) end
 for _, stale in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))) do
   leave(stale)
 end
+if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[4], KEYS[5]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 local slot
 local freed = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')

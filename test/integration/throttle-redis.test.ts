@@ -332,4 +332,19 @@ describe('the permit line shared on Redis 7', () => {
       client.disconnect();
     }
   });
+
+  it('starts its tenants’ counts again once it drains: counts an older build left behind go', async () => {
+    const client = new Redis(redis.url);
+    const line = sharedPermitLine(client, 'drained-line', { perSecond: 1, burst: 1 });
+    try {
+      // A process of an older build took a slot without its count: acme's stays one too high.
+      await client.hset('drained-line:held', 'acme', '1');
+      await client.hset('drained-line:places', 'gone', '5|1|0|acme');
+      await line.reserve('g0', { rank: 3, tenant: 'globex', weight: 1 });
+      expect(await client.hgetall('drained-line:held')).toEqual({ globex: '1' });
+      expect(await client.hkeys('drained-line:places')).toEqual(['g0']);
+    } finally {
+      client.disconnect();
+    }
+  });
 });
