@@ -12,11 +12,14 @@ export interface AcquireThrottleParameters {
   priority?: Priority;
 }
 
-/** Who the intent is to the permit line: Temporal's priority key, fairness key and weight. */
+/**
+ * Who the intent is to the permit line: Temporal's priority key, fairness key and weight. A field
+ * the workflow was started without reads as 0 or "" (protobuf's defaults): the default, then.
+ */
 export const linePlaceOf = (priority: Priority | undefined): LinePlace => ({
-  rank: priority?.priorityKey ?? unplaced.rank,
-  tenant: priority?.fairnessKey ?? unplaced.tenant,
-  weight: priority?.fairnessWeight ?? unplaced.weight,
+  rank: priority?.priorityKey || unplaced.rank,
+  tenant: priority?.fairnessKey || unplaced.tenant,
+  weight: priority?.fairnessWeight || unplaced.weight,
 });
 
 /**

@@ -1,3 +1,5 @@
+import { priorityKeys } from '../domain/intent-priority';
+
 /**
  * Who an intent is to the permit line: its priority rank (Temporal's priority key: 1 urgent, 3
  * normal, 5 bulk; lower goes first), its tenant and the tenant's weight. Temporal orders the task
@@ -10,7 +12,7 @@ export interface LinePlace {
 }
 
 /** Where a try names no place (an old workflow's, a test's): normal, of nobody. */
-export const unplaced: LinePlace = { rank: 3, tenant: '', weight: 1 };
+export const unplaced: LinePlace = { rank: priorityKeys.normal, tenant: '', weight: 1 };
 
 /**
  * How many slots ahead a newcomer looks at for one to take (the Redis line scans as many):

@@ -1,4 +1,5 @@
-import type { LinePlace } from '../../throttle/line-places';
+import { linePlaceOf } from '../../activities/acquire-throttle';
+import { unplaced, type LinePlace } from '../../throttle/line-places';
 import { localPermitLine, slotDueMs } from '../../throttle/permit-line';
 import { Throttle } from '../../throttle/throttle';
 
@@ -118,5 +119,17 @@ describe('waits for a near slot inside the step', () => {
     } finally {
       await throttle.close();
     }
+  });
+});
+
+describe("an intent's place in the line, from its workflow's priority", () => {
+  it('reads fields a workflow was started without (0 or "") as the defaults', () => {
+    expect(linePlaceOf({ priorityKey: 0, fairnessKey: '', fairnessWeight: 0 })).toEqual(unplaced);
+    expect(linePlaceOf(undefined)).toEqual(unplaced);
+    expect(linePlaceOf({ priorityKey: 1, fairnessKey: 'acme', fairnessWeight: 2 })).toEqual({
+      rank: 1,
+      tenant: 'acme',
+      weight: 2,
+    });
   });
 });
