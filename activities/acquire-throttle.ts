@@ -1,7 +1,7 @@
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { Priority } from '@temporalio/common';
 import { unplaced, type LinePlace } from '../throttle/line-places';
-import type { PermitGrant } from '../throttle/throttle';
+import type { PermitGrant } from '../throttle/permit-grant';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';
 import { pauseOfIntent } from '../operations/pause-watch';

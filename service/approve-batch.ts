@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { batchWorkflow, startBatchWorkflow } from '../client/batch-workflows';
-import { fairnessWeightOf } from '../store/tenants';
+import { batchWorkflow } from '../client/batch-workflows';
+import { startBatchOf } from './workflow-starts';
 import type { ApprovalDecision } from '../domain/approval';
 import { ApprovalRefusedError, NotAwaitingApprovalError } from '../domain/errors';
 import type { IntentTimings } from '../domain/intent-timings';
@@ -50,8 +50,7 @@ export async function decideBatchApprovalFor(
   await decideBatchApproval(deps.database, batchId, request, deps.clock?.() ?? new Date());
   const decided = await findBatchFor(deps.database, caller, batchId);
   if (decided.status === 'running') {
-    const weight = await fairnessWeightOf(deps.database.kysely, decided.tenantId);
-    await startBatchWorkflow(deps.client, deps.taskQueue, decided, deps.timings, weight);
+    await startBatchOf(deps, decided);
   }
   return decided;
 }

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { fairnessWeightOf } from '../store/tenants';
+import { intentWorkflow } from '../client/intent-workflows';
+import { startIntentOf } from './workflow-starts';
 import type { ApprovalDecision } from '../domain/approval';
 import {
   ApprovalRefusedError,
@@ -55,10 +55,7 @@ export async function decideIntentApproval(
   await decideApproval(deps.database, intentId, request, deps.clock?.() ?? new Date());
   const decided = await getIntent(deps.database.kysely, intentId);
   if (decided.status === IntentStatus.authorized) {
-    await startIntentWorkflow(deps.client, deps.taskQueue, decided, {
-      timings: deps.timings,
-      fairnessWeight: await fairnessWeightOf(deps.database.kysely, decided.tenantId),
-    });
+    await startIntentOf(deps, decided);
   }
   return decided;
 }

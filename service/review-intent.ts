@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
-import { fairnessWeightOf } from '../store/tenants';
+import { intentWorkflow } from '../client/intent-workflows';
+import { startIntentOf } from './workflow-starts';
 import type { Intent } from '../domain/intent';
 import type { ReviewDecision } from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
@@ -49,12 +49,10 @@ export async function reviewIntent(
   }
   const resolved = await applyReviewDecision(deps, by, intentId, decision);
   if (decision.action === 'retry' || decision.action === 'cancel') {
-    await startIntentWorkflow(deps.client, deps.taskQueue, resolved, {
+    await startIntentOf(deps, resolved, {
       workflowId: `${paymentIntentWorkflowId(intentId)}-retry-v${resolved.version}`,
       // Nobody could find this run to send it a decision: it ends in review as runs used to.
       waitInReview: false,
-      timings: deps.timings,
-      fairnessWeight: await fairnessWeightOf(deps.database.kysely, resolved.tenantId),
     });
   }
   return resolved;

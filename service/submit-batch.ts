@@ -20,9 +20,9 @@ import type { ChainRegistry } from '../chain/chain';
 import { resolveAsset } from '../store/assets';
 import { hasAccount } from '../store/ledger';
 import type { Schema } from '../store/schema';
-import { startBatchWorkflow } from '../client/batch-workflows';
+import { startBatchOf } from './workflow-starts';
 import { newIntentId } from '../operations/new-intent-id';
-import { fairnessWeightOf, findTenant } from '../store/tenants';
+import { findTenant } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
 import { deadlineRefusals, type Deadlines } from '../domain/intent-deadlines';
 import { IntentPriority } from '../domain/intent-priority';
@@ -132,8 +132,7 @@ export async function submitBatch(
     return { id: batchId, created: true };
   });
   const batch = (await findBatch(database.kysely, { id }))!;
-  const weight = await fairnessWeightOf(deps.database.kysely, batch.tenantId);
-  await startBatchWorkflow(deps.client, deps.taskQueue, batch, deps.timings, weight);
+  await startBatchOf(deps, batch);
   return { batch, created };
 }
 

@@ -4,8 +4,7 @@ import type { Intent } from '../domain/intent';
 import { parseNewIntent, type NewIntent } from '../domain/intent-request';
 import type { AdmissionLimits } from '../operations/admission';
 import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
-import { startIntentWorkflow } from '../client/intent-workflows';
-import { fairnessWeightOf } from '../store/tenants';
+import { startIntentOf } from './workflow-starts';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
@@ -71,10 +70,6 @@ export async function submitParsedIntent(
     deps.admission,
     deps.clock ?? (() => new Date()),
   );
-  const workflowId = await startIntentWorkflow(deps.client, deps.taskQueue, intent, {
-    eager: deps.eagerStart,
-    timings: deps.timings,
-    fairnessWeight: await fairnessWeightOf(deps.database.kysely, intent.tenantId),
-  });
+  const workflowId = await startIntentOf(deps, intent, { eager: deps.eagerStart });
   return { intent, workflowId, created };
 }

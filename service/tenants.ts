@@ -80,7 +80,10 @@ export async function weighTenant(
 ): Promise<void> {
   if (!(await setFairnessWeight(database.kysely, tenantId, weight))) {
     throw new InvalidIntentError([
-      { field: 'tenantId', message: `no tenant ${tenantId}: create it first` },
+      {
+        field: 'tenantId',
+        message: `no tenant ${tenantId}: create it first (relayer tenants create ${tenantId})`,
+      },
     ]);
   }
 }

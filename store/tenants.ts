@@ -7,8 +7,6 @@ export interface Tenant {
   name: string;
   /** Open intents it may have at once; null: the relayer's default. */
   maxInFlight: number | null;
-  /** Its weight among tenants of one priority (domain/intent-priority.ts); null: 1. */
-  fairnessWeight: number | null;
 }
 
 /** A tenant by its id; the operators' own owner (`@operator`, domain/custody.ts) is none. */
@@ -16,17 +14,10 @@ export async function findTenant(db: Kysely<Schema>, id: string): Promise<Tenant
   if (id === operatorOwner) return undefined;
   const row = await db
     .selectFrom('tenants')
-    .select(['id', 'name', 'max_in_flight', 'fairness_weight'])
+    .select(['id', 'name', 'max_in_flight'])
     .where('id', '=', id)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      name: row.name,
-      maxInFlight: row.max_in_flight,
-      fairnessWeight: row.fairness_weight,
-    }
-  );
+  return row && { id: row.id, name: row.name, maxInFlight: row.max_in_flight };
 }
 
 /** The weight a tenant's workflows start with; undefined: the default (1), or no such tenant. */

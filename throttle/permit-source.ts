@@ -1,5 +1,5 @@
 import type { LinePlace } from './line-places';
-import type { PermitGrant } from './throttle';
+import type { PermitGrant } from './permit-grant';
 
 /**
  * The part of the quota the steps use; the Bottleneck limiter, the server's pace or a test double.

@@ -3,6 +3,7 @@ import { redisClient } from './redis-client';
 import { endLimiter } from './end-limiter';
 import { isLostRedisState } from './lost-redis-state';
 import type { LinePlace } from './line-places';
+import type { PermitGrant } from './permit-grant';
 import { localPermitLine, slotDueMs, type PermitLine } from './permit-line';
 import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
@@ -15,8 +16,6 @@ import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './setti
 import { log } from '../domain/log';
 
 export { quotaLimiterId, type ThrottleCluster, type ThrottleSettings } from './settings';
-import type { PermitGrant } from './permit-grant';
-export type { PermitGrant };
 
 /**
  * How long a try at its slot may wait for the in-flight slot the limiter had just said was free

@@ -1,7 +1,6 @@
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
-import { startBatchWorkflow } from '../client/batch-workflows';
-import { intentWorkflow, startIntentWorkflow } from '../client/intent-workflows';
+import { intentWorkflow } from '../client/intent-workflows';
 import {
   ensureFinalitySweepSchedule,
   ensureOrphanSweepSchedule,
@@ -23,7 +22,7 @@ import { checkSigners } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
 import { RunStats } from './run-stats';
 import { watchPauses } from '../operations/pause-watch';
-import { fairnessWeightOf } from '../store/tenants';
+import { startBatchOf, startIntentOf } from '../service/workflow-starts';
 import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
 import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
 import type { SharedParts } from './process-parts';
@@ -64,6 +63,7 @@ export async function startWorkerRole({
   if (throttle) stats.watchPermits(throttle);
   await ensureSearchAttributes(connection, config.temporal.namespace);
   const timings = intentTimings(config);
+  const starts = { database, client, taskQueue: config.taskQueue, timings };
   const pauses = watchPauses(database);
   await pauses.refresh();
   const deps: ActivityDependencies = {
@@ -77,13 +77,9 @@ export async function startWorkerRole({
     webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
-        const fairnessWeight = await fairnessWeightOf(database.kysely, intent.tenantId);
-        await startIntentWorkflow(client, config.taskQueue, intent, { timings, fairnessWeight });
+        await startIntentOf(starts, intent);
       },
-      startBatch: async (batch) => {
-        const weight = await fairnessWeightOf(database.kysely, batch.tenantId);
-        await startBatchWorkflow(client, config.taskQueue, batch, timings, weight);
-      },
+      startBatch: (batch) => startBatchOf(starts, batch),
       tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
     },
     onFinalized: timeToFinality(metrics),
