@@ -36,6 +36,7 @@ export interface BenchOptions {
   minutes?: string;
   profile?: boolean;
   baseline?: string;
+  runs: string;
 }
 
 /**
@@ -128,6 +129,12 @@ export function parseBenchFlags() {
         'tsx, compiled: how the processes run our TypeScript (the loader, or compiled once as the production image runs it)',
       ).default(cellDefaults.workers),
     )
+    .addOption(
+      new Option(
+        '--runs <count>',
+        'the whole grid this many times; each figure the median',
+      ).default('1'),
+    )
     .addOption(new Option('--out <dir>', 'where the table and chart go').default('docs/bench'))
     .addOption(new Option('--json <file>', 'also write every cell, every column, as JSON'))
     .parse();
@@ -141,6 +148,7 @@ export function parseBenchFlags() {
     });
   const counts = numbers('--n', options.n);
   const processCounts = numbers('--processes', options.processes);
+  const [runs = 1] = numbers('--runs', options.runs);
   const quotas = list(options.q).map((part) =>
     part === 'unlimited' ? undefined : numbers('--q', part)[0],
   );
@@ -191,6 +199,8 @@ export function parseBenchFlags() {
   if (!parsedWeights.success) {
     problems.push(`--weights: ${parsedWeights.error.issues.map((i) => i.message).join(', ')}`);
   }
+  if (runs > 1 && options.baseline !== undefined)
+    problems.push('--runs: a baseline is compared run by run; give one or the other');
   if (options.baseline !== undefined && !arms.some(onTemporal))
     problems.push('--baseline: compares the Temporal arms; give one of B, S, C, P');
   if (problems.length > 0) {
@@ -203,36 +213,38 @@ export function parseBenchFlags() {
   // and a database grown by the cells before it (anvil slows down as its chain grows).
   const provider: Provider = { setting: options.weights, weights: parsedWeights.data! };
   const groups: Cell[][] = [];
-  for (const blockTimeSeconds of blockTimes)
-    for (const model of models)
-      for (const asset of benchAssets)
-        for (const webhooks of receiverModes)
-          for (const traces of traceModes)
-            for (const workers of builds)
-              for (const intents of counts)
-                for (const quota of quotas)
-                  for (const processes of processCounts)
-                    for (const providerWindow of windows)
-                      for (const limitFactor of limitFactors) {
-                        const rotation = groups.length;
-                        groups.push(
-                          arms.map((_, i) => ({
-                            arm: arms[(i + rotation) % arms.length]!,
-                            intents,
-                            quota,
-                            processes,
-                            blockTimeSeconds,
-                            model,
-                            asset,
-                            webhooks,
-                            traces: traces === 'on',
-                            workers,
-                            providerWindow,
-                            limitFactor,
-                            ...(minutes !== undefined && { minutes }),
-                          })),
-                        );
-                      }
+  for (let run = 1; run <= runs; run++)
+    for (const blockTimeSeconds of blockTimes)
+      for (const model of models)
+        for (const asset of benchAssets)
+          for (const webhooks of receiverModes)
+            for (const traces of traceModes)
+              for (const workers of builds)
+                for (const intents of counts)
+                  for (const quota of quotas)
+                    for (const processes of processCounts)
+                      for (const providerWindow of windows)
+                        for (const limitFactor of limitFactors) {
+                          const rotation = groups.length;
+                          groups.push(
+                            arms.map((_, i) => ({
+                              arm: arms[(i + rotation) % arms.length]!,
+                              intents,
+                              quota,
+                              processes,
+                              blockTimeSeconds,
+                              model,
+                              asset,
+                              webhooks,
+                              traces: traces === 'on',
+                              workers,
+                              providerWindow,
+                              limitFactor,
+                              ...(minutes !== undefined && { minutes }),
+                              ...(runs > 1 && { run }),
+                            })),
+                          );
+                        }
   const total = groups.flat().length;
   return { options, arms, provider, groups, total, minutes };
 }

@@ -41,6 +41,8 @@ export interface Cell {
    * the result's cell then holds the count submitted.
    */
   minutes?: number;
+  /** Which of `--runs` whole grids the cell belongs to (unset: one run). */
+  run?: number;
 }
 
 export type BenchWebhooks = 'none' | 'ok' | 'hang';

@@ -17,6 +17,7 @@ import {
   type WorkerBuild,
 } from './cell';
 import type { BenchOptions } from './bench-flags';
+import { mediansOfRuns } from './medians';
 
 const methodShort: Record<string, string> = {
   eth_sendRawTransaction: 'send',
@@ -84,7 +85,8 @@ const headings = [
 function rowOf(r: Result): string[] {
   const { cell } = r;
   return [
-    `${armNames[cell.arm]}${cell.traces ? ', traced' : ''}${cell.workers === 'compiled' ? ', compiled' : ''}`,
+    `${armNames[cell.arm]}${cell.traces ? ', traced' : ''}${cell.workers === 'compiled' ? ', compiled' : ''}` +
+      (cell.run === undefined ? '' : `, run ${cell.run}`),
     cell.asset === 'token' ? `token (${benchToken.alias})` : 'native',
     cell.webhooks === 'none'
       ? '–'
@@ -268,6 +270,7 @@ function markdown(results: Result[], settings: string): string {
 
 /** One cell in plain units, every column of the table, for a dashboard or a CI job. */
 const jsonOf = (r: Result) => ({
+  run: r.cell.run ?? null,
   arm: r.cell.arm,
   armName: armNames[r.cell.arm],
   intents: r.cell.intents,
@@ -321,23 +324,29 @@ export async function reportResults(
   profileDir: string | undefined,
   minutes: number | undefined,
 ): Promise<void> {
-  const summary = table(
-    headings,
-    headings.map((heading) =>
-      [
-        'arm',
-        'chain',
-        'provider counts',
-        'RPC calls/intent (top)',
-        '429s (by method) · % of calls',
-      ].includes(heading)
-        ? 'left'
-        : 'right',
-    ),
+  const alignment = headings.map((heading) =>
+    [
+      'arm',
+      'chain',
+      'provider counts',
+      'RPC calls/intent (top)',
+      '429s (by method) · % of calls',
+    ].includes(heading)
+      ? 'left'
+      : 'right',
   );
+  const summary = table(headings, alignment);
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
-  for (const line of headlines(results)) console.log(line);
+  const runs = Number(options.runs);
+  const medians = runs > 1 ? mediansOfRuns(results) : results;
+  if (runs > 1) {
+    console.log(`each cell's median of ${runs} runs (README.md, the chart and the headlines):`);
+    const medianTable = table(headings, alignment);
+    for (const r of medians) medianTable.push(rowOf(r));
+    console.log(medianTable.toString());
+  }
+  for (const line of headlines(medians)) console.log(line);
   if (baseline) {
     const pairs = results.flatMap((r) =>
       r.baseline ? [{ label: cellLabel(r), current: jsonOf(r), baseline: r.baseline }] : [],
@@ -363,13 +372,14 @@ export async function reportResults(
     `--limit-factor ${options.limitFactor}` +
     (minutes === undefined ? '' : ` --minutes ${minutes}`) +
     (options.profile ? ' --profile' : '') +
+    (runs > 1 ? ` --runs ${runs} (each figure the median)` : '') +
     (baseline ? ` --baseline ${baseline.sha.slice(0, 7)}` : '');
   mkdirSync(options.out, { recursive: true });
-  writeFileSync(join(options.out, 'README.md'), markdown(results, settings));
+  writeFileSync(join(options.out, 'README.md'), markdown(medians, settings));
   writeFileSync(
     join(options.out, 'bench.png'),
     await renderChart(
-      results.map((r) => ({
+      medians.map((r) => ({
         cell: `N ${r.cell.intents} · Q ${quotaLabel(r.cell.quota)} · ${r.cell.processes}p · ${chainLabel(r.cell)} · ${r.cell.model} · ${r.cell.asset} · webhooks ${r.cell.webhooks}`,
         arm: armNames[r.cell.arm],
         intentsPerSecond: r.intentsPerSecond,
@@ -381,7 +391,12 @@ export async function reportResults(
     `table and chart: ${join(options.out, 'README.md')}, ${join(options.out, 'bench.png')}`,
   );
   if (options.json) {
-    writeFileSync(options.json, `${JSON.stringify(results.map(jsonOf), null, 2)}\n`);
+    // Every run's cells, then (with --runs) each cell's medians, marked `"run": "median"`.
+    const cells = [
+      ...results.map(jsonOf),
+      ...(runs > 1 ? medians.map((r) => ({ ...jsonOf(r), run: 'median' })) : []),
+    ];
+    writeFileSync(options.json, `${JSON.stringify(cells, null, 2)}\n`);
     console.log(`JSON: ${options.json}`);
   }
 }
