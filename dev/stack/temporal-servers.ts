@@ -39,13 +39,17 @@ export interface DevServerOptions {
  * - search attributes are read from the cache: the CLI re-reads them on every lookup, so that a
  *   new one shows at once (ours are registered when the server starts);
  * - one partition per task queue: four (the default) only add forwarding between them on a single
- *   node.
+ *   node;
+ * - a timer fires on time: the server puts a new timer no earlier than now + this shift (1 s by
+ *   default), so a permit's short wait, a paced send's retry or a busy turn waited a second or
+ *   more however short it asked for.
  */
 export const tunedDevServerSettings: Record<string, string | number | boolean> = {
   'system.enableActivityEagerExecution': true,
   'system.forceSearchAttributesCacheRefreshOnRead': false,
   'matching.numTaskqueueReadPartitions': 1,
   'matching.numTaskqueueWritePartitions': 1,
+  'history.timerProcessorMaxTimeShift': '50ms',
 };
 
 /**
