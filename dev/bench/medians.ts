@@ -3,7 +3,7 @@ import type { Cell, Result } from './cell';
 // With --runs, each cell's figures are the median of its runs: one noisy run neither makes nor
 // misses a target.
 
-/** The cell's identity across runs: everything but which run it was. */
+/** The cell as one run had it, without which run it was. */
 function withoutRun(cell: Cell): Cell {
   const same = { ...cell };
   delete same.run;
@@ -41,14 +41,16 @@ function medianOf(runs: readonly unknown[], depth = 0): unknown {
 
 const numberOr0 = (value: unknown) => (typeof value === 'number' ? value : 0);
 
-/** One result per cell, in the order cells first ran, each figure the median of its runs. */
-export function mediansOfRuns(results: readonly Result[]): Result[] {
-  const byCell = new Map<string, Result[]>();
-  for (const result of results) {
-    const key = JSON.stringify(withoutRun(result.cell));
-    byCell.set(key, [...(byCell.get(key) ?? []), result]);
-  }
-  return [...byCell.values()].map((runs) => {
-    return { ...(medianOf(runs) as Result), cell: withoutRun(runs[0]!.cell) };
+/**
+ * One result per cell, each figure the median of its runs. Every run is the same grid in the same
+ * order, so a cell's runs are the results `results.length / runs` apart (a timed cell's `intents`
+ * is what it submitted, different in each run, so the cell itself cannot be the key).
+ */
+export function mediansOfRuns(results: readonly Result[], runs: number): Result[] {
+  const cellsPerRun = results.length / runs;
+  return results.slice(0, cellsPerRun).map((_, index) => {
+    const ofCell = Array.from({ length: runs }, (_, run) => results[index + run * cellsPerRun]!);
+    const median = medianOf(ofCell) as Result;
+    return { ...median, cell: withoutRun(median.cell) };
   });
 }

@@ -339,7 +339,7 @@ export async function reportResults(
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
   const runs = Number(options.runs);
-  const medians = runs > 1 ? mediansOfRuns(results) : results;
+  const medians = runs > 1 ? mediansOfRuns(results, runs) : results;
   if (runs > 1) {
     console.log(`each cell's median of ${runs} runs (README.md, the chart and the headlines):`);
     const medianTable = table(headings, alignment);
