@@ -212,39 +212,41 @@ export function parseBenchFlags() {
   // anvil and database: the arms share the chain and the store, and no cell inherits a chain
   // and a database grown by the cells before it (anvil slows down as its chain grows).
   const provider: Provider = { setting: options.weights, weights: parsedWeights.data! };
-  const groups: Cell[][] = [];
-  for (let run = 1; run <= runs; run++)
-    for (const blockTimeSeconds of blockTimes)
-      for (const model of models)
-        for (const asset of benchAssets)
-          for (const webhooks of receiverModes)
-            for (const traces of traceModes)
-              for (const workers of builds)
-                for (const intents of counts)
-                  for (const quota of quotas)
-                    for (const processes of processCounts)
-                      for (const providerWindow of windows)
-                        for (const limitFactor of limitFactors) {
-                          const rotation = groups.length;
-                          groups.push(
-                            arms.map((_, i) => ({
-                              arm: arms[(i + rotation) % arms.length]!,
-                              intents,
-                              quota,
-                              processes,
-                              blockTimeSeconds,
-                              model,
-                              asset,
-                              webhooks,
-                              traces: traces === 'on',
-                              workers,
-                              providerWindow,
-                              limitFactor,
-                              ...(minutes !== undefined && { minutes }),
-                              ...(runs > 1 && { run }),
-                            })),
-                          );
-                        }
+  const grid: Cell[][] = [];
+  for (const blockTimeSeconds of blockTimes)
+    for (const model of models)
+      for (const asset of benchAssets)
+        for (const webhooks of receiverModes)
+          for (const traces of traceModes)
+            for (const workers of builds)
+              for (const intents of counts)
+                for (const quota of quotas)
+                  for (const processes of processCounts)
+                    for (const providerWindow of windows)
+                      for (const limitFactor of limitFactors) {
+                        const rotation = grid.length;
+                        grid.push(
+                          arms.map((_, i) => ({
+                            arm: arms[(i + rotation) % arms.length]!,
+                            intents,
+                            quota,
+                            processes,
+                            blockTimeSeconds,
+                            model,
+                            asset,
+                            webhooks,
+                            traces: traces === 'on',
+                            workers,
+                            providerWindow,
+                            limitFactor,
+                            ...(minutes !== undefined && { minutes }),
+                          })),
+                        );
+                      }
+  // --runs: the whole grid again, after the first (so a run's noise is spread over every cell).
+  const groups = Array.from({ length: runs }, (_, r) =>
+    runs === 1 ? grid : grid.map((group) => group.map((cell) => ({ ...cell, run: r + 1 }))),
+  ).flat();
   const total = groups.flat().length;
   return { options, arms, provider, groups, total, minutes };
 }
