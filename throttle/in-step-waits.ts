@@ -9,10 +9,10 @@ export const inStepWaitMs = 1000;
 
 /**
  * Tries whose slot is near wait for it inside their step instead of on a workflow timer (which
- * costs a workflow task, five history events, and on the server about a second however short it
- * is). Each waiting try holds one of the pool's local-activity slots, which the permits' releases
- * need too: only `max` wait at once, and tries below urgent only while fewer than half do, so a
- * bulk flood never takes the waits an urgent payment needs.
+ * costs a workflow task, five history events, and on a server with the default timer floor a
+ * second however short it is). Each waiting try holds one of the pool's local-activity slots,
+ * which the permits' releases need too: only `max` wait at once, and tries below urgent only
+ * while fewer than half do, so a bulk flood never takes the waits an urgent payment needs.
  */
 export class InStepWaits {
   private waiting = 0;

@@ -248,7 +248,7 @@ export function parseBenchFlags() {
     runs === 1 ? grid : grid.map((group) => group.map((cell) => ({ ...cell, run: r + 1 }))),
   ).flat();
   const total = groups.flat().length;
-  return { options, arms, provider, groups, total, minutes };
+  return { options, arms, provider, groups, total, minutes, runs };
 }
 
 /** The cell's flags for a baseline's bench: the defaults left out (an older bench may lack them). */

@@ -323,6 +323,8 @@ export async function reportResults(
   baseline: ReturnType<typeof prepareBaseline> | undefined,
   profileDir: string | undefined,
   minutes: number | undefined,
+  /** The whole grid's runs (--runs): results are run after run, each the same grid. */
+  runs = 1,
 ): Promise<void> {
   const alignment = headings.map((heading) =>
     [
@@ -338,7 +340,6 @@ export async function reportResults(
   const summary = table(headings, alignment);
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
-  const runs = Number(options.runs);
   const medians = runs > 1 ? mediansOfRuns(results, runs) : results;
   if (runs > 1) {
     console.log(`each cell's median of ${runs} runs (README.md, the chart and the headlines):`);

@@ -30,7 +30,7 @@ import { parseBenchFlags, baselineArguments } from './bench-flags';
  * measured side by side in one run and printed, never asserted.
  */
 async function main(): Promise<void> {
-  const { options, arms, provider, groups, total, minutes } = parseBenchFlags();
+  const { options, arms, provider, groups, total, minutes, runs } = parseBenchFlags();
 
   const profileDir = options.profile ? join(options.out, 'profiles') : undefined;
   const baseline =
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     },
   );
 
-  await reportResults(results, options, baseline, profileDir, minutes);
+  await reportResults(results, options, baseline, profileDir, minutes, runs);
 }
 
 main().catch((error: unknown) => {
