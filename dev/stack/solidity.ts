@@ -11,15 +11,28 @@ export interface ContractArtifact {
   bytecode: Hex;
 }
 
+/** How a file is compiled besides the optimizer (200 runs): the test contracts' defaults. */
+export interface CompileSettings {
+  evmVersion: 'paris' | 'cancun';
+  /** The metadata's hash at the code's end: off, comments cannot change the bytes. */
+  appendMetadata: boolean;
+}
+
+const testContractSettings: CompileSettings = { evmVersion: 'cancun', appendMetadata: true };
+
 /**
  * The contracts of a Solidity file compiled with solc-js (the compiler as JavaScript, no
- * download), cached on disk by the source's hash: compiling takes seconds, reading the cache
- * milliseconds.
+ * download), cached on disk by the source's and the settings' hash: compiling takes seconds,
+ * reading the cache milliseconds.
  */
-export function compiledContracts(source: string): Record<string, ContractArtifact> {
+export function compiledContracts(
+  source: string,
+  compile: CompileSettings = testContractSettings,
+): Record<string, ContractArtifact> {
   const text = readFileSync(source, 'utf8');
   const file = basename(source);
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const given = compile === testContractSettings ? '' : JSON.stringify(compile);
+  const hash = createHash('sha256').update(text).update(given).digest('hex').slice(0, 16);
   const cached = join(cacheDir, 'contracts', `${file.replace(/\.sol$/, '')}-${hash}.json`);
   if (existsSync(cached))
     return JSON.parse(readFileSync(cached, 'utf8')) as Record<string, ContractArtifact>;
@@ -33,7 +46,8 @@ export function compiledContracts(source: string): Record<string, ContractArtifa
         sources: { [file]: { content: text } },
         settings: {
           optimizer: { enabled: true, runs: 200 },
-          evmVersion: 'cancun',
+          evmVersion: compile.evmVersion,
+          ...(!compile.appendMetadata && { metadata: { appendCBOR: false } }),
           outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
         },
       }),
