@@ -8,6 +8,7 @@ import type { Batch } from '../store/batches';
 import type { Intent } from '../domain/intent';
 import type { WalletTurn } from '../domain/wallet-turn';
 import type { WebhookSettings } from '../webhooks/settings';
+import type { DustMarks } from '../domain/deposit';
 
 export interface Clock {
   now(): Date;
@@ -53,6 +54,8 @@ export interface ActivityDependencies {
   workflows?: RelayerWorkflows;
   /** How webhooks are delivered from this process; none: not from here. */
   webhooks?: WebhookSettings;
+  /** Deposits below these are recorded, not credited (DEPOSIT_DUST_*); none: every one counts. */
+  dustMarks?: DustMarks;
   /** Who the books charge gas to (GAS_PAID_BY); the house when not given. */
   gasPaidBy?: 'house' | 'tenant';
   /** Told of each intent the finality sweep marks final (the time-to-finality metric). */

@@ -4,6 +4,7 @@
  * implement the same seam without touching workflows.
  */
 import type { TokenTransfer } from './erc20';
+import type { InboundTransfer, TransactionTransfers } from './inbound-transfer';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import type { FeeBid } from './fee-policy';
 import type { WalletSigner } from './signers/wallet-signer';
@@ -176,6 +177,17 @@ export interface ChainActions {
   minedNonce(address: Hex): Promise<number>;
   /** Transactions of `address` mined `confirmations` deep: nonces below it are used for good. */
   settledNonce(address: Hex): Promise<number>;
+  /**
+   * Transfers into `addresses` mined in blocks `fromBlock`…`toBlock` (evm/deposit-reads.ts),
+   * read behind every payment's call in the RPC budget's line.
+   */
+  inboundTransfers(
+    addresses: readonly Hex[],
+    fromBlock: bigint,
+    toBlock: bigint,
+  ): Promise<InboundTransfer[]>;
+  /** One transaction's transfers as the node has them now; undefined: it has no receipt. */
+  inboundOf(txHash: Hex): Promise<TransactionTransfers | undefined>;
   /** The head block, as watched: read again when older than `maxAgeMs` (default headMaxAgeMs). */
   blockNumber(maxAgeMs?: number): Promise<bigint>;
   /** For the readiness probe: the watched head, read again at most every few seconds. */

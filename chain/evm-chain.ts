@@ -11,6 +11,7 @@ import type { EvmChainSettings } from './evm/settings';
 import { signTransfer } from './evm/sign-transfer';
 import { probeDelivery, simulatePayment, tokenInfo } from './evm/tokens';
 import { simulateCall } from './evm/simulate-call';
+import { inboundOf, inboundTransfers } from './evm/deposit-reads';
 
 /**
  * An EVM chain as the relayer uses it: the chain's context (its viem clients over every endpoint,
@@ -65,6 +66,9 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     observeAtNode: (txHash) => observeAtNode(context, { txHash }),
     knownToAnyEndpoint: (txHash) => knownToAnyEndpoint(context, { txHash }),
     lookupTransfer: (txHash) => lookupTransfer(context, { txHash }),
+    inboundTransfers: (addresses, fromBlock, toBlock) =>
+      inboundTransfers(context, { addresses, fromBlock, toBlock }),
+    inboundOf: (txHash) => inboundOf(context, { txHash }),
   };
 }
 

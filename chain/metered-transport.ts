@@ -5,22 +5,27 @@ import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
  * rate refusal from the provider slows every process sharing the budget (throttle/rpc-budget.ts).
  */
 export interface RpcGate {
-  spend(method: string): Promise<void>;
+  /** `priority`: 0 first, 9 last; unset, the method's own (throttle/rpc-weights.ts). */
+  spend(method: string, priority?: number): Promise<void>;
   refused(method: string, retryAfterMs?: number): void;
   /** How long calls still wait for the provider's Retry-After (0: none). */
   pausedForMs(): number;
 }
 
+/** The budget's place of a background read (a deposit scan): behind every other call. */
+export const backgroundPriority = 9;
+
 /**
  * One endpoint's transport whose every JSON-RPC call first spends from the endpoint's budget:
  * whatever code makes the call (a step, the head watcher, a review check, the worker's start).
+ * `priority`: every call's place in the budget's line, instead of its method's.
  */
 export const metered =
-  (inner: Transport, gate: RpcGate): Transport =>
+  (inner: Transport, gate: RpcGate, priority?: number): Transport =>
   (options) => {
     const transport = inner(options);
     const request: typeof transport.request = async (args, requestOptions) => {
-      await gate.spend(args.method);
+      await gate.spend(args.method, priority);
       try {
         return await transport.request(args, requestOptions);
       } catch (error) {

@@ -6,6 +6,7 @@ import {
 } from '../domain/errors';
 import { operatorOwner } from '../domain/custody';
 import { walletEventTypes } from '../domain/wallet-events';
+import { depositEventTypes } from '../domain/deposit';
 import { everyEventType, webhookEventTypes } from '../domain/webhooks';
 import type { WebhookDeliveryStatus } from '../domain/webhooks';
 import { deliveriesOf, redeliver, type DeliveryRow } from '../store/webhook-deliveries';
@@ -64,8 +65,9 @@ export async function registerEndpoint(
 ): Promise<EndpointView & { secret: string }> {
   const { box, policy } = settingsOf(deps);
   const eventTypes = request.eventTypes ?? [everyEventType];
+  const tenantTypes = [...webhookEventTypes, ...depositEventTypes];
   const known: readonly string[] =
-    caller.role === 'operator' ? [...webhookEventTypes, ...walletEventTypes] : webhookEventTypes;
+    caller.role === 'operator' ? [...tenantTypes, ...walletEventTypes] : tenantTypes;
   const unknown = eventTypes.filter((type) => type !== everyEventType && !known.includes(type));
   if (unknown.length > 0 || eventTypes.length === 0) {
     const operatorsOnly = unknown.filter((type) =>

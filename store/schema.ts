@@ -9,6 +9,10 @@ import type { ApiKeyRole } from '../domain/api-scopes';
 import type { AttemptCause } from '../domain/transfer';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
+import type { DepositAddressesTable, DepositScansTable, DepositsTable } from './deposit-tables';
+import type { PausesTable } from './pause-tables';
+
+export type { PausesTable } from './pause-tables';
 import type {
   PolicyContractCallsTable,
   PolicyRecipientsTable,
@@ -76,9 +80,10 @@ export interface AuditLogTable {
 export type TenantAccountKind = 'available' | 'held';
 /**
  * `funding`: what was deposited (negative); `settled`: what was paid out; `fees`: gas the hot
- * wallets burned (native); `house`: what the house paid of that gas (negative).
+ * wallets burned (native); `house`: what the house paid of that gas (negative); `deposits`: what
+ * tenants' deposit addresses received on the chain and was credited (negative).
  */
-export type SystemAccountKind = 'funding' | 'settled' | 'fees' | 'house';
+export type SystemAccountKind = 'funding' | 'settled' | 'fees' | 'house' | 'deposits';
 export const systemAccountOwner = '@system';
 
 /** The asset an account or posting counts in: `native`, or `erc20:<chainId>:<address>`. */
@@ -283,18 +288,7 @@ export interface Schema {
   pauses: PausesTable;
   payment_schedules: PaymentSchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
-}
-
-/** Operators' pauses (domain/pause.ts); resumed ones are kept as their history. */
-export interface PausesTable {
-  id: string;
-  scope: string;
-  target: string;
-  note: string;
-  refuse_admission: number;
-  paused_by: string;
-  paused_at: Timestamp;
-  resumed_by: string | null;
-  resumed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
-  resume_note: string | null;
+  deposit_addresses: DepositAddressesTable;
+  deposits: DepositsTable;
+  deposit_scans: DepositScansTable;
 }

@@ -4,6 +4,7 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import { eventBody, subscribesTo } from '../domain/webhooks';
 import { walletEventBody, walletSubject, type WalletEvent } from '../domain/wallet-events';
 import type { Schema } from './schema';
+import { depositEventBody, type Deposit, type DepositEventType } from '../domain/deposit';
 
 /**
  * The outbox: called inside the transaction that changes an intent's status, it stores the event
@@ -65,6 +66,24 @@ export async function recordWalletEvent(
     previousStatus: null,
     now,
     body: (sequence) => walletEventBody(event, { sequence, at: now }),
+  });
+}
+
+/** Stores an event about a tenant's deposit for its endpoints, in the caller's transaction. */
+export async function recordDepositEvent(
+  trx: Kysely<Schema>,
+  deposit: Deposit,
+  type: DepositEventType,
+  now: Date,
+): Promise<void> {
+  await recordEvent(trx, {
+    tenantId: deposit.tenantId,
+    subject: deposit.id,
+    idStem: deposit.id.replace(/^dep_/, ''),
+    type,
+    previousStatus: null,
+    now,
+    body: (sequence) => depositEventBody(deposit, { type, sequence, at: now }),
   });
 }
 

@@ -56,15 +56,17 @@ export class RpcBudget {
     private readonly onSpend?: (spend: RpcSpend) => void,
   ) {}
 
-  /** Waits until the window has the units of one `method` call, and spends them. */
-  async spend(method: string): Promise<void> {
+  /**
+   * Waits until the window has the units of one `method` call, and spends them; `priority` (0
+   * first, 9 last) places a call other than by its method (a background scan's, last).
+   */
+  async spend(method: string, priority = priorityOf(method)): Promise<void> {
     if (this.closed) throw new Error('rpc budget: closed');
     const units = weightOf(this.settings.weights, method);
     const startedAt = Date.now();
     let askedAt = performance.now();
     if ((await this.window.take(units, undefined, this.margin.marginMs)) > 0) {
       askedAt = await new Promise<number>((go, fail) => {
-        const priority = priorityOf(method);
         const behind = this.line.findIndex((waiting) => waiting.priority > priority);
         const waiting = { units, priority, go, fail };
         this.line.splice(behind === -1 ? this.line.length : behind, 0, waiting);

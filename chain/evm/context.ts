@@ -18,7 +18,7 @@ import { ownChainReads, type ChainReads } from '../chain-reads';
 import type { GasPricing } from '../chain-traits';
 import { CodeProbe } from '../code-probe';
 import { classifyRpcError, RpcErrorKind } from '../evm-rpc-errors';
-import { metered, type RpcGate } from '../metered-transport';
+import { backgroundPriority, metered, type RpcGate } from '../metered-transport';
 import { traced } from '../traced-transport';
 import type { WalletSigner } from '../signers/wallet-signer';
 import { blocksKept, endpointLabel, type EvmChainSettings } from './settings';
@@ -42,6 +42,8 @@ export interface EvmContext {
   settings: EvmChainSettings;
   /** One client over every endpoint, in order (viem's fallback). */
   client: PublicClient;
+  /** The same, its calls behind every other in the budget's line (deposit scans). */
+  background: PublicClient;
   /** Each endpoint on its own, for the questions whose answer is "no endpoint has it". */
   endpointClients: PublicClient[];
   /** The budget's gate of each endpoint (none without a budget). */
@@ -76,17 +78,25 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
   const { chainId, budget } = settings;
   const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
   const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
-  const endpoints = settings.rpcUrls.map((url, i) => {
-    const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
-    const spending = budget ? metered(endpoint, gates[i]!) : endpoint;
-    return settings.traced ? traced(spending, { endpoint: endpointLabel(url), unitsOf }) : spending;
-  });
-  const client = createPublicClient({
-    transport: fallback(endpoints, { retryCount: 0 }),
-    // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
-    pollingInterval: settings.pollIntervalMs,
-    cacheTime: 0,
-  });
+  const endpointsAt = (priority?: number) =>
+    settings.rpcUrls.map((url, i) => {
+      const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
+      const spending = budget ? metered(endpoint, gates[i]!, priority) : endpoint;
+      return settings.traced
+        ? traced(spending, { endpoint: endpointLabel(url), unitsOf })
+        : spending;
+    });
+  const endpoints = endpointsAt();
+  const clientAt = (priority?: number) =>
+    createPublicClient({
+      transport: fallback(priority === undefined ? endpoints : endpointsAt(priority), {
+        retryCount: 0,
+      }),
+      // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
+      pollingInterval: settings.pollIntervalMs,
+      cacheTime: 0,
+    });
+  const client = clientAt();
   const { onRpcResponse } = settings;
   if (onRpcResponse) {
     client.transport.onResponse(({ method, status, transport: endpoint }) =>
@@ -143,6 +153,7 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
     chainId,
     settings,
     client,
+    background: clientAt(backgroundPriority),
     endpointClients: endpoints.map((endpoint) =>
       createPublicClient({ transport: endpoint, cacheTime: 0 }),
     ),

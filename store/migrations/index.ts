@@ -24,6 +24,7 @@ import { batchDeadlines } from './0021-batch-deadlines';
 import { paymentSchedules } from './0022-payment-schedules';
 import { priorities } from './0023-priorities';
 import { tenantFairnessWeights } from './0024-tenant-fairness-weights';
+import { deposits } from './0025-deposits';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -57,6 +58,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0022_payment_schedules': paymentSchedules(context),
   '0023_priorities': priorities,
   '0024_tenant_fairness_weights': tenantFairnessWeights,
+  '0025_deposits': deposits(context),
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -1,0 +1,167 @@
+import { getAddress, parseEther, type Hex } from 'viem';
+import { systemClock } from '../../activities/dependencies';
+import { scanDeposits, type ScanDepositsParameters } from '../../activities/scan-deposits';
+import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
+import { nativeBookOf } from '../../domain/ledger-book';
+import { ensureDepositAddress, listDeposits } from '../../store/deposits';
+import { tenantBalance } from '../../store/ledger';
+import { registerEndpoint } from '../../service/webhooks';
+import { deployTestToken } from '../../dev/stack/test-tokens';
+import { deployerClient } from '../../dev/stack/solidity';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { runActivity } from '../support/run-activity';
+import { registeredTestToken, type RegisteredTestToken } from '../support/test-token';
+import { testWebhookSettings } from '../support/webhook-settings';
+import { useTestWorld, type TestWorld } from '../support/test-world';
+
+// Deposits found on the chain and credited once at finality: anvil's finalized block trails its
+// head by two (two epochs of one slot), so a deposit is final two blocks after its own.
+
+const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '0', globex: '0' } });
+/** Counterfactual: detection needs no code at the factory. */
+const factory = getAddress('0x000000000000000000000000000000000000fac7');
+let token: RegisteredTestToken;
+
+const scan = (world: TestWorld, maxBlocks = 100) => {
+  const input: ScanDepositsParameters = {
+    chainId: world.anvil.chainId,
+    maxBlocks,
+    creditLimit: 100,
+  };
+  return runActivity(
+    scanDeposits({
+      db: world.database,
+      chains: world.chains,
+      clock: systemClock,
+      dustMarks: { nativeWei: parseEther('0.001'), tokens: '0.01' },
+    }),
+    input,
+  );
+};
+
+async function addressOf(world: TestWorld, tenantId: string, index = 0): Promise<Hex> {
+  const salt = depositSalt(tenantId, world.anvil.chainId, index);
+  const address = depositAddressOf(factory, salt);
+  await ensureDepositAddress(
+    world.database.kysely,
+    { chainId: world.anvil.chainId, address, tenantId, index, salt, factory },
+    new Date(),
+  );
+  return address;
+}
+
+/** From anvil's last account (never a hot wallet), the receipt awaited. */
+async function sendNative(world: TestWorld, to: Hex, value: bigint) {
+  const sender = deployerClient(world.anvil);
+  return sender.waitForTransactionReceipt({ hash: await sender.sendTransaction({ to, value }) });
+}
+
+beforeAll(async () => {
+  const world = suite.world();
+  token = await registeredTestToken(world, { alias: 'DUSD', decimals: 6, tenants: {} });
+  // Everything before the addresses exist is read once, so a scan starts from here.
+  await scan(world);
+});
+
+describe('deposits: found on the chain, credited once at finality', () => {
+  it('the native coin and a registered token: detected at once, credited once when final, told by webhook', async () => {
+    const world = suite.world();
+    const db = world.database.kysely;
+    await registerEndpoint(
+      { database: world.database, webhooks: testWebhookSettings() },
+      { role: 'tenant', tenantId: 'acme', keyId: 'test', label: 'test' },
+      { url: 'http://127.0.0.1:9/hooks', eventTypes: ['deposit.detected', 'deposit.credited'] },
+    );
+    const address = await addressOf(world, 'acme');
+    await sendNative(world, address, parseEther('1.25'));
+    await token.token.write('mint', [address, 7_500_000n]);
+
+    expect(await scan(world)).toMatchObject({ detected: 2, credited: 0 });
+    expect((await tenantBalance(db, 'acme', nativeBookOf(world.anvil.chainId)))?.available).toBe(
+      0n,
+    );
+
+    await world.testClient.mine({ blocks: 2 });
+    const twice = await Promise.all([scan(world), scan(world)]);
+    expect(twice.map((r) => r.credited).sort()).toEqual([0, 2]);
+    expect(await scan(world)).toMatchObject({ detected: 0, credited: 0 });
+
+    expect((await tenantBalance(db, 'acme', nativeBookOf(world.anvil.chainId)))?.available).toBe(
+      parseEther('1.25'),
+    );
+    expect((await tenantBalance(db, 'acme', token.ledgerAsset))?.available).toBe(7_500_000n);
+    const deposits = await listDeposits(db, 'acme', { limit: 10 });
+    expect(deposits.map((d) => [d.asset, d.status, d.logIndex]).sort()).toEqual([
+      [token.token.address, 'credited', 0],
+      ['native', 'credited', -1],
+    ]);
+    const events = await db
+      .selectFrom('webhook_events')
+      .select(['type'])
+      .where('tenant_id', '=', 'acme')
+      .execute();
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'deposit.credited',
+      'deposit.credited',
+      'deposit.detected',
+      'deposit.detected',
+    ]);
+    await expectBooksBalanced(world.database);
+  });
+
+  it('an unregistered token and dust are recorded, never credited', async () => {
+    const world = suite.world();
+    const db = world.database.kysely;
+    const address = await addressOf(world, 'globex');
+    const stranger = await deployTestToken(world.anvil, 'standard', {
+      symbol: 'XYZ',
+      decimals: 18,
+    });
+    await stranger.write('mint', [address, parseEther('5')]);
+    await sendNative(world, address, parseEther('0.0001'));
+    await token.token.write('mint', [address, 9_000n]);
+    await scan(world);
+    await world.testClient.mine({ blocks: 2 });
+    expect(await scan(world)).toMatchObject({ credited: 0 });
+    const deposits = await listDeposits(db, 'globex', { limit: 10 });
+    expect(deposits.map((d) => d.status).sort()).toEqual(['dust', 'dust', 'unregistered']);
+    expect((await tenantBalance(db, 'globex', nativeBookOf(world.anvil.chainId)))?.available).toBe(
+      0n,
+    );
+  });
+
+  it('a deposit a reorg removes before finality is never credited; mined again in another block, it is credited once', async () => {
+    const world = suite.world();
+    const db = world.database.kysely;
+    const address = await addressOf(world, 'acme', 1);
+    const before = await world.testClient.snapshot();
+    const { transactionHash } = await sendNative(world, address, parseEther('2'));
+    expect(await scan(world)).toMatchObject({ detected: 1 });
+    // The block that held it is replaced by others without it: the node forgets it.
+    await world.testClient.revert({ id: before });
+    await world.testClient.mine({ blocks: 4 });
+    expect(await scan(world)).toMatchObject({ credited: 0, dropped: 1 });
+    const dropped = (await listDeposits(db, 'acme', { limit: 10 })).find(
+      (d) => d.txHash === transactionHash,
+    );
+    expect(dropped?.status).toBe('dropped');
+    const balanceBefore = (await tenantBalance(db, 'acme', nativeBookOf(world.anvil.chainId)))!
+      .available;
+    expect(balanceBefore).toBe(parseEther('1.25'));
+  });
+
+  it('a deposit made while nobody scanned is found by the catch-up, a chunk at a time', async () => {
+    const world = suite.world();
+    const db = world.database.kysely;
+    const address = await addressOf(world, 'globex', 1);
+    await sendNative(world, address, parseEther('0.5'));
+    await world.testClient.mine({ blocks: 6 });
+    const first = await scan(world, 3);
+    expect(BigInt(first.read!.to) - BigInt(first.read!.from)).toBe(2n);
+    for (let runs = 0; runs < 5; runs++) await scan(world, 3);
+    const found = (await listDeposits(db, 'globex', { limit: 10 })).filter(
+      (d) => d.address === address,
+    );
+    expect(found.map((d) => d.status)).toEqual(['credited']);
+  });
+});
