@@ -20,6 +20,7 @@ import { releaseThrottle } from './release-throttle';
 import { resolveReview } from './resolve-review';
 import { markFinalized } from './mark-finalized';
 import { resumeOrphans } from './resume-orphans';
+import { scanDeposits } from './scan-deposits';
 import { sweepTopUps } from './sweep-top-ups';
 import { walletTurnCame } from './wallet-turn';
 import { pumpWebhooks } from './webhooks/pump-webhooks';
@@ -50,6 +51,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   resumeOrphans: resumeOrphans(deps),
   markFinalized: markFinalized(deps),
   sweepTopUps: sweepTopUps(deps),
+  scanDeposits: scanDeposits(deps),
   pumpWebhooks: pumpWebhooks(deps),
   admitScheduledPayment: admitScheduledPayment(deps),
 });

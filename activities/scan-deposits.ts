@@ -7,6 +7,7 @@ import type { Hex } from '../domain/transfer';
 import { listTokens } from '../store/assets';
 import {
   advanceScan,
+  anyAwaitingFinality,
   creditDeposit,
   depositAddressesOnChain,
   depositsAwaitingFinality,
@@ -60,6 +61,7 @@ export const scanDeposits =
         result.read = { from: read.from.toString(), to: read.to.toString() };
         result.detected = read.detected;
       }
+      if (!(await anyAwaitingFinality(deps.db.kysely, chain.chainId))) return result;
       const finalBlock = await chain.finalizedBlock();
       const due = await depositsAwaitingFinality(
         deps.db.kysely,
@@ -82,20 +84,20 @@ async function detect(
   { maxBlocks }: ScanDepositsParameters,
 ): Promise<{ from: bigint; to: bigint; detected: number } | undefined> {
   const { db, clock } = deps;
+  const addresses = await depositAddressesOnChain(db.kysely, chain.chainId);
+  // No address on the chain yet: nothing can arrive, and the chain is not asked anything.
+  if (addresses.size === 0) return undefined;
   // Read now, not the watched head: a scan may come right after a block.
   const head = await chain.blockNumber(0);
+  // Unset only if addresses were stored without startScanAt: from the head on.
   const from = (await nextScanBlock(db.kysely, chain.chainId)) ?? head;
   if (from > head) return undefined;
   const to = head < from + BigInt(maxBlocks) - 1n ? head : from + BigInt(maxBlocks) - 1n;
-  const addresses = await depositAddressesOnChain(db.kysely, chain.chainId);
-  const seen =
-    addresses.size === 0
-      ? []
-      : await chain.inboundTransfers(
-          [...addresses.values()].map((a) => a.address as Hex),
-          from,
-          to,
-        );
+  const seen = await chain.inboundTransfers(
+    [...addresses.values()].map((a) => a.address as Hex),
+    from,
+    to,
+  );
   let detected = 0;
   await db.transaction(async (trx) => {
     const now = clock.now();

@@ -1,10 +1,12 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
-import type { finalitySweep, orphanSweep, topUpSweep } from '../workflows/sweeps';
+import type { depositScan, finalitySweep, orphanSweep, topUpSweep } from '../workflows/sweeps';
 
 export const orphanSweepScheduleId = (taskQueue: string): string => `orphan-sweep@${taskQueue}`;
 export const finalitySweepScheduleId = (taskQueue: string): string => `finality-sweep@${taskQueue}`;
 export const topUpSweepScheduleId = (taskQueue: string, chainId: number): string =>
   `top-up-sweep@${taskQueue}/${chainId}`;
+export const depositScanScheduleId = (taskQueue: string, chainId: number): string =>
+  `deposit-scan@${taskQueue}/${chainId}`;
 
 /**
  * A sweep of the fleet: a Temporal Schedule that starts `workflowType` every `everyMs` on
@@ -89,6 +91,29 @@ export function ensureTopUpSweepSchedule(
     {
       scheduleId: topUpSweepScheduleId(taskQueue, chainId),
       workflowType: 'topUpSweep',
+      taskQueue,
+      everyMs,
+    },
+    args,
+  );
+}
+
+/** A chain's deposit scan: reads on from its last block read, and credits what is final. */
+export function ensureDepositScanSchedule(
+  client: Client,
+  {
+    taskQueue,
+    everyMs,
+    chainId,
+    maxBlocks,
+  }: { taskQueue: string; everyMs: number; chainId: number; maxBlocks: number },
+): Promise<void> {
+  const args: Parameters<typeof depositScan> = [{ chainId, maxBlocks, creditLimit: 500 }];
+  return ensureSweepSchedule(
+    client,
+    {
+      scheduleId: depositScanScheduleId(taskQueue, chainId),
+      workflowType: 'depositScan',
       taskQueue,
       everyMs,
     },

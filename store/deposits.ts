@@ -279,3 +279,32 @@ export async function advanceScan(
     )
     .execute();
 }
+
+/**
+ * Scans of the chain start at `block` unless they already read on from elsewhere: called as a
+ * deposit address is handed out, with the chain's head then, so nothing sent to it is missed.
+ */
+export async function startScanAt(
+  db: Kysely<Schema>,
+  chainId: number,
+  block: bigint,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('deposit_scans')
+    .values({ chain_id: chainId, next_block: block.toString(), updated_at: now.toISOString() })
+    .onConflict((conflict) => conflict.column('chain_id').doNothing())
+    .execute();
+}
+
+/** Whether any deposit on the chain waits for finality (so the final block is worth asking). */
+export async function anyAwaitingFinality(db: Kysely<Schema>, chainId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('deposits')
+    .select('id')
+    .where('status', '=', 'detected')
+    .where('chain_id', '=', chainId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -5,6 +5,7 @@ import {
   ensureFinalitySweepSchedule,
   ensureOrphanSweepSchedule,
   ensureTopUpSweepSchedule,
+  ensureDepositScanSchedule,
 } from '../client/sweep-schedules';
 import { startWebhookDispatch, type WebhookDispatch } from './webhook-dispatch';
 import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
@@ -74,6 +75,7 @@ export async function startWorkerRole({
     permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
     admission: admissionLimits(config),
     gasPaidBy: config.gasPaidBy,
+    dustMarks: { nativeWei: config.depositDustEth, tokens: config.depositDustTokens },
     webhooks: webhookSettings(config),
     workflows: {
       startIntent: async (intent) => {
@@ -150,6 +152,16 @@ export async function startWorkerRole({
         taskQueue: config.taskQueue,
         everyMs: config.topUpSweepMs,
         chainId,
+      });
+    }
+  }
+  if (config.depositScanMs > 0) {
+    for (const chainId of chains.chainIds) {
+      await ensureDepositScanSchedule(client, {
+        taskQueue: config.taskQueue,
+        everyMs: config.depositScanMs,
+        chainId,
+        maxBlocks: config.depositScanBlocks,
       });
     }
   }

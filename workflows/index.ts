@@ -14,7 +14,7 @@ export { batchProgressQuery, cancelBatchSignal } from './payment-batch/signals';
 export { resolveReviewUpdate } from './review-update';
 export { cancelUnminedUpdate } from './cancel-unmined-update';
 export type { BatchProgress } from './payment-batch/signals';
-export { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
+export { depositScan, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { scheduledPayment } from './scheduled-payment';
 export type { ScheduledPaymentInput } from './scheduled-payment';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';

@@ -3,10 +3,12 @@ import type { RelayerActivities } from '../activities';
 import type { MarkFinalizedParameters, MarkFinalizedResult } from '../activities/mark-finalized';
 import type { ResumeOrphansParameters, ResumeOrphansResult } from '../activities/resume-orphans';
 import type { SweepTopUpsParameters, SweepTopUpsResult } from '../activities/sweep-top-ups';
+import type { ScanDepositsParameters, ScanDepositsResult } from '../activities/scan-deposits';
 import { sweepStep } from './activity-profiles';
 
 /** The fleet's sweeps, each started by its schedule (client/sweep-schedules.ts). */
-const { resumeOrphans, markFinalized, sweepTopUps } = proxyActivities<RelayerActivities>(sweepStep);
+const { resumeOrphans, markFinalized, sweepTopUps, scanDeposits } =
+  proxyActivities<RelayerActivities>(sweepStep);
 
 /** Starts the workflow of any intent or batch a crash left without one. */
 export async function orphanSweep(input: ResumeOrphansParameters): Promise<ResumeOrphansResult> {
@@ -21,4 +23,9 @@ export async function finalitySweep(input: MarkFinalizedParameters): Promise<Mar
 /** Tops up the chain's low hot wallets from its treasury. */
 export async function topUpSweep(input: SweepTopUpsParameters): Promise<SweepTopUpsResult> {
   return sweepTopUps(input);
+}
+
+/** Finds what reached the chain's deposit addresses, and credits what is final. */
+export async function depositScan(input: ScanDepositsParameters): Promise<ScanDepositsResult> {
+  return scanDeposits(input);
 }

@@ -3,7 +3,7 @@ import { systemClock } from '../../activities/dependencies';
 import { scanDeposits, type ScanDepositsParameters } from '../../activities/scan-deposits';
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
 import { nativeBookOf } from '../../domain/ledger-book';
-import { ensureDepositAddress, listDeposits } from '../../store/deposits';
+import { ensureDepositAddress, listDeposits, startScanAt } from '../../store/deposits';
 import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
 import { deployTestToken } from '../../dev/stack/test-tokens';
@@ -47,6 +47,12 @@ async function addressOf(world: TestWorld, tenantId: string, index = 0): Promise
     { chainId: world.anvil.chainId, address, tenantId, index, salt, factory },
     new Date(),
   );
+  await startScanAt(
+    world.database.kysely,
+    world.anvil.chainId,
+    await world.testClient.getBlockNumber({ cacheTime: 0 }),
+    new Date(),
+  );
   return address;
 }
 
@@ -59,8 +65,6 @@ async function sendNative(world: TestWorld, to: Hex, value: bigint) {
 beforeAll(async () => {
   const world = suite.world();
   token = await registeredTestToken(world, { alias: 'DUSD', decimals: 6, tenants: {} });
-  // Everything before the addresses exist is read once, so a scan starts from here.
-  await scan(world);
 });
 
 describe('deposits: found on the chain, credited once at finality', () => {
@@ -134,20 +138,39 @@ describe('deposits: found on the chain, credited once at finality', () => {
     const world = suite.world();
     const db = world.database.kysely;
     const address = await addressOf(world, 'acme', 1);
+    const sender = deployerClient(world.anvil);
+    const raw = await sender.signTransaction(
+      await sender.prepareTransactionRequest({ to: address, value: parseEther('2') }),
+    );
     const before = await world.testClient.snapshot();
-    const { transactionHash } = await sendNative(world, address, parseEther('2'));
+    const txHash = await sender.sendRawTransaction({ serializedTransaction: raw });
+    await sender.waitForTransactionReceipt({ hash: txHash });
     expect(await scan(world)).toMatchObject({ detected: 1 });
     // The block that held it is replaced by others without it: the node forgets it.
     await world.testClient.revert({ id: before });
     await world.testClient.mine({ blocks: 4 });
     expect(await scan(world)).toMatchObject({ credited: 0, dropped: 1 });
-    const dropped = (await listDeposits(db, 'acme', { limit: 10 })).find(
-      (d) => d.txHash === transactionHash,
+    const native = nativeBookOf(world.anvil.chainId);
+    const creditedBefore = (await tenantBalance(db, 'acme', native))!.available;
+    const statusOf = async () =>
+      (await listDeposits(db, 'acme', { limit: 10 }))
+        .filter((d) => d.txHash === txHash)
+        .map((d) => d.status);
+    expect(await statusOf()).toEqual(['dropped']);
+
+    // The same bytes mined again, in a block of the new branch: the same deposit, credited once.
+    await sender.sendRawTransaction({ serializedTransaction: raw });
+    await sender.waitForTransactionReceipt({ hash: txHash });
+    expect(await scan(world)).toMatchObject({ detected: 0 });
+    expect(await statusOf()).toEqual(['detected']);
+    await world.testClient.mine({ blocks: 2 });
+    expect(await scan(world)).toMatchObject({ credited: 1 });
+    expect(await scan(world)).toMatchObject({ credited: 0 });
+    expect(await statusOf()).toEqual(['credited']);
+    expect((await tenantBalance(db, 'acme', native))!.available).toBe(
+      creditedBefore + parseEther('2'),
     );
-    expect(dropped?.status).toBe('dropped');
-    const balanceBefore = (await tenantBalance(db, 'acme', nativeBookOf(world.anvil.chainId)))!
-      .available;
-    expect(balanceBefore).toBe(parseEther('1.25'));
+    await expectBooksBalanced(world.database);
   });
 
   it('a deposit made while nobody scanned is found by the catch-up, a chunk at a time', async () => {

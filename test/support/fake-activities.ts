@@ -65,6 +65,7 @@ export function fakeActivities(
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
+    scanDeposits: notFaked('scanDeposits'),
   };
   const merged = {
     ...defaults,

@@ -211,6 +211,7 @@ export function fakeBatch(
     resumeOrphans: notFaked('resumeOrphans'),
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
+    scanDeposits: notFaked('scanDeposits'),
     decideApproval: notFaked('decideApproval'),
     decideBatchApproval: async (decision) => {
       decisions.push(decision.decision);

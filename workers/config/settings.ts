@@ -7,6 +7,7 @@ import { transactionsSettings } from './transactions';
 import { walletsSettings } from './wallets';
 import { versioningSettings } from './versioning';
 import { webhooksSettings } from './webhooks';
+import { depositsSettings } from './deposits';
 
 /**
  * Every setting of a worker process: its environment variable, its default and what it means.
@@ -22,5 +23,6 @@ export const settings = {
   ...processSettings,
   ...versioningSettings,
   ...webhooksSettings,
+  ...depositsSettings,
   ...telemetrySettings,
 };
