@@ -1,3 +1,4 @@
+import { advanceScan, nextScanBlock } from '../store/deposit-scans';
 import { createHash } from 'node:crypto';
 import type { Chain } from '../chain/chain';
 import type { InboundTransfer } from '../chain/inbound-transfer';
@@ -6,13 +7,11 @@ import type { Deposit, DepositStatus, DustMarks } from '../domain/deposit';
 import type { Hex } from '../domain/transfer';
 import { listTokens } from '../store/assets';
 import {
-  advanceScan,
   anyAwaitingFinality,
   creditDeposit,
   depositAddressesOnChain,
   depositsAwaitingFinality,
   markDepositDropped,
-  nextScanBlock,
   recordSeenDeposit,
   type DepositAddress,
 } from '../store/deposits';

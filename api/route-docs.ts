@@ -108,6 +108,18 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
     keys: 'tenant',
     what: "its books per asset and chain (`chainId`): `available` to pay out and `held` for open intents, in base units with the asset's `decimals`",
   },
+  'POST /v1/deposit-addresses': {
+    keys: 'tenant',
+    what: '`{chainId, index?}`: its deposit address on the chain, the same on every call (503 `deposits_off` where the chain has no deposit factory)',
+  },
+  'GET /v1/deposit-addresses': {
+    keys: 'tenant',
+    what: 'its deposit addresses, per chain',
+  },
+  'GET /v1/deposits': {
+    keys: 'tenant',
+    what: 'what reached its deposit addresses, newest first: `detected`, `credited` once final, `dropped` by a reorg, `dust`, `unregistered` token; `status`, `limit` (≤ 200)',
+  },
   'POST /v1/webhooks/endpoints': {
     keys: 'tenant, operator',
     what: '`{url, eventTypes}`: an endpoint (201, with its secret, shown this once)',

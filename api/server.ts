@@ -19,6 +19,7 @@ import { log } from '../domain/log';
 import { nameActiveSpan } from '../domain/tracer';
 import { assetRoutes } from './routes/assets';
 import { balanceRoutes } from './routes/balances';
+import { depositRoutes } from './routes/deposits';
 import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
@@ -154,6 +155,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(walletRoutes, context);
     await v1.register(assetRoutes, context);
     await v1.register(balanceRoutes, context);
+    await v1.register(depositRoutes, context);
     await v1.register(webhookRoutes, context);
     await v1.register(policyRoutes, context);
     await v1.register(approvalRoutes, context);

@@ -74,6 +74,8 @@ export interface ChainSettings {
    * they are below their low mark, and is never one of `walletAddresses`.
    */
   readonly treasury?: Treasury;
+  /** The factory its tenants' deposit addresses follow from; none: no deposit addresses. */
+  readonly depositFactory?: Hex;
   /** The hot wallets this process signs for; grows when one is added at run time. */
   readonly walletAddresses: readonly Hex[];
 }

@@ -80,6 +80,7 @@ function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): Chain
     maxFeePerTransfer: settings.fees.caps.maxFeePerTransfer,
     ...(settings.lowBalanceWei !== undefined && { lowBalanceWei: settings.lowBalanceWei }),
     ...(settings.treasury && { treasury: settings.treasury }),
+    ...(settings.depositFactory && { depositFactory: settings.depositFactory }),
     walletAddresses: context.walletAddresses,
     stuckAfterMs: settings.stuckAfterMs,
     pollIntervalMs: settings.pollIntervalMs,

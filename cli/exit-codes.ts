@@ -32,6 +32,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   no_exclusive_wallet: ExitCode.notConfigured,
   webhook_url_refused: ExitCode.badInput,
   webhooks_off: ExitCode.notConfigured,
+  deposits_off: ExitCode.notConfigured,
   unauthorized: ExitCode.notAllowed,
   forbidden: ExitCode.notAllowed,
   scope_missing: ExitCode.notAllowed,

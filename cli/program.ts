@@ -4,6 +4,7 @@ import { addAdminCommands } from './commands/admin';
 import { addPauseCommands } from './commands/pauses';
 import { addScheduleCommands } from './commands/schedules';
 import { addAssetCommands } from './commands/assets';
+import { addDepositCommands } from './commands/deposits';
 import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
 import { addReviewCommands } from './commands/review';
@@ -47,6 +48,7 @@ export function relayerProgram(): RelayerCommand {
   addIntentCommands(program, globals);
   addWalletCommands(program, globals);
   addAssetCommands(program, globals);
+  addDepositCommands(program, globals);
   addWebhookCommands(program, globals);
   addReviewCommands(program, globals);
   addPolicyCommands(program, globals);

@@ -8,7 +8,8 @@
  * - `dust`: below the asset's dust mark: recorded, never credited.
  * - `unregistered`: a token the relayer does not know: recorded, never credited.
  */
-export type DepositStatus = 'detected' | 'credited' | 'dropped' | 'dust' | 'unregistered';
+export const depositStatuses = ['detected', 'credited', 'dropped', 'dust', 'unregistered'] as const;
+export type DepositStatus = (typeof depositStatuses)[number];
 
 /** Below these a deposit is recorded, never credited. */
 export interface DustMarks {

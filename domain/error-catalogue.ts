@@ -92,6 +92,11 @@ export const errorCatalogue = {
     rejection: 'invalid_request',
     summary: 'the chain is not served by this relayer',
   },
+  DepositsNotConfigured: {
+    retryable: false,
+    rejection: 'deposits_off',
+    summary: 'the chain has no deposit factory (DEPOSIT_FACTORY)',
+  },
   UnknownWallet: {
     retryable: false,
     rejection: 'invalid_request',

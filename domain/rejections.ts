@@ -32,6 +32,7 @@ export const RejectionCode = {
   noAccount: 'no_account',
   webhookUrlRefused: 'webhook_url_refused',
   webhooksOff: 'webhooks_off',
+  depositsOff: 'deposits_off',
   internalError: 'internal_error',
 } as const;
 export type RejectionCode = (typeof RejectionCode)[keyof typeof RejectionCode];
@@ -134,6 +135,10 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   webhooks_off: {
     status: 503,
     meaning: "webhooks are off: an operator sets WEBHOOK_SECRETS_KEY (a retry won't help)",
+  },
+  deposits_off: {
+    status: 503,
+    meaning: "deposits are off on the chain: an operator sets its DEPOSIT_FACTORY (a retry won't help)",
   },
   internal_error: { status: 500, meaning: 'a fault of the relayer: logged with the request id' },
 };

@@ -30,6 +30,7 @@ export const evmChainSettings = (
   chainId: chain.chainId,
   rpcUrls: chain.endpoints.map((endpoint) => endpoint.url),
   ...treasuryOf(chain, signers),
+  ...(chain.depositFactory && { depositFactory: chain.depositFactory }),
   // A chain with a wallet list sends only from those of the process's wallets. A treasury pays
   // no intent on any chain: a chain without one of its own does not make another's a hot wallet.
   signers: signers.filter(

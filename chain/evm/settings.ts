@@ -1,3 +1,4 @@
+import type { Hex } from '../../domain/transfer';
 import type { Treasury } from '../chain';
 import type { ChainReads } from '../chain-reads';
 import type { Finality, GasPricing } from '../chain-traits';
@@ -33,6 +34,8 @@ export interface EvmChainSettings {
    * The chain's treasury (its signer is `treasurySigner`, not one of `signers`: it pays no intent).
    */
   treasury?: Treasury;
+  /** The factory tenants' deposit addresses follow from (chain/deposit-addresses.ts). */
+  depositFactory?: Hex;
   /** Signs the treasury's top-ups, in a process that holds its key. */
   treasurySigner?: WalletSigner;
   /** When a block is final: the node's `finalized` tag (the default), or this many blocks deep. */

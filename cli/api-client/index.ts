@@ -1,6 +1,7 @@
 import { ApiTransport } from '../api-transport';
 import { assetRoutes } from './assets';
 import { batchRoutes } from './batches';
+import { depositRoutes } from './deposits';
 import { intentRoutes } from './intents';
 import { pauseRoutes } from './pauses';
 import { policyRoutes } from './policies';
@@ -20,6 +21,7 @@ const routes = {
   ...policyRoutes,
   ...pauseRoutes,
   ...scheduleRoutes,
+  ...depositRoutes,
 };
 
 /**

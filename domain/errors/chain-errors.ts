@@ -211,3 +211,14 @@ const shortMessageOf = (error: unknown): string =>
   error instanceof Error
     ? ((error as { details?: string }).details ?? error.message).split('\n')[0]!
     : String(error);
+
+/** The chain has no deposit factory: no deposit address can be handed out on it. */
+export class DepositsNotConfiguredError extends RelayerError<{ chainId: number }> {
+  constructor(chainId: number) {
+    super(
+      ErrorName.depositsNotConfigured,
+      `deposits are off on chain ${chainId}: set its DEPOSIT_FACTORY (a chains file's depositFactory)`,
+      { chainId },
+    );
+  }
+}

@@ -79,6 +79,9 @@ async function relayerCliInTerminal(args: string[], env: Record<string, string>)
  * parity test below.
  */
 const commandOfRoute: Record<string, string> = {
+  'POST /v1/deposit-addresses': 'deposits address',
+  'GET /v1/deposit-addresses': 'deposits addresses',
+  'GET /v1/deposits': 'deposits list',
   'POST /v1/intents': 'submit',
   'GET /v1/intents': 'list',
   'GET /v1/intents/{id}': 'status',

@@ -1,9 +1,10 @@
+import { startScanAt } from '../../store/deposit-scans';
 import { getAddress, parseEther, type Hex } from 'viem';
 import { systemClock } from '../../activities/dependencies';
 import { scanDeposits, type ScanDepositsParameters } from '../../activities/scan-deposits';
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
 import { nativeBookOf } from '../../domain/ledger-book';
-import { ensureDepositAddress, listDeposits, startScanAt } from '../../store/deposits';
+import { ensureDepositAddress, listDeposits } from '../../store/deposits';
 import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
 import { deployTestToken } from '../../dev/stack/test-tokens';

@@ -40,14 +40,20 @@ export interface ChainConfig {
   treasury?: { address: Hex; lowBalanceWei: bigint; tokens: TokenTopUp[] };
   /** When a confirmed intent's block is final (`finalizedAt`). */
   finality: Finality;
+  /** The deposit factory its tenants' deposit addresses follow from; undefined: no deposits. */
+  depositFactory?: Hex;
 }
 
 /** What a chain gets where the file says nothing: the environment's single-chain settings. */
 export type ChainDefaults = Omit<
   ChainConfig,
-  'chainId' | 'name' | 'endpoints' | 'wallets' | 'treasury'
+  'chainId' | 'name' | 'endpoints' | 'wallets' | 'treasury' | 'depositFactory'
 > &
-  Omit<ChainEndpoint, 'url'> & { treasury?: Hex; treasuryLowBalanceWei: bigint };
+  Omit<ChainEndpoint, 'url'> & {
+    treasury?: Hex;
+    treasuryLowBalanceWei: bigint;
+    depositFactory?: Hex;
+  };
 
 /** A file value as the environment would spell it: numbers and strings alike. */
 const text = <T>(schema: z.ZodType<T, string>) =>
@@ -90,6 +96,7 @@ const chainSchema = z.strictObject({
   lowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
   finality: text(finalitySetting).optional(),
   treasury: walletSchema.optional(),
+  depositFactory: walletSchema.optional(),
   treasuryLowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
   topUpTargetEth: text(decimal(parseEther, 'ether')).optional(),
   tokenTopUps: z
@@ -184,6 +191,9 @@ export function readChainsFile(
 
 function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
   const treasury = chain.treasury ? getAddress(chain.treasury) : defaults.treasury;
+  const depositFactory = chain.depositFactory
+    ? getAddress(chain.depositFactory)
+    : defaults.depositFactory;
   return {
     chainId: chain.chainId,
     name: chain.name,
@@ -207,6 +217,7 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
     lowBalanceWei: chain.lowBalanceEth ?? defaults.lowBalanceWei,
     topUpTargetWei: chain.topUpTargetEth ?? defaults.topUpTargetWei,
     finality: chain.finality ?? defaults.finality,
+    ...(depositFactory && { depositFactory }),
     ...(treasury && {
       treasury: {
         address: treasury,

@@ -1,9 +1,15 @@
 import { parseEther } from 'viem';
 import { z } from 'zod';
-import { integer, setting } from './parsers';
+import { address, integer, optional, setting } from './parsers';
 
 /** Deposits into tenants' addresses: how often each chain is read, in how many blocks, dust. */
 export const depositsSettings = {
+  depositFactory: setting({
+    env: 'DEPOSIT_FACTORY',
+    fallback: '',
+    doc: "The deposit factory (chain/contracts/deposit-forwarders.sol, owned by the chain's treasury) every chain's deposit addresses follow from; a chains file names one per chain (`depositFactory`). Unset: tenants get no deposit addresses",
+    parse: optional(address),
+  }),
   depositScanMs: setting({
     env: 'DEPOSIT_SCAN_MS',
     fallback: '5000',

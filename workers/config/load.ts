@@ -114,12 +114,17 @@ function resolveChains(
   // A bad setting is reported as such already: no chain is built on it.
   const unread = Object.values(defaults).some((value) => value === undefined);
   const treasury = c.treasuryWallet;
+  const depositFactory = c.depositFactory;
   if (unread || c.chainId === undefined || !c.rpcUrls || !('chainsFile' in config)) return [];
   if (c.chainsFile === undefined) {
     config.chains = chainsOfEnvironment(
       { chainId: c.chainId, rpcUrls: c.rpcUrls },
       c.extraChains ?? [],
-      { ...(defaults as ChainDefaults), ...(treasury && { treasury }) },
+      {
+        ...(defaults as ChainDefaults),
+        ...(treasury && { treasury }),
+        ...(depositFactory && { depositFactory }),
+      },
     );
     return treasuryProblems(config.chains as ChainConfig[]);
   }
@@ -130,6 +135,7 @@ function resolveChains(
   const fromFile = readChainsFile(c.chainsFile, {
     ...(defaults as ChainDefaults),
     ...(treasury && { treasury }),
+    ...(depositFactory && { depositFactory }),
   });
   if ('problems' in fromFile) return fromFile.problems;
   const endpointProblems = fromFile.chains.flatMap((chain) =>

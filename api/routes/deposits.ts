@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiScope } from '../../domain/api-scopes';
+import { depositView } from '../../domain/deposit';
+import type { DepositAddress } from '../../store/deposits';
+import { depositAddressFor, depositAddressesOf, depositsOf } from '../../service/deposits';
+import type { ApiContext } from '../api-context';
+import { tenantOf } from '../auth';
+import { errorBodySchema } from '../error-responses';
+import {
+  depositAddressBodySchema,
+  depositAddressSchema,
+  depositAddressesSchema,
+  depositsQuerySchema,
+  depositsSchema,
+} from '../schemas/deposits';
+
+const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
+
+const addressView = (address: DepositAddress) => ({
+  chainId: address.chainId,
+  address: address.address,
+  index: address.index,
+  createdAt: address.createdAt.toISOString(),
+});
+
+/** A tenant funds its books on chain: its deposit addresses, and what reached them. */
+export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
+  app.post('/v1/deposit-addresses', {
+    config: { scope: ApiScope.intentsWrite },
+    schema: {
+      summary: "The key's tenant's deposit address on a chain (the same one on every call)",
+      body: depositAddressBodySchema,
+      response: { 200: depositAddressSchema, ...errors },
+    },
+    handler: async (request) => {
+      const { tenantId } = tenantOf(request);
+      const { chainId, index } = request.body;
+      return addressView(await depositAddressFor(deps, tenantId, chainId, index));
+    },
+  });
+
+  app.get('/v1/deposit-addresses', {
+    config: { scope: ApiScope.intentsRead },
+    schema: {
+      summary: "The key's tenant's deposit addresses, per chain",
+      response: { 200: depositAddressesSchema, ...errors },
+    },
+    handler: async (request) => ({
+      addresses: (await depositAddressesOf(deps, tenantOf(request).tenantId)).map(addressView),
+    }),
+  });
+
+  app.get('/v1/deposits', {
+    config: { scope: ApiScope.intentsRead },
+    schema: {
+      summary: "What reached the key's tenant's deposit addresses, newest first",
+      querystring: depositsQuerySchema,
+      response: { 200: depositsSchema, ...errors },
+    },
+    handler: async (request) => ({
+      deposits: (await depositsOf(deps, tenantOf(request).tenantId, request.query)).map(
+        depositView,
+      ),
+    }),
+  });
+};

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { depositStatuses } from '../../domain/deposit';
+import { hex } from './common';
+
+/** A tenant's deposit addresses and what reached them. */
+
+export const depositAddressBodySchema = z.object({
+  chainId: z.number().int().positive(),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(999)
+    .optional()
+    .describe("which of the tenant's addresses on the chain: 0 (the default) or another"),
+});
+
+export const depositAddressSchema = z
+  .object({
+    chainId: z.number().int(),
+    address: hex.describe('send the native coin or a registered token here'),
+    index: z.number().int(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'DepositAddress' });
+
+export const depositAddressesSchema = z
+  .object({ addresses: z.array(depositAddressSchema) })
+  .meta({ id: 'DepositAddresses' });
+
+export const depositSchema = z
+  .object({
+    id: z.string(),
+    chainId: z.number().int(),
+    txHash: hex,
+    logIndex: z
+      .number()
+      .int()
+      .describe("the Transfer log's position in its receipt; -1 for the native coin"),
+    address: hex,
+    asset: z.string().describe('"native", or the token\'s address'),
+    amount: z.string().describe('base units'),
+    blockNumber: z.string(),
+    status: z.enum(depositStatuses),
+    detectedAt: z.string(),
+    creditedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Deposit' });
+
+export const depositsSchema = z
+  .object({ deposits: z.array(depositSchema) })
+  .meta({ id: 'Deposits' });
+
+export const depositsQuerySchema = z.object({
+  status: z.enum(depositStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});

@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { depositStatuses } from '../../domain/deposit';
+import { apiOf, type ApiOptions } from '../api-options';
+import { badInput } from '../exit-codes';
+import { chainIdFlag, wholeNumber } from '../flags';
+import { print } from '../output';
+import { table } from '../table';
+
+const statusFlag = (value: string) => {
+  if (!(depositStatuses as readonly string[]).includes(value)) {
+    throw badInput(`--status: one of ${depositStatuses.join(', ')} (got "${value}")`);
+  }
+  return value as (typeof depositStatuses)[number];
+};
+
+/** A tenant funds its books on chain: its deposit addresses, and what reached them. */
+export function addDepositCommands(program: Command, api: () => ApiOptions): void {
+  const deposits = program
+    .command('deposits')
+    .description("a tenant's deposit addresses, and what reached them (tenant key)");
+  deposits
+    .command('address')
+    .description('the deposit address on a chain: send the native coin or a registered token there')
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
+    .option(
+      '--index <n>',
+      'another of the addresses on the chain (0, the default, is the first)',
+      (value) => (value === '0' ? 0 : wholeNumber('--index', 999)(value)),
+    )
+    .action(async (flags: { chainId: number; index?: number }) => {
+      const options = api();
+      const address = await apiOf(options).depositAddress(flags);
+      print(
+        options,
+        address,
+        () => `${address.address} (chain ${address.chainId}, #${address.index})`,
+      );
+    });
+  deposits
+    .command('addresses')
+    .description('every deposit address, per chain')
+    .action(async () => {
+      const options = api();
+      const addresses = await apiOf(options).depositAddresses();
+      print(options, addresses, () => {
+        const rows = table(['chain', '#', 'address', 'since'], ['right', 'right', 'left', 'left']);
+        for (const a of addresses)
+          rows.push([String(a.chainId), String(a.index), a.address, a.createdAt]);
+        return rows.toString();
+      });
+    });
+  deposits
+    .command('list')
+    .description('what reached the deposit addresses, newest first')
+    .option('--status <status>', depositStatuses.join(', '), statusFlag)
+    .option('--limit <n>', 'at most this many (≤ 200)', wholeNumber('--limit', 200))
+    .action(async (flags: { status?: (typeof depositStatuses)[number]; limit?: number }) => {
+      const options = api();
+      const list = await apiOf(options).deposits(flags);
+      print(options, list, () => {
+        const rows = table(
+          ['id', 'chain', 'asset', 'amount', 'status', 'tx', 'detected'],
+          ['left', 'right', 'left', 'right', 'left', 'left', 'left'],
+        );
+        for (const d of list) {
+          rows.push([d.id, String(d.chainId), d.asset, d.amount, d.status, d.txHash, d.detectedAt]);
+        }
+        return rows.toString();
+      });
+    });
+}

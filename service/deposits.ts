@@ -1,0 +1,48 @@
+import { startScanAt } from '../store/deposit-scans';
+import { depositAddressOf, depositSalt } from '../chain/deposit-addresses';
+import type { Deposit, DepositStatus } from '../domain/deposit';
+import { DepositsNotConfiguredError } from '../domain/errors';
+import {
+  depositAddressesOfTenant,
+  ensureDepositAddress,
+  listDeposits,
+  type DepositAddress,
+} from '../store/deposits';
+import type { ServiceDependencies } from './dependencies';
+
+type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
+
+/**
+ * The tenant's deposit address of `index` on the chain (0 by default; more on request): worked
+ * out from the chain's factory, stored once, the same on every call. The chain's deposit scan
+ * starts no later than the head now, so nothing sent to it from here on is missed.
+ */
+export async function depositAddressFor(
+  deps: Deps,
+  tenantId: string,
+  chainId: number,
+  index = 0,
+): Promise<DepositAddress> {
+  const chain = deps.chains.get(chainId);
+  const factory = chain.depositFactory;
+  if (!factory) throw new DepositsNotConfiguredError(chainId);
+  const salt = depositSalt(tenantId, chainId, index);
+  const now = deps.clock?.() ?? new Date();
+  const head = await chain.blockNumber(0);
+  const address = await ensureDepositAddress(
+    deps.database.kysely,
+    { chainId, address: depositAddressOf(factory, salt), tenantId, index, salt, factory },
+    now,
+  );
+  await startScanAt(deps.database.kysely, chainId, head, now);
+  return address;
+}
+
+export const depositAddressesOf = (deps: Deps, tenantId: string): Promise<DepositAddress[]> =>
+  depositAddressesOfTenant(deps.database.kysely, tenantId);
+
+export const depositsOf = (
+  deps: Deps,
+  tenantId: string,
+  options: { limit: number; status?: DepositStatus },
+): Promise<Deposit[]> => listDeposits(deps.database.kysely, tenantId, options);
