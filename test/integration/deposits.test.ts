@@ -9,7 +9,9 @@ import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
 import { deployTestToken } from '../../dev/stack/test-tokens';
 import { deployerClient } from '../../dev/stack/solidity';
+import type { ChainRegistry } from '../../chain/chain';
 import { expectBooksBalanced } from '../support/ledger-checks';
+import { apiRefusal, createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
 import { runActivity } from '../support/run-activity';
 import { registeredTestToken, type RegisteredTestToken } from '../support/test-token';
 import { testWebhookSettings } from '../support/webhook-settings';
@@ -187,5 +189,45 @@ describe('deposits: found on the chain, credited once at finality', () => {
       (d) => d.address === address,
     );
     expect(found.map((d) => d.status)).toEqual(['credited']);
+  });
+});
+
+describe('deposits through the API', () => {
+  let api: ApiUnderTest | undefined;
+  let bare: ApiUnderTest | undefined;
+  afterAll(async () => {
+    await api?.close();
+    await bare?.close();
+  });
+
+  it('a tenant gets its address (the same on every call), and sees what reached it; a chain without a factory refuses', async () => {
+    const world = suite.world();
+    const withFactory: ChainRegistry = {
+      chainIds: world.chains.chainIds,
+      get: (chainId) => ({ ...world.chains.get(chainId), depositFactory: factory }),
+    };
+    api = await startApiWithoutWorkers({ ...world, chains: withFactory });
+    bare = await startApiWithoutWorkers(world);
+    const keys = await createKeys(world, ['globex']);
+    const globex = api.as(keys.globex);
+    const chainId = world.anvil.chainId;
+
+    const first = await globex.depositAddress({ chainId, index: 7 });
+    expect(first.address).toBe(depositAddressOf(factory, depositSalt('globex', chainId, 7)));
+    expect(await globex.depositAddress({ chainId, index: 7 })).toEqual(first);
+    expect((await globex.depositAddresses()).map((a) => a.index)).toContain(7);
+    const refused = await apiRefusal(bare.as(keys.globex).depositAddress({ chainId }));
+    expect([refused.status, refused.body.code]).toEqual([503, 'deposits_off']);
+
+    await sendNative(world, first.address as Hex, parseEther('0.25'));
+    await scan(world);
+    await world.testClient.mine({ blocks: 2 });
+    await scan(world);
+    const seen = (await globex.deposits({ status: 'credited' })).filter(
+      (d) => d.address === first.address,
+    );
+    expect(seen.map((d) => [d.asset, d.amount, d.logIndex])).toEqual([
+      ['native', parseEther('0.25').toString(), -1],
+    ]);
   });
 });
