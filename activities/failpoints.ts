@@ -19,7 +19,10 @@
  * tenant's or operator's cancel of a payment sent but not mined signed, stored and sent, not yet
  * reported; `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet
  * reported; `after-occurrence-admitted`: a schedule's occurrence admitted as an intent and
- * recorded, its workflow not started yet.
+ * recorded, its workflow not started yet; `after-deposit-detected`: a scan recorded deposits and
+ * its blocks read, not yet reported; `after-deposit-credited`: a deposit credited to its tenant,
+ * the scan not yet reported; `after-deposit-sweep-admitted`: a sweep of a deposit address written
+ * with its deposits, its workflow not started yet (the orphan sweep starts it).
  */
 export const crashPoints = [
   'after-permit',
@@ -43,6 +46,9 @@ export const crashPoints = [
   'after-unmined-cancel',
   'after-allow-upgrade',
   'after-occurrence-admitted',
+  'after-deposit-detected',
+  'after-deposit-credited',
+  'after-deposit-sweep-admitted',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

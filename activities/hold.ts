@@ -1,6 +1,6 @@
 import { IntentClosedError } from '../domain/errors';
 import { ledgerAssetOf } from '../domain/asset';
-import { isTopUp } from '../domain/custody';
+import { isCustodyMove } from '../domain/custody';
 import { IntentStatus, stepState } from '../domain/intent';
 import type { ActivityDependencies } from './dependencies';
 import type { IntentStepParameters, IntentStepResult } from './mark-settling';
@@ -14,7 +14,7 @@ import { enforcePaymentPolicy } from '../operations/payment-policy';
  * settling → held: reserves the amount on the tenant's balance in the intent's asset (and, when
  * tenants pay gas, the most its transaction may cost in native), in the same transaction as the
  * state change, so a hold exists exactly when the intent says so. A balance can never go
- * negative: an intent the tenant cannot cover fails with InsufficientBalance. A top-up's hold
+ * negative: an intent the tenant cannot cover fails with InsufficientBalance. A custody move's hold
  * reserves nothing (domain/custody.ts): it only records that the house pays its gas. A hold
  * the tenant's payment policy refuses now fails the intent with PolicyViolation, nothing held.
  */
@@ -27,8 +27,8 @@ export const hold = (deps: ActivityDependencies) => {
       if (state === 'closed') throw new IntentClosedError(intentId, intent.status);
       if (state === 'done') return { status: intent.status };
       const now = clock.now();
-      // A top-up moves the relayer's own coin: it holds nobody's, and the house pays its gas.
-      const custody = isTopUp(intent);
+      // A custody move moves the relayer's own coin: it holds nobody's, and the house pays its gas.
+      const custody = isCustodyMove(intent);
       // Admission applied the policy already; this holds a lowered limit (and the race for a
       // limit's last room) exactly: a hold that would cross it fails the intent, nothing held.
       if (!custody) await enforcePaymentPolicy(db, trx, intent, 'hold', now);

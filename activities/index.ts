@@ -21,6 +21,8 @@ import { resolveReview } from './resolve-review';
 import { markFinalized } from './mark-finalized';
 import { resumeOrphans } from './resume-orphans';
 import { scanDeposits } from './scan-deposits';
+import { sweepDeposits } from './sweep-deposits';
+import { reconcileChainDeposits } from './reconcile-chain-deposits';
 import { sweepTopUps } from './sweep-top-ups';
 import { walletTurnCame } from './wallet-turn';
 import { pumpWebhooks } from './webhooks/pump-webhooks';
@@ -52,6 +54,8 @@ export const createActivities = (deps: ActivityDependencies) => ({
   markFinalized: markFinalized(deps),
   sweepTopUps: sweepTopUps(deps),
   scanDeposits: scanDeposits(deps),
+  sweepDeposits: sweepDeposits(deps),
+  reconcileChainDeposits: reconcileChainDeposits(deps),
   pumpWebhooks: pumpWebhooks(deps),
   admitScheduledPayment: admitScheduledPayment(deps),
 });

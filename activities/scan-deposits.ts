@@ -47,7 +47,7 @@ export const depositIdOf = (chainId: number, txHash: string, position: number): 
  * comes back); the same, it is credited once (a compare-and-set on its row with the posting).
  */
 export const scanDeposits =
-  (deps: Pick<ActivityDependencies, 'db' | 'chains' | 'clock' | 'dustMarks'>) =>
+  (deps: Pick<ActivityDependencies, 'db' | 'chains' | 'clock' | 'dustMarks' | 'failpoints'>) =>
   (input: ScanDepositsParameters): Promise<ScanDepositsResult> =>
     whileHeartbeating(async () => {
       const chain = deps.chains.get(input.chainId);
@@ -70,14 +70,17 @@ export const scanDeposits =
       );
       for (const deposit of due) {
         const outcome = await credit(deps, chain, deposit, finalBlock);
-        if (outcome === 'credited') result.credited++;
+        if (outcome === 'credited') {
+          result.credited++;
+          deps.failpoints?.reach('after-deposit-credited');
+        }
         if (outcome === 'dropped') result.dropped++;
       }
       return result;
     });
 
 async function detect(
-  deps: Pick<ActivityDependencies, 'db' | 'clock' | 'dustMarks'>,
+  deps: Pick<ActivityDependencies, 'db' | 'clock' | 'dustMarks' | 'failpoints'>,
   chain: Chain,
   tokens: Map<string, RegisteredToken>,
   { maxBlocks }: ScanDepositsParameters,
@@ -116,6 +119,7 @@ async function detect(
     }
     await advanceScan(trx, chain.chainId, to + 1n, now);
   });
+  if (detected > 0) deps.failpoints?.reach('after-deposit-detected');
   return { from, to, detected };
 }
 

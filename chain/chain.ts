@@ -4,7 +4,7 @@
  * implement the same seam without touching workflows.
  */
 import type { TokenTransfer } from './erc20';
-import type { InboundTransfer, TransactionTransfers } from './inbound-transfer';
+import type { InboundTransfer, SweepOutcome, TransactionTransfers } from './inbound-transfer';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
 import type { FeeBid } from './fee-policy';
 import type { WalletSigner } from './signers/wallet-signer';
@@ -190,6 +190,14 @@ export interface ChainActions {
   ): Promise<InboundTransfer[]>;
   /** One transaction's transfers as the node has them now; undefined: it has no receipt. */
   inboundOf(txHash: Hex): Promise<TransactionTransfers | undefined>;
+  /** What a mined deposit sweep moved out of each address (evm/deposit-sweeps.ts). */
+  sweepOutcome(txHash: Hex, factory: Hex): Promise<SweepOutcome | undefined>;
+  /** What an address held of each asset (`native` or a token) at a block, read in background. */
+  balancesAt(
+    address: Hex,
+    assets: readonly string[],
+    blockNumber: bigint,
+  ): Promise<Map<string, bigint>>;
   /** The head block, as watched: read again when older than `maxAgeMs` (default headMaxAgeMs). */
   blockNumber(maxAgeMs?: number): Promise<bigint>;
   /** For the readiness probe: the watched head, read again at most every few seconds. */

@@ -1,4 +1,12 @@
-import { concat, encodeAbiParameters, getContractAddress, keccak256, type Hex } from 'viem';
+import {
+  concat,
+  encodeAbiParameters,
+  encodeFunctionData,
+  getContractAddress,
+  keccak256,
+  type Hex,
+} from 'viem';
+import { depositFactoryAbi } from './contracts/deposit-forwarders-code';
 
 // Where a tenant's deposits go on a chain, worked out without the chain: CREATE2 from the
 // chain's deposit factory (chain/contracts/deposit-forwarders.sol), so no key is kept per address.
@@ -27,4 +35,12 @@ export const depositAddressOf = (factory: Hex, salt: Hex): Hex =>
     from: factory,
     salt,
     bytecode: proxyInitCode(forwarderCodeOf(factory)),
+  });
+
+/** The treasury's call that deploys the salt's forwarder if need be and empties it into `to`. */
+export const sweepCallData = (salt: Hex, tokens: readonly Hex[], to: Hex): Hex =>
+  encodeFunctionData({
+    abi: depositFactoryAbi,
+    functionName: 'sweep',
+    args: [salt, [...tokens], to],
   });

@@ -12,6 +12,7 @@ import { signTransfer } from './evm/sign-transfer';
 import { probeDelivery, simulatePayment, tokenInfo } from './evm/tokens';
 import { simulateCall } from './evm/simulate-call';
 import { inboundOf, inboundTransfers } from './evm/deposit-reads';
+import { balancesAt, sweepOutcome } from './evm/deposit-sweeps';
 
 /**
  * An EVM chain as the relayer uses it: the chain's context (its viem clients over every endpoint,
@@ -69,6 +70,9 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     inboundTransfers: (addresses, fromBlock, toBlock) =>
       inboundTransfers(context, { addresses, fromBlock, toBlock }),
     inboundOf: (txHash) => inboundOf(context, { txHash }),
+    sweepOutcome: (txHash, factory) => sweepOutcome(context, { txHash, factory }),
+    balancesAt: (address, assets, blockNumber) =>
+      balancesAt(context, { address, assets, blockNumber }),
   };
 }
 

@@ -19,3 +19,11 @@ export interface TransactionTransfers {
   blockHash: Hex;
   transfers: InboundTransfer[];
 }
+
+/** What one mined sweep moved out of each forwarder it emptied, by asset, and its gas. */
+export interface SweepOutcome {
+  blockNumber: bigint;
+  gasPaid: bigint;
+  /** Forwarder address → asset (`native` or the token) → amount. */
+  moved: Map<string, Map<string, bigint>>;
+}

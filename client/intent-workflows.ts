@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { isTopUp } from '../domain/custody';
+import { isDepositSweep, isTopUp } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
@@ -18,9 +18,10 @@ import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
 /**
- * Starts the workflow that takes an intent to its end. A top-up (domain/custody.ts) runs the
- * payment's own workflow under the type `walletTopUpV2`, by which operators find top-ups in the
- * Web UI (workflows/index.ts exports it under both names; older types: docs/workflow-versions.md).
+ * Starts the workflow that takes an intent to its end. A top-up or a deposit sweep
+ * (domain/custody.ts) runs the payment's own workflow under the type `walletTopUpV2` or
+ * `depositSweepV2`, by which operators find them in the Web UI (workflows/index.ts exports it
+ * under each name; older types: docs/workflow-versions.md).
  * Starting it again is harmless: a running one is joined and a finished one is never re-run, so at
  * most one workflow ever works on an intent under `workflowId`. A retry of an intent whose
  * workflow has ended passes a new id and `waitInReview: false` (see service/review-intent.ts).
@@ -47,7 +48,7 @@ export async function startIntentWorkflow(
   const labels = labelsOf(intent);
   try {
     await client.workflow.start<typeof paymentIntentV2>(
-      isTopUp(intent) ? 'walletTopUpV2' : 'paymentIntentV2',
+      workflowTypeOf(intent),
       {
         taskQueue,
         workflowId,
@@ -102,3 +103,6 @@ export function intentWorkflow(client: Client, intentId: string) {
     tellWalletTurn: (turn: WalletTurn) => handle.signal(walletTurnSignal, turn),
   };
 }
+
+const workflowTypeOf = (intent: Intent): string =>
+  isTopUp(intent) ? 'walletTopUpV2' : isDepositSweep(intent) ? 'depositSweepV2' : 'paymentIntentV2';

@@ -1,5 +1,11 @@
 import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
-import type { depositScan, finalitySweep, orphanSweep, topUpSweep } from '../workflows/sweeps';
+import type {
+  depositScan,
+  depositUpkeep,
+  finalitySweep,
+  orphanSweep,
+  topUpSweep,
+} from '../workflows/sweeps';
 
 export const orphanSweepScheduleId = (taskQueue: string): string => `orphan-sweep@${taskQueue}`;
 export const finalitySweepScheduleId = (taskQueue: string): string => `finality-sweep@${taskQueue}`;
@@ -7,6 +13,8 @@ export const topUpSweepScheduleId = (taskQueue: string, chainId: number): string
   `top-up-sweep@${taskQueue}/${chainId}`;
 export const depositScanScheduleId = (taskQueue: string, chainId: number): string =>
   `deposit-scan@${taskQueue}/${chainId}`;
+export const depositUpkeepScheduleId = (taskQueue: string, chainId: number): string =>
+  `deposit-upkeep@${taskQueue}/${chainId}`;
 
 /**
  * A sweep of the fleet: a Temporal Schedule that starts `workflowType` every `everyMs` on
@@ -114,6 +122,24 @@ export function ensureDepositScanSchedule(
     {
       scheduleId: depositScanScheduleId(taskQueue, chainId),
       workflowType: 'depositScan',
+      taskQueue,
+      everyMs,
+    },
+    args,
+  );
+}
+
+/** A chain's deposit upkeep: sweeps credited deposits into the treasury, then reconciles. */
+export function ensureDepositUpkeepSchedule(
+  client: Client,
+  { taskQueue, everyMs, chainId }: { taskQueue: string; everyMs: number; chainId: number },
+): Promise<void> {
+  const args: Parameters<typeof depositUpkeep> = [{ chainId }];
+  return ensureSweepSchedule(
+    client,
+    {
+      scheduleId: depositUpkeepScheduleId(taskQueue, chainId),
+      workflowType: 'depositUpkeep',
       taskQueue,
       everyMs,
     },

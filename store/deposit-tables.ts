@@ -1,7 +1,8 @@
 import type { DepositStatus } from '../domain/deposit';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
 
-// Tenants' deposit addresses, what reached them, and how far each chain was read (migration 0025).
+// Tenants' deposit addresses, what reached them, how far each chain was read, the sweeps that
+// emptied them and each chain's last reconciliation (migration 0025).
 
 export interface DepositAddressesTable {
   chain_id: number;
@@ -32,6 +33,8 @@ export interface DepositsTable {
   detected_at: Timestamp;
   credited_at: Timestamp | null;
   updated_at: Timestamp;
+  /** The sweep that took it to the treasury (its intent); null: not swept yet. */
+  sweep_intent_id: string | null;
 }
 
 export interface DepositScansTable {
@@ -39,4 +42,27 @@ export interface DepositScansTable {
   /** The first block not yet read for deposits. */
   next_block: BigIntColumn;
   updated_at: Timestamp;
+}
+
+export interface DepositSweepsTable {
+  /** The house's intent (treasury → factory) that sweeps the address. */
+  intent_id: string;
+  chain_id: number;
+  address: string;
+  created_at: Timestamp;
+  /** Once its receipt was read (after it confirmed): its block, its gas, what it moved. */
+  block_number: BigIntColumn | null;
+  gas_paid: Amount | null;
+  /** JSON: asset (`native` or the token) → amount moved, as decimal text. */
+  swept: string | null;
+}
+
+export interface DepositReconciliationsTable {
+  chain_id: number;
+  /** The block the chain's side was read at. */
+  block_number: BigIntColumn;
+  differences: number;
+  /** JSON: the report (domain/deposit-reconciliation.ts). */
+  report: string;
+  checked_at: Timestamp;
 }

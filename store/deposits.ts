@@ -260,3 +260,40 @@ export async function anyAwaitingFinality(db: Kysely<Schema>, chainId: number): 
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every deposit on the chain mined by `maxBlock` and not dropped, for reconciliation. */
+export async function depositsMinedBy(
+  db: Kysely<Schema>,
+  chainId: number,
+  maxBlock: bigint,
+): Promise<Pick<Deposit, 'address' | 'asset' | 'amount' | 'status'>[]> {
+  const rows = await db
+    .selectFrom('deposits')
+    .select(['address', 'asset', 'amount', 'status'])
+    .where('chain_id', '=', chainId)
+    .where('status', '!=', 'dropped')
+    .where('block_number', '<=', maxBlock.toString())
+    .execute();
+  return rows.map((row) => ({ ...row, amount: BigInt(row.amount) }));
+}
+
+/**
+ * What `@system/deposits` has given out in each of `books` (posted to tenants): a system account
+ * keeps no balance row, its balance is the sum of its postings.
+ */
+export async function postedOutOfDeposits(
+  db: Kysely<Schema>,
+  books: readonly string[],
+): Promise<Map<string, bigint>> {
+  if (books.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('postings')
+    .select(['asset', 'amount'])
+    .where('owner', '=', systemAccountOwner)
+    .where('kind', '=', 'deposits')
+    .where('asset', 'in', [...books])
+    .execute();
+  const out = new Map<string, bigint>();
+  for (const row of rows) out.set(row.asset, (out.get(row.asset) ?? 0n) - BigInt(row.amount));
+  return out;
+}

@@ -9,7 +9,13 @@ import type { ApiKeyRole } from '../domain/api-scopes';
 import type { AttemptCause } from '../domain/transfer';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
-import type { DepositAddressesTable, DepositScansTable, DepositsTable } from './deposit-tables';
+import type {
+  DepositAddressesTable,
+  DepositReconciliationsTable,
+  DepositScansTable,
+  DepositSweepsTable,
+  DepositsTable,
+} from './deposit-tables';
 import type { PausesTable } from './pause-tables';
 
 export type { PausesTable } from './pause-tables';
@@ -291,4 +297,6 @@ export interface Schema {
   deposit_addresses: DepositAddressesTable;
   deposits: DepositsTable;
   deposit_scans: DepositScansTable;
+  deposit_sweeps: DepositSweepsTable;
+  deposit_reconciliations: DepositReconciliationsTable;
 }

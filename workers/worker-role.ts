@@ -6,6 +6,7 @@ import {
   ensureOrphanSweepSchedule,
   ensureTopUpSweepSchedule,
   ensureDepositScanSchedule,
+  ensureDepositUpkeepSchedule,
 } from '../client/sweep-schedules';
 import { startWebhookDispatch, type WebhookDispatch } from './webhook-dispatch';
 import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
@@ -155,13 +156,21 @@ export async function startWorkerRole({
       });
     }
   }
-  if (config.depositScanMs > 0) {
-    for (const chainId of chains.chainIds) {
+  // A chain without a deposit factory hands out no addresses: nothing to scan or sweep.
+  for (const chainId of chains.chainIds.filter((id) => chains.get(id).depositFactory)) {
+    if (config.depositScanMs > 0) {
       await ensureDepositScanSchedule(client, {
         taskQueue: config.taskQueue,
         everyMs: config.depositScanMs,
         chainId,
         maxBlocks: config.depositScanBlocks,
+      });
+    }
+    if (config.depositSweepMs > 0) {
+      await ensureDepositUpkeepSchedule(client, {
+        taskQueue: config.taskQueue,
+        everyMs: config.depositSweepMs,
+        chainId,
       });
     }
   }

@@ -4,6 +4,7 @@ export {
   paymentIntent as walletTopUp,
   paymentIntentV2,
   paymentIntentV2 as walletTopUpV2,
+  paymentIntentV2 as depositSweepV2,
 } from './payment-intent';
 export type { PaymentIntentInput } from './payment-intent';
 export { intentProgressQuery } from './intent-progress';
@@ -14,7 +15,7 @@ export { batchProgressQuery, cancelBatchSignal } from './payment-batch/signals';
 export { resolveReviewUpdate } from './review-update';
 export { cancelUnminedUpdate } from './cancel-unmined-update';
 export type { BatchProgress } from './payment-batch/signals';
-export { depositScan, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
+export { depositScan, depositUpkeep, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { scheduledPayment } from './scheduled-payment';
 export type { ScheduledPaymentInput } from './scheduled-payment';
 export { webhookDelivery, webhookEventsSignal } from './webhook-delivery';

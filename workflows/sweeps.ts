@@ -4,11 +4,19 @@ import type { MarkFinalizedParameters, MarkFinalizedResult } from '../activities
 import type { ResumeOrphansParameters, ResumeOrphansResult } from '../activities/resume-orphans';
 import type { SweepTopUpsParameters, SweepTopUpsResult } from '../activities/sweep-top-ups';
 import type { ScanDepositsParameters, ScanDepositsResult } from '../activities/scan-deposits';
+import type { SweepDepositsParameters, SweepDepositsResult } from '../activities/sweep-deposits';
+import type { ReconcileChainDepositsResult } from '../activities/reconcile-chain-deposits';
 import { sweepStep } from './activity-profiles';
 
 /** The fleet's sweeps, each started by its schedule (client/sweep-schedules.ts). */
-const { resumeOrphans, markFinalized, sweepTopUps, scanDeposits } =
-  proxyActivities<RelayerActivities>(sweepStep);
+const {
+  resumeOrphans,
+  markFinalized,
+  sweepTopUps,
+  scanDeposits,
+  sweepDeposits,
+  reconcileChainDeposits,
+} = proxyActivities<RelayerActivities>(sweepStep);
 
 /** Starts the workflow of any intent or batch a crash left without one. */
 export async function orphanSweep(input: ResumeOrphansParameters): Promise<ResumeOrphansResult> {
@@ -28,4 +36,12 @@ export async function topUpSweep(input: SweepTopUpsParameters): Promise<SweepTop
 /** Finds what reached the chain's deposit addresses, and credits what is final. */
 export async function depositScan(input: ScanDepositsParameters): Promise<ScanDepositsResult> {
   return scanDeposits(input);
+}
+
+/** Sweeps the chain's deposit addresses into its treasury, then reconciles its deposits. */
+export async function depositUpkeep(
+  input: SweepDepositsParameters,
+): Promise<SweepDepositsResult & ReconcileChainDepositsResult> {
+  const swept = await sweepDeposits(input);
+  return { ...swept, ...(await reconcileChainDeposits(input)) };
 }

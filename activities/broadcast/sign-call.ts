@@ -4,6 +4,7 @@ import {
   NoExclusiveWalletError,
   NoFundedWalletError,
 } from '../../domain/errors';
+import { isDepositSweep } from '../../domain/custody';
 import type { Intent } from '../../domain/intent';
 import { paymentOf } from '../../domain/intent-payment';
 import { chooseWallet } from '../../domain/wallet-choice';
@@ -26,12 +27,17 @@ export async function signCall(
   intent: Intent,
 ): Promise<Intent> {
   const { db } = deps;
-  const own = new Set(await exclusiveWallets(db.kysely, intent.tenantId, intent.chainId));
+  // A deposit sweep is the house's: only the treasury, which owns the factory, signs it.
+  const own = isDepositSweep(intent)
+    ? new Set(chain.treasury ? [chain.treasury.address] : [])
+    : new Set(await exclusiveWallets(db.kysely, intent.tenantId, intent.chainId));
   if (intent.from !== null && !own.has(intent.from)) {
     throw new NoExclusiveWalletError(intent.tenantId, intent.chainId, intent.from);
   }
   const signable = chain.walletAddresses.filter((address) => own.has(address));
-  if (signable.length === 0) throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
+  if (intent.from === null && signable.length === 0) {
+    throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
+  }
   const lanes =
     intent.from === null ? await unlessCancelled(laneFactsOf(db, chain, signable)) : undefined;
   const lane = lanes

@@ -1,5 +1,5 @@
 import { isNative } from '../../domain/asset';
-import { isTopUp } from '../../domain/custody';
+import { isCustodyMove } from '../../domain/custody';
 import { WalletBlockedError, WalletRetiredError } from '../../domain/errors';
 import type { Intent } from '../../domain/intent';
 import { paymentOf } from '../../domain/intent-payment';
@@ -24,7 +24,7 @@ export async function signHeld(deps: ActivityDependencies, intent: Intent): Prom
   const chain = chains.get(intent.chainId);
   // The first signing is the last moment a policy changed since admission can still stop the
   // payment (a retry or a replacement of bytes already signed is not checked again).
-  if (!isTopUp(intent)) {
+  if (!isCustodyMove(intent)) {
     await enforcePaymentPolicy(db, db.kysely, intent, 'signing', clock.now());
     failpoints?.reach('after-policy-check');
   }

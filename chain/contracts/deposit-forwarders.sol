@@ -26,8 +26,8 @@ contract DepositForwarder {
     /// Empty: a plain transfer of the native coin is accepted.
     receive() external payable {}
 
-    /// Moves all of each token, then all of the native coin, to `to`.
-    function flush(address[] calldata tokens, address payable to) external {
+    /// Moves all of each token, then all of the native coin, to `to`; answers the native amount.
+    function flush(address[] calldata tokens, address payable to) external returns (uint256 native) {
         if (msg.sender != factory) revert NotTheFactory();
         for (uint256 i = 0; i < tokens.length; i++) {
             uint256 balance = IERC20Balance(tokens[i]).balanceOf(address(this));
@@ -40,8 +40,9 @@ contract DepositForwarder {
                 revert TransferFailed(tokens[i]);
             }
         }
-        if (address(this).balance > 0) {
-            (bool sent, ) = to.call{value: address(this).balance}("");
+        native = address(this).balance;
+        if (native > 0) {
+            (bool sent, ) = to.call{value: native}("");
             if (!sent) revert TransferFailed(address(0));
         }
     }
@@ -55,7 +56,8 @@ contract DepositFactory {
     address public immutable owner;
     DepositForwarder public immutable forwarderCode;
 
-    event Swept(bytes32 indexed salt, address indexed forwarder, address to);
+    /// Tokens swept show in their own Transfer logs; the native coin moves without a log.
+    event Swept(bytes32 indexed salt, address indexed forwarder, address to, uint256 native);
 
     constructor(address owner_) {
         owner = owner_;
@@ -91,7 +93,7 @@ contract DepositFactory {
             }
             if (deployed != forwarder) revert DeployFailed(salt);
         }
-        DepositForwarder(payable(forwarder)).flush(tokens, to);
-        emit Swept(salt, forwarder, to);
+        uint256 native = DepositForwarder(payable(forwarder)).flush(tokens, to);
+        emit Swept(salt, forwarder, to, native);
     }
 }

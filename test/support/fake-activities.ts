@@ -66,6 +66,8 @@ export function fakeActivities(
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
     scanDeposits: notFaked('scanDeposits'),
+    sweepDeposits: notFaked('sweepDeposits'),
+    reconcileChainDeposits: notFaked('reconcileChainDeposits'),
   };
   const merged = {
     ...defaults,

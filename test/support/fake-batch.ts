@@ -212,6 +212,8 @@ export function fakeBatch(
     markFinalized: notFaked('markFinalized'),
     sweepTopUps: notFaked('sweepTopUps'),
     scanDeposits: notFaked('scanDeposits'),
+    sweepDeposits: notFaked('sweepDeposits'),
+    reconcileChainDeposits: notFaked('reconcileChainDeposits'),
     decideApproval: notFaked('decideApproval'),
     decideBatchApproval: async (decision) => {
       decisions.push(decision.decision);

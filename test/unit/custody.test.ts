@@ -1,4 +1,4 @@
-import { isTopUp, operatorOwner, topUpAmount } from '../../domain/custody';
+import { isCustodyMove, isDepositSweep, isTopUp, operatorOwner, topUpAmount } from '../../domain/custody';
 
 describe('top-ups', () => {
   const marks = { lowBalanceWei: 50n, topUpTargetWei: 200n };
@@ -18,5 +18,14 @@ describe('top-ups', () => {
   it('are the operators’ intents, never a tenant’s', () => {
     expect(isTopUp({ tenantId: operatorOwner })).toBe(true);
     expect(isTopUp({ tenantId: 'acme' })).toBe(false);
+  });
+
+  it('are told from deposit sweeps by their call: both are custody moves', () => {
+    const sweep = { tenantId: operatorOwner, callData: '0x6e5b' };
+    expect(isDepositSweep(sweep)).toBe(true);
+    expect(isTopUp(sweep)).toBe(false);
+    expect(isCustodyMove(sweep)).toBe(true);
+    expect(isDepositSweep({ tenantId: 'acme', callData: '0x6e5b' })).toBe(false);
+    expect(isDepositSweep({ tenantId: operatorOwner, callData: null })).toBe(false);
   });
 });

@@ -13,7 +13,15 @@ export const depositsSettings = {
   depositScanMs: setting({
     env: 'DEPOSIT_SCAN_MS',
     fallback: '5000',
-    doc: "How often each chain's deposit scan (a Temporal Schedule per chain each worker ensures at start) reads the blocks since its last and credits the deposits now final; 0: this worker leaves the schedules alone",
+    doc: "How often each chain's deposit scan (a Temporal Schedule per chain with a deposit factory, each worker ensures it at start) reads the blocks since its last and credits the deposits now final; 0: this worker leaves the schedules alone",
+    parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
+      error: 'must be 0 (leave the schedules alone) or at least 1000',
+    }),
+  }),
+  depositSweepMs: setting({
+    env: 'DEPOSIT_SWEEP_MS',
+    fallback: '60000',
+    doc: "How often each chain's deposit upkeep (a Temporal Schedule per chain with a deposit factory) sweeps the addresses holding credited deposits into the chain's treasury, then reconciles the chain's deposits; 0: this worker leaves the schedules alone",
     parse: integer(0, 86_400_000).refine((ms) => ms === 0 || ms >= 1000, {
       error: 'must be 0 (leave the schedules alone) or at least 1000',
     }),
