@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { ServiceDependencies } from '../service/dependencies';
 import { intentCountsByStatus } from '../service/intent-queries';
 import { listPauses } from '../service/pauses';
+import { reconciliationDifferences } from '../service/deposits';
 import { IntentStatus, notYetSignedStatuses } from '../domain/intent';
 import type { RejectionCode } from '../domain/rejections';
 
@@ -61,6 +62,18 @@ export class ApiMetrics {
         this.reset();
         for (const pause of await listPauses({ database }, false)) {
           this.set({ scope: pause.scope, target: pause.target }, 1);
+        }
+      },
+    });
+    new Gauge({
+      name: 'relayer_deposit_differences',
+      help: "Differences each chain's last deposit reconciliation found between the chain and the books (0: they agree)",
+      labelNames: ['chain_id'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { chainId, differences } of await reconciliationDifferences({ database })) {
+          this.set({ chain_id: String(chainId) }, differences);
         }
       },
     });

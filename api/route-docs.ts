@@ -120,6 +120,10 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
     keys: 'tenant',
     what: 'what reached its deposit addresses, newest first: `detected`, `credited` once final, `dropped` by a reorg, `dust`, `unregistered` token; `status`, `limit` (≤ 200)',
   },
+  'POST /v1/deposits/reconcile': {
+    keys: 'operator',
+    what: "`{chainId}`: reconcile the chain's deposits now: per address and asset, held + swept beside credited + uncredited + pending, and per book what deposits credited beside what `@system/deposits` gave out; `differences` 0 when all agree (kept for /readyz and the metric)",
+  },
   'POST /v1/webhooks/endpoints': {
     keys: 'tenant, operator',
     what: '`{url, eventTypes}`: an endpoint (201, with its secret, shown this once)',

@@ -47,31 +47,27 @@ export async function startIntentWorkflow(
   const workflowId = options.workflowId ?? paymentIntentWorkflowId(intent.id);
   const labels = labelsOf(intent);
   try {
-    await client.workflow.start<typeof paymentIntentV2>(
-      workflowTypeOf(intent),
-      {
-        taskQueue,
-        workflowId,
-        args: [
-          {
-            intentId: intent.id,
-            ...options.timings,
-            ...(intent.status === IntentStatus.awaitingApproval && { awaitingApproval: true }),
-            ...(options.waitInReview === false && { waitInReview: false }),
-            ...(intent.validUntil && { validUntil: intent.validUntil.getTime() }),
-            ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
-          },
-        ],
-        priority: temporalPriorityOf(intent, options.fairnessWeight),
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: intentSearchAttributes(labels),
-        memo: intentMemo(labels),
-        // A bulk one's first task never skips the matcher's order (workflows/eager-dispatch.ts).
-        ...(options.eager &&
-          intent.priority !== IntentPriority.bulk && { requestEagerStart: true }),
-      },
-    );
+    await client.workflow.start<typeof paymentIntentV2>(workflowTypeOf(intent), {
+      taskQueue,
+      workflowId,
+      args: [
+        {
+          intentId: intent.id,
+          ...options.timings,
+          ...(intent.status === IntentStatus.awaitingApproval && { awaitingApproval: true }),
+          ...(options.waitInReview === false && { waitInReview: false }),
+          ...(intent.validUntil && { validUntil: intent.validUntil.getTime() }),
+          ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
+        },
+      ],
+      priority: temporalPriorityOf(intent, options.fairnessWeight),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: intentSearchAttributes(labels),
+      memo: intentMemo(labels),
+      // A bulk one's first task never skips the matcher's order (workflows/eager-dispatch.ts).
+      ...(options.eager && intent.priority !== IntentPriority.bulk && { requestEagerStart: true }),
+    });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

@@ -138,7 +138,8 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
   },
   deposits_off: {
     status: 503,
-    meaning: "deposits are off on the chain: an operator sets its DEPOSIT_FACTORY (a retry won't help)",
+    meaning:
+      "deposits are off on the chain: an operator sets its DEPOSIT_FACTORY (a retry won't help)",
   },
   internal_error: { status: 500, meaning: 'a fault of the relayer: logged with the request id' },
 };

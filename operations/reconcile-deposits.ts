@@ -10,7 +10,11 @@ import { IntentStatus } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import type { Database } from '../store/database';
 import { nextScanBlock } from '../store/deposit-scans';
-import { depositSweepsOnChain, recordSweepOutcome, type DepositSweep } from '../store/deposit-sweeps';
+import {
+  depositSweepsOnChain,
+  recordSweepOutcome,
+  type DepositSweep,
+} from '../store/deposit-sweeps';
 import { depositAddressesOnChain, depositsMinedBy, postedOutOfDeposits } from '../store/deposits';
 
 /** A sweep that moved nothing: it needs no receipt and changes no address. */
@@ -128,7 +132,10 @@ async function bookTotals(
 ): Promise<DepositReconciliation['books']> {
   const credited = new Map<string, bigint>();
   for (const deposit of deposits) {
-    const book = ledgerAssetOf(chainId, deposit.asset === 'native' ? 'native' : (deposit.asset as Hex));
+    const book = ledgerAssetOf(
+      chainId,
+      deposit.asset === 'native' ? 'native' : (deposit.asset as Hex),
+    );
     const sum = credited.get(book) ?? 0n;
     credited.set(book, sum + (deposit.status === 'credited' ? deposit.amount : 0n));
   }

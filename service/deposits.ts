@@ -8,7 +8,12 @@ import {
   listDeposits,
   type DepositAddress,
 } from '../store/deposits';
+import type { DepositReconciliation } from '../domain/deposit-reconciliation';
+import { reconcileDeposits } from '../operations/reconcile-deposits';
+import { lastReconciliations, saveReconciliation } from '../store/deposit-reconciliations';
 import type { ServiceDependencies } from './dependencies';
+
+export type { DepositAddress };
 
 type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
 
@@ -46,3 +51,46 @@ export const depositsOf = (
   tenantId: string,
   options: { limit: number; status?: DepositStatus },
 ): Promise<Deposit[]> => listDeposits(deps.database.kysely, tenantId, options);
+
+/**
+ * Reconciles the chain's deposits now (operations/reconcile-deposits.ts) and keeps the result
+ * for /readyz and the metric; a chain never scanned has nothing to compare yet.
+ */
+export async function reconcileChain(deps: Deps, chainId: number): Promise<DepositReconciliation> {
+  const chain = deps.chains.get(chainId);
+  if (!chain.depositFactory) throw new DepositsNotConfiguredError(chainId);
+  const reconciliation = await reconcileDeposits(deps.database, chain);
+  if (!reconciliation) {
+    return {
+      chainId,
+      blockNumber: 0n,
+      lines: [],
+      sweeping: [],
+      books: [],
+      sweepGas: 0n,
+      differences: 0,
+    };
+  }
+  await saveReconciliation(deps.database.kysely, reconciliation, deps.clock?.() ?? new Date());
+  return reconciliation;
+}
+
+/** Each chain's last reconciliation that found differences, as /readyz words it. */
+export async function reconciliationWarnings(deps: Pick<Deps, 'database'>): Promise<string[]> {
+  const kept = await lastReconciliations(deps.database.kysely);
+  return kept
+    .filter((each) => each.differences > 0)
+    .map(
+      (each) =>
+        `deposits on chain ${each.chainId}: ${each.differences} difference(s) between the chain and the books at block ${each.report.blockNumber} (${each.checkedAt.toISOString()}): relayer deposits reconcile --chain-id ${each.chainId}`,
+    );
+}
+
+/** The differences each chain's last reconciliation found (the metric's reading). */
+export const reconciliationDifferences = async (
+  deps: Pick<Deps, 'database'>,
+): Promise<{ chainId: number; differences: number }[]> =>
+  (await lastReconciliations(deps.database.kysely)).map(({ chainId, differences }) => ({
+    chainId,
+    differences,
+  }));

@@ -30,7 +30,9 @@ export async function saveReconciliation(
 /** The last reconciliation of every chain that had one. */
 export async function lastReconciliations(
   db: Kysely<Schema>,
-): Promise<{ chainId: number; differences: number; checkedAt: Date; report: ReconciliationView }[]> {
+): Promise<
+  { chainId: number; differences: number; checkedAt: Date; report: ReconciliationView }[]
+> {
   const rows = await db.selectFrom('deposit_reconciliations').selectAll().execute();
   return rows.map((row) => ({
     chainId: row.chain_id,

@@ -60,7 +60,11 @@ export async function sweepableAddresses(
     .execute();
   const byAddress = new Map<string, SweepableAddress>();
   for (const row of rows) {
-    const entry = byAddress.get(row.address) ?? { address: row.address, depositIds: [], tokens: [] };
+    const entry = byAddress.get(row.address) ?? {
+      address: row.address,
+      depositIds: [],
+      tokens: [],
+    };
     entry.depositIds.push(row.id);
     if (row.asset !== 'native' && !entry.tokens.includes(row.asset as Hex)) {
       entry.tokens.push(row.asset as Hex);

@@ -66,3 +66,12 @@ export interface DepositReconciliationsTable {
   report: string;
   checked_at: Timestamp;
 }
+
+/** The deposits' part of the schema (store/schema.ts). */
+export interface DepositTables {
+  deposit_addresses: DepositAddressesTable;
+  deposits: DepositsTable;
+  deposit_scans: DepositScansTable;
+  deposit_sweeps: DepositSweepsTable;
+  deposit_reconciliations: DepositReconciliationsTable;
+}

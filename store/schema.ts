@@ -9,13 +9,7 @@ import type { ApiKeyRole } from '../domain/api-scopes';
 import type { AttemptCause } from '../domain/transfer';
 import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
-import type {
-  DepositAddressesTable,
-  DepositReconciliationsTable,
-  DepositScansTable,
-  DepositSweepsTable,
-  DepositsTable,
-} from './deposit-tables';
+import type { DepositTables } from './deposit-tables';
 import type { PausesTable } from './pause-tables';
 
 export type { PausesTable } from './pause-tables';
@@ -267,7 +261,7 @@ export type {
   WebhookEventsTable,
 } from './webhook-tables';
 
-export interface Schema {
+export interface Schema extends DepositTables {
   tenants: TenantsTable;
   ledger_accounts: LedgerAccountsTable;
   postings: PostingsTable;
@@ -294,9 +288,4 @@ export interface Schema {
   pauses: PausesTable;
   payment_schedules: PaymentSchedulesTable;
   schedule_occurrences: ScheduleOccurrencesTable;
-  deposit_addresses: DepositAddressesTable;
-  deposits: DepositsTable;
-  deposit_scans: DepositScansTable;
-  deposit_sweeps: DepositSweepsTable;
-  deposit_reconciliations: DepositReconciliationsTable;
 }

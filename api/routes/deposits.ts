@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiScope } from '../../domain/api-scopes';
 import { depositView } from '../../domain/deposit';
-import type { DepositAddress } from '../../store/deposits';
-import { depositAddressFor, depositAddressesOf, depositsOf } from '../../service/deposits';
+import { reconciliationView } from '../../domain/deposit-reconciliation';
+import {
+  depositAddressFor,
+  depositAddressesOf,
+  depositsOf,
+  reconcileChain,
+  type DepositAddress,
+} from '../../service/deposits';
 import type { ApiContext } from '../api-context';
-import { tenantOf } from '../auth';
+import { operatorOf, tenantOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import {
   depositAddressBodySchema,
@@ -12,6 +18,8 @@ import {
   depositAddressesSchema,
   depositsQuerySchema,
   depositsSchema,
+  reconcileBodySchema,
+  reconciliationSchema,
 } from '../schemas/deposits';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
@@ -62,5 +70,19 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
         depositView,
       ),
     }),
+  });
+
+  app.post('/v1/deposits/reconcile', {
+    config: { scope: ApiScope.walletsAdmin },
+    schema: {
+      summary:
+        "Reconcile a chain's deposits now: per address and asset, what the chain shows arrived beside what the books recorded",
+      body: reconcileBodySchema,
+      response: { 200: reconciliationSchema, ...errors },
+    },
+    handler: async (request) => {
+      operatorOf(request);
+      return reconciliationView(await reconcileChain(deps, request.body.chainId));
+    },
   });
 };

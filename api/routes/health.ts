@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatEther } from 'viem';
 import { readinessProbes } from '../../service/readiness';
+import { reconciliationWarnings } from '../../service/deposits';
 import { listPauses } from '../../service/pauses';
 import { pauseSubject } from '../../domain/pause';
 import { lowTreasuries, lowWallets } from '../../service/wallet-standing';
@@ -101,12 +102,13 @@ export const healthRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     handler: async (_request, reply) => {
       // At once, so a slow dependency costs one timeout, not one per check.
       const probes = readinessProbes(deps);
-      const [results, paused, low] = await Promise.all([
+      const [results, paused, low, unreconciled] = await Promise.all([
         Promise.all(probes.map(({ probe }) => check(probe))),
         pauseWarnings(deps),
         walletWarnings(deps),
+        withinCheckTime(reconciliationWarnings(deps)).catch(() => []),
       ]);
-      const warnings = [...paused, ...low];
+      const warnings = [...paused, ...low, ...unreconciled];
       const checks = Object.fromEntries(probes.map(({ name }, i) => [name, results[i]!]));
       if (context.isClosing()) checks.process = 'shutting down';
       const ready = Object.values(checks).every((result) => result === 'ok');

@@ -55,3 +55,36 @@ export const depositsQuerySchema = z.object({
   status: z.enum(depositStatuses).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+export const reconcileBodySchema = z.object({ chainId: z.number().int().positive() });
+
+const amount = z.string().describe('base units');
+
+export const reconciliationSchema = z
+  .object({
+    chainId: z.number().int(),
+    blockNumber: z.string().describe("the chain's side read at this block: the last one scanned"),
+    differences: z.number().int().describe('lines and books that disagree: 0 when all agree'),
+    sweepGas: amount.describe("gas the chain's confirmed sweeps cost the house (wei)"),
+    sweeping: z.array(hex).describe('addresses with a sweep under way: not compared this time'),
+    lines: z.array(
+      z.object({
+        address: hex,
+        asset: z.string(),
+        held: amount.describe('what the address held at the block'),
+        swept: amount.describe('what confirmed sweeps mined by then moved out'),
+        credited: amount,
+        uncredited: amount.describe('recorded, never credited: dust and unregistered tokens'),
+        pending: amount.describe('detected, not final yet'),
+        difference: amount.describe('held + swept − (credited + uncredited + pending)'),
+      }),
+    ),
+    books: z.array(
+      z.object({
+        asset: z.string().describe('the book'),
+        credited: amount.describe('credited by deposits'),
+        postedOut: amount.describe('what @system/deposits gave out'),
+      }),
+    ),
+  })
+  .meta({ id: 'DepositReconciliation' });

@@ -7,7 +7,7 @@ import {
 } from 'viem';
 import type { Hex } from '../../domain/transfer';
 import type { InboundTransfer, TransactionTransfers } from '../inbound-transfer';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
 
 // What arrived at the tenants' deposit addresses: read through the chain's background client, so
 // every call waits behind the payments' own in the RPC budget's line.
@@ -18,6 +18,18 @@ const transferEvent = parseAbiItem(
 
 const nativePosition = -1;
 
+export type InboundTransfersParameters = {
+  addresses: readonly Hex[];
+  fromBlock: bigint;
+  toBlock: bigint;
+};
+export type InboundTransfersReturnType = InboundTransfer[];
+export type InboundTransfersErrorType = RpcErrorType;
+
+export type InboundOfParameters = { txHash: Hex };
+export type InboundOfReturnType = TransactionTransfers | undefined;
+export type InboundOfErrorType = RpcErrorType;
+
 /**
  * Every transfer into one of `addresses` mined in blocks `fromBlock`…`toBlock`: tokens by their
  * Transfer logs (any contract: the caller tells registered tokens apart; an ERC-721's Transfer,
@@ -27,12 +39,8 @@ const nativePosition = -1;
  */
 export async function inboundTransfers(
   context: EvmContext,
-  {
-    addresses,
-    fromBlock,
-    toBlock,
-  }: { addresses: readonly Hex[]; fromBlock: bigint; toBlock: bigint },
-): Promise<InboundTransfer[]> {
+  { addresses, fromBlock, toBlock }: InboundTransfersParameters,
+): Promise<InboundTransfersReturnType> {
   if (addresses.length === 0 || fromBlock > toBlock) return [];
   const { background, rpc } = context;
   const receipts = new Map<Hex, Promise<TransactionReceipt>>();
@@ -95,8 +103,8 @@ export async function inboundTransfers(
  */
 export async function inboundOf(
   context: EvmContext,
-  { txHash }: { txHash: Hex },
-): Promise<TransactionTransfers | undefined> {
+  { txHash }: InboundOfParameters,
+): Promise<InboundOfReturnType> {
   const { background, rpc, typed } = context;
   const receipt = await background
     .getTransactionReceipt({ hash: txHash })

@@ -1,18 +1,17 @@
-import {
-  getAddress,
-  hexToBigInt,
-  parseEventLogs,
-  TransactionReceiptNotFoundError,
-} from 'viem';
+import { getAddress, hexToBigInt, parseEventLogs, TransactionReceiptNotFoundError } from 'viem';
 import type { Hex } from '../../domain/transfer';
 import { depositFactoryAbi } from '../contracts/deposit-forwarders-code';
 import { balanceOfCall, tokenTransfersOf } from '../erc20';
 import { gasPaidBy } from './observe';
-import type { EvmContext } from './context';
+import type { EvmContext, RpcErrorType } from './context';
 import type { SweepOutcome } from '../inbound-transfer';
 
 // What a mined sweep moved, and what deposit addresses held at a block: each read
 // through the background client (behind every payment in the RPC budget's line).
+
+export type SweepOutcomeParameters = { txHash: Hex; factory: Hex };
+export type SweepOutcomeReturnType = SweepOutcome | undefined;
+export type SweepOutcomeErrorType = RpcErrorType;
 
 /**
  * The receipt of a sweep: the factory's Swept event names the forwarder and the native coin it
@@ -20,8 +19,8 @@ import type { SweepOutcome } from '../inbound-transfer';
  */
 export async function sweepOutcome(
   { background, typed }: EvmContext,
-  { txHash, factory }: { txHash: Hex; factory: Hex },
-): Promise<SweepOutcome | undefined> {
+  { txHash, factory }: SweepOutcomeParameters,
+): Promise<SweepOutcomeReturnType> {
   const receipt = await background
     .getTransactionReceipt({ hash: txHash })
     .catch((error: unknown) => {
@@ -48,15 +47,15 @@ export async function sweepOutcome(
   return { blockNumber: receipt.blockNumber, gasPaid: gasPaidBy(receipt), moved };
 }
 
+export type BalancesAtParameters = { address: Hex; assets: readonly string[]; blockNumber: bigint };
+export type BalancesAtReturnType = Map<string, bigint>;
+export type BalancesAtErrorType = RpcErrorType;
+
 /** What `address` held of each asset (`native` or a token) at `blockNumber`. */
 export async function balancesAt(
   { background, rpc }: EvmContext,
-  {
-    address,
-    assets,
-    blockNumber,
-  }: { address: Hex; assets: readonly string[]; blockNumber: bigint },
-): Promise<Map<string, bigint>> {
+  { address, assets, blockNumber }: BalancesAtParameters,
+): Promise<BalancesAtReturnType> {
   const held = new Map<string, bigint>();
   for (const asset of assets) {
     if (asset === 'native') {

@@ -115,9 +115,9 @@ const minedBy = (receipt: TransactionReceipt, headNumber: bigint): TransactionOb
  * The native wei a mined transaction cost its sender: gas used × effective gas price, plus the
  * L1 data fee an OP-stack rollup's receipt names (`l1Fee`, left as the node sent it).
  */
-export function gasPaidBy(receipt: TransactionReceipt): bigint {
+export const gasPaidBy = (receipt: TransactionReceipt): bigint => {
   const l1Fee = (receipt as { l1Fee?: unknown }).l1Fee;
   const dataFee =
     typeof l1Fee === 'bigint' ? l1Fee : typeof l1Fee === 'string' ? hexToBigInt(l1Fee as Hex) : 0n;
   return receipt.gasUsed * receipt.effectiveGasPrice + dataFee;
-}
+};

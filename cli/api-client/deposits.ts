@@ -1,10 +1,15 @@
 import type { z } from 'zod';
-import type { depositAddressSchema, depositSchema } from '../../api/schemas/deposits';
+import type {
+  depositAddressSchema,
+  depositSchema,
+  reconciliationSchema,
+} from '../../api/schemas/deposits';
 import type { DepositStatus } from '../../domain/deposit';
 import { queryString, type ApiTransport } from '../api-transport';
 
 export type DepositAddressView = z.infer<typeof depositAddressSchema>;
 export type DepositView = z.infer<typeof depositSchema>;
+export type ReconciliationView = z.infer<typeof reconciliationSchema>;
 
 /** A tenant's deposit addresses and deposits (api/routes/deposits.ts). */
 export const depositRoutes = {
@@ -26,5 +31,10 @@ export const depositRoutes = {
   ): Promise<DepositView[]> {
     const path = `/v1/deposits${queryString(query)}`;
     return (await this.call<{ deposits: DepositView[] }>('GET', path)).body.deposits;
+  },
+
+  async reconcileDeposits(this: ApiTransport, chainId: number): Promise<ReconciliationView> {
+    const body = { chainId };
+    return (await this.call<ReconciliationView>('POST', '/v1/deposits/reconcile', { body })).body;
   },
 };

@@ -5,6 +5,7 @@ import { badInput } from '../exit-codes';
 import { chainIdFlag, wholeNumber } from '../flags';
 import { print } from '../output';
 import { table } from '../table';
+import type { ReconciliationView } from '../api-client/deposits';
 
 const statusFlag = (value: string) => {
   if (!(depositStatuses as readonly string[]).includes(value)) {
@@ -68,4 +69,44 @@ export function addDepositCommands(program: Command, api: () => ApiOptions): voi
         return rows.toString();
       });
     });
+  deposits
+    .command('reconcile')
+    .description(
+      "compare what the chain's deposit addresses received with what the books recorded (operator key); exit 1 on a difference",
+    )
+    .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
+    .action(async (flags: { chainId: number }) => {
+      const options = api();
+      const report = await apiOf(options).reconcileDeposits(flags.chainId);
+      print(options, report, () => reconciliationTable(report));
+      if (report.differences > 0) process.exitCode = 1;
+    });
+}
+
+function reconciliationTable(report: ReconciliationView): string {
+  const rows = table(
+    ['address', 'asset', 'held', 'swept', 'credited', 'uncredited', 'pending', 'difference'],
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+  for (const l of report.lines) {
+    rows.push([
+      l.address,
+      l.asset,
+      l.held,
+      l.swept,
+      l.credited,
+      l.uncredited,
+      l.pending,
+      l.difference,
+    ]);
+  }
+  const books = report.books.map(
+    (b) => `book ${b.asset}: credited ${b.credited}, @system/deposits gave out ${b.postedOut}`,
+  );
+  return [
+    `chain ${report.chainId} at block ${report.blockNumber}: ${report.differences} difference(s); sweeps' gas ${report.sweepGas} wei`,
+    rows.toString(),
+    ...books,
+    ...report.sweeping.map((address) => `${address}: a sweep under way, not compared`),
+  ].join('\n');
 }

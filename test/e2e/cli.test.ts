@@ -12,6 +12,7 @@ import { relayerProgram } from '../../cli/program';
 import { databaseSnapshot } from '../support/api';
 import { useTestWorld } from '../support/test-world';
 import { scratchDir } from '../support/scratch-dir';
+import { relayerCliWith } from '../support/relayer-cli';
 
 const suite = useTestWorld();
 let relayer: RelayerProcess;
@@ -24,27 +25,10 @@ beforeAll(async () => {
 afterAll(() => relayer?.stop());
 
 /** `npm run relayer -- …args` as a user runs it; never throws, returns what it printed. */
-async function relayerCli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [...nodeArgumentsFor('cli/relayer.ts'), ...args],
-      {
-        cwd: resolve(__dirname, '../..'),
-        env: {
-          ...process.env,
-          RELAYER_API_URL: relayer.apiUrl!,
-          DATABASE_URL: suite.world().databaseUrl,
-          ...env,
-        },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const relayerCli = relayerCliWith(() => ({
+  RELAYER_API_URL: relayer.apiUrl!,
+  DATABASE_URL: suite.world().databaseUrl,
+}));
 
 /**
  * The CLI as it runs in a person's terminal: a pseudo-terminal (util-linux `script`, 100 columns)
@@ -82,6 +66,7 @@ const commandOfRoute: Record<string, string> = {
   'POST /v1/deposit-addresses': 'deposits address',
   'GET /v1/deposit-addresses': 'deposits addresses',
   'GET /v1/deposits': 'deposits list',
+  'POST /v1/deposits/reconcile': 'deposits reconcile',
   'POST /v1/intents': 'submit',
   'GET /v1/intents': 'list',
   'GET /v1/intents/{id}': 'status',

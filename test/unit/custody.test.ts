@@ -1,4 +1,10 @@
-import { isCustodyMove, isDepositSweep, isTopUp, operatorOwner, topUpAmount } from '../../domain/custody';
+import {
+  isCustodyMove,
+  isDepositSweep,
+  isTopUp,
+  operatorOwner,
+  topUpAmount,
+} from '../../domain/custody';
 
 describe('top-ups', () => {
   const marks = { lowBalanceWei: 50n, topUpTargetWei: 200n };

@@ -15,7 +15,7 @@ import { drainTimeMs } from '../../operations/admission';
 import { errorTable, rejectionTable, scopeTable } from '../../dev/rejection-table';
 
 describe('one error vocabulary', () => {
-  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission, a pause by an operator, webhooks left off by the operator and a workflow no worker runs', () => {
+  it('gives every code an HTTP status and a CLI exit code; only internal_error is a 5xx besides admission, a pause by an operator, webhooks or deposits left off by the operator and a workflow no worker runs', () => {
     for (const code of Object.values(RejectionCode)) {
       expect(httpStatusOf(code)).toBeGreaterThanOrEqual(400);
       expect(exitCodeOf[code]).toBeGreaterThan(0);
@@ -23,6 +23,7 @@ describe('one error vocabulary', () => {
     const serverSide = Object.values(RejectionCode).filter((code) => httpStatusOf(code) >= 500);
     expect(serverSide.sort()).toEqual([
       'closed',
+      'deposits_off',
       'internal_error',
       'paused',
       'pool_full',
