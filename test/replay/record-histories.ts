@@ -35,6 +35,7 @@ import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { recordUnminedCancel } from './record-unmined-cancel';
 import { recordScheduledPayment } from './record-scheduled-payment';
+import { recordDeposits } from './record-deposits';
 import { pause, resume } from '../../service/pauses';
 import { PauseScope } from '../../domain/pause';
 
@@ -52,7 +53,8 @@ import { PauseScope } from '../../domain/pause';
  * only a fail_fast batch stopped by an item refused at admission; `-- unmined-cancel`: only a
  * payment cancelled by its tenant while sent but not mined; `-- deadlines`: only an intent held
  * back by notBefore, and one approved after its validUntil; `-- pauses`: only an intent its
- * tenant's pause held back, then resumed; `-- schedules`: only a payment schedule's occurrence).
+ * tenant's pause held back, then resumed; `-- schedules`: only a payment schedule's occurrence; `-- deposits`: only a deposit's scan, the
+ * chain's deposit upkeep and its sweep).
  * The replay test runs today's workflow code
  * against them, so a change that would break running workflows fails CI. Re-record only on
  * purpose, when an old history no longer needs to replay (and keep the old file if it still does).
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
       'deadlines',
       'pauses',
       'schedules',
+      'deposits',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -105,6 +108,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('deadlines')) await recordDeadlines(server);
     if (only.length === 0 || only.includes('pauses')) await recordPausedIntent(server);
     if (only.length === 0 || only.includes('schedules')) await recordScheduledPayment(server);
+    if (only.length === 0 || only.includes('deposits')) await recordDeposits(server);
   } finally {
     await server.teardown();
   }

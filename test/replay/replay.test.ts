@@ -14,7 +14,7 @@ const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((fi
  * fails here rather than leaving fewer shapes proven.
  */
 const historiesPerFolder = {
-  '.': 32,
+  '.': 35,
   'before-intent-v2': 22,
   'before-lean-steps': 7,
   'before-upgrade-in-long-waits': 6,
@@ -23,6 +23,9 @@ const historiesPerFolder = {
 
 /** Every workflow type new runs start has a history of its current shape. */
 const currentWorkflowTypes = [
+  'depositScan',
+  'depositSweepV2',
+  'depositUpkeep',
   'finalitySweep',
   'orphanSweep',
   'paymentBatch',
