@@ -36,6 +36,8 @@ const postgresSuites = [
   'integration/payment-policy',
   'integration/contract-calls',
   'integration/wallet-turns',
+  'integration/deposits',
+  'e2e/deposit-trail',
   'e2e/fifty-intents',
 ];
 

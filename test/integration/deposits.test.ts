@@ -90,7 +90,8 @@ describe('deposits: found on the chain, credited once at finality', () => {
 
     await world.testClient.mine({ blocks: 2 });
     const twice = await Promise.all([scan(world), scan(world)]);
-    expect(twice.map((r) => r.credited).sort()).toEqual([0, 2]);
+    // Two scans race for the same deposits (on PostgreSQL each may win one): each is credited once.
+    expect(twice[0]!.credited + twice[1]!.credited).toBe(2);
     expect(await scan(world)).toMatchObject({ detected: 0, credited: 0 });
 
     expect((await tenantBalance(db, 'acme', nativeBookOf(world.anvil.chainId)))?.available).toBe(
