@@ -26,6 +26,7 @@ import { terminalStatuses } from '../domain/intent';
 import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
 import { setWalletPool } from '../service/wallet-admin';
 import { suggestCommands } from './demo-suggestions';
+import { fundByDeposit, printDepositTrail } from './demo-deposit';
 
 const usage = `npm start [-- options]
   --intents <n>         demo intents to submit (default 24)
@@ -81,8 +82,12 @@ function parseOptions() {
 const usageError = (problem: string) =>
   new ConfigError([problem, '', usage], 'invalid command line');
 
-/** What each tenant deposits on the second chain (the home chain's is in `tenants`). */
+/**
+ * What each tenant has on the second chain (the home chain's is in `tenants`): acme's deposited
+ * by an operator's command, globex's sent on chain to its deposit address.
+ */
 const secondChainDeposit = parseEther('5');
+const fundedOnChain = 'globex';
 /** How often the demo's treasury looks for hot wallets to top up. */
 const demoTopUpSweepMs = 2000;
 
@@ -115,6 +120,8 @@ async function main(): Promise<void> {
     HOT_WALLET_KEYS: `${walletA},${walletB},${treasuryKey}`,
     CONFIRM_POLL_INTERVAL_MS: process.env.CONFIRM_POLL_INTERVAL_MS ?? '200',
     TOP_UP_SWEEP_MS: process.env.TOP_UP_SWEEP_MS ?? String(demoTopUpSweepMs),
+    DEPOSIT_SCAN_MS: process.env.DEPOSIT_SCAN_MS ?? '1000',
+    DEPOSIT_SWEEP_MS: process.env.DEPOSIT_SWEEP_MS ?? String(demoTopUpSweepMs),
     API_PORT: String(options.apiPort),
     ...(jaeger && { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint }),
   });
@@ -147,6 +154,13 @@ async function main(): Promise<void> {
       { ...tenant, deposit: { chainId: config.chainId, wei: tenant.depositWei } },
       now,
     );
+    const { apiKey } = await createApiKey(
+      relayer.database,
+      { role: 'tenant', tenantId: tenant.id, label: 'demo' },
+      now,
+    );
+    apiKeys.set(tenant.id, apiKey);
+    if (tenant.id === fundedOnChain) continue;
     // Books are per chain: what pays on the second chain is deposited there.
     await depositAsset(
       relayer.database,
@@ -158,16 +172,18 @@ async function main(): Promise<void> {
       },
       now,
     );
-    const { apiKey } = await createApiKey(
-      relayer.database,
-      { role: 'tenant', tenantId: tenant.id, label: 'demo' },
-      now,
-    );
-    apiKeys.set(tenant.id, apiKey);
   }
   step(
-    `tenants ${tenants.map((t) => t.id).join(', ')}: ${formatEther(tenants[0]!.depositWei)} ETH on chain ${config.chainId}, ` +
-      `${formatEther(secondChainDeposit)} ETH on chain ${stack.secondAnvil.chainId} (its blocks come every second)`,
+    `tenants ${tenants.map((t) => t.id).join(', ')}: ${formatEther(tenants[0]!.depositWei)} ETH on chain ${config.chainId}; ` +
+      `on chain ${stack.secondAnvil.chainId} (its blocks come every second) acme ${formatEther(secondChainDeposit)} ETH by an operator's deposit`,
+  );
+  const onChain = { id: fundedOnChain, apiKey: apiKeys.get(fundedOnChain)! };
+  const depositTx = await fundByDeposit(
+    relayer,
+    stack.secondAnvil,
+    onChain,
+    secondChainDeposit,
+    step,
   );
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
@@ -212,6 +228,7 @@ async function main(): Promise<void> {
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
   await printTopUps(relayer.database, config.topUpSweepMs);
+  await printDepositTrail(relayer, stack.secondAnvil.chainId, onChain, depositTx);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
   if (unconfirmed > 0) {
@@ -305,6 +322,8 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
       .selectFrom('intents')
       .select(['id', 'chain_id', 'from_address', 'to_address', 'amount', 'status'])
       .where('tenant_id', '=', operatorOwner)
+      // A deposit sweep is the operators' too: it is shown in the deposit's trail.
+      .where('call_data', 'is', null)
       .orderBy('id')
       .execute();
   // Shown as they are after a minute, ended or not.

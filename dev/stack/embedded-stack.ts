@@ -1,4 +1,5 @@
 import { privateKeyToAccount } from 'viem/accounts';
+import { deployDepositFactory } from './deposit-factory';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -74,6 +75,14 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   const temporal = temporalStart.value;
   const anvil = anvilStart.value;
   const secondAnvil = secondStart.value;
+  const treasury = privateKeyToAccount(anvil.keys[2]!).address;
+  // Tenants fund their books on the second chain by sending to their deposit addresses.
+  const depositFactory = await deployDepositFactory(secondAnvil, treasury).catch(
+    async (error: unknown) => {
+      await Promise.all([temporal.teardown(), anvil.stop(), secondAnvil.stop()]);
+      throw error;
+    },
+  );
   const chainsFile = join(dir, 'chains.yaml');
   writeFileSync(
     chainsFile,
@@ -86,7 +95,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       '    blockTimeMs: 0 # a block per transaction',
       "    # The hot wallets are kept near their 10 000 ETH from a treasury (anvil's third key):",
       '    # one that dips half an ether gets a top-up.',
-      `    treasury: '${privateKeyToAccount(anvil.keys[2]!).address}'`,
+      `    treasury: '${treasury}'`,
       '    lowBalanceEth: 9999.5',
       '    topUpTargetEth: 10000',
       `  - chainId: ${secondAnvil.chainId}`,
@@ -94,6 +103,12 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       `    rpc: [{ url: ${secondAnvil.rpcUrl}, unitsPerSecond: 50, burstUnits: 50 }]`,
       `    blockTimeMs: ${secondChainBlockSeconds * 1000}`,
       '    confirmations: 2',
+      '    finality: 3 # blocks deep: a deposit is credited three blocks after its own',
+      '    # Deposit addresses follow from this factory, owned by the treasury, which sweeps them.',
+      `    depositFactory: '${depositFactory}'`,
+      `    treasury: '${treasury}'`,
+      '    lowBalanceEth: 9999.5',
+      '    topUpTargetEth: 10000',
       '',
     ].join('\n'),
   );

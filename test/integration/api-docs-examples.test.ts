@@ -40,7 +40,7 @@ function examplesOf(markdown: string): Example[] {
         const body = command.match(/ -d '([^']*)'/);
         return {
           method: (command.match(/-X (\w+)/)?.[1] ?? 'GET').toLowerCase(),
-          path: url![2]!,
+          path: url![2]!.split('?')[0]!,
           ...(body && { body: JSON.parse(body[1]!) as unknown }),
         };
       });
