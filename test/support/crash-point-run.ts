@@ -75,6 +75,10 @@ const ownTests = new Set<CrashPoint>([
   'after-unmined-cancel',
   'after-allow-upgrade',
   'after-occurrence-admitted',
+  // test/faults/deposit-crash-points.test.ts
+  'after-deposit-detected',
+  'after-deposit-credited',
+  'after-deposit-sweep-admitted',
 ]);
 
 /**
