@@ -105,13 +105,8 @@ export async function inboundOf(
   context: EvmContext,
   { txHash }: InboundOfParameters,
 ): Promise<InboundOfReturnType> {
-  const { background, rpc, typed } = context;
-  const receipt = await background
-    .getTransactionReceipt({ hash: txHash })
-    .catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw typed(error);
-    });
+  const { background, rpc } = context;
+  const receipt = await receiptIfAny(context, txHash);
   if (!receipt) return undefined;
   const { blockNumber, blockHash } = receipt;
   if (receipt.status !== 'success') return { blockNumber, blockHash, transfers: [] };
@@ -142,3 +137,13 @@ export async function inboundOf(
   }
   return { blockNumber, blockHash, transfers };
 }
+
+/** A transaction's receipt read in background; undefined when the node has none. */
+export const receiptIfAny = (
+  { background, typed }: EvmContext,
+  hash: Hex,
+): Promise<TransactionReceipt | undefined> =>
+  background.getTransactionReceipt({ hash }).catch((error: unknown) => {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw typed(error);
+  });

@@ -1,9 +1,10 @@
-import { getAddress, hexToBigInt, parseEventLogs, TransactionReceiptNotFoundError } from 'viem';
+import { getAddress, hexToBigInt, parseEventLogs } from 'viem';
 import type { Hex } from '../../domain/transfer';
 import { depositFactoryAbi } from '../contracts/deposit-forwarders-code';
 import { balanceOfCall, tokenTransfersOf } from '../erc20';
 import { gasPaidBy } from './observe';
 import type { EvmContext, RpcErrorType } from './context';
+import { receiptIfAny } from './deposit-reads';
 import type { SweepOutcome } from '../inbound-transfer';
 
 // What a mined sweep moved, and what deposit addresses held at a block: each read
@@ -18,15 +19,10 @@ export type SweepOutcomeErrorType = RpcErrorType;
  * moved; tokens show in their own Transfer logs from the forwarder. Undefined: no receipt.
  */
 export async function sweepOutcome(
-  { background, typed }: EvmContext,
+  context: EvmContext,
   { txHash, factory }: SweepOutcomeParameters,
 ): Promise<SweepOutcomeReturnType> {
-  const receipt = await background
-    .getTransactionReceipt({ hash: txHash })
-    .catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw typed(error);
-    });
+  const receipt = await receiptIfAny(context, txHash);
   if (!receipt) return undefined;
   const moved = new Map<string, Map<string, bigint>>();
   const add = (forwarder: string, asset: string, amount: bigint) => {

@@ -73,10 +73,10 @@ export function compiledContracts(
   return artifacts;
 }
 
-/** A client that deploys and calls test contracts from anvil's last account (never a hot wallet). */
-export const deployerClient = (anvil: Anvil) =>
+/** A client of anvil signing with one of its keys. */
+export const anvilWalletClient = (anvil: Anvil, key: Hex) =>
   createWalletClient({
-    account: privateKeyToAccount(anvil.keys.at(-1)!),
+    account: privateKeyToAccount(key),
     chain: defineChain({
       id: anvil.chainId,
       name: 'anvil',
@@ -85,3 +85,6 @@ export const deployerClient = (anvil: Anvil) =>
     }),
     transport: http(anvil.rpcUrl),
   }).extend(publicActions);
+
+/** A client that deploys and calls test contracts from anvil's last account (never a hot wallet). */
+export const deployerClient = (anvil: Anvil) => anvilWalletClient(anvil, anvil.keys.at(-1)!);

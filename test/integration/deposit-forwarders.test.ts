@@ -1,13 +1,4 @@
-import {
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  parseEther,
-  publicActions,
-  type Hex,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { getAddress, parseEther, type Hex } from 'viem';
 import {
   depositFactoryAbi,
   depositFactoryBytecode,
@@ -15,6 +6,7 @@ import {
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
 import { startAnvil, type Anvil } from '../../dev/stack/anvil';
 import { deployTestToken, type TestToken } from '../../dev/stack/test-tokens';
+import { anvilWalletClient } from '../../dev/stack/solidity';
 
 // The deposit factory on a real EVM: an address worked out off-chain receives the native coin and
 // a token before any code is there, and only the factory's owner moves them, to where it says.
@@ -24,17 +16,7 @@ let token: TestToken;
 let factory: Hex;
 const treasury = getAddress('0x00000000000000000000000000000000000d0c05');
 
-const clientOf = (key: Hex) =>
-  createWalletClient({
-    account: privateKeyToAccount(key),
-    chain: defineChain({
-      id: anvil.chainId,
-      name: 'anvil',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
-    }),
-    transport: http(anvil.rpcUrl),
-  }).extend(publicActions);
+const clientOf = (key: Hex) => anvilWalletClient(anvil, key);
 const owner = () => clientOf(anvil.keys[0]!);
 const stranger = () => clientOf(anvil.keys[1]!);
 
