@@ -17,6 +17,18 @@ export interface RpcSpend {
   waitedMs: number;
 }
 
+/**
+ * What the budget did since it started, for the stop line: how many calls waited in its line and
+ * for how long, and the delivery margin its window decisions used (what the window holds back of
+ * each second: throttle/delivery-margin.ts).
+ */
+export interface RpcBudgetTally {
+  calls: number;
+  lined: number;
+  linedMs: number;
+  marginMs: { least: number; most: number; mean: number };
+}
+
 /** A provider's refusals are an expected condition: one line per endpoint per minute, counted. */
 const refusalReportMs = 60_000;
 
@@ -48,11 +60,19 @@ export class RpcBudget {
   private refusalsUnreported = 0;
   private lastReportAt = 0;
   private closed = false;
+  private readonly tallied = {
+    calls: 0,
+    lined: 0,
+    linedMs: 0,
+    marginSum: 0,
+    least: Infinity,
+    most: 0,
+  };
 
   constructor(
     private readonly settings: RpcBudgetSettings,
     private readonly window: SpendWindow,
-    private readonly describe: string,
+    readonly describe: string,
     private readonly onSpend?: (spend: RpcSpend) => void,
   ) {}
 
@@ -65,7 +85,9 @@ export class RpcBudget {
     const units = weightOf(this.settings.weights, method);
     const startedAt = Date.now();
     let askedAt = performance.now();
-    if ((await this.window.take(units, undefined, this.margin.marginMs)) > 0) {
+    const marginMs = this.margin.marginMs;
+    const lined = (await this.window.take(units, undefined, marginMs)) > 0;
+    if (lined) {
       askedAt = await new Promise<number>((go, fail) => {
         const behind = this.line.findIndex((waiting) => waiting.priority > priority);
         const waiting = { units, priority, go, fail };
@@ -74,7 +96,31 @@ export class RpcBudget {
       });
     }
     this.margin.leaving(askedAt);
-    this.onSpend?.({ method, units, waitedMs: Date.now() - startedAt });
+    const waitedMs = Date.now() - startedAt;
+    this.count(lined, waitedMs, marginMs);
+    this.onSpend?.({ method, units, waitedMs });
+  }
+
+  private count(lined: boolean, waitedMs: number, marginMs: number): void {
+    const t = this.tallied;
+    t.calls++;
+    if (lined) {
+      t.lined++;
+      t.linedMs += waitedMs;
+    }
+    t.marginSum += marginMs;
+    t.least = Math.min(t.least, marginMs);
+    t.most = Math.max(t.most, marginMs);
+  }
+
+  tally(): RpcBudgetTally {
+    const { calls, lined, linedMs, marginSum, least, most } = this.tallied;
+    return {
+      calls,
+      lined,
+      linedMs,
+      marginMs: { least: calls ? least : 0, most, mean: calls ? marginSum / calls : 0 },
+    };
   }
 
   /**

@@ -8,6 +8,13 @@ import { sharedSpendWindow } from '../throttle/shared-spend-window';
 import { localSpendWindow } from '../throttle/spend-window';
 import type { ChainEndpoint } from './config/chains-file';
 import type { RelayerConfig } from './config/load';
+import { lifecycleLog } from '../domain/log';
+import type { RpcBudgetTally } from '../throttle/rpc-budget';
+
+/** The stop line of one endpoint's budget (the bench reads it: dev/stack/worker-process.ts). */
+export const tallyLine = ({ calls, lined, linedMs, marginMs }: RpcBudgetTally): string =>
+  `${calls} calls, ${lined} waited in line for ${Math.round(linedMs)} ms in all, ` +
+  `margin ${marginMs.least}-${marginMs.most} ms (mean ${marginMs.mean.toFixed(1)})`;
 
 export interface RpcBudgets {
   forChain(chainId: number): ChainBudget;
@@ -86,7 +93,10 @@ export function startRpcBudgets(
       };
     },
     async close() {
-      for (const budget of budgets.values()) await budget.close();
+      for (const budget of budgets.values()) {
+        lifecycleLog.info(`rpc budget ${budget.describe}: ${tallyLine(budget.tally())}`);
+        await budget.close();
+      }
     },
   };
 }

@@ -88,6 +88,12 @@ export interface Result {
   retriesPerIntent: number;
   /** Permits never released, taken back by their expiration (each held a slot for its TTL). */
   permitsReclaimed: number;
+  /**
+   * The relayer's RPC budgets, every process and endpoint: the share of calls that waited in the
+   * budget's line, their mean wait, and the delivery margin the window decisions held back (mean
+   * and most, ms): what a rolling second lets through sustained is 1000 ÷ (1000 + margin).
+   */
+  rpcLine: { linedShare: number; linedMeanMs: number; marginMeanMs: number; marginMostMs: number };
   p50Ms: number;
   p99Ms: number;
   historyEventsPerIntent: number | undefined;

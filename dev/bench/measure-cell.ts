@@ -8,7 +8,13 @@ import { createTenant, deposit } from '../../store/ledger';
 import { settledCount, waitUntilSettled } from '../wait-until-settled';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import type { LocalWorld } from '../stack/local-world';
-import { pacedSends, reclaimedPermits, stopSummary } from '../stack/worker-process';
+import {
+  budgetLines,
+  pacedSends,
+  reclaimedPermits,
+  stopSummary,
+  type BudgetLine,
+} from '../stack/worker-process';
 import { cellProfiler } from './intent-profile';
 import { processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
@@ -300,6 +306,7 @@ export async function measure(
     confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
     retriesPerIntent: stepRetries / intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
+    rpcLine: rpcLineOf(processes.map((p) => budgetLines(p.output()))),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     ...(onTemporal(cell.arm)
@@ -360,5 +367,17 @@ async function historyShape(
     workflowTasksPerIntent: mean(
       (events) => events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
     ),
+  };
+}
+
+/** The budgets' stop lines of every process, as one cell's figures. */
+function rpcLineOf(lines: BudgetLine[]): Result['rpcLine'] {
+  const sum = (field: keyof BudgetLine) => lines.reduce((total, line) => total + line[field], 0);
+  const calls = sum('calls');
+  return {
+    linedShare: calls === 0 ? 0 : sum('lined') / calls,
+    linedMeanMs: sum('lined') === 0 ? 0 : sum('linedMs') / sum('lined'),
+    marginMeanMs: calls === 0 ? 0 : sum('marginMsSum') / calls,
+    marginMostMs: Math.max(0, ...lines.map((line) => line.marginMostMs)),
   };
 }

@@ -119,3 +119,27 @@ export const spawnApi = (
   env: Record<string, string>,
   options?: SpawnOptions,
 ): Promise<WorkerProcess> => spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /, options);
+
+/** What a process's RPC budgets did, from their stop lines (workers/rpc-budgets.ts's tallyLine). */
+export interface BudgetLine {
+  calls: number;
+  lined: number;
+  linedMs: number;
+  /** Summed over calls: the mean is this ÷ calls. */
+  marginMsSum: number;
+  marginMostMs: number;
+}
+
+export function budgetLines(output: string): BudgetLine {
+  const total = { calls: 0, lined: 0, linedMs: 0, marginMsSum: 0, marginMostMs: 0 };
+  const pattern =
+    /rpc budget .*?: (\d+) calls, (\d+) waited in line for (\d+) ms in all, margin (\d+)-(\d+) ms \(mean ([\d.]+)\)/g;
+  for (const [, calls, lined, linedMs, , most, mean] of output.matchAll(pattern)) {
+    total.calls += Number(calls);
+    total.lined += Number(lined);
+    total.linedMs += Number(linedMs);
+    total.marginMsSum += Number(mean) * Number(calls);
+    total.marginMostMs = Math.max(total.marginMostMs, Number(most));
+  }
+  return total;
+}

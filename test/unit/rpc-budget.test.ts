@@ -2,6 +2,8 @@ import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
 import { localSpendWindow, type SpendWindow } from '../../throttle/spend-window';
 import { log } from '../../domain/log';
+import { tallyLine } from '../../workers/rpc-budgets';
+import { budgetLines } from '../../dev/stack/worker-process';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
   new RpcBudget(
@@ -34,6 +36,19 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
         'eth_getTransactionByHash',
         'eth_getCode',
       ]);
+      // The four behind the first waited in the line (the first too when the window's margin
+      // held it). The stop line says so, as the bench reads it back.
+      const tally = budget.tally();
+      expect(tally.calls).toBe(5);
+      expect(tally.lined).toBeGreaterThanOrEqual(4);
+      expect(tally.linedMs).toBeGreaterThan(0);
+      expect(budgetLines(`rpc budget the test endpoint: ${tallyLine(tally)}`)).toEqual({
+        calls: 5,
+        lined: tally.lined,
+        linedMs: Math.round(tally.linedMs),
+        marginMsSum: Number(tally.marginMs.mean.toFixed(1)) * 5,
+        marginMostMs: tally.marginMs.most,
+      });
     } finally {
       await budget.close();
     }
