@@ -25,7 +25,8 @@ type Deps = Pick<ActivityDependencies, 'db' | 'chains' | 'clock' | 'workflows' |
  * deposits' tokens and all its native coin — through the payment's steps (permit, a hold of
  * nothing, sign, confirm), its gas the house's; no tenant's book changes. It is written with the
  * deposits it takes in one transaction, then its workflow started: a crash in between leaves it
- * `authorized`, for the orphan sweep to start.
+ * `authorized`, for the orphan sweep to start. A sweep the factory would refuse (no code at the
+ * factory, or simulated first and refused: its owner is not the treasury) is not written.
  */
 export const sweepDeposits =
   (deps: Deps) =>
@@ -44,11 +45,28 @@ export const sweepDeposits =
         log.warn(`deposits on chain ${chainId}: nothing swept, the chain has no treasury`);
         return { started };
       }
+      if (!(await chain.hasCode(factory))) {
+        log.warn(`deposits on chain ${chainId}: nothing swept, no code at the factory ${factory}`);
+        return { started };
+      }
       const addresses = await depositAddressesOnChain(db.kysely, chainId);
       for (const each of sweepable) {
         const salt = addresses.get(each.address.toLowerCase())!.salt as Hex;
         const now = clock.now();
         const callData = sweepCallData(salt, each.tokens, treasury);
+        // A factory that would refuse the treasury (another owner) would fail every sweep
+        // written: none is, and the round says why.
+        const simulated = await chain.simulateCall(treasury, {
+          to: factory,
+          value: 0n,
+          data: callData,
+        });
+        if (!simulated.ok) {
+          log.warn(
+            `deposits on chain ${chainId}: ${each.address} not swept, the factory ${factory} refuses the treasury's sweep: ${simulated.why}`,
+          );
+          continue;
+        }
         const sweep = await db
           .transaction(async (trx) => {
             const intent = await insertDepositSweep(

@@ -16,22 +16,24 @@ export async function depositWorld(world: TestWorld, taskQueue: string) {
   const treasuryKey = world.anvil.keys[world.wallets.length]!;
   const treasury = privateKeyToAccount(treasuryKey).address;
   const factory = await deployDepositFactory(world.anvil, treasury);
-  return {
-    treasury,
-    factory,
-    env: {
-      TASK_QUEUE: taskQueue,
-      HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
-      TREASURY_WALLET: treasury,
-      TOP_UP_SWEEP_MS: '0',
-      DEPOSIT_FACTORY: factory,
-      DEPOSIT_SCAN_MS: '1000',
-      DEPOSIT_SWEEP_MS: '1000',
-      // A sweep a dying worker wrote is started by the next one's orphan sweep.
-      ORPHAN_SWEEP_MS: '1000',
-    },
-  };
+  return { treasury, factory, env: depositEnv(world, taskQueue, factory) };
 }
+
+/** A worker's settings to scan, credit and sweep every second with `factory`. */
+export const depositEnv = (world: TestWorld, taskQueue: string, factory: Hex) => {
+  const treasuryKey = world.anvil.keys[world.wallets.length]!;
+  return {
+    TASK_QUEUE: taskQueue,
+    HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
+    TREASURY_WALLET: privateKeyToAccount(treasuryKey).address,
+    TOP_UP_SWEEP_MS: '0',
+    DEPOSIT_FACTORY: factory,
+    DEPOSIT_SCAN_MS: '1000',
+    DEPOSIT_SWEEP_MS: '1000',
+    // A sweep a dying worker wrote is started by the next one's orphan sweep.
+    ORPHAN_SWEEP_MS: '1000',
+  };
+};
 
 /** The tenant's address by default on the world's chain, handed out now (its scan starts here). */
 export async function handOutAddress(world: TestWorld, factory: Hex, tenantId: string) {
