@@ -31,6 +31,8 @@ export interface RelayerProcess {
   readonly release?: string;
   /** The HTTP API's URL, when this process runs the api role. */
   readonly apiUrl?: string;
+  /** What each RPC endpoint's budget did so far, a line each (a worker's stop line tells them). */
+  rpcBudgetTallies(): string[];
   /** Settles when the process's work stops (the workers end, or `stop` is called). */
   readonly done: Promise<void>;
   /** Stops taking work, drains the workers (see RelayerWorker.shutdown), closes connections. */
@@ -120,6 +122,7 @@ export async function startRelayerProcess(
     worker: worker?.worker,
     ...(worker && { release: worker.release }),
     apiUrl: api?.url,
+    rpcBudgetTallies: () => budgets.tallies(),
     done,
     async stop() {
       api?.startClosing();

@@ -8,7 +8,6 @@ import { sharedSpendWindow } from '../throttle/shared-spend-window';
 import { localSpendWindow } from '../throttle/spend-window';
 import type { ChainEndpoint } from './config/chains-file';
 import type { RelayerConfig } from './config/load';
-import { lifecycleLog } from '../domain/log';
 import type { RpcBudgetTally } from '../throttle/rpc-budget';
 
 /** The stop line of one endpoint's budget (the bench reads it: dev/stack/worker-process.ts). */
@@ -18,6 +17,8 @@ export const tallyLine = ({ calls, lined, linedMs, marginMs }: RpcBudgetTally): 
 
 export interface RpcBudgets {
   forChain(chainId: number): ChainBudget;
+  /** A line per endpoint: what its budget did (the stop line's). */
+  tallies(): string[];
   close(): Promise<void>;
 }
 
@@ -92,11 +93,12 @@ export function startRpcBudgets(
         burstUnits: first.burstUnits,
       };
     },
+    tallies: () =>
+      [...budgets.values()].map(
+        (budget) => `rpc budget ${budget.describe}: ${tallyLine(budget.tally())}`,
+      ),
     async close() {
-      for (const budget of budgets.values()) {
-        lifecycleLog.info(`rpc budget ${budget.describe}: ${tallyLine(budget.tally())}`);
-        await budget.close();
-      }
+      for (const budget of budgets.values()) await budget.close();
     },
   };
 }

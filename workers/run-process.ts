@@ -56,7 +56,10 @@ export async function runProcess(roles: readonly Role[]): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   await relayer.done;
   await stopping;
-  if (stats) lifecycleLog.info(`${name}: pool stopped: ${stats.summary()}`);
+  if (stats) {
+    lifecycleLog.info(`${name}: pool stopped: ${stats.summary()}`);
+    for (const line of relayer.rpcBudgetTallies()) lifecycleLog.info(`${name}: ${line}`);
+  }
   // Everything that matters is closed; an abandoned RPC call must not keep the process around
   // until its own timeout.
   process.exit(0);
