@@ -42,11 +42,15 @@ export const sweepDeposits =
       const sweepable = await sweepableAddresses(db.kysely, chainId);
       if (sweepable.length === 0) return { started };
       if (!treasury) {
-        log.warn(`deposits on chain ${chainId}: nothing swept, the chain has no treasury`);
+        log.warn(
+          `deposits on chain ${chainId}: nothing swept, the chain has no treasury: name the factory's owner in TREASURY_WALLET (or the chains file's treasury)`,
+        );
         return { started };
       }
       if (!(await chain.hasCode(factory))) {
-        log.warn(`deposits on chain ${chainId}: nothing swept, no code at the factory ${factory}`);
+        log.warn(
+          `deposits on chain ${chainId}: nothing swept, no code at the factory ${factory}: deploy it (owned by the treasury) or correct DEPOSIT_FACTORY`,
+        );
         return { started };
       }
       const addresses = await depositAddressesOnChain(db.kysely, chainId);
@@ -63,7 +67,7 @@ export const sweepDeposits =
         });
         if (!simulated.ok) {
           log.warn(
-            `deposits on chain ${chainId}: ${each.address} not swept, the factory ${factory} refuses the treasury's sweep: ${simulated.why}`,
+            `deposits on chain ${chainId}: ${each.address} not swept, the factory ${factory} refuses the treasury's sweep (${simulated.why}): its owner must be the treasury ${treasury}`,
           );
           continue;
         }

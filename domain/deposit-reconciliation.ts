@@ -38,6 +38,17 @@ export interface DepositReconciliation {
   differences: number;
 }
 
+/** A chain's reconciliation before its first scan: nothing to compare. */
+export const emptyReconciliation = (chainId: number): DepositReconciliation => ({
+  chainId,
+  blockNumber: 0n,
+  lines: [],
+  sweeping: [],
+  books: [],
+  sweepGas: 0n,
+  differences: 0,
+});
+
 /** One address and asset, compared. */
 export const reconciledLine = (
   address: string,

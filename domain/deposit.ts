@@ -11,6 +11,9 @@
 export const depositStatuses = ['detected', 'credited', 'dropped', 'dust', 'unregistered'] as const;
 export type DepositStatus = (typeof depositStatuses)[number];
 
+/** A deposit sweep (an intent) that ended so moved nothing: its deposits may be swept again. */
+export const sweepMovedNothingStatuses = ['failed', 'cancelled', 'rejected', 'expired'] as const;
+
 /** Below these a deposit is recorded, never credited. */
 export interface DustMarks {
   nativeWei: bigint;

@@ -2,14 +2,17 @@ import type { Chain } from '../chain/chain';
 import { ledgerAssetOf } from '../domain/asset';
 import {
   differencesIn,
+  emptyReconciliation,
   reconciledLine,
   type DepositReconciliation,
   type RecordedDeposits,
 } from '../domain/deposit-reconciliation';
+import { sweepMovedNothingStatuses } from '../domain/deposit';
 import { IntentStatus } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import type { Database } from '../store/database';
 import { nextScanBlock } from '../store/deposit-scans';
+import { saveReconciliation } from '../store/deposit-reconciliations';
 import {
   depositSweepsOnChain,
   recordSweepOutcome,
@@ -18,12 +21,7 @@ import {
 import { depositAddressesOnChain, depositsMinedBy, postedOutOfDeposits } from '../store/deposits';
 
 /** A sweep that moved nothing: it needs no receipt and changes no address. */
-const movedNothing = new Set<string>([
-  IntentStatus.failed,
-  IntentStatus.cancelled,
-  IntentStatus.rejected,
-  IntentStatus.expired,
-]);
+const movedNothing = new Set<string>(sweepMovedNothingStatuses);
 
 /**
  * Compares, per deposit address and asset, what the chain shows arrived — what the address held
@@ -61,10 +59,10 @@ export async function reconcileDeposits(
     assets.set(deposit.asset, sums);
     recorded.set(deposit.address, assets);
   }
-  const sweeping = [...new Set(sweeps.filter((s) => s.underWay).map((s) => s.address))];
+  const sweeping = new Set(sweeps.filter((s) => s.underWay).map((s) => s.address));
   const lines = [];
   for (const { address } of addresses.values()) {
-    if (sweeping.includes(address)) continue;
+    if (sweeping.has(address)) continue;
     const books = recorded.get(address) ?? new Map<string, RecordedDeposits>();
     const swept = new Map<string, bigint>();
     for (const sweep of sweeps) {
@@ -91,11 +89,26 @@ export async function reconcileDeposits(
     chainId: chain.chainId,
     blockNumber,
     lines,
-    sweeping,
+    sweeping: [...sweeping],
     books,
     sweepGas: sweeps.reduce((sum, sweep) => sum + (sweep.gasPaid ?? 0n), 0n),
     differences: differencesIn(lines, books),
   };
+}
+
+/**
+ * Reconciles the chain's deposits now and keeps the result, which /readyz and the metric read in
+ * every process; a chain never scanned has nothing to compare yet (nothing kept, `blockNumber` 0).
+ */
+export async function reconcileAndKeep(
+  database: Database,
+  chain: Chain,
+  now: Date,
+): Promise<DepositReconciliation> {
+  const reconciliation = await reconcileDeposits(database, chain);
+  if (!reconciliation) return emptyReconciliation(chain.chainId);
+  await saveReconciliation(database.kysely, reconciliation, now);
+  return reconciliation;
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type DepositAddress,
 } from '../store/deposits';
 import type { DepositReconciliation } from '../domain/deposit-reconciliation';
-import { reconcileDeposits } from '../operations/reconcile-deposits';
-import { lastReconciliations, saveReconciliation } from '../store/deposit-reconciliations';
+import { reconcileAndKeep } from '../operations/reconcile-deposits';
+import { lastReconciliations } from '../store/deposit-reconciliations';
 import type { ServiceDependencies } from './dependencies';
 
 export type { DepositAddress };
@@ -52,27 +52,11 @@ export const depositsOf = (
   options: { limit: number; status?: DepositStatus },
 ): Promise<Deposit[]> => listDeposits(deps.database.kysely, tenantId, options);
 
-/**
- * Reconciles the chain's deposits now (operations/reconcile-deposits.ts) and keeps the result
- * for /readyz and the metric; a chain never scanned has nothing to compare yet.
- */
-export async function reconcileChain(deps: Deps, chainId: number): Promise<DepositReconciliation> {
+/** Reconciles the chain's deposits now and keeps the result (operations/reconcile-deposits.ts). */
+export function reconcileChain(deps: Deps, chainId: number): Promise<DepositReconciliation> {
   const chain = deps.chains.get(chainId);
   if (!chain.depositFactory) throw new DepositsNotConfiguredError(chainId);
-  const reconciliation = await reconcileDeposits(deps.database, chain);
-  if (!reconciliation) {
-    return {
-      chainId,
-      blockNumber: 0n,
-      lines: [],
-      sweeping: [],
-      books: [],
-      sweepGas: 0n,
-      differences: 0,
-    };
-  }
-  await saveReconciliation(deps.database.kysely, reconciliation, deps.clock?.() ?? new Date());
-  return reconciliation;
+  return reconcileAndKeep(deps.database, chain, deps.clock?.() ?? new Date());
 }
 
 /** Each chain's last reconciliation that found differences, as /readyz words it. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { operatorOwner } from '../domain/custody';
+import { sweepMovedNothingStatuses } from '../domain/deposit';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import { intentFromRow, newIntentRow } from './intents';
@@ -9,13 +10,7 @@ import { recordStateChange } from './webhook-outbox';
 // The sweeps that empty deposit addresses into the treasury: each the house's own intent
 // (domain/custody.ts), with the deposits it takes and, once its receipt was read, what it moved.
 
-/** A sweep that ended so: nothing moved, its deposits may be swept again. */
-const sweepMovedNothing: IntentStatus[] = [
-  IntentStatus.failed,
-  IntentStatus.cancelled,
-  IntentStatus.rejected,
-  IntentStatus.expired,
-];
+const sweepMovedNothing: IntentStatus[] = [...sweepMovedNothingStatuses];
 /** A sweep no longer under way (its bytes can no longer land but as they did). */
 const sweepEnded: IntentStatus[] = [IntentStatus.confirmed, ...sweepMovedNothing];
 

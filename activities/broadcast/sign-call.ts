@@ -34,10 +34,9 @@ export async function signCall(
   if (intent.from !== null && !own.has(intent.from)) {
     throw new NoExclusiveWalletError(intent.tenantId, intent.chainId, intent.from);
   }
-  const signable = chain.walletAddresses.filter((address) => own.has(address));
-  if (intent.from === null && signable.length === 0) {
-    throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
-  }
+  const signers = [...chain.walletAddresses, ...(chain.treasury ? [chain.treasury.address] : [])];
+  const signable = signers.filter((address) => own.has(address));
+  if (signable.length === 0) throw new NoExclusiveWalletError(intent.tenantId, intent.chainId);
   const lanes =
     intent.from === null ? await unlessCancelled(laneFactsOf(db, chain, signable)) : undefined;
   const lane = lanes
