@@ -97,16 +97,20 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
       cacheTime: 0,
     });
   const client = clientAt();
+  const background = clientAt(backgroundPriority);
   const { onRpcResponse } = settings;
+  // The background reads (deposit scans) are counted with the rest.
   if (onRpcResponse) {
-    client.transport.onResponse(({ method, status, transport: endpoint }) =>
-      onRpcResponse({
-        chainId,
-        endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
-        method,
-        ok: status === 'success',
-      }),
-    );
+    for (const each of [client, background]) {
+      each.transport.onResponse(({ method, status, transport: endpoint }) =>
+        onRpcResponse({
+          chainId,
+          endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
+          method,
+          ok: status === 'success',
+        }),
+      );
+    }
   }
   const signers = new Map(
     [...settings.signers, ...(settings.treasurySigner ? [settings.treasurySigner] : [])].map(
@@ -153,7 +157,7 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
     chainId,
     settings,
     client,
-    background: clientAt(backgroundPriority),
+    background,
     endpointClients: endpoints.map((endpoint) =>
       createPublicClient({ transport: endpoint, cacheTime: 0 }),
     ),

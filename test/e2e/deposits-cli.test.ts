@@ -115,4 +115,6 @@ it('a tenant gets its address and sees its deposit credited; an operator reconci
   );
   const metrics = await (await fetch(`${relayer.apiUrl}/metrics`)).text();
   expect(metrics).toMatch(new RegExp(`relayer_deposit_differences\\{chain_id="${chainId}"\\} 1`));
+  // The scans' background reads are counted with every other call.
+  expect(metrics).toMatch(/relayer_rpc_requests_total\{[^}]*method="eth_getLogs"/);
 });
