@@ -1,12 +1,16 @@
 import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
+import { departing, type CallDeparture } from './call-departures';
 
 /**
  * The provider's budget as the chain sees it: a call waits for its units before it goes, and a
  * rate refusal from the provider slows every process sharing the budget (throttle/rpc-budget.ts).
  */
 export interface RpcGate {
-  /** `priority`: 0 first, 9 last; unset, the method's own (throttle/rpc-weights.ts). */
-  spend(method: string, priority?: number): Promise<void>;
+  /**
+   * `priority`: 0 first, 9 last; unset, the method's own (throttle/rpc-weights.ts). The call
+   * tells the departure when its request leaves the process.
+   */
+  spend(method: string, priority?: number): Promise<CallDeparture>;
   refused(method: string, retryAfterMs?: number): void;
   /** How long calls still wait for the provider's Retry-After (0: none). */
   pausedForMs(): number;
@@ -25,9 +29,9 @@ export const metered =
   (options) => {
     const transport = inner(options);
     const request: typeof transport.request = async (args, requestOptions) => {
-      await gate.spend(args.method, priority);
+      const departure = await gate.spend(args.method, priority);
       try {
-        return await transport.request(args, requestOptions);
+        return await departing(departure, () => transport.request(args, requestOptions));
       } catch (error) {
         const refusal = rateRefusal(error);
         if (refusal) gate.refused(args.method, refusal.retryAfterMs);

@@ -20,20 +20,42 @@ export interface RpcSpend {
 /**
  * What the budget did since it started, for the stop line: how many calls waited in its line and
  * for how long, and the delivery margin its window decisions used (what the window holds back of
- * each second: throttle/delivery-margin.ts).
+ * each second: throttle/delivery-margin.ts). Where the quota's use falls short, `busy` tells
+ * demand from the limiter: how long the line held a call (of `spanMs`, the first call to the
+ * last) and the units spent meanwhile; `wakes`, how late the line's timer woke past the window's
+ * answer.
  */
 export interface RpcBudgetTally {
   calls: number;
   lined: number;
   linedMs: number;
   marginMs: { least: number; most: number; mean: number };
+  units: number;
+  spanMs: number;
+  busy: { ms: number; units: number };
+  wakes: { count: number; lateMs: number };
+  /** Calls that left movedPastMs or more after the window's answer (their spends moved). */
+  movedLate: number;
 }
+
+/** Where a call left the process, told by its transport (chain/call-departures.ts). */
+export interface CallDeparture {
+  left(): void;
+}
+
+/**
+ * A call that left this much after its window said "now" has its spend moved to when it left
+ * (moveSpend): calls waiting for a socket on a stalled process were seen 100–200 ms late by the
+ * provider. Under it the window's margin covers the spread, without a round trip per call.
+ */
+export const movedPastMs = 5;
 
 /** A provider's refusals are an expected condition: one line per endpoint per minute, counted. */
 const refusalReportMs = 60_000;
 
 /** A call waiting in the budget's line. */
 interface Waiting {
+  id: string;
   units: number;
   priority: number;
   /** It may go: the window was asked at `askedAt`. */
@@ -54,6 +76,8 @@ export class RpcBudget {
   /** This budget's name as a line's head in a shared window. */
   private readonly owner = randomUUID();
   private readonly margin = new DeliveryMargin();
+  /** Calls spent so far: each spend's id in the window. */
+  private spent = 0;
   private pumping = false;
   /** Nothing goes before this (Date.now() time): a refusal here, for what this process knows. */
   private pausedUntil = 0;
@@ -67,7 +91,17 @@ export class RpcBudget {
     marginSum: 0,
     least: Infinity,
     most: 0,
+    units: 0,
+    firstAt: 0,
+    lastAt: 0,
+    busyMs: 0,
+    busyUnits: 0,
+    wakes: 0,
+    lateMs: 0,
+    moved: 0,
   };
+  /** When the line last went from empty to holding a call (performance.now()); unset: empty. */
+  private busySince: number | undefined;
 
   constructor(
     private readonly settings: RpcBudgetSettings,
@@ -78,32 +112,52 @@ export class RpcBudget {
 
   /**
    * Waits until the window has the units of one `method` call, and spends them; `priority` (0
-   * first, 9 last) places a call other than by its method (a background scan's, last).
+   * first, 9 last) places a call other than by its method (a background scan's, last). The call's
+   * transport says when it left (CallDeparture).
    */
-  async spend(method: string, priority = priorityOf(method)): Promise<void> {
+  async spend(method: string, priority = priorityOf(method)): Promise<CallDeparture> {
     if (this.closed) throw new Error('rpc budget: closed');
     const units = weightOf(this.settings.weights, method);
+    const id = `${this.owner}.${++this.spent}`;
     const startedAt = Date.now();
     let askedAt = performance.now();
     const marginMs = this.margin.marginMs;
-    const lined = (await this.window.take(units, undefined, marginMs)) > 0;
+    const lined = (await this.window.take(units, undefined, marginMs, id)) > 0;
     if (lined) {
       askedAt = await new Promise<number>((go, fail) => {
         const behind = this.line.findIndex((waiting) => waiting.priority > priority);
-        const waiting = { units, priority, go, fail };
+        const waiting = { id, units, priority, go, fail };
+        this.busySince ??= performance.now();
         this.line.splice(behind === -1 ? this.line.length : behind, 0, waiting);
         void this.pump();
       });
     }
     this.margin.leaving(askedAt);
     const waitedMs = Date.now() - startedAt;
-    this.count(lined, waitedMs, marginMs);
+    this.count(lined, waitedMs, marginMs, units);
     this.onSpend?.({ method, units, waitedMs });
+    const grantedAt = askedAt;
+    return { left: () => this.left(id, units, grantedAt) };
   }
 
-  private count(lined: boolean, waitedMs: number, marginMs: number): void {
+  private left(id: string, units: number, grantedAt: number): void {
+    const lateMs = performance.now() - grantedAt;
+    if (lateMs < movedPastMs || this.closed) return;
+    this.tallied.moved++;
+    this.window
+      .leftLate(id, units, lateMs)
+      .catch((error: Error) => log.error(`rpc budget: ${error.message}`));
+  }
+
+  private count(lined: boolean, waitedMs: number, marginMs: number, units: number): void {
     const t = this.tallied;
+    const now = performance.now();
+    if (t.calls === 0) t.firstAt = now;
+    t.lastAt = now;
     t.calls++;
+    t.units += units;
+    // The call that empties the line was in it; any other went while calls waited around it.
+    if (lined || this.busySince !== undefined) t.busyUnits += units;
     if (lined) {
       t.lined++;
       t.linedMs += waitedMs;
@@ -114,13 +168,26 @@ export class RpcBudget {
   }
 
   tally(): RpcBudgetTally {
-    const { calls, lined, linedMs, marginSum, least, most } = this.tallied;
+    const { calls, lined, linedMs, marginSum, least, most, units, firstAt, lastAt } = this.tallied;
+    const busyNow = this.busySince === undefined ? 0 : performance.now() - this.busySince;
     return {
       calls,
       lined,
       linedMs,
       marginMs: { least: calls ? least : 0, most, mean: calls ? marginSum / calls : 0 },
+      units,
+      spanMs: lastAt - firstAt,
+      busy: { ms: this.tallied.busyMs + busyNow, units: this.tallied.busyUnits },
+      wakes: { count: this.tallied.wakes, lateMs: this.tallied.lateMs },
+      movedLate: this.tallied.moved,
     };
+  }
+
+  /** The line is empty again: its busy time ends. */
+  private idle(): void {
+    if (this.line.length > 0 || this.busySince === undefined) return;
+    this.tallied.busyMs += performance.now() - this.busySince;
+    this.busySince = undefined;
   }
 
   /**
@@ -140,7 +207,7 @@ export class RpcBudget {
           const askedAt = performance.now();
           const owner = head ? this.owner : undefined;
           const waitMs = await this.window
-            .take(waiting.units, owner, this.margin.marginMs)
+            .take(waiting.units, owner, this.margin.marginMs, waiting.id)
             .catch((error: Error) => error);
           if (typeof waitMs === 'number' && waitMs > 0) {
             noRoomFor.add(waiting.units);
@@ -151,13 +218,17 @@ export class RpcBudget {
           const index = this.line.indexOf(waiting);
           if (index === -1) continue;
           this.line.splice(index, 1);
+          this.idle();
           // The window could not be asked (Redis away): this call fails, the line goes on.
           if (waitMs instanceof Error) waiting.fail(waitMs);
           else waiting.go(askedAt);
           if (head) break; // the next head reserves in turn
         }
         if (nextAskMs !== Number.POSITIVE_INFINITY && this.line.length > 0) {
+          const dueAt = performance.now() + nextAskMs;
           await new Promise((resolve) => setTimeout(resolve, nextAskMs));
+          this.tallied.wakes++;
+          this.tallied.lateMs += Math.max(0, performance.now() - dueAt);
         }
       }
     } finally {
@@ -168,6 +239,7 @@ export class RpcBudget {
   /** Every waiting call fails with `error`. */
   private end(error: Error): void {
     for (const waiting of this.line.splice(0)) waiting.fail(error);
+    this.idle();
   }
 
   /**

@@ -30,7 +30,8 @@ import {
  * sliding windows assume the previous window was spent evenly).
  *
  * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends
- * in a sorted set (`<key>:spends`, scored by time, members "seq:units"). When the hash is missing
+ * in a sorted set (`<key>:spends`, scored by time, members "id:units", the caller's id or a
+ * sequence number). When the hash is missing
  * — the first call ever, a Redis restart or flush — what was spent in the last second is unknown:
  * the window starts full (one second's units spent now) and the bucket empty, so a restart never
  * lets one second be spent twice.
@@ -145,7 +146,9 @@ if wait == 0 and reserved then
 end
 if wait == 0 and not blocked then
   tat = math.max(tat, now) + units * unitMs
-  redis.call('ZADD', KEYS[2], now, seq .. ':' .. units)
+  local id = ARGV[6]
+  if id == '' then id = seq end
+  redis.call('ZADD', KEYS[2], now, id .. ':' .. units)
   seq = seq + 1
   if own then rOwner = nil end
   save()
@@ -192,7 +195,17 @@ save()
 return 0
 `;
 
+/** window-state.ts's moveSpend: a spend whose call left late counts from when it left. */
+const leftLateScript = `
+local member = ARGV[1] .. ':' .. ARGV[2]
+if redis.call('ZSCORE', KEYS[1], member) then
+  redis.call('ZINCRBY', KEYS[1], tonumber(ARGV[3]), member)
+end
+return 0
+`;
+
 type WindowRedis = Redis & {
+  spendLeftLate(...args: (string | number)[]): Promise<number>;
   takeFromWindow(...args: (string | number)[]): Promise<number>;
   refusedByProvider(...args: (string | number)[]): Promise<number>;
 };
@@ -203,15 +216,19 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
   if (typeof client.takeFromWindow !== 'function') {
     redis.defineCommand('takeFromWindow', { numberOfKeys: 2, lua: takeScript });
     redis.defineCommand('refusedByProvider', { numberOfKeys: 2, lua: refusedScript });
+    redis.defineCommand('spendLeftLate', { numberOfKeys: 1, lua: leftLateScript });
   }
   const keys = [key, `${key}:spends`];
   /** The last margin this process measured, sent with its refusals too. */
   let lastMarginMs = deliveryJitterMs;
   const args = (units: number) => [units, limit.perSecond, limit.burst, lastMarginMs];
   return {
-    take: (units, owner, marginMs = lastMarginMs) => {
+    take: (units, owner, marginMs = lastMarginMs, id) => {
       lastMarginMs = marginMs;
-      return client.takeFromWindow(...keys, ...args(units), owner ?? '');
+      return client.takeFromWindow(...keys, ...args(units), owner ?? '', id ?? '');
+    },
+    leftLate: async (id, units, lateMs) => {
+      await client.spendLeftLate(keys[1]!, id, units, lateMs);
     },
     refused: async (units, retryAfterMs) => {
       await client.refusedByProvider(...keys, ...args(units), retryAfterMs ?? -1);

@@ -2,6 +2,7 @@ import { climb, recordRefusal } from './refusal-learning';
 import {
   deliveryJitterMs,
   emptyWindow,
+  moveSpend,
   reportMargin,
   scaled,
   staleReservationMs,
@@ -22,9 +23,11 @@ export interface SpendWindow {
   /**
    * 0 when `units` may go now (they are counted); otherwise the ms until they may. `owner`: the
    * caller heads a line, and reserves its time when told to wait (see Reservation); `marginMs`:
-   * this process's measured delivery margin (see minMarginMs).
+   * this process's measured delivery margin (see minMarginMs); `id`: names the spend for leftLate.
    */
-  take(units: number, owner?: string, marginMs?: number): Promise<number>;
+  take(units: number, owner?: string, marginMs?: number, id?: string): Promise<number>;
+  /** The call that spent `units` as `id` left `lateMs` after it was told to go (moveSpend). */
+  leftLate(id: string, units: number, lateMs: number): Promise<void>;
   /**
    * The provider refused a call of `units` for its rate: the rate in use is cut (for every
    * process sharing the window) and nothing goes for `retryAfterMs` when the provider said so.
@@ -51,6 +54,7 @@ export function decideSpend(
   limit: ProviderLimit,
   owner?: string,
   marginMs?: number,
+  id?: string,
 ): number {
   climb(state, now);
   if (marginMs !== undefined) reportMargin(state, now, marginMs);
@@ -64,7 +68,7 @@ export function decideSpend(
   const wait = waitAt(state, now, units, limit);
   if (wait === 0 && !(reserved && delays(state, now, units, limit, reserved))) {
     state.tat = Math.max(state.tat, now) + units * scaled(limit, state, units).unitMs;
-    state.spends.push({ at: now, units });
+    state.spends.push(id === undefined ? { at: now, units } : { at: now, units, id });
     if (owner !== undefined && ownReservation(state.reservation, owner, units)) {
       delete state.reservation;
     }
@@ -143,8 +147,9 @@ export function localSpendWindow(
 ): SpendWindow {
   const state = emptyWindow();
   return {
-    take: (units, owner, marginMs) =>
-      Promise.resolve(decideSpend(state, now(), units, limit, owner, marginMs)),
+    take: (units, owner, marginMs, id) =>
+      Promise.resolve(decideSpend(state, now(), units, limit, owner, marginMs, id)),
+    leftLate: (id, _units, lateMs) => Promise.resolve(moveSpend(state, id, lateMs)),
     refused: (units, retryAfterMs) =>
       Promise.resolve(recordRefusal(state, now(), units, limit, retryAfterMs)),
   };

@@ -43,9 +43,16 @@ export interface Reservation {
 /** A reservation whose owner has not come back this long after its time is dropped. */
 export const staleReservationMs = 1000;
 
+/** Units spent at `at`; `id`: the caller's name for them, to move them if their call left late. */
+export interface Spend {
+  at: number;
+  units: number;
+  id?: string;
+}
+
 export interface WindowState {
   /** What was spent within the window, oldest first. */
-  spends: { at: number; units: number }[];
+  spends: Spend[];
   /** GCRA's theoretical arrival time: where the burst bound stands. */
   tat: number;
   /** The share of the limit in use (1 until the provider refuses), and when it was last moved. */
@@ -103,6 +110,20 @@ export function scaled(
   const burst = Math.min(limit.burst * scale, perSecond) - keptForJitter;
   if (burst >= units) return { perSecond, burst, unitMs: 1000 / perSecond };
   return { perSecond, burst: units, unitMs: 1000 / perSecond + marginMs / units };
+}
+
+/**
+ * The call that spent `id` left the process `lateMs` after the decision: its spend counts from
+ * then, so the window's second after it runs from when the provider can have seen it, however
+ * long the call waited for a socket (a margin covers the usual spread, not one stalled call).
+ */
+export function moveSpend(state: WindowState, id: string, lateMs: number): void {
+  const index = state.spends.findIndex((spend) => spend.id === id);
+  if (index === -1 || lateMs <= 0) return;
+  const [spend] = state.spends.splice(index, 1);
+  const moved = { ...spend!, at: spend!.at + lateMs };
+  const after = state.spends.findIndex((other) => other.at > moved.at);
+  state.spends.splice(after === -1 ? state.spends.length : after, 0, moved);
 }
 
 /** A process's measured margin: the window's grows to it at once and fades to it slowly. */

@@ -11,9 +11,12 @@ import type { RelayerConfig } from './config/load';
 import type { RpcBudgetTally } from '../throttle/rpc-budget';
 
 /** The stop line of one endpoint's budget (the bench reads it: dev/stack/worker-process.ts). */
-export const tallyLine = ({ calls, lined, linedMs, marginMs }: RpcBudgetTally): string =>
-  `${calls} calls, ${lined} waited in line for ${Math.round(linedMs)} ms in all, ` +
-  `margin ${marginMs.least}-${marginMs.most} ms (mean ${marginMs.mean.toFixed(1)})`;
+export const tallyLine = (t: RpcBudgetTally): string =>
+  `${t.calls} calls, ${t.lined} waited in line for ${Math.round(t.linedMs)} ms in all, ` +
+  `margin ${t.marginMs.least}-${t.marginMs.most} ms (mean ${t.marginMs.mean.toFixed(1)}); ` +
+  `${t.units} units in ${Math.round(t.spanMs)} ms, ${t.busy.units} of them while the line ` +
+  `held calls for ${Math.round(t.busy.ms)} ms; ${t.wakes.count} wakes, ` +
+  `${Math.round(t.wakes.lateMs)} ms late in all; ${t.movedLate} left late`;
 
 export interface RpcBudgets {
   forChain(chainId: number): ChainBudget;

@@ -128,18 +128,65 @@ export interface BudgetLine {
   /** Summed over calls: the mean is this ÷ calls. */
   marginMsSum: number;
   marginMostMs: number;
+  units: number;
+  spanMs: number;
+  busyUnits: number;
+  busyMs: number;
+  wakes: number;
+  lateMs: number;
+  movedLate: number;
 }
 
 export function budgetLines(output: string): BudgetLine {
-  const total = { calls: 0, lined: 0, linedMs: 0, marginMsSum: 0, marginMostMs: 0 };
-  const pattern =
-    /rpc budget .*?: (\d+) calls, (\d+) waited in line for (\d+) ms in all, margin (\d+)-(\d+) ms \(mean ([\d.]+)\)/g;
-  for (const [, calls, lined, linedMs, , most, mean] of output.matchAll(pattern)) {
-    total.calls += Number(calls);
-    total.lined += Number(lined);
-    total.linedMs += Number(linedMs);
-    total.marginMsSum += Number(mean) * Number(calls);
-    total.marginMostMs = Math.max(total.marginMostMs, Number(most));
+  const total: BudgetLine = {
+    calls: 0,
+    lined: 0,
+    linedMs: 0,
+    marginMsSum: 0,
+    marginMostMs: 0,
+    units: 0,
+    spanMs: 0,
+    busyUnits: 0,
+    busyMs: 0,
+    wakes: 0,
+    lateMs: 0,
+    movedLate: 0,
+  };
+  const pattern = new RegExp(
+    'rpc budget .*?: (\\d+) calls, (\\d+) waited in line for (\\d+) ms in all, ' +
+      'margin (\\d+)-(\\d+) ms \\(mean ([\\d.]+)\\); (\\d+) units in (\\d+) ms, ' +
+      '(\\d+) of them while the line held calls for (\\d+) ms; (\\d+) wakes, ' +
+      '(\\d+) ms late in all; (\\d+) left late',
+    'g',
+  );
+  for (const match of output.matchAll(pattern)) {
+    const [
+      calls,
+      lined,
+      linedMs,
+      ,
+      most,
+      mean,
+      units,
+      spanMs,
+      busyUnits,
+      busyMs,
+      wakes,
+      lateMs,
+      late,
+    ] = match.slice(1).map(Number) as number[];
+    total.movedLate += late!;
+    total.calls += calls!;
+    total.lined += lined!;
+    total.linedMs += linedMs!;
+    total.marginMsSum += mean! * calls!;
+    total.marginMostMs = Math.max(total.marginMostMs, most!);
+    total.units += units!;
+    total.spanMs += spanMs!;
+    total.busyUnits += busyUnits!;
+    total.busyMs += busyMs!;
+    total.wakes += wakes!;
+    total.lateMs += lateMs!;
   }
   return total;
 }

@@ -218,6 +218,18 @@ describe('the spend window shared on Redis 7', () => {
     expect(await a!.take(280, 'a')).toBe(0);
   });
 
+  it('a spend whose call left late is moved in Redis, for every process sharing the window', async () => {
+    const limit = { perSecond: 300, burst: 300 };
+    const [a, b] = [client(), client()].map((each) => sharedSpendWindow(each, 'moved', limit));
+    for (let waitMs = await a!.take(250, undefined, 25, 'x'); waitMs > 0;) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs = await a!.take(250, undefined, 25, 'x');
+    }
+    // Left 400 ms late: b's send waits for it to leave the window 1,425 ms after the answer.
+    await a!.leftLate('x', 250, 400);
+    expect(await b!.take(250)).toBeGreaterThan(1300);
+  });
+
   it('a refusal with the window full is remembered as the rate the provider refused, for every process', async () => {
     const limit = { perSecond: 100, burst: 100 };
     const [a, b] = [client(), client()];

@@ -1,5 +1,5 @@
 import { RpcBudget } from '../../throttle/rpc-budget';
-import { presetWeights } from '../../throttle/rpc-weights';
+import { presetWeights, weightOf } from '../../throttle/rpc-weights';
 import { localSpendWindow, type SpendWindow } from '../../throttle/spend-window';
 import { log } from '../../domain/log';
 import { tallyLine } from '../../workers/rpc-budgets';
@@ -48,7 +48,20 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
         linedMs: Math.round(tally.linedMs),
         marginMsSum: Number(tally.marginMs.mean.toFixed(1)) * 5,
         marginMostMs: tally.marginMs.most,
+        units: tally.units,
+        spanMs: Math.round(tally.spanMs),
+        busyUnits: tally.busy.units,
+        busyMs: Math.round(tally.busy.ms),
+        wakes: tally.wakes.count,
+        lateMs: Math.round(tally.wakes.lateMs),
+        movedLate: tally.movedLate,
       });
+      // Four of the five waited behind the first: the line held calls, spending their units.
+      const firstSend = weightOf(presetWeights('alchemy'), 'eth_sendRawTransaction');
+      expect(tally.busy.units).toBeGreaterThanOrEqual(tally.units - firstSend);
+      expect(tally.busy.ms).toBeGreaterThan(0);
+      expect(tally.busy.ms).toBeLessThanOrEqual(tally.spanMs + 1);
+      expect(tally.wakes.count).toBeGreaterThan(0);
     } finally {
       await budget.close();
     }
@@ -85,6 +98,7 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
         return units === 250 ? Promise.reject(new Error('redis away')) : Promise.resolve(0);
       },
       refused: () => Promise.resolve(),
+      leftLate: () => Promise.resolve(),
     };
     const budget = new RpcBudget(
       { unitsPerSecond: 1000, weights: presetWeights('alchemy') },
@@ -95,7 +109,7 @@ describe('the RPC budget (a line by priority in front of a spend window, in proc
       const send = budget.spend('eth_sendRawTransaction');
       const read = budget.spend('eth_getTransactionByHash');
       await expect(send).rejects.toThrow('redis away');
-      await expect(read).resolves.toBeUndefined();
+      await expect(read).resolves.toHaveProperty('left');
     } finally {
       await budget.close();
     }

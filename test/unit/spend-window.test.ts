@@ -292,4 +292,20 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     await window.refused(1, 2000);
     await expect(window.take(1)).resolves.toBe(2000);
   });
+
+  it('a spend whose call left late counts from when it left: the second after it runs from then', async () => {
+    let now = 0;
+    const window = localSpendWindow({ perSecond: 300, burst: 300 }, () => now);
+    expect(await window.take(250, undefined, undefined, 'late')).toBe(0);
+    // Left 100 ms after the answer: at 1,030 ms the provider has seen it for 930 ms only.
+    await window.leftLate('late', 250, 100);
+    now = 1030;
+    expect(await window.take(250)).toBe(95);
+    now = 1125;
+    expect(await window.take(250)).toBe(0);
+    // An unknown id (already out of the window) moves nothing.
+    await window.leftLate('gone', 250, 500);
+    now = 2160;
+    expect(await window.take(50)).toBe(0);
+  });
 });
