@@ -91,9 +91,29 @@ export interface Result {
   /**
    * The relayer's RPC budgets, every process and endpoint: the share of calls that waited in the
    * budget's line, their mean wait, and the delivery margin the window decisions held back (mean
-   * and most, ms): what a rolling second lets through sustained is 1000 ÷ (1000 + margin).
+   * and most, ms): what a rolling second lets through sustained is 1000 ÷ (1000 + margin). Over
+   * each process's first call to its last: the share of the time its line held a call, and (one
+   * process) the use of Q while it did and while it did not — demand told from the limiter; the
+   * mean ms the line's timer woke late past the window's answer; calls whose request left late.
    */
-  rpcLine: { linedShare: number; linedMeanMs: number; marginMeanMs: number; marginMostMs: number };
+  /**
+   * Model `all` with a quota: the most of Q any limiter keeping a rolling second (window 1,000
+   * ms), or the window this one kept (1,000 ms and its margin), can use for the cell's mix of
+   * calls: sends are whole (packing-bound.ts).
+   */
+  packingBound: { rollingSecond: number; keptWindow: number } | undefined;
+  rpcLine: {
+    linedShare: number;
+    linedMeanMs: number;
+    marginMeanMs: number;
+    marginMostMs: number;
+    busyShare: number;
+    usedWhileBusy: number | undefined;
+    usedWhileIdle: number | undefined;
+    lateMeanMs: number;
+    /** The share of calls that left the process 5 ms or more after the window's answer. */
+    leftLateShare: number;
+  };
   p50Ms: number;
   p99Ms: number;
   historyEventsPerIntent: number | undefined;

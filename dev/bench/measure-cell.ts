@@ -18,13 +18,15 @@ import {
 import { cellProfiler } from './intent-profile';
 import { processUsage } from './process-usage';
 import { percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
 import { WebhookReceiver } from '../stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { weightOf } from '../../throttle/rpc-weights';
+import { minMarginMs } from '../../throttle/window-state';
+import { packingBound } from './packing-bound';
 
 import type { BenchStack } from './bench-stack';
 import { admitForArm, onTemporal, quotaModeOf, sharesQuotaInRedis, startArmProcess } from './arms';
@@ -189,22 +191,29 @@ export async function measure(
 
   const deps = { database: world.database, client, taskQueue };
   let submitted = 0;
-  const submit = (count: number) =>
-    Promise.all(
-      Array.from({ length: count }, () => {
-        const k = submitted++;
-        const request = {
-          tenantId,
-          chainId: world.anvil.chainId,
-          from: world.wallets[k % world.wallets.length],
-          to: privateKeyToAccount(generatePrivateKey()).address,
-          ...(token
-            ? { asset: benchToken.alias, amount: benchToken.amount.toString() }
-            : { amount: parseEther('0.001').toString() }),
-        };
-        return admitForArm(cell.arm, deps, request);
-      }),
-    );
+  const admitNext = () => {
+    const k = submitted++;
+    const request = {
+      tenantId,
+      chainId: world.anvil.chainId,
+      from: world.wallets[k % world.wallets.length],
+      to: privateKeyToAccount(generatePrivateKey()).address,
+      ...(token
+        ? { asset: benchToken.alias, amount: benchToken.amount.toString() }
+        : { amount: parseEther('0.001').toString() }),
+    };
+    return admitForArm(cell.arm, deps, request);
+  };
+  // The provider model (the RPC proxy) shares this event loop: 50 starts at once held its clock
+  // 100–230 ms and bunched the calls it counted. Each start begins on a turn of its own.
+  const submit = async (count: number) => {
+    const admitted: Promise<unknown>[] = [];
+    for (let i = 0; i < count; i++) {
+      await yieldToLoop();
+      admitted.push(admitNext());
+    }
+    await Promise.all(admitted);
+  };
   const settledSoFar = async () =>
     settledCount(await countIntentsByStatus(world.database.kysely)) - settledBefore;
   let reportedAt = Date.now();
@@ -268,6 +277,10 @@ export async function measure(
     Object.entries(counts).map(([method, n]) => [method, n / intents]),
   );
   const unitsOf = (method: string) => weightOf(weights, method);
+  const rpcLine = rpcLineOf(
+    processes.map((p) => budgetLines(p.output())),
+    cell.model === 'all' ? cell.quota : undefined,
+  );
   const firstSent = new Map<string, number>();
   for (const call of proxy.callsOf('eth_sendRawTransaction')) {
     if (call.txHash && !firstSent.has(call.txHash)) {
@@ -306,7 +319,8 @@ export async function measure(
     confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
     retriesPerIntent: stepRetries / intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
-    rpcLine: rpcLineOf(processes.map((p) => budgetLines(p.output()))),
+    packingBound: packingBoundOf(cell, rpcPerIntent, unitsOf, rpcLine.marginMeanMs),
+    rpcLine,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     ...(onTemporal(cell.arm)
@@ -370,14 +384,48 @@ async function historyShape(
   };
 }
 
-/** The budgets' stop lines of every process, as one cell's figures. */
-function rpcLineOf(lines: BudgetLine[]): Result['rpcLine'] {
-  const sum = (field: keyof BudgetLine) => lines.reduce((total, line) => total + line[field], 0);
-  const calls = sum('calls');
+/** What the cell's mix of calls allows any limiter keeping a rolling second (packing-bound.ts). */
+function packingBoundOf(
+  cell: Cell,
+  rpcPerIntent: Record<string, number>,
+  unitsOf: (method: string) => number,
+  marginMeanMs: number,
+): Result['packingBound'] {
+  if (cell.model !== 'all' || cell.quota === undefined) return undefined;
+  const sendUnits = unitsOf('eth_sendRawTransaction');
+  const sendsPerIntent = rpcPerIntent.eth_sendRawTransaction ?? 0;
+  const units = Object.entries(rpcPerIntent).reduce((sum, [m, n]) => sum + n * unitsOf(m), 0);
+  const mix = {
+    sendUnits,
+    sendsPerIntent,
+    otherUnitsPerIntent: units - sendUnits * sendsPerIntent,
+  };
   return {
-    linedShare: calls === 0 ? 0 : sum('lined') / calls,
-    linedMeanMs: sum('lined') === 0 ? 0 : sum('linedMs') / sum('lined'),
-    marginMeanMs: calls === 0 ? 0 : sum('marginMsSum') / calls,
+    rollingSecond: packingBound(cell.quota, 1000, mix),
+    keptWindow: packingBound(cell.quota, 1000 + Math.max(minMarginMs, marginMeanMs), mix),
+  };
+}
+
+/**
+ * The budgets' stop lines of every process, as one cell's figures. The use of Q while the line
+ * held calls and while it did not is one process's alone: processes sharing a window are busy at
+ * different times.
+ */
+function rpcLineOf(lines: BudgetLine[], quota: number | undefined): Result['rpcLine'] {
+  const sum = (field: keyof BudgetLine) => lines.reduce((total, line) => total + line[field], 0);
+  const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
+  const calls = sum('calls');
+  const used = (units: number, ms: number) =>
+    quota === undefined || lines.length !== 1 || ms <= 0 ? undefined : (units * 1000) / ms / quota;
+  return {
+    linedShare: share(sum('lined'), calls),
+    linedMeanMs: share(sum('linedMs'), sum('lined')),
+    marginMeanMs: share(sum('marginMsSum'), calls),
     marginMostMs: Math.max(0, ...lines.map((line) => line.marginMostMs)),
+    busyShare: share(sum('busyMs'), sum('spanMs')),
+    usedWhileBusy: used(sum('busyUnits'), sum('busyMs')),
+    usedWhileIdle: used(sum('units') - sum('busyUnits'), sum('spanMs') - sum('busyMs')),
+    lateMeanMs: share(sum('lateMs'), sum('wakes')),
+    leftLateShare: share(sum('movedLate'), calls),
   };
 }

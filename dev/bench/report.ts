@@ -67,12 +67,14 @@ const headings = [
   "used ÷ provider's real limit",
   'after 30 s',
   'use of Q, 10–80% of the run',
+  'most a rolling second lets this mix use: 1000 ms · window kept',
   '429s (by method) · % of calls',
   'RPC calls/intent (top)',
   'units/intent',
   'confirm p50 (blocks)',
   'step retries/intent',
   'RPC line: waited · mean ms · margin ms',
+  'RPC line held calls: time · use of Q then / else · ms late a wake · calls left ≥ 5 ms late',
   'permits expired',
   'p50 / p99 latency',
   'history events/intent',
@@ -82,6 +84,8 @@ const headings = [
   `cores busy (of ${cpus().length})`,
   'wall s',
 ];
+
+const fixed = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(3));
 
 function rowOf(r: Result): string[] {
   const { cell } = r;
@@ -110,6 +114,9 @@ function rowOf(r: Result): string[] {
     cell.quota === undefined ? '–' : (usedOfQuota(r)! * cell.limitFactor).toFixed(3),
     r.usedAfter30s === undefined ? '–' : r.usedAfter30s.toFixed(3),
     r.usedMidRun === undefined ? '–' : r.usedMidRun.toFixed(3),
+    r.packingBound === undefined
+      ? '–'
+      : `${fixed(r.packingBound.rollingSecond)} · ${fixed(r.packingBound.keptWindow)}`,
     `${refusalSummary(r)} · ${(r.refusedShare * 100).toFixed(2)}%`,
     rpcSummary(r.rpcPerIntent),
     r.unitsPerIntent.toFixed(1),
@@ -117,6 +124,9 @@ function rowOf(r: Result): string[] {
     r.retriesPerIntent.toFixed(2),
     `${(r.rpcLine.linedShare * 100).toFixed(1)}% · ${r.rpcLine.linedMeanMs.toFixed(0)} · ` +
       `${r.rpcLine.marginMeanMs.toFixed(1)} (≤ ${r.rpcLine.marginMostMs})`,
+    `${(r.rpcLine.busyShare * 100).toFixed(1)}% · ${fixed(r.rpcLine.usedWhileBusy)} / ` +
+      `${fixed(r.rpcLine.usedWhileIdle)} · ${r.rpcLine.lateMeanMs.toFixed(1)} · ` +
+      `${(r.rpcLine.leftLateShare * 100).toFixed(1)}%`,
     String(r.permitsReclaimed),
     `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
     r.historyEventsPerIntent === undefined ? '–' : r.historyEventsPerIntent.toFixed(0),
@@ -299,6 +309,7 @@ const jsonOf = (r: Result) => ({
   providerRefusedShareOfCalls: r.refusedShare,
   usedOfRealLimitAfter30s: r.usedAfter30s ?? null,
   usedOfQuotaMidRun: r.usedMidRun ?? null,
+  packingBound: r.packingBound ?? null,
   providerRefusalsByMethod: r.refusedByMethod,
   rpcCallsPerIntentByMethod: r.rpcPerIntent,
   confirmationP50Blocks: r.confirmP50Blocks ?? null,
