@@ -400,9 +400,11 @@ function packingBoundOf(
     sendsPerIntent,
     otherUnitsPerIntent: units - sendUnits * sendsPerIntent,
   };
+  // What the provider counts against: the limit it really has (--limit-factor sets Q above it).
+  const limit = cell.quota / cell.limitFactor;
   return {
-    rollingSecond: packingBound(cell.quota, 1000, mix),
-    keptWindow: packingBound(cell.quota, 1000 + Math.max(minMarginMs, marginMeanMs), mix),
+    rollingSecond: packingBound(limit, 1000, mix),
+    keptWindow: packingBound(limit, 1000 + Math.max(minMarginMs, marginMeanMs), mix),
   };
 }
 
