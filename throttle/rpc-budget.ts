@@ -38,7 +38,7 @@ export interface RpcBudgetTally {
   movedLate: number;
 }
 
-/** Where a call left the process, told by its transport (chain/call-departures.ts). */
+/** When a call left the process, told by its transport (chain/call-departures.ts's, by shape). */
 export interface CallDeparture {
   left(): void;
 }
@@ -136,12 +136,13 @@ export class RpcBudget {
     const waitedMs = Date.now() - startedAt;
     this.count(lined, waitedMs, marginMs, units);
     this.onSpend?.({ method, units, waitedMs });
-    const grantedAt = askedAt;
-    return { left: () => this.left(id, units, grantedAt) };
+    const decidedAt = askedAt;
+    return { left: () => this.left(id, units, decidedAt) };
   }
 
-  private left(id: string, units: number, grantedAt: number): void {
-    const lateMs = performance.now() - grantedAt;
+  /** The call decided at `decidedAt` left now (chain/call-departures.ts: its request's headers). */
+  private left(id: string, units: number, decidedAt: number): void {
+    const lateMs = performance.now() - decidedAt;
     if (lateMs < movedPastMs || this.closed) return;
     this.tallied.moved++;
     this.window

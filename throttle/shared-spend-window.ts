@@ -30,11 +30,10 @@ import {
  * sliding windows assume the previous window was spent evenly).
  *
  * State: a hash (`<key>`, with the reservation's owner, units and time) and the window's spends
- * in a sorted set (`<key>:spends`, scored by time, members "id:units", the caller's id or a
- * sequence number). When the hash is missing
- * — the first call ever, a Redis restart or flush — what was spent in the last second is unknown:
- * the window starts full (one second's units spent now) and the bucket empty, so a restart never
- * lets one second be spent twice.
+ * in a sorted set (`<key>:spends`, scored by time, members "id:units": the caller's id, else a
+ * sequence number). When the hash is missing — the first call ever, a Redis restart or flush —
+ * what was spent in the last second is unknown: the window starts full (one second's units spent
+ * now) and the bucket empty, so a restart never lets one second be spent twice.
  */
 const common = `
 local t = redis.call('TIME')

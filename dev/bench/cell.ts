@@ -97,9 +97,9 @@ export interface Result {
    * mean ms the line's timer woke late past the window's answer; calls whose request left late.
    */
   /**
-   * Model `all` with a quota: the most of Q any limiter keeping a rolling second (window 1,000
-   * ms), or the window this one kept (1,000 ms and its margin), can use for the cell's mix of
-   * calls: sends are whole (packing-bound.ts).
+   * Model `all` with a quota: the most of the provider's limit any limiter keeping a rolling
+   * second (window 1,000 ms), or the window this one kept (1,000 ms and its margin), can use for
+   * the mix of calls `usedMidRun` is measured over: sends are whole (packing-bound.ts).
    */
   packingBound: { rollingSecond: number; keptWindow: number } | undefined;
   rpcLine: {

@@ -17,7 +17,8 @@ import {
 } from '../stack/worker-process';
 import { cellProfiler } from './intent-profile';
 import { processUsage } from './process-usage';
-import { percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
+import type { RecordedCall } from '../stack/rpc-proxy';
+import { midRun, percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { depositAsset, registerToken } from '../../service/assets';
 import { deployTestToken } from '../stack/test-tokens';
@@ -319,7 +320,7 @@ export async function measure(
     confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
     retriesPerIntent: stepRetries / intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
-    packingBound: packingBoundOf(cell, rpcPerIntent, unitsOf, rpcLine.marginMeanMs),
+    packingBound: packingBoundOf(cell, proxy.calls, unitsOf, rpcLine.marginMeanMs),
     rpcLine,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
@@ -384,22 +385,22 @@ async function historyShape(
   };
 }
 
-/** What the cell's mix of calls allows any limiter keeping a rolling second (packing-bound.ts). */
+/**
+ * What the mix of calls the use of Q is measured over (midRun) allows any limiter keeping a
+ * rolling second (packing-bound.ts): that stretch's calls taken as one "intent".
+ */
 function packingBoundOf(
   cell: Cell,
-  rpcPerIntent: Record<string, number>,
+  calls: RecordedCall[],
   unitsOf: (method: string) => number,
   marginMeanMs: number,
 ): Result['packingBound'] {
-  if (cell.model !== 'all' || cell.quota === undefined) return undefined;
+  if (cell.model !== 'all' || cell.quota === undefined || calls.length < 2) return undefined;
   const sendUnits = unitsOf('eth_sendRawTransaction');
-  const sendsPerIntent = rpcPerIntent.eth_sendRawTransaction ?? 0;
-  const units = Object.entries(rpcPerIntent).reduce((sum, [m, n]) => sum + n * unitsOf(m), 0);
-  const mix = {
-    sendUnits,
-    sendsPerIntent,
-    otherUnitsPerIntent: units - sendUnits * sendsPerIntent,
-  };
+  const slice = midRun(calls).calls;
+  const sends = slice.filter((call) => call.method === 'eth_sendRawTransaction').length;
+  const units = slice.reduce((sum, call) => sum + unitsOf(call.method), 0);
+  const mix = { sendUnits, sendsPerIntent: sends, otherUnitsPerIntent: units - sendUnits * sends };
   // What the provider counts against: the limit it really has (--limit-factor sets Q above it).
   const limit = cell.quota / cell.limitFactor;
   return {

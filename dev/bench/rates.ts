@@ -53,22 +53,29 @@ export function usedAfter(
  * first call to its last), per second of `quota`, each by its units: the quota's use with the
  * ramp-up and the tail left out. Undefined without a quota.
  */
+/**
+ * The accepted calls from 10% to 80% of the run's span (the start's burst and the tail's
+ * receipts left out), and that stretch's length in ms.
+ */
+export function midRun(calls: RecordedCall[]): { calls: RecordedCall[]; ms: number } {
+  let [first, last] = [Infinity, -Infinity];
+  for (const call of calls)
+    [first, last] = [Math.min(first, call.startedAt), Math.max(last, call.startedAt)];
+  const span = last - first;
+  const [from, to] = [first + 0.1 * span, first + 0.8 * span];
+  const inside = calls.filter(
+    (call) => call.refused === undefined && call.startedAt >= from && call.startedAt < to,
+  );
+  return { calls: inside, ms: to - from };
+}
+
 export function usedMidRun(
   calls: RecordedCall[],
   unitsOf: (method: string) => number,
   quota: number | undefined,
 ): number | undefined {
   if (quota === undefined || calls.length < 2) return undefined;
-  let [first, last] = [Infinity, -Infinity];
-  for (const call of calls)
-    [first, last] = [Math.min(first, call.startedAt), Math.max(last, call.startedAt)];
-  const span = last - first;
-  const [from, to] = [first + 0.1 * span, first + 0.8 * span];
-  let units = 0;
-  for (const call of calls) {
-    if (call.refused === undefined && call.startedAt >= from && call.startedAt < to) {
-      units += unitsOf(call.method);
-    }
-  }
-  return units / ((to - from) / 1000) / quota;
+  const slice = midRun(calls);
+  const units = slice.calls.reduce((sum, call) => sum + unitsOf(call.method), 0);
+  return units / (slice.ms / 1000) / quota;
 }
