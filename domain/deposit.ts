@@ -1,3 +1,5 @@
+import { IntentStatus } from './intent';
+
 // An inbound transfer into a tenant's deposit address, from its sighting to the books. Pure.
 
 /**
@@ -12,7 +14,12 @@ export const depositStatuses = ['detected', 'credited', 'dropped', 'dust', 'unre
 export type DepositStatus = (typeof depositStatuses)[number];
 
 /** A deposit sweep (an intent) that ended so moved nothing: its deposits may be swept again. */
-export const sweepMovedNothingStatuses = ['failed', 'cancelled', 'rejected', 'expired'] as const;
+export const sweepMovedNothingStatuses: readonly IntentStatus[] = [
+  IntentStatus.failed,
+  IntentStatus.cancelled,
+  IntentStatus.rejected,
+  IntentStatus.expired,
+];
 
 /** Below these a deposit is recorded, never credited. */
 export interface DustMarks {

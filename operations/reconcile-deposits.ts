@@ -21,7 +21,7 @@ import {
 import { depositAddressesOnChain, depositsMinedBy, postedOutOfDeposits } from '../store/deposits';
 
 /** A sweep that moved nothing: it needs no receipt and changes no address. */
-const movedNothing = new Set<string>(sweepMovedNothingStatuses);
+const movedNothing: ReadonlySet<string> = new Set(sweepMovedNothingStatuses);
 
 /**
  * Compares, per deposit address and asset, what the chain shows arrived — what the address held

@@ -10,9 +10,8 @@ import { recordStateChange } from './webhook-outbox';
 // The sweeps that empty deposit addresses into the treasury: each the house's own intent
 // (domain/custody.ts), with the deposits it takes and, once its receipt was read, what it moved.
 
-const sweepMovedNothing: IntentStatus[] = [...sweepMovedNothingStatuses];
 /** A sweep no longer under way (its bytes can no longer land but as they did). */
-const sweepEnded: IntentStatus[] = [IntentStatus.confirmed, ...sweepMovedNothing];
+const sweepEnded: IntentStatus[] = [IntentStatus.confirmed, ...sweepMovedNothingStatuses];
 
 /** An address with credited deposits no sweep has taken, and none under way. */
 export interface SweepableAddress {
@@ -36,7 +35,7 @@ export async function sweepableAddresses(
     .where((eb) =>
       eb.or([
         eb('deposits.sweep_intent_id', 'is', null),
-        eb('intents.status', 'in', sweepMovedNothing),
+        eb('intents.status', 'in', sweepMovedNothingStatuses),
       ]),
     )
     .where(({ not, exists, selectFrom }) =>
@@ -119,7 +118,7 @@ export async function insertDepositSweep(
         eb(
           'sweep_intent_id',
           'in',
-          eb.selectFrom('intents').select('id').where('status', 'in', sweepMovedNothing),
+          eb.selectFrom('intents').select('id').where('status', 'in', sweepMovedNothingStatuses),
         ),
       ]),
     )

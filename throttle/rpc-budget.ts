@@ -48,7 +48,7 @@ export interface CallDeparture {
  * (moveSpend): calls waiting for a socket on a stalled process were seen 100–200 ms late by the
  * provider. Under it the window's margin covers the spread, without a round trip per call.
  */
-export const movedPastMs = 5;
+const movedPastMs = 5;
 
 /** A provider's refusals are an expected condition: one line per endpoint per minute, counted. */
 const refusalReportMs = 60_000;
@@ -136,8 +136,7 @@ export class RpcBudget {
     const waitedMs = Date.now() - startedAt;
     this.count(lined, waitedMs, marginMs, units);
     this.onSpend?.({ method, units, waitedMs });
-    const decidedAt = askedAt;
-    return { left: () => this.left(id, units, decidedAt) };
+    return { left: () => this.left(id, units, askedAt) };
   }
 
   /** The call decided at `decidedAt` left now (chain/call-departures.ts: its request's headers). */
@@ -147,7 +146,12 @@ export class RpcBudget {
     this.tallied.moved++;
     this.window
       .leftLate(id, units, lateMs)
-      .catch((error: Error) => log.error(`rpc budget: ${error.message}`));
+      .catch((error: Error) =>
+        log.error(
+          `rpc budget ${this.describe}: a call that left ${Math.round(lateMs)} ms late could not ` +
+            `be moved in the window (${error.message}); its margin still covers the usual spread`,
+        ),
+      );
   }
 
   private count(lined: boolean, waitedMs: number, marginMs: number, units: number): void {
@@ -169,18 +173,22 @@ export class RpcBudget {
   }
 
   tally(): RpcBudgetTally {
-    const { calls, lined, linedMs, marginSum, least, most, units, firstAt, lastAt } = this.tallied;
+    const t = this.tallied;
     const busyNow = this.busySince === undefined ? 0 : performance.now() - this.busySince;
     return {
-      calls,
-      lined,
-      linedMs,
-      marginMs: { least: calls ? least : 0, most, mean: calls ? marginSum / calls : 0 },
-      units,
-      spanMs: lastAt - firstAt,
-      busy: { ms: this.tallied.busyMs + busyNow, units: this.tallied.busyUnits },
-      wakes: { count: this.tallied.wakes, lateMs: this.tallied.lateMs },
-      movedLate: this.tallied.moved,
+      calls: t.calls,
+      lined: t.lined,
+      linedMs: t.linedMs,
+      marginMs: {
+        least: t.calls ? t.least : 0,
+        most: t.most,
+        mean: t.calls ? t.marginSum / t.calls : 0,
+      },
+      units: t.units,
+      spanMs: t.lastAt - t.firstAt,
+      busy: { ms: t.busyMs + busyNow, units: t.busyUnits },
+      wakes: { count: t.wakes, lateMs: t.lateMs },
+      movedLate: t.moved,
     };
   }
 

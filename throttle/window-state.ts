@@ -118,8 +118,9 @@ export function scaled(
  * long the call waited for a socket (a margin covers the usual spread, not one stalled call).
  */
 export function moveSpend(state: WindowState, id: string, lateMs: number): void {
+  if (lateMs <= 0) return;
   const index = state.spends.findIndex((spend) => spend.id === id);
-  if (index === -1 || lateMs <= 0) return;
+  if (index === -1) return;
   const [spend] = state.spends.splice(index, 1);
   const moved = { ...spend!, at: spend!.at + lateMs };
   const after = state.spends.findIndex((other) => other.at > moved.at);

@@ -112,8 +112,8 @@ function rowOf(r: Result): string[] {
       ? '–'
       : (r.unitsPerSecond / cell.quota).toFixed(3),
     cell.quota === undefined ? '–' : (usedOfQuota(r)! * cell.limitFactor).toFixed(3),
-    r.usedAfter30s === undefined ? '–' : r.usedAfter30s.toFixed(3),
-    r.usedMidRun === undefined ? '–' : r.usedMidRun.toFixed(3),
+    fixed(r.usedAfter30s),
+    fixed(r.usedMidRun),
     r.packingBound === undefined
       ? '–'
       : `${fixed(r.packingBound.rollingSecond)} · ${fixed(r.packingBound.keptWindow)}`,

@@ -120,73 +120,52 @@ export const spawnApi = (
   options?: SpawnOptions,
 ): Promise<WorkerProcess> => spawnNodeProcess('workers/api-main.ts', env, /api \S+: API /, options);
 
+/** The stop line's counts that add up across processes and endpoints, in the line's order. */
+const summedFields = [
+  'units',
+  'spanMs',
+  'busyUnits',
+  'busyMs',
+  'wakes',
+  'lateMs',
+  'movedLate',
+] as const;
+
 /** What a process's RPC budgets did, from their stop lines (workers/rpc-budgets.ts's tallyLine). */
-export interface BudgetLine {
+export interface BudgetLine extends Record<(typeof summedFields)[number], number> {
   calls: number;
   lined: number;
   linedMs: number;
   /** Summed over calls: the mean is this ÷ calls. */
   marginMsSum: number;
   marginMostMs: number;
-  units: number;
-  spanMs: number;
-  busyUnits: number;
-  busyMs: number;
-  wakes: number;
-  lateMs: number;
-  movedLate: number;
 }
 
+const budgetLinePattern = new RegExp(
+  'rpc budget .*?: (\\d+) calls, (\\d+) waited in line for (\\d+) ms in all, ' +
+    'margin (\\d+)-(\\d+) ms \\(mean ([\\d.]+)\\); (\\d+) units in (\\d+) ms, ' +
+    '(\\d+) of them while the line held calls for (\\d+) ms; (\\d+) wakes, ' +
+    '(\\d+) ms late in all; (\\d+) left late',
+  'g',
+);
+
 export function budgetLines(output: string): BudgetLine {
-  const total: BudgetLine = {
+  const total = {
     calls: 0,
     lined: 0,
     linedMs: 0,
     marginMsSum: 0,
     marginMostMs: 0,
-    units: 0,
-    spanMs: 0,
-    busyUnits: 0,
-    busyMs: 0,
-    wakes: 0,
-    lateMs: 0,
-    movedLate: 0,
-  };
-  const pattern = new RegExp(
-    'rpc budget .*?: (\\d+) calls, (\\d+) waited in line for (\\d+) ms in all, ' +
-      'margin (\\d+)-(\\d+) ms \\(mean ([\\d.]+)\\); (\\d+) units in (\\d+) ms, ' +
-      '(\\d+) of them while the line held calls for (\\d+) ms; (\\d+) wakes, ' +
-      '(\\d+) ms late in all; (\\d+) left late',
-    'g',
-  );
-  for (const match of output.matchAll(pattern)) {
-    const [
-      calls,
-      lined,
-      linedMs,
-      ,
-      most,
-      mean,
-      units,
-      spanMs,
-      busyUnits,
-      busyMs,
-      wakes,
-      lateMs,
-      late,
-    ] = match.slice(1).map(Number) as number[];
-    total.movedLate += late!;
+    ...Object.fromEntries(summedFields.map((field) => [field, 0])),
+  } as BudgetLine;
+  for (const match of output.matchAll(budgetLinePattern)) {
+    const [calls, lined, linedMs, , most, mean, ...summed] = match.slice(1).map(Number) as number[];
     total.calls += calls!;
     total.lined += lined!;
     total.linedMs += linedMs!;
     total.marginMsSum += mean! * calls!;
     total.marginMostMs = Math.max(total.marginMostMs, most!);
-    total.units += units!;
-    total.spanMs += spanMs!;
-    total.busyUnits += busyUnits!;
-    total.busyMs += busyMs!;
-    total.wakes += wakes!;
-    total.lateMs += lateMs!;
+    summedFields.forEach((field, index) => (total[field] += summed[index]!));
   }
   return total;
 }
