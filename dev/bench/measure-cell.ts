@@ -17,7 +17,8 @@ import {
 } from '../stack/worker-process';
 import { cellProfiler } from './intent-profile';
 import { processUsage } from './process-usage';
-import type { RecordedCall } from '../stack/rpc-proxy';
+import type { RecordedCall } from '../stack/call-log';
+import type { ProviderModelProcess } from '../stack/provider-model-process';
 import { midRun, percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { depositAsset, registerToken } from '../../service/assets';
@@ -83,6 +84,8 @@ type BuiltOnce = Pick<BenchStack, 'bundlePath' | 'otlpEndpoint' | 'compiledEntri
 
 export async function measure(
   world: LocalWorld,
+  /** The provider: every call the workers make goes through it, and it keeps the quota. */
+  model: ProviderModelProcess,
   server: Server,
   cell: Cell,
   index: number,
@@ -137,10 +140,9 @@ export async function measure(
       now,
     );
   }
-  const proxy = world.proxy!;
-  proxy.calls.splice(0);
+  await model.takeLog(); // an earlier cell's calls
   const realLimit = cell.quota === undefined ? undefined : cell.quota / cell.limitFactor;
-  proxy.enforceQuota(
+  await model.enforceQuota(
     realLimit === undefined
       ? undefined
       : cell.model === 'sends'
@@ -163,6 +165,7 @@ export async function measure(
   const settledBefore = settledCount(await countIntentsByStatus(world.database.kysely));
   const env = {
     ...workerEnv(world, cell, server, taskQueue, bundlePath, provider),
+    RPC_URLS: model.url,
     OTEL_EXPORTER_OTLP_ENDPOINT: cell.traces ? otlpEndpoint! : '',
   };
   const profiler =
@@ -205,8 +208,8 @@ export async function measure(
     };
     return admitForArm(cell.arm, deps, request);
   };
-  // The provider model (the RPC proxy) shares this event loop: 50 starts at once held its clock
-  // 100–230 ms and bunched the calls it counted. Each start begins on a turn of its own.
+  // Each start begins on a turn of its own: 50 at once hold this loop (an in-process arm's
+  // workers' too) 100–230 ms.
   const submit = async (count: number) => {
     const admitted: Promise<unknown>[] = [];
     for (let i = 0; i < count; i++) {
@@ -273,6 +276,7 @@ export async function measure(
   const latencies = rows
     .map((row) => new Date(row.updated_at).getTime() - new Date(row.created_at).getTime())
     .sort((a, b) => a - b);
+  const proxy = await model.takeLog();
   const counts = proxy.countsByMethod();
   const rpcPerIntent = Object.fromEntries(
     Object.entries(counts).map(([method, n]) => [method, n / intents]),

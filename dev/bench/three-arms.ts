@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { join } from 'node:path';
 import { startLocalWorld } from '../stack/local-world';
+import { ProviderModelProcess } from '../stack/provider-model-process';
 import { freePort } from '../stack/free-port';
 import { startPostgres } from '../stack/postgres';
 import { startDevServer } from '../stack/temporal-servers';
@@ -25,9 +26,9 @@ import { parseBenchFlags, baselineArguments } from './bench-flags';
  *     queue) instead of Bottleneck,
  *   P the same as B on the Temporal server built from source on PostgreSQL (SQL visibility), as
  *     `npm run cluster` runs it: what the production topology costs beside the dev server.
- * The RPC proxy in front of anvil is the ground truth: it counts every call and, where Q is
- * limited, enforces Q on sends itself as a provider would (a refusal is a 429). Ratios are
- * measured side by side in one run and printed, never asserted.
+ * The RPC proxy in front of anvil, in a process of its own, is the ground truth: it counts every
+ * call and, where Q is limited, enforces Q on sends itself as a provider would (a refusal is a
+ * 429). Ratios are measured side by side in one run and printed, never asserted.
  */
 async function main(): Promise<void> {
   const { options, arms, provider, groups, total, minutes, runs } = parseBenchFlags();
@@ -76,11 +77,16 @@ async function main(): Promise<void> {
             temporalAddress,
             ...(blockTimeSeconds > 0 && { anvil: { blockTimeSeconds } }),
             postgresServerUrl: postgres?.url,
-            proxy: true,
             redis: true,
             wallets: 8,
             tenants: {},
           });
+          const model = await ProviderModelProcess.start(world.anvil.rpcUrl).catch(
+            async (error: unknown) => {
+              await world.stop();
+              throw error;
+            },
+          );
           try {
             if (group[0]!.asset === 'token') await deployBenchToken(world);
             for (const cell of group) {
@@ -116,6 +122,7 @@ async function main(): Promise<void> {
               const before = index % 2 === 1 ? await onBaseline() : undefined;
               const result = await measure(
                 world,
+                model,
                 server,
                 cell,
                 index,
@@ -128,6 +135,7 @@ async function main(): Promise<void> {
               measured.push(cellBaseline ? { ...result, baseline: cellBaseline } : result);
             }
           } finally {
+            await model.stop();
             await world.stop();
           }
         }

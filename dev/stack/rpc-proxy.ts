@@ -4,31 +4,11 @@ import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } 
 import { keccak256, type Hex } from 'viem';
 import { freePort } from './free-port';
 import { providerCount, type ProviderCount, type ProviderWindow } from './provider-count';
+import { CallLog, type RecordedCall } from './call-log';
+import type { ProxyFault } from './proxy-faults';
 
-export interface RecordedCall {
-  method: string;
-  /** ms since the proxy started */
-  startedAt: number;
-  endedAt?: number;
-  /** For eth_sendRawTransaction: the hash of the bytes sent. */
-  txHash?: Hex;
-  /** How the proxy answered instead of the node, if it did (quota, a fault). */
-  refused?: ProxyFault['kind'] | 'quota';
-}
-
-/**
- * How the proxy answers instead of the node, like a provider on a bad day: an HTTP error status
- * (429 rate limit, 503), a JSON-RPC error inside an HTTP 200 (how many providers rate-limit, and
- * how a recorded node message is replayed), no answer at all, or a reset connection.
- */
-export type ProxyFault =
-  | { kind: 'http-status'; status: number; body?: string }
-  | { kind: 'rpc-error'; code: number; message: string }
-  | { kind: 'hang' }
-  | { kind: 'reset' }
-  /** Not refusals: the node gets the call, and answers `ms` late, or its answer is lost. */
-  | { kind: 'latency'; ms: number }
-  | { kind: 'lost-answer' };
+export type { RecordedCall } from './call-log';
+export type { ProxyFault } from './proxy-faults';
 
 /**
  * A provider's own rate limit: a token bucket of `burst` units refilled at `perSecond`, or a
@@ -71,13 +51,11 @@ interface JsonRpcRequest {
  * A JSON-RPC proxy on loopback between the workers and the node: the ground truth of what the RPC
  * provider saw (every call, when it started and ended) and a place to make the provider slow.
  */
-export class RpcProxy {
-  readonly calls: RecordedCall[] = [];
+export class RpcProxy extends CallLog {
   private readonly holds = new Map<string, number>();
   private fault: { fault: ProxyFault; methods?: string[] } | undefined;
   private quota: (ProxyQuota & { count: ProviderCount }) | undefined;
   private chaos: { schedule: ChaosSchedule; random: RandomGenerator } | undefined;
-  private readonly startedAt = performance.now();
   /**
    * The proxy stamps a call when its process gets to it: a stall of that process (the test
    * runner's) stamps the calls that came meanwhile together, later than they arrived.
@@ -89,7 +67,9 @@ export class RpcProxy {
   private constructor(
     readonly url: string,
     private readonly upstream: string,
+    private readonly startedAt = performance.now(),
   ) {
+    super([], performance.timeOrigin + startedAt);
     this.server = createServer((request, response) => {
       this.handle(request, response)
         .then((body) => {
@@ -133,54 +113,8 @@ export class RpcProxy {
     this.chaos = schedule && { schedule, random: xoroshiro128plus(schedule.seed) };
   }
 
-  /** How many calls of each method arrived. */
-  countsByMethod(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const call of this.calls) counts[call.method] = (counts[call.method] ?? 0) + 1;
-    return counts;
-  }
-
-  /** Calls the proxy answered itself with a quota refusal: what a provider would have billed as 429s. */
-  quotaRefusals(): number {
-    return this.calls.filter((call) => call.refused === 'quota').length;
-  }
-
-  /** Quota refusals by method. */
-  quotaRefusalsByMethod(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const call of this.calls) {
-      if (call.refused === 'quota') counts[call.method] = (counts[call.method] ?? 0) + 1;
-    }
-    return counts;
-  }
-
-  /** Every distinct transaction hash whose raw bytes the workers sent (answered or not). */
-  sentTxHashes(): Set<Hex> {
-    return new Set(this.calls.flatMap((call) => (call.txHash ? [call.txHash] : [])));
-  }
-
-  /** The log, one JSON object per line: what to keep when a suite fails. */
-  log(): string {
-    return this.calls.map((call) => JSON.stringify(call)).join('\n');
-  }
-
-  /** Calls of `method`, in the order they arrived. */
-  callsOf(method: string): RecordedCall[] {
-    return this.calls.filter((call) => call.method === method);
-  }
-
-  /** Calls of `method` that have arrived and not yet been answered. */
-  inFlight(method: string): number {
-    return this.callsOf(method).filter((call) => call.endedAt === undefined).length;
-  }
-
   now(): number {
     return performance.now() - this.startedAt;
-  }
-
-  /** A time of the log (ms since the proxy started) as a wall-clock time (ms since 1970). */
-  wallTimeOf(ms: number): number {
-    return performance.timeOrigin + this.startedAt + ms;
   }
 
   /** The longest this process held calls unstamped since `resetStalls` (or the start), in ms. */
