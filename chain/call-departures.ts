@@ -1,10 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
-
-/** Told when a call's HTTP request left this process: its headers were written to a socket. */
-export interface CallDeparture {
-  left(): void;
-}
+import type { CallDeparture } from '../domain/call-departure';
 
 const current = new AsyncLocalStorage<CallDeparture>();
 const departures = new WeakMap<object, CallDeparture>();
@@ -30,8 +26,20 @@ function listen(): void {
   });
 }
 
-/** Runs `call`, whose HTTP request tells `departure` when it leaves. */
+/**
+ * Runs `call`, whose HTTP requests tell `departure` when they leave — and the departure `call` is
+ * already inside of (a send the sends window decided, then the endpoint's budget).
+ */
 export function departing<T>(departure: CallDeparture, call: () => Promise<T>): Promise<T> {
   listen();
-  return current.run(departure, call);
+  const outer = current.getStore();
+  const both: CallDeparture = outer
+    ? {
+        left() {
+          outer.left();
+          departure.left();
+        },
+      }
+    : departure;
+  return current.run(both, call);
 }

@@ -1,5 +1,6 @@
 import { HttpRequestError, LimitExceededRpcError, type Transport } from 'viem';
-import { departing, type CallDeparture } from './call-departures';
+import { departing } from './call-departures';
+import type { CallDeparture } from '../domain/call-departure';
 
 /**
  * The provider's budget as the chain sees it: a call waits for its units before it goes, and a

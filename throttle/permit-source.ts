@@ -1,5 +1,12 @@
 import type { LinePlace } from './line-places';
 import type { PermitGrant } from './permit-grant';
+import type { CallDeparture } from '../domain/call-departure';
+
+/**
+ * A send's turn: go now (counted; the send's request tells `departure` when it leaves, so a send
+ * that left late counts from then), or wait `waitMs`.
+ */
+export type SendTurn = { waitMs: 0; departure: CallDeparture } | { waitMs: number };
 
 /**
  * The part of the quota the steps use; the Bottleneck limiter, the server's pace or a test double.
@@ -25,6 +32,6 @@ export interface PermitSource {
   release(permitId: string): boolean;
   /** `slotKey` will not ask again: its slot in the line goes to the next. */
   cancelSlot(slotKey: string): Promise<void>;
-  /** Right before a send: 0 to go now (counted), otherwise the ms to wait (see SpendWindow). */
-  reserveSend(): Promise<number>;
+  /** Right before a send: its turn (see SpendWindow). */
+  reserveSend(): Promise<SendTurn>;
 }

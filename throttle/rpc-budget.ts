@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryMargin } from './delivery-margin';
 import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
 import type { SpendWindow } from './spend-window';
+import { lateDeparture } from './late-departure';
+import type { CallDeparture } from '../domain/call-departure';
 import { log } from '../domain/log';
 
 export interface RpcBudgetSettings {
@@ -34,21 +36,9 @@ export interface RpcBudgetTally {
   spanMs: number;
   busy: { ms: number; units: number };
   wakes: { count: number; lateMs: number };
-  /** Calls that left movedPastMs or more after the window's answer (their spends moved). */
+  /** Calls that left later than the margin covers: their spends moved (late-departure.ts). */
   movedLate: number;
 }
-
-/** When a call left the process, told by its transport (chain/call-departures.ts's, by shape). */
-export interface CallDeparture {
-  left(): void;
-}
-
-/**
- * A call that left this much after its window said "now" has its spend moved to when it left
- * (moveSpend): calls waiting for a socket on a stalled process were seen 100–200 ms late by the
- * provider. Under it the window's margin covers the spread, without a round trip per call.
- */
-const movedPastMs = 5;
 
 /** A provider's refusals are an expected condition: one line per endpoint per minute, counted. */
 const refusalReportMs = 60_000;
@@ -132,26 +122,20 @@ export class RpcBudget {
         void this.pump();
       });
     }
-    this.margin.leaving(askedAt);
     const waitedMs = Date.now() - startedAt;
     this.count(lined, waitedMs, marginMs, units);
     this.onSpend?.({ method, units, waitedMs });
-    return { left: () => this.left(id, units, askedAt) };
-  }
-
-  /** The call decided at `decidedAt` left now (chain/call-departures.ts: its request's headers). */
-  private left(id: string, units: number, decidedAt: number): void {
-    const lateMs = performance.now() - decidedAt;
-    if (lateMs < movedPastMs || this.closed) return;
-    this.tallied.moved++;
-    this.window
-      .leftLate(id, units, lateMs)
-      .catch((error: Error) =>
-        log.error(
-          `rpc budget ${this.describe}: a call that left ${Math.round(lateMs)} ms late could not ` +
-            `be moved in the window (${error.message}); its margin still covers the usual spread`,
-        ),
-      );
+    return lateDeparture(
+      this.window,
+      { id, units, decidedAt: askedAt, marginMs },
+      this.margin,
+      `rpc budget ${this.describe}`,
+      () => {
+        if (this.closed) return false;
+        this.tallied.moved++;
+        return true;
+      },
+    );
   }
 
   private count(lined: boolean, waitedMs: number, marginMs: number, units: number): void {

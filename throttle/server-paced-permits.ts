@@ -11,5 +11,5 @@ export const serverPacedPermits: PermitSource = {
   acquire: (permitId) => Promise.resolve({ granted: true, permitId, waitedMs: 0 }),
   release: () => true,
   cancelSlot: () => Promise.resolve(),
-  reserveSend: () => Promise.resolve(0),
+  reserveSend: () => Promise.resolve({ waitMs: 0, departure: { left: () => undefined } }),
 };

@@ -195,10 +195,15 @@ return 0
 `;
 
 /** window-state.ts's moveSpend: a spend whose call left late counts from when it left. */
-const leftLateScript = `
-local member = ARGV[1] .. ':' .. ARGV[2]
-if redis.call('ZSCORE', KEYS[1], member) then
-  redis.call('ZINCRBY', KEYS[1], tonumber(ARGV[3]), member)
+const leftLateScript = `${common}
+local member = ARGV[5] .. ':' .. units
+local at = redis.call('ZSCORE', KEYS[2], member)
+if at then
+  local movedAt = tonumber(at) + tonumber(ARGV[6])
+  redis.call('ZADD', KEYS[2], movedAt, member)
+  local _, _, unitMs = scaled(units)
+  tat = math.max(tat, movedAt + units * unitMs)
+  save()
 end
 return 0
 `;
@@ -215,7 +220,7 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
   if (typeof client.takeFromWindow !== 'function') {
     redis.defineCommand('takeFromWindow', { numberOfKeys: 2, lua: takeScript });
     redis.defineCommand('refusedByProvider', { numberOfKeys: 2, lua: refusedScript });
-    redis.defineCommand('spendLeftLate', { numberOfKeys: 1, lua: leftLateScript });
+    redis.defineCommand('spendLeftLate', { numberOfKeys: 2, lua: leftLateScript });
   }
   const keys = [key, `${key}:spends`];
   /** The last margin this process measured, sent with its refusals too. */
@@ -227,7 +232,7 @@ export function sharedSpendWindow(redis: Redis, key: string, limit: ProviderLimi
       return client.takeFromWindow(...keys, ...args(units), owner ?? '', id ?? '');
     },
     leftLate: async (id, units, lateMs) => {
-      await client.spendLeftLate(keys[1]!, id, units, lateMs);
+      await client.spendLeftLate(...keys, ...args(units), id, lateMs);
     },
     refused: async (units, retryAfterMs) => {
       await client.refusedByProvider(...keys, ...args(units), retryAfterMs ?? -1);

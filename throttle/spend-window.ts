@@ -149,7 +149,7 @@ export function localSpendWindow(
   return {
     take: (units, owner, marginMs, id) =>
       Promise.resolve(decideSpend(state, now(), units, limit, owner, marginMs, id)),
-    leftLate: (id, _units, lateMs) => Promise.resolve(moveSpend(state, id, lateMs)),
+    leftLate: (id, _units, lateMs) => Promise.resolve(moveSpend(state, id, lateMs, limit)),
     refused: (units, retryAfterMs) =>
       Promise.resolve(recordRefusal(state, now(), units, limit, retryAfterMs)),
   };

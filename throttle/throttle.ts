@@ -4,13 +4,14 @@ import { endLimiter } from './end-limiter';
 import { isLostRedisState } from './lost-redis-state';
 import type { LinePlace } from './line-places';
 import type { PermitGrant } from './permit-grant';
+import type { SendTurn } from './permit-source';
+import { SendTurns } from './send-turns';
 import { localPermitLine, slotDueMs, type PermitLine } from './permit-line';
 import { sharedPermitLine } from './shared-permit-line';
 import { sharedSpendWindow } from './shared-spend-window';
-import { localSpendWindow, type SpendWindow } from './spend-window';
+import { localSpendWindow } from './spend-window';
 import { BusyTurns } from './busy-turns';
 import { InStepWaits } from './in-step-waits';
-import { DeliveryMargin } from './delivery-margin';
 import { pause } from './pause';
 import { lineRateOf, type ThrottleCluster, type ThrottleSettings } from './settings';
 import { log } from '../domain/log';
@@ -36,14 +37,13 @@ export const limiterBeatMs = 5000;
  * to come back at), the in-flight bound Bottleneck's `maxConcurrent`. A permit is a Bottleneck job
  * that keeps running until `release`, so it holds its in-flight slot between the activities of
  * one intent; `expiration` reclaims it if the release never comes (in Redis too, when its process
- * died). The rate is applied once more right before each send, by a spend window (reserveSend).
+ * died). The rate is applied once more right before each send (send-turns.ts).
  */
 export class Throttle {
   private limiter: Bottleneck;
   private readonly connection?: Bottleneck.IORedisConnection;
   private readonly line: PermitLine;
-  private readonly sendWindow: SpendWindow;
-  private readonly sendMargin = new DeliveryMargin();
+  private readonly sendTurns: SendTurns;
   private readonly held = new Map<string, { release: () => void; since: number }>();
   private closed = false;
   private readonly busyTurns: BusyTurns;
@@ -62,10 +62,12 @@ export class Throttle {
       client.on('error', (error: Error) => log.error(`throttle: redis: ${error.message}`));
       this.connection = new Bottleneck.IORedisConnection({ client });
       this.line = sharedPermitLine(client, `${cluster.limiterId}:line`, lineRateOf(settings));
-      this.sendWindow = sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings);
+      this.sendTurns = new SendTurns(
+        sharedSpendWindow(client, `${cluster.limiterId}:send-window`, settings),
+      );
     } else {
       this.line = localPermitLine(lineRateOf(settings), now);
-      this.sendWindow = localSpendWindow(settings);
+      this.sendTurns = new SendTurns(localSpendWindow(settings));
     }
     this.limiter = this.createLimiter();
     this.busyTurns = new BusyTurns(settings.maxInFlight);
@@ -253,16 +255,9 @@ export class Throttle {
     void endLimiter(failed);
   }
 
-  /**
-   * Asked right before each send to the node: 0 to go now (counted), else the ms to wait. Steps
-   * between the permit and the send bunch up on busy workers, as late timers bunch permits:
-   * deciding at the moment of the send holds the bound however late a step runs.
-   */
-  async reserveSend(): Promise<number> {
-    const askedAt = performance.now();
-    const waitMs = await this.sendWindow.take(1, undefined, this.sendMargin.marginMs);
-    if (waitMs === 0) this.sendMargin.leaving(askedAt);
-    return waitMs;
+  /** Asked right before each send: go now, or wait (send-turns.ts). */
+  reserveSend(): Promise<SendTurn> {
+    return this.sendTurns.next();
   }
 
   /** Gives the permit back; false when it was unknown here or already reclaimed. */
@@ -288,6 +283,7 @@ export class Throttle {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.sendTurns.close();
     // stop() resolves once running jobs end, and a held permit only ends when released.
     const stopped = endLimiter(this.limiter);
     for (const permitId of [...this.held.keys()]) this.release(permitId);

@@ -115,9 +115,16 @@ export function scaled(
 /**
  * The call that spent `id` left the process `lateMs` after the decision: its spend counts from
  * then, so the window's second after it runs from when the provider can have seen it, however
- * long the call waited for a socket (a margin covers the usual spread, not one stalled call).
+ * long the call waited for a socket (a margin covers the usual spread, not one stalled call). The
+ * burst bound too: the next call keeps its interval from when this one left, as a provider's
+ * bucket of two sends refills from then.
  */
-export function moveSpend(state: WindowState, id: string, lateMs: number): void {
+export function moveSpend(
+  state: WindowState,
+  id: string,
+  lateMs: number,
+  limit: ProviderLimit,
+): void {
   if (lateMs <= 0) return;
   const index = state.spends.findIndex((spend) => spend.id === id);
   if (index === -1) return;
@@ -125,6 +132,8 @@ export function moveSpend(state: WindowState, id: string, lateMs: number): void 
   const moved = { ...spend!, at: spend!.at + lateMs };
   const after = state.spends.findIndex((other) => other.at > moved.at);
   state.spends.splice(after === -1 ? state.spends.length : after, 0, moved);
+  const { unitMs } = scaled(limit, state, moved.units);
+  state.tat = Math.max(state.tat, moved.at + moved.units * unitMs);
 }
 
 /** A process's measured margin: the window's grows to it at once and fades to it slowly. */

@@ -3,6 +3,7 @@ import type { BroadcastOutcome, Chain } from '../../chain/chain';
 import type { SignedTransfer } from '../../domain/transfer';
 import type { PermitSource } from '../../throttle/permit-source';
 import { unlessCancelled } from '../liveness';
+import { departing } from '../../chain/call-departures';
 
 /**
  * A send the pace holds back for less than this in all waits inside the step (cancellable, like
@@ -25,11 +26,13 @@ export async function sendSigned(
     // While the provider's Retry-After holds calls back, the pace is not asked: sends it let go
     // meanwhile would all reach the provider together when the pause ends.
     const pausedMs = chain.pausedForMs();
-    const waitMs = pausedMs > 0 ? pausedMs : await throttle.reserveSend();
-    if (waitMs === 0) break;
-    if (waitedMs + waitMs > paceWaitInStepMs) return { pacedMs: waitMs };
-    await Context.current().sleep(waitMs);
-    waitedMs += waitMs;
+    const turn = pausedMs > 0 ? { waitMs: pausedMs } : await throttle.reserveSend();
+    if ('departure' in turn) {
+      const { departure } = turn;
+      return unlessCancelled(departing(departure, () => chain.broadcast(signed)));
+    }
+    if (waitedMs + turn.waitMs > paceWaitInStepMs) return { pacedMs: turn.waitMs };
+    await Context.current().sleep(turn.waitMs);
+    waitedMs += turn.waitMs;
   }
-  return unlessCancelled(chain.broadcast(signed));
 }

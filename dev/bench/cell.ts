@@ -94,7 +94,8 @@ export interface Result {
    * and most, ms): what a rolling second lets through sustained is 1000 ÷ (1000 + margin). Over
    * each process's first call to its last: the share of the time its line held a call, and (one
    * process) the use of Q while it did and while it did not — demand told from the limiter; the
-   * mean ms the line's timer woke late past the window's answer; calls whose request left late.
+   * mean ms the line's timer woke late past the window's answer; calls whose request left later
+   * than the margin covered (their spends moved).
    */
   /**
    * Model `all` with a quota: the most of the provider's limit any limiter keeping a rolling

@@ -74,7 +74,7 @@ const headings = [
   'confirm p50 (blocks)',
   'step retries/intent',
   'RPC line: waited · mean ms · margin ms',
-  'RPC line held calls: time · use of Q then / else · ms late a wake · calls left ≥ 5 ms late',
+  'RPC line held calls: time · use of Q then / else · ms late a wake · calls left past the margin',
   'permits expired',
   'p50 / p99 latency',
   'history events/intent',

@@ -231,6 +231,21 @@ describe('the spend window shared on Redis 7', () => {
     expect(await b!.take(250)).toBeGreaterThan(2000);
   });
 
+  it('a send that left late keeps the burst bound’s interval from when it left, in Redis', async () => {
+    const limit = { perSecond: 20, burst: 2 };
+    const [a, b] = [client(), client()].map((each) =>
+      sharedSpendWindow(each, 'moved-burst', limit),
+    );
+    for (let waitMs = await a!.take(1, undefined, 25, 'y'); waitMs > 0;) {
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs = await a!.take(1, undefined, 25, 'y');
+    }
+    // One send in a second of twenty: only the burst bound holds b's send, 50 ms from when a's
+    // left, 2 s after its answer.
+    await a!.leftLate('y', 1, 2000);
+    expect(await b!.take(1)).toBeGreaterThan(1900);
+  });
+
   it('a refusal with the window full is remembered as the rate the provider refused, for every process', async () => {
     const limit = { perSecond: 100, burst: 100 };
     const [a, b] = [client(), client()];

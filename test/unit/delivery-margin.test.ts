@@ -1,7 +1,7 @@
 import { DeliveryMargin } from '../../throttle/delivery-margin';
 import { deliveryJitterMs } from '../../throttle/window-state';
 
-describe('the delivery margin (measured per decision)', () => {
+describe('the delivery margin (measured per call, from its decision to its departure)', () => {
   const delayed = (margin: DeliveryMargin, ms: number) => margin.leaving(performance.now() - ms);
 
   it('is the assumed 25 ms until 20 decisions are measured, then their spread: 99th percentile less the least', () => {
@@ -14,6 +14,8 @@ describe('the delivery margin (measured per decision)', () => {
     expect(margin.marginMs).toBeLessThanOrEqual(3);
     delayed(margin, 40);
     expect(margin.marginMs).toBeGreaterThanOrEqual(38);
+    expect(margin.leastMs).toBeGreaterThanOrEqual(2);
+    expect(margin.leastMs).toBeLessThan(3);
   });
 
   it('forgets delays older than the last 256', () => {

@@ -308,4 +308,15 @@ describe('the spend window (a rolling second and a burst, decided at the moment 
     now = 2160;
     expect(await window.take(50)).toBe(0);
   });
+
+  it('a send that left late keeps the burst bound’s interval from when it left', async () => {
+    let now = 0;
+    // A provider's bucket of 2 sends at 20 a second: the window keeps one of the two for the
+    // jitter, so each send waits 50 ms after the one before.
+    const window = localSpendWindow({ perSecond: 20, burst: 2 }, () => now);
+    expect(await window.take(1, undefined, undefined, 'late')).toBe(0);
+    await window.leftLate('late', 1, 90);
+    now = 100;
+    expect(await window.take(1)).toBe(40);
+  });
 });

@@ -1,0 +1,43 @@
+import type { CallDeparture } from '../domain/call-departure';
+import type { DeliveryMargin } from './delivery-margin';
+import type { SpendWindow } from './spend-window';
+import { log } from '../domain/log';
+
+/** A call that left this much later than the margin covers has its spend moved. */
+const movedPastMs = 1;
+
+/**
+ * The departure of the call that spent `units` as `id` in `window`, decided at `decidedAt`
+ * (performance.now()) under `marginMs`. Its delay feeds `margin`; a call that left later than the
+ * least delay and the margin cover — one that waited for a socket on a stalled process, seen
+ * 100–200 ms late by the provider — has its spend moved by the rest (moveSpend), so the window
+ * counts it where the provider can have. Only its first request counts: a look-up after a
+ * refused send is a call of its own. `moving` is asked before a move (false: none, closed).
+ */
+export function lateDeparture(
+  window: SpendWindow,
+  spend: { id: string; units: number; decidedAt: number; marginMs: number },
+  margin: DeliveryMargin,
+  describe: string,
+  moving: () => boolean,
+): CallDeparture {
+  let told = false;
+  return {
+    left() {
+      if (told) return;
+      told = true;
+      const lateMs = performance.now() - spend.decidedAt;
+      const pastMs = lateMs - margin.leastMs - spend.marginMs;
+      margin.leaving(spend.decidedAt);
+      if (pastMs < movedPastMs || !moving()) return;
+      window
+        .leftLate(spend.id, spend.units, pastMs)
+        .catch((error: Error) =>
+          log.error(
+            `${describe}: a call that left ${Math.round(lateMs)} ms late could not be moved in ` +
+              `the window (${error.message}); its margin still covers the usual spread`,
+          ),
+        );
+    },
+  };
+}
