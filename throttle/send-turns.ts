@@ -7,8 +7,8 @@ import type { SpendWindow } from './spend-window';
 /**
  * The send rate applied once more right before each send, by a spend window: steps between the
  * permit and the send bunch up on busy workers, as late timers bunch permits. Deciding at the
- * send, and moving a send that left late to when it left, holds the bound however late a step
- * runs.
+ * send, and moving a send that left later than the margin covers (late-departure.ts), holds the
+ * bound however late a step runs.
  */
 export class SendTurns {
   private readonly margin = new DeliveryMargin();

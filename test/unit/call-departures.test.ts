@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createPublicClient, http } from 'viem';
 import { departing } from '../../chain/call-departures';
 import { metered } from '../../chain/metered-transport';
@@ -7,21 +5,7 @@ import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
 import { SendTurns } from '../../throttle/send-turns';
 import { localSpendWindow } from '../../throttle/spend-window';
-
-/** A JSON-RPC endpoint answering eth_blockNumber, on a loopback port. */
-async function endpoint(): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const { id } = JSON.parse(body) as { id: number };
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }));
-    });
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { jsonRpcEndpoint } from '../support/json-rpc-endpoint';
 
 /** Holds this process's event loop, as a busy worker's does between a decision and its socket. */
 function stall(ms: number): void {
@@ -31,7 +15,7 @@ function stall(ms: number): void {
 
 describe("a call's departure (undici's diagnostics channels)", () => {
   it('a call whose request left late moves its spend to when it left', async () => {
-    const { server, url } = await endpoint();
+    const { server, url } = await jsonRpcEndpoint();
     let stallNext = false;
     // 300 units a second: each 250-unit send fills the window for the next.
     const window = localSpendWindow({ perSecond: 300, burst: 300 });
@@ -41,7 +25,7 @@ describe("a call's departure (undici's diagnostics channels)", () => {
       'the test endpoint',
       // Called between the window's answer and the request: a stall here delays the request.
       () => {
-        if (stallNext) stall(120);
+        if (stallNext) stall(200);
       },
     );
     const client = createPublicClient({ transport: metered(http(url), budget) });
@@ -54,8 +38,9 @@ describe("a call's departure (undici's diagnostics channels)", () => {
       const askedAt = performance.now();
       await client.request({ method: 'eth_sendRawTransaction', params: ['0x00'] });
       expect(budget.tally().movedLate).toBe(movedBefore + 1);
-      // The send left 120 ms or more after the answer, the margin (25 ms assumed) covering a part:
-      // the next send waits for the window's second from about 95 ms after the answer.
+      // The send left 200 ms or more after the answer, the margin (25 ms assumed) and the least
+      // delay covering a part: the next send waits for the window's second from 80 ms or more
+      // after the answer.
       stallNext = false;
       await client.request({ method: 'eth_sendRawTransaction', params: ['0x00'] });
       expect(performance.now() - askedAt).toBeGreaterThan(1025 + 80);
@@ -66,7 +51,7 @@ describe("a call's departure (undici's diagnostics channels)", () => {
   });
 
   it('a send the sends window decided moves there too, inside the budget that metered it', async () => {
-    const { server, url } = await endpoint();
+    const { server, url } = await jsonRpcEndpoint();
     let stallNext = false;
     const turns = new SendTurns(localSpendWindow({ perSecond: 1, burst: 1 }));
     const budget = new RpcBudget(
@@ -74,7 +59,7 @@ describe("a call's departure (undici's diagnostics channels)", () => {
       localSpendWindow({ perSecond: 10_000, burst: 10_000 }),
       'the test endpoint',
       () => {
-        if (stallNext) stall(120);
+        if (stallNext) stall(200);
       },
     );
     const client = createPublicClient({ transport: metered(http(url), budget) });
@@ -90,7 +75,7 @@ describe("a call's departure (undici's diagnostics channels)", () => {
       );
       expect(budget.tally().movedLate).toBe(movedBefore + 1);
       // One send a second: the next may go a second (and the margin) after the first left, less
-      // the margin's 25 ms: 95 ms or more after the first was decided.
+      // the margin's 25 ms: 175 ms or more after the first was decided.
       const next = await turns.next();
       expect(performance.now() - decidedAt + next.waitMs).toBeGreaterThan(1025 + 80);
     } finally {

@@ -1,21 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ProviderModelProcess } from '../../dev/stack/provider-model-process';
-
-/** A JSON-RPC endpoint answering every call with 0x1, on a loopback port. */
-async function endpoint(): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const { id } = JSON.parse(body) as { id: number };
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }));
-    });
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { jsonRpcEndpoint } from '../support/json-rpc-endpoint';
 
 const call = (url: string, method: string) =>
   fetch(url, {
@@ -26,16 +10,16 @@ const call = (url: string, method: string) =>
 
 describe('the provider model in a process of its own', () => {
   it('keeps its quota and hands over the calls it saw, on the wall clock', async () => {
-    const upstream = await endpoint();
+    const upstream = await jsonRpcEndpoint();
     const model = await ProviderModelProcess.start(upstream.url);
     try {
       await call(model.url, 'eth_chainId'); // before any quota: not in the cell's log
       await model.takeLog();
+      // Three calls of 10 units, and a bucket that takes 1,000 s to earn one back.
       await model.enforceQuota({
-        perSecond: 30,
+        perSecond: 0.01,
         burst: 30,
         answer: 'http-429',
-        window: 'sliding',
         weights: { eth_blockNumber: 10 },
       });
       const from = Date.now();
