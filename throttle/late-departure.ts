@@ -12,14 +12,13 @@ const movedPastMs = 1;
  * least delay and the margin cover — one that waited for a socket on a stalled process, seen
  * 100–200 ms late by the provider — has its spend moved by the rest (moveSpend), so the window
  * counts it where the provider can have. Only its first request counts: a look-up after a
- * refused send is a call of its own. `moving` is asked before a move (false: none, closed).
+ * refused send is a call of its own. Nothing moves once `owner` is closed; `onMoved` counts.
  */
 export function lateDeparture(
   window: SpendWindow,
   spend: { id: string; units: number; decidedAt: number; marginMs: number },
   margin: DeliveryMargin,
-  describe: string,
-  moving: () => boolean,
+  owner: { describe: string; isClosed: () => boolean; onMoved?: () => void },
 ): CallDeparture {
   let told = false;
   return {
@@ -29,12 +28,13 @@ export function lateDeparture(
       const lateMs = performance.now() - spend.decidedAt;
       const pastMs = lateMs - margin.leastMs - spend.marginMs;
       margin.leaving(spend.decidedAt);
-      if (pastMs < movedPastMs || !moving()) return;
+      if (pastMs < movedPastMs || owner.isClosed()) return;
+      owner.onMoved?.();
       window
         .leftLate(spend.id, spend.units, pastMs)
         .catch((error: Error) =>
           log.error(
-            `${describe}: a call that left ${Math.round(lateMs)} ms late could not be moved in ` +
+            `${owner.describe}: a call that left ${Math.round(lateMs)} ms late could not be moved in ` +
               `the window (${error.message}); its margin still covers the usual spread`,
           ),
         );

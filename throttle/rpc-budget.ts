@@ -125,17 +125,11 @@ export class RpcBudget {
     const waitedMs = Date.now() - startedAt;
     this.count(lined, waitedMs, marginMs, units);
     this.onSpend?.({ method, units, waitedMs });
-    return lateDeparture(
-      this.window,
-      { id, units, decidedAt: askedAt, marginMs },
-      this.margin,
-      `rpc budget ${this.describe}`,
-      () => {
-        if (this.closed) return false;
-        this.tallied.moved++;
-        return true;
-      },
-    );
+    return lateDeparture(this.window, { id, units, decidedAt: askedAt, marginMs }, this.margin, {
+      describe: `rpc budget ${this.describe}`,
+      isClosed: () => this.closed,
+      onMoved: () => this.tallied.moved++,
+    });
   }
 
   private count(lined: boolean, waitedMs: number, marginMs: number, units: number): void {

@@ -26,11 +26,8 @@ export class SendTurns {
     const waitMs = await this.window.take(1, undefined, marginMs, id);
     if (waitMs > 0) return { waitMs };
     const spend = { id, units: 1, decidedAt, marginMs };
-    const moving = () => !this.closed;
-    return {
-      waitMs: 0,
-      departure: lateDeparture(this.window, spend, this.margin, 'throttle: sends', moving),
-    };
+    const owner = { describe: 'throttle: sends', isClosed: () => this.closed };
+    return { waitMs: 0, departure: lateDeparture(this.window, spend, this.margin, owner) };
   }
 
   close(): void {

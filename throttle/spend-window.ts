@@ -26,7 +26,7 @@ export interface SpendWindow {
    * this process's measured delivery margin (see minMarginMs); `id`: names the spend for leftLate.
    */
   take(units: number, owner?: string, marginMs?: number, id?: string): Promise<number>;
-  /** The call that spent `units` as `id` left `lateMs` after it was told to go (moveSpend). */
+  /** The call that spent `units` as `id` left `lateMs` later than its margin covered. */
   leftLate(id: string, units: number, lateMs: number): Promise<void>;
   /**
    * The provider refused a call of `units` for its rate: the rate in use is cut (for every

@@ -113,9 +113,10 @@ export function scaled(
 }
 
 /**
- * The call that spent `id` left the process `lateMs` after the decision: its spend counts from
- * then, so the window's second after it runs from when the provider can have seen it, however
- * long the call waited for a socket (a margin covers the usual spread, not one stalled call). The
+ * The call that spent `id` left the process `lateMs` later than its margin covered: its spend
+ * counts that much later, so the window's second after it runs from when the provider can have
+ * seen it, however long the call waited for a socket (a margin covers the usual spread, not one
+ * stalled call). The
  * burst bound too: the next call keeps its interval from when this one left, as a provider's
  * bucket of two sends refills from then.
  */

@@ -28,8 +28,7 @@ export async function sendSigned(
     const pausedMs = chain.pausedForMs();
     const turn = pausedMs > 0 ? { waitMs: pausedMs } : await throttle.reserveSend();
     if ('departure' in turn) {
-      const { departure } = turn;
-      return unlessCancelled(departing(departure, () => chain.broadcast(signed)));
+      return unlessCancelled(departing(turn.departure, () => chain.broadcast(signed)));
     }
     if (waitedMs + turn.waitMs > paceWaitInStepMs) return { pacedMs: turn.waitMs };
     await Context.current().sleep(turn.waitMs);

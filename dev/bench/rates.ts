@@ -49,11 +49,6 @@ export function usedAfter(
 }
 
 /**
- * What `calls` the provider accepted from the 10th to the 80th percentile second of the run (its
- * first call to its last), per second of `quota`, each by its units: the quota's use with the
- * ramp-up and the tail left out. Undefined without a quota.
- */
-/**
  * The accepted calls from 10% to 80% of the run's span (the start's burst and the tail's
  * receipts left out), and that stretch's length in ms.
  */
@@ -69,6 +64,11 @@ export function midRun(calls: RecordedCall[]): { calls: RecordedCall[]; ms: numb
   return { calls: inside, ms: to - from };
 }
 
+/**
+ * What `calls` the provider accepted from the 10th to the 80th percentile second of the run (its
+ * first call to its last), per second of `quota`, each by its units: the quota's use with the
+ * ramp-up and the tail left out. Undefined without a quota.
+ */
 export function usedMidRun(
   calls: RecordedCall[],
   unitsOf: (method: string) => number,
