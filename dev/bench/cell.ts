@@ -119,6 +119,8 @@ export interface Result {
   p99Ms: number;
   historyEventsPerIntent: number | undefined;
   workflowTasksPerIntent: number | undefined;
+  /** The same workflows' events per intent by type. */
+  historyEventsByType: Record<string, number> | undefined;
   cpuMsPerIntent: { worker: number; server: number; anvil: number };
   peakRssMb: number;
   /** CPU time of every process of the cell (workers, server, anvil, this one) ÷ wall time. */

@@ -1,5 +1,6 @@
 import { nativeBookOf } from '../../domain/ledger-book';
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -333,7 +334,11 @@ export async function measure(
           client,
           rows.map((row) => row.id),
         )
-      : { historyEventsPerIntent: undefined, workflowTasksPerIntent: undefined }),
+      : {
+          historyEventsPerIntent: undefined,
+          workflowTasksPerIntent: undefined,
+          historyEventsByType: undefined,
+        }),
     cpuMsPerIntent: {
       worker: workerMs / intents,
       server: serverMs / intents,
@@ -365,11 +370,16 @@ export async function deployBenchToken(world: LocalWorld): Promise<void> {
   );
 }
 
-/** Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows. */
+/**
+ * Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows, and
+ * their events by type (what an extra task was for: a timer, a local activity's marker).
+ */
 async function historyShape(
   client: Client,
   ids: string[],
-): Promise<{ historyEventsPerIntent: number; workflowTasksPerIntent: number }> {
+): Promise<
+  Pick<Result, 'historyEventsPerIntent' | 'workflowTasksPerIntent' | 'historyEventsByType'>
+> {
   const histories = await Promise.all(
     ids
       .slice(0, 20)
@@ -386,7 +396,25 @@ async function historyShape(
     workflowTasksPerIntent: mean(
       (events) => events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
     ),
+    historyEventsByType: eventsByType(histories.flat(), Math.max(1, histories.length)),
   };
+}
+
+const EventType = temporal.api.enums.v1.EventType;
+
+/** Events per workflow by type (`TIMER_STARTED`, `MARKER_RECORDED`, …), most first. */
+function eventsByType(
+  events: readonly { eventType?: number | null }[],
+  workflows: number,
+): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { eventType } of events) {
+    const name = (EventType[eventType ?? 0] ?? `${eventType}`).replace(/^EVENT_TYPE_/, '');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return Object.fromEntries(
+    [...counts].sort((a, b) => b[1] - a[1]).map(([name, count]) => [name, count / workflows]),
+  );
 }
 
 /**

@@ -320,6 +320,7 @@ const jsonOf = (r: Result) => ({
   latencyP99Ms: r.p99Ms,
   historyEventsPerIntent: r.historyEventsPerIntent ?? null,
   workflowTasksPerIntent: r.workflowTasksPerIntent ?? null,
+  historyEventsByType: r.historyEventsByType ?? null,
   cpuMsPerIntent: r.cpuMsPerIntent,
   peakRssMb: r.peakRssMb,
   coresBusy: r.coresBusy,
