@@ -268,6 +268,8 @@ export async function measure(
     .selectFrom('intents')
     .select(['id', 'status', 'created_at', 'updated_at', 'tx_hash'])
     .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
   const notConfirmed = rows.filter((row) => row.status !== 'confirmed');
   if (notConfirmed.length > 0) {
@@ -370,9 +372,13 @@ export async function deployBenchToken(world: LocalWorld): Promise<void> {
   );
 }
 
+/** Workflows whose histories are read: the throttled middle of a run as well as its start. */
+const historiesSampled = 20;
+
 /**
- * Mean history events and workflow tasks (completed) of (up to) 20 of the cell's workflows, and
- * their events by type (what an extra task was for: a timer, a local activity's marker).
+ * Mean history events and workflow tasks (completed) of 20 of the cell's workflows spread evenly
+ * over `ids` (in the order they were submitted: the first twenty alone are the ones a quota holds
+ * back least), and their events by type (what an extra task was for: a timer, a permit's marker).
  */
 async function historyShape(
   client: Client,
@@ -380,14 +386,16 @@ async function historyShape(
 ): Promise<
   Pick<Result, 'historyEventsPerIntent' | 'workflowTasksPerIntent' | 'historyEventsByType'>
 > {
+  const sampled = Math.min(historiesSampled, ids.length);
+  const spread = Array.from(
+    { length: sampled },
+    (_, index) => ids[Math.floor(((index + 0.5) * ids.length) / sampled)]!,
+  );
   const histories = await Promise.all(
-    ids
-      .slice(0, 20)
-      .map(
-        async (id) =>
-          (await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory()).events ??
-          [],
-      ),
+    spread.map(
+      async (id) =>
+        (await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory()).events ?? [],
+    ),
   );
   const mean = (count: (events: (typeof histories)[number]) => number) =>
     histories.reduce((sum, events) => sum + count(events), 0) / Math.max(1, histories.length);
