@@ -187,11 +187,21 @@ describe('a batch on the dev server, anvil and SQLite', () => {
 });
 
 describe('a batch stopping early, on the store', () => {
+  // In the batch's item order: without it PostgreSQL returns rows in whatever order their last
+  // update left them, and the comparison with the results (in item order) failed by chance.
   const intentsOf = (tenantId: string) =>
     world.database.kysely
       .selectFrom('intents')
-      .select(['id', 'status', 'tx_hash', 'reason_code', 'amount'])
-      .where('tenant_id', '=', tenantId)
+      .innerJoin('batch_items', 'batch_items.intent_id', 'intents.id')
+      .select([
+        'intents.id',
+        'intents.status',
+        'intents.tx_hash',
+        'intents.reason_code',
+        'intents.amount',
+      ])
+      .where('intents.tenant_id', '=', tenantId)
+      .orderBy('batch_items.item_index')
       .execute();
 
   it('fail_fast: an item refused at its turn stops the batch; no later item is admitted', async () => {
