@@ -35,7 +35,8 @@ export function lateDeparture(
         .catch((error: Error) =>
           log.error(
             `${owner.describe}: a call that left ${Math.round(lateMs)} ms late could not be moved in ` +
-              `the window (${error.message}); its margin still covers the usual spread`,
+              `the shared window (${error.message}): check that the Redis at REDIS_URL is up and ` +
+              `reachable from here; meanwhile the margin covers only the usual spread`,
           ),
         );
     },

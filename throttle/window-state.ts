@@ -116,9 +116,8 @@ export function scaled(
  * The call that spent `id` left the process `lateMs` later than its margin covered: its spend
  * counts that much later, so the window's second after it runs from when the provider can have
  * seen it, however long the call waited for a socket (a margin covers the usual spread, not one
- * stalled call). The
- * burst bound too: the next call keeps its interval from when this one left, as a provider's
- * bucket of two sends refills from then.
+ * stalled call). The burst bound too: the next call keeps its interval from when this one left,
+ * as a provider's bucket of two sends refills from then.
  */
 export function moveSpend(
   state: WindowState,

@@ -28,7 +28,7 @@ import { WebhookReceiver } from '../stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { weightOf } from '../../throttle/rpc-weights';
-import { minMarginMs } from '../../throttle/window-state';
+import { maxMarginMs, minMarginMs } from '../../throttle/window-state';
 import { packingBound } from './packing-bound';
 
 import type { BenchStack } from './bench-stack';
@@ -302,6 +302,13 @@ export async function measure(
       return [(new Date(row.updated_at).getTime() - sentAt) / (cell.blockTimeSeconds * 1000)];
     })
     .sort((a, b) => a - b);
+  // The calls the quota is counted in: the sends alone in the sends model, else every call by
+  // its units; its use is measured over the run's middle stretch (midRun).
+  const [counted, countedUnitsOf] =
+    cell.model === 'sends'
+      ? [proxy.callsOf('eth_sendRawTransaction'), () => 1]
+      : [proxy.calls, unitsOf];
+  const stretch = midRun(counted);
   return {
     cell: { ...cell, intents },
     intentsPerSecond: steadyRate(finished.map((at) => ({ method: 'done', startedAt: at }))),
@@ -312,22 +319,18 @@ export async function measure(
     refusedByProvider: proxy.quotaRefusals(),
     refusedShare: proxy.calls.length === 0 ? 0 : proxy.quotaRefusals() / proxy.calls.length,
     usedAfter30s: usedAfter(
-      cell.model === 'sends' ? proxy.callsOf('eth_sendRawTransaction') : proxy.calls,
-      cell.model === 'sends' ? () => 1 : unitsOf,
+      counted,
+      countedUnitsOf,
       { from: started + 30_000 - proxy.wallTimeOf(0), to: submissionsEnd - proxy.wallTimeOf(0) },
       realLimit,
     ),
-    usedMidRun: usedMidRun(
-      cell.model === 'sends' ? proxy.callsOf('eth_sendRawTransaction') : proxy.calls,
-      cell.model === 'sends' ? () => 1 : unitsOf,
-      cell.quota,
-    ),
+    usedMidRun: usedMidRun(stretch, countedUnitsOf, cell.quota),
     refusedByMethod: proxy.quotaRefusalsByMethod(),
     rpcPerIntent,
     confirmP50Blocks: cell.blockTimeSeconds > 0 ? percentile(confirmBlocks, 0.5) : undefined,
     retriesPerIntent: stepRetries / intents,
     permitsReclaimed: processes.reduce((sum, p) => sum + reclaimedPermits(p.output()), 0),
-    packingBound: packingBoundOf(cell, proxy.calls, unitsOf, rpcLine.marginMeanMs),
+    packingBound: packingBoundOf(cell, stretch.calls, unitsOf, rpcLine.marginMeanMs),
     rpcLine,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
@@ -397,14 +400,15 @@ async function historyShape(
         (await client.workflow.getHandle(paymentIntentWorkflowId(id)).fetchHistory()).events ?? [],
     ),
   );
+  const workflows = Math.max(1, histories.length);
   const mean = (count: (events: (typeof histories)[number]) => number) =>
-    histories.reduce((sum, events) => sum + count(events), 0) / Math.max(1, histories.length);
+    histories.reduce((sum, events) => sum + count(events), 0) / workflows;
   return {
     historyEventsPerIntent: mean((events) => events.length),
     workflowTasksPerIntent: mean(
       (events) => events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
     ),
-    historyEventsByType: eventsByType(histories.flat(), Math.max(1, histories.length)),
+    historyEventsByType: eventsByType(histories.flat(), workflows),
   };
 }
 
@@ -426,18 +430,18 @@ function eventsByType(
 }
 
 /**
- * What the mix of calls the use of Q is measured over (midRun) allows any limiter keeping a
- * rolling second (packing-bound.ts): that stretch's calls taken as one "intent".
+ * What the mix of calls the use of Q is measured over (`slice`, the run's midRun stretch) allows
+ * any limiter keeping a rolling second (packing-bound.ts): that stretch's calls taken as one
+ * "intent"; the kept window's margin is clamped as the window clamps it (25–50 ms).
  */
 function packingBoundOf(
   cell: Cell,
-  calls: RecordedCall[],
+  slice: RecordedCall[],
   unitsOf: (method: string) => number,
   marginMeanMs: number,
 ): Result['packingBound'] {
-  if (cell.model !== 'all' || cell.quota === undefined || calls.length < 2) return undefined;
+  if (cell.model !== 'all' || cell.quota === undefined || slice.length < 2) return undefined;
   const sendUnits = unitsOf('eth_sendRawTransaction');
-  const slice = midRun(calls).calls;
   const sends = slice.filter((call) => call.method === 'eth_sendRawTransaction').length;
   const units = slice.reduce((sum, call) => sum + unitsOf(call.method), 0);
   const mix = { sendUnits, sendsPerIntent: sends, otherUnitsPerIntent: units - sendUnits * sends };
@@ -445,7 +449,11 @@ function packingBoundOf(
   const limit = cell.quota / cell.limitFactor;
   return {
     rollingSecond: packingBound(limit, 1000, mix),
-    keptWindow: packingBound(limit, 1000 + Math.max(minMarginMs, marginMeanMs), mix),
+    keptWindow: packingBound(
+      limit,
+      1000 + Math.min(maxMarginMs, Math.max(minMarginMs, marginMeanMs)),
+      mix,
+    ),
   };
 }
 

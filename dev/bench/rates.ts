@@ -65,17 +65,16 @@ export function midRun(calls: RecordedCall[]): { calls: RecordedCall[]; ms: numb
 }
 
 /**
- * What `calls` the provider accepted from the 10th to the 80th percentile second of the run (its
- * first call to its last), per second of `quota`, each by its units: the quota's use with the
- * ramp-up and the tail left out. Undefined without a quota.
+ * What the provider accepted in the run's `slice` (midRun: the 10th to the 80th percentile second
+ * of the run), per second of `quota`, each call by its units: the quota's use with the ramp-up
+ * and the tail left out. Undefined without a quota.
  */
 export function usedMidRun(
-  calls: RecordedCall[],
+  slice: { calls: RecordedCall[]; ms: number },
   unitsOf: (method: string) => number,
   quota: number | undefined,
 ): number | undefined {
-  if (quota === undefined || calls.length < 2) return undefined;
-  const slice = midRun(calls);
+  if (quota === undefined || !(slice.ms > 0)) return undefined;
   const units = slice.calls.reduce((sum, call) => sum + unitsOf(call.method), 0);
   return units / (slice.ms / 1000) / quota;
 }
