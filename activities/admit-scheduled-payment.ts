@@ -1,5 +1,11 @@
-import { errorCatalogue, rejectionCodeOf } from '../domain/error-catalogue';
-import { RelayerError, ScheduleNotFoundError, UnknownTenantError } from '../domain/errors';
+import { rejectionCodeOf } from '../domain/error-catalogue';
+import {
+  OccurrenceRefusedForNowError,
+  RelayerError,
+  ScheduleNotFoundError,
+  UnknownTenantError,
+} from '../domain/errors';
+import { catchUpDeadline, decideOccurrenceRefusal } from '../domain/schedule-occurrence';
 import { getIntent } from '../store/intents';
 import { occurrenceKey, ScheduleState } from '../domain/payment-schedule';
 import { admitIntent } from '../operations/admit-intent';
@@ -16,6 +22,8 @@ export interface AdmitScheduledPaymentParameters {
   scheduleId: string;
   /** The occurrence's nominal time (epoch ms), as its Temporal Schedule named it. */
   occurrenceAt: number;
+  /** When this run of the occurrence started (epoch ms): a backfill's window counts from it. */
+  runStartedAt?: number;
 }
 
 export type AdmitScheduledPaymentResult = Pick<
@@ -28,14 +36,16 @@ export type AdmitScheduledPaymentResult = Pick<
  * (tenant limits, policies, approvals, balance), and starts its workflow. Idempotent: the intent's
  * Idempotency-Key is the schedule and the occurrence's time, and the first record of the
  * occurrence stands, so a retry, a second run or a backfill over it never pays twice. A refusal
- * a retry cannot fix (no balance, a policy) is recorded as the occurrence's outcome; a full
- * tenant or backlog is retried by Temporal.
+ * a retry cannot fix (no balance, a policy) is recorded as the occurrence's outcome; one that
+ * passes (a pause, a full tenant or backlog) is retried by Temporal until the catch-up window
+ * ends, then recorded missed — and a backfill over a missed occurrence runs it again.
  */
 export const admitScheduledPayment =
   ({ db, clock, admission, workflows, failpoints }: ActivityDependencies) =>
   async ({
     scheduleId,
     occurrenceAt,
+    runStartedAt = occurrenceAt,
   }: AdmitScheduledPaymentParameters): Promise<AdmitScheduledPaymentResult> => {
     const at = new Date(occurrenceAt);
     const now = clock.now();
@@ -50,7 +60,7 @@ export const admitScheduledPayment =
     };
     let recorded = await findOccurrence(db.kysely, scheduleId, at);
     let admitted: Intent | undefined;
-    if (!recorded) {
+    if (!recorded || recorded.outcome === 'missed') {
       const schedule = await findSchedule(db.kysely, { id: scheduleId });
       if (!schedule) throw new ScheduleNotFoundError(scheduleId);
       if (schedule.state !== ScheduleState.active) {
@@ -83,8 +93,18 @@ export const admitScheduledPayment =
       } catch (error) {
         if (!(error instanceof RelayerError) || error instanceof UnknownTenantError) throw error;
         const code = rejectionCodeOf(error.name);
-        if (!code || errorCatalogue[error.name].retryable) throw error;
-        return record({ outcome: 'rejected', intentId: null, code, message: error.message });
+        if (!code) throw error;
+        const deadline = catchUpDeadline({
+          occurrenceAt,
+          runStartedAt,
+          catchupWindow: schedule.timing.catchupWindow,
+        });
+        const move = decideOccurrenceRefusal({ refusal: error.name, now: now.getTime(), deadline });
+        if (move === 'retry') {
+          throw new OccurrenceRefusedForNowError(scheduleId, at, new Date(deadline), error);
+        }
+        if (move === 'throw') throw error;
+        return record({ outcome: move, intentId: null, code, message: error.message });
       }
     }
     // Admitted here or by an earlier run that may have stopped before starting its workflow.

@@ -55,13 +55,15 @@ export class ApiMetrics {
     });
     new Gauge({
       name: 'relayer_paused',
-      help: "Operators' pauses in force, by scope (relayer, tenant, chain) and target: 1 while paused",
+      help: "Operators' pauses by scope (relayer, tenant, chain) and target: 1 while paused, 0 once resumed",
       labelNames: ['scope', 'target'],
       registers: [registry],
       async collect() {
         this.reset();
-        for (const pause of await listPauses({ database }, false)) {
-          this.set({ scope: pause.scope, target: pause.target }, 1);
+        // Oldest first, so a subject's pause in force (1) is set after its resumed ones (0).
+        const history = (await listPauses({ database }, true)).reverse();
+        for (const { scope, target, resumedAt } of history) {
+          this.set({ scope, target }, resumedAt === null ? 1 : 0);
         }
       },
     });

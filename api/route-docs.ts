@@ -242,7 +242,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'POST /v1/schedules/:id/backfill': {
     keys: 'tenant (its own), operator',
-    what: 'runs the occurrences between `from` and `to` (at most 31 days, all past) → 202; each is paid once however often asked',
+    what: 'runs the occurrences between `from` and `to` (at most 31 days, all past, none before the schedule starts unless `beforeStart`), each paid once however often asked → 200 with what each became and the counts (202 while some still run)',
   },
   'DELETE /v1/schedules/:id': {
     keys: 'tenant (its own), operator',

@@ -48,6 +48,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   pool_full: ExitCode.notAdmitted,
   closed: ExitCode.notAdmitted,
   paused: ExitCode.notAdmitted,
+  pause_conflict: ExitCode.conflict,
   workflow_unanswered: ExitCode.notAdmitted,
   internal_error: ExitCode.unexpected,
 };

@@ -77,17 +77,23 @@ export const priorityFlag = (value: string): IntentPriority => {
   return value as IntentPriority;
 };
 
-/** A time as an ISO 8601 string: typed as one, or as a span from now (`90s`, `30m`, `2h`, `1d`). */
+/**
+ * A time as an ISO 8601 string: typed as one, or as a span from now (`90s`, `30m`, `2h`, `1d`) —
+ * ahead of now, or (`ago`, for flags that name past times) before it.
+ */
 export const timeFlag =
-  (flag: string, now: () => Date = () => new Date()) =>
+  (flag: string, now: () => Date = () => new Date(), { ago = false } = {}) =>
   (value: string): string => {
     const span = /^(\d+)([smhd])$/.exec(value);
     if (span) {
       const ms = Number(span[1]) * unitMs[span[2] as keyof typeof unitMs];
-      return new Date(now().getTime() + ms).toISOString();
+      return new Date(now().getTime() + (ago ? -ms : ms)).toISOString();
     }
     if (isoInstant(flag).safeParse(value).success) return value;
     throw badInput(
-      `${flag}: a time with its offset (e.g. 2026-12-31T17:00:00Z) or a span from now (30m, 2h, 1d); got "${value}"`,
+      `${flag}: a time with its offset (e.g. 2026-12-31T17:00:00Z) or a span ${ago ? 'ago' : 'from now'} (30m, 2h, 1d); got "${value}"`,
     );
   };
+
+/** A past time: typed, or a span ago (`--from 2h` is two hours ago). */
+export const pastTimeFlag = (flag: string) => timeFlag(flag, undefined, { ago: true });

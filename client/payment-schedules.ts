@@ -4,6 +4,7 @@ import {
   type Client,
   type ScheduleSpec,
 } from '@temporalio/client';
+import { msNumberToTs, tsToDate } from '@temporalio/common/lib/time';
 import { temporalScheduleId, type PaymentSchedule } from '../domain/payment-schedule';
 import type { scheduledPayment } from '../workflows/scheduled-payment';
 import { tenantIdKey } from '../workflows/search-attributes';
@@ -71,6 +72,16 @@ export function paymentScheduleTimer(client: Client, taskQueue: string) {
     /** Runs the occurrences due between `start` and `end` now, in order. */
     backfill: (scheduleId: string, start: Date, end: Date) =>
       handle(scheduleId).backfill({ start, end, overlap }),
+    /** The times the schedule's spec gives between `start` and `end`, as Temporal computes them. */
+    async timesBetween(scheduleId: string, start: Date, end: Date): Promise<Date[]> {
+      const { startTime } = await client.workflowService.listScheduleMatchingTimes({
+        namespace: client.options.namespace,
+        scheduleId: temporalScheduleId(scheduleId),
+        startTime: msNumberToTs(start.getTime()),
+        endTime: msNumberToTs(end.getTime()),
+      });
+      return (startTime ?? []).map(tsToDate);
+    },
     /** The next occurrences' times, as Temporal computes them. */
     async nextTimes(scheduleId: string): Promise<Date[]> {
       try {

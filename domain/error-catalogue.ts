@@ -76,10 +76,21 @@ export const errorCatalogue = {
     rejection: 'not_found',
     summary: 'no pause in force with that id',
   },
+  PauseConflict: {
+    retryable: false,
+    rejection: 'pause_conflict',
+    summary:
+      'paused refusing new intents already: admitting them again is a resume and a new pause',
+  },
   ScheduleNotFound: {
     retryable: false,
     rejection: 'not_found',
     summary: 'no payment schedule with that id (of this tenant)',
+  },
+  OccurrenceRefusedForNow: {
+    retryable: true,
+    summary:
+      "a schedule's occurrence was refused for a reason that passes (a pause, a full tenant); tried again until its catch-up window ends",
   },
   DeadlinePassed: {
     retryable: false,

@@ -69,6 +69,13 @@ export const newIntentBodySchema = z.strictObject({
     .optional(),
 });
 
+/** An amount as a decimal of the asset ("12.5" of a 6-decimal token), converted at admission. */
+export const decimalAmountField = z
+  .string({ error: 'decimalAmount must be a string, e.g. "12.5"' })
+  .regex(plainDecimal, {
+    error: 'decimalAmount must be a plain decimal, e.g. "12.5" (no sign, no exponent)',
+  });
+
 /**
  * An intent body as the HTTP API takes it: a transfer, its amount in base units (`amount`) or as
  * a decimal of the asset (`decimalAmount`: "12.5" of a 6-decimal token), one of the two; or a
@@ -77,12 +84,7 @@ export const newIntentBodySchema = z.strictObject({
 export const intentBodySchema = newIntentBodySchema
   .extend({
     amount: baseUnits.optional(),
-    decimalAmount: z
-      .string({ error: 'decimalAmount must be a string, e.g. "12.5"' })
-      .regex(plainDecimal, {
-        error: 'decimalAmount must be a plain decimal, e.g. "12.5" (no sign, no exponent)',
-      })
-      .optional(),
+    decimalAmount: decimalAmountField.optional(),
     call: contractCallSchema.optional(),
     value: wholeBaseUnits('value').optional(),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newIntentBodySchema } from './intent-request';
+import { decimalAmountField, newIntentBodySchema } from './intent-request';
 import { isoInstant } from './intent-deadlines';
 
 /**
@@ -70,9 +70,28 @@ export const schedulePaymentSchema = newIntentBodySchema.omit({
 });
 export type SchedulePayment = z.output<typeof schedulePaymentSchema>;
 
+/** What each occurrence pays, as a tenant writes it: base units or a decimal of the asset. */
+const schedulePaymentBodySchema = schedulePaymentSchema
+  .extend({
+    amount: schedulePaymentSchema.shape.amount.optional(),
+    decimalAmount: decimalAmountField.optional(),
+  })
+  .superRefine((payment, ctx) => {
+    if ((payment.amount === undefined) === (payment.decimalAmount === undefined))
+      ctx.issues.push({
+        code: 'custom',
+        message: 'give amount (base units) or decimalAmount, exactly one of them',
+        input: payment,
+        path: ['amount'],
+      });
+  });
+
 /** When it recurs, as stored and as Temporal's schedule is made from it (spans in ms). */
 export const scheduleTimingFields = {
-  /** Every span, counted from startAt (without one, from midnight UTC), e.g. "1d"; or `cron`. */
+  /**
+   * Every span, counted from startAt (without one, from midnight UTC), e.g. "1d"; or `cron`. A
+   * span counts elapsed time, so it takes no timezone (a day is 24 hours across a clock change).
+   */
   every: span('every', { min: 60_000, max: 366 * dayMs }).optional(),
   /** A cron string read in `timezone`, e.g. "0 9 1 * *" (09:00 on the 1st). */
   cron: z
@@ -102,7 +121,7 @@ export type ScheduleTiming = z.output<z.ZodObject<typeof scheduleTimingFields>>;
 /** A schedule as a tenant asks for it. */
 export const scheduleBodySchema = z
   .strictObject({
-    payment: schedulePaymentSchema,
+    payment: schedulePaymentBodySchema,
     ...scheduleTimingFields,
     note: z.string({ error: 'note must be a string' }).min(1).max(200).optional(),
   })
@@ -113,6 +132,11 @@ export const scheduleBodySchema = z
       refuse('every', 'give every (a span) or cron (a calendar), exactly one of them');
     if (body.startAt && body.endAt && Date.parse(body.endAt) <= Date.parse(body.startAt))
       refuse('endAt', 'endAt must be after startAt');
+    if (body.every !== undefined && body.timezone !== 'UTC')
+      refuse(
+        'timezone',
+        'timezone is for cron: every counts from startAt, so give startAt with its offset (e.g. 2027-01-01T09:00:00+01:00), or use cron with the timezone',
+      );
   });
 export type ScheduleBody = z.output<typeof scheduleBodySchema>;
 

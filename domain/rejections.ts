@@ -24,6 +24,7 @@ export const RejectionCode = {
   poolFull: 'pool_full',
   closed: 'closed',
   paused: 'paused',
+  pauseConflict: 'pause_conflict',
   notCancellable: 'not_cancellable',
   workflowUnanswered: 'workflow_unanswered',
   notInReview: 'not_in_review',
@@ -106,6 +107,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     status: 503,
     meaning:
       "an operator paused the relayer, the tenant or the chain and refuses new intents: `details` has the pause's note",
+  },
+  pause_conflict: {
+    status: 409,
+    meaning:
+      'the subject is paused refusing new intents already: a pause that admits them is a resume and a new pause (the message says how)',
   },
   not_cancellable: {
     status: 409,

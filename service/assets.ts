@@ -149,7 +149,12 @@ export async function paymentOfBody(
   return { amount: await baseUnitsOfBody(database, body, field) };
 }
 
-async function decimalsOf(database: Database, chainId: number, asset: string): Promise<number> {
+/** The asset's decimals on the chain (18 for the native coin); refused for an unknown asset. */
+export async function decimalsOf(
+  database: Database,
+  chainId: number,
+  asset: string,
+): Promise<number> {
   const resolved = await resolveAsset(database.kysely, chainId, asset);
   if (!resolved) throw new UnknownAssetError(chainId, asset);
   return resolved.token?.decimals ?? 18;

@@ -1,5 +1,9 @@
 import { IntentNotFoundError, InvalidIntentError, OtherTenantError } from '../domain/errors';
-import type { Intent, IntentStatus } from '../domain/intent';
+import { ErrorName } from '../domain/error-catalogue';
+import { IntentStatus, type Intent } from '../domain/intent';
+import { pauseOver, pauseSubject } from '../domain/pause';
+import { reasonCodeOfError } from '../domain/reason-codes';
+import { activePauses } from '../store/pauses';
 import { auditTrail, type AuditEntry } from '../store/audit-log';
 import type { Database } from '../store/database';
 import { countIntentsByStatus, getIntent, listIntentPage } from '../store/intents';
@@ -16,7 +20,28 @@ export async function findIntentFor(
 ): Promise<Intent> {
   const intent = await getIntent(database.kysely, intentId);
   if (!canSee(caller, intent)) throw new IntentNotFoundError(intentId);
-  return intent;
+  const [shown] = await withPauseReasons(database, [intent]);
+  return shown!;
+}
+
+/**
+ * Intents waiting for their permit under a pause, with the pause as their reason: its tenant
+ * sees why nothing moves. Read when shown, so it is never stale once the pause ends.
+ */
+async function withPauseReasons(database: Database, intents: Intent[]): Promise<Intent[]> {
+  const waiting = (intent: Intent) =>
+    intent.status === IntentStatus.authorized && intent.reasonCode === null;
+  if (!intents.some(waiting)) return intents;
+  const pauses = await activePauses(database.kysely);
+  return intents.map((intent) => {
+    const pause = waiting(intent) ? pauseOver(pauses, intent) : undefined;
+    if (!pause) return intent;
+    return {
+      ...intent,
+      reason: `held by pause ${pause.id} of ${pauseSubject(pause)} since ${pause.pausedAt.toISOString()} (${pause.note}): it asks for its permit once resumed`,
+      reasonCode: reasonCodeOfError(ErrorName.paused),
+    };
+  });
 }
 
 export interface IntentListRequest {
@@ -49,7 +74,7 @@ export async function listIntentsFor(
     after: request.cursor === undefined ? undefined : decodeCursor(request.cursor),
     limit: request.limit + 1,
   });
-  const page = intents.slice(0, request.limit);
+  const page = await withPauseReasons(database, intents.slice(0, request.limit));
   const last = page.at(-1);
   return {
     intents: page,

@@ -1,4 +1,9 @@
-import { PauseNotFoundError, UnknownChainError, UnknownTenantError } from '../domain/errors';
+import {
+  PauseConflictError,
+  PauseNotFoundError,
+  UnknownChainError,
+  UnknownTenantError,
+} from '../domain/errors';
 import { pauseOver, PauseScope, type Pause } from '../domain/pause';
 import { newIntentId } from '../operations/new-intent-id';
 import {
@@ -29,34 +34,48 @@ const signalsAtOnce = 16;
 
 /**
  * Pauses the relayer, a tenant or a chain: from the workers' next look (a second) nothing new in
- * it takes a permit. The same subject paused already answers with the pause in force.
+ * it takes a permit. The same subject paused already on the same terms answers with the pause in
+ * force; on other terms (refusing new intents now, another note) a new pause replaces it, the
+ * old one ended with a note naming its successor, so its history keeps both. A pause cannot
+ * admit again what one in force refuses: that is a resume.
  */
 export async function pause(
   deps: Deps,
   caller: Caller,
   request: PauseRequest,
-): Promise<{ pause: Pause; created: boolean }> {
+): Promise<{ pause: Pause; created: boolean; replaced: Pause | null }> {
   const target = await targetOf(deps, request);
   const now = deps.clock?.() ?? new Date();
   const { database } = deps;
+  const refuseAdmission = request.refuseAdmission ?? false;
   return database.transaction(async (trx) => {
     const existing = (await activePauses(trx)).find(
       (active) => active.scope === request.scope && active.target === target,
     );
-    if (existing) return { pause: existing, created: false };
+    if (existing) {
+      if (existing.refuseAdmission && !refuseAdmission) throw new PauseConflictError(existing);
+      if (existing.refuseAdmission === refuseAdmission && existing.note === request.note) {
+        return { pause: existing, created: false, replaced: null };
+      }
+    }
     const created = {
       id: newIntentId(now.getTime()).replace(/^pi_/, 'pz_'),
       scope: request.scope,
       target,
       note: request.note,
-      refuseAdmission: request.refuseAdmission ?? false,
+      refuseAdmission,
       pausedBy: actorOf(caller),
       pausedAt: now,
     };
+    if (existing) {
+      const note = `replaced by ${created.id}${refuseAdmission ? ', refusing new intents' : ''}: ${request.note}`;
+      await markResumed(trx, existing.id, { actor: actorOf(caller), note }, now);
+    }
     await insertPause(trx, created);
     return {
       pause: { ...created, resumedBy: null, resumedAt: null, resumeNote: null },
       created: true,
+      replaced: existing ?? null,
     };
   });
 }

@@ -7,9 +7,10 @@ import {
   UnknownChainError,
   UnknownTenantError,
 } from '../domain/errors';
-import { backfillMaxDays, ScheduleState, type ScheduleBody } from '../domain/payment-schedule';
+import { ScheduleState, type ScheduleBody } from '../domain/payment-schedule';
 import { newIntentId } from '../operations/new-intent-id';
 import { resolveAsset } from '../store/assets';
+import { baseUnitsOfBody, decimalsOf } from './assets';
 import {
   findSchedule,
   insertSchedule,
@@ -24,7 +25,10 @@ import { paymentScheduleTimer } from '../client/payment-schedules';
 import { actorOf, canSee, type Caller } from './caller';
 import type { ServiceDependencies } from './dependencies';
 
-type Deps = Pick<ServiceDependencies, 'database' | 'client' | 'chains' | 'taskQueue' | 'clock'>;
+export type ScheduleDeps = Pick<
+  ServiceDependencies,
+  'database' | 'client' | 'chains' | 'taskQueue' | 'clock'
+>;
 
 export interface ScheduleDetail {
   schedule: StoredSchedule;
@@ -41,7 +45,8 @@ const fingerprint = (body: ScheduleBody): string =>
     )
     .digest('hex');
 
-const timerOf = (deps: Deps) => paymentScheduleTimer(deps.client, deps.taskQueue);
+export const timerOf = (deps: Pick<ScheduleDeps, 'client' | 'taskQueue'>) =>
+  paymentScheduleTimer(deps.client, deps.taskQueue);
 
 /**
  * Records a tenant's recurring payment and creates the Temporal Schedule that times it. The
@@ -50,7 +55,7 @@ const timerOf = (deps: Deps) => paymentScheduleTimer(deps.client, deps.taskQueue
  * Temporal Schedule exists (a create that stopped between the two); with another, it is refused.
  */
 export async function createSchedule(
-  deps: Deps,
+  deps: ScheduleDeps,
   caller: Extract<Caller, { role: 'tenant' }>,
   body: ScheduleBody,
   idempotencyKey: string,
@@ -60,7 +65,16 @@ export async function createSchedule(
   const now = deps.clock?.() ?? new Date();
   const { chainId, asset } = body.payment;
   if (!chains.chainIds.includes(chainId)) throw new UnknownChainError(chainId, chains.chainIds);
+  if (body.endAt && Date.parse(body.endAt) <= now.getTime()) {
+    throw new InvalidIntentError(
+      [{ field: 'endAt', message: `endAt ${body.endAt} has passed: no occurrence would run` }],
+      'schedule',
+    );
+  }
   const requestSha256 = fingerprint(body);
+  // Before the transaction: the asset's decimals are read outside it (one SQLite connection).
+  const amount =
+    body.payment.amount ?? (await baseUnitsOfBody(database, body.payment, 'payment.decimalAmount'));
   const made = await database.transaction(async (trx) => {
     const existing = await findSchedule(trx, { tenantId, idempotencyKey });
     if (existing) {
@@ -83,17 +97,20 @@ export async function createSchedule(
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     if (!(await resolveAsset(trx, chainId, asset))) throw new UnknownAssetError(chainId, asset);
     const scheduleId = newIntentId(now.getTime()).replace(/^pi_/, 'ps_');
-    const { payment, note, ...timing } = body;
+    const { payment: asked, note, ...timing } = body;
+    const { decimalAmount, ...payment } = asked;
+    void decimalAmount;
     const schedule: StoredSchedule = {
       id: scheduleId,
       tenantId,
-      payment,
+      payment: { ...payment, amount },
       timing,
       state: ScheduleState.active,
       note: note ?? null,
       createdBy: caller.keyId,
       createdAt: now,
       updatedAt: now,
+      pauseNote: null,
       idempotencyKey,
       requestSha256,
     };
@@ -104,11 +121,31 @@ export async function createSchedule(
   return made;
 }
 
+/** Schedules with their asset's decimals, to show their amounts in the asset's units. */
+export async function withDecimals(
+  deps: Pick<ScheduleDeps, 'database'>,
+  schedules: readonly StoredSchedule[],
+): Promise<{ schedule: StoredSchedule; decimals: number }[]> {
+  const known = new Map<string, Promise<number>>();
+  return Promise.all(
+    schedules.map(async (schedule) => {
+      const { chainId, asset } = schedule.payment;
+      const key = `${chainId}:${asset}`;
+      if (!known.has(key)) known.set(key, decimalsOf(deps.database, chainId, asset));
+      return { schedule, decimals: await known.get(key)! };
+    }),
+  );
+}
+
 /** The caller's schedules (an operator's: every tenant's), newest first. */
-export const listSchedulesFor = (deps: Pick<Deps, 'database'>, caller: Caller) =>
+export const listSchedulesFor = (deps: Pick<ScheduleDeps, 'database'>, caller: Caller) =>
   listSchedules(deps.database.kysely, caller.role === 'tenant' ? caller.tenantId : undefined, 500);
 
-async function scheduleFor(deps: Pick<Deps, 'database'>, caller: Caller, id: string) {
+export async function scheduleFor(
+  deps: Pick<ScheduleDeps, 'database'>,
+  caller: Caller,
+  id: string,
+) {
   const schedule = await findSchedule(deps.database.kysely, { id });
   if (!schedule || schedule.state === ScheduleState.deleted || !canSee(caller, schedule)) {
     throw new ScheduleNotFoundError(id);
@@ -118,7 +155,7 @@ async function scheduleFor(deps: Pick<Deps, 'database'>, caller: Caller, id: str
 
 /** A schedule with its next times and its latest occurrences. */
 export async function scheduleDetail(
-  deps: Deps,
+  deps: ScheduleDeps,
   caller: Caller,
   id: string,
 ): Promise<ScheduleDetail> {
@@ -135,7 +172,7 @@ export async function scheduleDetail(
  * is skipped, whatever started it); its Temporal Schedule follows, so none is started meanwhile.
  */
 export async function setSchedulePaused(
-  deps: Deps,
+  deps: ScheduleDeps,
   caller: Caller,
   id: string,
   paused: boolean,
@@ -144,14 +181,18 @@ export async function setSchedulePaused(
   const schedule = await scheduleFor(deps, caller, id);
   const now = deps.clock?.() ?? new Date();
   const state = paused ? ScheduleState.paused : ScheduleState.active;
-  await setScheduleState(deps.database.kysely, id, state, now);
+  await setScheduleState(deps.database.kysely, id, state, now, paused ? note : null);
   const said = `${paused ? 'paused' : 'resumed'} by ${actorOf(caller)}${note ? `: ${note}` : ''}`;
   await (paused ? timerOf(deps).pause(id, said) : timerOf(deps).resume(id, said));
-  return { ...schedule, state, updatedAt: now };
+  return { ...schedule, state, updatedAt: now, pauseNote: paused ? note : null };
 }
 
 /** Deletes a schedule: no occurrence of it runs again; those already admitted go on. */
-export async function deleteSchedule(deps: Deps, caller: Caller, id: string): Promise<void> {
+export async function deleteSchedule(
+  deps: ScheduleDeps,
+  caller: Caller,
+  id: string,
+): Promise<void> {
   await scheduleFor(deps, caller, id);
   await setScheduleState(
     deps.database.kysely,
@@ -160,36 +201,4 @@ export async function deleteSchedule(deps: Deps, caller: Caller, id: string): Pr
     deps.clock?.() ?? new Date(),
   );
   await timerOf(deps).remove(id);
-}
-
-/**
- * Runs the occurrences that fell between `from` and `to` (a missed payroll after an outage
- * longer than the catch-up window): each is admitted once, so a range run again pays nothing new.
- */
-export async function backfillSchedule(
-  deps: Deps,
-  caller: Caller,
-  id: string,
-  range: { from: Date; to: Date },
-): Promise<void> {
-  const schedule = await scheduleFor(deps, caller, id);
-  const now = deps.clock?.() ?? new Date();
-  const refusals = [];
-  if (range.to.getTime() <= range.from.getTime()) {
-    refusals.push({ field: 'to', message: 'to must be after from' });
-  }
-  if (range.to.getTime() > now.getTime()) {
-    refusals.push({
-      field: 'to',
-      message: 'to is in the future: its occurrences come on their own',
-    });
-  }
-  if (range.to.getTime() - range.from.getTime() > backfillMaxDays * 86_400_000) {
-    refusals.push({ field: 'from', message: `a backfill spans at most ${backfillMaxDays} days` });
-  }
-  if (schedule.state !== ScheduleState.active) {
-    refusals.push({ field: 'id', message: `the schedule is ${schedule.state}: resume it first` });
-  }
-  if (refusals.length > 0) throw new InvalidIntentError(refusals, 'backfill');
-  await timerOf(deps).backfill(id, range.from, range.to);
 }

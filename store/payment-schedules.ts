@@ -17,6 +17,8 @@ export type { OccurrenceOutcome } from './schedule-tables';
 export interface StoredSchedule extends PaymentSchedule {
   idempotencyKey: string;
   requestSha256: string;
+  /** Why it is paused, as its pause said; null when active or none was given. */
+  pauseNote: string | null;
 }
 
 export interface ScheduleOccurrence {
@@ -38,6 +40,7 @@ const scheduleFromRow = (row: Selectable<PaymentSchedulesTable>): StoredSchedule
     timing: JSON.parse(row.timing) as ScheduleTiming,
     state: row.state,
     note: row.note,
+    pauseNote: row.pause_note ?? null,
     createdBy: row.created_by,
     createdAt: fromTimestamp(row.created_at),
     updatedAt: fromTimestamp(row.updated_at),
@@ -106,37 +109,67 @@ export async function listSchedules(
   return (await query.execute()).map(scheduleFromRow);
 }
 
+/** Moves a schedule to `state`; `pauseNote` is kept while paused and cleared otherwise. */
 export async function setScheduleState(
   db: Kysely<Schema>,
   id: string,
   state: ScheduleState,
   now: Date,
+  pauseNote: string | null = null,
 ): Promise<void> {
   await db
     .updateTable('payment_schedules')
-    .set({ state, updated_at: now.toISOString() })
+    .set({ state, updated_at: now.toISOString(), pause_note: pauseNote })
     .where('id', '=', id)
     .execute();
 }
 
-/** Records what an occurrence became; the first record stands (a repeat changes nothing). */
+/**
+ * Records what an occurrence became. The first record stands, except a `missed` one: a later run
+ * of the occurrence (a backfill) records what it became instead.
+ */
 export async function recordOccurrence(
   db: Kysely<Schema>,
   occurrence: ScheduleOccurrence,
 ): Promise<void> {
+  const values = {
+    outcome: occurrence.outcome,
+    intent_id: occurrence.intentId,
+    code: occurrence.code,
+    message: occurrence.message,
+    recorded_at: occurrence.recordedAt.toISOString(),
+  };
   await db
     .insertInto('schedule_occurrences')
     .values({
       schedule_id: occurrence.scheduleId,
       occurrence_at: occurrence.occurrenceAt.toISOString(),
-      outcome: occurrence.outcome,
-      intent_id: occurrence.intentId,
-      code: occurrence.code,
-      message: occurrence.message,
-      recorded_at: occurrence.recordedAt.toISOString(),
+      ...values,
     })
-    .onConflict((conflict) => conflict.columns(['schedule_id', 'occurrence_at']).doNothing())
+    .onConflict((conflict) =>
+      conflict
+        .columns(['schedule_id', 'occurrence_at'])
+        .doUpdateSet(values)
+        .where('schedule_occurrences.outcome', '=', 'missed'),
+    )
     .execute();
+}
+
+/** The occurrences recorded between `from` and `to` (both included), in time order. */
+export async function occurrencesBetween(
+  db: Kysely<Schema>,
+  scheduleId: string,
+  range: { from: Date; to: Date },
+): Promise<ScheduleOccurrence[]> {
+  const rows = await db
+    .selectFrom('schedule_occurrences')
+    .selectAll()
+    .where('schedule_id', '=', scheduleId)
+    .where('occurrence_at', '>=', range.from.toISOString())
+    .where('occurrence_at', '<=', range.to.toISOString())
+    .orderBy('occurrence_at')
+    .execute();
+  return rows.map(occurrenceFromRow);
 }
 
 export async function findOccurrence(

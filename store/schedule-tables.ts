@@ -1,4 +1,5 @@
 import type { ScheduleState } from '../domain/payment-schedule';
+import type { OccurrenceOutcome } from '../domain/schedule-occurrence';
 import type { Timestamp } from './column-types';
 
 // Tenants' recurring payments and their occurrences (migration 0022).
@@ -12,6 +13,8 @@ export interface PaymentSchedulesTable {
   timing: string;
   state: ScheduleState;
   note: string | null;
+  /** Why it is paused (migration 0026); undefined in rows read before it ran. */
+  pause_note?: string | null;
   idempotency_key: string;
   /** Of the request as submitted: the same key with another request is refused. */
   request_sha256: string;
@@ -20,7 +23,7 @@ export interface PaymentSchedulesTable {
   updated_at: Timestamp;
 }
 
-export type OccurrenceOutcome = 'admitted' | 'rejected' | 'skipped';
+export type { OccurrenceOutcome } from '../domain/schedule-occurrence';
 
 export interface ScheduleOccurrencesTable {
   schedule_id: string;

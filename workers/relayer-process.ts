@@ -64,6 +64,9 @@ export async function startRelayerProcess(
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const stopHeapWatch = watchHeapAfterFullGc(metrics);
+  // Temporal first: a process that cannot reach it exits before migrating a shared database that
+  // the fleet still running (older, refusing a newer schema) would then not restart on.
+  const connection = await connectTemporal(config.temporal);
   const database = await openDatabase(config.databaseUrl, { homeChainId: config.chainId });
   const redis =
     config.redisUrl === undefined
@@ -84,8 +87,6 @@ export async function startRelayerProcess(
       (settings) => createEvmChain({ ...settings, ...(tracing && { traced: true }) }),
     ),
   );
-  // One native connection per process, shared by the workers and the client.
-  const connection = await connectTemporal(config.temporal);
   const client = new Client({
     connection,
     namespace: config.temporal.namespace,

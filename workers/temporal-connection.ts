@@ -15,13 +15,31 @@ export async function connectTemporal(temporal: TemporalConnectConfig): Promise<
     const cause = likelyCause(temporal, said);
     throw new ConfigError(
       [
-        `Temporal at ${temporal.described} refused the connection: ${said}`,
+        `Temporal at ${temporal.described}: ${whatHappened(temporal, said)} (${said})`,
         ...(cause ? [cause] : []),
         'decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE, TEMPORAL_TLS*, TEMPORAL_API_KEY',
       ],
       'cannot connect to Temporal',
     );
   }
+}
+
+/** The transport's error in words: which of the usual failures it was. */
+export function whatHappened({ connection }: TemporalConnectConfig, said: string): string {
+  const host = connection.address?.replace(/:\d+$/, '') ?? 'the address';
+  if (/dns error|failed to lookup address/i.test(said)) {
+    return `the name ${host} did not resolve (DNS): check TEMPORAL_ADDRESS or the profile's address`;
+  }
+  if (/ConnectionRefused|Connection refused/i.test(said)) {
+    return 'nothing listens there (connection refused): is the server running, on that port?';
+  }
+  if (/InvalidContentType|wrong version number|CorruptMessage/i.test(said)) {
+    return 'the server does not speak TLS: try TEMPORAL_TLS=false';
+  }
+  if (/timed out|deadline has elapsed/i.test(said)) {
+    return 'no answer in time: a firewall, or the wrong host';
+  }
+  return 'the connection failed';
 }
 
 /**

@@ -27,5 +27,9 @@ export async function scheduledPayment({
       'NotAnOccurrence',
     );
   }
-  return admitScheduledPayment({ scheduleId, occurrenceAt: occurrenceAt.getTime() });
+  return admitScheduledPayment({
+    scheduleId,
+    occurrenceAt: occurrenceAt.getTime(),
+    runStartedAt: workflowInfo().runStartTime.getTime(),
+  });
 }

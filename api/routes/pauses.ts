@@ -34,7 +34,9 @@ export const pauseRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
     },
     handler: async (request, reply) => {
       const paused = await pause(deps, operatorOf(request), request.body);
-      return reply.code(paused.created ? 201 : 200).send(pauseView(paused.pause));
+      return reply
+        .code(paused.created ? 201 : 200)
+        .send({ ...pauseView(paused.pause), replaces: paused.replaced?.id ?? null });
     },
   });
 

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import { scheduleBodySchema } from '../../domain/payment-schedule';
+import { backfillSchedule } from '../../service/schedule-backfill';
 import {
-  backfillSchedule,
   createSchedule,
   deleteSchedule,
   listSchedulesFor,
   scheduleDetail,
   setSchedulePaused,
+  withDecimals,
 } from '../../service/payment-schedules';
 import type { ApiContext } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
@@ -16,6 +17,8 @@ import { errorBodySchema } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
 import {
   backfillBodySchema,
+  backfillResultSchema,
+  backfillView,
   scheduleListSchema,
   scheduleNoteBodySchema,
   scheduleSchema,
@@ -44,7 +47,8 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         request.body,
         request.headers['idempotency-key'],
       );
-      return reply.code(made.created ? 201 : 200).send(scheduleView(made.schedule));
+      const [shown] = await withDecimals(deps, [made.schedule]);
+      return reply.code(made.created ? 201 : 200).send(scheduleView(shown!));
     },
   });
 
@@ -55,7 +59,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
       response: { 200: scheduleListSchema, ...errors },
     },
     handler: async (request) => {
-      const schedules = await listSchedulesFor(deps, callerOf(request));
+      const schedules = await withDecimals(deps, await listSchedulesFor(deps, callerOf(request)));
       return { schedules: schedules.map((schedule) => scheduleView(schedule)) };
     },
   });
@@ -73,7 +77,8 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         callerOf(request),
         request.params.id,
       );
-      return scheduleView(schedule, detail);
+      const [shown] = await withDecimals(deps, [schedule]);
+      return scheduleView(shown!, detail);
     },
   });
 
@@ -91,16 +96,17 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         body: scheduleNoteBodySchema,
         response: { 200: scheduleSchema, ...errors },
       },
-      handler: async (request) =>
-        scheduleView(
-          await setSchedulePaused(
-            deps,
-            callerOf(request),
-            request.params.id,
-            paused,
-            request.body?.note ?? null,
-          ),
-        ),
+      handler: async (request) => {
+        const schedule = await setSchedulePaused(
+          deps,
+          callerOf(request),
+          request.params.id,
+          paused,
+          request.body?.note ?? null,
+        );
+        const [shown] = await withDecimals(deps, [schedule]);
+        return scheduleView(shown!);
+      },
     });
   }
 
@@ -111,11 +117,16 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         'Run the occurrences that fell between from and to (each paid once, however often asked)',
       params: idParamsSchema,
       body: backfillBodySchema,
-      response: { 202: z.null(), ...errors },
+      response: { 200: backfillResultSchema, 202: backfillResultSchema, ...errors },
     },
     handler: async (request, reply) => {
-      await backfillSchedule(deps, callerOf(request), request.params.id, request.body);
-      return reply.code(202).send(null);
+      const result = await backfillSchedule(
+        deps,
+        callerOf(request),
+        request.params.id,
+        request.body,
+      );
+      return reply.code(result.counts.pending > 0 ? 202 : 200).send(backfillView(result));
     },
   });
 

@@ -15,8 +15,10 @@ export const pauseBodySchema = z
     chainId: z.number().int().positive({ error: 'chainId must be a positive integer' }).optional(),
     note: z
       .string({ error: 'note is required: why, for whoever resumes it' })
-      .min(1, { error: 'note is required: why, for whoever resumes it' })
-      .max(500),
+      .max(500)
+      .refine((note) => note.trim() !== '', {
+        error: 'note is required (not blank): why, for whoever resumes it',
+      }),
     refuseAdmission: z
       .boolean()
       .default(false)
@@ -56,6 +58,11 @@ export const pauseSchema = z
     resumedBy: z.string().nullable(),
     resumedAt: z.string().nullable(),
     resumeNote: z.string().nullable(),
+    replaces: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('the pause in force on other terms that this one ended and replaced (a new pause)'),
   })
   .meta({ id: 'Pause' });
 

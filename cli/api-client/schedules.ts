@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import type { scheduleSchema } from '../../api/schemas/schedules';
+import type { backfillResultSchema, scheduleSchema } from '../../api/schemas/schedules';
 import type { scheduleBodySchema } from '../../domain/payment-schedule';
 import type { ApiAnswer, ApiTransport } from '../api-transport';
 
 export type ScheduleView = z.infer<typeof scheduleSchema>;
 export type ScheduleBody = z.input<typeof scheduleBodySchema>;
+export type BackfillView = z.infer<typeof backfillResultSchema>;
 
 const schedulePath = (id: string, action = '') =>
   `/v1/schedules/${encodeURIComponent(id)}${action && `/${action}`}`;
@@ -43,9 +44,10 @@ export const scheduleRoutes = {
   async backfillSchedule(
     this: ApiTransport,
     id: string,
-    range: { from: string; to: string },
-  ): Promise<void> {
-    await this.call('POST', schedulePath(id, 'backfill'), { body: range });
+    range: { from: string; to: string; beforeStart?: boolean },
+  ): Promise<BackfillView> {
+    return (await this.call<BackfillView>('POST', schedulePath(id, 'backfill'), { body: range }))
+      .body;
   },
 
   async deleteSchedule(this: ApiTransport, id: string): Promise<void> {

@@ -63,8 +63,8 @@ export function addPauseCommands(program: Command, api: () => ApiOptions): void 
         });
         print(options, body, () =>
           status === 201
-            ? `paused ${pauseSubject(body)} (${body.id}); resume it with: relayer resume ${body.id}`
-            : `${pauseSubject(body)} was paused already (${body.id}, since ${body.pausedAt}: ${body.note})`,
+            ? `paused ${pauseSubject(body)} (${body.id}${body.refuseAdmission ? ', refusing new intents' : ''}${body.replaces ? `, replacing ${body.replaces}` : ''}); resume it with: relayer resume ${body.id}`
+            : `${pauseSubject(body)} was paused already on these terms (${body.id}, since ${body.pausedAt}: ${body.note})`,
         );
       },
     );

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { randomUUID } from 'node:crypto';
-import type { ScheduleView } from '../api-client/schedules';
+import { createHash } from 'node:crypto';
+import type { BackfillView, ScheduleBody, ScheduleView } from '../api-client/schedules';
 import { apiOf, type ApiOptions } from '../api-options';
 import { badInput } from '../exit-codes';
-import { chainIdFlag, etherFlag, timeFlag } from '../flags';
+import { decimalAmountProblem } from '../decimal-amount';
+import { chainIdFlag, etherFlag, pastTimeFlag, timeFlag } from '../flags';
 import { print } from '../output';
 import { table } from '../table';
 
@@ -12,6 +13,7 @@ interface CreateFlags {
   from?: string;
   to: string;
   asset?: string;
+  amount?: string;
   eth?: bigint;
   wei?: string;
   every?: string;
@@ -34,7 +36,8 @@ function scheduleTable(schedules: readonly ScheduleView[]): string {
     ['left', 'left', 'left', 'left', 'left', 'right', 'left', 'left', 'right'],
   );
   for (const schedule of schedules) {
-    const { chainId, to, asset, amount } = schedule.payment;
+    const { payment } = schedule;
+    const { chainId, to, asset } = payment;
     rows.push([
       schedule.id,
       schedule.tenantId,
@@ -43,8 +46,8 @@ function scheduleTable(schedules: readonly ScheduleView[]): string {
       schedule.timezone,
       String(chainId),
       to,
-      asset,
-      amount,
+      asset === 'native' ? 'ETH' : asset,
+      payment.decimalAmount,
     ]);
   }
   return rows.toString();
@@ -53,6 +56,7 @@ function scheduleTable(schedules: readonly ScheduleView[]): string {
 function scheduleDetails(schedule: ScheduleView): string {
   const lines = [scheduleTable([schedule])];
   const next = schedule.nextTimes ?? [];
+  if (schedule.pauseNote) lines.push(`paused: ${schedule.pauseNote}`);
   lines.push(next.length ? `next: ${next.slice(0, 3).join(', ')}` : 'next: none');
   const occurrences = schedule.occurrences ?? [];
   if (occurrences.length > 0) {
@@ -65,12 +69,42 @@ function scheduleDetails(schedule: ScheduleView): string {
   return lines.join('\n');
 }
 
-function amountOf(flags: CreateFlags): string {
-  if ((flags.eth === undefined) === (flags.wei === undefined))
-    throw badInput('give the amount once: --eth <ether> (native) or --wei <base units>');
+/** The amount as the API takes it: base units, or a decimal of the asset the API converts. */
+function amountOf(flags: CreateFlags): { amount: string } | { decimalAmount: string } {
+  const given = [flags.amount, flags.eth, flags.wei].filter((flag) => flag !== undefined);
+  if (given.length !== 1)
+    throw badInput('give the amount once: --amount <decimal>, --eth <ether> or --wei <base units>');
   if (flags.eth !== undefined && flags.asset !== undefined && flags.asset !== 'native')
-    throw badInput(`--eth is for the native coin: give --wei (base units) for ${flags.asset}`);
-  return flags.wei ?? flags.eth!.toString();
+    throw badInput(`--eth is for the native coin: give --amount for ${flags.asset}`);
+  if (flags.amount !== undefined) {
+    // A token's own decimals are the API's to check: it knows the asset.
+    const problem = decimalAmountProblem(flags.amount, Infinity);
+    if (problem) throw badInput(`--amount: ${problem}`);
+    return { decimalAmount: flags.amount };
+  }
+  return { amount: flags.wei ?? flags.eth!.toString() };
+}
+
+/**
+ * The key a schedule is created under unless one is given: derived from what it pays and when,
+ * so the same command run twice (a script re-run, a retry after a timeout) is one schedule.
+ */
+const contentKey = (body: ScheduleBody): string =>
+  `schedule-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 32)}`;
+
+function backfillTable(result: BackfillView): string {
+  const rows = table(['occurrence', 'outcome', 'intent or reason'], ['left', 'left', 'left']);
+  for (const o of result.occurrences) {
+    const outcome = o.outcome === 'admitted' && !o.ranNow ? 'already admitted' : o.outcome;
+    rows.push([o.occurrenceAt, outcome, o.intentId ?? `${o.code ?? ''} ${o.message ?? ''}`]);
+  }
+  const counted = Object.entries(result.counts)
+    .filter(([, count]) => count > 0)
+    .map(([outcome, count]) => `${count} ${outcome}`);
+  return [
+    result.occurrences.length === 0 ? 'no occurrence falls in the range' : rows.toString(),
+    counted.length ? counted.join(', ') : '',
+  ].join('\n');
 }
 
 /** A tenant's recurring payments: each occurrence an intent, timed by a Temporal Schedule. */
@@ -85,6 +119,7 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
     .option('--from <address>', 'hot wallet to send from (default: the relayer chooses one)')
     .requiredOption('--to <address>', 'recipient')
     .option('--asset <alias>', 'native (default) or a registered token, e.g. USDC')
+    .option('--amount <decimal>', "amount in the asset's units, e.g. 2500 (of USDC)")
     .option('--eth <amount>', 'amount in ether (native), e.g. 0.25', etherFlag('--eth'))
     .option('--wei <amount>', 'amount in base units (wei, or the token’s smallest unit)')
     .option('--every <span>', 'every 90m, 12h, 7d (counted from --start-at, else midnight UTC)')
@@ -99,10 +134,12 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
     .option('--catchup-window <span>', 'how late a missed occurrence still runs (default 1h)')
     .option('--valid-for <span>', "each occurrence's deadline: its time plus this")
     .option('--note <text>', 'what it is for')
-    .option('--idempotency-key <key>', 'your name for this schedule (default: a new UUID)')
+    .option(
+      '--idempotency-key <key>',
+      'your name for this schedule (default: derived from what it pays and when, so a rerun makes no second)',
+    )
     .action(async (flags: CreateFlags) => {
       const options = api();
-      const key = flags.idempotencyKey ?? randomUUID();
       const optional = {
         from: flags.from,
         asset: flags.asset,
@@ -119,21 +156,17 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
       };
       const given = <T extends object>(fields: T) =>
         Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-      const { status, body } = await apiOf(options).createSchedule(
-        {
-          payment: {
-            chainId: flags.chainId,
-            to: flags.to,
-            amount: amountOf(flags),
-            ...given(optional),
-          },
-          ...given(timing),
-        },
-        key,
-      );
+      const request: ScheduleBody = {
+        payment: { chainId: flags.chainId, to: flags.to, ...amountOf(flags), ...given(optional) },
+        ...given(timing),
+      };
+      const key = flags.idempotencyKey ?? contentKey(request);
+      const { status, body } = await apiOf(options).createSchedule(request, key);
       print(options, body, () =>
         [
-          status === 200 ? `already created under key ${key}:` : `created (key ${key}):`,
+          status === 200
+            ? `already created under key ${key} (the same command before): nothing new`
+            : `created (key ${key}):`,
           scheduleTable([body]),
         ].join('\n'),
       );
@@ -180,12 +213,21 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
   schedules
     .command('backfill <id>')
     .description('run the occurrences between --from and --to now; each is paid once')
-    .requiredOption('--from <time>', 'a time, e.g. 2026-11-01T00:00:00Z', timeFlag('--from'))
-    .requiredOption('--to <time>', 'a time (past)', timeFlag('--to'))
-    .action(async (id: string, flags: { from: string; to: string }) => {
+    .requiredOption(
+      '--from <time>',
+      'a time, e.g. 2026-11-01T00:00:00Z, or a span ago (2h)',
+      pastTimeFlag('--from'),
+    )
+    .requiredOption('--to <time>', 'a past time, or a span ago (30m)', pastTimeFlag('--to'))
+    .option('--before-start', "also pay times before the schedule's start (refused otherwise)")
+    .action(async (id: string, flags: { from: string; to: string; beforeStart?: boolean }) => {
       const options = api();
-      await apiOf(options).backfillSchedule(id, flags);
-      print(options, { id, ...flags }, () => `backfilling ${id} from ${flags.from} to ${flags.to}`);
+      const result = await apiOf(options).backfillSchedule(id, {
+        from: flags.from,
+        to: flags.to,
+        ...(flags.beforeStart && { beforeStart: true }),
+      });
+      print(options, result, () => backfillTable(result));
     });
   schedules
     .command('delete <id>')

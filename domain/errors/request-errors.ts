@@ -137,6 +137,17 @@ export class PausedError extends RelayerError<{ pauseId: string; note: string }>
   }
 }
 
+/** A pause asked to admit again what a pause in force refuses: that is a resume, said as one. */
+export class PauseConflictError extends RelayerError<{ pauseId: string }> {
+  constructor(pause: Pause) {
+    super(
+      ErrorName.pauseConflict,
+      `${pauseSubject(pause)} is paused refusing new intents (${pause.id}: ${pause.note}): to admit them again, resume it and pause again without refuseAdmission`,
+      { pauseId: pause.id },
+    );
+  }
+}
+
 export class PauseNotFoundError extends RelayerError<{ pauseId: string }> {
   constructor(pauseId: string) {
     super(
@@ -153,6 +164,31 @@ export class ScheduleNotFoundError extends RelayerError<{ scheduleId: string }> 
       ErrorName.scheduleNotFound,
       `no payment schedule ${scheduleId} (GET /v1/schedules, \`relayer schedules list\`, lists them)`,
       { scheduleId },
+    );
+  }
+}
+
+/**
+ * A schedule's occurrence refused for a reason that passes: the step is tried again (its retry
+ * policy) until the occurrence's catch-up window ends, then it is recorded missed.
+ */
+export class OccurrenceRefusedForNowError extends RelayerError<{
+  scheduleId: string;
+  occurrenceAt: string;
+  retryUntil: string;
+  refusal: string;
+}> {
+  constructor(scheduleId: string, occurrenceAt: Date, retryUntil: Date, refusal: RelayerError) {
+    super(
+      ErrorName.occurrenceRefusedForNow,
+      `occurrence ${occurrenceAt.toISOString()} of schedule ${scheduleId} refused for now (${refusal.message}); tried again until ${retryUntil.toISOString()}`,
+      {
+        scheduleId,
+        occurrenceAt: occurrenceAt.toISOString(),
+        retryUntil: retryUntil.toISOString(),
+        refusal: refusal.name,
+      },
+      { cause: refusal },
     );
   }
 }

@@ -25,6 +25,7 @@ import { paymentSchedules } from './0022-payment-schedules';
 import { priorities } from './0023-priorities';
 import { tenantFairnessWeights } from './0024-tenant-fairness-weights';
 import { deposits } from './0025-deposits';
+import { schedulePauseNotes } from './0026-schedule-pause-notes';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -59,6 +60,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0023_priorities': priorities,
   '0024_tenant_fairness_weights': tenantFairnessWeights,
   '0025_deposits': deposits(context),
+  '0026_schedule_pause_notes': schedulePauseNotes,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

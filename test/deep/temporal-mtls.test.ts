@@ -80,12 +80,12 @@ describe('a Temporal frontend that requires mTLS', () => {
     const heading = `^cannot connect to Temporal:\\n {2}Temporal at ${temporal.address}, namespace default`;
     expect(await refusal(trustingTheServer())).toMatch(
       new RegExp(
-        `${heading}, TLS, the server CA from a file, server name localhost refused the connection: .+\\n {2}likely: the server requires a client certificate \\(TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH\\)`,
+        `${heading}, TLS, the server CA from a file, server name localhost: the connection failed \\(.+\\)\\n {2}likely: the server requires a client certificate \\(TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH\\)`,
       ),
     );
     expect(await refusal({})).toMatch(
       new RegExp(
-        `${heading}, no TLS refused the connection: .+\\n {2}likely: the server takes TLS only`,
+        `${heading}, no TLS: the connection failed \\(.+\\)\\n {2}likely: the server takes TLS only`,
       ),
     );
   });

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchDir } from '../support/scratch-dir';
 import { createApiClient } from '../../cli/api-client';
 import { freePort } from '../../dev/stack/free-port';
 import { waitFor } from '../../dev/stack/wait-for';
@@ -9,14 +12,21 @@ import { useTestWorld } from '../support/test-world';
 const suite = useTestWorld();
 
 describe('an API process beside a worker process', () => {
-  it('stops at start when Temporal refuses its connection, saying what the server said and which settings decide', async () => {
-    // TLS to the plaintext dev server: the handshake fails.
+  it('stops at start when Temporal refuses its connection, saying in words what happened and which settings decide, before touching the database', async () => {
+    // TLS to the plaintext dev server: the handshake fails. A fresh database stays unmigrated.
+    const fresh = join(scratchDir('api-process'), `fresh-${randomUUID()}.sqlite`);
     const refused = await suite
-      .spawnApi({ API_PORT: String(await freePort()), HOT_WALLET_KEYS: '', TEMPORAL_TLS: 'true' })
+      .spawnApi({
+        API_PORT: String(await freePort()),
+        HOT_WALLET_KEYS: '',
+        TEMPORAL_TLS: 'true',
+        DATABASE_URL: fresh,
+      })
       .catch((error: unknown) => error);
     expect(String(refused)).toMatch(
-      /cannot connect to Temporal:\n {2}Temporal at 127\.0\.0\.1:\d+, namespace default, TLS refused the connection: .+\n {2}decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE \/ TEMPORAL_CONFIG_FILE, TEMPORAL_TLS\*, TEMPORAL_API_KEY/,
+      /cannot connect to Temporal:\n {2}Temporal at 127\.0\.0\.1:\d+, namespace default, TLS: the server does not speak TLS: try TEMPORAL_TLS=false \(.+\)\n {2}decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE \/ TEMPORAL_CONFIG_FILE, TEMPORAL_TLS\*, TEMPORAL_API_KEY/,
     );
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('takes intents over HTTP to confirmed and reports them in every metrics endpoint', async () => {

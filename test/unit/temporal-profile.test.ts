@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../workers/config/load';
 import { resolveTemporal } from '../../workers/config/temporal-profile';
+import { whatHappened } from '../../workers/temporal-connection';
 import { scratchDir } from '../support/scratch-dir';
 
 /**
@@ -50,6 +51,25 @@ const resolved = (env: Record<string, string>) => {
 const problems = (env: Record<string, string>) => resolveTemporal(env).problems;
 
 describe('the Temporal connection of a profile and the TEMPORAL_* variables', () => {
+  it("says in words what the transport's error was", () => {
+    const temporal = resolved({ TEMPORAL_ADDRESS: 'temporal.internal:7233' });
+    const cases: [string, RegExp][] = [
+      [
+        'tonic::transport::Error(Transport, ConnectError(ConnectError("dns error", Custom { kind: Uncategorized, error: "failed to lookup address information: Name or service not known" })))',
+        /^the name temporal\.internal did not resolve \(DNS\)/,
+      ],
+      [
+        'tonic::transport::Error(Transport, ConnectError(Custom { kind: InvalidData, error: InvalidMessage(InvalidContentType) }))',
+        /^the server does not speak TLS: try TEMPORAL_TLS=false$/,
+      ],
+      [
+        'tonic::transport::Error(Transport, ConnectError(ConnectError("tcp connect error", 127.0.0.1:1, Os { code: 111, kind: ConnectionRefused, message: "Connection refused" })))',
+        /^nothing listens there \(connection refused\)/,
+      ],
+    ];
+    for (const [said, words] of cases) expect(whatHappened(temporal, said)).toMatch(words);
+  });
+
   it('is plaintext to localhost:7233, namespace default, when nothing says otherwise', () => {
     expect(resolved({})).toEqual({
       connection: { address: 'localhost:7233', tls: undefined },
@@ -116,7 +136,20 @@ describe('the Temporal connection of a profile and the TEMPORAL_* variables', ()
       }),
     ).toEqual([`TEMPORAL_TLS_CLIENT_CERT_PATH: cannot read ${join(dir, 'missing.pem')} (ENOENT)`]);
     expect(problems({ TEMPORAL_TLS_CLIENT_CERT_PATH: cert })).toEqual([
-      'TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH: a client certificate needs its key, and a key its certificate',
+      "TEMPORAL_TLS_CLIENT_CERT_PATH is set without TEMPORAL_TLS_CLIENT_KEY_PATH or the default profile's tls.client_key_path: a client certificate needs its key, and a key its certificate",
+    ]);
+    const halfPair = file(
+      'half.toml',
+      `[profile.half]\naddress = "t:7233"\n[profile.half.tls]\nclient_cert_path = "${cert}"\n`,
+    );
+    expect(problems({ TEMPORAL_CONFIG_FILE: halfPair, TEMPORAL_PROFILE: 'half' })).toEqual([
+      `the half profile's tls.client_cert_path in ${halfPair} is set without TEMPORAL_TLS_CLIENT_KEY_PATH or the half profile's tls.client_key_path: a client certificate needs its key, and a key its certificate`,
+    ]);
+    const der = file('client.der', '0\x82\x01binary');
+    expect(
+      problems({ TEMPORAL_TLS_CLIENT_CERT_PATH: cert, TEMPORAL_TLS_CLIENT_KEY_PATH: der }),
+    ).toEqual([
+      `TEMPORAL_TLS_CLIENT_KEY_PATH: ${der} is not PEM (no "-----BEGIN …-----" line): give the PEM file`,
     ]);
     expect(problems({ TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'lost' })).toEqual([
       `the lost profile's tls.client_cert_path in ${toml}: cannot read ${join(dir, 'gone.pem')} (ENOENT)`,
@@ -134,7 +167,7 @@ describe('the Temporal connection of a profile and the TEMPORAL_* variables', ()
       TEMPORAL_TLS_CLIENT_CERT_PATH: cert,
     };
     expect(() => loadConfig(env)).toThrow(
-      /TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH/,
+      /TEMPORAL_TLS_CLIENT_CERT_PATH is set without TEMPORAL_TLS_CLIENT_KEY_PATH/,
     );
     expect(() => loadConfig(env)).not.toThrow(new RegExp(apiKey));
     expect(loadConfig({ ...env, TEMPORAL_TLS_CLIENT_KEY_PATH: key }).temporal.described).toBe(

@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import {
   loadClientConfigProfile,
   toClientOptions,
@@ -63,15 +63,26 @@ export function resolveTemporal(env: Record<string, string | undefined>): {
   for (const [field, variable, key] of tlsFiles) {
     const source = profile.tls?.[field];
     if (!source || !('path' in source)) continue;
+    let text: string;
     try {
-      accessSync(source.path, constants.R_OK);
+      text = readFileSync(source.path, 'utf8');
     } catch (error) {
       problems.push(`${where(variable, key)}: cannot read ${source.path} (${errorCode(error)})`);
+      continue;
+    }
+    // Checked here, before connecting: the transport would only say the handshake failed.
+    if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) {
+      problems.push(
+        `${where(variable, key)}: ${source.path} is not PEM (no "-----BEGIN …-----" line): give the PEM file`,
+      );
     }
   }
   if (!profile.tls?.clientCert !== !profile.tls?.clientKey) {
+    const [[, givenVariable, givenKey], [, missingVariable, missingKey]] = profile.tls?.clientCert
+      ? [tlsFiles[0], tlsFiles[1]]
+      : [tlsFiles[1], tlsFiles[0]];
     problems.push(
-      'TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH: a client certificate needs its key, and a key its certificate',
+      `${where(givenVariable, givenKey)} is set without ${missingVariable} or the ${profileName} profile's ${missingKey}: a client certificate needs its key, and a key its certificate`,
     );
   }
   if (problems.length > 0) return { problems };
