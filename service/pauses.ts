@@ -35,9 +35,9 @@ const signalsAtOnce = 16;
 /**
  * Pauses the relayer, a tenant or a chain: from the workers' next look (a second) nothing new in
  * it takes a permit. The same subject paused already on the same terms answers with the pause in
- * force; on other terms (refusing new intents now, another note) a new pause replaces it, the
- * old one ended with a note naming its successor, so its history keeps both. A pause cannot
- * admit again what one in force refuses: that is a resume.
+ * force; asked to refuse new intents now, a new pause replaces it, the old one ended with a note
+ * naming its successor, so its history keeps both notes. A pause cannot admit again what one in
+ * force refuses: that is a resume.
  */
 export async function pause(
   deps: Deps,
@@ -54,7 +54,7 @@ export async function pause(
     );
     if (existing) {
       if (existing.refuseAdmission && !refuseAdmission) throw new PauseConflictError(existing);
-      if (existing.refuseAdmission === refuseAdmission && existing.note === request.note) {
+      if (existing.refuseAdmission === refuseAdmission) {
         return { pause: existing, created: false, replaced: null };
       }
     }

@@ -1,3 +1,6 @@
+import { ErrorName } from '../domain/error-catalogue';
+import { reasonCodeOfError, type ReasonCode } from '../domain/reason-codes';
+import { countWaiting } from '../store/waiting-intents';
 import { lanesOf } from '../operations/wallet-lanes';
 import type { Hex } from '../domain/transfer';
 import type { WalletRole } from '../domain/custody';
@@ -112,4 +115,14 @@ export async function lowTreasuries({
       lowBalanceWei,
     }))
     .filter((treasury) => treasury.balanceWei < treasury.lowBalanceWei);
+}
+
+/** Why intents wait unsigned for a wallet, as /readyz says it (each a line per chain). */
+export async function intentsWaitingForFunds(
+  deps: Pick<ServiceDependencies, 'database'>,
+): Promise<{ chainId: number; reasonCode: ReasonCode; count: number }[]> {
+  return countWaiting(deps.database.kysely, [
+    reasonCodeOfError(ErrorName.noFundedWallet),
+    reasonCodeOfError(ErrorName.walletTokenShort),
+  ]);
 }

@@ -80,3 +80,13 @@ export async function resolveAsset(
   );
   return token && { ref: token.address, token };
 }
+
+/** A token as a person names it (alias, decimals), for messages; its address when unregistered. */
+export async function tokenNaming(
+  db: Kysely<Schema>,
+  chainId: number,
+  address: string,
+): Promise<{ address: string; alias: string; decimals: number }> {
+  const token = (await resolveAsset(db, chainId, address))?.token;
+  return { address, alias: token?.alias ?? address, decimals: token?.decimals ?? 0 };
+}

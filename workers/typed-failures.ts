@@ -56,7 +56,15 @@ export const typedFailures =
 const isRateRefusal = (error: RelayerError): boolean =>
   error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';
 
-const expectedTypes: readonly string[] = [ErrorName.intentClosed, ErrorName.sendPaced];
+/** Conditions a retry waits out (each said on its intent or occurrence), not faults. */
+const expectedTypes: readonly string[] = [
+  ErrorName.intentClosed,
+  ErrorName.sendPaced,
+  ErrorName.noFundedWallet,
+  ErrorName.walletTokenShort,
+  ErrorName.walletBlocked,
+  ErrorName.occurrenceRefusedForNow,
+];
 
 const isExpected = (error: RelayerError): boolean =>
   expectedTypes.includes(error.name) || isRateRefusal(error);

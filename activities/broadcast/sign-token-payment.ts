@@ -9,6 +9,7 @@ import { paymentOf } from '../../domain/intent-payment';
 import type { Hex } from '../../domain/transfer';
 import { chooseWallet } from '../../domain/wallet-choice';
 import { lanesOf, signableLaneFacts } from '../../operations/wallet-lanes';
+import { tokenNaming } from '../../store/assets';
 import { walletLanes } from '../../store/wallet-lanes';
 import type { ActivityDependencies } from '../dependencies';
 import { unlessCancelled } from '../liveness';
@@ -35,11 +36,15 @@ export async function signTokenPayment(
   const lane = lanes
     ? chooseWallet(await walletLanes(db.kysely, intent.chainId, lanes), 0n, intent.amount)
     : (await unlessCancelled(lanesOf(db, chain, [intent.from!], token)))[0];
-  if (!lane) throw new NoFundedWalletError(intent.chainId, 0n, token);
+  if (!lane) {
+    const naming = await tokenNaming(db.kysely, intent.chainId, token);
+    throw new NoFundedWalletError(intent.chainId, 0n, { ...naming, amount: intent.amount });
+  }
   const { address: from } = lane;
   const holds = lane.token!.balance - lane.token!.committed;
   if (holds < intent.amount) {
-    throw new WalletTokenShortError(intent.chainId, token, from, holds, intent.amount);
+    const naming = await tokenNaming(db.kysely, intent.chainId, token);
+    throw new WalletTokenShortError(intent.chainId, naming, from, holds, intent.amount);
   }
   const payment = paymentOf(intent, from);
   const simulated = await unlessCancelled(chain.simulatePayment(from, payment));

@@ -1,9 +1,10 @@
 import { isNative } from '../../domain/asset';
 import { isCustodyMove } from '../../domain/custody';
-import { WalletBlockedError, WalletRetiredError } from '../../domain/errors';
+import { ErrorName } from '../../domain/error-catalogue';
+import { RelayerError, WalletBlockedError, WalletRetiredError } from '../../domain/errors';
 import type { Intent } from '../../domain/intent';
 import { paymentOf } from '../../domain/intent-payment';
-import { ReasonCode } from '../../domain/reason-codes';
+import { reasonCodeOfError } from '../../domain/reason-codes';
 import { enforcePaymentPolicy } from '../../operations/payment-policy';
 import { blockedLanes, signableLaneFacts } from '../../operations/wallet-lanes';
 import { transitionIntent } from '../../store/intents';
@@ -20,6 +21,15 @@ import { signTokenPayment } from './sign-token-payment';
  * in force, and a pinned wallet neither retired nor blocked behind an intent in review.
  */
 export async function signHeld(deps: ActivityDependencies, intent: Intent): Promise<Intent> {
+  try {
+    return await signHeldNow(deps, intent);
+  } catch (error) {
+    await sayWhyItWaits(deps, intent, error);
+    throw error;
+  }
+}
+
+async function signHeldNow(deps: ActivityDependencies, intent: Intent): Promise<Intent> {
   const { db, chains, clock, failpoints } = deps;
   const chain = chains.get(intent.chainId);
   // The first signing is the last moment a policy changed since admission can still stop the
@@ -35,7 +45,7 @@ export async function signHeld(deps: ActivityDependencies, intent: Intent): Prom
       throw new WalletRetiredError(intent.chainId, intent.from);
     }
     const blockedBy = await unlessCancelled(blockedLanes(db, chain));
-    await refuseBehindReview(deps, intent, blockedBy.get(intent.from));
+    refuseBehindReview(intent, blockedBy.get(intent.from));
   }
   if (intent.callData) return signCall(deps, chain, intent);
   if (!isNative(intent.asset)) return signTokenPayment(deps, chain, intent, intent.asset);
@@ -50,28 +60,36 @@ export async function signHeld(deps: ActivityDependencies, intent: Intent): Prom
   return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
 }
 
+/** A pinned wallet whose lane waits on an operator (an intent of it in review) signs nothing new. */
+function refuseBehindReview(intent: Intent, blockedBy: string | undefined): void {
+  if (intent.from === null || blockedBy === undefined) return;
+  throw new WalletBlockedError(intent.chainId, intent.from, blockedBy);
+}
+
+/** What a held intent waits for, said on the intent (its API view, the CLI's --wait line). */
+const waits: ReadonlySet<string> = new Set([
+  ErrorName.walletBlocked,
+  ErrorName.noFundedWallet,
+  ErrorName.walletTokenShort,
+]);
+
 /**
- * A pinned wallet whose lane waits on an operator signs nothing new: the intent says why (the
- * API shows its reason) and the step retries.
+ * An intent that waits (a wallet to fund, a review ahead of it) says why at once, not when its
+ * time runs out; the step retries. Written when the words change: the same again would only bump
+ * the version.
  */
-async function refuseBehindReview(
+async function sayWhyItWaits(
   { db, clock }: ActivityDependencies,
   intent: Intent,
-  blockedBy: string | undefined,
+  error: unknown,
 ): Promise<void> {
-  if (intent.from === null || blockedBy === undefined) return;
-  const blocked = new WalletBlockedError(intent.chainId, intent.from, blockedBy);
-  // Written once per blocking intent: the same words again would only bump the version.
-  if (intent.reasonCode !== ReasonCode.walletBlocked || intent.reason !== blocked.message) {
-    await transitionIntent(
-      db.kysely,
-      intent,
-      {
-        status: intent.status,
-        reason: { code: ReasonCode.walletBlocked, text: blocked.message },
-      },
-      clock.now(),
-    );
-  }
-  throw blocked;
+  if (!(error instanceof RelayerError) || !waits.has(error.name)) return;
+  const code = reasonCodeOfError(error.name);
+  if (intent.reasonCode === code && intent.reason === error.message) return;
+  await transitionIntent(
+    db.kysely,
+    intent,
+    { status: intent.status, reason: { code, text: error.message } },
+    clock.now(),
+  );
 }

@@ -1,4 +1,5 @@
 import { DeadlinePassedError, NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
+import { tokenNaming } from '../../store/assets';
 import { pastValidUntil } from '../../domain/intent-deadlines';
 import { chooseWallet } from '../../domain/wallet-choice';
 import { IntentStatus, type Intent } from '../../domain/intent';
@@ -141,15 +142,13 @@ async function chosenWallet(
     tokenAmount,
     nonceChoice.preferred,
   );
-  if (!lane)
-    throw new NoFundedWalletError(
-      intent.chainId,
-      cost,
-      tokenAmount > 0n ? intent.asset : undefined,
-    );
   // A token transfer or a call is signed only from the wallet it was simulated from.
-  if (nonceChoice.preferred !== undefined && lane.address !== nonceChoice.preferred) {
-    throw new NoFundedWalletError(intent.chainId, cost, intent.asset);
+  if (!lane || (nonceChoice.preferred !== undefined && lane.address !== nonceChoice.preferred)) {
+    const token = tokenAmount > 0n && {
+      ...(await tokenNaming(trx, intent.chainId, intent.asset)),
+      amount: tokenAmount,
+    };
+    throw new NoFundedWalletError(intent.chainId, cost, token || undefined);
   }
   return lane.address;
 }

@@ -5,7 +5,7 @@ import { readinessProbes } from '../../service/readiness';
 import { reconciliationWarnings } from '../../service/deposits';
 import { listPauses } from '../../service/pauses';
 import { pauseSubject } from '../../domain/pause';
-import { lowTreasuries, lowWallets } from '../../service/wallet-standing';
+import { intentsWaitingForFunds, lowTreasuries, lowWallets } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 
 const checkTimeoutMs = 2000;
@@ -53,10 +53,14 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
  */
 async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
   try {
-    const [wallets, treasuries] = await withinCheckTime(
-      Promise.all([lowWallets(deps), lowTreasuries(deps)]),
+    const [wallets, treasuries, waiting] = await withinCheckTime(
+      Promise.all([lowWallets(deps), lowTreasuries(deps), intentsWaitingForFunds(deps)]),
     );
     return [
+      ...waiting.map(
+        ({ chainId, reasonCode, count }) =>
+          `${count} intent${count === 1 ? '' : 's'} on chain ${chainId} wait for a funded hot wallet (${reasonCode}): top its wallets up (topUps, or tokenTopUps for a token)`,
+      ),
       ...treasuries.map(
         (treasury) =>
           `treasury ${treasury.address} on chain ${treasury.chainId}: ${formatEther(treasury.balanceWei)} ETH, below its low mark: top-ups will stop, fund it`,

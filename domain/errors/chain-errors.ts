@@ -1,3 +1,4 @@
+import { formatEther, formatUnits } from 'viem';
 import { RelayerError } from './relayer-error';
 import { ErrorName } from '../error-catalogue';
 
@@ -53,11 +54,23 @@ export class WalletTokenShortError extends RelayerError<{
   balance: string;
   needed: string;
 }> {
-  constructor(chainId: number, token: string, wallet: string, balance: bigint, needed: bigint) {
+  constructor(
+    chainId: number,
+    token: Omit<TokenAmount, 'amount'> & { address: string },
+    wallet: string,
+    balance: bigint,
+    needed: bigint,
+  ) {
     super(
       ErrorName.walletTokenShort,
-      `wallet ${wallet} holds ${balance} of token ${token} on chain ${chainId}, ${needed} needed with its transfers in flight: top it up`,
-      { chainId, token, wallet, balance: balance.toString(), needed: needed.toString() },
+      `wallet ${wallet} holds ${inUnits({ ...token, amount: balance })} on chain ${chainId}, ${inUnits({ ...token, amount: needed })} needed with its transfers in flight: top it up`,
+      {
+        chainId,
+        token: token.address,
+        wallet,
+        balance: balance.toString(),
+        needed: needed.toString(),
+      },
     );
   }
 }
@@ -146,6 +159,16 @@ export class WalletUnderfundedError extends RelayerError<{ chainId: number; addr
   }
 }
 
+/** A token amount as a person reads it: its units and its alias. */
+export interface TokenAmount {
+  alias: string;
+  decimals: number;
+  amount: bigint;
+}
+
+const inUnits = ({ alias, decimals, amount }: TokenAmount) =>
+  `${formatUnits(amount, decimals)} ${alias}`;
+
 /**
  * No hot wallet on the chain can pay for the transfer on top of what its signed transactions
  * still take: retryable, since a confirmation or a top-up frees funds; nothing was signed.
@@ -154,13 +177,24 @@ export class NoFundedWalletError extends RelayerError<{
   chainId: number;
   cost: string;
   token?: string;
+  tokenAmount?: string;
 }> {
-  /** `token`: a token intent, which needs the wallet to hold the amount of it too. */
-  constructor(chainId: number, cost: bigint, token?: string) {
+  /** `cost`: value + gas × fee cap in wei; `token`: a token intent's amount, held on top. */
+  constructor(chainId: number, cost: bigint, token?: TokenAmount & { address: string }) {
+    const needs = [
+      ...(token ? [inUnits(token)] : []),
+      ...(cost > 0n
+        ? [`${formatEther(cost)} ETH (${token ? 'gas' : 'value + gas'} × fee cap)`]
+        : []),
+    ].join(' and ');
     super(
       ErrorName.noFundedWallet,
-      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) can pay ${cost} wei (value + gas × fee cap)${token ? ` and the amount of token ${token}` : ''} on top of its transactions in flight: top one up`,
-      { chainId, cost: cost.toString(), ...(token && { token }) },
+      `no hot wallet the tenant may use on chain ${chainId} (its pool, not retired, not waiting on review) holds ${needs} on top of its transactions in flight: top one up${token ? ` (the chain's tokenTopUps move ${token.alias} from its treasury)` : ''}`,
+      {
+        chainId,
+        cost: cost.toString(),
+        ...(token && { token: token.address, tokenAmount: token.amount.toString() }),
+      },
     );
   }
 }

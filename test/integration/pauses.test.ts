@@ -54,6 +54,7 @@ it('refuses a pause that names the wrong target, or asked with a tenant key', as
     [{ scope: 'chain', chainId: 999_999, note: 'x' }, /999999/],
     [{ scope: 'tenant', tenantId: 'nobody', note: 'x' }, /unknown tenant/],
     [{ scope: 'relayer', note: '' }, /note is required/],
+    [{ scope: 'relayer', note: '  ' }, /note is required \(not blank\)/],
   ] as const;
   for (const [body, message] of cases) {
     const refused = await refusal(operator.pause(body as never));
@@ -93,6 +94,9 @@ it('holds a paused tenant back with nothing held while another is paid; resumed,
   await waitFor(async () => (await statusOf(held.id)) === 'confirmed', 'resumed and paid', 30_000);
   expect(await operator.pauses()).toEqual([]);
   expect((await operator.pauses(true)).map((pause) => pause.id)).toEqual([paused.body.id]);
+  expect((await api.as().call<string>('GET', '/metrics')).body).toContain(
+    'relayer_paused{scope="tenant",target="stopped"} 0',
+  );
   expect((await refusal(operator.resume(paused.body.id))).status).toBe(404);
   await expectBooksBalanced(world.database);
 });
@@ -120,4 +124,34 @@ it('refuses new intents on a chain paused with refuseAdmission, writing nothing'
     await operator.resume(chainPause.id);
   }
   expect((await api.as(keys.going).submit(payment(), 'refused-1')).status).toBe(202);
+});
+
+it('turns a pause that admits into one that refuses when asked again so, keeping both notes; admitting again is a resume', async () => {
+  const operator = api.as(keys.operator);
+  const admitting = await operator.pause({ scope: 'tenant', tenantId: 'going', note: 'look only' });
+  const refusing = await operator.pause({
+    scope: 'tenant',
+    tenantId: 'going',
+    note: 'incident 8: stop new ones too',
+    refuseAdmission: true,
+  });
+  try {
+    expect(refusing.status).toBe(201);
+    expect(refusing.body).toMatchObject({ refuseAdmission: true, replaces: admitting.body.id });
+    const refused = await refusal(api.as(keys.going).submit(payment(), 'after-upgrade'));
+    expect(refused).toMatchObject({ status: 503, body: { code: 'paused' } });
+    const history = await operator.pauses(true);
+    expect(history.find((pause) => pause.id === admitting.body.id)).toMatchObject({
+      note: 'look only',
+      resumeNote: `replaced by ${refusing.body.id}, refusing new intents: incident 8: stop new ones too`,
+    });
+    const downgrade = await refusal(
+      operator.pause({ scope: 'tenant', tenantId: 'going', note: 'admit again' }),
+    );
+    expect(downgrade).toMatchObject({ status: 409, body: { code: 'pause_conflict' } });
+    expect(downgrade.message).toMatch(/resume it and pause again without refuseAdmission/);
+    expect((await operator.pauses()).map((pause) => pause.id)).toEqual([refusing.body.id]);
+  } finally {
+    await operator.resume(refusing.body.id);
+  }
 });

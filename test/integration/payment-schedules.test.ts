@@ -6,7 +6,7 @@ import { waitFor } from '../../dev/stack/wait-for';
 import { temporalScheduleId } from '../../domain/payment-schedule';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
-import { occurrencesOf } from '../../store/payment-schedules';
+import { occurrencesOf, recordOccurrence } from '../../store/payment-schedules';
 import {
   apiRefusal as refusal,
   createKeys,
@@ -26,15 +26,17 @@ import { startTestThrottle } from '../support/test-throttle';
 
 const suite = useTestWorld({ tenants: {} });
 let api: ApiUnderTest;
-let keys: Record<'payer' | 'poor' | 'operator', string>;
+let keys: Record<'payer' | 'poor' | 'held' | 'operator', string>;
 
 beforeAll(async () => {
   const world = suite.world();
-  await createTenant(world.database, { id: 'payer', name: 'payer' }, new Date());
-  await deposit(world.database, 'payer', parseEther('10'), new Date(), world.nativeBook);
+  for (const tenant of ['payer', 'held']) {
+    await createTenant(world.database, { id: tenant, name: tenant }, new Date());
+    await deposit(world.database, tenant, parseEther('10'), new Date(), world.nativeBook);
+  }
   await createTenant(world.database, { id: 'poor', name: 'poor' }, new Date());
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 20 });
-  keys = await createKeys(world, ['payer', 'poor']);
+  keys = await createKeys(world, ['payer', 'poor', 'held']);
 });
 afterAll(async () => {
   await api?.close();
@@ -82,6 +84,8 @@ it('refuses a schedule that is wrong, naming the field, and writes nothing', asy
     [{ every: '1d', catchupWindow: '8d' }, /catchupWindow must be from 1 minutes to 7 days/],
     [{ every: '1d', startAt: '2027-02-01T00:00:00Z', endAt: '2027-01-01T00:00:00Z' }, /endAt/],
     [{ every: '1d', startAt: '2027-02-01' }, /startAt must be an ISO 8601 time with its offset/],
+    [{ every: '1d', endAt: '2026-01-01T00:00:00Z' }, /endAt 2026-01-01T00:00:00Z has passed/],
+    [{ every: '1d', timezone: 'Europe/Berlin' }, /timezone is for cron: every counts from startAt/],
   ];
   for (const [timing, message] of cases) {
     const refused = await refusal(api.as(keys.payer).createSchedule(scheduleBody(to, timing), 'k'));
@@ -113,6 +117,7 @@ it('is the same schedule for the same key and body, refused with another; shows 
 
   const shown = await api.as(keys.payer).getSchedule(first.body.id);
   expect(shown).toMatchObject({
+    payment: { amount: amount.toString(), decimalAmount: '0.01' },
     every: '1d',
     timezone: 'UTC',
     catchupWindow: '1h',
@@ -138,7 +143,7 @@ it('pays each occurrence once: by trigger, by backfill, and a range backfilled t
   await temporalSchedule(schedule.id).trigger();
   await settled(schedule.id, 1);
   // Three midnights fall inside this range; asking twice changes nothing.
-  const range = { from: '2026-11-01T12:00:00Z', to: '2026-11-04T12:00:00Z' };
+  const range = { from: '2026-11-01T12:00:00Z', to: '2026-11-04T12:00:00Z', beforeStart: true };
   await api.as(keys.payer).backfillSchedule(schedule.id, range);
   await api.as(keys.payer).backfillSchedule(schedule.id, range);
   const seen = await settled(schedule.id, 4);
@@ -189,6 +194,7 @@ it('pays every occurrence once across a worker killed mid-way', async () => {
   await api.as(keys.payer).backfillSchedule(schedule.id, {
     from: '2026-11-10T00:30:00Z',
     to: '2026-11-10T06:30:00Z',
+    beforeStart: true,
   });
   await waitFor(async () => (await occurrences(schedule.id)).length >= 2, 'two occurrences');
   first!.signal('SIGKILL');
@@ -219,4 +225,127 @@ it('skips an occurrence of a paused schedule; one it cannot pay is recorded as r
   await api.as(keys.poor).deleteSchedule(unfunded.id);
   expect((await refusal(api.as(keys.poor).getSchedule(unfunded.id))).status).toBe(404);
   await expect(temporalSchedule(unfunded.id).describe()).rejects.toThrow(/not found/i);
+});
+
+it('takes decimalAmount, converted by the asset; shows a pause note while paused', async () => {
+  const body = scheduleBody(newRecipient());
+  const { amount: given, ...payment } = body.payment;
+  void given;
+  const made = await create({ ...body, payment: { ...payment, decimalAmount: '0.25' } });
+  expect(made.payment).toMatchObject({
+    amount: parseEther('0.25').toString(),
+    decimalAmount: '0.25',
+  });
+  const both = scheduleBody(newRecipient());
+  both.payment.decimalAmount = '1';
+  expect((await refusal(api.as(keys.payer).createSchedule(both, randomUUID()))).message).toMatch(
+    /give amount \(base units\) or decimalAmount, exactly one of them/,
+  );
+  expect((await api.as(keys.payer).pauseSchedule(made.id, 'on leave')).pauseNote).toBe('on leave');
+  expect((await api.as(keys.payer).getSchedule(made.id)).pauseNote).toBe('on leave');
+  expect((await api.as(keys.payer).resumeSchedule(made.id)).pauseNote).toBeNull();
+  await api.as(keys.payer).deleteSchedule(made.id);
+});
+
+it('pays an occurrence refused by a tenant pause once the pause is lifted, within its window', async () => {
+  await workers();
+  const to = newRecipient();
+  const schedule = await create(scheduleBody(to), keys.held);
+  const operator = api.as(keys.operator);
+  const { body: pause } = await operator.pause({
+    scope: 'tenant',
+    tenantId: 'held',
+    note: 'incident 9',
+    refuseAdmission: true,
+  });
+  await temporalSchedule(schedule.id).trigger();
+  // Refused while paused: tried again by the step's retry policy, nothing recorded meanwhile.
+  await waitFor(async () => {
+    for await (const run of api.client.workflow.list({
+      query: `TemporalScheduledById = '${temporalScheduleId(schedule.id)}'`,
+    })) {
+      const { raw } = await api.client.workflow.getHandle(run.workflowId, run.runId).describe();
+      const attempt = raw.pendingActivities?.[0]?.attempt ?? 0;
+      if (attempt >= 2) return true;
+    }
+    return false;
+  }, 'the refused occurrence tried again');
+  expect(await occurrences(schedule.id)).toEqual([]);
+  await operator.resume(pause.id, 'over');
+  const [paid] = await settled(schedule.id, 1);
+  expect(paid).toMatchObject({ outcome: 'admitted' });
+  expect(await balanceOf(to)).toBe(amount);
+  await api.as(keys.held).deleteSchedule(schedule.id);
+});
+
+it('records an occurrence missed past its window, then a backfill pays it once and says what each became', async () => {
+  await workers();
+  const world = suite.world();
+  const to = newRecipient();
+  const schedule = await create(scheduleBody(to), keys.held);
+  const operator = api.as(keys.operator);
+  const { body: pause } = await operator.pause({
+    scope: 'tenant',
+    tenantId: 'held',
+    note: 'incident 10',
+    refuseAdmission: true,
+  });
+  const throttle = await startTestThrottle();
+  try {
+    const { admitScheduledPayment } = createActivities({
+      db: world.database,
+      chains: world.chains,
+      throttle,
+      clock: systemClock,
+      permitReleaseQueue: 'q',
+    });
+    // Its window (1 h) ended long ago: refused for a pause, it is missed, not retried.
+    const missed = await runActivity(admitScheduledPayment, {
+      scheduleId: schedule.id,
+      occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
+    });
+    expect(missed).toMatchObject({ outcome: 'missed', code: 'paused', intentId: null });
+  } finally {
+    await throttle.close();
+    await operator.resume(pause.id);
+  }
+  // One rejected for good before: a backfill leaves it so and says so.
+  await recordOccurrence(world.database.kysely, {
+    scheduleId: schedule.id,
+    occurrenceAt: new Date('2026-11-21T00:00:00Z'),
+    outcome: 'rejected',
+    intentId: null,
+    code: 'policy_violation',
+    message: 'over the daily limit',
+    recordedAt: new Date(),
+  });
+  const range = { from: '2026-11-19T12:00:00Z', to: '2026-11-22T12:00:00Z' };
+  const before = await refusal(api.as(keys.held).backfillSchedule(schedule.id, range));
+  expect(before.status).toBe(400);
+  expect(before.message).toMatch(/the schedule starts at .*\(its creation\): from is before it/);
+  expect(await occurrences(schedule.id)).toHaveLength(2);
+
+  const first = await api
+    .as(keys.held)
+    .backfillSchedule(schedule.id, { ...range, beforeStart: true });
+  expect(first.counts).toEqual({
+    admitted: 2,
+    alreadyAdmitted: 0,
+    rejected: 1,
+    skipped: 0,
+    missed: 0,
+    pending: 0,
+  });
+  expect(first.occurrences.map((o) => [o.occurrenceAt, o.outcome, o.ranNow])).toEqual([
+    ['2026-11-20T00:00:00.000Z', 'admitted', true],
+    ['2026-11-21T00:00:00.000Z', 'rejected', false],
+    ['2026-11-22T00:00:00.000Z', 'admitted', true],
+  ]);
+  const again = await api
+    .as(keys.held)
+    .backfillSchedule(schedule.id, { ...range, beforeStart: true });
+  expect(again.counts).toMatchObject({ admitted: 0, alreadyAdmitted: 2, rejected: 1 });
+  await settled(schedule.id, 3);
+  expect(await balanceOf(to)).toBe(2n * amount);
+  await expectBooksBalanced(world.database);
 });

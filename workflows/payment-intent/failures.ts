@@ -1,5 +1,17 @@
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { ReasonCode, reasonCodeOfFailureType, type Reason } from '../../domain/reason-codes';
+import { ErrorName } from '../../domain/error-catalogue';
+import {
+  ReasonCode,
+  reasonCodeOfError,
+  reasonCodeOfFailureType,
+  type Reason,
+} from '../../domain/reason-codes';
+
+const waitedFor: ReadonlySet<string> = new Set([
+  reasonCodeOfError(ErrorName.noFundedWallet),
+  reasonCodeOfError(ErrorName.walletTokenShort),
+  reasonCodeOfError(ErrorName.walletBlocked),
+]);
 
 /** Why a step's failure or a cancellation ended the intent: its code and words. */
 export function reasonOfFailure(error: unknown): Reason {
@@ -7,12 +19,17 @@ export function reasonOfFailure(error: unknown): Reason {
     return { code: ReasonCode.workflowCancelled, text: 'workflow cancelled' };
   if (error instanceof ActivityFailure) {
     const last = reasonOfFailure(error.cause);
-    return error.retryState === 'TIMEOUT'
+    if (error.retryState !== 'TIMEOUT') return last;
+    // A step that waited for a condition (a funded wallet) ends with that condition's code.
+    return waitedFor.has(last.code)
       ? {
+          code: last.code,
+          text: `${error.activityType} still waiting when its time ran out: ${last.text}`,
+        }
+      : {
           code: ReasonCode.stepTimedOut,
           text: `${error.activityType} still failing when its time ran out; last error ${last.text}`,
-        }
-      : last;
+        };
   }
   if (error instanceof ApplicationFailure) {
     return {
