@@ -61,13 +61,14 @@ export function walletTable(wallets: WalletView[]): string {
       'wallet',
       'role',
       'balance ETH',
+      'tokens',
       'nonces in flight',
       'blocked by',
       'low',
       'retired',
       'top-up',
     ],
-    ['right', 'left', 'left', 'right', 'right', 'left', 'left', 'left', 'left'],
+    ['right', 'left', 'left', 'right', 'right', 'right', 'left', 'left', 'left', 'left'],
   );
   for (const wallet of wallets) {
     rows.push([
@@ -75,6 +76,7 @@ export function walletTable(wallets: WalletView[]): string {
       wallet.address,
       wallet.role,
       formatEther(BigInt(wallet.balance)),
+      wallet.tokens.map((token) => `${token.decimalBalance} ${token.asset}`).join(', '),
       wallet.pendingNonces,
       wallet.blockedBy ?? '',
       wallet.low ? 'LOW' : '',

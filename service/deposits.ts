@@ -17,6 +17,9 @@ export type { DepositAddress };
 
 type Deps = Pick<ServiceDependencies, 'database' | 'chains' | 'clock'>;
 
+const chainsWithDeposits = ({ chains }: Pick<Deps, 'chains'>): number[] =>
+  chains.chainIds.filter((chainId) => chains.get(chainId).depositFactory !== undefined);
+
 /**
  * The tenant's deposit address of `index` on the chain (0 by default; more on request): worked
  * out from the chain's factory, stored once, the same on every call. The chain's deposit scan
@@ -30,7 +33,7 @@ export async function depositAddressFor(
 ): Promise<DepositAddress> {
   const chain = deps.chains.get(chainId);
   const factory = chain.depositFactory;
-  if (!factory) throw new DepositsNotConfiguredError(chainId);
+  if (!factory) throw new DepositsNotConfiguredError(chainId, chainsWithDeposits(deps));
   const salt = depositSalt(tenantId, chainId, index);
   const now = deps.clock?.() ?? new Date();
   const head = await chain.blockNumber(0);
@@ -55,7 +58,8 @@ export const depositsOf = (
 /** Reconciles the chain's deposits now and keeps the result (operations/reconcile-deposits.ts). */
 export function reconcileChain(deps: Deps, chainId: number): Promise<DepositReconciliation> {
   const chain = deps.chains.get(chainId);
-  if (!chain.depositFactory) throw new DepositsNotConfiguredError(chainId);
+  if (!chain.depositFactory)
+    throw new DepositsNotConfiguredError(chainId, chainsWithDeposits(deps));
   return reconcileAndKeep(deps.database, chain, deps.clock?.() ?? new Date());
 }
 

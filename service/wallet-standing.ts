@@ -4,6 +4,7 @@ import { countWaiting } from '../store/waiting-intents';
 import { lanesOf } from '../operations/wallet-lanes';
 import type { Hex } from '../domain/transfer';
 import type { WalletRole } from '../domain/custody';
+import { listTokens } from '../store/assets';
 import { openTopUps } from '../store/top-ups';
 import { registeredWallets, retiredWallets } from '../store/wallet-pools';
 import type { ServiceDependencies } from './dependencies';
@@ -24,6 +25,8 @@ export interface WalletStanding {
   retired: boolean;
   /** A hot wallet's top-ups not ended (one per asset at most). */
   topUps: { id: string; status: string; asset: string; amount: bigint }[];
+  /** What it holds of each token registered on its chain, in base units. */
+  tokens: { alias: string; address: Hex; decimals: number; balance: bigint }[];
 }
 
 /**
@@ -62,16 +65,25 @@ export async function walletStandings({
   const perChain = await Promise.all(
     chains.chainIds.map(async (chainId) => {
       const chain = chains.get(chainId);
-      const [retired, hot, topUps] = await Promise.all([
+      const [retired, hot, topUps, tokens] = await Promise.all([
         retiredWallets(database.kysely, chainId),
         registeredWallets(database.kysely, chainId) as Promise<Hex[]>,
         openTopUps(database.kysely, chainId),
+        listTokens(database.kysely, chainId),
       ]);
       const treasury = chain.treasury;
-      const lanes = await lanesOf(database, chain, [
-        ...hot,
-        ...(treasury ? [treasury.address] : []),
+      const addresses = [...hot, ...(treasury ? [treasury.address] : [])];
+      const [lanes, ...perToken] = await Promise.all([
+        lanesOf(database, chain, addresses),
+        ...tokens.map((token) => lanesOf(database, chain, addresses, token.address)),
       ]);
+      const heldOf = (address: Hex) =>
+        tokens.map((token, i) => ({
+          alias: token.alias,
+          address: token.address,
+          decimals: token.decimals,
+          balance: perToken[i]!.find((lane) => lane.address === address)?.token?.balance ?? 0n,
+        }));
       return lanes.map((lane): WalletStanding => {
         const isTreasury = lane.address === treasury?.address;
         const own = topUps.filter((topUp) => topUp.to === lane.address);
@@ -87,6 +99,7 @@ export async function walletStandings({
             (isTreasury ? treasury!.lowBalanceWei : (chain.lowBalanceWei ?? lowBalanceWei)),
           retired: retired.has(lane.address),
           topUps: own.map(({ id, status, asset, amount }) => ({ id, status, asset, amount })),
+          tokens: heldOf(lane.address),
         };
       });
     }),

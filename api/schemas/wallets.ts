@@ -1,3 +1,4 @@
+import { formatUnits } from 'viem';
 import { z } from 'zod';
 import type { WalletStanding } from '../../service/wallet-standing';
 import { hex } from './common';
@@ -28,6 +29,16 @@ export const walletSchema = z.object({
       }),
     )
     .describe("the hot wallet's top-ups from the treasury not ended yet (one per asset at most)"),
+  tokens: z
+    .array(
+      z.object({
+        asset: z.string().describe("the token's alias"),
+        address: hex,
+        balance: z.string().describe('base units, as a decimal string'),
+        decimalBalance: z.string().describe("in the token's units, e.g. 250.5"),
+      }),
+    )
+    .describe('what it holds of each token registered on its chain'),
 });
 
 export const walletParamsSchema = z.strictObject({
@@ -67,4 +78,10 @@ export const walletView = (wallet: WalletStanding): WalletView => ({
   low: wallet.low,
   retired: wallet.retired,
   topUps: wallet.topUps.map((topUp) => ({ ...topUp, amount: topUp.amount.toString() })),
+  tokens: wallet.tokens.map((token) => ({
+    asset: token.alias,
+    address: token.address,
+    balance: token.balance.toString(),
+    decimalBalance: formatUnits(token.balance, token.decimals),
+  })),
 });

@@ -82,6 +82,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
 
   program
     .command('status <intentId>')
+    .alias('show')
     .description('show one intent')
     .option('--wait', 'wait until it ends, with a progress bar')
     .action(async (intentId: string, flags: { wait?: boolean }) => {

@@ -247,12 +247,16 @@ const shortMessageOf = (error: unknown): string =>
     : String(error);
 
 /** The chain has no deposit factory: no deposit address can be handed out on it. */
-export class DepositsNotConfiguredError extends RelayerError<{ chainId: number }> {
-  constructor(chainId: number) {
+export class DepositsNotConfiguredError extends RelayerError<{
+  chainId: number;
+  chainsWithDeposits: number[];
+}> {
+  /** `chainsWithDeposits`: the chains where deposits are on, for the caller to choose from. */
+  constructor(chainId: number, chainsWithDeposits: readonly number[]) {
     super(
       ErrorName.depositsNotConfigured,
-      `deposits are off on chain ${chainId}: set its DEPOSIT_FACTORY (a chains file's depositFactory)`,
-      { chainId },
+      `deposits are off on chain ${chainId}: ${chainsWithDeposits.length > 0 ? `they are on on chain${chainsWithDeposits.length === 1 ? '' : 's'} ${chainsWithDeposits.join(', ')}` : 'no chain takes deposits'} (an operator turns them on with the chain's depositFactory)`,
+      { chainId, chainsWithDeposits: [...chainsWithDeposits] },
     );
   }
 }

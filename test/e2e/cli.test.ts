@@ -359,15 +359,38 @@ describe('the relayer CLI', () => {
     });
     const made = await relayerCli([...create, ...to, '--every', '1d', '--json'], tenant);
     const { id } = JSON.parse(made.stdout) as { id: string };
+    // The same command again is the same schedule (its key derives from it); another note, another.
+    expect((await relayerCli([...create, ...to, '--every', '1d'], tenant)).stdout).toMatch(
+      /already created under key schedule-[0-9a-f]{32} \(the same command before\): nothing new/,
+    );
+    const noted = await relayerCli(
+      [...create, ...to, '--every', '1d', '--note', 'b', '--json'],
+      tenant,
+    );
+    const other = (JSON.parse(noted.stdout) as { id: string }).id;
+    expect(other).not.toBe(id);
+    await relayerCli(['schedules', 'delete', other], tenant);
     expect((await relayerCli(['schedules', 'list'], tenant)).stdout).toMatch(
-      new RegExp(`│ ${id} │ payroll │ active │ every 1d │ UTC`),
+      new RegExp(`│ ${id} │ payroll │ active │ every 1d │ UTC .*│ ETH +│ +0\\.01 │`),
     );
     const range = ['--from', '2026-11-01T12:00:00Z', '--to', '2026-11-02T12:00:00Z'];
+    expect(await relayerCli(['schedules', 'backfill', id, ...range], tenant)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/from is before it; to pay times before it on purpose/),
+    });
+    const answers = [];
     for (let twice = 0; twice < 2; twice++) {
-      expect(await relayerCli(['schedules', 'backfill', id, ...range], tenant)).toMatchObject({
-        code: 0,
-      });
+      const answered = await relayerCli(
+        ['schedules', 'backfill', id, ...range, '--before-start'],
+        tenant,
+      );
+      expect(answered.code).toBe(0);
+      answers.push(answered.stdout);
     }
+    expect(answers[0]).toMatch(/2026-11-02T00:00:00.000Z │ admitted +│ pi_/);
+    expect(answers[0]).toMatch(/^1 admitted$/m);
+    expect(answers[1]).toMatch(/2026-11-02T00:00:00.000Z │ already admitted │ pi_/);
+    expect(answers[1]).toMatch(/^1 alreadyAdmitted$/m);
     type Shown = { occurrences: { intentId: string | null }[]; nextTimes: string[] };
     const show = async () =>
       JSON.parse((await relayerCli(['schedules', 'show', id, '--json'], tenant)).stdout) as Shown;

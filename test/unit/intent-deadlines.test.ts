@@ -51,5 +51,9 @@ describe('intent deadlines', () => {
     expect(flag('2026-12-31T17:00:00Z')).toBe('2026-12-31T17:00:00Z');
     expect(() => flag('tomorrow')).toThrow(/--valid-until: a time with its offset/);
     expect(() => flag('2026-12-31T17:00:00')).toThrow(/--valid-until/);
+    // A backfill's flags name past times: their spans count back from now.
+    const ago = timeFlag('--from', () => now, { ago: true });
+    expect(ago('1h')).toBe('2026-12-05T11:00:00.000Z');
+    expect(() => ago('soon')).toThrow(/--from: .* or a span ago \(30m, 2h, 1d\)/);
   });
 });

@@ -4,6 +4,7 @@ import type { ActivityExecuteInput } from '@temporalio/worker';
 import {
   IntentClosedError,
   InsufficientBalanceError,
+  NoFundedWalletError,
   RpcUnavailableError,
   SendPacedError,
 } from '../../domain/errors';
@@ -72,6 +73,20 @@ describe('typed activity failures', () => {
     expect(reports).toEqual([{ 'IntentClosed in broadcast': 1, 'SendPaced in broadcast': 3 }]);
     expected.report();
     expect(reports).toHaveLength(1);
+
+    // A wallet to fund is waited for and said on the intent, not a WARN stack per retry.
+    const unfunded = await failureIn(
+      new NoFundedWalletError(1, 0n, {
+        address: '0xt',
+        alias: 'USDT',
+        decimals: 6,
+        amount: 250_000_000n,
+      }),
+    );
+    expect(unfunded.category).toBe(ApplicationFailureCategory.BENIGN);
+    expect(unfunded.message).toMatch(/holds 250 USDT on top of its transactions in flight/);
+    expected.stop();
+    expect(reports.at(-1)).toEqual({ 'NoFundedWallet in broadcast': 1 });
 
     const short = await failureIn(new InsufficientBalanceError('acme', 1n, 2n));
     expect(short.category).toBeUndefined();

@@ -1,0 +1,90 @@
+import { parseUnits } from 'viem';
+import { waitFor } from '../../dev/stack/wait-for';
+import { deployTestToken } from '../../dev/stack/test-tokens';
+import { depositAsset, registerToken } from '../../service/assets';
+import { getIntent } from '../../store/intents';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { createApiClient } from '../../cli/api-client';
+import { freePort } from '../../dev/stack/free-port';
+import { createKeys } from '../support/api';
+import { expectBooksBalanced } from '../support/ledger-checks';
+import { startTestWorld, type TestWorld } from '../support/test-world';
+
+// Integration tier (~15 s): a token payout on a chain whose hot wallets hold none of the token
+// and no top-ups are set. It says why it waits at once (its reason, /readyz), and ends with
+// that reason when its send window runs out, not as a step that timed out; its hold released.
+
+let world: TestWorld;
+let api: { as: (key?: string) => ReturnType<typeof createApiClient> };
+let relayer: RelayerProcess;
+let keys: Record<'acme' | 'operator', string>;
+
+beforeAll(async () => {
+  world = await startTestWorld({ tenants: { acme: '1' } });
+  const token = await deployTestToken(world.anvil, 'standard', { symbol: 'USDT', decimals: 6 });
+  await registerToken(
+    { database: world.database, chains: world.chains },
+    { chainId: world.anvil.chainId, address: token.address, alias: 'USDT' },
+  );
+  await depositAsset(
+    world.database,
+    {
+      tenantId: 'acme',
+      chainId: world.anvil.chainId,
+      asset: 'USDT',
+      amount: parseUnits('1000', 6),
+    },
+    new Date(),
+  );
+  keys = await createKeys(world, ['acme']);
+  // One process, worker and API: the API records the send window in each intent it starts.
+  relayer = await startRelayerProcess(
+    world.config({ API_PORT: String(await freePort()), SEND_WINDOW_MS: '8000' }),
+    ['worker', 'api'],
+  );
+  api = { as: (key?: string) => createApiClient(relayer.apiUrl!, key) };
+});
+afterAll(async () => {
+  await relayer?.stop();
+  await world?.stop();
+});
+
+it('says at once that it waits for a funded wallet, and fails with no_funded_wallet, its hold released', async () => {
+  const submitted = await api.as(keys.acme).submit(
+    {
+      chainId: world.anvil.chainId,
+      to: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      asset: 'USDT',
+      decimalAmount: '250',
+    },
+    'unfunded-1',
+  );
+  const id = submitted.body.id;
+  await waitFor(
+    async () => (await api.as(keys.acme).get(id)).reasonCode === 'no_funded_wallet',
+    'the intent says why it waits',
+  );
+  const waiting = await api.as(keys.acme).get(id);
+  expect(waiting.status).toBe('held');
+  expect(waiting.reason).toMatch(
+    /holds 250 USDT on top of its transactions in flight: top one up \(the chain's tokenTopUps move USDT/,
+  );
+  const readiness = await api.as().call<{ warnings: string[] }>('GET', '/readyz');
+  expect(readiness.body.warnings.join('\n')).toMatch(
+    new RegExp(
+      `1 intent on chain ${world.anvil.chainId} wait for a funded hot wallet \\(no_funded_wallet\\)`,
+    ),
+  );
+
+  await waitFor(
+    async () => (await getIntent(world.database.kysely, id)).status === 'failed',
+    'the send window ran out',
+    30_000,
+  );
+  const failed = await api.as(keys.acme).get(id);
+  expect(failed.reasonCode).toBe('no_funded_wallet');
+  expect(failed.reason).toMatch(
+    /still waiting when its time ran out: NoFundedWallet: no hot wallet/,
+  );
+  await expectBooksBalanced(world.database);
+});
