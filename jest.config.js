@@ -54,6 +54,7 @@ const deepPostgresSuites = [
   'e2e/kill-worker',
   'e2e/top-ups',
   'faults/activity-panics',
+  'integration/unfunded-token-payout',
 ];
 
 /** A project of `suites` on a real PostgreSQL server (one database per file). */

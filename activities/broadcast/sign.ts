@@ -60,7 +60,7 @@ async function signHeldNow(deps: ActivityDependencies, intent: Intent): Promise<
   return signAttempt(deps, intent, plan, { kind: 'next', ...(lanes && { lanes }) });
 }
 
-/** A pinned wallet whose lane waits on an operator (an intent of it in review) signs nothing new. */
+/** A pinned wallet whose lane waits on an operator (an intent in review) signs nothing new. */
 function refuseBehindReview(intent: Intent, blockedBy: string | undefined): void {
   if (intent.from === null || blockedBy === undefined) return;
   throw new WalletBlockedError(intent.chainId, intent.from, blockedBy);
