@@ -30,6 +30,8 @@ export type ScheduleDeps = Pick<
   'database' | 'client' | 'chains' | 'taskQueue' | 'clock'
 >;
 
+export type { StoredSchedule };
+
 export interface ScheduleDetail {
   schedule: StoredSchedule;
   /** The next occurrences' times, as Temporal computes them (none once paused or ended). */

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { isoInstant } from '../../domain/intent-deadlines';
 import { formatUnits } from 'viem';
 import { ScheduleState, spanOf } from '../../domain/payment-schedule';
-import type { StoredSchedule } from '../../store/payment-schedules';
 import { occurrenceOutcomes } from '../../domain/schedule-occurrence';
-import type { ScheduleDetail } from '../../service/payment-schedules';
+import type { ScheduleDetail, StoredSchedule } from '../../service/payment-schedules';
 import type { BackfillResult } from '../../service/schedule-backfill';
 
 /** Payment schedules as the API shows them, and the bodies of their backfill and pause. */

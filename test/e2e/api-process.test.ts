@@ -20,7 +20,7 @@ describe('an API process beside a worker process', () => {
         API_PORT: String(await freePort()),
         HOT_WALLET_KEYS: '',
         TEMPORAL_TLS: 'true',
-        DATABASE_URL: fresh,
+        DATABASE_URL: `sqlite:${fresh}`,
       })
       .catch((error: unknown) => error);
     expect(String(refused)).toMatch(
