@@ -5,12 +5,9 @@ import type {
   ScheduleState,
   ScheduleTiming,
 } from '../domain/payment-schedule';
+import type { OccurrenceRecord } from '../domain/schedule-occurrence';
 import { fromTimestamp, type Schema } from './schema';
-import type {
-  OccurrenceOutcome,
-  PaymentSchedulesTable,
-  ScheduleOccurrencesTable,
-} from './schedule-tables';
+import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
 
 export type { OccurrenceOutcome } from './schedule-tables';
 
@@ -21,14 +18,9 @@ export interface StoredSchedule extends PaymentSchedule {
   pauseNote: string | null;
 }
 
-export interface ScheduleOccurrence {
+/** What an occurrence of a schedule became (domain/schedule-occurrence.ts), with its schedule. */
+export interface ScheduleOccurrence extends OccurrenceRecord {
   scheduleId: string;
-  occurrenceAt: Date;
-  outcome: OccurrenceOutcome;
-  intentId: string | null;
-  code: string | null;
-  message: string | null;
-  recordedAt: Date;
 }
 
 const scheduleFromRow = (row: Selectable<PaymentSchedulesTable>): StoredSchedule => {
