@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorName } from './error-catalogue';
+import { ErrorName, errorCatalogue } from './error-catalogue';
 
 /**
  * Why an intent is where it is, as a code a program branches on; the intent's `reason` beside it
@@ -86,6 +86,21 @@ const isErrorType = (type: string): type is ErrorName => Object.hasOwn(errorCata
  */
 export const reasonCodeOfFailureType = (type: string | undefined | null): ReasonCode =>
   type && isErrorType(type) ? reasonCodeOfError(type) : ReasonCode.internal;
+
+/**
+ * What a held intent waits for before its first signing — a wallet to fund, a review ahead of it
+ * on its wallet: said on the intent at once (its reason), retried, and its end's code if its time
+ * runs out. The first two are the wallet funds /readyz warns of.
+ */
+export const heldIntentWaits = [
+  ErrorName.noFundedWallet,
+  ErrorName.walletTokenShort,
+  ErrorName.walletBlocked,
+] as const satisfies readonly ErrorName[];
+
+/** Whether `code` is the reason of a held intent's wait (heldIntentWaits). */
+export const isHeldIntentWait = (code: string): boolean =>
+  heldIntentWaits.some((name) => reasonCodeOfError(name) === code);
 
 /** Every code, for checks of stored rows and of the docs. */
 export const reasonCodes: readonly ReasonCode[] = [

@@ -91,7 +91,7 @@ const decided = (record: OccurrenceRecord | undefined): record is OccurrenceReco
   record !== undefined && record.outcome !== 'missed';
 
 /** Whether `after` is the record of the backfill's own run of an occurrence `before` described. */
-export const ranSince = (
+const ranSince = (
   before: OccurrenceRecord | undefined,
   after: OccurrenceRecord | undefined,
 ): boolean =>

@@ -3,7 +3,6 @@ import { InvalidIntentError } from '../domain/errors';
 import { backfillMaxDays, ScheduleState } from '../domain/payment-schedule';
 import {
   backfillReport,
-  ranSince,
   type BackfillCounts,
   type BackfilledOccurrence,
 } from '../domain/schedule-occurrence';
@@ -77,17 +76,12 @@ export async function backfillSchedule(
   const kysely = deps.database.kysely;
   const before = byTime(await occurrencesBetween(kysely, id, range));
   await timer.backfill(id, range.from, range.to);
-  let after = before;
-  const settled = () =>
-    times.every((time) => {
-      const earlier = before.get(time.getTime());
-      return (
-        (earlier && earlier.outcome !== 'missed') || ranSince(earlier, after.get(time.getTime()))
-      );
-    });
-  for (const giveUpAt = Date.now() + answerWithinMs; !settled() && Date.now() < giveUpAt;) {
+  // Until every occurrence of the range is decided, or the answer's time is up (`pending`).
+  let report = backfillReport(times, before, before);
+  const giveUpAt = Date.now() + answerWithinMs;
+  while (report.counts.pending > 0 && Date.now() < giveUpAt) {
     await sleep(lookEveryMs);
-    after = byTime(await occurrencesBetween(kysely, id, range));
+    report = backfillReport(times, before, byTime(await occurrencesBetween(kysely, id, range)));
   }
-  return { scheduleId: id, ...backfillReport(times, before, after) };
+  return { scheduleId: id, ...report };
 }

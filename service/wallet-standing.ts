@@ -1,5 +1,5 @@
 import { ErrorName } from '../domain/error-catalogue';
-import { reasonCodeOfError, type ReasonCode } from '../domain/reason-codes';
+import { heldIntentWaits, reasonCodeOfError, type ReasonCode } from '../domain/reason-codes';
 import { countWaiting } from '../store/waiting-intents';
 import { lanesOf } from '../operations/wallet-lanes';
 import type { Hex } from '../domain/transfer';
@@ -134,8 +134,6 @@ export async function lowTreasuries({
 export async function intentsWaitingForFunds(
   deps: Pick<ServiceDependencies, 'database'>,
 ): Promise<{ chainId: number; reasonCode: ReasonCode; count: number }[]> {
-  return countWaiting(deps.database.kysely, [
-    reasonCodeOfError(ErrorName.noFundedWallet),
-    reasonCodeOfError(ErrorName.walletTokenShort),
-  ]);
+  const funds = heldIntentWaits.filter((name) => name !== ErrorName.walletBlocked);
+  return countWaiting(deps.database.kysely, funds.map(reasonCodeOfError));
 }

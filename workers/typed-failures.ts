@@ -7,6 +7,7 @@ import type {
 } from '@temporalio/worker';
 import { RelayerError, RpcUnavailableError } from '../domain/errors';
 import { ErrorName, nonRetryableErrorTypes } from '../domain/error-catalogue';
+import { heldIntentWaits } from '../domain/reason-codes';
 import type { ExpectedConditions } from './expected-conditions';
 
 /**
@@ -60,10 +61,8 @@ const isRateRefusal = (error: RelayerError): boolean =>
 const expectedTypes: readonly string[] = [
   ErrorName.intentClosed,
   ErrorName.sendPaced,
-  ErrorName.noFundedWallet,
-  ErrorName.walletTokenShort,
-  ErrorName.walletBlocked,
   ErrorName.occurrenceRefusedForNow,
+  ...heldIntentWaits,
 ];
 
 const isExpected = (error: RelayerError): boolean =>

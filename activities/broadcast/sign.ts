@@ -1,10 +1,9 @@
 import { isNative } from '../../domain/asset';
 import { isCustodyMove } from '../../domain/custody';
-import { ErrorName } from '../../domain/error-catalogue';
 import { RelayerError, WalletBlockedError, WalletRetiredError } from '../../domain/errors';
 import type { Intent } from '../../domain/intent';
 import { paymentOf } from '../../domain/intent-payment';
-import { reasonCodeOfError } from '../../domain/reason-codes';
+import { isHeldIntentWait, reasonCodeOfError } from '../../domain/reason-codes';
 import { enforcePaymentPolicy } from '../../operations/payment-policy';
 import { blockedLanes, signableLaneFacts } from '../../operations/wallet-lanes';
 import { transitionIntent } from '../../store/intents';
@@ -66,25 +65,19 @@ function refuseBehindReview(intent: Intent, blockedBy: string | undefined): void
   throw new WalletBlockedError(intent.chainId, intent.from, blockedBy);
 }
 
-/** What a held intent waits for, said on the intent (its API view, the CLI's --wait line). */
-const waits: ReadonlySet<string> = new Set([
-  ErrorName.walletBlocked,
-  ErrorName.noFundedWallet,
-  ErrorName.walletTokenShort,
-]);
-
 /**
- * An intent that waits (a wallet to fund, a review ahead of it) says why at once, not when its
- * time runs out; the step retries. Written when the words change: the same again would only bump
- * the version.
+ * An intent that waits (heldIntentWaits: a wallet to fund, a review ahead of it) says why at
+ * once, not when its time runs out; the step retries. Written when the words change: the same
+ * again would only bump the version.
  */
 async function sayWhyItWaits(
   { db, clock }: ActivityDependencies,
   intent: Intent,
   error: unknown,
 ): Promise<void> {
-  if (!(error instanceof RelayerError) || !waits.has(error.name)) return;
+  if (!(error instanceof RelayerError)) return;
   const code = reasonCodeOfError(error.name);
+  if (!isHeldIntentWait(code)) return;
   if (intent.reasonCode === code && intent.reason === error.message) return;
   await transitionIntent(
     db.kysely,

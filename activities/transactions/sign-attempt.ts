@@ -144,11 +144,11 @@ async function chosenWallet(
   );
   // A token transfer or a call is signed only from the wallet it was simulated from.
   if (!lane || (nonceChoice.preferred !== undefined && lane.address !== nonceChoice.preferred)) {
-    const token = tokenAmount > 0n && {
-      ...(await tokenNaming(trx, intent.chainId, intent.asset)),
-      amount: tokenAmount,
-    };
-    throw new NoFundedWalletError(intent.chainId, cost, token || undefined);
+    const token =
+      tokenAmount > 0n
+        ? { ...(await tokenNaming(trx, intent.chainId, intent.asset)), amount: tokenAmount }
+        : undefined;
+    throw new NoFundedWalletError(intent.chainId, cost, token);
   }
   return lane.address;
 }

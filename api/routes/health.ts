@@ -59,7 +59,7 @@ async function walletWarnings(deps: ApiContext['deps']): Promise<string[]> {
     return [
       ...waiting.map(
         ({ chainId, reasonCode, count }) =>
-          `${count} intent${count === 1 ? '' : 's'} on chain ${chainId} wait for a funded hot wallet (${reasonCode}): top its wallets up (topUps, or tokenTopUps for a token)`,
+          `${count === 1 ? '1 intent waits' : `${count} intents wait`} on chain ${chainId} for a funded hot wallet (${reasonCode}): top its wallets up (topUps, or tokenTopUps for a token)`,
       ),
       ...treasuries.map(
         (treasury) =>

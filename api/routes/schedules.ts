@@ -10,6 +10,8 @@ import {
   scheduleDetail,
   setSchedulePaused,
   withDecimals,
+  type ScheduleDetail,
+  type StoredSchedule,
 } from '../../service/payment-schedules';
 import type { ApiContext } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
@@ -32,6 +34,10 @@ const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
  * admitted like one submitted by hand. Operators may read, pause, resume and delete any.
  */
 export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
+  /** One schedule as the API shows it, its amount also in the asset's units. */
+  const viewOf = async (schedule: StoredSchedule, detail?: Omit<ScheduleDetail, 'schedule'>) =>
+    scheduleView((await withDecimals(deps, [schedule]))[0]!, detail);
+
   app.post('/v1/schedules', {
     config: { scope: ApiScope.intentsWrite },
     schema: {
@@ -47,8 +53,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         request.body,
         request.headers['idempotency-key'],
       );
-      const [shown] = await withDecimals(deps, [made.schedule]);
-      return reply.code(made.created ? 201 : 200).send(scheduleView(shown!));
+      return reply.code(made.created ? 201 : 200).send(await viewOf(made.schedule));
     },
   });
 
@@ -77,8 +82,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         callerOf(request),
         request.params.id,
       );
-      const [shown] = await withDecimals(deps, [schedule]);
-      return scheduleView(shown!, detail);
+      return viewOf(schedule, detail);
     },
   });
 
@@ -104,8 +108,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
           paused,
           request.body?.note ?? null,
         );
-        const [shown] = await withDecimals(deps, [schedule]);
-        return scheduleView(shown!);
+        return viewOf(schedule);
       },
     });
   }

@@ -255,7 +255,7 @@ export class DepositsNotConfiguredError extends RelayerError<{
   constructor(chainId: number, chainsWithDeposits: readonly number[]) {
     super(
       ErrorName.depositsNotConfigured,
-      `deposits are off on chain ${chainId}: ${chainsWithDeposits.length > 0 ? `they are on on chain${chainsWithDeposits.length === 1 ? '' : 's'} ${chainsWithDeposits.join(', ')}` : 'no chain takes deposits'} (an operator turns them on with the chain's depositFactory)`,
+      `deposits are off on chain ${chainId}: ${chainsWithDeposits.length > 0 ? `chain${chainsWithDeposits.length === 1 ? '' : 's'} ${chainsWithDeposits.join(', ')} take${chainsWithDeposits.length === 1 ? 's' : ''} them` : 'no chain takes them'} (an operator turns them on with the chain's depositFactory)`,
       { chainId, chainsWithDeposits: [...chainsWithDeposits] },
     );
   }

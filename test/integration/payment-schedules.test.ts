@@ -73,6 +73,34 @@ async function create(body: ScheduleBody, apiKey = keys.payer): Promise<Schedule
   return made.body;
 }
 
+/** Tenant `held` paused by an operator, refusing new intents; resolves to the pause's id. */
+async function refuseHeldTenant(note: string): Promise<string> {
+  const { body } = await api
+    .as(keys.operator)
+    .pause({ scope: 'tenant', tenantId: 'held', note, refuseAdmission: true });
+  return body.id;
+}
+
+/** Runs `use` with the admission step of scheduled payments, on this world's parts. */
+async function withAdmitStep<T>(
+  use: (admit: ReturnType<typeof createActivities>['admitScheduledPayment']) => Promise<T>,
+): Promise<T> {
+  const world = suite.world();
+  const throttle = await startTestThrottle();
+  try {
+    const { admitScheduledPayment } = createActivities({
+      db: world.database,
+      chains: world.chains,
+      throttle,
+      clock: systemClock,
+      permitReleaseQueue: 'q',
+    });
+    return await use(admitScheduledPayment);
+  } finally {
+    await throttle.close();
+  }
+}
+
 it('refuses a schedule that is wrong, naming the field, and writes nothing', async () => {
   const to = newRecipient();
   const cases: [Record<string, unknown>, RegExp][] = [
@@ -157,34 +185,23 @@ it('pays each occurrence once: by trigger, by backfill, and a range backfilled t
 });
 
 it('admits an occurrence run three times at once as one intent, recorded once', async () => {
-  const world = suite.world();
-  const throttle = await startTestThrottle();
-  try {
-    const { admitScheduledPayment } = createActivities({
-      db: world.database,
-      chains: world.chains,
-      throttle,
-      clock: systemClock,
-      permitReleaseQueue: 'q',
-    });
-    const schedule = await create(scheduleBody(newRecipient()));
-    const occurrence = {
-      scheduleId: schedule.id,
-      occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
-    };
-    const runs = await Promise.all(
-      [1, 2, 3].map(() => runActivity(admitScheduledPayment, occurrence)),
-    );
-    expect(runs.map((run) => run.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
-    expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
-    expect(await occurrences(schedule.id)).toHaveLength(1);
-    await expect(getIntent(world.database.kysely, runs[0]!.intentId!)).resolves.toMatchObject({
+  const schedule = await create(scheduleBody(newRecipient()));
+  const occurrence = {
+    scheduleId: schedule.id,
+    occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
+  };
+  const runs = await withAdmitStep((admit) =>
+    Promise.all([1, 2, 3].map(() => runActivity(admit, occurrence))),
+  );
+  expect(runs.map((run) => run.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
+  expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
+  expect(await occurrences(schedule.id)).toHaveLength(1);
+  await expect(getIntent(suite.world().database.kysely, runs[0]!.intentId!)).resolves.toMatchObject(
+    {
       idempotencyKey: 'schedule:' + schedule.id + ':2026-11-20T00:00:00.000Z',
-    });
-    await api.as(keys.payer).deleteSchedule(schedule.id);
-  } finally {
-    await throttle.close();
-  }
+    },
+  );
+  await api.as(keys.payer).deleteSchedule(schedule.id);
 });
 
 it('pays every occurrence once across a worker killed mid-way', async () => {
@@ -251,13 +268,7 @@ it('pays an occurrence refused by a tenant pause once the pause is lifted, withi
   await workers();
   const to = newRecipient();
   const schedule = await create(scheduleBody(to), keys.held);
-  const operator = api.as(keys.operator);
-  const { body: pause } = await operator.pause({
-    scope: 'tenant',
-    tenantId: 'held',
-    note: 'incident 9',
-    refuseAdmission: true,
-  });
+  const pauseId = await refuseHeldTenant('incident 9');
   await temporalSchedule(schedule.id).trigger();
   // Refused while paused: tried again by the step's retry policy, nothing recorded meanwhile.
   await waitFor(async () => {
@@ -271,7 +282,7 @@ it('pays an occurrence refused by a tenant pause once the pause is lifted, withi
     return false;
   }, 'the refused occurrence tried again');
   expect(await occurrences(schedule.id)).toEqual([]);
-  await operator.resume(pause.id, 'over');
+  await api.as(keys.operator).resume(pauseId, 'over');
   const [paid] = await settled(schedule.id, 1);
   expect(paid).toMatchObject({ outcome: 'admitted' });
   expect(await balanceOf(to)).toBe(amount);
@@ -283,31 +294,18 @@ it('records an occurrence missed past its window, then a backfill pays it once a
   const world = suite.world();
   const to = newRecipient();
   const schedule = await create(scheduleBody(to), keys.held);
-  const operator = api.as(keys.operator);
-  const { body: pause } = await operator.pause({
-    scope: 'tenant',
-    tenantId: 'held',
-    note: 'incident 10',
-    refuseAdmission: true,
-  });
-  const throttle = await startTestThrottle();
+  const pauseId = await refuseHeldTenant('incident 10');
   try {
-    const { admitScheduledPayment } = createActivities({
-      db: world.database,
-      chains: world.chains,
-      throttle,
-      clock: systemClock,
-      permitReleaseQueue: 'q',
-    });
     // Its window (1 h) ended long ago: refused for a pause, it is missed, not retried.
-    const missed = await runActivity(admitScheduledPayment, {
-      scheduleId: schedule.id,
-      occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
-    });
+    const missed = await withAdmitStep((admit) =>
+      runActivity(admit, {
+        scheduleId: schedule.id,
+        occurrenceAt: Date.parse('2026-11-20T00:00:00Z'),
+      }),
+    );
     expect(missed).toMatchObject({ outcome: 'missed', code: 'paused', intentId: null });
   } finally {
-    await throttle.close();
-    await operator.resume(pause.id);
+    await api.as(keys.operator).resume(pauseId);
   }
   // One rejected for good before: a backfill leaves it so and says so.
   await recordOccurrence(world.database.kysely, {
@@ -348,4 +346,34 @@ it('records an occurrence missed past its window, then a backfill pays it once a
   await settled(schedule.id, 3);
   expect(await balanceOf(to)).toBe(2n * amount);
   await expectBooksBalanced(world.database);
+});
+
+it('admits a missed occurrence run again three times at once as one intent, its record replaced once', async () => {
+  const schedule = await create(scheduleBody(newRecipient()), keys.held);
+  const occurrence = { scheduleId: schedule.id, occurrenceAt: Date.parse('2026-11-25T00:00:00Z') };
+  const pauseId = await refuseHeldTenant('incident 11');
+  try {
+    expect(await withAdmitStep((admit) => runActivity(admit, occurrence))).toMatchObject({
+      outcome: 'missed',
+    });
+  } finally {
+    await api.as(keys.operator).resume(pauseId);
+  }
+  // A backfill's run and a retry of it at once, each with a fresh window from now.
+  const again = { ...occurrence, runStartedAt: Date.now() };
+  const runs = await withAdmitStep((admit) =>
+    Promise.all([1, 2, 3].map(() => runActivity(admit, again))),
+  );
+  expect(runs.map((run) => run.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
+  expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
+  const recorded = await occurrences(schedule.id);
+  expect(recorded).toEqual([expect.objectContaining({ outcome: 'admitted', code: null })]);
+  const intents = await suite
+    .world()
+    .database.kysely.selectFrom('intents')
+    .select('id')
+    .where('idempotency_key', '=', `schedule:${schedule.id}:2026-11-25T00:00:00.000Z`)
+    .execute();
+  expect(intents).toHaveLength(1);
+  await api.as(keys.held).deleteSchedule(schedule.id);
 });

@@ -72,7 +72,7 @@ it('says at once that it waits for a funded wallet, and fails with no_funded_wal
   const readiness = await api.as().call<{ warnings: string[] }>('GET', '/readyz');
   expect(readiness.body.warnings.join('\n')).toMatch(
     new RegExp(
-      `1 intent on chain ${world.anvil.chainId} wait for a funded hot wallet \\(no_funded_wallet\\)`,
+      `1 intent waits on chain ${world.anvil.chainId} for a funded hot wallet \\(no_funded_wallet\\)`,
     ),
   );
 

@@ -1,17 +1,10 @@
 import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
-import { ErrorName } from '../../domain/error-catalogue';
 import {
+  isHeldIntentWait,
   ReasonCode,
-  reasonCodeOfError,
   reasonCodeOfFailureType,
   type Reason,
 } from '../../domain/reason-codes';
-
-const waitedFor: ReadonlySet<string> = new Set([
-  reasonCodeOfError(ErrorName.noFundedWallet),
-  reasonCodeOfError(ErrorName.walletTokenShort),
-  reasonCodeOfError(ErrorName.walletBlocked),
-]);
 
 /** Why a step's failure or a cancellation ended the intent: its code and words. */
 export function reasonOfFailure(error: unknown): Reason {
@@ -21,7 +14,7 @@ export function reasonOfFailure(error: unknown): Reason {
     const last = reasonOfFailure(error.cause);
     if (error.retryState !== 'TIMEOUT') return last;
     // A step that waited for a condition (a funded wallet) ends with that condition's code.
-    return waitedFor.has(last.code)
+    return isHeldIntentWait(last.code)
       ? {
           code: last.code,
           text: `${error.activityType} still waiting when its time ran out: ${last.text}`,
