@@ -84,6 +84,8 @@ export class BlockWatcher {
   async currentHead(maxAgeMs: number): Promise<Head> {
     const { blockTimeMs } = this.settings;
     let freshWithinMs = maxAgeMs;
+    // 0 asks for a read begun after the call (a head read in the same ms may predate a block).
+    if (maxAgeMs === 0) return this.readHead(0);
     if (this.head) {
       const ageMs = Date.now() - this.checkedAt;
       const due = blockTimeMs > 0 && Date.now() >= this.headSeenAt + blockTimeMs;

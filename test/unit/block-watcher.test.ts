@@ -41,7 +41,7 @@ function fakeNode() {
   };
 }
 
-/** maxAge -1: every currentHead reads (the test runs within one ms). */
+/** maxAge -1 (or 0): every currentHead reads. */
 const watcherOn = (
   client: PublicClient,
   blockTimeMs = 0,
@@ -56,6 +56,21 @@ const watcherOn = (
   });
 
 describe('the block watcher', () => {
+  it('reads anew when asked for a 0 ms old head, even within the ms of its last read', async () => {
+    const node = fakeNode();
+    const watcher = watcherOn(node.client);
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-12-01T00:00:00Z'));
+    try {
+      await watcher.currentHead(0);
+      node.mine('b1');
+      expect((await watcher.currentHead(0)).block.number).toBe(1n);
+      node.mine('b2');
+      expect((await watcher.currentHead(5)).block.number).toBe(1n); // within its age: the kept head
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('finds a transaction in the block that has it, across a hole it fills', async () => {
     const node = fakeNode();
     const watcher = watcherOn(node.client);
