@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { waitFor } from '../../dev/stack/wait-for';
-import { deployTestToken } from '../../dev/stack/test-tokens';
+import { deployTestToken, type TestToken } from '../../dev/stack/test-tokens';
 import { depositAsset, registerToken } from '../../service/assets';
 import { getIntent } from '../../store/intents';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -10,18 +14,20 @@ import { createKeys } from '../support/api';
 import { expectBooksBalanced } from '../support/ledger-checks';
 import { startTestWorld, type TestWorld } from '../support/test-world';
 
-// Integration tier (~15 s): a token payout on a chain whose hot wallets hold none of the token
-// and no top-ups are set. It says why it waits at once (its reason, /readyz), and ends with
-// that reason when its send window runs out, not as a step that timed out; its hold released.
+// Integration tier (~20 s): a token payout on a chain whose hot wallets hold none of the token.
+// With no top-ups set, it says why it waits at once (its reason, /readyz), and ends with that
+// reason when its send window runs out, not as a step that timed out; its hold released. With the
+// chain's tokenTopUps, the treasury funds a hot wallet and the payout is paid.
 
 let world: TestWorld;
 let api: { as: (key?: string) => ReturnType<typeof createApiClient> };
 let relayer: RelayerProcess;
 let keys: Record<'acme' | 'operator', string>;
+let token: TestToken;
 
 beforeAll(async () => {
   world = await startTestWorld({ tenants: { acme: '1' } });
-  const token = await deployTestToken(world.anvil, 'standard', { symbol: 'USDT', decimals: 6 });
+  token = await deployTestToken(world.anvil, 'standard', { symbol: 'USDT', decimals: 6 });
   await registerToken(
     { database: world.database, chains: world.chains },
     { chainId: world.anvil.chainId, address: token.address, alias: 'USDT' },
@@ -87,4 +93,58 @@ it('says at once that it waits for a funded wallet, and fails with no_funded_wal
     /still waiting when its time ran out: NoFundedWallet: no hot wallet/,
   );
   await expectBooksBalanced(world.database);
+});
+
+it("is paid once the chain's tokenTopUps fund a hot wallet from the treasury", async () => {
+  await relayer.stop();
+  const payee = privateKeyToAccount(generatePrivateKey()).address;
+  const treasuryKey = world.anvil.keys[world.wallets.length]!;
+  await token.write('mint', [privateKeyToAccount(treasuryKey).address, parseUnits('5000', 6)]);
+  const dir = mkdtempSync(join(tmpdir(), 'token-top-ups-'));
+  const chainsFile = join(dir, 'chains.yaml');
+  writeFileSync(
+    chainsFile,
+    [
+      'chains:',
+      `  - chainId: ${world.anvil.chainId}`,
+      '    name: home',
+      `    rpc: [${world.env().RPC_URLS}]`,
+      `    treasury: '${privateKeyToAccount(treasuryKey).address}'`,
+      `    tokenTopUps: [{ token: '${token.address}', lowBalance: 100, topUpTarget: 1000 }]`,
+      '',
+    ].join('\n'),
+  );
+  try {
+    relayer = await startRelayerProcess(
+      world.config({
+        API_PORT: String(await freePort()),
+        CHAINS_FILE: chainsFile,
+        CHAIN_ID: '',
+        RPC_URLS: '',
+        HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
+        TOP_UP_SWEEP_MS: '1000',
+      }),
+      ['worker', 'api'],
+    );
+    api = { as: (key?: string) => createApiClient(relayer.apiUrl!, key) };
+    const submitted = await api.as(keys.acme).submit(
+      {
+        chainId: world.anvil.chainId,
+        to: payee,
+        asset: 'USDT',
+        decimalAmount: '250',
+      },
+      'funded-by-top-up-1',
+    );
+    await waitFor(
+      async () =>
+        (await getIntent(world.database.kysely, submitted.body.id)).status === 'confirmed',
+      'the payout is paid from a topped-up wallet',
+      60_000,
+    );
+    expect(await token.balanceOf(payee)).toBe(parseUnits('250', 6));
+    await expectBooksBalanced(world.database);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
