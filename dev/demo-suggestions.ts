@@ -1,9 +1,12 @@
+import { encodeFunctionData, erc20Abi, parseUnits, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createApiClient } from '../cli/api-client';
 import { createApiKey } from '../service/api-keys';
 import type { RelayerProcess } from '../workers/relayer-process';
 import type { EmbeddedStack } from './stack/embedded-stack';
 import { deployTestToken } from './stack/test-tokens';
 import { deployTestVault } from './stack/test-vault';
+import { deployerClient } from './stack/solidity';
 
 /**
  * `npm start -- --keep-running`: what is up, and commands to try as the tenant acme and as an
@@ -66,6 +69,46 @@ export async function suggestCommands({
         `--chain-id ${chainId} --function "deposit(bytes32)" --max-value 1 --label "vault"`,
       `  npm run -s relayer -- submit --chain-id ${chainId} --to ${vault.address} ` +
         `--abi "deposit(bytes32)" --arg 0x${'4711'.padEnd(64, '0')} --eth 0.5 --wait`,
+    ].join('\n'),
+  );
+  await suggestTokenDeposit(stack, relayer, tenantKey, step);
+}
+
+/**
+ * A token deposit to try by hand: acme's deposit address on the second chain, and the customer's
+ * (anvil's unlocked deployer account's) USDT transfer to it as one JSON-RPC call.
+ */
+async function suggestTokenDeposit(
+  stack: EmbeddedStack,
+  relayer: RelayerProcess,
+  tenantKey: string,
+  step: (message: string) => void,
+): Promise<void> {
+  const chain = stack.secondAnvil;
+  const token = stack.depositToken;
+  const { address } = await createApiClient(relayer.apiUrl!, tenantKey).depositAddress({
+    chainId: chain.chainId,
+  });
+  const data = encodeFunctionData({
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [address as Hex, parseUnits('100', token.decimals)],
+  });
+  const send = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'eth_sendTransaction',
+    params: [{ from: deployerClient(chain).account.address, to: token.address, data }],
+  };
+  step(
+    `a token deposit: acme's deposit address on chain ${chain.chainId} is ${address}; a customer ` +
+      `sends it 100 ${token.symbol} (${token.address}), credited three blocks later:`,
+  );
+  console.log(
+    [
+      `  curl -s -X POST ${chain.rpcUrl} -H 'Content-Type: application/json' -d '${JSON.stringify(send)}'`,
+      `  npm run -s relayer -- deposits list`,
+      `  npm run -s relayer -- balance`,
     ].join('\n'),
   );
 }

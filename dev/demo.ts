@@ -1,9 +1,11 @@
 import { SingleBar } from 'cli-progress';
 import { parseArgs } from 'node:util';
-import { formatEther, parseEther } from 'viem';
+import { formatEther, formatUnits, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
 import { depositAsset } from '../service/assets';
+import { listTokens } from '../store/assets';
+import { ledgerAssetOf } from '../domain/asset';
 import { balancesOf } from '../service/balances';
 import { startEmbeddedStack } from './stack/embedded-stack';
 import { waitFor } from './stack/wait-for';
@@ -178,13 +180,12 @@ async function main(): Promise<void> {
       `on chain ${stack.secondAnvil.chainId} (its blocks come every second) acme ${formatEther(secondChainDeposit)} ETH by an operator's deposit`,
   );
   const onChain = { id: fundedOnChain, apiKey: apiKeys.get(fundedOnChain)! };
-  const depositTx = await fundByDeposit(
-    relayer,
-    stack.secondAnvil,
-    onChain,
-    secondChainDeposit,
-    step,
-  );
+  const sentOnChain = {
+    wei: secondChainDeposit,
+    token: stack.depositToken,
+    tokenAmount: 250n * 10n ** BigInt(stack.depositToken.decimals),
+  };
+  const depositTxs = await fundByDeposit(relayer, stack.secondAnvil, onChain, sentOnChain, step);
 
   const senders = [privateKeyToAccount(walletA!).address, privateKeyToAccount(walletB!).address];
   // A wallet of its own per tenant on the first chain (each tenant's intents come from it): a
@@ -228,7 +229,7 @@ async function main(): Promise<void> {
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
   await printTopUps(relayer.database, config.topUpSweepMs);
-  await printDepositTrail(relayer, stack.secondAnvil.chainId, onChain, depositTx);
+  await printDepositTrail(relayer, stack.secondAnvil.chainId, onChain, sentOnChain, depositTxs);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
   if (unconfirmed > 0) {
@@ -300,12 +301,14 @@ function printSummary(
 
 async function printLedger(database: Database): Promise<void> {
   const ledger = table(
-    ['tenant', 'chain', 'available ETH', 'held ETH'],
-    ['left', 'right', 'right', 'right'],
+    ['tenant', 'chain', 'asset', 'available', 'held'],
+    ['left', 'right', 'left', 'right', 'right'],
   );
   for (const tenant of tenants) {
     for (const book of await balancesOf(database, tenant.id)) {
-      ledger.push([tenant.id, book.chainId, formatEther(book.available), formatEther(book.held)]);
+      const inUnits = (amount: bigint) => formatUnits(amount, book.decimals);
+      const asset = book.asset === 'native' ? 'ETH' : book.asset;
+      ledger.push([tenant.id, book.chainId, asset, inUnits(book.available), inUnits(book.held)]);
     }
   }
   console.log(ledger.toString());
@@ -320,7 +323,7 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
   const topUps = () =>
     database.kysely
       .selectFrom('intents')
-      .select(['id', 'chain_id', 'from_address', 'to_address', 'amount', 'status'])
+      .select(['id', 'chain_id', 'from_address', 'to_address', 'asset', 'amount', 'status'])
       .where('tenant_id', '=', operatorOwner)
       // A deposit sweep is the operators' too: it is shown in the deposit's trail.
       .where('call_data', 'is', null)
@@ -333,8 +336,17 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
   ).catch(() => undefined);
   const rows = await topUps();
   if (rows.length === 0) return;
+  const tokens = new Map(
+    (await listTokens(database.kysely)).map((t) => [ledgerAssetOf(t.chainId, t.address), t]),
+  );
+  const inUnits = (asset: string, amount: string) => {
+    const token = tokens.get(asset);
+    return token
+      ? `${formatUnits(BigInt(amount), token.decimals)} ${token.alias}`
+      : `${formatEther(BigInt(amount))} ETH`;
+  };
   const shown = table(
-    ['top-up', 'chain', 'from treasury', 'to hot wallet', 'ETH', 'status'],
+    ['top-up', 'chain', 'from treasury', 'to hot wallet', 'amount', 'status'],
     ['left', 'right', 'left', 'left', 'right', 'left'],
   );
   for (const row of rows) {
@@ -343,7 +355,7 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
       row.chain_id,
       row.from_address ?? '',
       row.to_address,
-      formatEther(BigInt(row.amount)),
+      inUnits(row.asset, row.amount),
       row.status,
     ]);
   }

@@ -7,7 +7,13 @@ import {
   UnknownTenantError,
 } from '../domain/errors';
 import type { IntentBody } from '../domain/intent-request';
-import { findToken, insertToken, listTokens, resolveAsset } from '../store/assets';
+import {
+  findToken,
+  insertToken,
+  listTokens,
+  resolveAsset,
+  unregisteredDepositsOf,
+} from '../store/assets';
 import type { Database } from '../store/database';
 import { deposit, tenantBalances, type TenantBalance } from '../store/ledger';
 import { findTenant } from '../store/tenants';
@@ -31,6 +37,8 @@ export interface TokenRegistration {
 export interface RegisteredTokenReport extends RegisteredToken {
   /** What the delivery probe found: it needs a hot wallet holding some of the token. */
   probe: 'fee_on_transfer' | 'delivers_in_full' | 'not_probed';
+  /** Transfers of it that reached deposit addresses before it was registered: not credited. */
+  unregisteredDeposits: { count: number; amount: bigint };
 }
 
 const invalid = (field: string, message: string) => new InvalidIntentError([{ field, message }]);
@@ -84,7 +92,12 @@ export async function registerToken(
         : `the alias "${alias}" is taken on chain ${request.chainId}: give another`,
     );
   }
-  return { ...token, probe };
+  const unregisteredDeposits = await unregisteredDepositsOf(
+    database.kysely,
+    request.chainId,
+    address,
+  );
+  return { ...token, probe, unregisteredDeposits };
 }
 
 /** A transfer of one whole token simulated from each hot wallet in turn, until one can make it. */

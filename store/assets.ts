@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { nativeAsset, parseAssetRef, type AssetRef, type RegisteredToken } from '../domain/asset';
 import type { Hex } from '../domain/transfer';
 import type { AssetsTable, Schema } from './schema';
@@ -89,4 +89,20 @@ export async function tokenNaming(
 ): Promise<{ address: string; alias: string; decimals: number }> {
   const token = (await resolveAsset(db, chainId, address))?.token;
   return { address, alias: token?.alias ?? address, decimals: token?.decimals ?? 0 };
+}
+
+/** Transfers of `token` recorded `unregistered`: what reached deposit addresses before it was. */
+export async function unregisteredDepositsOf(
+  db: Kysely<Schema>,
+  chainId: number,
+  token: string,
+): Promise<{ count: number; amount: bigint }> {
+  const rows = await db
+    .selectFrom('deposits')
+    .select('amount')
+    .where('chain_id', '=', chainId)
+    .where('status', '=', 'unregistered')
+    .where(sql<string>`lower(asset)`, '=', token.toLowerCase())
+    .execute();
+  return { count: rows.length, amount: rows.reduce((sum, row) => sum + BigInt(row.amount), 0n) };
 }

@@ -57,9 +57,13 @@ export const typedFailures =
 const isRateRefusal = (error: RelayerError): boolean =>
   error instanceof RpcUnavailableError && error.details.kind === 'rate_limited';
 
-/** Conditions a retry waits out (each said on its intent or occurrence), not faults. */
+/**
+ * No faults: conditions a retry waits out (each said on its intent or occurrence), and a cancel
+ * that came after the payment was mined (its caller is told).
+ */
 const expectedTypes: readonly string[] = [
   ErrorName.intentClosed,
+  ErrorName.notCancellable,
   ErrorName.sendPaced,
   ErrorName.occurrenceRefusedForNow,
   ...heldIntentWaits,

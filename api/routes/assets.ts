@@ -38,7 +38,11 @@ export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
     },
     handler: async (request, reply) => {
       operatorOf(request);
-      return reply.code(201).send(await registerToken(deps, request.body));
+      const token = await registerToken(deps, request.body);
+      const { count, amount } = token.unregisteredDeposits;
+      return reply
+        .code(201)
+        .send({ ...token, unregisteredDeposits: { count, amount: amount.toString() } });
     },
   });
 };

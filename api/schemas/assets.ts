@@ -42,8 +42,14 @@ export const registeredTokenSchema = tokenSchema
     probe: z
       .enum(['fee_on_transfer', 'delivers_in_full', 'not_probed'])
       .describe('what a transfer simulated from a hot wallet holding the token showed'),
+    unregisteredDeposits: z
+      .object({ count: z.number().int(), amount: z.string().describe('base units') })
+      .describe(
+        'transfers of it that reached deposit addresses before it was registered: recorded `unregistered`, not credited',
+      ),
   })
   .meta({ id: 'RegisteredToken' });
+export type RegisteredTokenView = z.infer<typeof registeredTokenSchema>;
 
 export const registerTokenBodySchema = z.strictObject({
   chainId: z.number().int().positive(),

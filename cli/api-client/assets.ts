@@ -1,4 +1,4 @@
-import type { BalancesView, TokenView } from '../../api/schemas/assets';
+import type { BalancesView, RegisteredTokenView, TokenView } from '../../api/schemas/assets';
 import { queryString, type ApiTransport } from '../api-transport';
 
 /** Balances and registered tokens (api/routes/assets.ts). */
@@ -20,7 +20,7 @@ export const assetRoutes = {
       alias?: string;
       feeOnTransfer?: boolean;
     },
-  ): Promise<TokenView & { probe: string }> {
-    return (await this.call<TokenView & { probe: string }>('POST', '/v1/assets', { body })).body;
+  ): Promise<RegisteredTokenView> {
+    return (await this.call<RegisteredTokenView>('POST', '/v1/assets', { body })).body;
   },
 };

@@ -1,3 +1,4 @@
+import { formatUnits } from 'viem';
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
 import { chainIdFlag } from '../flags';
@@ -45,8 +46,24 @@ export function addAssetCommands(program: Command, api: () => ApiOptions): void 
           token,
           () =>
             `${token.alias} (${token.symbol}, ${token.decimals} decimals) registered on chain ${token.chainId}: ` +
-            `${token.feeOnTransfer ? 'takes a fee on transfer' : 'delivers in full'} (probe: ${token.probe})`,
+            `${token.feeOnTransfer ? 'takes a fee on transfer' : 'delivers in full'} (probe: ${token.probe})` +
+            waitingDeposits(token),
         );
       },
     );
+}
+
+/** Deposits of the token recorded before it was registered: the operator decides on them. */
+function waitingDeposits(token: {
+  alias: string;
+  decimals: number;
+  unregisteredDeposits: { count: number; amount: string };
+}): string {
+  const { count, amount } = token.unregisteredDeposits;
+  if (count === 0) return '';
+  return (
+    `\n${count} transfer(s) of it, ${formatUnits(BigInt(amount), token.decimals)} ${token.alias}, reached deposit addresses before it was registered: ` +
+    'recorded unregistered and not credited (relayer deposits list --status unregistered; ' +
+    'relayer deposits reconcile shows them uncredited); credit a tenant with relayer admin deposit once checked'
+  );
 }

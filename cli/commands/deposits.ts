@@ -6,6 +6,7 @@ import { chainIdFlag, wholeNumber } from '../flags';
 import { print } from '../output';
 import { table } from '../table';
 import type { ReconciliationView } from '../api-client/deposits';
+import { amountsInUnits, type AmountInUnits } from '../asset-units';
 
 const statusFlag = (value: string) => {
   if (!(depositStatuses as readonly string[]).includes(value)) {
@@ -57,14 +58,17 @@ export function addDepositCommands(program: Command, api: () => ApiOptions): voi
     .option('--limit <n>', 'at most this many (≤ 200)', wholeNumber('--limit', 200))
     .action(async (flags: { status?: (typeof depositStatuses)[number]; limit?: number }) => {
       const options = api();
-      const list = await apiOf(options).deposits(flags);
+      const client = apiOf(options);
+      const list = await client.deposits(flags);
+      const inUnits = await amountsInUnits(client);
       print(options, list, () => {
         const rows = table(
-          ['id', 'chain', 'asset', 'amount', 'status', 'tx', 'detected'],
-          ['left', 'right', 'left', 'right', 'left', 'left', 'left'],
+          ['id', 'chain', 'amount', 'status', 'tx', 'detected'],
+          ['left', 'right', 'right', 'left', 'left', 'left'],
         );
         for (const d of list) {
-          rows.push([d.id, String(d.chainId), d.asset, d.amount, d.status, d.txHash, d.detectedAt]);
+          const amount = inUnits(d.chainId, d.asset, d.amount);
+          rows.push([d.id, String(d.chainId), amount, d.status, d.txHash, d.detectedAt]);
         }
         return rows.toString();
       });
@@ -77,34 +81,33 @@ export function addDepositCommands(program: Command, api: () => ApiOptions): voi
     .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .action(async (flags: { chainId: number }) => {
       const options = api();
-      const report = await apiOf(options).reconcileDeposits(flags.chainId);
-      print(options, report, () => reconciliationTable(report));
+      const client = apiOf(options);
+      const report = await client.reconcileDeposits(flags.chainId);
+      const inUnits = await amountsInUnits(client);
+      print(options, report, () => reconciliationTable(report, inUnits));
       if (report.differences > 0) process.exitCode = 1;
     });
 }
 
-function reconciliationTable(report: ReconciliationView): string {
+function reconciliationTable(report: ReconciliationView, inUnits: AmountInUnits): string {
   const rows = table(
-    ['address', 'asset', 'held', 'swept', 'credited', 'uncredited', 'pending', 'difference'],
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    ['address', 'held', 'swept', 'credited', 'uncredited', 'pending', 'difference'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
+  const units = (asset: string, amount: string) => inUnits(report.chainId, asset, amount);
   for (const l of report.lines) {
+    const { held, swept, credited, uncredited, pending, difference } = l;
     rows.push([
       l.address,
-      l.asset,
-      l.held,
-      l.swept,
-      l.credited,
-      l.uncredited,
-      l.pending,
-      l.difference,
+      ...[held, swept, credited, uncredited, pending, difference].map((v) => units(l.asset, v)),
     ]);
   }
   const books = report.books.map(
-    (b) => `book ${b.asset}: credited ${b.credited}, @system/deposits gave out ${b.postedOut}`,
+    (b) =>
+      `book ${b.asset}: credited ${units(b.asset, b.credited)}, @system/deposits gave out ${units(b.asset, b.postedOut)}`,
   );
   return [
-    `chain ${report.chainId} at block ${report.blockNumber}: ${report.differences} difference(s); sweeps' gas ${report.sweepGas} wei`,
+    `chain ${report.chainId} at block ${report.blockNumber}: ${report.differences} difference(s); sweeps' gas ${units('native', report.sweepGas)}`,
     rows.toString(),
     ...books,
     ...report.sweeping.map((address) => `${address}: a sweep under way, not compared`),

@@ -4,6 +4,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnvil, type Anvil } from './anvil';
+import { deployerClient } from './solidity';
+import { deployTestToken, type TestToken } from './test-tokens';
 import type { Progress } from './toolchain';
 import { startDevServer } from './temporal-servers';
 
@@ -25,6 +27,11 @@ export interface EmbeddedStack {
   secondAnvil: Anvil;
   /** Both chains as a relayer serves them (CHAINS_FILE), written in the state dir. */
   chainsFile: string;
+  /**
+   * A stablecoin on the second chain (USDT, 6 decimals): the treasury holds a million and tops
+   * the hot wallets up in it; the deployer account (a customer) holds ten thousand to deposit.
+   */
+  depositToken: TestToken;
   databaseUrl: string;
   stop(): Promise<void>;
 }
@@ -77,12 +84,15 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   const secondAnvil = secondStart.value;
   const treasury = privateKeyToAccount(anvil.keys[2]!).address;
   // Tenants fund their books on the second chain by sending to their deposit addresses.
-  const depositFactory = await deployDepositFactory(secondAnvil, treasury).catch(
-    async (error: unknown) => {
-      await Promise.all([temporal.teardown(), anvil.stop(), secondAnvil.stop()]);
-      throw error;
-    },
-  );
+  // One after the other: both are sent from the deployer account.
+  const deployed = async () => ({
+    depositFactory: await deployDepositFactory(secondAnvil, treasury),
+    depositToken: await demoStablecoin(secondAnvil, treasury),
+  });
+  const { depositFactory, depositToken } = await deployed().catch(async (error: unknown) => {
+    await Promise.all([temporal.teardown(), anvil.stop(), secondAnvil.stop()]);
+    throw error;
+  });
   const chainsFile = join(dir, 'chains.yaml');
   writeFileSync(
     chainsFile,
@@ -109,6 +119,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       `    treasury: '${treasury}'`,
       '    lowBalanceEth: 9999.5',
       '    topUpTargetEth: 10000',
+      `    tokenTopUps: [{ token: '${depositToken.address}', lowBalance: 1000, topUpTarget: 10000 }] # USDT`,
       '',
     ].join('\n'),
   );
@@ -118,9 +129,18 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     anvil,
     secondAnvil,
     chainsFile,
+    depositToken,
     databaseUrl: `sqlite:${join(dir, 'relayer.sqlite')}`,
     async stop() {
       await Promise.all([temporal.teardown(), anvil.stop(), secondAnvil.stop()]);
     },
   };
+}
+
+/** The demo's USDT on `chain`: a million for the treasury, ten thousand for a customer. */
+async function demoStablecoin(chain: Anvil, treasury: `0x${string}`): Promise<TestToken> {
+  const token = await deployTestToken(chain, 'standard', { symbol: 'USDT', decimals: 6 });
+  await token.write('mint', [treasury, 1_000_000n * 10n ** 6n]);
+  await token.write('mint', [deployerClient(chain).account.address, 10_000n * 10n ** 6n]);
+  return token;
 }

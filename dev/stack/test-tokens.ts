@@ -20,6 +20,7 @@ export const compiledTestTokens = (): Record<string, ContractArtifact> => compil
 export interface TestToken {
   address: Address;
   kind: TestTokenKind;
+  symbol: string;
   decimals: number;
   /** Calls a function of the token as its deployer, and waits for the receipt. */
   write(functionName: string, args: readonly unknown[]): Promise<void>;
@@ -45,6 +46,7 @@ export async function deployTestToken(
   return {
     address,
     kind,
+    symbol: options.symbol,
     decimals: options.decimals,
     async write(functionName, writeArgs) {
       const sent = await client.writeContract({

@@ -74,7 +74,14 @@ describe('the demo, kept running, and the commands it suggests', () => {
     const suggested = [...output.matchAll(/^ {2}npm run -s relayer -- (.+)$/gm)].map((line) =>
       line[1]!.trim().split(/\s+/),
     );
-    expect(suggested.map((args) => args[0])).toEqual(['list', 'submit', 'keys', 'submit']);
+    expect(suggested.map((args) => args[0])).toEqual([
+      'list',
+      'submit',
+      'keys',
+      'submit',
+      'deposits',
+      'balance',
+    ]);
     // In the order printed: the tenant's own intents (half of the demo's four), a payment
     // confirmed, the keys.
     const list = await relayer(suggested[0]!);
@@ -112,6 +119,22 @@ describe('the demo, kept running, and the commands it suggests', () => {
     const called = (await shell(callLines[1]!)).stdout;
     expect(called).toMatch(/│ status\s+│ confirmed/);
     expect(called).toMatch(/│ call\s+│ selector 0xb214faa5, 36 bytes/);
+
+    // The token deposit as printed: the customer's USDT reaches acme's address on the second
+    // chain and is credited once final.
+    const depositLine = output
+      .split('\n')
+      .find((line) => line.includes('eth_sendTransaction'))!
+      .trim();
+    expect(JSON.parse((await shell(depositLine)).stdout)).toMatchObject({
+      result: expect.any(String),
+    });
+    await waitFor(
+      async () => /100 USDT │ credited/.test((await relayer(suggested[4]!)).stdout),
+      'the token deposit credited',
+      30_000,
+    );
+    expect((await relayer(suggested[5]!)).stdout).toMatch(/│ USDT\s+│ 31338 │\s+100 │/);
 
     const exited = new Promise<number | null>((done) => demo!.once('exit', (code) => done(code)));
     // Ctrl-C as a terminal sends it, to the whole group, and pressed twice by someone impatient.

@@ -74,7 +74,7 @@ it('a tenant gets its address and sees its deposit credited; an operator reconci
     world,
     async () =>
       (await relayerCli(['deposits', 'list', '--status', 'credited'], tenant)).stdout.includes(
-        '300000000000000000',
+        '0.3 ETH',
       ),
     'the deposit credited',
   );
@@ -82,6 +82,8 @@ it('a tenant gets its address and sees its deposit credited; an operator reconci
 
   const reconciled = await relayerCli(['deposits', 'reconcile', '--chain-id', chainId], operator);
   expect(reconciled).toMatchObject({ code: 0, stdout: expect.stringMatching(/0 difference\(s\)/) });
+  // In the asset's units, as `balance` shows them.
+  expect(reconciled.stdout).toMatch(/credited 0\.3 ETH/);
   // A tenant's key may not reconcile.
   expect(await relayerCli(['deposits', 'reconcile', '--chain-id', chainId], tenant)).toMatchObject({
     code: expect.any(Number),

@@ -7,6 +7,7 @@ import { nativeBookOf } from '../../domain/ledger-book';
 import { ensureDepositAddress, listDeposits } from '../../store/deposits';
 import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
+import { registerToken } from '../../service/assets';
 import { deployTestToken } from '../../dev/stack/test-tokens';
 import { deployerClient } from '../../dev/stack/solidity';
 import type { ChainRegistry } from '../../chain/chain';
@@ -136,6 +137,17 @@ describe('deposits: found on the chain, credited once at finality', () => {
     expect((await tenantBalance(db, 'globex', nativeBookOf(world.anvil.chainId)))?.available).toBe(
       0n,
     );
+    // Registering it afterwards says what reached deposit addresses before (and credits none).
+    const registered = await registerToken(
+      { database: world.database, chains: world.chains },
+      { chainId: world.anvil.chainId, address: stranger.address, alias: 'XYZ' },
+    );
+    expect(registered.unregisteredDeposits).toEqual({ count: 1, amount: parseEther('5') });
+    expect((await listDeposits(db, 'globex', { limit: 10 })).map((d) => d.status).sort()).toEqual([
+      'dust',
+      'dust',
+      'unregistered',
+    ]);
   });
 
   it('a deposit a reorg removes before finality is never credited; mined again in another block, it is credited once', async () => {

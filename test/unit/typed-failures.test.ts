@@ -5,6 +5,7 @@ import {
   IntentClosedError,
   InsufficientBalanceError,
   NoFundedWalletError,
+  NotCancellableError,
   RpcUnavailableError,
   SendPacedError,
 } from '../../domain/errors';
@@ -87,6 +88,12 @@ describe('typed activity failures', () => {
     expect(unfunded.message).toMatch(/holds 250 USDT on top of its transactions in flight/);
     expected.stop();
     expect(reports.at(-1)).toEqual({ 'NoFundedWallet in broadcast': 1 });
+
+    // A cancel that came after the payment was mined: its caller is told; no fault to log.
+    const mined = await failureIn(new NotCancellableError('pi_1', 'confirming', 'mined'));
+    expect(mined).toMatchObject({ type: ErrorName.notCancellable, nonRetryable: true });
+    expect(mined.category).toBe(ApplicationFailureCategory.BENIGN);
+    expected.stop();
 
     const short = await failureIn(new InsufficientBalanceError('acme', 1n, 2n));
     expect(short.category).toBeUndefined();
