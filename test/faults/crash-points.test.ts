@@ -20,7 +20,8 @@ import { submitIntent } from '../../service/submit-intent';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { scheduleBodySchema, temporalScheduleId } from '../../domain/payment-schedule';
 import { createSchedule } from '../../service/payment-schedules';
-import { occurrencesOf } from '../../store/payment-schedules';
+import { occurrencesOf, recordOccurrence } from '../../store/payment-schedules';
+import { backfillSchedule } from '../../service/schedule-backfill';
 
 const suite = useTestWorld(crashPointWorld);
 
@@ -200,48 +201,73 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
       await connection.close();
     }
   });
-  it('an occurrence admitted just before the worker died is started by the next: paid once', async () => {
-    const world = suite.world();
-    const taskQueue = `crash-occurrence-${seededRandom('occurrence').seed}`;
-    const [dying] = await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
-      CRASH_AT: 'after-occurrence-admitted',
-    });
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-    try {
-      const deps = { database: world.database, client: new Client({ connection }), taskQueue };
-      const to = privateKeyToAccount(generatePrivateKey()).address;
-      const tenant = { role: 'tenant' as const, tenantId: 'acme', keyId: 'k', label: 'payroll' };
-      const body = scheduleBodySchema.parse({
-        payment: { chainId: world.anvil.chainId, to, amount: parseEther('0.25').toString() },
-        every: '1d',
+  it.each([
+    ['its Temporal Schedule fired', 'trigger'],
+    ['a backfill ran an occurrence recorded missed again', 'missed'],
+  ] as const)(
+    'an occurrence admitted just before the worker died (%s) is started by the next: paid once',
+    async (_how, how) => {
+      const world = suite.world();
+      const taskQueue = `crash-occurrence-${how}-${seededRandom(`occurrence-${how}`).seed}`;
+      const [dying] = await suite.spawnWorkers(1, {
+        TASK_QUEUE: taskQueue,
+        CRASH_AT: 'after-occurrence-admitted',
       });
-      const { schedule } = await createSchedule(
-        { ...deps, chains: world.chains },
-        tenant,
-        body,
-        `crash-${taskQueue}`,
-      );
-      const timer = deps.client.schedule.getHandle(temporalScheduleId(schedule.id));
-      await timer.trigger();
-      // Killed with the intent admitted and recorded, its workflow not started.
-      expect(await dying!.exited).toBe('SIGKILL');
-      const [admitted] = await occurrencesOf(world.database.kysely, schedule.id, 10);
-      expect(admitted).toMatchObject({ outcome: 'admitted' });
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
-      await waitFor(
-        async () =>
-          (await getIntent(world.database.kysely, admitted!.intentId!)).status === 'confirmed',
-        'the occurrence paid',
-      );
-      expect(await occurrencesOf(world.database.kysely, schedule.id, 10)).toHaveLength(1);
-      expect(await world.testClient.getBalance({ address: to })).toBe(parseEther('0.25'));
-      await expectBooksBalanced(world.database);
-      await timer.delete();
-      worker!.signal('SIGTERM');
-      await worker!.exited;
-    } finally {
-      await connection.close();
-    }
-  });
+      const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+      try {
+        const deps = { database: world.database, client: new Client({ connection }), taskQueue };
+        const to = privateKeyToAccount(generatePrivateKey()).address;
+        const tenant = { role: 'tenant' as const, tenantId: 'acme', keyId: 'k', label: 'payroll' };
+        const body = scheduleBodySchema.parse({
+          payment: { chainId: world.anvil.chainId, to, amount: parseEther('0.25').toString() },
+          every: '1d',
+        });
+        const { schedule } = await createSchedule(
+          { ...deps, chains: world.chains },
+          tenant,
+          body,
+          `crash-${taskQueue}`,
+        );
+        const timer = deps.client.schedule.getHandle(temporalScheduleId(schedule.id));
+        if (how === 'trigger') {
+          await timer.trigger();
+        } else {
+          // Last midnight's occurrence (every 1d counts from the epoch), recorded missed.
+          const midnight = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+          await recordOccurrence(world.database.kysely, {
+            scheduleId: schedule.id,
+            occurrenceAt: midnight,
+            recordedAt: new Date(),
+            outcome: 'missed',
+            intentId: null,
+            code: 'paused',
+            message: 'the tenant was paused',
+          });
+          await backfillSchedule({ ...deps, chains: world.chains }, tenant, schedule.id, {
+            from: new Date(midnight.getTime() - 1000),
+            to: new Date(midnight.getTime() + 1000),
+            beforeStart: true,
+          });
+        }
+        // Killed with the intent admitted and recorded, its workflow not started.
+        expect(await dying!.exited).toBe('SIGKILL');
+        const [admitted] = await occurrencesOf(world.database.kysely, schedule.id, 10);
+        expect(admitted).toMatchObject({ outcome: 'admitted' });
+        const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+        await waitFor(
+          async () =>
+            (await getIntent(world.database.kysely, admitted!.intentId!)).status === 'confirmed',
+          'the occurrence paid',
+        );
+        expect(await occurrencesOf(world.database.kysely, schedule.id, 10)).toHaveLength(1);
+        expect(await world.testClient.getBalance({ address: to })).toBe(parseEther('0.25'));
+        await expectBooksBalanced(world.database);
+        await timer.delete();
+        worker!.signal('SIGTERM');
+        await worker!.exited;
+      } finally {
+        await connection.close();
+      }
+    },
+  );
 });
