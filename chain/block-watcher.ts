@@ -12,6 +12,8 @@ export interface WatchedBlock {
   transactions: ReadonlySet<Hex>;
   /** How many of them our wallets sent (what decides how their receipts are read). */
   ours: number;
+  /** The hashes of those our wallets sent. */
+  oursHashes: readonly Hex[];
   /** Every address a transaction of the block was sent from or to (lower case). */
   touched: ReadonlySet<string>;
 }
@@ -110,6 +112,22 @@ export class BlockWatcher {
     const { blockTimeMs } = this.settings;
     const slots = Math.max(1, Math.ceil((now - this.headSeenAt) / blockTimeMs));
     return this.headSeenAt + slots * blockTimeMs;
+  }
+
+  /**
+   * The kept blocks above `number` up to the head, oldest first, and whether they are all of
+   * them (none missed since: the watcher read every block between).
+   */
+  blocksAfter(number: bigint): { blocks: WatchedBlock[]; complete: boolean } {
+    const head = this.head?.block;
+    if (!head) return { blocks: [], complete: false };
+    const blocks: WatchedBlock[] = [];
+    for (let at = head.number; at > number; at--) {
+      const block = this.blocks.get(at);
+      if (!block) return { blocks: blocks.reverse(), complete: false };
+      blocks.push(block);
+    }
+    return { blocks: blocks.reverse(), complete: true };
   }
 
   /** ms since the head was last read; undefined before the first read. */
@@ -254,15 +272,17 @@ export class BlockWatcher {
   }
 
   private watched(block: ChainBlock): WatchedBlock {
+    const ours = block.transactions.filter((transaction) =>
+      this.wallets.has(transaction.from.toLowerCase()),
+    );
     return {
       number: block.number,
       hash: block.hash,
       parentHash: block.parentHash,
       baseFeePerGas: block.baseFeePerGas,
       transactions: new Set(block.transactions.map((transaction) => transaction.hash)),
-      ours: block.transactions.filter((transaction) =>
-        this.wallets.has(transaction.from.toLowerCase()),
-      ).length,
+      ours: ours.length,
+      oursHashes: ours.map((transaction) => transaction.hash),
       touched: new Set(
         block.transactions.flatMap(({ from, to }) =>
           to ? [from.toLowerCase(), to.toLowerCase()] : [from.toLowerCase()],

@@ -200,6 +200,16 @@ export interface ChainActions {
   ): Promise<Map<string, bigint>>;
   /** The head block, as watched: read again when older than `maxAgeMs` (default headMaxAgeMs). */
   blockNumber(maxAgeMs?: number): Promise<bigint>;
+  /**
+   * Our wallets' transactions in the blocks after `after` (without it: the head block's), the
+   * head's number and base fee, from the watched head at a look's age (chain/evm/blocks-since.ts).
+   */
+  blocksSince(after?: bigint): Promise<{
+    head: bigint;
+    baseFeePerGas: bigint;
+    ours: Hex[];
+    complete: boolean;
+  }>;
   /** For the readiness probe: the watched head, read again at most every few seconds. */
   ready(): Promise<{ headAgeMs?: number }>;
 }

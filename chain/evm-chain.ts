@@ -13,6 +13,7 @@ import { probeDelivery, simulatePayment, tokenInfo } from './evm/tokens';
 import { simulateCall } from './evm/simulate-call';
 import { inboundOf, inboundTransfers } from './evm/deposit-reads';
 import { balancesAt, sweepOutcome } from './evm/deposit-sweeps';
+import { blocksSince } from './evm/blocks-since';
 
 /**
  * An EVM chain as the relayer uses it: the chain's context (its viem clients over every endpoint,
@@ -44,6 +45,7 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     },
 
     blockNumber: (maxAgeMs) => blockNumber(context, { maxAgeMs }),
+    blocksSince: (after) => blocksSince(context, { after }),
     finalizedBlock: () => finalizedBlock(context),
     ready: () => ready(context),
     pendingNonce: (address) => pendingNonce(context, { address }),

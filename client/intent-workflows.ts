@@ -1,4 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import { isDepositSweep, isTopUp } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { IntentTimings } from '../domain/intent-timings';
@@ -14,6 +18,7 @@ import { resolveReviewUpdate } from '../workflows/review-update';
 import { cancelUnminedUpdate } from '../workflows/cancel-unmined-update';
 import { decideApprovalUpdate } from '../workflows/approval-update';
 import { intentResumedSignal } from '../workflows/intent-resumed-signal';
+import { transactionSeenSignal } from '../workflows/transaction-seen-signal';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 
@@ -95,6 +100,14 @@ export function intentWorkflow(client: Client, intentId: string) {
     cancel: () => handle.cancel(),
     /** Its pause was resumed: it asks for its permit now (service/pauses.ts). */
     tellResumed: () => handle.signal(intentResumedSignal),
+    /**
+     * A block holds or outbids its transaction: look now. A workflow that ended (or was retried
+     * under another id) is not waiting for it: no error.
+     */
+    tellTransactionSeen: () =>
+      handle.signal(transactionSeenSignal).catch((error: unknown) => {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }),
     /** A batch item: how far its wallet's turn lets it go now. */
     tellWalletTurn: (turn: WalletTurn) => handle.signal(walletTurnSignal, turn),
   };

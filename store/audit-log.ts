@@ -19,6 +19,7 @@ export type AuditAction =
   | 'resent'
   | 'nonce_reassigned'
   | 'nonce_gap_filled'
+  | 'line_repaired'
   | 'receipt_reorged'
   | 'reorged_before_finality';
 

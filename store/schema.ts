@@ -11,6 +11,7 @@ import type { BatchesTable, BatchItemsTable } from './batch-tables';
 import type { PaymentSchedulesTable, ScheduleOccurrencesTable } from './schedule-tables';
 import type { DepositTables } from './deposit-tables';
 import type { PausesTable } from './pause-tables';
+import type { LineRepairsTable, NonceFillsTable, TransactionAttemptsTable } from './attempt-tables';
 
 export type { PausesTable } from './pause-tables';
 import type {
@@ -199,33 +200,6 @@ export interface IntentsTable {
 
 export type { AttemptCause };
 
-/**
- * Every transaction signed for an intent, persisted before it is sent. Replacements share the
- * nonce (only one can be mined); a new nonce only after the old one was settled by a stranger.
- */
-export interface TransactionAttemptsTable {
-  intent_id: string;
-  attempt: number;
-  nonce: number;
-  tx_hash: string;
-  raw_tx: string;
-  gas: Amount;
-  max_fee_per_gas: Amount;
-  max_priority_fee_per_gas: Amount;
-  cause: AttemptCause;
-  created_at: Timestamp;
-}
-
-/** A zero-value self-transfer signed to use a nonce nobody else will, so later ones can land. */
-export interface NonceFillsTable {
-  chain_id: number;
-  address: string;
-  nonce: number;
-  tx_hash: string;
-  raw_tx: string;
-  created_at: Timestamp;
-}
-
 /** An ERC-20 token registered for a chain (symbol and decimals read from it). */
 export interface AssetsTable {
   chain_id: number;
@@ -282,6 +256,7 @@ export interface Schema extends DepositTables {
   batch_items: BatchItemsTable;
   transaction_attempts: TransactionAttemptsTable;
   nonce_fills: NonceFillsTable;
+  line_repairs: LineRepairsTable;
   tenant_policies: TenantPoliciesTable;
   policy_recipients: PolicyRecipientsTable;
   policy_contract_calls: PolicyContractCallsTable;

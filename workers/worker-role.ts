@@ -20,6 +20,8 @@ import { startQuotaThrottle } from './quota-throttle';
 import { createRelayerWorker } from './relayer-worker';
 import { rollOutAtStart } from './worker-deployment';
 import { watchWallets } from './wallet-watch';
+import { followBlocks } from './block-follower';
+import { followAlone, followerLease } from './follower-lease';
 import { checkSigners } from './wallet-signers';
 import { walletDiscovery } from './wallet-discovery';
 import { RunStats } from './run-stats';
@@ -28,6 +30,9 @@ import { startBatchOf, startIntentOf } from '../service/workflow-starts';
 import { reorgsBeforeFinality, timeToFinality } from './finality-metrics';
 import { admissionLimits, intentTimings, webhookSettings } from './process-settings';
 import type { SharedParts } from './process-parts';
+
+/** How long a dead process keeps following a chain's blocks for the fleet (Redis shared). */
+const followerLeaseMs = 5000;
 
 /** The workers: the pool, the throttle, the permit releases; the quota; the orphan sweep. */
 export async function startWorkerRole({
@@ -42,6 +47,7 @@ export async function startWorkerRole({
   connection,
   failpoints,
   tracing,
+  redis,
 }: SharedParts) {
   await checkSigners(signers);
   for (const chainId of chains.chainIds) {
@@ -188,6 +194,13 @@ export async function startWorkerRole({
           beforeEachLook: discovery.look,
         })
       : undefined;
+  const follower = followBlocks({
+    database,
+    chains,
+    metrics,
+    lease: redis ? followerLease(redis, processId, followerLeaseMs) : followAlone,
+    wake: (intentId) => intentWorkflow(client, intentId).tellTransactionSeen(),
+  });
   const run = { done: worker.run() };
   // Polling registers the version; only then can it become current.
   const release = worker.version
@@ -205,6 +218,7 @@ export async function startWorkerRole({
     release,
     async stop() {
       walletWatch?.stop();
+      await follower.stop();
       pauses.stop();
       if (webhookDispatch) await webhookDispatch.stop();
       await worker.shutdown();

@@ -132,7 +132,7 @@ export const confirm = (deps: ActivityDependencies) => {
     });
   }
 
-  const { whilePending, resend, reassign } = pendingTransactionMoves(deps);
+  const { whilePending, repairLine, outbid, resend, reassign } = pendingTransactionMoves(deps);
 
   return ({ intentId }: IntentStepParameters): Promise<ConfirmResult> =>
     whileHeartbeating(async () => {
@@ -162,12 +162,16 @@ export const confirm = (deps: ActivityDependencies) => {
         stuckAfterMs: chain.stuckAfterMs,
         askNodeAfterMs: chain.askNodeAfterMs,
         notedBlock: intent.blockNumber,
+        baseFeePerGas: 0n,
         attempts: [],
       };
       for (const attempt of attempts) {
         const seen = await unlessCancelled(chain.observe(attempt.txHash, attempt.createdAt));
-        look.attempts.push({ nonce: attempt.nonce, signedAt: attempt.createdAt.getTime(), seen });
+        const { nonce, maxFeePerGas } = attempt;
+        look.attempts.push({ nonce, maxFeePerGas, signedAt: attempt.createdAt.getTime(), seen });
       }
+      // The head the observations just read (shared: no read of its own).
+      look.baseFeePerGas = (await unlessCancelled(chain.blocksSince())).baseFeePerGas;
       // Looks at a payment not mined slow down as it ages (its history stays short). Its age runs
       // from its latest transaction that is not a fee bump: a cancel or a re-sign starts anew.
       const unmined = async (result: Promise<ConfirmResult> | ConfirmResult) => {
@@ -214,8 +218,12 @@ export const confirm = (deps: ActivityDependencies) => {
             }
             look.rechecked = true;
             continue;
+          case 'repair-line':
+            return unmined(repairLine(chain, intent, attempts));
           case 'unstick':
             return unmined(whilePending(chain, intent, attempts));
+          case 'outbid':
+            return unmined(outbid(chain, intent, attempts));
           case 'resend':
             return unmined(resend(chain, intent, attempts));
           case 'reassign':

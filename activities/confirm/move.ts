@@ -4,6 +4,8 @@ import type { TransactionObservation } from '../../chain/chain';
 export interface AttemptSeen {
   nonce: number;
   signedAt: number;
+  /** Its fee cap: below the head's base fee it cannot be mined (outbid by the chain). */
+  maxFeePerGas: bigint;
   seen: TransactionObservation;
 }
 
@@ -18,6 +20,8 @@ export interface ConfirmLook {
   askNodeAfterMs: number;
   /** The block the intent's receipt was last seen in (null: none seen). */
   notedBlock: bigint | null;
+  /** The watched head's base fee. */
+  baseFeePerGas: bigint;
   attempts: AttemptSeen[];
   /** The wallet's nonces at the node, once a move asked for them. */
   nonces?: { mined: number; settled: number };
@@ -38,8 +42,15 @@ export type ConfirmMove =
   | { move: 'read-nonces' }
   /** Look every attempt up at the node once more. */
   | { move: 'recheck-attempts' }
+  /**
+   * In the pool, not stuck yet: if it waits behind a nonce of ours the node lost, send that
+   * payment's own stored bytes again (the line does not wait for that payment's next look).
+   */
+  | { move: 'repair-line' }
   /** Stuck in the pool: fill the nonce gap it waits behind, or outbid it at the same nonce. */
   | { move: 'unstick' }
+  /** Its fee cap is below the chain's base fee: outbid it now, not once it is stuck. */
+  | { move: 'outbid' }
   /** The node lost the bytes and their nonce is unused: send the same bytes again. */
   | { move: 'resend' }
   /** A stranger's transaction used the nonce for good: sign again at a fresh nonce. */
@@ -54,7 +65,9 @@ export type ConfirmMove =
  * - An attempt mined `confirmations` deep finishes the intent (whichever attempt it is).
  * - Mined less deep: note it and wait.
  * - Not mined, signed recently: wait (the watched blocks answer; the node is not asked).
- * - Not mined for a while: ask the node. Pending: outbid it once stuck, else wait. Unknown with
+ * - Not mined, its fee cap below the head's base fee: outbid it now (the chain will not mine it).
+ * - Not mined for a while: ask the node. Pending: outbid it once stuck, else see that the line
+ *   below it moves (a nonce of ours the node lost is sent again by whoever waits). Unknown with
  *   its nonce unused: send it again (outbid once stuck, where the caps allow). Unknown with its
  *   nonce used by a stranger: once that is settled, and none of ours shows a receipt on a last
  *   look, sign again at a fresh nonce.
@@ -77,11 +90,14 @@ function unmined(look: ConfirmLook): ConfirmMove {
   const latest = look.attempts.at(-1);
   if (!latest) return { move: 'wait' };
   const ageMs = look.now - latest.signedAt;
+  const outbid = latest.maxFeePerGas < look.baseFeePerGas;
   switch (latest.seen.state) {
     case 'not-mined':
+      if (outbid) return { move: 'outbid' };
       return ageMs < look.askNodeAfterMs ? { move: 'wait' } : { move: 'ask-node' };
     case 'pending':
-      return ageMs < look.stuckAfterMs ? { move: 'wait' } : { move: 'unstick' };
+      if (outbid) return { move: 'outbid' };
+      return ageMs < look.stuckAfterMs ? { move: 'repair-line' } : { move: 'unstick' };
     case 'unknown':
       if (!look.nonces) return { move: 'read-nonces' };
       if (look.nonces.mined <= latest.nonce) return { move: 'resend' };

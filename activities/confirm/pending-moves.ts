@@ -13,6 +13,7 @@ import { pending, type ConfirmResult } from './result';
 import type { ActivityDependencies } from '../dependencies';
 import { unlessCancelled } from '../liveness';
 import { checkNonceGap } from '../transactions/fill-nonce-gap';
+import { claimLineRepair, inFlightAttemptAt } from '../../store/attempts-in-flight';
 import { sendSigned } from '../transactions/send-signed';
 import { signAttempt } from '../transactions/sign-attempt';
 
@@ -86,6 +87,48 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     return pending(chain);
   }
 
+  /** Its fee cap is below the chain's base fee: it cannot be mined as it is, so outbid it now. */
+  async function outbid(chain: Chain, intent: Intent, attempts: Attempts) {
+    return (
+      (await replace(chain, intent, attempts, 'its fee cap is below the base fee')) ??
+      pending(chain)
+    );
+  }
+
+  /**
+   * In the pool and not stuck yet: when it waits behind a nonce of ours that no endpoint has,
+   * sends the bytes of the payment holding that nonce again now (the same bytes that payment's
+   * own next look would send; at most once per block across the fleet).
+   */
+  async function repairLine(chain: Chain, intent: Intent, attempts: Attempts) {
+    const wallet = { chainId: intent.chainId, address: signingWallet(intent) };
+    const missing = await chain.pendingNonce(wallet.address);
+    if (missing >= attempts.at(-1)!.nonce) return pending(chain);
+    const owner = await inFlightAttemptAt(db.kysely, wallet, missing);
+    if (!owner || (await unlessCancelled(chain.knownToAnyEndpoint(owner.txHash)))) {
+      return pending(chain);
+    }
+    const { head } = await chain.blocksSince();
+    const repair = { ...wallet, nonce: missing, block: head, txHash: owner.txHash };
+    if (!(await claimLineRepair(db.kysely, repair))) return pending(chain);
+    const outcome = await sendSigned(chain, throttle, owner);
+    if (outcome === 'sent') {
+      await db.transaction((trx) =>
+        recordAudit(
+          trx,
+          {
+            intentId: owner.intentId,
+            action: 'line_repaired',
+            actor: 'relayer',
+            detail: { txHash: owner.txHash, nonce: missing, sentFor: intent.id },
+          },
+          clock.now(),
+        ),
+      );
+    }
+    return pending(chain);
+  }
+
   /** Outbids `latest` at its nonce; undefined at the caps (the attempt keeps its chance). */
   async function replace(
     chain: Chain,
@@ -135,5 +178,5 @@ export function pendingTransactionMoves(deps: ActivityDependencies) {
     return pending(chain, 0, undefined, signed?.txHash);
   }
 
-  return { whilePending, resend, reassign };
+  return { whilePending, repairLine, outbid, resend, reassign };
 }

@@ -9,7 +9,7 @@ export interface RecordedCall {
   /** For eth_sendRawTransaction: the hash of the bytes sent. */
   txHash?: Hex;
   /** How the proxy answered instead of the node, if it did (quota, a fault). */
-  refused?: ProxyFault['kind'] | 'quota';
+  refused?: ProxyFault['kind'] | 'quota' | 'dropped';
 }
 
 /** What an RPC proxy saw: every call, in the order it arrived, on the proxy's own clock. */

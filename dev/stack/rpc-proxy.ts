@@ -54,6 +54,7 @@ interface JsonRpcRequest {
 export class RpcProxy extends CallLog {
   private readonly holds = new Map<string, number>();
   private fault: { fault: ProxyFault; methods?: string[] } | undefined;
+  private sendsToDrop = 0;
   private quota: (ProxyQuota & { count: ProviderCount }) | undefined;
   private chaos: { schedule: ChaosSchedule; random: RandomGenerator } | undefined;
   /**
@@ -98,6 +99,14 @@ export class RpcProxy extends CallLog {
     else this.holds.delete(method);
   }
 
+  /**
+   * The next `count` sends (eth_sendRawTransaction) are answered with their hash as a node that
+   * took them would, and never reach the node: a send lost between the provider and the chain.
+   */
+  dropSends(count: number): void {
+    this.sendsToDrop = count;
+  }
+
   /** Answers with `fault` (for `methods` only, if given) until cleared with undefined. */
   failWith(fault: ProxyFault | undefined, methods?: string[]): void {
     this.fault = fault && { fault, methods };
@@ -140,6 +149,14 @@ export class RpcProxy extends CallLog {
     const parsed = JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[];
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     const recorded = calls.map((call) => this.record(call));
+    const [only] = calls;
+    if (this.sendsToDrop > 0 && calls.length === 1 && only!.method === 'eth_sendRawTransaction') {
+      this.sendsToDrop -= 1;
+      recorded[0]!.refused = 'dropped';
+      recorded[0]!.endedAt = this.now();
+      const raw = (only!.params as Hex[])[0]!;
+      return JSON.stringify({ jsonrpc: '2.0', id: only!.id, result: keccak256(raw) });
+    }
     const refusal = this.refusalFor(recorded);
     if (refusal?.kind === 'latency') await new Promise((r) => setTimeout(r, refusal.ms));
     else if (refusal && refusal.kind !== 'lost-answer') {

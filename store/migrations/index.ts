@@ -26,6 +26,7 @@ import { priorities } from './0023-priorities';
 import { tenantFairnessWeights } from './0024-tenant-fairness-weights';
 import { deposits } from './0025-deposits';
 import { schedulePauseNotes } from './0026-schedule-pause-notes';
+import { lineRepairs } from './0027-line-repairs';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -61,6 +62,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0024_tenant_fairness_weights': tenantFairnessWeights,
   '0025_deposits': deposits(context),
   '0026_schedule_pause_notes': schedulePauseNotes,
+  '0027_line_repairs': lineRepairs,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

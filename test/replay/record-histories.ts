@@ -34,6 +34,7 @@ import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { recordUnminedCancel } from './record-unmined-cancel';
+import { recordTransactionSeen } from './record-transaction-seen';
 import { recordScheduledPayment } from './record-scheduled-payment';
 import { recordDeposits } from './record-deposits';
 import { pause, resume } from '../../service/pauses';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       'pauses',
       'schedules',
       'deposits',
+      'transaction-seen',
     ].filter((name) => process.argv.includes(name));
     if (only.length === 0) await recordPaths(server);
     if (only.length === 0 || only.includes('crash')) await recordCrashedRun(server);
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('pauses')) await recordPausedIntent(server);
     if (only.length === 0 || only.includes('schedules')) await recordScheduledPayment(server);
     if (only.length === 0 || only.includes('deposits')) await recordDeposits(server);
+    if (only.length === 0 || only.includes('transaction-seen')) await recordTransactionSeen(server);
   } finally {
     await server.teardown();
   }

@@ -27,7 +27,8 @@ const look = (
   stuckAfterMs: minute,
   askNodeAfterMs: 3000,
   notedBlock: null,
-  attempts: [{ nonce: 7, signedAt: 10 * minute - ageMs, seen }],
+  baseFeePerGas: 10n,
+  attempts: [{ nonce: 7, signedAt: 10 * minute - ageMs, maxFeePerGas: 30n, seen }],
   ...more,
 });
 
@@ -38,8 +39,8 @@ describe('the move a confirmation look calls for', () => {
     expect(moveOf(look(mined(2), 1000))).toEqual({ move: 'finish', attempt: 0 });
     const replaced = look({ state: 'not-mined' }, 1000, {
       attempts: [
-        { nonce: 7, signedAt: 0, seen: mined(3, false) },
-        { nonce: 7, signedAt: 1, seen: { state: 'not-mined' } },
+        { nonce: 7, signedAt: 0, maxFeePerGas: 30n, seen: mined(3, false) },
+        { nonce: 7, signedAt: 1, maxFeePerGas: 30n, seen: { state: 'not-mined' } },
       ],
     });
     expect(moveOf(replaced)).toEqual({ move: 'finish', attempt: 0 });
@@ -61,9 +62,25 @@ describe('the move a confirmation look calls for', () => {
     expect(moveOf(look({ state: 'not-mined' }, 3000))).toEqual({ move: 'ask-node' });
   });
 
-  it('leaves a pending transaction alone until it is stuck, then unsticks it', () => {
-    expect(moveOf(look({ state: 'pending' }, minute - 1))).toEqual({ move: 'wait' });
+  it('sees that the line below a pending transaction moves until it is stuck, then unsticks it', () => {
+    expect(moveOf(look({ state: 'pending' }, minute - 1))).toEqual({ move: 'repair-line' });
     expect(moveOf(look({ state: 'pending' }, minute))).toEqual({ move: 'unstick' });
+  });
+
+  it('outbids at once a transaction whose fee cap is below the base fee, young or pending', () => {
+    const outbidBy = (seen: TransactionObservation, ageMs: number) =>
+      moveOf({ ...look(seen, ageMs), baseFeePerGas: 31n });
+    expect(outbidBy({ state: 'not-mined' }, 1000)).toEqual({ move: 'outbid' });
+    expect(outbidBy({ state: 'pending' }, 5000)).toEqual({ move: 'outbid' });
+    // At its cap exactly it can still be mined: no bump.
+    expect(moveOf({ ...look({ state: 'pending' }, 5000), baseFeePerGas: 30n })).toEqual({
+      move: 'repair-line',
+    });
+    // Mined anyway (the base fee rose after): finished, not outbid.
+    expect(moveOf({ ...look(mined(2), 5000), baseFeePerGas: 31n })).toEqual({
+      move: 'finish',
+      attempt: 0,
+    });
   });
 
   it('reads the nonces for bytes the node lost, and resends while their nonce is unused', () => {

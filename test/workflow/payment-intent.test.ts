@@ -17,6 +17,7 @@ import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
 import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
+import { transactionSeenSignal } from '../../workflows/transaction-seen-signal';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
 import { unminedLookGapMs } from '../../activities/confirm/move';
@@ -54,7 +55,7 @@ async function runIntent(
     // The run's own span, as the server recorded it (its workflow time).
     const { startTime, closeTime } = await handle.describe();
     const workflowMs = closeTime!.getTime() - startTime.getTime();
-    return { result, calls, elapsedMs, workflowMs };
+    return { result, calls, elapsedMs, workflowMs, closedAt: closeTime!.getTime() };
   } finally {
     await worker.shutdown();
     await running;
@@ -321,6 +322,32 @@ describe('paymentIntent workflow (time-skipping)', () => {
     // Thirteen spaced looks and one at the confirmation timeout: 14 × 11 events, and the rest.
     expect(looks).toBe(14);
     expect(eventsInReview).toBeLessThanOrEqual(200);
+  });
+
+  it('a payment mined after 10 minutes unmined is looked at when a block holds it (the follower\'s signal), not 1.5 × 10 minutes later', async () => {
+    let waitedMs = 0;
+    let mined = false;
+    let signalledAt = 0;
+    const { result, closedAt } = await runIntent(
+      {
+        confirm: async () => {
+          if (mined) return { state: 'confirmed', blockNumber: '9', ageMs: 1 };
+          const retryAfterMs = unminedLookGapMs(waitedMs, 1000);
+          waitedMs += retryAfterMs;
+          return { state: 'pending', confirmations: 0, retryAfterMs };
+        },
+      },
+      { confirmTimeoutMs: 30 * 60_000 },
+      async (handle) => {
+        await env.sleep(10 * 60_000);
+        mined = true;
+        signalledAt = await env.currentTimeMs();
+        await handle.signal(transactionSeenSignal);
+      },
+    );
+    expect(result).toMatchObject({ status: IntentStatus.confirmed });
+    // Closed at the signal's look: without it, the next spaced look came up to 5 minutes later.
+    expect(closedAt - signalledAt).toBeLessThan(5_000);
   });
 
   it('frees a lane nobody has the transaction of: after the confirmation timeout the relayer cancels it, followed to failed', async () => {

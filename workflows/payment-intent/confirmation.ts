@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/workflow';
 import type { ConfirmResult } from '../../activities/confirm';
 import { ErrorName } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
@@ -6,11 +6,13 @@ import type { PaymentIntentProgress } from '../intent-progress';
 import { noteTxHash } from './progress';
 import { confirm } from './steps';
 import type { UnminedCancels } from './unmined-cancel';
+import { transactionSeenSignal } from '../transaction-seen-signal';
 
 /**
  * Looks at the intent's transactions until one is mined deep enough (or reverted, or cancelled
  * on-chain); not within `timeoutMs`, a ConfirmationTimeout failure that sends it to review. A
- * cancel signed meanwhile (`cancels`) is looked at at once and has `timeoutMs` of its own.
+ * cancel signed meanwhile (`cancels`) is looked at at once and has `timeoutMs` of its own. A
+ * block that holds one of its transactions (transactionSeenSignal) ends the wait at once too.
  */
 export async function waitForConfirmations(
   intentId: string,
@@ -20,7 +22,10 @@ export async function waitForConfirmations(
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
   let deadline = Date.now() + timeoutMs;
   let cancelsSeen = cancels.signed();
+  let sightings = 0;
+  setHandler(transactionSeenSignal, () => void (sightings += 1));
   for (;;) {
+    const sightingsBefore = sightings;
     if (cancels.signed() !== cancelsSeen) {
       cancelsSeen = cancels.signed();
       deadline = Date.now() + timeoutMs;
@@ -34,10 +39,16 @@ export async function waitForConfirmations(
         ErrorName.confirmationTimeout,
       );
     }
+    // A sighting that came during the look is answered by the next look, at once.
+    if (sightings !== sightingsBefore) continue;
     const waitMs = Math.min(result.retryAfterMs, deadline - Date.now());
-    // The same timer as a sleep (a history without a cancel replays unchanged); 0 stays a sleep,
-    // as condition(fn, 0) would record a patch marker.
-    if (waitMs > 0) await condition(() => cancels.signed() !== cancelsSeen, waitMs);
-    else await sleep(waitMs);
+    // The same timer as a sleep (a history without a cancel or a sighting replays unchanged); 0
+    // stays a sleep, as condition(fn, 0) would record a patch marker.
+    if (waitMs > 0) {
+      await condition(
+        () => cancels.signed() !== cancelsSeen || sightings !== sightingsBefore,
+        waitMs,
+      );
+    } else await sleep(waitMs);
   }
 }
