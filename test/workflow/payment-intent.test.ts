@@ -324,7 +324,7 @@ describe('paymentIntent workflow (time-skipping)', () => {
     expect(eventsInReview).toBeLessThanOrEqual(200);
   });
 
-  it('a payment mined after 10 minutes unmined is looked at when a block holds it (the follower\'s signal), not 1.5 × 10 minutes later', async () => {
+  it("a payment mined after 10 minutes unmined is looked at when a block holds it (the follower's signal), not 1.5 × 10 minutes later", async () => {
     let waitedMs = 0;
     let mined = false;
     let signalledAt = 0;
