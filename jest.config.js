@@ -37,6 +37,7 @@ const postgresSuites = [
   'integration/contract-calls',
   'integration/wallet-turns',
   'integration/deposits',
+  'integration/stranded-send',
   'e2e/deposit-trail',
   'e2e/fifty-intents',
 ];
