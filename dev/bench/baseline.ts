@@ -23,6 +23,8 @@ export interface BaselineCell {
   historyEventsPerIntent: number | null;
   workflowTasksPerIntent: number | null;
   cpuMsPerIntent: { worker: number; server: number };
+  latencyP50Ms?: number;
+  latencyP99Ms?: number;
 }
 
 const git = (...args: string[]) =>
@@ -121,8 +123,10 @@ export function baselineTable(
       'server CPU/intent',
       'history events',
       'workflow tasks',
+      'latency p50',
+      'latency p99',
     ],
-    ['left', 'right', 'right', 'right', 'right', 'right'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   const ratio = (ours: number | null, theirs: number | null) =>
     ours === null || theirs === null || theirs === 0
@@ -136,6 +140,8 @@ export function baselineTable(
       ratio(current.cpuMsPerIntent.server, baseline.cpuMsPerIntent.server),
       ratio(current.historyEventsPerIntent, baseline.historyEventsPerIntent),
       ratio(current.workflowTasksPerIntent, baseline.workflowTasksPerIntent),
+      ratio(current.latencyP50Ms ?? null, baseline.latencyP50Ms ?? null),
+      ratio(current.latencyP99Ms ?? null, baseline.latencyP99Ms ?? null),
     ]);
   }
   return rows;

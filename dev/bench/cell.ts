@@ -1,3 +1,4 @@
+import type { SlowIntent } from './slowest-intents';
 import type { Client } from '@temporalio/client';
 import type { ProviderWindow } from '../stack/provider-count';
 import type { BaselineCell } from './baseline';
@@ -117,6 +118,11 @@ export interface Result {
   };
   p50Ms: number;
   p99Ms: number;
+  maxMs: number;
+  /** The machine's 1-minute load average just before the cell started. */
+  loadAverage: number;
+  /** Where p99 is over 3 × p50: the five slowest intents and where their time went. */
+  slowest?: SlowIntent[];
   historyEventsPerIntent: number | undefined;
   workflowTasksPerIntent: number | undefined;
   /** The same workflows' events per intent by type. */

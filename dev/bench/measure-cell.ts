@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os';
+import { slowIntent } from './slowest-intents';
 import { nativeBookOf } from '../../domain/ledger-book';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -192,6 +194,8 @@ export async function measure(
   const serverBefore = server.cpuMs();
   const anvilBefore = processUsage(world.anvil.pid).cpuMs;
   const benchBefore = process.cpuUsage();
+  const loadAverage = loadavg()[0]!;
+  console.log(`    load average before the cell: ${loadAverage.toFixed(2)}`);
   const started = Date.now();
 
   const deps = { database: world.database, client, taskQueue };
@@ -276,9 +280,9 @@ export async function measure(
     console.log(`    ${notConfirmed.length} not confirmed: ${notConfirmed[0]!.status}`);
   }
   const finished = rows.map((row) => new Date(row.updated_at).getTime()).sort((a, b) => a - b);
-  const latencies = rows
-    .map((row) => new Date(row.updated_at).getTime() - new Date(row.created_at).getTime())
-    .sort((a, b) => a - b);
+  const latencyOf = (row: { created_at: string | Date; updated_at: string | Date }) =>
+    new Date(row.updated_at).getTime() - new Date(row.created_at).getTime();
+  const latencies = rows.map(latencyOf).sort((a, b) => a - b);
   const proxy = await model.takeLog();
   const counts = proxy.countsByMethod();
   const rpcPerIntent = Object.fromEntries(
@@ -334,6 +338,17 @@ export async function measure(
     rpcLine,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
+    maxMs: latencies.at(-1) ?? 0,
+    loadAverage,
+    ...(onTemporal(cell.arm) &&
+      percentile(latencies, 0.99) > 3 * percentile(latencies, 0.5) && {
+        slowest: await Promise.all(
+          [...rows]
+            .sort((a, b) => latencyOf(b) - latencyOf(a))
+            .slice(0, 5)
+            .map((row) => slowIntent(client, row.id)),
+        ),
+      }),
     ...(onTemporal(cell.arm)
       ? await historyShape(
           client,

@@ -18,6 +18,7 @@ import {
 } from './cell';
 import type { BenchOptions } from './bench-flags';
 import { mediansOfRuns } from './medians';
+import { slowestTable } from './slowest-intents';
 
 const methodShort: Record<string, string> = {
   eth_sendRawTransaction: 'send',
@@ -76,7 +77,8 @@ const headings = [
   'RPC line: waited · mean ms · margin ms',
   'RPC line held calls: time · use of Q then / else · ms late a wake · calls left past the margin',
   'permits expired',
-  'p50 / p99 latency',
+  'p50 / p99 / max latency',
+  'load avg before',
   'history events/intent',
   'workflow tasks/intent',
   'CPU ms/intent worker · server · anvil',
@@ -128,7 +130,8 @@ function rowOf(r: Result): string[] {
       `${fixed(r.rpcLine.usedWhileIdle)} · ${r.rpcLine.lateMeanMs.toFixed(1)} · ` +
       `${(r.rpcLine.leftLateShare * 100).toFixed(1)}%`,
     String(r.permitsReclaimed),
-    `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s`,
+    `${(r.p50Ms / 1000).toFixed(1)} s / ${(r.p99Ms / 1000).toFixed(1)} s / ${(r.maxMs / 1000).toFixed(1)} s`,
+    r.loadAverage.toFixed(2),
     r.historyEventsPerIntent === undefined ? '–' : r.historyEventsPerIntent.toFixed(0),
     r.workflowTasksPerIntent === undefined ? '–' : r.workflowTasksPerIntent.toFixed(1),
     [r.cpuMsPerIntent.worker, r.cpuMsPerIntent.server, r.cpuMsPerIntent.anvil]
@@ -318,6 +321,9 @@ const jsonOf = (r: Result) => ({
   permitsReclaimedByExpiration: r.permitsReclaimed,
   latencyP50Ms: r.p50Ms,
   latencyP99Ms: r.p99Ms,
+  latencyMaxMs: r.maxMs,
+  loadAverageBefore: r.loadAverage,
+  slowest: r.slowest ?? null,
   historyEventsPerIntent: r.historyEventsPerIntent ?? null,
   workflowTasksPerIntent: r.workflowTasksPerIntent ?? null,
   historyEventsByType: r.historyEventsByType ?? null,
@@ -356,6 +362,12 @@ export async function reportResults(
   const summary = table(headings, alignment);
   for (const r of results) summary.push(rowOf(r));
   console.log(summary.toString());
+  for (const r of results.filter((each) => each.slowest)) {
+    console.log(
+      `${cellLabel(r)}: p99 ${(r.p99Ms / 1000).toFixed(1)} s is over 3 × p50 ${(r.p50Ms / 1000).toFixed(1)} s`,
+    );
+    console.log(slowestTable(r.slowest!));
+  }
   const medians = runs > 1 ? mediansOfRuns(results, runs) : results;
   if (runs > 1) {
     console.log(`each cell's median of ${runs} runs (README.md, the chart and the headlines):`);
