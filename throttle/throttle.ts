@@ -2,7 +2,7 @@ import Bottleneck from 'bottleneck';
 import { redisClient } from './redis-client';
 import { endLimiter } from './end-limiter';
 import { isLostRedisState } from './lost-redis-state';
-import type { LinePlace } from './line-places';
+import { unplaced, type LinePlace } from './line-places';
 import type { PermitGrant } from './permit-grant';
 import type { SendTurn } from './permit-source';
 import { SendTurns } from './send-turns';
@@ -152,7 +152,7 @@ export class Throttle {
       return false;
     });
     if (!free) return this.refusal('busy');
-    const grant = await this.takeInFlight(permitId, undefined, raceWindowMs);
+    const grant = await this.takeInFlight(permitId, undefined, raceWindowMs, place);
     if (grant.granted) await this.line.taken(slotKey).catch(() => undefined);
     // Out of the race window: another took the free slot first, not a wait that ran out.
     return !grant.granted && grant.reason === 'timeout' ? { ...grant, reason: 'busy' } : grant;
@@ -178,7 +178,12 @@ export class Throttle {
       }
       if (!(await pause(untilSlotMs, signal))) return this.refusal('closed');
     }
-    const grant = await this.takeInFlight(permitId, signal, maxWaitMs - (Date.now() - startedAt));
+    const grant = await this.takeInFlight(
+      permitId,
+      signal,
+      maxWaitMs - (Date.now() - startedAt),
+      place,
+    );
     if (grant.granted) {
       await this.line.taken(slotKey).catch(() => undefined);
       return { ...grant, waitedMs: Date.now() - startedAt };
@@ -204,11 +209,15 @@ export class Throttle {
     return this.line.cancel(slotKey);
   }
 
-  /** Waits for an in-flight slot, up to `maxWaitMs`. */
+  /**
+   * Waits for an in-flight slot, up to `maxWaitMs`; an urgent payment's wait goes before a bulk
+   * one's (Bottleneck's priority, 0 first: the place's rank).
+   */
   private takeInFlight(
     permitId: string,
     signal: AbortSignal | undefined,
     maxWaitMs: number,
+    place: LinePlace = unplaced,
   ): Promise<PermitGrant> {
     const startedAt = Date.now();
     return new Promise((resolve) => {
@@ -228,14 +237,17 @@ export class Throttle {
 
       const limiter = this.limiter;
       limiter
-        .schedule({ id: permitId, expiration: this.settings.permitTtlMs }, () => {
-          // The waiter gave up before its turn came: hand the slot straight back.
-          if (settled) return Promise.resolve();
-          return new Promise<void>((release) => {
-            this.held.set(permitId, { release, since: Date.now() });
-            settle({ granted: true, permitId, waitedMs: Date.now() - startedAt });
-          });
-        })
+        .schedule(
+          { id: permitId, expiration: this.settings.permitTtlMs, priority: place.rank },
+          () => {
+            // The waiter gave up before its turn came: hand the slot straight back.
+            if (settled) return Promise.resolve();
+            return new Promise<void>((release) => {
+              this.held.set(permitId, { release, since: Date.now() });
+              settle({ granted: true, permitId, waitedMs: Date.now() - startedAt });
+            });
+          },
+        )
         .catch((error: unknown) => {
           // Still held when the job failed: the expiration took it back before any release.
           if (this.held.has(permitId)) this.reclaimed++;

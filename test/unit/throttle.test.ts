@@ -1,3 +1,4 @@
+import { priorityKeys } from '../../domain/intent-priority';
 import { Throttle, type ThrottleSettings } from '../../throttle/throttle';
 
 const settings = (overrides: Partial<ThrottleSettings>): ThrottleSettings => ({
@@ -22,6 +23,26 @@ describe('Throttle (Bottleneck, in-process)', () => {
     const d = await throttle.acquire('d');
     expect(d).toMatchObject({ granted: true });
     expect(throttle.inFlight).toBe(2);
+  });
+
+  it('gives a freed in-flight slot to an urgent waiter before a bulk one that waited longer', async () => {
+    throttle = await Throttle.start(settings({ maxInFlight: 1 }));
+    expect(await throttle.acquire('holder')).toMatchObject({ granted: true });
+    const order: string[] = [];
+    const wait = (id: string, rank: number) =>
+      throttle
+        .acquire(id, undefined, id, { rank, tenant: id, weight: 1 })
+        .then((grant) => {
+          order.push(id);
+          if (grant.granted) throttle.release(id);
+        });
+    const bulk = wait('bulk', priorityKeys.bulk);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const urgent = wait('urgent', priorityKeys.urgent);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    throttle.release('holder');
+    await Promise.all([bulk, urgent]);
+    expect(order).toEqual(['urgent', 'bulk']);
   });
 
   it('turns away waiters whose slot in the line comes after their deadline, with that slot', async () => {
