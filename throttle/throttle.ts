@@ -178,12 +178,8 @@ export class Throttle {
       }
       if (!(await pause(untilSlotMs, signal))) return this.refusal('closed');
     }
-    const grant = await this.takeInFlight(
-      permitId,
-      signal,
-      maxWaitMs - (Date.now() - startedAt),
-      place,
-    );
+    const waitMs = maxWaitMs - (Date.now() - startedAt);
+    const grant = await this.takeInFlight(permitId, signal, waitMs, place);
     if (grant.granted) {
       await this.line.taken(slotKey).catch(() => undefined);
       return { ...grant, waitedMs: Date.now() - startedAt };
@@ -209,10 +205,7 @@ export class Throttle {
     return this.line.cancel(slotKey);
   }
 
-  /**
-   * Waits for an in-flight slot, up to `maxWaitMs`; an urgent payment's wait goes before a bulk
-   * one's (Bottleneck's priority, 0 first: the place's rank).
-   */
+  /** Waits for an in-flight slot, up to `maxWaitMs`; by priority (the place's rank, 0 first). */
   private takeInFlight(
     permitId: string,
     signal: AbortSignal | undefined,

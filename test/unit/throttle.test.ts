@@ -30,12 +30,10 @@ describe('Throttle (Bottleneck, in-process)', () => {
     expect(await throttle.acquire('holder')).toMatchObject({ granted: true });
     const order: string[] = [];
     const wait = (id: string, rank: number) =>
-      throttle
-        .acquire(id, undefined, id, { rank, tenant: id, weight: 1 })
-        .then((grant) => {
-          order.push(id);
-          if (grant.granted) throttle.release(id);
-        });
+      throttle.acquire(id, undefined, id, { rank, tenant: id, weight: 1 }).then((grant) => {
+        order.push(id);
+        if (grant.granted) throttle.release(id);
+      });
     const bulk = wait('bulk', priorityKeys.bulk);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const urgent = wait('urgent', priorityKeys.urgent);
