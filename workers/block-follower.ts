@@ -37,12 +37,24 @@ export function followBlocks({ database, chains, metrics, lease, wake }: BlockFo
     registers: [metrics],
   });
   let stopped = false;
+  // A stop ends the waits between looks at once: a chain with 12 s blocks would hold a drain.
+  const waking = new Set<() => void>();
+  const pauseFor = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        waking.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waking.add(done);
+    });
   const loops = chains.chainIds.map(async (chainId) => {
     const chain = chains.get(chainId);
     let after: bigint | undefined;
     let toldOutbid = new Set<Hex>();
     while (!stopped) {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(50, chain.nextLookInMs())));
+      await pauseFor(Math.max(50, chain.nextLookInMs()));
       if (stopped) break;
       try {
         if (!(await anyConfirming(database.kysely, chainId)) || !(await lease.holds(chainId))) {
@@ -80,6 +92,7 @@ export function followBlocks({ database, chains, metrics, lease, wake }: BlockFo
   return {
     async stop() {
       stopped = true;
+      for (const done of [...waking]) done();
       await Promise.all(loops);
       await lease.release();
     },
