@@ -76,13 +76,21 @@ export function followBlocks({ database, chains, metrics, lease, wake }: BlockFo
         });
         toldOutbid = sightings.toldOutbid;
         const minedSet = new Set(mined);
-        await Promise.all(
+        // One wake failing (its workflow unreachable) leaves the others woken.
+        const wakes = await Promise.allSettled(
           sightings.wake.map(async (intentId) => {
             await wake(intentId);
             const why = minedSet.has(intentId) ? 'mined' : 'outbid';
             woken.inc({ chain_id: String(chainId), why });
           }),
         );
+        const failed = wakes.filter((each) => each.status === 'rejected');
+        if (failed.length > 0) {
+          const { reason } = failed[0] as PromiseRejectedResult;
+          log.warn(
+            `block follower on chain ${chainId}: ${failed.length} payment(s) not woken (their spaced looks still come): ${(reason as Error).message}`,
+          );
+        }
       } catch (error) {
         // The spaced looks still come: a failed follow only leaves them to it for a block.
         log.warn(`block follower on chain ${chainId}: ${(error as Error).message}`);
