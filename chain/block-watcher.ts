@@ -115,19 +115,18 @@ export class BlockWatcher {
   }
 
   /**
-   * The kept blocks above `number` up to the head, oldest first, and whether they are all of
-   * them (none missed since: the watcher read every block between).
+   * The kept blocks above `number` up to the head, oldest first; a block missed (not read) ends
+   * them: what lies below it is left to the looks.
    */
-  blocksAfter(number: bigint): { blocks: WatchedBlock[]; complete: boolean } {
+  blocksAfter(number: bigint): WatchedBlock[] {
     const head = this.head?.block;
-    if (!head) return { blocks: [], complete: false };
     const blocks: WatchedBlock[] = [];
-    for (let at = head.number; at > number; at--) {
+    for (let at = head?.number ?? number; at > number; at--) {
       const block = this.blocks.get(at);
-      if (!block) return { blocks: blocks.reverse(), complete: false };
+      if (!block) break;
       blocks.push(block);
     }
-    return { blocks: blocks.reverse(), complete: true };
+    return blocks.reverse();
   }
 
   /** ms since the head was last read; undefined before the first read. */

@@ -208,7 +208,6 @@ export interface ChainActions {
     head: bigint;
     baseFeePerGas: bigint;
     ours: Hex[];
-    complete: boolean;
   }>;
   /** For the readiness probe: the watched head, read again at most every few seconds. */
   ready(): Promise<{ headAgeMs?: number }>;

@@ -8,8 +8,6 @@ export type BlocksSinceReturnType = {
   baseFeePerGas: bigint;
   /** The hashes our wallets sent in the blocks after `after` up to the head, oldest first. */
   ours: Hex[];
-  /** Every block after `after` was read (none missed, nothing to fall back on). */
-  complete: boolean;
 };
 export type BlocksSinceErrorType = RpcErrorType;
 
@@ -22,11 +20,10 @@ export async function blocksSince(
   { after }: BlocksSinceParameters,
 ): Promise<BlocksSinceReturnType> {
   const { block: head } = await rpc(watcher.currentHead(lookMaxAgeMs));
-  const { blocks, complete } = watcher.blocksAfter(after ?? head.number - 1n);
+  const blocks = watcher.blocksAfter(after ?? head.number - 1n);
   return {
     head: head.number,
     baseFeePerGas: head.baseFeePerGas,
     ours: blocks.flatMap((block) => block.oursHashes),
-    complete,
   };
 }
