@@ -4,8 +4,7 @@ import { formatEther, formatUnits, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../store/database';
 import { depositAsset } from '../service/assets';
-import { listTokens } from '../store/assets';
-import { ledgerAssetOf } from '../domain/asset';
+import { amountsInUnits, type AmountInUnits } from '../cli/asset-units';
 import { balancesOf } from '../service/balances';
 import { startEmbeddedStack } from './stack/embedded-stack';
 import { waitFor } from './stack/wait-for';
@@ -228,7 +227,8 @@ async function main(): Promise<void> {
   const elapsedSeconds = (Date.now() - startedAt) / 1000;
   printSummary(counts, rejected.length, refusals, elapsedSeconds, stack.webUiUrl);
   await printLedger(relayer.database);
-  await printTopUps(relayer.database, config.topUpSweepMs);
+  const anyKey = createApiClient(relayer.apiUrl!, apiKeys.get('acme'));
+  await printTopUps(relayer.database, config.topUpSweepMs, await amountsInUnits(anyKey));
   await printDepositTrail(relayer, stack.secondAnvil.chainId, onChain, sentOnChain, depositTxs);
   // Every demo intent can be paid: one that is not confirmed is a fault, and the run says so.
   const unconfirmed = options.intents - (counts.confirmed ?? 0);
@@ -318,7 +318,11 @@ async function printLedger(database: Database): Promise<void> {
  * The treasury's top-ups of the wallets the payments drew down: after the next sweep has looked,
  * once every top-up has ended (a minute at most).
  */
-async function printTopUps(database: Database, sweepMs: number): Promise<void> {
+async function printTopUps(
+  database: Database,
+  sweepMs: number,
+  inUnits: AmountInUnits,
+): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, sweepMs + 1000));
   const topUps = () =>
     database.kysely
@@ -336,15 +340,6 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
   ).catch(() => undefined);
   const rows = await topUps();
   if (rows.length === 0) return;
-  const tokens = new Map(
-    (await listTokens(database.kysely)).map((t) => [ledgerAssetOf(t.chainId, t.address), t]),
-  );
-  const inUnits = (asset: string, amount: string) => {
-    const token = tokens.get(asset);
-    return token
-      ? `${formatUnits(BigInt(amount), token.decimals)} ${token.alias}`
-      : `${formatEther(BigInt(amount))} ETH`;
-  };
   const shown = table(
     ['top-up', 'chain', 'from treasury', 'to hot wallet', 'amount', 'status'],
     ['left', 'right', 'left', 'left', 'right', 'left'],
@@ -355,7 +350,7 @@ async function printTopUps(database: Database, sweepMs: number): Promise<void> {
       row.chain_id,
       row.from_address ?? '',
       row.to_address,
-      inUnits(row.asset, row.amount),
+      inUnits(row.chain_id, row.asset, row.amount),
       row.status,
     ]);
   }
