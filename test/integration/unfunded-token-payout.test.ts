@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { parseUnits } from 'viem';
+import { topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { waitFor } from '../../dev/stack/wait-for';
 import { deployTestToken, type TestToken } from '../../dev/stack/test-tokens';
@@ -146,5 +148,13 @@ it("is paid once the chain's tokenTopUps fund a hot wallet from the treasury", a
     await expectBooksBalanced(world.database);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    // The sweep's schedule would go on firing on the shared dev server after the file.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const schedule = topUpSweepScheduleId(world.config().taskQueue, world.anvil.chainId);
+    await new Client({ connection }).schedule
+      .getHandle(schedule)
+      .delete()
+      .catch(() => undefined);
+    await connection.close();
   }
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawnApi, spawnWorker, type WorkerProcess } from '../../dev/stack/worker-process';
 import {
   startLocalWorld,
@@ -20,6 +21,9 @@ export const startTestWorld = (options: LocalWorldOptions = {}): Promise<TestWor
     temporalAddress: process.env.TEMPORAL_TEST_ADDRESS,
     postgresServerUrl: onPostgres() ? process.env.TEST_POSTGRES_URL : undefined,
     ...options,
+    // A task queue of its own: files run side by side on one dev server, and a worker on another
+    // file's queue would take its workflows against the wrong database and chain.
+    settings: { TASK_QUEUE: `test-${randomUUID()}`, ...options.settings },
   });
 
 /**
