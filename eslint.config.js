@@ -109,10 +109,15 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ['*.js', 'test/support/*.js'],
+    files: ['*.js', 'test/*.js', 'test/support/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        process: 'readonly',
+      },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

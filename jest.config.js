@@ -6,62 +6,40 @@ const transform = {
   ],
 };
 
+const plan = require('./test/tiers');
+const { pairsOf } = require('./test/support/tier-pairs');
+
+/**
+ * The run's tier (TEST_TIER, set by dev/run-tests.ts): each project runs that tier's files only,
+ * and a project with none there is left out. Without one, every project runs all its files.
+ */
+const tier = process.env.TEST_TIER;
+const filesOfTier = (name) =>
+  pairsOf(plan, tier).flatMap(({ project, file }) => (project === name ? [file] : []));
+const listedFiles = (name) =>
+  Object.keys(plan.tiers).flatMap((tierName) =>
+    pairsOf(plan, tierName).flatMap(({ project, file }) => (project === name ? [file] : [])),
+  );
+const testMatchOf = (name) => {
+  if (tier) return filesOfTier(name).map((file) => `<rootDir>/test/${file}.test.ts`);
+  const directory = plan.projectDirectories[name];
+  return directory
+    ? [`<rootDir>/test/${directory}/*.test.ts`]
+    : listedFiles(name).map((file) => `<rootDir>/test/${file}.test.ts`);
+};
+
 const project = (name, extra = {}) => ({
   displayName: name,
   testEnvironment: 'node',
   transform,
-  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  testMatch: testMatchOf(name),
   setupFiles: ['<rootDir>/test/support/quiet-runtime.ts'],
   ...extra,
 });
 
-// Not e2e/shared-quota: its quota lives in Redis, not the store, and its bound is on when sends
-// reach the node — two copies of it at once (six workers bursting on two cores) delayed sends
-// past the window's margin and failed both (10 and 7 sends in a second against 6).
-const postgresSuites = [
-  'integration/activities',
-  'integration/admission',
-  'integration/api',
-  'integration/api-scopes',
-  'integration/batch',
-  'integration/finality',
-  'integration/migrations',
-  'integration/review',
-  'integration/submit-intent',
-  'integration/approvals',
-  'integration/intent-deadlines',
-  'integration/pauses',
-  'integration/payment-schedules',
-  'integration/priorities',
-  'integration/payment-policy',
-  'integration/contract-calls',
-  'integration/wallet-turns',
-  'integration/deposits',
-  'integration/stranded-send',
-  'e2e/deposit-trail',
-  'e2e/fifty-intents',
-];
-
-/**
- * Suites whose PostgreSQL run proves again what their SQLite run and the store suites above prove
- * (crash recovery, chain timeouts, sweeps): `npm run test:deep` runs them on PostgreSQL, not
- * `npm test`.
- */
-const deepPostgresSuites = [
-  'integration/chain-robustness',
-  'integration/review-queue',
-  'integration/unmined-cancel',
-  'integration/worker-versioning',
-  'e2e/kill-worker',
-  'e2e/top-ups',
-  'faults/activity-panics',
-  'integration/unfunded-token-payout',
-];
-
-/** A project of `suites` on a real PostgreSQL server (one database per file). */
-const onPostgres = (name, suites) =>
+/** A project of the suites test/tiers.js names for it, on a real PostgreSQL server. */
+const onPostgres = (name) =>
   project(name, {
-    testMatch: suites.map((suite) => `<rootDir>/test/${suite}.test.ts`),
     setupFiles: [
       '<rootDir>/test/support/quiet-runtime.ts',
       '<rootDir>/test/support/on-postgres.ts',
@@ -78,16 +56,15 @@ module.exports = {
   // into one window of the provider's count (issue 29's reservations address that).
   maxWorkers: 2,
   testSequencer: '<rootDir>/test/support/test-sequencer.js',
+  reporters: ['default', '<rootDir>/test/support/timings-reporter.js'],
   projects: [
     project('unit'),
     // Workflows with their activities faked at the factory seam, on the time-skipping server …
     project('workflow', {
-      testMatch: ['<rootDir>/test/workflow/*.test.ts'],
       globalSetup: '<rootDir>/test/support/bundle-workflows.ts',
     }),
     // … and batches on the dev server, where the time-skipping server leaks its time lock.
     project('workflow-dev-server', {
-      testMatch: ['<rootDir>/test/workflow/dev-server/*.test.ts'],
       globalSetup: '<rootDir>/test/support/start-dev-server.ts',
       globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
     }),
@@ -114,7 +91,7 @@ module.exports = {
     // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
     project('browser'),
     // The suites that touch the store, again on a real PostgreSQL server (one database per file).
-    onPostgres('postgres', postgresSuites),
-    onPostgres('postgres-deep', deepPostgresSuites),
-  ],
+    onPostgres('postgres'),
+    onPostgres('postgres-deep'),
+  ].filter((each) => each.testMatch.length > 0),
 };

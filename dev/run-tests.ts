@@ -2,38 +2,36 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { table } from '../cli/table';
+import * as plan from '../test/tiers';
 import { listProcesses } from './stack/children';
 
 /**
- * `npm test`: every project but the deep ones in one jest run (jest.config.js orders the files);
- * `npm run test:deep` (`-- --selectProjects deep postgres-deep`) and `npm test -- <jest args>` run jest with
- * those arguments instead. The jest run gets a process group of its own, so whatever it started
- * can be found afterwards: a process still alive then is a teardown that did not happen — it is
- * killed, named, and the run fails. The run ends with its ten slowest files.
+ * `npm test` runs the `test` tier of test/tiers.js, `npm run test:ci` (`-- --tier ci`) and `npm
+ * run test:deep` (`-- --tier deep`) theirs; `npm test -- <jest args>` runs jest with those
+ * arguments over every tier instead. The jest run gets a process group of its own, so whatever it
+ * started can be found afterwards: a process still alive then is a teardown that did not happen —
+ * it is killed, named, and the run fails. The run ends with its ten slowest files.
  */
 const root = resolve(__dirname, '..');
+const { tier, jestArgs } = tierAndJestArguments(process.argv.slice(2));
 /** How the summary names this run: `npm test`, `npm run test:deep`. */
 const command =
   process.env.npm_lifecycle_event === 'test' || !process.env.npm_lifecycle_event
     ? 'npm test'
     : `npm run ${process.env.npm_lifecycle_event}`;
 const resultsFile = resolve(root, 'test-output', 'jest-results.json');
-const defaultProjects = [
-  'unit',
-  'workflow',
-  'replay',
-  'workflow-dev-server',
-  'integration',
-  'e2e',
-  'faults',
-  'postgres',
-  'browser',
-];
-const jestArguments = [
-  ...(process.argv.length > 2 ? process.argv.slice(2) : ['--selectProjects', ...defaultProjects]),
-  '--json',
-  `--outputFile=${resultsFile}`,
-];
+const jestArguments = [...jestArgs, '--json', `--outputFile=${resultsFile}`];
+
+/** `--tier <name>` (the `test` tier when there are no arguments at all) and jest's own. */
+function tierAndJestArguments(args: string[]): { tier?: string; jestArgs: string[] } {
+  if (args.length === 0) return { tier: 'test', jestArgs: [] };
+  if (args[0] !== '--tier') return { jestArgs: args };
+  const tiers = Object.keys(plan.tiers);
+  if (!args[1] || !tiers.includes(args[1])) {
+    throw new Error(`--tier must be one of ${tiers.join(', ')} (got "${args[1] ?? ''}")`);
+  }
+  return { tier: args[1], jestArgs: args.slice(2) };
+}
 
 let running: number | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -48,6 +46,7 @@ function runJest(args: string[]): Promise<number> {
     const jest = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...args], {
       stdio: 'inherit',
       detached: true,
+      env: { ...process.env, ...(tier && { TEST_TIER: tier }) },
     });
     running = jest.pid;
     jest.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));

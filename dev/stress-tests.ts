@@ -6,9 +6,9 @@ import { parseArgs } from 'node:util';
 import { table } from '../cli/table';
 
 /**
- * `npm run test:stress -- [--rounds 3] [--hogs 1] [--projects a,b]`: the projects that run
- * servers and processes (workflow, integration, e2e, faults) R rounds, each beside CPU hogs and
- * with a seed of its own (FAULT_SEED). Every test that failed is run once more alone, same seed,
+ * `npm run test:stress -- [--rounds 3] [--hogs 1] [--tier test] [--projects a,b]`: a tier's files
+ * (test/tiers.js; `npm test`'s by default), or those of the projects named, R rounds, each beside
+ * CPU hogs and with a seed of its own (FAULT_SEED). Every test that failed is run once more alone, same seed,
  * no hog: passing then, it failed by chance (a defect to fix); failing again, it fails for a
  * reason. A failure whose message says a server did not start in time is listed apart: the hog
  * starved a start-up, not the test's own logic.
@@ -18,10 +18,8 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     hogs: { type: 'string', default: '1' },
-    projects: {
-      type: 'string',
-      default: 'workflow,workflow-dev-server,integration,e2e,faults',
-    },
+    tier: { type: 'string', default: 'test' },
+    projects: { type: 'string', default: '' },
   },
 });
 
@@ -105,7 +103,7 @@ function runJest(args: string[], seed: number, resultsFile: string): Promise<Jes
         cwd: root,
         stdio: 'inherit',
         detached: true,
-        env: { ...process.env, FAULT_SEED: String(seed) },
+        env: { ...process.env, FAULT_SEED: String(seed), TEST_TIER: values.tier },
       },
     );
     running = jest;
@@ -142,15 +140,12 @@ function failuresOf(results: JestResults, round: number, seed: number): Failure[
   });
 }
 
-/** The jest project a test file belongs to (jest.config.js). */
-const projectOf = (file: string): string =>
-  file.startsWith('test/workflow/dev-server/') ? 'workflow-dev-server' : file.split('/')[1]!;
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Runs the failed test alone with its seed and no hog: does it pass now? */
 async function passesAlone(failure: Failure, resultsFile: string): Promise<boolean> {
-  const args = ['--selectProjects', projectOf(failure.file), '--runTestsByPath', failure.file];
+  // In each of the tier's projects that holds the file (its SQLite and its PostgreSQL run).
+  const args = ['--runTestsByPath', failure.file];
   if (failure.test) args.push('-t', `^${escapeRegExp(failure.test)}$`);
   const results = await runJest(args, failure.seed, resultsFile);
   return failuresOf(results, failure.round, failure.seed).length === 0;
@@ -175,7 +170,7 @@ async function main(): Promise<number> {
     let results: JestResults;
     try {
       results = await runJest(
-        ['--selectProjects', ...projects],
+        projects.length > 0 ? ['--selectProjects', ...projects] : [],
         seed,
         resolve(outputDir, `round-${round}.json`),
       );

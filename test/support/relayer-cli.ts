@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { nodeArgumentsFor } from '../../dev/stack/compiled-entries';
+import { freePort } from '../../dev/stack/free-port';
+import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
+import { useTestWorld } from './test-world';
 
 export interface CliOutcome {
   code: number;
@@ -28,3 +32,27 @@ export const relayerCliWith =
       return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   };
+
+/**
+ * A test file's world with one relayer (worker and API) in the test's process, and the CLI run
+ * against its API and database.
+ */
+export function useCliRelayer() {
+  const suite = useTestWorld();
+  let relayer: RelayerProcess | undefined;
+  beforeAll(async () => {
+    relayer = await startRelayerProcess(
+      suite
+        .world()
+        .config({ API_PORT: String(await freePort()), TASK_QUEUE: `cli-${randomUUID()}` }),
+      ['worker', 'api'],
+    );
+  });
+  afterAll(() => relayer?.stop());
+  const apiUrl = () => relayer!.apiUrl!;
+  const relayerCli = relayerCliWith(() => ({
+    RELAYER_API_URL: apiUrl(),
+    DATABASE_URL: suite.world().databaseUrl,
+  }));
+  return { suite, relayerCli, apiUrl };
+}

@@ -26,6 +26,8 @@ export const startTestWorld = (options: LocalWorldOptions = {}): Promise<TestWor
     settings: { TASK_QUEUE: `test-${randomUUID()}`, ...options.settings },
   });
 
+export type TestSuite = ReturnType<typeof useTestWorld>;
+
 /**
  * One world for a test file, started before its tests and stopped after them; worker processes
  * spawned through it are killed at the end whatever happened, so none outlives a failed test.
