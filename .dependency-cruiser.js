@@ -46,6 +46,21 @@ const layerRules = Object.entries(layers).map(([room, below]) => ({
   },
 }));
 
+/** The suites of the dev workshop's own tools (bench, cluster, examples, generated docs). */
+const devToolSuites = [
+  'e2e/pool-drain',
+  'integration/api-docs-examples',
+  'unit/bench-medians',
+  'unit/cluster-topology',
+  'unit/cpu-profile',
+  'unit/deposit-addresses',
+  'unit/error-vocabulary',
+  'unit/heap-growth',
+  'unit/packing-bound',
+  'unit/sdk-task-counts',
+  'unit/throttle-example',
+];
+
 module.exports = {
   forbidden: [
     {
@@ -86,6 +101,22 @@ module.exports = {
       severity: 'error',
       from: { path: `^(${production.join('|')})/` },
       to: { path: '^(dev|test)/' },
+    },
+    {
+      name: 'harness-never-imports-dev',
+      comment:
+        'the test harness (test/harness: worlds and the stack) stands on its own; dev/ uses it',
+      severity: 'error',
+      from: { path: '^test/harness/' },
+      to: { path: '^dev/' },
+    },
+    {
+      name: 'tests-never-import-dev',
+      comment:
+        "a suite builds its world with test/harness; only the dev tools' own suites reach dev/",
+      severity: 'error',
+      from: { path: '^test/', pathNot: `^test/(${devToolSuites.join('|')})\\.test\\.ts$` },
+      to: { path: '^dev/' },
     },
   ].map((rule) =>
     // The CLI may read the API's types (rule above); the layer rule would forbid them outright.

@@ -109,7 +109,7 @@ module.exports = tseslint.config(
     },
   },
   {
-    files: ['*.js', 'test/*.js', 'test/support/*.js'],
+    files: ['*.js', 'test/*.js', 'test/harness/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

@@ -7,7 +7,7 @@ const transform = {
 };
 
 const plan = require('./test/tiers');
-const { pairsOf } = require('./test/support/tier-pairs');
+const { pairsOf } = require('./test/harness/tier-pairs');
 
 /**
  * The run's tier (TEST_TIER, set by dev/run-tests.ts): each project runs that tier's files only,
@@ -33,7 +33,7 @@ const project = (name, extra = {}) => ({
   testEnvironment: 'node',
   transform,
   testMatch: testMatchOf(name),
-  setupFiles: ['<rootDir>/test/support/quiet-runtime.ts'],
+  setupFiles: ['<rootDir>/test/harness/quiet-runtime.ts'],
   ...extra,
 });
 
@@ -41,11 +41,11 @@ const project = (name, extra = {}) => ({
 const onPostgres = (name) =>
   project(name, {
     setupFiles: [
-      '<rootDir>/test/support/quiet-runtime.ts',
-      '<rootDir>/test/support/on-postgres.ts',
+      '<rootDir>/test/harness/quiet-runtime.ts',
+      '<rootDir>/test/harness/on-postgres.ts',
     ],
-    globalSetup: '<rootDir>/test/support/start-postgres-project.ts',
-    globalTeardown: '<rootDir>/test/support/stop-postgres-project.ts',
+    globalSetup: '<rootDir>/test/harness/start-postgres-project.ts',
+    globalTeardown: '<rootDir>/test/harness/stop-postgres-project.ts',
   });
 
 /** @type {import('jest').Config} */
@@ -55,38 +55,38 @@ module.exports = {
   // finish ~15% sooner but starve the quota suites' workers: sends a second late arrive bunched
   // into one window of the provider's count (issue 29's reservations address that).
   maxWorkers: 2,
-  testSequencer: '<rootDir>/test/support/test-sequencer.js',
-  reporters: ['default', '<rootDir>/test/support/timings-reporter.js'],
+  testSequencer: '<rootDir>/test/harness/test-sequencer.js',
+  reporters: ['default', '<rootDir>/test/harness/timings-reporter.js'],
   projects: [
     project('unit'),
     // Workflows with their activities faked at the factory seam, on the time-skipping server …
     project('workflow', {
-      globalSetup: '<rootDir>/test/support/bundle-workflows.ts',
+      globalSetup: '<rootDir>/test/harness/bundle-workflows.ts',
     }),
     // … and batches on the dev server, where the time-skipping server leaks its time lock.
     project('workflow-dev-server', {
-      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
-      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+      globalSetup: '<rootDir>/test/harness/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/harness/stop-dev-server.ts',
     }),
     project('integration', {
-      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
-      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+      globalSetup: '<rootDir>/test/harness/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/harness/stop-dev-server.ts',
     }),
     project('e2e', {
-      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
-      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+      globalSetup: '<rootDir>/test/harness/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/harness/stop-dev-server.ts',
     }),
-    project('replay', { globalSetup: '<rootDir>/test/support/bundle-workflows.ts' }),
+    project('replay', { globalSetup: '<rootDir>/test/harness/bundle-workflows.ts' }),
     // Crashes, restarts, network faults and random histories, each checked against the ledger
-    // invariants; sized by FAULT_INTENTS / FAULT_RUNS (see test/support/fault-settings.ts).
+    // invariants; sized by FAULT_INTENTS / FAULT_RUNS (see test/harness/fault-settings.ts).
     project('faults', {
-      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
-      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+      globalSetup: '<rootDir>/test/harness/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/harness/stop-dev-server.ts',
     }),
     // The seeded suites again, larger (`npm run test:deep`; CI runs it, `npm test` does not).
     project('deep', {
-      globalSetup: '<rootDir>/test/support/start-dev-server.ts',
-      globalTeardown: '<rootDir>/test/support/stop-dev-server.ts',
+      globalSetup: '<rootDir>/test/harness/start-dev-server.ts',
+      globalTeardown: '<rootDir>/test/harness/stop-dev-server.ts',
     }),
     // A real browser (Debian's chromium) on the dev server's Web UI; starts its own stack.
     project('browser'),

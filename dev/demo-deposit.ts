@@ -3,10 +3,10 @@ import { createApiClient } from '../cli/api-client';
 import { table } from '../cli/table';
 import { createApiKey } from '../service/api-keys';
 import type { RelayerProcess } from '../workers/relayer-process';
-import type { Anvil } from './stack/anvil';
-import { deployerClient } from './stack/solidity';
-import type { TestToken } from './stack/test-tokens';
-import { waitFor } from './stack/wait-for';
+import type { Anvil } from '../test/harness/stack/anvil';
+import { deployerClient } from '../test/harness/stack/solidity';
+import type { TestToken } from '../test/harness/stack/test-tokens';
+import { waitFor } from '../test/harness/stack/wait-for';
 
 /** What the demo's customer sends a tenant's deposit address: the coin and a stablecoin. */
 export interface DemoDeposit {

@@ -3,10 +3,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApiClient } from '../cli/api-client';
 import { createApiKey } from '../service/api-keys';
 import type { RelayerProcess } from '../workers/relayer-process';
-import type { EmbeddedStack } from './stack/embedded-stack';
-import { deployTestToken } from './stack/test-tokens';
-import { deployTestVault } from './stack/test-vault';
-import { deployerClient } from './stack/solidity';
+import type { EmbeddedStack } from '../test/harness/stack/embedded-stack';
+import { deployTestToken } from '../test/harness/stack/test-tokens';
+import { deployTestVault } from '../test/harness/stack/test-vault';
+import { deployerClient } from '../test/harness/stack/solidity';
 
 /**
  * `npm start -- --keep-running`: what is up, and commands to try as the tenant acme and as an
@@ -60,7 +60,7 @@ export async function suggestCommands({
       `(npm run -s relayer -- assets register ${usdc.address} --chain-id ${chainId} --alias USDC)`,
   );
   step(
-    `a contract to call: the test vault at ${vault.address} (dev/contracts/test-vault.sol); ` +
+    `a contract to call: the test vault at ${vault.address} (test/harness/contracts/test-vault.sol); ` +
       `acme has a wallet of its own there (${tenantWallet}). Allow its deposit, as the operator, then call it:`,
   );
   console.log(

@@ -6,12 +6,12 @@ import type { Database } from '../store/database';
 import { depositAsset } from '../service/assets';
 import { amountsInUnits, type AmountInUnits } from '../cli/asset-units';
 import { balancesOf } from '../service/balances';
-import { startEmbeddedStack } from './stack/embedded-stack';
-import { waitFor } from './stack/wait-for';
+import { startEmbeddedStack } from '../test/harness/stack/embedded-stack';
+import { waitFor } from '../test/harness/stack/wait-for';
 import { ConfigError, loadConfig } from '../workers/config/load';
 import { exitOnError } from '../workers/exit-on-error';
 import { startRelayerProcess } from '../workers/relayer-process';
-import { startJaeger } from './stack/jaeger';
+import { startJaeger } from '../test/harness/stack/jaeger';
 import { installRuntime } from '../workers/runtime';
 import { createApiKey } from '../service/api-keys';
 import { setUpTenant } from '../service/tenants';
@@ -24,7 +24,11 @@ import {
 import { table } from '../cli/table';
 import { operatorOwner } from '../domain/custody';
 import { terminalStatuses } from '../domain/intent';
-import { settledCount, waitUntilSettled, type StatusCounts } from './wait-until-settled';
+import {
+  settledCount,
+  waitUntilSettled,
+  type StatusCounts,
+} from '../test/harness/wait-until-settled';
 import { setWalletPool } from '../service/wallet-admin';
 import { suggestCommands } from './demo-suggestions';
 import { fundByDeposit, printDepositTrail } from './demo-deposit';

@@ -11,7 +11,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { cacheDir, progressOf, runCommand, ToolchainMissingError } from './stack/toolchain';
+import {
+  cacheDir,
+  progressOf,
+  runCommand,
+  ToolchainMissingError,
+} from '../test/harness/stack/toolchain';
 
 /**
  * `npm run test:node24`: the unit and integration suites once more on Node 24 LTS, on a machine

@@ -1,11 +1,15 @@
 import { table } from '../cli/table';
-import { ensureChromium } from './stack/chromium';
-import { ensureJaeger } from './stack/jaeger';
-import { ensureLocalKms } from './stack/local-kms';
-import { ensurePostgresBinaries } from './stack/postgres';
-import { ensureRedisServer } from './stack/redis';
-import { ensureTemporalCli, ensureTestServer } from './stack/temporal-binaries';
-import { ToolchainMissingError, type Progress, type ResolvedTool } from './stack/toolchain';
+import { ensureChromium } from '../test/harness/stack/chromium';
+import { ensureJaeger } from '../test/harness/stack/jaeger';
+import { ensureLocalKms } from '../test/harness/stack/local-kms';
+import { ensurePostgresBinaries } from '../test/harness/stack/postgres';
+import { ensureRedisServer } from '../test/harness/stack/redis';
+import { ensureTemporalCli, ensureTestServer } from '../test/harness/stack/temporal-binaries';
+import {
+  ToolchainMissingError,
+  type Progress,
+  type ResolvedTool,
+} from '../test/harness/stack/toolchain';
 
 const parts: Record<string, { why: string; ensure(progress: Progress): Promise<ResolvedTool> }> = {
   temporal: {

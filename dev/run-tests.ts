@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { table } from '../cli/table';
 import * as plan from '../test/tiers';
-import { listProcesses } from './stack/children';
+import { listProcesses } from '../test/harness/stack/children';
 
 /**
  * `npm test` runs the `test` tier of test/tiers.js, `npm run test:ci` (`-- --tier ci`) and `npm

@@ -34,7 +34,7 @@ const rounds = wholeFlag('rounds', values.rounds, 1);
 const hogs = wholeFlag('hogs', values.hogs, 0);
 const projects = values.projects.split(',').filter(Boolean);
 
-/** Messages of a server or tool that did not come up in time (dev/stack's and the SDK's words). */
+/** Messages of a server or tool that did not come up in time (test/harness/stack's and the SDK's words). */
 const serverStartFailure =
   /did not (start|answer)|not ready after|failed to start ephemeral|timed out waiting for (the )?server/i;
 

@@ -1,7 +1,8 @@
 import { ErrorName } from '../domain/error-catalogue';
 
 /**
- * The name of the dev workshop's error for a tool it cannot find or build (dev/stack/toolchain.ts).
+ * The name of the test stack's error for a tool it cannot find or build
+ * (test/harness/stack/toolchain.ts).
  */
 export const toolchainMissing = 'ToolchainMissing';
 

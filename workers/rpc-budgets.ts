@@ -10,7 +10,7 @@ import type { ChainEndpoint } from './config/chains-file';
 import type { RelayerConfig } from './config/load';
 import type { RpcBudgetTally } from '../throttle/rpc-budget';
 
-/** The stop line of one endpoint's budget (the bench reads it: dev/stack/worker-process.ts). */
+/** The stop line of one endpoint's budget (the bench reads it: test/harness/stack). */
 export const tallyLine = (t: RpcBudgetTally): string =>
   `${t.calls} calls, ${t.lined} waited in line for ${Math.round(t.linedMs)} ms in all, ` +
   `margin ${t.marginMs.least}-${t.marginMs.most} ms (mean ${t.marginMs.mean.toFixed(1)}); ` +

@@ -3,7 +3,11 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { admitIntent } from '../../operations/admit-intent';
 import { submitIntent } from '../../service/submit-intent';
 import type { Database } from '../../store/database';
-import { spawnNodeProcess, spawnWorker, type SpawnOptions } from '../stack/worker-process';
+import {
+  spawnNodeProcess,
+  spawnWorker,
+  type SpawnOptions,
+} from '../../test/harness/stack/worker-process';
 
 // The five arms, and every way one differs from another: the server it runs on, how its
 // processes start, how an intent reaches them, and where its quota is kept.

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { table } from '../../cli/table';
-import { cacheDir } from '../stack/toolchain';
+import { cacheDir } from '../../test/harness/stack/toolchain';
 
 const root = resolve(__dirname, '../..');
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { providerWindows, type ProviderWindow } from '../stack/provider-count';
+import { providerWindows, type ProviderWindow } from '../../test/harness/stack/provider-count';
 import { settings as relayerSettings } from '../../workers/config/settings';
 
 import { armNames, onTemporal, type Arm } from './arms';

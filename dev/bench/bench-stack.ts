@@ -1,15 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../stack/free-port';
-import { startPostgres } from '../stack/postgres';
-import { startTemporalServer } from '../stack/temporal-server';
-import { startDevServer } from '../stack/temporal-servers';
-import { treeCpuMs } from './process-usage';
+import { freePort } from '../../test/harness/stack/free-port';
+import { startPostgres } from '../../test/harness/stack/postgres';
+import { startTemporalServer } from '../../test/harness/stack/temporal-server';
+import { startDevServer } from '../../test/harness/stack/temporal-servers';
+import { treeCpuMs } from '../../test/harness/process-usage';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle, writeWorkflowBundles } from '../../workers/workflow-code';
-import { startJaeger } from '../stack/jaeger';
-import { buildEntryPoints } from '../stack/compiled-entries';
+import { startJaeger } from '../../test/harness/stack/jaeger';
+import { buildEntryPoints } from '../../test/harness/stack/compiled-entries';
 import { armEntryPoints } from './arms';
 
 const entriesDir = () => {

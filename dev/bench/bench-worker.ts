@@ -1,5 +1,5 @@
-import type { LocalWorld } from '../stack/local-world';
-import { spawnWorker, type WorkerProcess } from '../stack/worker-process';
+import type { LocalWorld } from '../../test/harness/stack/local-world';
+import { spawnWorker, type WorkerProcess } from '../../test/harness/stack/worker-process';
 
 /**
  * The bench's worker process for `openIntents` intents at once: pool 32, 64 permits at

@@ -1,6 +1,6 @@
 import type { SlowIntent } from './slowest-intents';
 import type { Client } from '@temporalio/client';
-import type { ProviderWindow } from '../stack/provider-count';
+import type { ProviderWindow } from '../../test/harness/stack/provider-count';
 import type { BaselineCell } from './baseline';
 import type { IntentProfile } from './intent-profile';
 import { randomBytes } from 'node:crypto';

@@ -8,25 +8,25 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { countIntentsByStatus } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
-import { settledCount, waitUntilSettled } from '../wait-until-settled';
+import { settledCount, waitUntilSettled } from '../../test/harness/wait-until-settled';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import type { LocalWorld } from '../stack/local-world';
+import type { LocalWorld } from '../../test/harness/stack/local-world';
 import {
   budgetLines,
   pacedSends,
   reclaimedPermits,
   stopSummary,
   type BudgetLine,
-} from '../stack/worker-process';
+} from '../../test/harness/stack/worker-process';
 import { cellProfiler } from './intent-profile';
-import { processUsage } from './process-usage';
-import type { RecordedCall } from '../stack/call-log';
-import type { ProviderModelProcess } from '../stack/provider-model-process';
+import { processUsage } from '../../test/harness/process-usage';
+import type { RecordedCall } from '../../test/harness/stack/call-log';
+import type { ProviderModelProcess } from '../../test/harness/stack/provider-model-process';
 import { midRun, percentile, steadyRate, steadyUnitsRate, usedAfter, usedMidRun } from './rates';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { depositAsset, registerToken } from '../../service/assets';
-import { deployTestToken } from '../stack/test-tokens';
-import { WebhookReceiver } from '../stack/webhook-receiver';
+import { deployTestToken } from '../../test/harness/stack/test-tokens';
+import { WebhookReceiver } from '../../test/harness/stack/webhook-receiver';
 import { registerEndpoint } from '../../service/webhooks';
 import { secretBox } from '../../webhooks/secret-box';
 import { weightOf } from '../../throttle/rpc-weights';

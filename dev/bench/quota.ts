@@ -4,12 +4,12 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { table } from '../../cli/table';
 import { submitIntent } from '../../service/submit-intent';
-import { settledCount, waitUntilSettled } from '../wait-until-settled';
-import { startLocalWorld, type LocalWorld } from '../stack/local-world';
-import { maxConcurrent, maxInWindow } from '../stack/rpc-proxy';
+import { settledCount, waitUntilSettled } from '../../test/harness/wait-until-settled';
+import { startLocalWorld, type LocalWorld } from '../../test/harness/stack/local-world';
+import { maxConcurrent, maxInWindow } from '../../test/harness/stack/rpc-proxy';
 import { withBenchStack } from './bench-stack';
 import { percentile, steadyRate } from './rates';
-import { spawnWorker } from '../stack/worker-process';
+import { spawnWorker } from '../../test/harness/stack/worker-process';
 
 /**
  * `npm run bench`: how close the relayer gets to its configured RPC quota. For each quota it

@@ -1,4 +1,4 @@
-import type { RecordedCall } from '../stack/rpc-proxy';
+import type { RecordedCall } from '../../test/harness/stack/rpc-proxy';
 
 /** Sends per second between the 10th and the 90th percentile send: no ramp-up, no tail. */
 export function steadyRate(sends: RecordedCall[]): number {

@@ -1,13 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { join } from 'node:path';
-import { startLocalWorld } from '../stack/local-world';
-import { ProviderModelProcess } from '../stack/provider-model-process';
-import { freePort } from '../stack/free-port';
-import { startPostgres } from '../stack/postgres';
-import { startDevServer } from '../stack/temporal-servers';
+import { startLocalWorld } from '../../test/harness/stack/local-world';
+import { ProviderModelProcess } from '../../test/harness/stack/provider-model-process';
+import { freePort } from '../../test/harness/stack/free-port';
+import { startPostgres } from '../../test/harness/stack/postgres';
+import { startDevServer } from '../../test/harness/stack/temporal-servers';
 import { withBenchStack } from './bench-stack';
 import { benchBaseline, prepareBaseline } from './baseline';
-import { findProcess, processUsage } from './process-usage';
+import { findProcess, processUsage } from '../../test/harness/process-usage';
 
 import { armNames, onTemporal, serverOf } from './arms';
 import { chainLabel, quotaLabel, type Result, type Server } from './cell';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { LocalWorld } from '../stack/local-world';
+import type { LocalWorld } from '../../test/harness/stack/local-world';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { percentile } from './rates';
 import { millisOf } from './latency-split';

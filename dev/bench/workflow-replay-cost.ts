@@ -10,7 +10,7 @@ import { promiseHooks } from 'node:v8';
 import { table } from '../../cli/table';
 import { installRuntime } from '../../workers/runtime';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
-import { nodeArgumentsFor } from '../stack/compiled-entries';
+import { nodeArgumentsFor } from '../../test/harness/stack/compiled-entries';
 
 // What our workflow code costs the worker's workflow side alone, without a server, a chain or
 // the noise of both: recorded histories replayed on the current bundle, counting per replay the

@@ -5,21 +5,21 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createApiKey } from '../../service/api-keys';
 import { writeWorkflowBundles } from '../../workers/workflow-code';
-import { startAnvil, type Anvil } from '../stack/anvil';
-import { freePort } from '../stack/free-port';
+import { startAnvil, type Anvil } from '../../test/harness/stack/anvil';
+import { freePort } from '../../test/harness/stack/free-port';
 import { parseEther } from 'viem';
 import { ensureKmsSigningKey, fundOnDevelopmentChain } from '../../workers/provision-kms-treasury';
-import { startLocalKms } from '../stack/local-kms';
-import { startLocalWorld, type LocalWorld } from '../stack/local-world';
-import { startPostgres, type PostgresServer } from '../stack/postgres';
-import { RpcProxy } from '../stack/rpc-proxy';
-import { startTemporalServer, type TemporalServer } from '../stack/temporal-server';
-import { startJaeger, type Jaeger } from '../stack/jaeger';
-import { startTemporalUi, type TemporalUi } from '../stack/temporal-ui';
-import type { Progress } from '../stack/toolchain';
-import { spawnApi, spawnWorker, type WorkerProcess } from '../stack/worker-process';
+import { startLocalKms } from '../../test/harness/stack/local-kms';
+import { startLocalWorld, type LocalWorld } from '../../test/harness/stack/local-world';
+import { startPostgres, type PostgresServer } from '../../test/harness/stack/postgres';
+import { RpcProxy } from '../../test/harness/stack/rpc-proxy';
+import { startTemporalServer, type TemporalServer } from '../../test/harness/stack/temporal-server';
+import { startJaeger, type Jaeger } from '../../test/harness/stack/jaeger';
+import { startTemporalUi, type TemporalUi } from '../../test/harness/stack/temporal-ui';
+import type { Progress } from '../../test/harness/stack/toolchain';
+import { spawnApi, spawnWorker, type WorkerProcess } from '../../test/harness/stack/worker-process';
 import { clusterEnvironment, composeEnvironment } from './compose-topology';
-import { makeTestCertificates } from '../stack/test-certificates';
+import { makeTestCertificates } from '../../test/harness/stack/test-certificates';
 
 export interface ClusterOptions {
   /** Worker processes serving the task queue. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { localKmsVersion } from '../stack/local-kms';
-import { temporalServerVersion } from '../stack/temporal-server';
-import { jaegerImageVersion, jaegerModuleVersion } from '../stack/jaeger';
-import { temporalUiVersion } from '../stack/temporal-ui';
+import { localKmsVersion } from '../../test/harness/stack/local-kms';
+import { temporalServerVersion } from '../../test/harness/stack/temporal-server';
+import { jaegerImageVersion, jaegerModuleVersion } from '../../test/harness/stack/jaeger';
+import { temporalUiVersion } from '../../test/harness/stack/temporal-ui';
 
 const root = resolve(__dirname, '../..');
 const composePath = resolve(root, 'docker-compose.yml');
@@ -47,7 +47,7 @@ const installedVersion = (pkg: string) =>
  * test holds each equal to the image's tag (the major version where an image is pinned by it).
  */
 export function clusterVersions(): Record<string, { tag: string; runs: string }> {
-  const redisPom = readFileSync(resolve(root, 'dev/stack/maven/redis/pom.xml'), 'utf8');
+  const redisPom = readFileSync(resolve(root, 'test/harness/stack/maven/redis/pom.xml'), 'utf8');
   return {
     'temporalio/auto-setup': {
       tag: temporalServerVersion.replace(/^v/, ''),

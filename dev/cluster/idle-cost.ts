@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { treeCpuMs } from '../bench/process-usage';
+import { treeCpuMs } from '../../test/harness/process-usage';
 import { countsBetween, sdkTaskCounts } from '../bench/sdk-task-counts';
 import type { ClusterProcess } from './cluster';
 

@@ -6,7 +6,7 @@ import { setUpTenant } from '../../service/tenants';
 import { exitOnError } from '../../workers/exit-on-error';
 import { installRuntime } from '../../workers/runtime';
 import { parseEther } from 'viem';
-import { ensureTemporalCli } from '../stack/temporal-binaries';
+import { ensureTemporalCli } from '../../test/harness/stack/temporal-binaries';
 import { startCluster } from './cluster';
 import { wholeNumber } from './options';
 

@@ -1,5 +1,5 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import { stopSummary } from '../stack/worker-process';
+import { stopSummary } from '../../test/harness/stack/worker-process';
 import type { Cluster } from './cluster';
 import { versionedRollingUpgrade, type TemporalCli } from './versioned-upgrade';
 

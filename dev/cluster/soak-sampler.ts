@@ -1,4 +1,4 @@
-import { heapUsedMb, processUsage, treeCpuMs } from '../bench/process-usage';
+import { heapUsedMb, processUsage, treeCpuMs } from '../../test/harness/process-usage';
 import type { ClusterProcess } from './cluster';
 
 export interface ProcessSample {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pinnedRunsQuery } from '../../client/worker-versions';
-import type { WorkerProcess } from '../stack/worker-process';
+import type { WorkerProcess } from '../../test/harness/stack/worker-process';
 import type { Cluster } from './cluster';
 
 /** Runs the Temporal CLI with the cluster's TEMPORAL_* settings (its certificates under --tls). */

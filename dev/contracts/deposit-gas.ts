@@ -5,9 +5,9 @@ import {
   depositFactoryBytecode,
 } from '../../chain/contracts/deposit-forwarders-code';
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
-import { startAnvil } from '../stack/anvil';
-import { deployerClient } from '../stack/solidity';
-import { deployTestToken } from '../stack/test-tokens';
+import { startAnvil } from '../../test/harness/stack/anvil';
+import { deployerClient } from '../../test/harness/stack/solidity';
+import { deployTestToken } from '../../test/harness/stack/test-tokens';
 
 /**
  * `npm run contracts:deposit-gas`: the gas a deposit address costs on a real EVM (anvil), each

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { keccak256 } from 'viem';
-import { compiledContracts, type CompileSettings } from '../stack/solidity';
+import { compiledContracts, type CompileSettings } from '../../test/harness/stack/solidity';
 
 /**
  * Every deposit address follows from the factory's bytes: they are compiled once, here, and

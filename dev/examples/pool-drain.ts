@@ -2,17 +2,17 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { submitIntent } from '../../service/submit-intent';
-import { waitUntilSettled } from '../wait-until-settled';
-import { minedTransactions } from '../stack/chain-truth';
-import { startLocalWorld, type LocalWorld } from '../stack/local-world';
-import { startDevServer } from '../stack/temporal-servers';
-import { waitFor } from '../stack/wait-for';
+import { waitUntilSettled } from '../../test/harness/wait-until-settled';
+import { minedTransactions } from '../../test/harness/stack/chain-truth';
+import { startLocalWorld, type LocalWorld } from '../../test/harness/stack/local-world';
+import { startDevServer } from '../../test/harness/stack/temporal-servers';
+import { waitFor } from '../../test/harness/stack/wait-for';
 import {
   spawnWorker,
   stopSummary,
   type StopSummary,
   type WorkerProcess,
-} from '../stack/worker-process';
+} from '../../test/harness/stack/worker-process';
 import { installRuntime } from '../../workers/runtime';
 
 export type DrainVariant = 'graceful' | 'drain-timeout';

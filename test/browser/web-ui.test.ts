@@ -11,17 +11,17 @@ import { submitBatch } from '../../service/submit-batch';
 import { batchResults } from '../../store/batch-results';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { submitIntent } from '../../service/submit-intent';
-import { ensureChromium, offlineChromiumArgs } from '../../dev/stack/chromium';
-import { freePort } from '../../dev/stack/free-port';
-import { startLocalWorld, type LocalWorld } from '../../dev/stack/local-world';
-import { startDevServer } from '../../dev/stack/temporal-servers';
-import { workflowsListedInWebUi } from '../../dev/stack/web-ui-list';
+import { ensureChromium, offlineChromiumArgs } from '../harness/stack/chromium';
+import { freePort } from '../harness/stack/free-port';
+import { startLocalWorld, type LocalWorld } from '../harness/stack/local-world';
+import { startDevServer } from '../harness/stack/temporal-servers';
+import { workflowsListedInWebUi } from '../harness/stack/web-ui-list';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { waitUntilSettled } from '../support/intents';
+import { waitUntilSettled } from '../harness/intents';
 import { createTenant, deposit } from '../../store/ledger';
 import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
-import { intentWaitingInReview } from '../support/intent-in-review';
+import { intentWaitingInReview } from '../harness/intent-in-review';
 
 /**
  * What an operator sees: the embedded stack with its Web UI, a few intents (three confirmed, one

@@ -1,6 +1,6 @@
-import { crashPointRun, crashPointWorld } from '../support/crash-point-run';
-import { faultSettings } from '../support/fault-settings';
-import { useTestWorld } from '../support/test-world';
+import { crashPointRun, crashPointWorld } from '../harness/crash-point-run';
+import { faultSettings } from '../harness/fault-settings';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld(crashPointWorld);
 

@@ -5,12 +5,12 @@ import { BatchMode, batchWorkflowId, itemsPerRun } from '../../domain/batch';
 import { batchOutcomeCounts, batchResults } from '../../store/batch-results';
 import { findBatch } from '../../store/batches';
 import { submitBatch } from '../../service/submit-batch';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { freePort } from '../../dev/stack/free-port';
-import { heapUsedMb, processUsage } from '../../dev/bench/process-usage';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { whole } from '../support/fault-settings';
-import { useTestWorld } from '../support/test-world';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { freePort } from '../harness/stack/free-port';
+import { heapUsedMb, processUsage } from '../harness/process-usage';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { whole } from '../harness/fault-settings';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ wallets: 8, tenants: { acme: '10000' } });
 

@@ -1,6 +1,6 @@
-import { faultSettings } from '../support/fault-settings';
-import { ledgerModelRun, ledgerModelWorld } from '../support/ledger-model-run';
-import { useTestWorld } from '../support/test-world';
+import { faultSettings } from '../harness/fault-settings';
+import { ledgerModelRun, ledgerModelWorld } from '../harness/ledger-model-run';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld(ledgerModelWorld);
 

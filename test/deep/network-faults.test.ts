@@ -1,6 +1,6 @@
-import { faultSettings } from '../support/fault-settings';
-import { networkChaosRun, networkChaosWorld } from '../support/network-chaos-run';
-import { useTestWorld } from '../support/test-world';
+import { faultSettings } from '../harness/fault-settings';
+import { networkChaosRun, networkChaosWorld } from '../harness/network-chaos-run';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld(networkChaosWorld);
 

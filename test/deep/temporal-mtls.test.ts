@@ -1,13 +1,13 @@
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApiClient } from '../../cli/api-client';
-import { startLocalWorld, type LocalWorld } from '../../dev/stack/local-world';
-import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
-import { makeTestCertificates, type TestCertificates } from '../../dev/stack/test-certificates';
-import { startTemporalServer, type TemporalServer } from '../../dev/stack/temporal-server';
-import { waitFor } from '../../dev/stack/wait-for';
+import { startLocalWorld, type LocalWorld } from '../harness/stack/local-world';
+import { startPostgres, type PostgresServer } from '../harness/stack/postgres';
+import { makeTestCertificates, type TestCertificates } from '../harness/stack/test-certificates';
+import { startTemporalServer, type TemporalServer } from '../harness/stack/temporal-server';
+import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { createKeys } from '../support/api';
+import { createKeys } from '../harness/api';
 
 /**
  * A secured Temporal: the cluster's server (built from source, on PostgreSQL) with mTLS on its

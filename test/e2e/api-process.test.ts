@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratchDir } from '../support/scratch-dir';
+import { scratchDir } from '../harness/scratch-dir';
 import { createApiClient } from '../../cli/api-client';
-import { freePort } from '../../dev/stack/free-port';
-import { waitFor } from '../../dev/stack/wait-for';
-import { stopSummary } from '../../dev/stack/worker-process';
-import { createKeys, paymentBody } from '../support/api';
-import { useTestWorld } from '../support/test-world';
+import { freePort } from '../harness/stack/free-port';
+import { waitFor } from '../harness/stack/wait-for';
+import { stopSummary } from '../harness/stack/worker-process';
+import { createKeys, paymentBody } from '../harness/api';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld();
 

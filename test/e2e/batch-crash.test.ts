@@ -1,9 +1,9 @@
 import { privateKeyToAccount } from 'viem/accounts';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { waitFor } from '../../dev/stack/wait-for';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { waitFor } from '../harness/stack/wait-for';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 // A kill, a restart and 40 payments: well within this, but more than Jest's default minute.
 jest.setTimeout(180_000);

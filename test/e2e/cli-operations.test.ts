@@ -1,5 +1,5 @@
-import { waitFor } from '../../dev/stack/wait-for';
-import { useCliRelayer } from '../support/relayer-cli';
+import { waitFor } from '../harness/stack/wait-for';
+import { useCliRelayer } from '../harness/relayer-cli';
 
 const { suite, relayerCli } = useCliRelayer();
 

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
-import { nodeArgumentsFor } from '../../dev/stack/compiled-entries';
+import { nodeArgumentsFor } from '../harness/stack/compiled-entries';
 import { relayerProgram } from '../../cli/program';
-import { databaseSnapshot } from '../support/api';
-import { scratchDir } from '../support/scratch-dir';
-import { useCliRelayer } from '../support/relayer-cli';
+import { databaseSnapshot } from '../harness/api';
+import { scratchDir } from '../harness/scratch-dir';
+import { useCliRelayer } from '../harness/relayer-cli';
 
 const { suite, relayerCli, apiUrl } = useCliRelayer();
 

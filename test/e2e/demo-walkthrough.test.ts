@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { listProcesses } from '../../dev/stack/children';
-import { nodeArgumentsFor } from '../../dev/stack/compiled-entries';
-import { freePort } from '../../dev/stack/free-port';
-import { waitFor } from '../../dev/stack/wait-for';
+import { listProcesses } from '../harness/stack/children';
+import { nodeArgumentsFor } from '../harness/stack/compiled-entries';
+import { freePort } from '../harness/stack/free-port';
+import { waitFor } from '../harness/stack/wait-for';
 
 jest.setTimeout(180_000);
 

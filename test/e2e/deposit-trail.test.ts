@@ -13,10 +13,10 @@ import { lastReconciliations } from '../../store/deposit-reconciliations';
 import { tenantBalance } from '../../store/ledger';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
-import { depositWorld, handOutAddress, mineUntil, sendNative } from '../support/deposit-world';
-import { expectInvariants } from '../support/invariants';
-import { registeredTestToken } from '../support/test-token';
-import { useTestWorld } from '../support/test-world';
+import { depositWorld, handOutAddress, mineUntil, sendNative } from '../harness/deposit-world';
+import { expectInvariants } from '../harness/invariants';
+import { registeredTestToken } from '../harness/test-token';
+import { useTestWorld } from '../harness/test-world';
 
 // One deposit's trail with a real worker: seen on the chain, credited once when final, swept to
 // the treasury by the house's own intent (the tenant's books untouched), reconciled to zero.

@@ -2,11 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { getAddress, parseEther, type Hex } from 'viem';
 import { depositScanScheduleId } from '../../client/sweep-schedules';
-import { freePort } from '../../dev/stack/free-port';
+import { freePort } from '../harness/stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { mineUntil, sendNative } from '../support/deposit-world';
-import { relayerCliWith } from '../support/relayer-cli';
-import { useTestWorld } from '../support/test-world';
+import { mineUntil, sendNative } from '../harness/deposit-world';
+import { relayerCliWith } from '../harness/relayer-cli';
+import { useTestWorld } from '../harness/test-world';
 
 // `relayer deposits …` against a relayer whose chain has a deposit factory (counterfactual: the
 // addresses, the scan and the reconciliation need no code there; sweeps are left out).

@@ -4,10 +4,10 @@ import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tenantBalance } from '../../store/ledger';
 import { submitIntent } from '../../service/submit-intent';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { waitUntilSettled } from '../support/intents';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { waitUntilSettled } from '../harness/intents';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ tenants: { acme: '100', globex: '100' } });
 let connection: Connection;

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { finalitySweepScheduleId } from '../../client/sweep-schedules';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { submitIntent } from '../../service/submit-intent';
 import { getIntent } from '../../store/intents';
-import { useTestWorld } from '../support/test-world';
+import { useTestWorld } from '../harness/test-world';
 
 jest.setTimeout(120_000);
 

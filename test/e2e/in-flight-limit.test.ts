@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { maxConcurrent } from '../../dev/stack/rpc-proxy';
-import { stopSummary } from '../../dev/stack/worker-process';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld } from '../support/test-world';
+import { maxConcurrent } from '../harness/stack/rpc-proxy';
+import { stopSummary } from '../harness/stack/worker-process';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true });
 

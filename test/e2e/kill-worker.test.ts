@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { quotaLimiterId, Throttle } from '../../throttle/throttle';
-import { waitFor } from '../../dev/stack/wait-for';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { confirmedCount, submitMany, waitUntilSettled } from '../support/intents';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { waitFor } from '../harness/stack/wait-for';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { confirmedCount, submitMany, waitUntilSettled } from '../harness/intents';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true, redis: true });
 

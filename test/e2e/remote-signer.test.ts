@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startAnvil, type Anvil } from '../../dev/stack/anvil';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { spawnWorker } from '../../dev/stack/worker-process';
-import { waitFor } from '../../dev/stack/wait-for';
+import { startAnvil, type Anvil } from '../harness/stack/anvil';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { spawnWorker } from '../harness/stack/worker-process';
+import { waitFor } from '../harness/stack/wait-for';
 import { addWallet } from '../../service/wallet-admin';
-import { waitUntilSettled } from '../support/intents';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { submitPayments } from '../support/submit-unpinned';
-import { useTestWorld } from '../support/test-world';
+import { waitUntilSettled } from '../harness/intents';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { submitPayments } from '../harness/submit-unpinned';
+import { useTestWorld } from '../harness/test-world';
 
 /** Another node's development accounts: keys the relayer never sees. */
 const signerMnemonic =

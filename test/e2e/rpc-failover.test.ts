@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { submitIntent } from '../../service/submit-intent';
-import { minedTransactions } from '../../dev/stack/chain-truth';
-import { freePort } from '../../dev/stack/free-port';
-import { RpcProxy } from '../../dev/stack/rpc-proxy';
-import { waitUntilSettled } from '../support/intents';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { minedTransactions } from '../harness/stack/chain-truth';
+import { freePort } from '../harness/stack/free-port';
+import { RpcProxy } from '../harness/stack/rpc-proxy';
+import { waitUntilSettled } from '../harness/intents';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ tenants: { acme: '100' } });
 let connection: Connection;

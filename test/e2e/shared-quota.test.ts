@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { maxInWindow } from '../../dev/stack/rpc-proxy';
-import { longestStallMs, stopSummary } from '../../dev/stack/worker-process';
+import { maxInWindow } from '../harness/stack/rpc-proxy';
+import { longestStallMs, stopSummary } from '../harness/stack/worker-process';
 import { minMarginMs } from '../../throttle/window-state';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld } from '../support/test-world';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true, redis: true });
 

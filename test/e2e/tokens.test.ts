@@ -3,8 +3,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { IntentView } from '../../api/schemas/intents';
 import type { RelayerApiClient } from '../../cli/api-client';
 import { ledgerAssetOf } from '../../domain/asset';
-import { deployTestToken, type TestToken, type TestTokenKind } from '../../dev/stack/test-tokens';
-import { waitFor } from '../../dev/stack/wait-for';
+import { deployTestToken, type TestToken, type TestTokenKind } from '../harness/stack/test-tokens';
+import { waitFor } from '../harness/stack/wait-for';
 import { depositAsset } from '../../service/assets';
 import { tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
@@ -15,9 +15,9 @@ import {
   databaseSnapshot,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { invariantViolations } from '../support/invariants';
-import { useTestWorld } from '../support/test-world';
+} from '../harness/api';
+import { invariantViolations } from '../harness/invariants';
+import { useTestWorld } from '../harness/test-world';
 
 /**
  * ERC-20 payouts on real anvil, with tokens compiled from source (dev/contracts) that misbehave as

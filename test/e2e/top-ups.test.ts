@@ -12,7 +12,7 @@ import { startIntentWorkflow } from '../../client/intent-workflows';
 import { topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { operatorOwner } from '../../domain/custody';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { depositAsset } from '../../service/assets';
 import { balancesOf } from '../../service/balances';
 import { setUpTenant } from '../../service/tenants';
@@ -21,10 +21,10 @@ import { walletStandings } from '../../service/wallet-standing';
 import { registerEndpoint } from '../../service/webhooks';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
-import { testWebhookSettings } from '../support/webhook-settings';
-import { expectInvariants } from '../support/invariants';
-import { registeredTestToken } from '../support/test-token';
-import { useTestWorld } from '../support/test-world';
+import { testWebhookSettings } from '../harness/webhook-settings';
+import { expectInvariants } from '../harness/invariants';
+import { registeredTestToken } from '../harness/test-token';
+import { useTestWorld } from '../harness/test-world';
 
 jest.setTimeout(120_000);
 

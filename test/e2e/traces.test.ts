@@ -1,12 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { freePort } from '../../dev/stack/free-port';
-import { startJaeger, type Jaeger } from '../../dev/stack/jaeger';
-import { waitFor } from '../../dev/stack/wait-for';
+import { freePort } from '../harness/stack/free-port';
+import { startJaeger, type Jaeger } from '../harness/stack/jaeger';
+import { waitFor } from '../harness/stack/wait-for';
 import { tracedBundlePath, writeWorkflowBundle } from '../../workers/workflow-code';
-import { createKeys, paymentBody } from '../support/api';
-import { useTestWorld } from '../support/test-world';
+import { createKeys, paymentBody } from '../harness/api';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld();
 let jaeger: Jaeger | undefined;

@@ -10,13 +10,13 @@ import { nativeBookOf } from '../../domain/ledger-book';
 import { depositAsset } from '../../service/assets';
 import { balancesOf } from '../../service/balances';
 import { submitIntent } from '../../service/submit-intent';
-import { startAnvil, type Anvil } from '../../dev/stack/anvil';
-import { waitUntilSettled } from '../support/intents';
-import { waitFor } from '../../dev/stack/wait-for';
+import { startAnvil, type Anvil } from '../harness/stack/anvil';
+import { waitUntilSettled } from '../harness/intents';
+import { waitFor } from '../harness/stack/wait-for';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import type { Database } from '../../store/database';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ tenants: { acme: '100' } });
 let connection: Connection;

@@ -2,13 +2,13 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { minedTransactions } from '../../dev/stack/chain-truth';
+import { minedTransactions } from '../harness/stack/chain-truth';
 import { submitIntent } from '../../service/submit-intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { walletKey } from '../../workflows/search-attributes';
-import { waitUntilSettled } from '../support/intents';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+import { waitUntilSettled } from '../harness/intents';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ wallets: 5, tenants: { acme: '1000' } });
 let connection: Connection;

@@ -1,6 +1,6 @@
 import type { WebhookDeliveryView } from '../../api/schemas/webhooks';
-import { waitFor } from '../../dev/stack/wait-for';
-import { waitUntilEnded } from '../support/intents';
+import { waitFor } from '../harness/stack/wait-for';
+import { waitUntilEnded } from '../harness/intents';
 import { webhookWorkflowId } from '../../client/webhook-workflows';
 import { webhookTaskQueue } from '../../domain/task-queues';
 import type { webhookDelivery } from '../../workflows';
@@ -14,7 +14,7 @@ import {
   tenant,
   useWebhooksWorld,
   webhookEnv,
-} from '../support/webhooks-world';
+} from '../harness/webhooks-world';
 
 /** Webhook deliveries through a killed worker, a previous release's run and a dead letter. */
 jest.setTimeout(240_000);

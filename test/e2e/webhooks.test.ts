@@ -1,8 +1,8 @@
 import type { WebhookDeliveryView } from '../../api/schemas/webhooks';
 import { ApiError } from '../../cli/api-client';
-import { waitFor } from '../../dev/stack/wait-for';
-import { waitUntilEnded } from '../support/intents';
-import type { WorkerProcess } from '../../dev/stack/worker-process';
+import { waitFor } from '../harness/stack/wait-for';
+import { waitUntilEnded } from '../harness/intents';
+import type { WorkerProcess } from '../harness/stack/worker-process';
 import { webhookWorkflowId } from '../../client/webhook-workflows';
 import { webhookTaskQueue } from '../../domain/task-queues';
 import {
@@ -15,7 +15,7 @@ import {
   tenant,
   useWebhooksWorld,
   webhookEnv,
-} from '../support/webhooks-world';
+} from '../harness/webhooks-world';
 
 /**
  * Standard Webhooks on every state change, from the outbox, delivered through Temporal: real

@@ -2,11 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import type { CrashPoint } from '../../activities/failpoints';
-import { stopSummary } from '../../dev/stack/worker-process';
+import { stopSummary } from '../harness/stack/worker-process';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { expectInvariants } from '../support/invariants';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld } from '../support/test-world';
+import { expectInvariants } from '../harness/invariants';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { useTestWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld({ proxy: true });

@@ -10,10 +10,10 @@ import { operatorOwner } from '../../domain/custody';
 import { nativeBookOf } from '../../domain/ledger-book';
 import { listDeposits } from '../../store/deposits';
 import { tenantBalance } from '../../store/ledger';
-import { depositWorld, handOutAddress, mineUntil, sendNative } from '../support/deposit-world';
-import { seededRandom } from '../support/fault-settings';
-import { expectInvariants } from '../support/invariants';
-import { useTestWorld } from '../support/test-world';
+import { depositWorld, handOutAddress, mineUntil, sendNative } from '../harness/deposit-world';
+import { seededRandom } from '../harness/fault-settings';
+import { expectInvariants } from '../harness/invariants';
+import { useTestWorld } from '../harness/test-world';
 
 // A deposit's side effects with a worker SIGKILLed right after each: recorded, credited, a sweep
 // written. Each next worker finds the work where the dead one left it; the tenant is credited once

@@ -1,9 +1,9 @@
 import { parseEther } from 'viem';
-import { stopSummary } from '../../dev/stack/worker-process';
-import { waitFor } from '../../dev/stack/wait-for';
-import { expectInvariants } from '../support/invariants';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld } from '../support/test-world';
+import { stopSummary } from '../harness/stack/worker-process';
+import { waitFor } from '../harness/stack/wait-for';
+import { expectInvariants } from '../harness/invariants';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { useTestWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld({ proxy: true });

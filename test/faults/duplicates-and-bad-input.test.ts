@@ -1,11 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { freePort } from '../../dev/stack/free-port';
-import { waitFor } from '../../dev/stack/wait-for';
-import { createKeys, databaseSnapshot, paymentBody } from '../support/api';
-import { expectInvariants } from '../support/invariants';
-import { useTestWorld } from '../support/test-world';
+import { freePort } from '../harness/stack/free-port';
+import { waitFor } from '../harness/stack/wait-for';
+import { createKeys, databaseSnapshot, paymentBody } from '../harness/api';
+import { expectInvariants } from '../harness/invariants';
+import { useTestWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld({ proxy: true });

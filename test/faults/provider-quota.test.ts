@@ -1,10 +1,10 @@
 import { parseEther } from 'viem';
 import { countIntentsByStatus } from '../../store/intents';
-import { settledCount } from '../../dev/wait-until-settled';
-import { expectInvariants } from '../support/invariants';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { networkChaosWorld } from '../support/network-chaos-run';
-import { useTestWorld } from '../support/test-world';
+import { settledCount } from '../harness/wait-until-settled';
+import { expectInvariants } from '../harness/invariants';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { networkChaosWorld } from '../harness/network-chaos-run';
+import { useTestWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
 const suite = useTestWorld(networkChaosWorld);

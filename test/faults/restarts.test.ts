@@ -1,6 +1,6 @@
-import { faultSettings } from '../support/fault-settings';
-import { restartRun, restartWorld } from '../support/restart-run';
-import { useTestWorld } from '../support/test-world';
+import { faultSettings } from '../harness/fault-settings';
+import { restartRun, restartWorld } from '../harness/restart-run';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld(restartWorld);
 

@@ -10,10 +10,10 @@ import { newIntentId } from '../../operations/new-intent-id';
 import { ErrorName } from '../../domain/error-catalogue';
 import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
-import { startTestThrottle } from '../support/test-throttle';
-import { failureType, runActivity } from '../support/run-activity';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { startTestThrottle } from '../harness/test-throttle';
+import { failureType, runActivity } from '../harness/run-activity';
 
 let world: TestWorld;
 let throttle: Throttle;

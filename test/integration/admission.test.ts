@@ -6,11 +6,11 @@ import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-
 import { parseNewIntent } from '../../domain/intent-request';
 import { newIntentId } from '../../operations/new-intent-id';
 import { orphanSweepScheduleId } from '../../client/sweep-schedules';
-import { freePort } from '../../dev/stack/free-port';
-import { waitFor } from '../../dev/stack/wait-for';
+import { freePort } from '../harness/stack/free-port';
+import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { createKeys, databaseSnapshot, paymentBody, startApiWithoutWorkers } from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys, databaseSnapshot, paymentBody, startApiWithoutWorkers } from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 async function outcome(call: Promise<{ status: number }>) {
   try {

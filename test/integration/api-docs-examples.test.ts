@@ -2,8 +2,8 @@ import Ajv from 'ajv/dist/2020';
 import { readFileSync } from 'node:fs';
 import { endpointTable, type OpenApiPaths } from '../../dev/endpoint-table';
 import { resolve } from 'node:path';
-import { startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 /** One `curl` of docs/api.md, with the JSON block after it when that is its answer. */
 interface Example {

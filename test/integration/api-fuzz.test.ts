@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { seededRandom } from '../support/fault-settings';
+import { seededRandom } from '../harness/fault-settings';
 import { parseNewIntent } from '../../domain/intent-request';
 import { RejectionCode } from '../../domain/rejections';
 import {
@@ -8,8 +8,8 @@ import {
   paymentBody,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let api: ApiUnderTest;

@@ -1,7 +1,7 @@
 import { ApiScope, apiScopes, operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
 import { createApiKey, listKeys, rotateApiKey } from '../../service/api-keys';
-import { databaseSnapshot, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { databaseSnapshot, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let api: ApiUnderTest;

@@ -7,10 +7,10 @@ import {
   paymentBody,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { waitFor } from '../../dev/stack/wait-for';
-import { apiRefusal as refusal } from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { waitFor } from '../harness/stack/wait-for';
+import { apiRefusal as refusal } from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let api: ApiUnderTest;

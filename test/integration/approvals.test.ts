@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parseEther } from 'viem';
 import { IntentStatus } from '../../domain/intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { createApiKey } from '../../service/api-keys';
 import { auditTrail } from '../../store/audit-log';
 import { getIntent } from '../../store/intents';
@@ -13,9 +13,9 @@ import {
   createKeys,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Four eyes on a real dev server, database and chain: an intent at or above its tenant's approval
 // threshold waits with nothing held until a second key approves it, then is paid by the same

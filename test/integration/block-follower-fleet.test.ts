@@ -5,15 +5,15 @@ import { createActivities } from '../../activities';
 import { systemClock } from '../../activities/dependencies';
 import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
 import { parseNewIntent } from '../../domain/intent-request';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { newIntentId } from '../../operations/new-intent-id';
 import { insertIntent } from '../../store/intents';
 import { followBlocks } from '../../workers/block-follower';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { followerLease, type FollowerLease } from '../../workers/follower-lease';
-import { runActivity } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
-import { useTestWorld } from '../support/test-world';
+import { runActivity } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
+import { useTestWorld } from '../harness/test-world';
 
 // Integration tier (~8 s): three processes' block followers sharing Redis, against anvil and the
 // database (the wake is the seam: recorded, where a worker signals the payment's workflow). One

@@ -4,10 +4,10 @@ import type { Chain } from '../../chain/chain';
 import { ownChainReads, type ChainReads, type ReadHead } from '../../chain/chain-reads';
 import { createEvmChain } from '../../chain/evm-chain';
 import { sharedChainReads, type ChainReadSharing } from '../../chain/shared-chain-reads';
-import { freePort } from '../../dev/stack/free-port';
+import { freePort } from '../harness/stack/free-port';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { sendTransfers } from '../support/pending-transfers';
-import { useTestWorld } from '../support/test-world';
+import { sendTransfers } from '../harness/pending-transfers';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true, redis: true, wallets: 1 });
 // Long enough that a loaded machine cannot make "at once" look like "after the lease lapsed".

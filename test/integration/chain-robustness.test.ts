@@ -13,10 +13,10 @@ import { parseNewIntent } from '../../domain/intent-request';
 import { auditTrail } from '../../store/audit-log';
 import { newIntentId } from '../../operations/new-intent-id';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { failureType, runActivity as run } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { failureType, runActivity as run } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 /**
  * The transaction manager against a real node: anvil with automine off where the test needs to

@@ -1,8 +1,8 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmChain } from '../../chain/evm-chain';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { sendTransfers } from '../support/pending-transfers';
-import { useTestWorld } from '../support/test-world';
+import { sendTransfers } from '../harness/pending-transfers';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true, wallets: 1 });
 const recipient = () => privateKeyToAccount(generatePrivateKey()).address;

@@ -10,8 +10,8 @@ import {
 } from 'viem';
 import type { RelayerApiClient, SubmitBody } from '../../cli/api-client';
 import { IntentStatus, type Intent } from '../../domain/intent';
-import { deployTestVault, type TestVault } from '../../dev/stack/test-vault';
-import { waitFor } from '../../dev/stack/wait-for';
+import { deployTestVault, type TestVault } from '../harness/stack/test-vault';
+import { waitFor } from '../harness/stack/wait-for';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { startRelayerProcess } from '../../workers/relayer-process';
@@ -21,11 +21,11 @@ import {
   databaseSnapshot,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { invariantViolations } from '../support/invariants';
-import { registeredTestToken, type RegisteredTestToken } from '../support/test-token';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { invariantViolations } from '../harness/invariants';
+import { registeredTestToken, type RegisteredTestToken } from '../harness/test-token';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Contract calls: allowed by the tenant's policy per contract and function, sent only from a
 // wallet no other tenant may use, simulated before signing, judged by their receipt once mined,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { createScratchDatabase } from '../../dev/stack/local-world';
-import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
+import { createScratchDatabase } from '../harness/stack/local-world';
+import { startPostgres, type PostgresServer } from '../harness/stack/postgres';
 import { openDatabase, type Database } from '../../store/database';
 import { log } from '../../domain/log';
 

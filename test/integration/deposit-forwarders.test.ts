@@ -4,9 +4,9 @@ import {
   depositFactoryBytecode,
 } from '../../chain/contracts/deposit-forwarders-code';
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
-import { startAnvil, type Anvil } from '../../dev/stack/anvil';
-import { deployTestToken, type TestToken } from '../../dev/stack/test-tokens';
-import { anvilWalletClient } from '../../dev/stack/solidity';
+import { startAnvil, type Anvil } from '../harness/stack/anvil';
+import { deployTestToken, type TestToken } from '../harness/stack/test-tokens';
+import { anvilWalletClient } from '../harness/stack/solidity';
 
 // The deposit factory on a real EVM: an address worked out off-chain receives the native coin and
 // a token before any code is there, and only the factory's owner moves them, to where it says.

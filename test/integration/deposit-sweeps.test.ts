@@ -4,12 +4,12 @@ import { systemClock } from '../../activities/dependencies';
 import { sweepDeposits } from '../../activities/sweep-deposits';
 import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
 import type { Intent } from '../../domain/intent';
-import { deployDepositFactory } from '../../dev/stack/deposit-factory';
+import { deployDepositFactory } from '../harness/stack/deposit-factory';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
-import { depositEnv, depositWorld, handOutAddress } from '../support/deposit-world';
-import { runActivity } from '../support/run-activity';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { depositEnv, depositWorld, handOutAddress } from '../harness/deposit-world';
+import { runActivity } from '../harness/run-activity';
+import { useTestWorld, type TestWorld } from '../harness/test-world';
 
 // What a sweep round writes, with no worker: one sweep per address holding credited deposits —
 // none where the factory would refuse the treasury or has no code.

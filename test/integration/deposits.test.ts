@@ -8,15 +8,15 @@ import { ensureDepositAddress, listDeposits } from '../../store/deposits';
 import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
 import { registerToken } from '../../service/assets';
-import { deployTestToken } from '../../dev/stack/test-tokens';
-import { deployerClient } from '../../dev/stack/solidity';
+import { deployTestToken } from '../harness/stack/test-tokens';
+import { deployerClient } from '../harness/stack/solidity';
 import type { ChainRegistry } from '../../chain/chain';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { apiRefusal, createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { runActivity } from '../support/run-activity';
-import { registeredTestToken, type RegisteredTestToken } from '../support/test-token';
-import { testWebhookSettings } from '../support/webhook-settings';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { apiRefusal, createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { runActivity } from '../harness/run-activity';
+import { registeredTestToken, type RegisteredTestToken } from '../harness/test-token';
+import { testWebhookSettings } from '../harness/webhook-settings';
+import { useTestWorld, type TestWorld } from '../harness/test-world';
 
 // Deposits found on the chain and credited once at finality: anvil's finalized block trails its
 // head by two (two epochs of one slot), so a deposit is final two blocks after its own.

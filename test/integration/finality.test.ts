@@ -11,10 +11,10 @@ import { endHold, placeHold } from '../../store/holds';
 import { insertAttempt } from '../../store/transaction-attempts';
 import { registerEndpoint } from '../../service/webhooks';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { runActivity } from '../support/run-activity';
-import { testWebhookSettings } from '../support/webhook-settings';
-import { useTestWorld, type TestWorld } from '../support/test-world';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { runActivity } from '../harness/run-activity';
+import { testWebhookSettings } from '../harness/webhook-settings';
+import { useTestWorld, type TestWorld } from '../harness/test-world';
 
 // Two epochs of one slot: anvil's finalized block is the head less two.
 const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '1' } });

@@ -1,9 +1,9 @@
 import { parseEther } from 'viem';
 import { IntentStatus } from '../../domain/intent';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { getIntent } from '../../store/intents';
 import { parseNewIntent } from '../../domain/intent-request';
-import { intentWaitingInReview } from '../support/intent-in-review';
+import { intentWaitingInReview } from '../harness/intent-in-review';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -12,9 +12,9 @@ import {
   createKeys,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Deadlines on a real dev server, database and chain (through a proxy that can take the RPC
 // endpoint down): validUntil and notBefore checked at admission, a payment held back until

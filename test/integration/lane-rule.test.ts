@@ -8,11 +8,11 @@ import { getIntent } from '../../store/intents';
 import { tenantBalance } from '../../store/ledger';
 import { listAttempts } from '../../store/transaction-attempts';
 import type { Throttle } from '../../throttle/throttle';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { runActivity as run } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
-import { startTestWorld, type TestWorld } from '../support/test-world';
-import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../support/unpayable-intent';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { runActivity as run } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../harness/unpayable-intent';
 
 /**
  * The lane rule against a real node and store: an intent in review whose transactions no

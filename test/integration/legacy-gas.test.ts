@@ -2,7 +2,7 @@ import { parseTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmChain } from '../../chain/evm-chain';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { useTestWorld } from '../support/test-world';
+import { useTestWorld } from '../harness/test-world';
 
 // A chain before London (no EIP-1559): its blocks carry no base fee and it takes type-0 only.
 const suite = useTestWorld({ anvil: { hardfork: 'berlin' } });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
-import { createScratchDatabase } from '../../dev/stack/local-world';
+import { createScratchDatabase } from '../harness/stack/local-world';
 import { parseNewIntent } from '../../domain/intent-request';
 import { defaultKeyScopes } from '../../domain/api-scopes';
 import { listKeys } from '../../service/api-keys';
@@ -15,7 +15,7 @@ import { getIntent, insertIntent } from '../../store/intents';
 import { nativeBookOf } from '../../domain/ledger-book';
 import { tenantBalance, tenantBalances } from '../../store/ledger';
 import { endHold } from '../../store/holds';
-import { ledgerSnapshot } from '../support/ledger-checks';
+import { ledgerSnapshot } from '../harness/ledger-checks';
 import { insertAttempt, listAttempts } from '../../store/transaction-attempts';
 
 const onPostgres = () =>

@@ -1,5 +1,5 @@
 import { parseEther } from 'viem';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
@@ -8,9 +8,9 @@ import {
   createKeys,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // An operator's pause on a real dev server, database and chain: a paused tenant's intents are
 // admitted and wait with nothing held while another tenant is paid, then go once resumed; a

@@ -11,19 +11,19 @@ import { placeHold, endHold } from '../../store/holds';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import {
   createKeys,
   databaseSnapshot,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { apiRefusal as refusal } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { failureType, runActivity } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+} from '../harness/api';
+import { apiRefusal as refusal } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { failureType, runActivity } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // A tenant's payment policy: every rule at its boundary, checked at admission, at the hold and
 // before the first signing, with the books balanced throughout.

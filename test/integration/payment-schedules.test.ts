@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ScheduleBody, ScheduleView } from '../../cli/api-client/schedules';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { temporalScheduleId } from '../../domain/payment-schedule';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
@@ -12,13 +12,13 @@ import {
   createKeys,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { useTestWorld } from '../support/test-world';
+} from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { useTestWorld } from '../harness/test-world';
 import { createActivities } from '../../activities';
 import { systemClock } from '../../activities/dependencies';
-import { runActivity } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
+import { runActivity } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
 
 // Payment schedules on the dev server (the time-skipping server has no Schedules), a real
 // database and chain, and worker processes: occurrences by trigger and by backfill, each paid

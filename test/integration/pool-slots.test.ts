@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { submitMany, waitUntilSettled } from '../support/intents';
-import { useTestWorld } from '../support/test-world';
+import { submitMany, waitUntilSettled } from '../harness/intents';
+import { useTestWorld } from '../harness/test-world';
 
 const suite = useTestWorld({ proxy: true });
 

@@ -6,9 +6,9 @@ import {
   paymentBody,
   startApiWithoutWorkers,
   type ApiUnderTest,
-} from '../support/api';
+} from '../harness/api';
 import { weighTenant } from '../../service/tenants';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // What the API starts carries its priority to Temporal: the intent's or the batch's priority
 // key and the tenant as the fairness key (no worker polls: only the starts are looked at).

@@ -1,11 +1,11 @@
 import Redis from 'ioredis';
-import { startRedis, type RedisServer } from '../../dev/stack/redis';
-import { freePort } from '../../dev/stack/free-port';
+import { startRedis, type RedisServer } from '../harness/stack/redis';
+import { freePort } from '../harness/stack/free-port';
 import type { RequestLimits } from '../../api/request-limits';
 import { createApiKey } from '../../service/api-keys';
 import { setUpTenant } from '../../service/tenants';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let redisServer: RedisServer;

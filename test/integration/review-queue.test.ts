@@ -2,13 +2,13 @@ import { parseEther } from 'viem';
 import type { RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { intentProgressQuery } from '../../workflows';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
-import { intentWaitingInReview } from '../support/intent-in-review';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { intentWaitingInReview } from '../harness/intent-in-review';
 
 /**
  * needs_review as a queue: the intent's workflow stays open there, found by its search

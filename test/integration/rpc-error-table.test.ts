@@ -10,9 +10,9 @@ import {
 } from '../../chain/evm-rpc-errors';
 import { RelayerError } from '../../domain/errors';
 import { ErrorName } from '../../domain/error-catalogue';
-import type { ProxyFault } from '../../dev/stack/rpc-proxy';
+import type { ProxyFault } from '../harness/stack/rpc-proxy';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 /**
  * One case per row of the RPC error table: the error produced by a real anvil where anvil can

@@ -3,19 +3,19 @@ import { sql } from 'kysely';
 import { readFileSync } from 'node:fs';
 import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { makeTestCertificates, type TestCertificates } from '../../dev/stack/test-certificates';
-import { startPostgres, type PostgresServer } from '../../dev/stack/postgres';
-import { startRedis, type RedisServer } from '../../dev/stack/redis';
-import { waitFor } from '../../dev/stack/wait-for';
+import { makeTestCertificates, type TestCertificates } from '../harness/stack/test-certificates';
+import { startPostgres, type PostgresServer } from '../harness/stack/postgres';
+import { startRedis, type RedisServer } from '../harness/stack/redis';
+import { waitFor } from '../harness/stack/wait-for';
 import { openDatabase } from '../../store/database';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { createKeys, startApiWithoutWorkers } from '../support/api';
-import { startTestWorld } from '../support/test-world';
+import { createKeys, startApiWithoutWorkers } from '../harness/api';
+import { startTestWorld } from '../harness/test-world';
 
 /**
  * The stores as managed offerings run them: PostgreSQL and Redis over TLS, the server's
  * certificate checked against a CA file and its name. Each server is the test stack's own,
- * started with TLS and a certificate made for it (dev/stack/test-certificates.ts).
+ * started with TLS and a certificate made for it (test/harness/stack/test-certificates.ts).
  */
 let certificates: TestCertificates;
 let postgres: PostgresServer;

@@ -1,14 +1,14 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createApiClient } from '../../cli/api-client';
-import { freePort } from '../../dev/stack/free-port';
-import { waitFor } from '../../dev/stack/wait-for';
+import { freePort } from '../harness/stack/free-port';
+import { waitFor } from '../harness/stack/wait-for';
 import { auditTrail } from '../../store/audit-log';
 import { getIntent } from '../../store/intents';
 import { listAttempts } from '../../store/transaction-attempts';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { createKeys } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Integration tier (~10 s; SQLite, and PostgreSQL in the postgres project): a send the provider
 // lost (the node never saw the bytes) while the same wallet's next three payments go out behind

@@ -5,8 +5,8 @@ import { newIntentId } from '../../operations/new-intent-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
 import { ErrorName } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { waitFor } from '../../dev/stack/wait-for';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { waitFor } from '../harness/stack/wait-for';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let connection: Connection;

@@ -8,7 +8,7 @@ import type { PermitLine } from '../../throttle/permit-line';
 import { sharedPermitLine } from '../../throttle/shared-permit-line';
 import { sharedSpendWindow } from '../../throttle/shared-spend-window';
 import { limiterBeatMs, Throttle, type ThrottleSettings } from '../../throttle/throttle';
-import { startRedis, type RedisServer } from '../../dev/stack/redis';
+import { startRedis, type RedisServer } from '../harness/stack/redis';
 import { log } from '../../domain/log';
 
 const settings: ThrottleSettings = {

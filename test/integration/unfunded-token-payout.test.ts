@@ -5,16 +5,16 @@ import { Client, Connection } from '@temporalio/client';
 import { parseUnits } from 'viem';
 import { topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { waitFor } from '../../dev/stack/wait-for';
-import { deployTestToken, type TestToken } from '../../dev/stack/test-tokens';
+import { waitFor } from '../harness/stack/wait-for';
+import { deployTestToken, type TestToken } from '../harness/stack/test-tokens';
 import { depositAsset, registerToken } from '../../service/assets';
 import { getIntent } from '../../store/intents';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createApiClient } from '../../cli/api-client';
-import { freePort } from '../../dev/stack/free-port';
-import { createKeys } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { freePort } from '../harness/stack/free-port';
+import { createKeys } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Integration tier (~20 s): a token payout on a chain whose hot wallets hold none of the token.
 // With no top-ups set, it says why it waits at once (its reason, /readyz), and ends with that

@@ -4,12 +4,12 @@ import type { IntentView } from '../../api/schemas/intents';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import type { Hex } from '../../domain/transfer';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { tenantBalance } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 /**
  * A payment sent but not mined, taken back by its tenant or an operator: a zero-value transfer

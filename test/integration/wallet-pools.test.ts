@@ -6,10 +6,10 @@ import { systemClock } from '../../activities/dependencies';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { getIntent } from '../../store/intents';
 import type { Throttle } from '../../throttle/throttle';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { failureType, runActivity as run } from '../support/run-activity';
-import { startTestThrottle } from '../support/test-throttle';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { failureType, runActivity as run } from '../harness/run-activity';
+import { startTestThrottle } from '../harness/test-throttle';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 let world: TestWorld;
 let api: ApiUnderTest;

@@ -6,7 +6,7 @@ import { newIntentId } from '../../operations/new-intent-id';
 import { insertBatch, updateBatchItem } from '../../store/batches';
 import { getIntent, insertIntent, transitionIntent } from '../../store/intents';
 import { itemsWaitingForTurnBefore, turnsToTell, walletTurnOf } from '../../store/wallet-turns';
-import { useTestWorld } from '../support/test-world';
+import { useTestWorld } from '../harness/test-world';
 
 /**
  * The wallet-turn rule read from the real store (domain/wallet-turn.ts says it in words): a batch

@@ -3,14 +3,14 @@ import { parseEther } from 'viem';
 import { countPinnedRuns, makeCurrent, servesTaskQueue } from '../../client/worker-versions';
 import { IntentStatus } from '../../domain/intent';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { createApiKey } from '../../service/api-keys';
 import { getIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../support/api';
-import { expectBooksBalanced } from '../support/ledger-checks';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
+import { expectBooksBalanced } from '../harness/ledger-checks';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 // Worker Deployment Versioning on the dev server: two builds of the relayer on one task queue. A
 // payment stays on the build that started it; one awaiting approval moves off it before its wait,

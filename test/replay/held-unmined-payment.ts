@@ -3,8 +3,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { parseEther } from 'viem';
 import { parseNewIntent } from '../../domain/intent-request';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { intentHeldUnmined } from '../support/intent-in-review';
-import { startTestWorld, type TestWorld } from '../support/test-world';
+import { intentHeldUnmined } from '../harness/intent-in-review';
+import { startTestWorld, type TestWorld } from '../harness/test-world';
 
 /**
  * A recorder's world: a relayer on `taskQueue` and one payment of acme's that the node holds

@@ -7,8 +7,8 @@ import { parseEther } from 'viem';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import type { depositScan, depositUpkeep } from '../../workflows';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { depositWorld, handOutAddress, sendNative } from '../support/deposit-world';
-import { startTestWorld } from '../support/test-world';
+import { depositWorld, handOutAddress, sendNative } from '../harness/deposit-world';
+import { startTestWorld } from '../harness/test-world';
 
 /**
  * `npm run record:histories -- deposits`: a deposit's scan that credits it, then the chain's

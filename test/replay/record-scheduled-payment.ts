@@ -4,11 +4,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { scheduleBodySchema, temporalScheduleId } from '../../domain/payment-schedule';
 import { createSchedule } from '../../service/payment-schedules';
 import { startRelayerProcess } from '../../workers/relayer-process';
-import { startTestWorld } from '../support/test-world';
+import { startTestWorld } from '../harness/test-world';
 
 /**
  * `npm run record:histories -- schedules`: one occurrence of a payment schedule, triggered: its

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBatchFile } from '../../cli/batch-file';
 import { CliFailure } from '../../cli/exit-codes';
-import { scratchDir } from '../support/scratch-dir';
+import { scratchDir } from '../harness/scratch-dir';
 
 const dir = scratchDir('batch-file');
 const file = (name: string, content: string) => {

@@ -5,7 +5,7 @@ import { RpcBudget } from '../../throttle/rpc-budget';
 import { presetWeights } from '../../throttle/rpc-weights';
 import { SendTurns } from '../../throttle/send-turns';
 import { localSpendWindow } from '../../throttle/spend-window';
-import { jsonRpcEndpoint } from '../support/json-rpc-endpoint';
+import { jsonRpcEndpoint } from '../harness/json-rpc-endpoint';
 
 /** Holds this process's event loop, as a busy worker's does between a decision and its socket. */
 function stall(ms: number): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseEther, parseGwei } from 'viem';
 import { evmChainsSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
-import { problemsOf } from '../support/config-problems';
+import { problemsOf } from '../harness/config-problems';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const wallet = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';

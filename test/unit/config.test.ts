@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configTable } from '../../workers/config/docs-table';
 import { loadConfig } from '../../workers/config/load';
-import { problemsOf } from '../support/config-problems';
+import { problemsOf } from '../harness/config-problems';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 

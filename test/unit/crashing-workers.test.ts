@@ -1,5 +1,5 @@
-import { ExitedBeforeReadyError, type WorkerProcess } from '../../dev/stack/worker-process';
-import { CrashingWorkers } from '../support/crashing-workers';
+import { ExitedBeforeReadyError, type WorkerProcess } from '../harness/stack/worker-process';
+import { CrashingWorkers } from '../harness/crashing-workers';
 
 /** A worker that never ends on its own: the one the plan's last replacement becomes. */
 const runningWorker = (): WorkerProcess => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heapGrowth } from '../../dev/cluster/heap-growth';
-import { scratchDir } from '../support/scratch-dir';
+import { scratchDir } from '../harness/scratch-dir';
 
 interface FakeNode {
   type: 'synthetic' | 'object' | 'string';

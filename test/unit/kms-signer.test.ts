@@ -9,7 +9,7 @@ import { createPublicKey } from 'node:crypto';
 import { parseGwei, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { kmsSigner } from '../../chain/signers/kms-signer';
-import { waitFor } from '../../dev/stack/wait-for';
+import { waitFor } from '../harness/stack/wait-for';
 import { signingSlots } from '../../chain/signers/signing-slots';
 import { signChecked, type SignableTransfer } from '../../chain/signers/wallet-signer';
 import { RelayerError } from '../../domain/errors';

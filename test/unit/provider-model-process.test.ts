@@ -1,5 +1,5 @@
-import { ProviderModelProcess } from '../../dev/stack/provider-model-process';
-import { jsonRpcEndpoint } from '../support/json-rpc-endpoint';
+import { ProviderModelProcess } from '../harness/stack/provider-model-process';
+import { jsonRpcEndpoint } from '../harness/json-rpc-endpoint';
 
 const call = (url: string, method: string) =>
   fetch(url, {

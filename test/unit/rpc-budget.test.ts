@@ -3,7 +3,7 @@ import { presetWeights, weightOf } from '../../throttle/rpc-weights';
 import { localSpendWindow, type SpendWindow } from '../../throttle/spend-window';
 import { log } from '../../domain/log';
 import { tallyLine } from '../../workers/rpc-budgets';
-import { budgetLines } from '../../dev/stack/worker-process';
+import { budgetLines } from '../harness/stack/worker-process';
 
 const budgetOf = (unitsPerSecond: number, burstUnits: number) =>
   new RpcBudget(

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../workers/config/load';
-import { scratchDir } from '../support/scratch-dir';
+import { scratchDir } from '../harness/scratch-dir';
 
 /** Every secret setting also as `<NAME>_FILE`, the containers' convention: one rule for all. */
 const dir = scratchDir('secret-files');

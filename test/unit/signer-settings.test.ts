@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../workers/config/load';
-import { problemsOf } from '../support/config-problems';
-import { scratchDir } from '../support/scratch-dir';
+import { problemsOf } from '../harness/config-problems';
+import { scratchDir } from '../harness/scratch-dir';
 
 const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const keyAddress = privateKeyToAccount(key).address;

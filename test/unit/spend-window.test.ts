@@ -1,5 +1,5 @@
 import { unsafeUniformIntDistribution, xoroshiro128plus } from 'pure-rand';
-import { providerCount, providerWindows } from '../../dev/stack/provider-count';
+import { providerCount, providerWindows } from '../harness/stack/provider-count';
 import { recordRefusal } from '../../throttle/refusal-learning';
 import { decideSpend, localSpendWindow } from '../../throttle/spend-window';
 import { deliveryJitterMs, emptyWindow, type ProviderLimit } from '../../throttle/window-state';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../workers/config/load';
 import { resolveTemporal } from '../../workers/config/temporal-profile';
 import { whatHappened } from '../../workers/temporal-connection';
-import { scratchDir } from '../support/scratch-dir';
+import { scratchDir } from '../harness/scratch-dir';
 
 /**
  * The connection options a Temporal profile and the TEMPORAL_* variables produce, through the

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as plan from '../tiers';
-import { pairsOf, testRoot, tierProblems } from '../support/tier-pairs';
+import { pairsOf, testRoot, tierProblems } from '../harness/tier-pairs';
 
 const onDisk = (file: string) => existsSync(resolve(testRoot, `${file}.test.ts`));
 

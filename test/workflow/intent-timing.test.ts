@@ -1,15 +1,15 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
-import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
+import { startTimeSkippingServer } from '../harness/stack/temporal-servers';
 import { IntentStatus } from '../../domain/intent';
 import { DeadlinePassedError } from '../../domain/errors';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import type { paymentIntentV2, PaymentIntentInput } from '../../workflows';
 import { decideApprovalUpdate } from '../../workflows/approval-update';
 import { intentResumedSignal } from '../../workflows/intent-resumed-signal';
-import { fakeActivities, type ActivityOverrides } from '../support/fake-activities';
-import { runFakeWorker } from '../support/fake-worker';
+import { fakeActivities, type ActivityOverrides } from '../harness/fake-activities';
+import { runFakeWorker } from '../harness/fake-worker';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {

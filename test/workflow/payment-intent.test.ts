@@ -14,15 +14,15 @@ import { decideApprovalUpdate } from '../../workflows/approval-update';
 import { ErrorName } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
-import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
+import { startTimeSkippingServer } from '../harness/stack/temporal-servers';
 import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
 import { resolveReviewUpdate } from '../../workflows/review-update';
 import { transactionSeenSignal } from '../../workflows/transaction-seen-signal';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
 import { unminedLookGapMs } from '../../activities/confirm/move';
-import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../support/fake-activities';
-import { runFakeWorker } from '../support/fake-worker';
+import { fakeActivities, reviewOutcome, type ActivityOverrides } from '../harness/fake-activities';
+import { runFakeWorker } from '../harness/fake-worker';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {

@@ -3,11 +3,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
-import { startTimeSkippingServer } from '../../dev/stack/temporal-servers';
+import { startTimeSkippingServer } from '../harness/stack/temporal-servers';
 import { Throttle } from '../../throttle/throttle';
 import type { paymentIntentV2 } from '../../workflows';
-import { fakeActivities } from '../support/fake-activities';
-import { runFakeWorker } from '../support/fake-worker';
+import { fakeActivities } from '../harness/fake-activities';
+import { runFakeWorker } from '../harness/fake-worker';
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ const codeBytesAtA36ad6d = 781_581;
 
 describe('the workflow bundle', () => {
   it('holds no viem, @noble or abitype, and its code is 150 KB below a36ad6d', () => {
-    // The bundle this project's global setup built (test/support/bundle-workflows.ts).
+    // The bundle this project's global setup built (test/harness/bundle-workflows.ts).
     const code = readFileSync(process.env.WORKFLOW_BUNDLE_PATH!, 'utf8');
     const size = workflowBundleSize(code);
     const packages = size.byPackage.map(([name]) => name);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
-import { fakeActivities } from '../../support/fake-activities';
-import { useDevServerClient } from '../../support/dev-server-client';
-import { runFakeWorker, startFakedIntent } from '../../support/fake-worker';
+import { fakeActivities } from '../../harness/fake-activities';
+import { useDevServerClient } from '../../harness/dev-server-client';
+import { runFakeWorker, startFakedIntent } from '../../harness/fake-worker';
 
 /**
  * On the dev server: the next worker must get the workflow's task once the drained worker is

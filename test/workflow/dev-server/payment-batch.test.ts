@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { BatchMode } from '../../../domain/batch';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
-import { waitFor } from '../../../dev/stack/wait-for';
+import { waitFor } from '../../harness/stack/wait-for';
 import { createRelayerWorker } from '../../../workers/relayer-worker';
 import {
   batchProgressQuery,
@@ -13,9 +13,9 @@ import {
 } from '../../../workflows';
 import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
 import { intentWorkflow } from '../../../client/intent-workflows';
-import { batchSubmitterKey, fakeBatch, type FakeItem } from '../../support/fake-batch';
+import { batchSubmitterKey, fakeBatch, type FakeItem } from '../../harness/fake-batch';
 import { decideApprovalUpdate } from '../../../workflows/approval-update';
-import { useDevServerClient } from '../../support/dev-server-client';
+import { useDevServerClient } from '../../harness/dev-server-client';
 
 /**
  * On the shared dev server in real time, durations in milliseconds: not on the time-skipping test

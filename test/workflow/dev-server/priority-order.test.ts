@@ -1,12 +1,12 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { startDevServer } from '../../../dev/stack/temporal-servers';
-import { waitFor } from '../../../dev/stack/wait-for';
+import { startDevServer } from '../../harness/stack/temporal-servers';
+import { waitFor } from '../../harness/stack/wait-for';
 import { type IntentPriority, temporalPriorityOf } from '../../../domain/intent-priority';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
 import type { paymentIntentV2 } from '../../../workflows';
-import { fakeActivities } from '../../support/fake-activities';
+import { fakeActivities } from '../../harness/fake-activities';
 
 // Temporal's own order on a task queue's backlog: twelve bulk payments of one tenant wait, then
 // one urgent payment of another is started; a worker that takes one task at a time then starts

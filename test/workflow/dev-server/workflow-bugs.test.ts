@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IntentStatus } from '../../../domain/intent';
 import { permitReleaseTaskQueue } from '../../../domain/task-queues';
-import { waitFor } from '../../../dev/stack/wait-for';
-import { fakeActivities } from '../../support/fake-activities';
-import { useDevServerClient } from '../../support/dev-server-client';
-import { runFakeWorker, startFakedIntent } from '../../support/fake-worker';
+import { waitFor } from '../../harness/stack/wait-for';
+import { fakeActivities } from '../../harness/fake-activities';
+import { useDevServerClient } from '../../harness/dev-server-client';
+import { runFakeWorker, startFakedIntent } from '../../harness/fake-worker';
 
 /**
  * On the dev server: a workflow task that keeps failing holds the time-skipping server's clock,
