@@ -50,7 +50,7 @@ describe('the quota clustered on Redis 7 (Bottleneck)', () => {
       [
         '--import',
         'tsx',
-        join(__dirname, '../support/hold-permits.ts'),
+        join(__dirname, '../harness/hold-permits.ts'),
         redis.url,
         cluster.limiterId,
         '2',
