@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { table } from '../../cli/table';
 import bundleWorkflows, { testOutputDir } from '../../test/harness/bundle-workflows';
 import { processUsage } from '../../test/harness/process-usage';
+import { freePort } from '../../test/harness/stack/free-port';
 import { compileEntryPoints, nodeArgumentsFor } from '../../test/harness/stack/compiled-entries';
 import { startLocalWorld } from '../../test/harness/stack/local-world';
 import { startDevServer } from '../../test/harness/stack/temporal-servers';
@@ -52,7 +53,10 @@ async function main(): Promise<void> {
   try {
     const cells: [string, () => Promise<number>][] = [
       ['worker (ready: polling)', () => readyCpuMs(() => spawnWorker(world.env()))],
-      ['API (ready: listening)', () => readyCpuMs(() => spawnApi(world.env({ API_PORT: '0' })))],
+      [
+        'API (ready: listening)',
+        () => readyCpuMs(async () => spawnApi(world.env({ API_PORT: String(await freePort()) }))),
+      ],
       ['CLI --help', () => cliCpuMs(['--help'])],
       ['CLI status (an API call)', () => cliCpuMs(['status', 'pi_unknown'])],
     ];

@@ -68,7 +68,7 @@ it('a lost send holds its wallet back only until the same bytes go out again: no
     stuckAfterMs / 2,
   );
   expect(Date.now() - droppedAt).toBeLessThan(stuckAfterMs);
-  const nonces = [];
+  const nonces: number[] = [];
   for (const id of all) {
     const attempts = await listAttempts(world.database.kysely, id);
     // One signature each: the lost one went out again as it was, not outbid or re-signed.
