@@ -16,9 +16,6 @@ import { startRpcBudgets } from './rpc-budgets';
 import { chainReadSharing } from './chain-read-sharing';
 import { signerFactory, walletSigners } from './wallet-signers';
 import { rpcResponseCounter } from './rpc-metrics';
-import { startTracing } from './tracing';
-import { startApiRole } from './api-role';
-import { startWorkerRole } from './worker-role';
 import { log } from '../domain/log';
 
 export interface RelayerProcess {
@@ -51,11 +48,13 @@ export async function startRelayerProcess(
   roles: readonly Role[] = ['worker'],
 ): Promise<RelayerProcess> {
   const processId = newProcessId();
-  // First: what the process loads next (its HTTP server, its clients) is then instrumented.
+  // First: what the process loads next (its HTTP server, its clients) is then instrumented. Each
+  // part is loaded only where configured: OpenTelemetry, and each role's code (the API's HTTP
+  // server, the worker's SDK and activities) are a third of a process's start.
   const tracing =
     config.otlpEndpoint === undefined
       ? undefined
-      : startTracing({
+      : (await import('./tracing')).startTracing({
           endpoint: config.otlpEndpoint,
           serviceName: config.serviceName,
           processId,
@@ -106,9 +105,11 @@ export async function startRelayerProcess(
     redis,
     tracing,
   };
-  const worker = roles.includes('worker') ? await startWorkerRole(shared) : undefined;
+  const worker = roles.includes('worker')
+    ? await (await import('./worker-role')).startWorkerRole(shared)
+    : undefined;
   const api = roles.includes('api')
-    ? await startApiRole(shared, { eagerStart: worker !== undefined })
+    ? await (await import('./api-role')).startApiRole(shared, { eagerStart: worker !== undefined })
     : undefined;
   let stopped: () => void = () => undefined;
   const done = worker

@@ -1,6 +1,4 @@
 import { type Command } from 'commander';
-import { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
-import { setUpTenant, weighTenant } from '../../service/tenants';
 import { print } from '../output';
 
 import { addKeyCommands } from './api-keys';
@@ -49,7 +47,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
       ) => {
         const options = db();
         const tenant = tenantIdFlag(id);
-        const booked = await books(options.databaseUrl, (database) =>
+        const booked = await books(options.databaseUrl, (database, { setUpTenant }) =>
           setUpTenant(
             database,
             {
@@ -89,7 +87,7 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .action(async (id: string, flags: { fairnessWeight: number | null }) => {
       const options = db();
       const tenant = tenantIdFlag(id);
-      await books(options.databaseUrl, (database) =>
+      await books(options.databaseUrl, (database, { weighTenant }) =>
         weighTenant(database, tenant, flags.fairnessWeight),
       );
       const view = { id: tenant, fairnessWeight: flags.fairnessWeight ?? 1 };
@@ -105,16 +103,19 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
     .action(async (id: string, flags: { amount: string; asset: string; chainId?: number }) => {
       const options = db();
       const tenant = tenantIdFlag(id);
-      const deposited = await books(options.databaseUrl, async (database) => {
-        const chainId = await servedChain(database, flags.chainId);
-        const amount = await baseUnitsOfBody(
-          database,
-          { chainId, asset: flags.asset, decimalAmount: flags.amount },
-          '--amount',
-        );
-        const request = { tenantId: tenant, chainId, asset: flags.asset, amount };
-        return { chainId, ...(await depositAsset(database, request, new Date())) };
-      });
+      const deposited = await books(
+        options.databaseUrl,
+        async (database, { servedChain, baseUnitsOfBody, depositAsset }) => {
+          const chainId = await servedChain(database, flags.chainId);
+          const amount = await baseUnitsOfBody(
+            database,
+            { chainId, asset: flags.asset, decimalAmount: flags.amount },
+            '--amount',
+          );
+          const request = { tenantId: tenant, chainId, asset: flags.asset, amount };
+          return { chainId, ...(await depositAsset(database, request, new Date())) };
+        },
+      );
       const view = {
         id: tenant,
         chainId: deposited.chainId,

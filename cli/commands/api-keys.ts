@@ -8,13 +8,7 @@ import {
   scopesForKey,
   tenantKeyScopes,
 } from '../../domain/api-scopes';
-import {
-  createApiKey,
-  listKeys,
-  revokeKey,
-  rotateApiKey,
-  type ApiKeyInfo,
-} from '../../service/api-keys';
+import type { ApiKeyInfo } from '../../service/api-keys';
 import { table } from '../table';
 import { durationFlag } from '../duration';
 import { badInput, CliFailure, ExitCode } from '../exit-codes';
@@ -94,7 +88,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
           expiresAt,
           requestsPerMinute: flags.requestsPerMinute,
         };
-        const created = await books(options.databaseUrl, (database) =>
+        const created = await books(options.databaseUrl, (database, { createApiKey }) =>
           createApiKey(
             database,
             flags.operator
@@ -131,7 +125,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
     )
     .action(async (keyId: string, flags: { grace: number }) => {
       const options = db();
-      const rotated = await books(options.databaseUrl, (database) =>
+      const rotated = await books(options.databaseUrl, (database, { rotateApiKey }) =>
         rotateApiKey(database, keyId, flags.grace, new Date()),
       );
       if (!rotated) {
@@ -154,7 +148,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
     .description('every key, without secrets (times in UTC; last use to the minute)')
     .action(async () => {
       const options = db();
-      const all = await books(options.databaseUrl, listKeys);
+      const all = await books(options.databaseUrl, (database, { listKeys }) => listKeys(database));
       const now = new Date();
       print(options, all, () => {
         const rows = table(
@@ -197,7 +191,7 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
     .description('the key stops working at once')
     .action(async (keyId: string) => {
       const options = db();
-      const revoked = await books(options.databaseUrl, (database) =>
+      const revoked = await books(options.databaseUrl, (database, { revokeKey }) =>
         revokeKey(database, keyId, new Date()),
       );
       if (!revoked) throw new CliFailure('not_found', `no live key ${keyId}`, ExitCode.notFound);

@@ -1,4 +1,5 @@
-import { missingSqliteFile, withBooks } from '../../service/tenants';
+import type { Database } from '../../store/database';
+import type * as bookServices from './book-services';
 import { CliFailure, ExitCode } from '../exit-codes';
 import { type OutputOptions } from '../output';
 
@@ -11,15 +12,19 @@ export interface DatabaseOptions extends OutputOptions {
 /** Where `npm start` keeps its relayer's books (dev/demo.ts, its default --dir). */
 const demoDatabaseUrl = 'sqlite:.relayer/demo/relayer.sqlite';
 
+export type BookServices = typeof bookServices;
+
 /**
  * The books of an existing relayer, never a new empty database: a mistyped or unset
- * DATABASE_URL is refused with where the relayer's usually are.
+ * DATABASE_URL is refused with where the relayer's usually are. `work` gets the services that
+ * write them, loaded now.
  */
-export function books<T>(
+export async function books<T>(
   databaseUrl: string,
-  work: Parameters<typeof withBooks<T>>[1],
+  work: (database: Database, services: BookServices) => Promise<T>,
 ): Promise<T> {
-  const missing = missingSqliteFile(databaseUrl);
+  const services = await import('./book-services');
+  const missing = services.missingSqliteFile(databaseUrl);
   if (missing !== undefined) {
     throw new CliFailure(
       'no_database',
@@ -28,5 +33,5 @@ export function books<T>(
       ExitCode.badInput,
     );
   }
-  return withBooks(databaseUrl, work);
+  return services.withBooks(databaseUrl, (database) => work(database, services));
 }
