@@ -1,4 +1,3 @@
-import type { Database } from '../../store/database';
 import type * as bookServices from './book-services';
 import { CliFailure, ExitCode } from '../exit-codes';
 import { type OutputOptions } from '../output';
@@ -13,6 +12,8 @@ export interface DatabaseOptions extends OutputOptions {
 const demoDatabaseUrl = 'sqlite:.relayer/demo/relayer.sqlite';
 
 export type BookServices = typeof bookServices;
+/** A relayer's books as the services take them. */
+type Books = Parameters<Parameters<BookServices['withBooks']>[1]>[0];
 
 /**
  * The books of an existing relayer, never a new empty database: a mistyped or unset
@@ -21,7 +22,7 @@ export type BookServices = typeof bookServices;
  */
 export async function books<T>(
   databaseUrl: string,
-  work: (database: Database, services: BookServices) => Promise<T>,
+  work: (database: Books, services: BookServices) => Promise<T>,
 ): Promise<T> {
   const services = await import('./book-services');
   const missing = services.missingSqliteFile(databaseUrl);
