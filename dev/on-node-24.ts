@@ -97,6 +97,8 @@ function runSuites(): Promise<number> {
           ...process.env,
           PATH: `${dirname(node24)}:${process.env.PATH}`,
           npm_lifecycle_event: 'test:node24',
+          // Its files' times are Node 24's, not the tiers' (test/timings.json).
+          TEST_TIMINGS_FILE: 'test-output/pair-timings-node24.json',
         },
       },
     );

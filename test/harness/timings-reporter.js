@@ -3,13 +3,14 @@ const { dirname, resolve } = require('node:path');
 const { pairName } = require('./pair-name');
 
 /**
- * Writes each (project, file) pair's seconds and test count to test-output/pair-timings.json,
- * added to what earlier runs wrote there (a run of each tier fills it); `npm run docs:tests`
- * takes them into test/timings.json and docs/testing.md.
+ * Writes each (project, file) pair's seconds and test count to test-output/pair-timings.json (or
+ * TEST_TIMINGS_FILE), added to what earlier runs wrote there (a run of each tier fills it); `npm
+ * run docs:tests` takes them into test/timings.json and docs/testing.md.
  */
 class TimingsReporter {
   constructor(globalConfig) {
-    this.file = resolve(globalConfig.rootDir, 'test-output', 'pair-timings.json');
+    const file = process.env.TEST_TIMINGS_FILE ?? 'test-output/pair-timings.json';
+    this.file = resolve(globalConfig.rootDir, file);
     this.pairs = {};
   }
 
