@@ -1,12 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureTestServer } from './stack/temporal-binaries';
 import { writeWorkflowBundle } from '../../workers/workflow-code';
 
-export const testOutputDir = resolve(__dirname, '../../test-output');
+const root = resolve(__dirname, '../..');
+export const testOutputDir = resolve(root, 'test-output');
 
-/** Bundles workflows/ once per run; every worker in the suite loads this file. */
+/**
+ * What a workflow bundle is built from, as one hash: every tracked source file outside the tests
+ * and the dev workshop (what webpack may follow from workflows/), the lockfile and Node's version.
+ */
+function sourcesHash(): string {
+  const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', 'package-lock.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file && !/^(test|dev)\//.test(file) && existsSync(resolve(root, file)));
+  const hash = createHash('sha256').update(process.version);
+  for (const file of files.sort()) hash.update(file).update(readFileSync(resolve(root, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Bundles workflows/ once per change of its sources, reused by later runs (test-output keeps it);
+ * every worker in the suite loads this file.
+ */
 export default async function bundleWorkflows(): Promise<void> {
-  const bundlePath = resolve(testOutputDir, 'workflow-bundle.js');
-  await Promise.all([writeWorkflowBundle(bundlePath), ensureTestServer((m) => console.log(m))]);
+  const bundlePath = resolve(testOutputDir, `workflow-bundle-${sourcesHash()}.js`);
+  const building = existsSync(bundlePath)
+    ? Promise.resolve()
+    : // Written aside and renamed: a run stopped halfway leaves no half a bundle under the name.
+      writeWorkflowBundle(`${bundlePath}.part`).then(() =>
+        renameSync(`${bundlePath}.part`, bundlePath),
+      );
+  await Promise.all([building, ensureTestServer((m) => console.log(m))]);
   process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
 }
