@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  RetryState,
+  TimeoutFailure,
+  TimeoutType,
+} from '@temporalio/common';
 import { ErrorName } from '../../domain/error-catalogue';
 import {
   ReasonCode,
@@ -50,6 +56,46 @@ describe('reason codes', () => {
       ReasonCode.stepTimedOut,
     );
     expect(reasonOfFailure(new TypeError('in the workflow')).code).toBe(ReasonCode.internal);
+  });
+
+  it('name the condition a waiting step still met when its window closed, even during an attempt', () => {
+    const waited = ApplicationFailure.retryable(
+      'no hot wallet holds 250 USDT',
+      ErrorName.noFundedWallet,
+    );
+    const windowClosed = (cause?: Error) => {
+      const timeout = new TimeoutFailure(
+        'activity timeout',
+        undefined,
+        TimeoutType.SCHEDULE_TO_CLOSE,
+      );
+      if (cause) Object.assign(timeout, { cause });
+      return timeout;
+    };
+    for (const retryState of [RetryState.TIMEOUT, RetryState.NON_RETRYABLE_FAILURE]) {
+      const failure = new ActivityFailure(
+        'failed',
+        'broadcast',
+        '7',
+        retryState,
+        'w',
+        windowClosed(waited),
+      );
+      expect(reasonOfFailure(failure)).toEqual({
+        code: 'no_funded_wallet',
+        text: 'broadcast still waiting when its time ran out: NoFundedWallet: no hot wallet holds 250 USDT',
+      });
+    }
+    // A window that closed on the first attempt: no condition to name.
+    const first = new ActivityFailure(
+      'failed',
+      'broadcast',
+      '7',
+      RetryState.TIMEOUT,
+      'w',
+      windowClosed(),
+    );
+    expect(reasonOfFailure(first).code).toBe(ReasonCode.stepTimedOut);
   });
 
   it('are each named in docs/api.md', () => {

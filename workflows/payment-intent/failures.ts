@@ -1,4 +1,9 @@
-import { ActivityFailure, ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import {
   isHeldIntentWait,
   ReasonCode,
@@ -11,8 +16,13 @@ export function reasonOfFailure(error: unknown): Reason {
   if (isCancellation(error))
     return { code: ReasonCode.workflowCancelled, text: 'workflow cancelled' };
   if (error instanceof ActivityFailure) {
-    const last = reasonOfFailure(error.cause);
-    if (error.retryState !== 'TIMEOUT') return last;
+    // A window that closed while an attempt ran ends in a TimeoutFailure; the attempt before it
+    // failed with its cause (the condition it waited for), when there was one.
+    const timedOut = error.retryState === 'TIMEOUT' || error.cause instanceof TimeoutFailure;
+    const last = reasonOfFailure(
+      error.cause instanceof TimeoutFailure ? (error.cause.cause ?? error.cause) : error.cause,
+    );
+    if (!timedOut) return last;
     // A step that waited for a condition (a funded wallet) ends with that condition's code.
     return isHeldIntentWait(last.code)
       ? {
