@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import * as plan from '../test/tiers';
 import { pairsOf } from '../test/harness/tier-pairs';
 
 /**
- * `npm run docs:tests`: takes the pairs' times of the last runs (test-output/pair-timings.json,
+ * `npm run docs:tests [-- timings.json]`: takes the pairs' times of the last runs (test-output/pair-timings.json,
  * written by every jest run) into test/timings.json, which orders a fresh clone's files slowest
  * first, and rewrites docs/testing.md's table of every (project, file) pair with its tier and
  * cost. Run it after `npm test`, `npm run test:ci` and `npm run test:deep`.
@@ -17,14 +18,15 @@ interface PairTiming {
 
 const root = resolve(__dirname, '..');
 const committedFile = resolve(root, 'test', 'timings.json');
-const measuredFile = resolve(root, 'test-output', 'pair-timings.json');
+/** The runs' times: test-output/pair-timings.json, or the file named on the command line. */
+const measuredFile = resolve(process.argv[2] ?? resolve(root, 'test-output', 'pair-timings.json'));
 const docsFile = resolve(root, 'docs', 'testing.md');
 const [start, end] = ['<!-- tier table: npm run docs:tests -->', '<!-- end of tier table -->'];
 
 const readTimings = (file: string): Record<string, PairTiming> =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, PairTiming>) : {};
 
-function main(): void {
+async function main(): Promise<void> {
   // A failed file's time says nothing about what it costs when it passes.
   const measured = Object.fromEntries(
     Object.entries(readTimings(measuredFile)).filter(([, timing]) => timing.status !== 'failed'),
@@ -41,7 +43,7 @@ function main(): void {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([pair, { seconds, tests }]) => [pair, { seconds, tests }]),
   );
-  writeFileSync(committedFile, `${JSON.stringify(timings, null, 2)}\n`);
+  await writeFormatted(committedFile, JSON.stringify(timings, null, 2));
 
   const cost = (project: string, file: string) => timings[`${project} ${file}`];
   const totals = tiers.map((tier) => {
@@ -53,7 +55,7 @@ function main(): void {
   const lines = [
     start,
     '',
-    '| tier | pairs | tests | seconds (sum of files; two run at once) |',
+    '| tier | pairs | tests | seconds (the files summed) |',
     '| ---- | ----: | ----: | --------------------------------------: |',
     ...totals.map((t) => `| ${t.tier} | ${t.pairs} | ${t.tests} | ${t.seconds.toFixed(0)} |`),
     '',
@@ -69,7 +71,7 @@ function main(): void {
   const docs = readFileSync(docsFile, 'utf8');
   const [before, after] = [docs.indexOf(start), docs.indexOf(end)];
   if (before < 0 || after < 0) throw new Error(`docs/testing.md has no "${start}" … "${end}"`);
-  writeFileSync(
+  await writeFormatted(
     docsFile,
     docs.slice(0, before) + lines.join('\n') + docs.slice(after + end.length),
   );
@@ -80,4 +82,9 @@ function main(): void {
   );
 }
 
-main();
+async function writeFormatted(file: string, text: string): Promise<void> {
+  const options = (await resolveConfig(file)) ?? {};
+  writeFileSync(file, await format(text, { ...options, filepath: file }));
+}
+
+void main();
