@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createPublicClient, http } from 'viem';
 import { reapChildrenOnExit, stopProcess } from './children';
+import { waitFor } from './wait-for';
 import { freePort } from './free-port';
 
 /** anvil's well-known development mnemonic: its keys hold test ether only on local chains. */
@@ -69,9 +70,18 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForRpc(rpcUrl, child, () => stderr);
-    const { private_keys: keys } = JSON.parse(readFileSync(configOut, 'utf8')) as {
-      private_keys: `0x${string}`[];
-    };
+    // anvil may answer before its config file is out (seen on a machine beside a CPU hog).
+    let keys: `0x${string}`[] = [];
+    await waitFor(() => {
+      try {
+        ({ private_keys: keys } = JSON.parse(readFileSync(configOut, 'utf8')) as {
+          private_keys: `0x${string}`[];
+        });
+        return keys.length === accounts;
+      } catch {
+        return false;
+      }
+    }, `anvil's accounts in ${configOut}`);
     return { rpcUrl, port, chainId, keys, pid: child.pid!, stop: () => stopProcess(child) };
   } catch (error) {
     await stopProcess(child);
