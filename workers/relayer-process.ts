@@ -48,9 +48,9 @@ export async function startRelayerProcess(
   roles: readonly Role[] = ['worker'],
 ): Promise<RelayerProcess> {
   const processId = newProcessId();
-  // First: what the process loads next (its HTTP server, its clients) is then instrumented. Each
-  // part is loaded only where configured: OpenTelemetry, and each role's code (the API's HTTP
-  // server, the worker's SDK and activities) are a third of a process's start.
+  // First: what the process loads next (its HTTP server, its clients) is then instrumented.
+  // OpenTelemetry and each role's code (the API's HTTP server, the worker's activities) are
+  // loaded only where used: a process's start is mostly loading modules.
   const tracing =
     config.otlpEndpoint === undefined
       ? undefined
