@@ -14,18 +14,18 @@ const { pairsOf } = require('./test/harness/tier-pairs');
  * and a project with none there is left out. Without one, every project runs all its files.
  */
 const tier = process.env.TEST_TIER;
-const filesOfTier = (name) =>
-  pairsOf(plan, tier).flatMap(({ project, file }) => (project === name ? [file] : []));
-const listedFiles = (name) =>
-  Object.keys(plan.tiers).flatMap((tierName) =>
-    pairsOf(plan, tierName).flatMap(({ project, file }) => (project === name ? [file] : [])),
+const pathsOf = (name, tierNames) =>
+  tierNames.flatMap((tierName) =>
+    pairsOf(plan, tierName).flatMap(({ project, file }) =>
+      project === name ? [`<rootDir>/test/${file}.test.ts`] : [],
+    ),
   );
 const testMatchOf = (name) => {
-  if (tier) return filesOfTier(name).map((file) => `<rootDir>/test/${file}.test.ts`);
+  if (tier) return pathsOf(name, [tier]);
   const directory = plan.projectDirectories[name];
   return directory
     ? [`<rootDir>/test/${directory}/*.test.ts`]
-    : listedFiles(name).map((file) => `<rootDir>/test/${file}.test.ts`);
+    : pathsOf(name, Object.keys(plan.tiers));
 };
 
 const project = (name, extra = {}) => ({

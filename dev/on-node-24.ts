@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { onNode24 } from '../test/tiers';
 import {
   copyFileSync,
   cpSync,
@@ -89,7 +90,7 @@ function runSuites(): Promise<number> {
   return new Promise((done) => {
     const tests = spawn(
       node24,
-      ['--import', 'tsx', 'dev/run-tests.ts', '--selectProjects', 'unit', 'integration'],
+      ['--import', 'tsx', 'dev/run-tests.ts', '--selectProjects', ...onNode24.projects],
       {
         cwd: root,
         stdio: 'inherit',

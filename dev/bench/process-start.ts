@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { table } from '../../cli/table';
 import bundleWorkflows, { testOutputDir } from '../../test/harness/bundle-workflows';
-import { processUsage } from '../../test/harness/process-usage';
+import { processUsage, reapedChildrenCpuMs } from '../../test/harness/process-usage';
 import { freePort } from '../../test/harness/stack/free-port';
 import { compileEntryPoints, nodeArgumentsFor } from '../../test/harness/stack/compiled-entries';
 import { startLocalWorld } from '../../test/harness/stack/local-world';
@@ -30,20 +29,13 @@ async function readyCpuMs(start: () => Promise<WorkerProcess>): Promise<number> 
   return cpuMs;
 }
 
-/** CPU of the children this process has waited for (cutime + cstime), in ms. */
-function reapedChildrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
 async function cliCpuMs(args: string[]): Promise<number> {
-  const before = reapedChildrenCpuMs();
+  const before = reapedChildrenCpuMs('self');
   await promisify(execFile)(process.execPath, [...nodeArgumentsFor('cli/relayer.ts'), ...args], {
     cwd: resolve(__dirname, '../..'),
     env: { ...process.env, RELAYER_API_URL: 'http://127.0.0.1:9', RELAYER_API_KEY: 'unused' },
   }).catch(() => undefined);
-  return reapedChildrenCpuMs() - before;
+  return reapedChildrenCpuMs('self') - before;
 }
 
 async function main(): Promise<void> {

@@ -42,15 +42,20 @@ export function findProcess(parts: string[]): number | undefined {
   return undefined;
 }
 
+/** CPU time of the children a live process has waited for (cutime and cstime). */
+export function reapedChildrenCpuMs(pid: number | 'self'): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * msPerTick;
+}
+
 /**
- * CPU time so far of a process and of its children, those it waited for included (cutime and
- * cstime): a PostgreSQL server's backends come and go.
+ * CPU time so far of a process and of its children, those it waited for included: a PostgreSQL
+ * server's backends come and go.
  */
 export function treeCpuMs(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ended = (Number(fields[13]) + Number(fields[14])) * msPerTick;
+    const ended = reapedChildrenCpuMs(pid);
     const live = listProcesses()
       .filter((entry) => entry.parentPid === pid)
       .reduce((sum, child) => sum + processUsage(child.pid).cpuMs, 0);
