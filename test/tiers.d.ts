@@ -1,5 +1,6 @@
 /** The types of test/tiers.js (plain JavaScript, for jest.config.js). */
-export type TierFiles = readonly string[] | '*';
-export const tiers: Record<string, Record<string, TierFiles>>;
-export const projectDirectories: Record<string, string>;
+import type { TestPlan } from './harness/tier-pairs';
+
+export const tiers: TestPlan['tiers'];
+export const projectDirectories: TestPlan['projectDirectories'];
 export const onNode24: { tier: string; projects: readonly string[] };

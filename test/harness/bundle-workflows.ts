@@ -13,10 +13,18 @@ export const testOutputDir = resolve(root, 'test-output');
  * and the dev workshop (what webpack may follow from workflows/), the lockfile and Node's version.
  */
 function sourcesHash(): string {
-  const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', 'package-lock.json'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--', '*.ts', 'package-lock.json'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    // Not a git checkout (an unpacked archive): nothing to know the sources by, so build anew.
+    return `unknown-${process.pid}`;
+  }
+  const files = listed
     .split('\0')
     .filter((file) => file && !/^(test|dev)\//.test(file) && existsSync(resolve(root, file)));
   const hash = createHash('sha256').update(process.version);
