@@ -5,7 +5,7 @@ import { endHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 import { ErrorName } from '../domain/error-catalogue';
-import { ReasonCode, reasonCodeOfError } from '../domain/reason-codes';
+import { ReasonCode, reasonAtClose, reasonCodeOfError } from '../domain/reason-codes';
 
 export interface CloseIntentParameters {
   intentId: string;
@@ -46,13 +46,16 @@ export const closeIntent = (deps: ActivityDependencies) => {
       if (terminalStatuses.has(intent.status)) {
         return { status: intent.status, ageMs: ageMs(intent, clock), asset: intent.asset };
       }
-      const code = reasonCode ?? ReasonCode.legacyUnknown;
+      const { code, text } = reasonAtClose(
+        intent.reasonCode ? { code: intent.reasonCode, text: intent.reason ?? '' } : null,
+        { code: reasonCode ?? ReasonCode.legacyUnknown, text: reason },
+      );
       const status = mayBeOnChain(intent.status)
         ? IntentStatus.needsReview
         : code === reasonCodeOfError(ErrorName.deadlinePassed)
           ? IntentStatus.expired
           : IntentStatus.failed;
-      await transitionIntent(trx, intent, { status, reason: { code, text: reason } }, now);
+      await transitionIntent(trx, intent, { status, reason: { code, text } }, now);
       if (status !== IntentStatus.needsReview) await endHold(db, trx, intentId, 'released', now);
       return { status, ageMs: ageMs(intent, clock), asset: intent.asset };
     });

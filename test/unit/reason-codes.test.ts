@@ -12,6 +12,7 @@ import {
   ReasonCode,
   reasonCodeOfError,
   reasonCodeOfFailureType,
+  reasonAtClose,
   reasonCodes,
 } from '../../domain/reason-codes';
 import { reasonOfFailure } from '../../workflows/payment-intent/failures';
@@ -96,6 +97,24 @@ describe('reason codes', () => {
       windowClosed(),
     );
     expect(reasonOfFailure(first).code).toBe(ReasonCode.stepTimedOut);
+  });
+
+  it('close a step that ran out of time with the wait the intent said, whatever its last error', () => {
+    const timedOut = {
+      code: ReasonCode.stepTimedOut,
+      text: 'broadcast still failing when its time ran out; last error internal: RPC timeout',
+    };
+    const waiting = { code: reasonCodeOfError(ErrorName.noFundedWallet), text: 'no hot wallet' };
+    expect(reasonAtClose(waiting, timedOut)).toEqual({
+      code: 'no_funded_wallet',
+      text: `still waiting when its time ran out: no hot wallet (${timedOut.text})`,
+    });
+    // Nothing waited for, or a reason that is no wait: the closing reason as it came.
+    expect(reasonAtClose(null, timedOut)).toBe(timedOut);
+    expect(reasonAtClose({ code: ReasonCode.reverted, text: 'reverted' }, timedOut)).toBe(timedOut);
+    // An end other than running out of time keeps its own reason.
+    const refused = { code: reasonCodeOfError(ErrorName.transferRejected), text: 'refused' };
+    expect(reasonAtClose(waiting, refused)).toBe(refused);
   });
 
   it('are each named in docs/api.md', () => {
