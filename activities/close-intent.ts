@@ -5,7 +5,8 @@ import { endHold } from '../store/holds';
 import type { BatchItemParameters } from './batch/batch-item-parameters';
 import { passWalletTurn } from './wallet-turn';
 import { ErrorName } from '../domain/error-catalogue';
-import { ReasonCode, reasonAtClose, reasonCodeOfError } from '../domain/reason-codes';
+import { ReasonCode, reasonCodeOfError } from '../domain/reason-codes';
+import { reasonAtClose } from '../domain/closing-reason';
 
 export interface CloseIntentParameters {
   intentId: string;

@@ -10,9 +10,9 @@ import { freePort } from '../harness/stack/free-port';
 import { heapUsedMb, processUsage } from '../harness/process-usage';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { whole } from '../harness/fault-settings';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ wallets: 8, tenants: { acme: '10000' } });
+const world = useWorld({ wallets: 8, tenants: { acme: '10000' } });
 
 /**
  * 2,000 items: four runs of the batch's workflow, so continue-as-new is crossed three times. The
@@ -30,11 +30,10 @@ jest.setTimeout(1_800_000);
 
 describe(`a batch of ${itemCount} items (deep)`, () => {
   it('pays every item once, results in input order, each run of its workflow bounded, the worker’s memory flat', async () => {
-    const world = suite.world();
     await world.database.kysely.updateTable('tenants').set({ max_in_flight: 200 }).execute();
     const taskQueue = `large-batch-${randomUUID()}`;
     const metricsPort = await freePort();
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       METRICS_PORT: String(metricsPort),
       POOL_WIDTH: '32',

@@ -7,15 +7,15 @@ import { freePort } from '../harness/stack/free-port';
 import { waitFor } from '../harness/stack/wait-for';
 import { stopSummary } from '../harness/stack/worker-process';
 import { createKeys, paymentBody } from '../harness/api';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld();
+const world = useWorld();
 
 describe('an API process beside a worker process', () => {
   it('stops at start when Temporal refuses its connection, saying in words what happened and which settings decide, before touching the database', async () => {
     // TLS to the plaintext dev server: the handshake fails. A fresh database stays unmigrated.
     const fresh = join(scratchDir('api-process'), `fresh-${randomUUID()}.sqlite`);
-    const refused = await suite
+    const refused = await world
       .spawnApi({
         API_PORT: String(await freePort()),
         HOT_WALLET_KEYS: '',
@@ -30,20 +30,19 @@ describe('an API process beside a worker process', () => {
   });
 
   it('takes intents over HTTP to confirmed and reports them in every metrics endpoint', async () => {
-    const world = suite.world();
     const [apiPort, metricsPort, sdkMetricsPort] = [
       await freePort(),
       await freePort(),
       await freePort(),
     ];
     const taskQueue = `api-process-${randomUUID()}`;
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       METRICS_PORT: String(metricsPort),
       TEMPORAL_METRICS_PORT: String(sdkMetricsPort),
     });
     // The API process signs nothing: it gets no keys.
-    const apiProcess = await suite.spawnApi({
+    const apiProcess = await world.spawnApi({
       TASK_QUEUE: taskQueue,
       API_PORT: String(apiPort),
       TENANT_MAX_IN_FLIGHT: '10',

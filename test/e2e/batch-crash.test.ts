@@ -3,18 +3,17 @@ import { minedTransactions } from '../harness/stack/chain-truth';
 import { waitFor } from '../harness/stack/wait-for';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // A kill, a restart and 40 payments: well within this, but more than Jest's default minute.
 jest.setTimeout(180_000);
 
-const suite = useTestWorld({ proxy: true, wallets: 2, tenants: { acme: '100' } });
+const world = useWorld({ proxy: true, wallets: 2, tenants: { acme: '100' } });
 let api: ApiUnderTest | undefined;
-afterAll(() => api?.close());
+world.onStop(() => api?.close());
 
 describe('kill -9 of the worker in the middle of a batch', () => {
   it('a restarted worker completes the batch; every item is sent exactly once', async () => {
-    const world = suite.world();
     await world.database.kysely.updateTable('tenants').set({ max_in_flight: 20 }).execute();
     // The API alone; the batch's work is done by worker processes on its task queue.
     api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 20 });
@@ -29,7 +28,7 @@ describe('kill -9 of the worker in the middle of a batch', () => {
     };
     // Slow sends, so the kill lands with sends in flight and items half done.
     world.proxy!.holdResponses('eth_sendRawTransaction', 200);
-    const [first] = await suite.spawnWorkers(1, env);
+    const [first] = await world.spawnWorkers(1, env);
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     const items = Array.from({ length: 40 }, (_, i) => ({
       chainId: world.anvil.chainId,
@@ -47,7 +46,7 @@ describe('kill -9 of the worker in the middle of a batch', () => {
     );
     first!.signal('SIGKILL');
     expect(await first!.exited).toBe('SIGKILL');
-    await suite.spawnWorkers(1, env);
+    await world.spawnWorkers(1, env);
 
     await waitFor(
       async () => (await client.getBatch(batch.id)).status === 'completed',

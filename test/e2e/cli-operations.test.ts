@@ -1,11 +1,10 @@
 import { waitFor } from '../harness/stack/wait-for';
 import { useCliRelayer } from '../harness/relayer-cli';
 
-const { suite, relayerCli } = useCliRelayer();
+const { world, relayerCli } = useCliRelayer();
 
 describe('the relayer CLI: pauses, schedules, policies and contract calls', () => {
   it('pauses a tenant (its payment waits, a deadline given as a span), lists the pause, resumes it: the payment is paid', async () => {
-    const world = suite.world();
     await relayerCli(['tenants', 'create', 'halted', '--deposit', '1']);
     const keyOf = async (...args: string[]) =>
       (
@@ -61,7 +60,6 @@ describe('the relayer CLI: pauses, schedules, policies and contract calls', () =
   });
 
   it('schedules a daily payment, backfills a missed day (paid once), pauses, resumes and deletes it', async () => {
-    const world = suite.world();
     await relayerCli(['tenants', 'create', 'payroll', '--deposit', '1']);
     const created = await relayerCli(['keys', 'create', '--tenant', 'payroll', '--json']);
     const tenant = { RELAYER_API_KEY: (JSON.parse(created.stdout) as { apiKey: string }).apiKey };
@@ -126,7 +124,6 @@ describe('the relayer CLI: pauses, schedules, policies and contract calls', () =
   });
 
   it('sets a payment policy and a recipient list; a payment it refuses exits 2 naming the rule', async () => {
-    const world = suite.world();
     const chain = String(world.anvil.chainId);
     await relayerCli(['tenants', 'create', 'capped', '--deposit', '5']);
     const keyOf = async (...args: string[]) =>
@@ -225,7 +222,6 @@ describe('the relayer CLI: pauses, schedules, policies and contract calls', () =
   });
 
   it('allows a contract call, lists it, and submits calls: bad arguments and a missing wallet of its own exit naming them', async () => {
-    const world = suite.world();
     const chain = String(world.anvil.chainId);
     await relayerCli(['tenants', 'create', 'caller', '--deposit', '5']);
     const keyOf = async (...args: string[]) =>

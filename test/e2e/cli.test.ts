@@ -9,7 +9,7 @@ import { databaseSnapshot } from '../harness/api';
 import { scratchDir } from '../harness/scratch-dir';
 import { useCliRelayer } from '../harness/relayer-cli';
 
-const { suite, relayerCli, apiUrl } = useCliRelayer();
+const { world, relayerCli, apiUrl } = useCliRelayer();
 
 /**
  * The CLI as it runs in a person's terminal: a pseudo-terminal (util-linux `script`, 100 columns)
@@ -106,7 +106,6 @@ const commandOfRoute: Record<string, string> = {
 // Its pauses, schedules, policies and contract calls: cli-operations.test.ts.
 describe('the relayer CLI', () => {
   it('creates a tenant and its key, submits and waits, lists, and answers in JSON with exit codes', async () => {
-    const world = suite.world();
     const created = await relayerCli(['tenants', 'create', 'cli-co', '--deposit', '1', '--json']);
     expect(created).toMatchObject({ code: 0 });
     // The relayer serves one chain: the deposit is booked there, and says so.
@@ -186,7 +185,6 @@ describe('the relayer CLI', () => {
   });
 
   it('pages a list: --limit with the next cursor, --cursor for the rest, --all for everything', async () => {
-    const world = suite.world();
     await relayerCli(['tenants', 'create', 'pager', '--deposit', '1']);
     const { apiKey } = JSON.parse(
       (await relayerCli(['keys', 'create', '--tenant', 'pager', '--json'])).stdout,
@@ -241,8 +239,8 @@ describe('the relayer CLI', () => {
     expect(Date.parse(reader.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
     const env = { RELAYER_API_KEY: reader.apiKey };
     expect(await relayerCli(['list'], env)).toMatchObject({ code: 0 });
-    const submit = ['submit', '--chain-id', String(suite.world().anvil.chainId), '--eth', '0.001'];
-    expect(await relayerCli([...submit, '--to', suite.world().wallets[1]!], env)).toMatchObject({
+    const submit = ['submit', '--chain-id', String(world.anvil.chainId), '--eth', '0.001'];
+    expect(await relayerCli([...submit, '--to', world.wallets[1]!], env)).toMatchObject({
       code: 4,
       stderr: expect.stringContaining(
         'this needs the scope intents:write; the key has: intents:read',
@@ -308,7 +306,6 @@ describe('the relayer CLI', () => {
   });
 
   it('refuses bad flags with exit code 2, naming the flag, and writes nothing', async () => {
-    const world = suite.world();
     const before = await databaseSnapshot(world);
     const payment = [
       '--chain-id',
@@ -382,7 +379,6 @@ describe('the relayer CLI', () => {
   });
 
   it('submits a batch from CSV only when every row is valid, follows it, and writes results in input order', async () => {
-    const world = suite.world();
     const { apiKey } = JSON.parse(
       (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
     ) as { apiKey: string };
@@ -449,7 +445,6 @@ describe('the relayer CLI', () => {
   });
 
   it('follows a batch on a terminal with a progress bar, then its table', async () => {
-    const world = suite.world();
     const { apiKey } = JSON.parse(
       (await relayerCli(['keys', 'create', '--tenant', 'acme', '--json'])).stdout,
     ) as { apiKey: string };

@@ -16,14 +16,14 @@ import { loadConfig } from '../../workers/config/load';
 import { depositWorld, handOutAddress, mineUntil, sendNative } from '../harness/deposit-world';
 import { expectInvariants } from '../harness/invariants';
 import { registeredTestToken } from '../harness/test-token';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // One deposit's trail with a real worker: seen on the chain, credited once when final, swept to
 // the treasury by the house's own intent (the tenant's books untouched), reconciled to zero.
 
 jest.setTimeout(180_000);
 
-const suite = useTestWorld({
+const world = useWorld({
   anvil: { slotsInAnEpoch: 1 },
   wallets: 1,
   tenants: { acme: '0' },
@@ -31,7 +31,6 @@ const suite = useTestWorld({
 
 describe('deposits, chain to books to treasury', () => {
   it('ETH and a token sent to a tenant’s address are credited once, swept to the treasury by the house, and reconcile to zero; a deposit credited by hand shows as a difference', async () => {
-    const world = suite.world();
     const { database, anvil } = world;
     const db = database.kysely;
     const taskQueue = `deposit-trail-${randomUUID()}`;
@@ -42,7 +41,7 @@ describe('deposits, chain to books to treasury', () => {
     await token.token.write('mint', [address, 250n * 10n ** 6n]);
     const treasuryBefore = await world.testClient.getBalance({ address: treasury });
 
-    const [worker] = await suite.spawnWorkers(1, env);
+    const [worker] = await world.spawnWorkers(1, env);
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const client = new Client({ connection });
     try {

@@ -6,20 +6,20 @@ import { freePort } from '../harness/stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { mineUntil, sendNative } from '../harness/deposit-world';
 import { relayerCliWith } from '../harness/relayer-cli';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // `relayer deposits …` against a relayer whose chain has a deposit factory (counterfactual: the
 // addresses, the scan and the reconciliation need no code there; sweeps are left out).
 
 jest.setTimeout(120_000);
 
-const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '0' } });
+const world = useWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '0' } });
 const factory = getAddress('0x000000000000000000000000000000000000fac7');
 const taskQueue = `deposits-cli-${randomUUID()}`;
 let relayer: RelayerProcess;
 beforeAll(async () => {
   relayer = await startRelayerProcess(
-    suite.world().config({
+    world.config({
       API_PORT: String(await freePort()),
       TASK_QUEUE: taskQueue,
       DEPOSIT_FACTORY: factory,
@@ -29,9 +29,9 @@ beforeAll(async () => {
     ['worker', 'api'],
   );
 });
-afterAll(async () => {
+world.onStop(async () => {
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-  const schedule = depositScanScheduleId(taskQueue, suite.world().anvil.chainId);
+  const schedule = depositScanScheduleId(taskQueue, world.anvil.chainId);
   await new Client({ connection }).schedule
     .getHandle(schedule)
     .delete()
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const relayerCli = relayerCliWith(() => ({
   RELAYER_API_URL: relayer.apiUrl!,
-  DATABASE_URL: suite.world().databaseUrl,
+  DATABASE_URL: world.databaseUrl,
 }));
 
 const keyOf = async (...args: string[]) =>
@@ -53,7 +53,6 @@ const keyOf = async (...args: string[]) =>
   ).apiKey;
 
 it('a tenant gets its address and sees its deposit credited; an operator reconciles: 0, then value that arrived without a transaction', async () => {
-  const world = suite.world();
   const chainId = String(world.anvil.chainId);
   const tenant = { RELAYER_API_KEY: await keyOf('--tenant', 'acme') };
   const operator = { RELAYER_API_KEY: await keyOf('--operator') };

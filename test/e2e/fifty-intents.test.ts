@@ -7,20 +7,19 @@ import { submitIntent } from '../../service/submit-intent';
 import { minedTransactions } from '../harness/stack/chain-truth';
 import { waitUntilSettled } from '../harness/intents';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ tenants: { acme: '100', globex: '100' } });
+const world = useWorld({ tenants: { acme: '100', globex: '100' } });
 let connection: Connection;
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
 });
-afterAll(() => connection?.close());
+world.onStop(() => connection?.close());
 
 describe('50 intents through a worker process with 8 activity slots', () => {
   it('mines exactly 50 transactions, right recipient and amount, contiguous nonces, books balanced', async () => {
-    const world = suite.world();
     const taskQueue = `e2e-${randomUUID()}`;
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '8',
       THROTTLE_MAX_IN_FLIGHT: '8',

@@ -1,40 +1,25 @@
 import { Client, Connection } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { finalitySweepScheduleId } from '../../client/sweep-schedules';
 import { waitFor } from '../harness/stack/wait-for';
-import { submitIntent } from '../../service/submit-intent';
 import { getIntent } from '../../store/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 jest.setTimeout(120_000);
 
-const suite = useTestWorld({ tenants: { acme: '10' } });
+const world = useWorld({ tenants: { acme: '10' } });
 
 describe('the finality sweep runs on its Schedule', () => {
   it("a worker ensures the fleet's Schedule, and its runs mark a confirmed intent final once its block is deep enough", async () => {
-    const world = suite.world();
-    const taskQueue = `finality-${randomUUID()}`;
+    const taskQueue = world.env().TASK_QUEUE!;
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-    const client = new Client({ connection });
-    const schedule = client.schedule.getHandle(finalitySweepScheduleId(taskQueue));
+    const schedule = new Client({ connection }).schedule.getHandle(
+      finalitySweepScheduleId(taskQueue),
+    );
     try {
-      await suite.spawnWorkers(1, {
-        TASK_QUEUE: taskQueue,
-        FINALITY: '2',
-        FINALITY_SWEEP_MS: '1000',
-      });
-      const { intent, workflowId } = await submitIntent(
-        { database: world.database, client, taskQueue },
-        {
-          tenantId: 'acme',
-          chainId: world.anvil.chainId,
-          to: privateKeyToAccount(generatePrivateKey()).address,
-          amount: parseEther('0.1').toString(),
-        },
-      );
-      expect((await client.workflow.getHandle(workflowId).result()).status).toBe('confirmed');
+      await world.spawnWorkers(1, { FINALITY: '2', FINALITY_SWEEP_MS: '1000' });
+      const intent = await world.pay({ amount: parseEther('0.1').toString() });
+      expect(intent.status).toBe('confirmed');
       // Its block is the head: not final at depth 2 (the final block is the head's minus 2) until
       // two more blocks bury it.
       const runsBefore = (await schedule.describe()).info.recentActions.length;

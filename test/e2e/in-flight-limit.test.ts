@@ -3,17 +3,16 @@ import { maxConcurrent } from '../harness/stack/rpc-proxy';
 import { stopSummary } from '../harness/stack/worker-process';
 import { minedTransactions } from '../harness/stack/chain-truth';
 import { submitMany, waitUntilSettled } from '../harness/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true });
+const world = useWorld({ proxy: true });
 
 describe('the in-flight limit', () => {
   it('30 intents on 8 activity slots with 3 permits: 30 transactions, never more than 3 sends at once', async () => {
-    const world = suite.world();
     // Slow sends make overlap likely (even on a busy machine), so the limit is what keeps them at 3.
     world.proxy!.holdResponses('eth_sendRawTransaction', 400);
     const taskQueue = `in-flight-${randomUUID()}`;
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '8',
       THROTTLE_MAX_IN_FLIGHT: '3',

@@ -4,13 +4,12 @@ import { waitFor } from '../harness/stack/wait-for';
 import { minedTransactions } from '../harness/stack/chain-truth';
 import { confirmedCount, submitMany, waitUntilSettled } from '../harness/intents';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true, redis: true });
+const world = useWorld({ proxy: true, redis: true });
 
 describe('kill -9 of a worker process in the middle of a run', () => {
   it('every intent still ends confirmed exactly once, and no permit stays lost', async () => {
-    const world = suite.world();
     const taskQueue = `kill-${randomUUID()}`;
     const quota = {
       maxInFlight: 3,
@@ -20,7 +19,7 @@ describe('kill -9 of a worker process in the middle of a run', () => {
       permitTtlMs: 3_000,
     };
     world.proxy!.holdResponses('eth_sendRawTransaction', 300);
-    const workers = await suite.spawnWorkers(3, {
+    const workers = await world.spawnWorkers(3, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '4',
       THROTTLE_MAX_IN_FLIGHT: String(quota.maxInFlight),

@@ -15,15 +15,15 @@ import { spawnWorker } from '../harness/stack/worker-process';
 import { waitUntilEnded } from '../harness/intents';
 import { invariantViolations } from '../harness/invariants';
 import { submitPayments } from '../harness/submit-unpinned';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import type { SubmittedIntent } from '../../service/submit-intent';
 
-const suite = useTestWorld({ wallets: 1, tenants: { acme: '1000' } });
+const world = useWorld({ wallets: 1, tenants: { acme: '1000' } });
 let kms: LocalKms;
 beforeAll(async () => {
   kms = await startLocalKms();
 });
-afterAll(() => kms?.stop());
+world.onStop(() => kms?.stop());
 
 const ids = (submitted: readonly SubmittedIntent[]) => submitted.map(({ intent }) => intent.id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,19 +60,17 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
   const taskQueue = `e2e-${randomUUID()}`;
 
   beforeAll(async () => {
-    const world = suite.world();
     wallets = [await kmsWallet('alias/hot-1'), await kmsWallet('alias/hot-2')];
     for (const address of wallets) {
       await world.testClient.setBalance({ address, value: parseEther('100') });
     }
-    await suite.spawnWorkers(1, {
+    await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       ...kmsSettings(`${wallets[0]}=kms:alias/hot-1,${wallets[1]}=kms:alias/hot-2`),
     });
   });
 
   it(`sign ${intents} payments; KMS killed mid-run: the steps retry, nothing lost or paid twice`, async () => {
-    const world = suite.world();
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
 
     const submitted = await submitPayments(world, taskQueue, intents);
@@ -120,7 +118,6 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
   });
 
   it('a key re-pointed to another key signs nothing: the intent fails before signing, its hold released', async () => {
-    const world = suite.world();
     const [, wallet] = wallets;
     const nonceBefore = await world.chain.pendingNonce(wallet!);
     // The alias now names a key that is not the wallet's (an operator's slip).
@@ -164,7 +161,7 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
     );
     const p256KeyId = p256.KeyMetadata!.KeyId!;
     const start = spawnWorker(
-      suite.world().env({
+      world.env({
         TASK_QUEUE: `e2e-${randomUUID()}`,
         ...kmsSettings(`${stranger}=kms:alias/hot-1,${another}=kms:${p256KeyId}`),
       }),
@@ -182,7 +179,6 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
   });
 
   it('a disabled key signs nothing: the intent fails unsigned, naming the key', async () => {
-    const world = suite.world();
     const [wallet] = wallets;
     const { KeyMetadata } = await kms.client.send(new DescribeKeyCommand({ KeyId: 'alias/hot-1' }));
     await kms.client.send(new DisableKeyCommand({ KeyId: KeyMetadata!.KeyId! }));
@@ -207,7 +203,6 @@ describe('wallets whose keys are in AWS KMS (local-kms)', () => {
 
 describe("the compose stack's treasury key (workers/provision-kms-treasury.ts)", () => {
   it('is made once under its alias and found again; its address funded only where it holds nothing', async () => {
-    const world = suite.world();
     const made = await ensureKmsSigningKey(kms.client, 'alias/treasury-once');
     const again = await ensureKmsSigningKey(kms.client, 'alias/treasury-once');
     expect([made.created, again.created]).toEqual([true, false]);

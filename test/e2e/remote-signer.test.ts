@@ -9,24 +9,24 @@ import { addWallet } from '../../service/wallet-admin';
 import { waitUntilSettled } from '../harness/intents';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { submitPayments } from '../harness/submit-unpinned';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /** Another node's development accounts: keys the relayer never sees. */
 const signerMnemonic =
   'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
-const suite = useTestWorld({ wallets: 1, tenants: { acme: '1000' } });
+const world = useWorld({ wallets: 1, tenants: { acme: '1000' } });
 let signerNode: Anvil;
 beforeAll(async () => {
   // A second anvil, same chain id, as the remote signer: it signs for its accounts through
   // eth_signTransaction and never sees the chain the transactions are sent to.
   signerNode = await startAnvil({
-    chainId: suite.world().anvil.chainId,
+    chainId: world.anvil.chainId,
     mnemonic: signerMnemonic,
     accounts: 3,
   });
 });
-afterAll(() => signerNode?.stop());
+world.onStop(() => signerNode?.stop());
 
 const remoteAccounts = () => signerNode.keys.map((key) => privateKeyToAccount(key).address);
 /** The remote signer's accounts named in WALLET_SIGNERS; the last is added at run time. */
@@ -34,12 +34,11 @@ const remoteWallets = () => remoteAccounts().slice(0, 2);
 
 describe('wallets whose keys a remote JSON-RPC signer holds', () => {
   it('sign every payment there: the receipts are from the remote accounts', async () => {
-    const world = suite.world();
     for (const address of remoteWallets()) {
       await world.testClient.setBalance({ address, value: parseEther('100') });
     }
     const taskQueue = `e2e-${randomUUID()}`;
-    await suite.spawnWorkers(1, {
+    await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       HOT_WALLET_KEYS: '',
       WALLET_SIGNERS: remoteWallets()
@@ -72,7 +71,7 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
   it('a worker whose remote signer does not hold a wallet does not start', async () => {
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
     const start = spawnWorker(
-      suite.world().env({
+      world.env({
         TASK_QUEUE: `e2e-${randomUUID()}`,
         HOT_WALLET_KEYS: '',
         WALLET_SIGNERS: `${stranger}=remote:${signerNode.rpcUrl}`,
@@ -87,7 +86,7 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
 
   it('a worker with a bad signer setting stops at once, naming the variable, never the URL', async () => {
     const start = spawnWorker(
-      suite.world().env({
+      world.env({
         TASK_QUEUE: `e2e-${randomUUID()}`,
         HOT_WALLET_KEYS: '',
         WALLET_SIGNERS: `${remoteWallets()[0]}=remote:ftp://user:hunter2@signer:21`,
@@ -102,12 +101,11 @@ describe('wallets whose keys a remote JSON-RPC signer holds', () => {
   });
 
   it('a wallet added at run time is taken on by a running worker and sends', async () => {
-    const world = suite.world();
     const added = remoteAccounts()[2]!;
     await world.testClient.setBalance({ address: added, value: parseEther('100') });
     const taskQueue = `e2e-${randomUUID()}`;
     // INFO: the line that tells a wallet was taken on (the test world runs workers at WARN).
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       WALLET_WATCH_MS: '200',
       LOG_LEVEL: 'INFO',

@@ -1,25 +1,13 @@
-import { Client, Connection } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
-import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { submitIntent } from '../../service/submit-intent';
 import { minedTransactions } from '../harness/stack/chain-truth';
 import { freePort } from '../harness/stack/free-port';
 import { RpcProxy } from '../harness/stack/rpc-proxy';
 import { waitUntilSettled } from '../harness/intents';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ tenants: { acme: '100' } });
-let connection: Connection;
+const world = useWorld({ tenants: { acme: '100' } });
 const proxies: RpcProxy[] = [];
-beforeAll(async () => {
-  connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
-});
-afterAll(async () => {
-  await Promise.all(proxies.map((proxy) => proxy.close().catch(() => undefined)));
-  await connection?.close();
-});
+world.onStop(() => Promise.all(proxies.map((proxy) => proxy.close().catch(() => undefined))));
 
 const until = async (condition: () => boolean, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -31,37 +19,24 @@ const until = async (condition: () => boolean, timeoutMs = 60_000) => {
 
 describe('two RPC endpoints, the first rate-limiting and then killed mid-run', () => {
   it('confirms every intent through the second, and counts requests per endpoint', async () => {
-    const world = suite.world();
     const [first, second] = await Promise.all([
       RpcProxy.start(world.anvil.rpcUrl),
       RpcProxy.start(world.anvil.rpcUrl),
     ]);
     proxies.push(first!, second!);
     const metricsPort = await freePort();
-    const taskQueue = `failover-${randomUUID()}`;
-    await suite.spawnWorkers(1, {
-      TASK_QUEUE: taskQueue,
+    await world.spawnWorkers(1, {
       RPC_URLS: `${first!.url},${second!.url}`,
       METRICS_PORT: String(metricsPort),
       THROTTLE_PER_SECOND: '50',
       THROTTLE_BURST: '10',
       THROTTLE_MAX_IN_FLIGHT: '4',
     });
-    const client = new Client({ connection });
     const startBlock = await world.testClient.getBlockNumber({ cacheTime: 0 });
     const submit = (count: number) =>
       Promise.all(
         Array.from({ length: count }, (_, i) =>
-          submitIntent(
-            { database: world.database, client, taskQueue },
-            {
-              tenantId: 'acme',
-              chainId: world.anvil.chainId,
-              from: world.wallets[i % world.wallets.length],
-              to: privateKeyToAccount(generatePrivateKey()).address,
-              amount: parseEther('0.001').toString(),
-            },
-          ),
+          world.submit({ from: world.wallets[i % world.wallets.length] }),
         ),
       );
 

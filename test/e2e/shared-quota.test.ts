@@ -3,17 +3,16 @@ import { maxInWindow } from '../harness/stack/rpc-proxy';
 import { longestStallMs, stopSummary } from '../harness/stack/worker-process';
 import { minMarginMs } from '../../throttle/window-state';
 import { submitMany, waitUntilSettled } from '../harness/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true, redis: true });
+const world = useWorld({ proxy: true, redis: true });
 
 describe('one quota shared by three worker processes through Redis', () => {
   it('5 sends/s, burst 2: no 1-second window holds more than 6 sends, across all processes', async () => {
     const perSecond = 5;
     const burst = 2;
     const taskQueue = `shared-quota-${randomUUID()}`;
-    const world = suite.world();
-    const workers = await suite.spawnWorkers(3, {
+    const workers = await world.spawnWorkers(3, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '8',
       THROTTLE_MAX_IN_FLIGHT: '100',

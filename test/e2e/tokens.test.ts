@@ -17,14 +17,14 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { invariantViolations } from '../harness/invariants';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /**
  * ERC-20 payouts on real anvil, with tokens compiled from source (dev/contracts) that misbehave as
  * deployed ones do: each ends as the chain says it should, the books kept per asset, the gas of
  * every mined transaction posted in native (charged to the tenant here: GAS_PAID_BY=tenant).
  */
-const suite = useTestWorld({ wallets: 2, tenants: { acme: '10' } });
+const world = useWorld({ wallets: 2, tenants: { acme: '10' } });
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let tenant: RelayerApiClient;
@@ -43,7 +43,6 @@ const tokenSpecs: [alias: string, kind: TestTokenKind, decimals: number, extra?:
 ];
 
 beforeAll(async () => {
-  const world = suite.world();
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 50 });
   const keys = await createKeys(world, ['acme']);
   tenant = api.as(keys.acme);
@@ -77,7 +76,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
   await api?.close();
 });
@@ -86,7 +85,6 @@ const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** Submits a payment of `decimalAmount` of `asset` from the first hot wallet and waits for its end. */
 async function pay(asset: string, decimalAmount: string, to: Hex = recipient()) {
-  const world = suite.world();
   const { status, body } = await tenant.submit(
     { chainId: world.anvil.chainId, from: world.wallets[0]!, to, asset, decimalAmount },
     `pay-${asset}-${to}`,
@@ -110,20 +108,20 @@ async function ended(intentId: string): Promise<IntentView> {
 
 /** The gas the intent's mined transaction burned, from its receipt. */
 async function gasOf(txHash: Hex): Promise<bigint> {
-  const receipt = await suite.world().testClient.getTransactionReceipt({ hash: txHash });
+  const receipt = await world.testClient.getTransactionReceipt({ hash: txHash });
   return receipt.gasUsed * receipt.effectiveGasPrice;
 }
 
 const heldIn = async (alias: string) =>
   (await tenantBalance(
-    suite.world().database.kysely,
+    world.database.kysely,
     'acme',
-    ledgerAssetOf(suite.world().anvil.chainId, tokens[alias]!.address),
+    ledgerAssetOf(world.anvil.chainId, tokens[alias]!.address),
   ))!;
 
 describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   it('registration reads symbol and decimals from the token and probes a fee on transfer', async () => {
-    const list = await tenant.tokens(suite.world().anvil.chainId);
+    const list = await tenant.tokens(world.anvil.chainId);
     const byAlias = new Map(list.map((token) => [token.alias, token]));
     expect(byAlias.get('TUSD')).toMatchObject({
       symbol: 'TUSD',
@@ -140,11 +138,7 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
     async (alias) => {
       const token = tokens[alias]!;
       const before = await heldIn(alias);
-      const nativeBefore = (await tenantBalance(
-        suite.world().database.kysely,
-        'acme',
-        suite.world().nativeBook,
-      ))!;
+      const nativeBefore = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!;
       const { to, intent } = await pay(alias, '12.5');
       expect(intent).toMatchObject({ status: 'confirmed', asset: token.address, reason: null });
       const amount = 125n * 10n ** BigInt(token.decimals - 1);
@@ -155,17 +149,12 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
       // The tenant paid the gas in native, exactly what the receipt says.
       const gas = await gasOf(intent.txHash as Hex);
       expect(intent.feePaid).toBe(gas.toString());
-      const nativeAfter = (await tenantBalance(
-        suite.world().database.kysely,
-        'acme',
-        suite.world().nativeBook,
-      ))!;
+      const nativeAfter = (await tenantBalance(world.database.kysely, 'acme', world.nativeBook))!;
       expect(nativeBefore.available - nativeAfter.available).toBe(gas);
     },
   );
 
   it('a token that would return false is refused before anything is signed; the hold released', async () => {
-    const world = suite.world();
     const token = tokens.TFALSE!;
     await token.write('setFailing', [true]);
     try {
@@ -183,7 +172,6 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   });
 
   it('a token that returns false once signed (status 1, nothing moved) fails: the token moved no funds', async () => {
-    const world = suite.world();
     const token = tokens.TFALSE!;
     await world.testClient.setAutomine(false);
     try {
@@ -282,7 +270,6 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   });
 
   it('a token the tenant names without a wallet is paid from a wallet holding it', async () => {
-    const world = suite.world();
     const to = recipient();
     const { body } = await tenant.submit(
       { chainId: world.anvil.chainId, to, asset: 'TUSD', decimalAmount: '3' },
@@ -295,7 +282,6 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   });
 
   it('refuses an unregistered token, a decimal finer than the token, and an asset without an account: nothing written', async () => {
-    const world = suite.world();
     const body = {
       chainId: world.anvil.chainId,
       to: recipient(),
@@ -327,8 +313,8 @@ describe('ERC-20 payouts, judged by the tokens’ Transfer logs', () => {
   });
 
   it('every invariant holds, per asset', async () => {
-    expect(
-      await invariantViolations({ world: suite.world(), deposits, wallets: suite.world().wallets }),
-    ).toEqual([]);
+    expect(await invariantViolations({ world: world, deposits, wallets: world.wallets })).toEqual(
+      [],
+    );
   });
 });

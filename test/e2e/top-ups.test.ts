@@ -24,22 +24,21 @@ import { loadConfig } from '../../workers/config/load';
 import { testWebhookSettings } from '../harness/webhook-settings';
 import { expectInvariants } from '../harness/invariants';
 import { registeredTestToken } from '../harness/test-token';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 jest.setTimeout(120_000);
 
-const suite = useTestWorld({ wallets: 2, tenants: { acme: '100' } });
+const world = useWorld({ wallets: 2, tenants: { acme: '100' } });
 let connection: Connection;
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
 });
-afterAll(async () => {
+world.onStop(async () => {
   await connection?.close();
 });
 
 describe('treasury top-ups', () => {
   it('hot wallets below their marks get one top-up per asset however many sweeps race, confirmed from the treasury, the house paying its gas; a drained wallet pays again', async () => {
-    const world = suite.world();
     const { database, anvil } = world;
     const taskQueue = `top-ups-${randomUUID()}`;
     const treasuryKey = anvil.keys[world.wallets.length]!;
@@ -165,7 +164,7 @@ describe('treasury top-ups', () => {
       );
 
       // A worker runs it (and its own schedule's sweeps, which find it under way).
-      await suite.spawnWorkers(1, settings);
+      await world.spawnWorkers(1, settings);
       await waitFor(
         async () => (await topUpRows()).every((row) => row.status === 'confirmed'),
         'the top-ups to be confirmed',

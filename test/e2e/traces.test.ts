@@ -6,9 +6,9 @@ import { startJaeger, type Jaeger } from '../harness/stack/jaeger';
 import { waitFor } from '../harness/stack/wait-for';
 import { tracedBundlePath, writeWorkflowBundle } from '../../workers/workflow-code';
 import { createKeys, paymentBody } from '../harness/api';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld();
+const world = useWorld();
 let jaeger: Jaeger | undefined;
 
 beforeAll(async () => {
@@ -20,7 +20,7 @@ beforeAll(async () => {
   ]);
 }, 600_000);
 
-afterAll(async () => {
+world.onStop(async () => {
   await jaeger?.stop();
 });
 
@@ -70,15 +70,14 @@ interface JaegerTrace {
 
 describe('traces, exported to a real Jaeger', () => {
   it('one trace holds an intent from POST /v1/intents through its workflow and steps to the receipt', async () => {
-    const world = suite.world();
     const taskQueue = `traces-${randomUUID()}`;
     const apiPort = await freePort();
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger!.otlpEndpoint, TASK_QUEUE: taskQueue };
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       ...tracing,
       OTEL_SERVICE_NAME: 'relayer-worker',
     });
-    const api = await suite.spawnApi({
+    const api = await world.spawnApi({
       ...tracing,
       OTEL_SERVICE_NAME: 'relayer-api',
       API_PORT: String(apiPort),

@@ -16,16 +16,16 @@ import { waitFor } from '../harness/stack/wait-for';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import type { Database } from '../../store/database';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ tenants: { acme: '100' } });
+const world = useWorld({ tenants: { acme: '100' } });
 let connection: Connection;
 let secondChain: Anvil;
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
   secondChain = await startAnvil({ chainId: 31_338 });
 });
-afterAll(async () => {
+world.onStop(async () => {
   await secondChain?.stop();
   await connection?.close();
 });
@@ -53,10 +53,9 @@ const statusOf = async (database: Database, intentId: string) =>
 
 describe('one worker process, two EVM chains at once', () => {
   it('pays on each chain from the same wallets and that chain’s books only; a payout a chain’s book cannot cover is refused whatever the other holds', async () => {
-    const world = suite.world();
     const { database } = world;
     const taskQueue = `chains-${randomUUID()}`;
-    await suite.spawnWorkers(1, {
+    await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       EXTRA_CHAINS: `${secondChain.chainId}=${secondChain.rpcUrl}`,
       GAS_PAID_BY: 'tenant',
@@ -150,7 +149,6 @@ describe('one worker process, two EVM chains at once', () => {
   });
 
   it('serves its chains from a chains file: a chain without EIP-1559 is paid in type-0 transactions at its own depth', async () => {
-    const world = suite.world();
     const { database } = world;
     const legacyChain = await startAnvil({ chainId: 31_339, hardfork: 'berlin' });
     try {
@@ -170,7 +168,7 @@ describe('one worker process, two EVM chains at once', () => {
         ].join('\n'),
       );
       const taskQueue = `chains-file-${randomUUID()}`;
-      await suite.spawnWorkers(1, {
+      await world.spawnWorkers(1, {
         TASK_QUEUE: taskQueue,
         CHAIN_ID: '',
         RPC_URLS: '',

@@ -8,26 +8,25 @@ import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { walletKey } from '../../workflows/search-attributes';
 import { waitUntilSettled } from '../harness/intents';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ wallets: 5, tenants: { acme: '1000' } });
+const world = useWorld({ wallets: 5, tenants: { acme: '1000' } });
 let connection: Connection;
 beforeAll(async () => {
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
 });
-afterAll(() => connection?.close());
+world.onStop(() => connection?.close());
 
 /** Enough for sixteen at once to spread over the four wallets that can pay, many times over. */
 const count = 80;
 
 describe('intents that name no wallet', () => {
   it(`${count} of them use every wallet that can pay, with contiguous nonces each, and none that cannot`, async () => {
-    const world = suite.world();
     const [poor, ...funded] = [world.wallets.at(-1)!, ...world.wallets.slice(0, -1)];
     // Enough for gas, not for one of these payments.
     await world.testClient.setBalance({ address: poor, value: parseEther('0.01') });
     const taskQueue = `e2e-${randomUUID()}`;
-    await suite.spawnWorkers(1, {
+    await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       POOL_WIDTH: '16',
       THROTTLE_MAX_IN_FLIGHT: '16',

@@ -6,10 +6,10 @@ import { stopSummary } from '../harness/stack/worker-process';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { expectInvariants } from '../harness/invariants';
 import { submitMany, waitUntilSettled } from '../harness/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
-const suite = useTestWorld({ proxy: true });
+const world = useWorld({ proxy: true });
 
 /**
  * Where a step panics (throws a TypeError, as a bug does) right after its side effect, and the
@@ -27,9 +27,8 @@ const panics: [CrashPoint, number][] = [
 
 describe('a bug in a step: a TypeError thrown right after its side effect', () => {
   it('is counted as a panic and the step is tried again; no intent is taken on by the failed attempt, each is paid once', async () => {
-    const world = suite.world();
     const taskQueue = `panics-${randomUUID()}`;
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: taskQueue,
       PANIC_AT: panics.map(([point, n]) => `${point}@${n}`).join(','),
     });

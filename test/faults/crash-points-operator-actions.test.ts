@@ -13,7 +13,7 @@ import { intentHeldUnmined } from '../harness/intent-in-review';
 import { cancelIntent } from '../../service/cancel-intent';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { seededRandom } from '../harness/fault-settings';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import { createTenant, deposit, tenantBalance } from '../../store/ledger';
 import { setBookLimits } from '../../service/policy-limits';
 import { submitIntent } from '../../service/submit-intent';
@@ -23,7 +23,7 @@ import { createSchedule } from '../../service/payment-schedules';
 import { occurrencesOf, recordOccurrence } from '../../store/payment-schedules';
 import { backfillSchedule } from '../../service/schedule-backfill';
 
-const suite = useTestWorld(crashPointWorld);
+const world = useWorld(crashPointWorld);
 
 jest.setTimeout(600_000);
 
@@ -42,9 +42,8 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
       intent: Intent;
     }) => Promise<() => Promise<void>>,
   ): Promise<void> {
-    const world = suite.world();
     const taskQueue = `crash-${point}-${seededRandom(point).seed}`;
-    const [dying] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
+    const [dying] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const client = new Client({ connection });
     const deps = { database: world.database, client, taskQueue, chains: world.chains };
@@ -65,7 +64,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
       const afterRestart = await cancel({ deps, intent });
       // Killed at its crash point, as a power cut would: not an exit of its own.
       expect(await dying!.exited).toBe('SIGKILL');
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue });
       // The step's next try (after its timeout) finds the cancel stored and signs nothing more.
       await afterRestart();
       await waitFor(
@@ -112,7 +111,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
   it("the lane rule's cancel stored just before the worker died is applied once, sent and mined", () =>
     cancelledOnceThroughACrash('after-lane-freed', 1, async ({ intent }) => {
       // The node loses it: one confirmation timeout later the rule finds it nowhere.
-      await suite.world().testClient.dropTransaction({ hash: intent.txHash! });
+      await world.testClient.dropTransaction({ hash: intent.txHash! });
       return async () => undefined;
     }));
 
@@ -124,7 +123,6 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
     tenantId: string,
     point: 'after-approval' | 'after-allow-upgrade',
   ) {
-    const world = suite.world();
     const taskQueue = `crash-${point}-${seededRandom(point).seed}`;
     await createTenant(world.database, { id: tenantId, name: tenantId }, new Date());
     await deposit(world.database, tenantId, parseEther('2'), new Date(), world.nativeBook);
@@ -133,7 +131,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
       chainId: world.anvil.chainId,
       approvalThreshold: parseEther('0.5'),
     });
-    const [dying] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
+    const [dying] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
     const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     const deps = { database: world.database, client: new Client({ connection }), taskQueue };
     const to = privateKeyToAccount(generatePrivateKey()).address;
@@ -154,7 +152,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
       const decided = decideIntentApproval(deps, cfo, intent.id, 'approve');
       // Killed at its crash point, as a power cut would: not an exit of its own.
       expect(await dying!.exited).toBe('SIGKILL');
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
+      const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
       // The step's next try finds the approval written and answers it; the run goes on to pay.
       expect((await decided).status).not.toBe('awaiting_approval');
       const handle = deps.client.workflow.getHandle(workflowId);
@@ -176,7 +174,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
     try {
       // Killed as its wait begins, the override set and not yet reported.
       expect(await dying!.exited).toBe('SIGKILL');
-      const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
+      const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: deps.taskQueue });
       const cfo = { role: 'tenant' as const, tenantId: 'moved', keyId: 'cfo', label: 'cfo' };
       await decideIntentApproval(deps, cfo, intent.id, 'approve');
       const handle = deps.client.workflow.getHandle(workflowId);
@@ -202,9 +200,8 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
   ] as const)(
     'an occurrence admitted just before the worker died (%s) is started by the next: paid once',
     async (_how, how) => {
-      const world = suite.world();
       const taskQueue = `crash-occurrence-${how}-${seededRandom(`occurrence-${how}`).seed}`;
-      const [dying] = await suite.spawnWorkers(1, {
+      const [dying] = await world.spawnWorkers(1, {
         TASK_QUEUE: taskQueue,
         CRASH_AT: 'after-occurrence-admitted',
       });
@@ -248,7 +245,7 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
         expect(await dying!.exited).toBe('SIGKILL');
         const [admitted] = await occurrencesOf(world.database.kysely, schedule.id, 10);
         expect(admitted).toMatchObject({ outcome: 'admitted' });
-        const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+        const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue });
         await waitFor(
           async () =>
             (await getIntent(world.database.kysely, admitted!.intentId!)).status === 'confirmed',

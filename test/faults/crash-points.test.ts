@@ -1,8 +1,8 @@
 import { crashPointRun, crashPointWorld } from '../harness/crash-point-run';
 import { faultSettings } from '../harness/fault-settings';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld(crashPointWorld);
+const world = useWorld(crashPointWorld);
 
 jest.setTimeout(600_000);
 
@@ -11,5 +11,5 @@ describe('SIGKILL between a side effect and its report, at every crash point in 
   // at once; the deep suite (test/deep) has both carry every point, over four times the intents.
   // The operator's and the schedules' points: crash-points-operator-actions.test.ts.
   it('restarted workers finish every intent: each paid at most once, the books balance', () =>
-    crashPointRun(suite, faultSettings('quick'), 'split'));
+    crashPointRun(world, faultSettings('quick'), 'split'));
 });

@@ -13,7 +13,7 @@ import { tenantBalance } from '../../store/ledger';
 import { depositWorld, handOutAddress, mineUntil, sendNative } from '../harness/deposit-world';
 import { seededRandom } from '../harness/fault-settings';
 import { expectInvariants } from '../harness/invariants';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // A deposit's side effects with a worker SIGKILLed right after each: recorded, credited, a sweep
 // written. Each next worker finds the work where the dead one left it; the tenant is credited once
@@ -21,14 +21,13 @@ import { useTestWorld } from '../harness/test-world';
 
 jest.setTimeout(240_000);
 
-const suite = useTestWorld({
+const world = useWorld({
   anvil: { slotsInAnEpoch: 1 },
   wallets: 1,
   tenants: { acme: '0' },
 });
 
 it('a worker killed after detecting, after crediting and after writing the sweep: credited once, swept once', async () => {
-  const world = suite.world();
   const db = world.database.kysely;
   const taskQueue = `deposit-crashes-${seededRandom('deposit crash points').seed}`;
   const { treasury, factory, env } = await depositWorld(world, taskQueue);
@@ -38,7 +37,7 @@ it('a worker killed after detecting, after crediting and after writing the sweep
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
   const client = new Client({ connection });
   const killedAt = async (point: CrashPoint) => {
-    const [dying] = await suite.spawnWorkers(1, { ...env, CRASH_AT: point });
+    const [dying] = await world.spawnWorkers(1, { ...env, CRASH_AT: point });
     let exit: number | string | undefined;
     void dying!.exited.then((code) => (exit = code));
     await mineUntil(world, async () => exit !== undefined, `a worker to die at ${point}`);
@@ -59,7 +58,7 @@ it('a worker killed after detecting, after crediting and after writing the sweep
     expect((await sweepIntents()).map((i) => i.status)).toEqual(['authorized']);
 
     const treasuryBefore = await world.testClient.getBalance({ address: treasury });
-    const [worker] = await suite.spawnWorkers(1, env);
+    const [worker] = await world.spawnWorkers(1, env);
     await mineUntil(
       world,
       async () =>

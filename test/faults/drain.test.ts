@@ -3,16 +3,15 @@ import { stopSummary } from '../harness/stack/worker-process';
 import { waitFor } from '../harness/stack/wait-for';
 import { expectInvariants } from '../harness/invariants';
 import { submitMany, waitUntilSettled } from '../harness/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
-const suite = useTestWorld({ proxy: true });
+const world = useWorld({ proxy: true });
 
 jest.setTimeout(180_000);
 
 describe('a drain (SIGTERM) in the middle of a slow run', () => {
   it('leaves never-started intents byte-for-byte untouched, with zero RPC calls; the next worker finishes', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const settings = {
       TASK_QUEUE: 'drain',
@@ -21,7 +20,7 @@ describe('a drain (SIGTERM) in the middle of a slow run', () => {
       THROTTLE_MAX_IN_FLIGHT: '2',
     };
     world.proxy!.holdResponses('eth_sendRawTransaction', 500);
-    const [worker] = await suite.spawnWorkers(1, settings);
+    const [worker] = await world.spawnWorkers(1, settings);
     const submitted = await submitMany(world, 'drain', 20);
     await waitFor(
       async () =>
@@ -61,7 +60,7 @@ describe('a drain (SIGTERM) in the middle of a slow run', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(world.proxy!.calls.length).toBe(callsAfterExit);
 
-    await suite.spawnWorkers(1, { ...settings, THROTTLE_PER_SECOND: '20', THROTTLE_BURST: '10' });
+    await world.spawnWorkers(1, { ...settings, THROTTLE_PER_SECOND: '20', THROTTLE_BURST: '10' });
     world.proxy!.holdResponses('eth_sendRawTransaction', 0);
     await waitUntilSettled(world, 20, 120_000);
     const accepted = submitted.map((s) => s.intent.id);

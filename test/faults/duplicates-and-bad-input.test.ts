@@ -5,10 +5,10 @@ import { freePort } from '../harness/stack/free-port';
 import { waitFor } from '../harness/stack/wait-for';
 import { createKeys, databaseSnapshot, paymentBody } from '../harness/api';
 import { expectInvariants } from '../harness/invariants';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
-const suite = useTestWorld({ proxy: true });
+const world = useWorld({ proxy: true });
 
 jest.setTimeout(120_000);
 
@@ -20,10 +20,10 @@ describe('the API under duplicate and bad submissions (an API process beside a w
   const taskQueue = 'duplicates';
   beforeAll(async () => {
     const port = await freePort();
-    await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue });
-    await suite.spawnApi({ TASK_QUEUE: taskQueue, API_PORT: String(port) });
+    await world.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+    await world.spawnApi({ TASK_QUEUE: taskQueue, API_PORT: String(port) });
     api = `http://127.0.0.1:${port}`;
-    keys = await createKeys(suite.world(), ['acme']);
+    keys = await createKeys(world, ['acme']);
     connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
     client = new Client({ connection });
   });
@@ -41,7 +41,6 @@ describe('the API under duplicate and bad submissions (an API process beside a w
     });
 
   it('the same Idempotency-Key 25 times at once: one intent, one workflow, one transaction', async () => {
-    const world = suite.world();
     const body = paymentBody(world, parseEther('0.01').toString());
     const answers = await Promise.all(
       Array.from({ length: 25 }, () => post(body, { 'idempotency-key': 'order-4711' })),
@@ -73,7 +72,6 @@ describe('the API under duplicate and bad submissions (an API process beside a w
   });
 
   it('bad input gets a typed error and leaves no row, no workflow and no RPC call behind', async () => {
-    const world = suite.world();
     const good = paymentBody(world);
     const cases: [string, unknown, Record<string, string>, number, string][] = [
       ['no Idempotency-Key', good, {}, 400, 'invalid_request'],
@@ -157,9 +155,8 @@ describe('the API under duplicate and bad submissions (an API process beside a w
 
   const intentStatus = async (id: string) =>
     (
-      await suite
-        .world()
-        .database.kysely.selectFrom('intents')
+      await world.database.kysely
+        .selectFrom('intents')
         .select('status')
         .where('id', '=', id)
         .executeTakeFirstOrThrow()

@@ -1,13 +1,13 @@
 import { faultSettings } from '../harness/fault-settings';
 import { networkChaosRun, networkChaosWorld } from '../harness/network-chaos-run';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld(networkChaosWorld);
+const world = useWorld(networkChaosWorld);
 
 jest.setTimeout(300_000);
 
 describe('network faults on the worker ↔ node path (through the proxy)', () => {
   // A provider's quota on the same path: provider-quota.test.ts.
   it('seeded latency, resets, lost answers, timeouts and error answers: every intent ends, paid once', () =>
-    networkChaosRun(suite, faultSettings('quick')));
+    networkChaosRun(world, faultSettings('quick')));
 });

@@ -4,16 +4,15 @@ import { settledCount } from '../harness/wait-until-settled';
 import { expectInvariants } from '../harness/invariants';
 import { submitMany, waitUntilSettled } from '../harness/intents';
 import { networkChaosWorld } from '../harness/network-chaos-run';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 const deposits = { acme: parseEther('100'), globex: parseEther('100') };
-const suite = useTestWorld(networkChaosWorld);
+const world = useWorld(networkChaosWorld);
 
 jest.setTimeout(300_000);
 
 describe('a provider quota on the worker ↔ node path (through the proxy)', () => {
   it("a provider quota over every method the relayer's budget matches: zero 429s; one it exceeds: 429s absorbed", async () => {
-    const world = suite.world();
     const before = settledCount(await countIntentsByStatus(world.database.kysely));
     // Every call counts, a send three units (a provider's compute-unit table, in small).
     const quota = { perSecond: 12, burst: 4, weights: { eth_sendRawTransaction: 3 } };
@@ -34,7 +33,7 @@ describe('a provider quota on the worker ↔ node path (through the proxy)', () 
     });
     // Enough payments to keep the provider at its limit for seconds on end.
     const count = 20;
-    const [matching] = await suite.spawnWorkers(1, settings(quota.perSecond, 'quota-matching'));
+    const [matching] = await world.spawnWorkers(1, settings(quota.perSecond, 'quota-matching'));
     await submitMany(world, 'quota-matching', count);
     await waitUntilSettled(world, before + count, 120_000);
     expect(world.proxy!.quotaRefusals()).toBe(0);
@@ -43,7 +42,7 @@ describe('a provider quota on the worker ↔ node path (through the proxy)', () 
 
     // Four times the provider's rate, answered with HTTP 429 this time: refused sends are retried.
     world.proxy!.enforceQuota({ ...quota, answer: 'http-429' });
-    await suite.spawnWorkers(1, settings(quota.perSecond * 4, 'quota-exceeding'));
+    await world.spawnWorkers(1, settings(quota.perSecond * 4, 'quota-exceeding'));
     await submitMany(world, 'quota-exceeding', count);
     await waitUntilSettled(world, before + 2 * count, 120_000);
     console.log(

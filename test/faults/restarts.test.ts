@@ -1,12 +1,12 @@
 import { faultSettings } from '../harness/fault-settings';
 import { restartRun, restartWorld } from '../harness/restart-run';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld(restartWorld);
+const world = useWorld(restartWorld);
 
 jest.setTimeout(400_000);
 
 describe('the Temporal server restarted and the RPC endpoint down, mid-run', () => {
   it('workers ride through both: every intent confirmed once, the books balance', () =>
-    restartRun(suite, faultSettings('quick')));
+    restartRun(world, faultSettings('quick')));
 });

@@ -5,7 +5,6 @@ import { crashPoints, type CrashPoint } from '../../activities/failpoints';
 import { orphanSweepScheduleId, topUpSweepScheduleId } from '../../client/sweep-schedules';
 import { operatorOwner } from '../../domain/custody';
 import { BatchMode } from '../../domain/batch';
-import { terminalStatuses } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from './stack/wait-for';
 import { newIntentId } from '../../operations/new-intent-id';
@@ -14,57 +13,25 @@ import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';
 import { batchItems, findBatch } from '../../store/batches';
 import { insertIntent } from '../../store/intents';
-import { openTopUps } from '../../store/top-ups';
 import { CrashingWorkers, type CrashSharing } from './crashing-workers';
 import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
 import { waitUntilSettled } from './intents';
 import { registeredTestToken } from './test-token';
-import type { useTestWorld } from './test-world';
+import type { WorldInTest } from './test-world';
+import {
+  batchTenant,
+  deposits,
+  openIntents,
+  topUpSettings,
+  walletStartWei,
+  walletsLowOrTopUpsOpen,
+} from './crash-point-world';
 
-/**
- * The world a crash-point run needs: a proxy, Redis (the quota's line and the chain's reader are
- * shared by the two processes, as in a fleet), three wallets, and these tenants.
- */
-export const crashPointWorld = {
-  proxy: true,
-  redis: true,
-  wallets: 3,
-  tenants: { acme: '100', globex: '100', thin: '0.0035', initech: '100' },
-};
-const deposits = {
-  acme: parseEther('100'),
-  globex: parseEther('100'),
-  thin: parseEther('0.0035'),
-  initech: parseEther('100'),
-};
-/**
- * The batches' tenant, apart from the waves': a batch admits each item against the worker's
- * per-tenant open-intent limit (2), which a wave's tenant always has reached.
- */
-const batchTenant = 'initech';
+export { crashPointWorld } from './crash-point-world';
 
-/**
- * The hot wallets start with 1 ETH and are topped up from a treasury (the world's next dev
- * account) whenever they dip below 0.995: a top-up every few waves per wallet, each crossing the
- * payment's crash points and the sweep's own (`after-top-up-admitted`).
- */
-const walletStartWei = parseEther('1');
-const topUpSettings = (world: ReturnType<ReturnType<typeof useTestWorld>['world']>) => {
-  const treasuryKey = world.anvil.keys[world.wallets.length]!;
-  return {
-    treasury: privateKeyToAccount(treasuryKey).address,
-    env: {
-      HOT_WALLET_KEYS: [...world.walletKeys, treasuryKey].join(','),
-      TREASURY_WALLET: privateKeyToAccount(treasuryKey).address,
-      LOW_BALANCE_ETH: '0.995',
-      TOP_UP_TARGET_ETH: '1',
-      TREASURY_LOW_BALANCE_ETH: '1',
-      TOP_UP_SWEEP_MS: '1000',
-    },
-  };
-};
-const lowMarkWei = parseEther('0.995');
+/** Rounds of driving the points the waves left unreached, each a wave of its own. */
+const drives = 6;
 
 /** Points crossed in tests of their own. */
 const ownTests = new Set<CrashPoint>([
@@ -85,19 +52,18 @@ const ownTests = new Set<CrashPoint>([
  * Intents in waves while workers die at every crash point in turn: two processes at a time
  * carrying the plan as `sharing` says, each killed one replaced. Deep, each point at a seeded
  * n-th time (1 to 3; closes, sweeps and lease moves, which come rarely or by the clock, the
- * first time);
- * quick, the first time. A tenant that can pay for 3 of 6 at once, one intent in ten cancelled by
- * its tenant, a few left orphaned for the fleet's sweep, batches of 12 over three wallets (another
- * while no batch item has yet died passing its turn on). Waves go on until every point was
- * reached (at least `settings.intents` intents); then every intent ends, I1–I4 hold, and each
- * batch's items took their nonces in input order per wallet, whoever died when.
+ * first time); quick, the first time. A tenant that can pay for 3 of 6 at once, one intent in ten
+ * cancelled by its tenant, a few left orphaned for the fleet's sweep, batches of 12 over three
+ * wallets. `settings.intents` intents in waves of ten; then each point still unreached is driven
+ * there (a batch, an orphan, the lease holder killed, a wave of twenty) at most `drives` times.
+ * Then every intent ends, I1–I4 hold, and each batch's items took their nonces in input order per
+ * wallet, whoever died when.
  */
 export async function crashPointRun(
-  suite: ReturnType<typeof useTestWorld>,
+  world: WorldInTest,
   settings: FaultSettings,
   sharing: CrashSharing,
 ): Promise<void> {
-  const world = suite.world();
   const random = seededRandom('crash points', settings);
   const taskQueue = `crash-${settings.depth}-${random.seed}`;
   const plan = new Map<CrashPoint, number>(
@@ -120,7 +86,7 @@ export async function crashPointRun(
   const workers = new CrashingWorkers(
     async (env) =>
       (
-        await suite.spawnWorkers(1, {
+        await world.spawnWorkers(1, {
           TASK_QUEUE: taskQueue,
           POOL_WIDTH: '8',
           // A wave of ten outruns the burst: some of each wave wait on slots in the permit line
@@ -166,12 +132,13 @@ export async function crashPointRun(
     submitIntent(deps, payment(tenantId, i)).then(
       ({ intent }) => (accepted.push(intent.id), intent.id),
     );
-  // Admitted, but the process died before starting their workflows: the sweep's to find.
+  // Admitted, but the process died before starting their workflows: the sweep's to find. Native
+  // (index 4i): admission resolves a token's alias to its address, and this row skips admission.
   const orphan = async (i: number) => {
     const { intent } = await insertIntent(
       world.database.kysely,
       newIntentId(),
-      parseNewIntent(payment('acme', i)),
+      parseNewIntent(payment('acme', 4 * i)),
       new Date(),
     );
     accepted.push(intent.id);
@@ -196,29 +163,20 @@ export async function crashPointRun(
       batchIds.push(batch.id);
     };
     await startBatch();
-    // Waves while the workers die and come back; one intent in ten cancelled by its tenant. The
-    // waves go on while a point waits to be reached: for four times as many intents, or for
-    // three minutes, whichever is more (each replacement takes seconds to start on a loaded
-    // machine, and a point's intent must come while a process carries it). A wave past the
-    // first few waits for the open intents to fall under two waves' worth: unpaced, the waits
-    // submitted thousands, and the points behind a backlog (batch turns, top-ups) came later.
-    const leastWaves = Math.ceil(settings.intents / 10);
-    const wavesUntil = Date.now() + 180_000;
-    const moreWanted = (wave: number) =>
-      workers.unreached.length > 0 && (wave < 4 * leastWaves || Date.now() < wavesUntil);
-    for (let wave = 0; wave < leastWaves || moreWanted(wave); wave++) {
-      if (wave >= leastWaves) {
+    // Waves while the workers die and come back; one intent in ten cancelled by its tenant (it
+    // closes), an orphan every fourth wave. A wave past the first few waits for the open intents
+    // to fall under 20: unpaced, the points behind a backlog (batch turns, top-ups) came later.
+    let wave = 0;
+    const payWave = async (size: number) => {
+      if (wave >= 4) {
         await waitFor(
           async () => (await openIntents(world)) < 20,
           'the open intents to fall under 20 before another wave',
           400_000,
         );
       }
-      if (workers.unreached.includes('after-turn-passed') && !(await batchRunning())) {
-        await startBatch();
-      }
       const ids = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => pay(i % 2 ? 'acme' : 'globex', wave * 10 + i)),
+        Array.from({ length: size }, (_, i) => pay(i % 2 ? 'acme' : 'globex', wave * 20 + i)),
       );
       await cancelIntent(
         deps,
@@ -226,8 +184,33 @@ export async function crashPointRun(
         ids[0]!,
       ).catch(() => undefined); // already signed: it goes on to be confirmed
       if (wave % 4 === 0) await orphan(wave);
+      wave += 1;
+    };
+    for (let i = 0; i < Math.ceil(settings.intents / 10); i++) {
+      await payWave(10);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    // Then each point not yet reached is driven there, a bounded number of times: the run's
+    // length is a count of intents, not a wait that grows on a loaded machine.
+    let drive = 0;
+    for (; drive < drives && workers.unreached.length > 0; drive++) {
+      const unreached = workers.unreached;
+      if (unreached.includes('after-turn-passed') && !(await batchRunning())) {
+        await startBatch();
+      }
+      if (unreached.includes('after-sweep')) await orphan(wave);
+      // The lease holder killed: another process takes its lease.
+      if (unreached.includes('after-lease-moved')) await workers.killOldest();
+      // The rest lie on a payment's way; twenty at once outrun the permit line's burst of four
+      // (after-reservation), and dip a wallet below its mark (after-top-up-admitted).
+      await payWave(20);
+      await waitFor(
+        async () => (await openIntents(world)) === 0 || workers.unreached.length === 0,
+        'the driven wave to end',
+        400_000,
+      );
+    }
+    console.log(`crash points: ${wave} waves, ${drive} of them driving unreached points`);
     await waitFor(async () => !(await batchRunning()), 'the last batch to end', 400_000);
     for (const batchId of batchIds) {
       const items = await batchItems(world.database.kysely, batchId, 0, 12);
@@ -295,27 +278,4 @@ export async function crashPointRun(
       });
     }
   }
-}
-
-/** Intents of any owner not yet ended. */
-async function openIntents(
-  world: ReturnType<ReturnType<typeof useTestWorld>['world']>,
-): Promise<number> {
-  const rows = await world.database.kysely
-    .selectFrom('intents')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', 'not in', [...terminalStatuses])
-    .executeTakeFirstOrThrow();
-  return Number(rows.count);
-}
-
-/** Hot wallets below the low mark plus top-ups not ended: 0 once the top-ups are done. */
-async function walletsLowOrTopUpsOpen(
-  world: ReturnType<ReturnType<typeof useTestWorld>['world']>,
-): Promise<number> {
-  const balances = await Promise.all(
-    world.wallets.map((address) => world.testClient.getBalance({ address })),
-  );
-  const open = await openTopUps(world.database.kysely, world.anvil.chainId);
-  return balances.filter((balance) => balance < lowMarkWei).length + open.length;
 }

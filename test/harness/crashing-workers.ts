@@ -15,6 +15,12 @@ export interface Crash {
 export type CrashSharing = 'shared' | 'split';
 
 /**
+ * Carried by every process whatever the sharing: a reader lease moves to whichever process is
+ * left when its holder dies, so only a point every process carries is sure to be crossed.
+ */
+const carriedByEvery = new Set<CrashPoint>(['after-lease-moved']);
+
+/**
  * Keeps `width` worker processes running while crash points remain, each started with CRASH_AT
  * set to its points (see CrashSharing) at their planned counts, so whichever comes first kills it
  * with SIGKILL; a new process replaces it and takes the points left. Once every point has been
@@ -25,6 +31,7 @@ export class CrashingWorkers {
   private readonly remaining: Map<CrashPoint, number>;
   /** Each running process and the points it carries. */
   private readonly running = new Map<WorkerProcess, CrashPoint[]>();
+  private readonly killedByTest = new Set<WorkerProcess>();
   private readonly startedAt = Date.now();
   private stopping = false;
   private replacing: Promise<unknown> = Promise.resolve();
@@ -47,7 +54,9 @@ export class CrashingWorkers {
         this.startOne(
           this.sharing === 'shared'
             ? points
-            : points.filter((_, index) => index % this.width === i),
+            : points.filter(
+                (point, index) => carriedByEvery.has(point) || index % this.width === i,
+              ),
         ),
       ),
     );
@@ -56,6 +65,19 @@ export class CrashingWorkers {
   /** Points never reached: the run ended before they came up. */
   get unreached(): CrashPoint[] {
     return [...this.remaining.keys()];
+  }
+
+  /**
+   * SIGKILL to the longest-running worker (the likeliest holder of a reader lease), at no crash
+   * point: a kill the test drives; a replacement takes the points left.
+   */
+  async killOldest(): Promise<void> {
+    const oldest = [...this.running.keys()][0];
+    if (!oldest) return;
+    this.killedByTest.add(oldest);
+    oldest.signal('SIGKILL');
+    await oldest.exited;
+    await this.replacing;
   }
 
   /** SIGTERM to every worker still running, once no replacement is being started. */
@@ -70,7 +92,9 @@ export class CrashingWorkers {
   /** The points a replacement carries: all those left, or those no running process carries. */
   private pointsForReplacement(): CrashPoint[] {
     const carried = new Set(this.sharing === 'split' ? [...this.running.values()].flat() : []);
-    return [...this.remaining.keys()].filter((point) => !carried.has(point));
+    return [...this.remaining.keys()].filter(
+      (point) => carriedByEvery.has(point) || !carried.has(point),
+    );
   }
 
   private async startOne(points: CrashPoint[]): Promise<void> {
@@ -88,20 +112,22 @@ export class CrashingWorkers {
     this.running.set(worker, points);
     void worker.exited.then((exit) => {
       this.running.delete(worker);
-      this.ended(exit, worker.output());
+      this.ended(exit, worker.output(), this.killedByTest.has(worker));
     });
   }
 
   /** Records a planned crash and starts the replacement; anything else fails the test. */
-  private ended(exit: number | string, output: string): void {
+  private ended(exit: number | string, output: string, killedByTest = false): void {
     if (this.stopping) return;
-    const point = output.match(/crash point (\S+) reached/)?.[1] as CrashPoint;
-    if (exit !== 'SIGKILL' || !point) {
+    const point = output.match(/crash point (\S+) reached/)?.[1] as CrashPoint | undefined;
+    if (exit !== 'SIGKILL' || (!point && !killedByTest)) {
       this.unexpectedExits.push(`worker exited with ${exit}:\n${output}`);
       return;
     }
-    this.crashes.push({ point, at: Date.now() - this.startedAt });
-    this.remaining.delete(point);
+    if (point) {
+      this.crashes.push({ point, at: Date.now() - this.startedAt });
+      this.remaining.delete(point);
+    }
     this.replacing = this.replacing
       .then(() => this.startOne(this.pointsForReplacement()))
       .catch((error: Error) => this.unexpectedExits.push(`no replacement: ${error.message}`));

@@ -12,7 +12,7 @@ import { seededRandom, type FaultSettings } from './fault-settings';
 import { invariantViolations } from './invariants';
 import { waitUntilSettled } from './intents';
 import { registeredTestToken, type RegisteredTestToken } from './test-token';
-import type { TestWorld, useTestWorld } from './test-world';
+import type { TestWorld, WorldInTest } from './test-world';
 
 /** The world a model run needs: a proxy, three wallets, tenants of its own per run. */
 export const ledgerModelWorld = { proxy: true, wallets: 3, tenants: {} };
@@ -93,11 +93,7 @@ let run = 0;
  * under a random crash point: the outcome of every request and every tenant's end state compared
  * with a sequential model of the ledger, recipients' on-chain balances, I1–I4.
  */
-export async function ledgerModelRun(
-  suite: ReturnType<typeof useTestWorld>,
-  settings: FaultSettings,
-): Promise<void> {
-  const world = suite.world();
+export async function ledgerModelRun(world: WorldInTest, settings: FaultSettings): Promise<void> {
   const { seed } = seededRandom('model', settings);
   token = await registeredTestToken(world, { alias: tokenAlias, decimals: 6, tenants: {} });
   const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
@@ -106,7 +102,7 @@ export async function ledgerModelRun(
     await fc.assert(
       fc.asyncProperty(scenario, async ({ deposits, operations, crash }) => {
         run++;
-        const problems = await runScenario(suite, client, run, deposits, operations, crash);
+        const problems = await runScenario(world, client, run, deposits, operations, crash);
         expect(problems).toEqual([]);
       }),
       // Each run drives real processes for seconds: no shrinking, the seed replays the run.
@@ -118,14 +114,13 @@ export async function ledgerModelRun(
 }
 
 async function runScenario(
-  suite: ReturnType<typeof useTestWorld>,
+  world: WorldInTest,
   client: Client,
   run: number,
   depositsMilli: Record<Asset, [number, number, number]>,
   operations: Operation[],
   crash: [CrashPoint, number] | null,
 ): Promise<string[]> {
-  const world = suite.world();
   const taskQueue = `model-${run}`;
   const tenants = depositsMilli.native.map((_, i) => `model${run}t${i}`);
   const deposited = (t: number, asset: Asset) => BigInt(depositsMilli[asset][t]!) * unitOf[asset];
@@ -136,7 +131,7 @@ async function runScenario(
     await deposit(world.database, tenant, deposited(i, 'token'), now, token.ledgerAsset);
   }
   const workers = new CrashingWorkers(
-    async (env) => (await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, ...env }))[0]!,
+    async (env) => (await world.spawnWorkers(1, { TASK_QUEUE: taskQueue, ...env }))[0]!,
     new Map(crash ? [crash] : []),
     1,
   );

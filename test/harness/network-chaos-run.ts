@@ -5,7 +5,7 @@ import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
 import { confirmedCount, submitMany, waitUntilSettled } from './intents';
 import { registeredTestToken } from './test-token';
-import type { useTestWorld } from './test-world';
+import type { WorldInTest } from './test-world';
 
 /** The world a chaos run needs: a proxy to inject the faults, three wallets. */
 export const networkChaosWorld = { proxy: true, wallets: 3 };
@@ -27,17 +27,13 @@ const chaos: ProxyFault[] = [
  * a token payment) are confirmed, the worker caching 4 workflows for all of them running, so most
  * workflow tasks replay their history; then every intent ends, paid once, I1–I4.
  */
-export async function networkChaosRun(
-  suite: ReturnType<typeof useTestWorld>,
-  settings: FaultSettings,
-): Promise<void> {
-  const world = suite.world();
+export async function networkChaosRun(world: WorldInTest, settings: FaultSettings): Promise<void> {
   const random = seededRandom('network faults', settings);
   const taskQueue = `chaos-${settings.depth}-${random.seed}`;
   // Four cached for all of them running: most workflow tasks replay their whole history, a
   // determinism check under load. (0, every task, is refused: local activities need their
   // workflow kept through its task.)
-  const [worker] = await suite.spawnWorkers(1, {
+  const [worker] = await world.spawnWorkers(1, {
     TASK_QUEUE: taskQueue,
     MAX_CACHED_WORKFLOWS: '4',
     RPC_TIMEOUT_MS: '1500',

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { nodeArgumentsFor } from './stack/compiled-entries';
 import { freePort } from './stack/free-port';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
-import { useTestWorld } from './test-world';
+import { useWorld } from './test-world';
 
 export interface CliOutcome {
   code: number;
@@ -38,21 +38,19 @@ export const relayerCliWith =
  * against its API and database.
  */
 export function useCliRelayer() {
-  const suite = useTestWorld();
+  const world = useWorld();
   let relayer: RelayerProcess | undefined;
   beforeAll(async () => {
     relayer = await startRelayerProcess(
-      suite
-        .world()
-        .config({ API_PORT: String(await freePort()), TASK_QUEUE: `cli-${randomUUID()}` }),
+      world.config({ API_PORT: String(await freePort()), TASK_QUEUE: `cli-${randomUUID()}` }),
       ['worker', 'api'],
     );
   });
-  afterAll(() => relayer?.stop());
+  world.onStop(() => relayer?.stop());
   const apiUrl = () => relayer!.apiUrl!;
   const relayerCli = relayerCliWith(() => ({
     RELAYER_API_URL: apiUrl(),
-    DATABASE_URL: suite.world().databaseUrl,
+    DATABASE_URL: world.databaseUrl,
   }));
-  return { suite, relayerCli, apiUrl };
+  return { world, relayerCli, apiUrl };
 }

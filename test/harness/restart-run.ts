@@ -10,7 +10,7 @@ import { waitFor } from './stack/wait-for';
 import { seededRandom, type FaultSettings } from './fault-settings';
 import { expectInvariants } from './invariants';
 import { confirmedCount, submitMany, waitUntilSettled } from './intents';
-import type { useTestWorld } from './test-world';
+import type { WorldInTest } from './test-world';
 import type { LocalWorld } from './stack/local-world';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 
@@ -88,11 +88,7 @@ const deposits = { acme: parseEther('100'), globex: parseEther('100') };
  * file after a seeded pause, then the only RPC endpoint resets connections and answers 503 for
  * seconds. Every intent confirmed once, I1–I4.
  */
-export async function restartRun(
-  suite: ReturnType<typeof useTestWorld>,
-  settings: FaultSettings,
-): Promise<void> {
-  const world = suite.world();
+export async function restartRun(world: WorldInTest, settings: FaultSettings): Promise<void> {
   const random = seededRandom('restarts', settings);
   const dir = mkdtempSync(join(tmpdir(), 'relayer-restart-'));
   const port = await freePort();
@@ -107,7 +103,7 @@ export async function restartRun(
   try {
     const address = `127.0.0.1:${port}`;
     const taskQueue = `restarts-${settings.depth}-${random.seed}`;
-    workers = await suite.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
+    workers = await world.spawnWorkers(2, { TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue });
 
     const count = Math.max(20, Math.floor(settings.intents / 2));
     const accepted = (await submitMany(world, taskQueue, count, address)).map((s) => s.intent.id);

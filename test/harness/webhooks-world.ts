@@ -5,7 +5,7 @@ import { waitFor } from './stack/wait-for';
 import { secretBox } from '../../webhooks/secret-box';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from './api';
 import { registeredTestToken, type RegisteredTestToken } from './test-token';
-import { useTestWorld, type TestSuite } from './test-world';
+import { useWorld, type WorldInTest } from './test-world';
 import { WebhookReceiver } from './stack/webhook-receiver';
 import { temporal } from '@temporalio/proto';
 
@@ -13,7 +13,7 @@ import { temporal } from '@temporalio/proto';
  * Standard Webhooks on every state change, from the outbox, delivered through Temporal: real
  * receivers on loopback that verify each request with the `standardwebhooks` package.
  */
-let suite: TestSuite;
+let world: WorldInTest;
 const key = randomBytes(32).toString('base64');
 export let api: ApiUnderTest;
 export let tenant: RelayerApiClient;
@@ -30,10 +30,9 @@ export const webhookEnv = {
 };
 
 /** The world of a webhooks suite: an API without workers, acme's key and a token it holds. */
-export function useWebhooksWorld(): TestSuite {
-  suite = useTestWorld({ wallets: 3, tenants: { acme: '100' } });
+export function useWebhooksWorld(): WorldInTest {
+  world = useWorld({ wallets: 3, tenants: { acme: '100' } });
   beforeAll(async () => {
-    const world = suite.world();
     api = await startApiWithoutWorkers(
       world,
       { tenantMaxInFlight: 200, backlogLimit: 500 },
@@ -53,11 +52,11 @@ export function useWebhooksWorld(): TestSuite {
       tenants: { acme: 1000n },
     });
   });
-  afterAll(async () => {
+  world.onStop(async () => {
     for (const receiver of receivers) await receiver.close();
     await api?.close();
   });
-  return suite;
+  return world;
 }
 
 /** A receiver and its endpoint (every event type); disabled at the end of the test using it. */
@@ -75,7 +74,6 @@ export async function receiverWithEndpoint(eventTypes?: string[]) {
 
 /** `count` payments of acme, one in four in the token; their intent ids. */
 export async function pay(count: number): Promise<string[]> {
-  const world = suite.world();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { body } = await tenant.submit(

@@ -11,19 +11,17 @@ import { ErrorName } from '../../domain/error-catalogue';
 import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { startTestWorld, useWorld } from '../harness/test-world';
 import { startTestThrottle } from '../harness/test-throttle';
 import { failureType, runActivity } from '../harness/run-activity';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' } });
 let throttle: Throttle;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' } });
   throttle = await startTestThrottle();
 });
-afterAll(async () => {
+world.onStop(async () => {
   await throttle.close();
-  await world.stop();
 });
 
 const recipient = () =>

@@ -10,7 +10,7 @@ import { freePort } from '../harness/stack/free-port';
 import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys, databaseSnapshot, paymentBody, startApiWithoutWorkers } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld, type TestWorld } from '../harness/test-world';
 
 async function outcome(call: Promise<{ status: number }>) {
   try {
@@ -31,13 +31,11 @@ const countIntents = async (world: TestWorld, tenantId: string) =>
   ).length;
 
 describe('admission without workers (intents stay open)', () => {
-  let world: TestWorld;
+  const world = useWorld({ tenants: { solo: '10' } });
   beforeAll(async () => {
-    world = await startTestWorld({ tenants: { solo: '10' } });
     await createTenant(world.database, { id: 'bulk', name: 'bulk', maxInFlight: 1000 }, new Date());
     await deposit(world.database, 'bulk', parseEther('10'), new Date(), world.nativeBook);
   });
-  afterAll(() => world?.stop());
 
   it('20 concurrent submits for a tenant with limit 2 admit exactly 2; a restart still counts them', async () => {
     const api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 2 });
@@ -97,13 +95,12 @@ describe('admission without workers (intents stay open)', () => {
 });
 
 describe('admission with real workers', () => {
-  let world: TestWorld;
+  const world = useWorld({ tenants: { acme: '10' } });
   let relayer: RelayerProcess;
   let connection: Connection;
   let api: RelayerApiClient;
   const taskQueue = `admission-${newIntentId()}`;
   beforeAll(async () => {
-    world = await startTestWorld({ tenants: { acme: '10' } });
     relayer = await startRelayerProcess(
       world.config({
         API_PORT: String(await freePort()),
@@ -118,14 +115,13 @@ describe('admission with real workers', () => {
     const keys = await createKeys(world, ['acme']);
     api = createApiClient(relayer.apiUrl!, keys.acme);
   });
-  afterAll(async () => {
+  world.onStop(async () => {
     await relayer?.stop();
     await new Client({ connection }).schedule
       .getHandle(orphanSweepScheduleId(taskQueue))
       .delete()
       .catch(() => undefined);
     await connection?.close();
-    await world?.stop();
   });
 
   it('a tenant at its limit is refused, and admitted again as soon as one of its intents completes', async () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { endpointTable, type OpenApiPaths } from '../../dev/endpoint-table';
 import { resolve } from 'node:path';
 import { startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /** One `curl` of docs/api.md, with the JSON block after it when that is its answer. */
 interface Example {
@@ -55,18 +55,16 @@ function examplesOf(markdown: string): Example[] {
 const routePattern = (template: string) =>
   new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let openapi: OpenApi;
 const examples = examplesOf(readFileSync(resolve(__dirname, '../../docs/api.md'), 'utf8'));
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   api = await startApiWithoutWorkers(world);
   openapi = (await (await fetch(`${api.url}/openapi.json`)).json()) as OpenApi;
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
-  await world?.stop();
 });
 
 describe('docs/api.md, by example', () => {

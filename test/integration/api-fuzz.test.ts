@@ -9,21 +9,19 @@ import {
   startApiWithoutWorkers,
   type ApiUnderTest,
 } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' } });
 let api: ApiUnderTest;
 let keys: Record<'acme' | 'operator', string>;
 let existingId: string;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' } });
   api = await startApiWithoutWorkers(world);
   keys = await createKeys(world, ['acme']);
   existingId = (await api.as(keys.acme).submit(paymentBody(world), 'existing')).body.id;
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
-  await world?.stop();
 });
 
 const printable = fc.string({

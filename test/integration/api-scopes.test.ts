@@ -1,17 +1,15 @@
 import { ApiScope, apiScopes, operatorKeyScopes, tenantKeyScopes } from '../../domain/api-scopes';
 import { createApiKey, listKeys, rotateApiKey } from '../../service/api-keys';
 import { databaseSnapshot, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' } });
 let api: ApiUnderTest;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' } });
   api = await startApiWithoutWorkers(world);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
-  await world?.stop();
 });
 
 /** A key of the kind that may hold `scope`, with `scopes`. */

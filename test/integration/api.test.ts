@@ -10,25 +10,23 @@ import {
 } from '../harness/api';
 import { waitFor } from '../harness/stack/wait-for';
 import { apiRefusal as refusal } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld, type TestWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10', globex: '10' } });
 let api: ApiUnderTest;
 let keys: Record<'acme' | 'globex' | 'operator', string>;
 let acme: RelayerApiClient;
 let globex: RelayerApiClient;
 let operator: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10', globex: '10' } });
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 50 });
   keys = await createKeys(world, ['acme', 'globex']);
   acme = api.as(keys.acme);
   globex = api.as(keys.globex);
   operator = api.as(keys.operator);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
-  await world?.stop();
 });
 
 describe('POST /v1/intents', () => {

@@ -15,20 +15,19 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Four eyes on a real dev server, database and chain: an intent at or above its tenant's approval
 // threshold waits with nothing held until a second key approves it, then is paid by the same
 // workflow; rejected, it ends with nothing sent.
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let relayer: RelayerProcess | undefined;
 let connection: Connection;
 const keys: Record<'clerk' | 'cfo' | 'operator', string> = { clerk: '', cfo: '', operator: '' };
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   await createTenant(world.database, { id: 'fouryes', name: 'fouryes' }, new Date());
   await deposit(world.database, 'fouryes', parseEther('100'), new Date(), world.nativeBook);
   // One open intent at a time: those awaiting approval do not count against it.
@@ -49,11 +48,10 @@ beforeAll(async () => {
   });
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
 });
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
   await connection?.close();
   await api?.close();
-  await world?.stop();
 });
 
 const payment = (ether: string) => ({

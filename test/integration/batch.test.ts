@@ -10,13 +10,12 @@ import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys, databaseSnapshot } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ wallets: 3, tenants: { acme: '100' } });
 let relayer: RelayerProcess;
 let api: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ wallets: 3, tenants: { acme: '100' } });
   await world.database.kysely.updateTable('tenants').set({ max_in_flight: 50 }).execute();
   relayer = await startRelayerProcess(
     world.config({
@@ -32,9 +31,8 @@ beforeAll(async () => {
   const keys = await createKeys(world, ['acme']);
   api = createApiClient(relayer.apiUrl!, keys.acme);
 }, 120_000);
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
-  await world?.stop();
 });
 
 /** Item i pays its own recipient i wei more than item i-1, so a mix-up would show. */

@@ -13,21 +13,20 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { followerLease, type FollowerLease } from '../../workers/follower-lease';
 import { runActivity } from '../harness/run-activity';
 import { startTestThrottle } from '../harness/test-throttle';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Integration tier (~8 s): three processes' block followers sharing Redis, against anvil and the
 // database (the wake is the seam: recorded, where a worker signals the payment's workflow). One
 // follows and wakes each mined payment once; killed, another takes over within the lease.
 
-const suite = useTestWorld({ redis: true, wallets: 1, tenants: { acme: '10' } });
+const world = useWorld({ redis: true, wallets: 1, tenants: { acme: '10' } });
 const leaseMs = 1500;
 const clients: Redis[] = [];
-afterAll(async () => {
+world.onStop(async () => {
   await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
 });
 
 it('one follower per chain wakes each mined payment once; killed, another follows within a lease', async () => {
-  const world = suite.world();
   const throttle = await startTestThrottle();
   const woken: { process: string; intentId: string }[] = [];
   const fleet = ['p1', 'p2', 'p3'].map((process) => {

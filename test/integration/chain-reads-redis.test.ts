@@ -7,14 +7,14 @@ import { sharedChainReads, type ChainReadSharing } from '../../chain/shared-chai
 import { freePort } from '../harness/stack/free-port';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { sendTransfers } from '../harness/pending-transfers';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true, redis: true, wallets: 1 });
+const world = useWorld({ proxy: true, redis: true, wallets: 1 });
 // Long enough that a loaded machine cannot make "at once" look like "after the lease lapsed".
 const leaseMs = 1500;
 
 const clients: Redis[] = [];
-const redisClient = (url = suite.world().redis!.url) => {
+const redisClient = (url = world.redis!.url) => {
   // No reconnecting: a client left reconnecting would outlive the test.
   const client = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => null });
   client.on('error', () => undefined);
@@ -40,7 +40,7 @@ const sharing = (processId: string, more: Partial<ChainReadSharing> = {}): Chain
 /** A process's chain through the proxy (which counts every call), sharing its reads on Redis. */
 const processChain = (processId: string): Chain =>
   createEvmChain({
-    ...evmChainSettings(suite.world().config()),
+    ...evmChainSettings(world.config()),
     shareReads: (chainId, own) => sharedChainReads(redisClient(), chainId, own, sharing(processId)),
   });
 
@@ -52,7 +52,6 @@ const stalled = (reads: ChainReads): ChainReads => ({
 
 describe('one reader per chain for the fleet (Redis)', () => {
   it('three processes looking at five transactions of one block read its head, receipts and balance once', async () => {
-    const world = suite.world();
     const fleet = ['a', 'b', 'c'].map(processChain);
     await world.testClient.setAutomine(false);
     try {
@@ -82,7 +81,6 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 
   it('a reader that dies in the middle of its read is replaced once its lease lapses', async () => {
-    const world = suite.world();
     const own = anvilReads();
     const dying = sharedChainReads(redisClient(), world.anvil.chainId, stalled(own), sharing('a'));
     const next = sharedChainReads(redisClient(), world.anvil.chainId, own, sharing('b'));
@@ -95,7 +93,6 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 
   it('a draining reader gives its lease back: the next asker reads at once', async () => {
-    const world = suite.world();
     const own = anvilReads();
     const draining = sharedChainReads(
       redisClient(),
@@ -113,7 +110,6 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 
   it('a reader whose read fails gives the turn back: the next asker reads at once', async () => {
-    const world = suite.world();
     const own = anvilReads();
     let fail!: (error: Error) => void;
     const failing: ChainReads = {
@@ -133,7 +129,6 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 
   it('the lease moves to an asker when the holder is not reading, and publishes what it read', async () => {
-    const world = suite.world();
     const own = anvilReads();
     const moved: string[] = [];
     const reader = (id: string) =>
@@ -154,7 +149,6 @@ describe('one reader per chain for the fleet (Redis)', () => {
   });
 
   it('a process that cannot reach Redis reads for itself and says so', async () => {
-    const world = suite.world();
     const unreachable = redisClient(`redis://127.0.0.1:${await freePort()}`);
     const problems: Error[] = [];
     const alone = sharedChainReads(
@@ -171,6 +165,4 @@ describe('one reader per chain for the fleet (Redis)', () => {
 
 /** A process's own reads of the world's chain, straight to anvil. */
 const anvilReads = (): ChainReads =>
-  ownChainReads(
-    createPublicClient({ transport: http(suite.world().anvil.rpcUrl, { retryCount: 0 }) }),
-  );
+  ownChainReads(createPublicClient({ transport: http(world.anvil.rpcUrl, { retryCount: 0 }) }));

@@ -16,7 +16,7 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { failureType, runActivity as run } from '../harness/run-activity';
 import { startTestThrottle } from '../harness/test-throttle';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /**
  * The transaction manager against a real node: anvil with automine off where the test needs to
@@ -24,19 +24,17 @@ import { startTestWorld, type TestWorld } from '../harness/test-world';
  * Activities run in-process, one look at a time, so every step of the story can be checked.
  */
 const stuckAfterMs = 300;
-let world: TestWorld;
+const world = useWorld({
+  wallets: 8,
+  tenants: { acme: '50' },
+  settings: { STUCK_AFTER_MS: String(stuckAfterMs) },
+});
 let throttle: Throttle;
 beforeAll(async () => {
-  world = await startTestWorld({
-    wallets: 8,
-    tenants: { acme: '50' },
-    settings: { STUCK_AFTER_MS: String(stuckAfterMs) },
-  });
   throttle = await startTestThrottle();
 });
-afterAll(async () => {
+world.onStop(async () => {
   await throttle.close();
-  await world.stop();
 });
 afterEach(async () => {
   await world.testClient.setAutomine(true);

@@ -2,17 +2,16 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmChain } from '../../chain/evm-chain';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { sendTransfers } from '../harness/pending-transfers';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true, wallets: 1 });
+const world = useWorld({ proxy: true, wallets: 1 });
 const recipient = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** A chain of the relayer's, through the proxy (which counts its calls). */
-const relayerChain = () => createEvmChain(evmChainSettings(suite.world().config()));
+const relayerChain = () => createEvmChain(evmChainSettings(world.config()));
 
 describe('the watched chain: reads grow with blocks, not with intents', () => {
   it('five looks at five transactions of one block: one head read, one receipts read', async () => {
-    const world = suite.world();
     const chain = relayerChain();
     await world.testClient.setAutomine(false);
     try {
@@ -38,7 +37,6 @@ describe('the watched chain: reads grow with blocks, not with intents', () => {
   });
 
   it('plain transfers to fresh addresses: one code probe for the batch, no gas estimate', async () => {
-    const world = suite.world();
     const chain = relayerChain();
     const contract = recipient();
     await world.testClient.setCode({ address: contract, bytecode: '0x60006000f3' });
@@ -57,7 +55,6 @@ describe('the watched chain: reads grow with blocks, not with intents', () => {
   });
 
   it('call data to an address without code is estimated, not given a plain transfer’s gas, and is mined', async () => {
-    const world = suite.world();
     const chain = relayerChain();
     const codeless = recipient();
     // deposit(bytes32) with a reference: what a contract call to a mistyped address sends.

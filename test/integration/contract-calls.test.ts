@@ -25,13 +25,13 @@ import {
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { invariantViolations } from '../harness/invariants';
 import { registeredTestToken, type RegisteredTestToken } from '../harness/test-token';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Contract calls: allowed by the tenant's policy per contract and function, sent only from a
 // wallet no other tenant may use, simulated before signing, judged by their receipt once mined,
 // their native value held and captured like a transfer's.
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let relayer: Awaited<ReturnType<typeof startRelayerProcess>> | undefined;
 let operator: RelayerApiClient;
@@ -50,7 +50,6 @@ const deposits: Record<string, bigint> = {
 };
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   for (const id of ['calls', 'other']) {
     await createTenant(world.database, { id, name: id, maxInFlight: 100 }, new Date());
     await deposit(world.database, id, deposits[id]!, new Date(), world.nativeBook);
@@ -63,10 +62,9 @@ beforeAll(async () => {
   caller = api.as(keys.calls);
   relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
 });
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
   await api?.close();
-  await world?.stop();
 });
 
 let keyCounter = 0;

@@ -9,12 +9,12 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
 import { depositEnv, depositWorld, handOutAddress } from '../harness/deposit-world';
 import { runActivity } from '../harness/run-activity';
-import { useTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld, type TestWorld } from '../harness/test-world';
 
 // What a sweep round writes, with no worker: one sweep per address holding credited deposits —
 // none where the factory would refuse the treasury or has no code.
 
-const suite = useTestWorld({ wallets: 1, tenants: { acme: '0', globex: '0', initech: '0' } });
+const world = useWorld({ wallets: 1, tenants: { acme: '0', globex: '0', initech: '0' } });
 
 /** A credited deposit of `wei` at `address`, as a scan would have left it. */
 async function creditedAt(
@@ -67,7 +67,6 @@ function roundWith(world: TestWorld, factory: Hex) {
 
 describe('a deposit sweep round', () => {
   it('writes one sweep per address holding credited deposits, then none while it is under way', async () => {
-    const world = suite.world();
     const { factory } = await depositWorld(world, 'sweep-rounds');
     const address = await handOutAddress(world, factory, 'acme');
     await world.testClient.setBalance({ address, value: parseEther('2') });
@@ -80,7 +79,6 @@ describe('a deposit sweep round', () => {
   });
 
   it('writes none where the factory would refuse the treasury, or has no code', async () => {
-    const world = suite.world();
     const stranger = privateKeyToAccount(world.anvil.keys[5]!).address;
     const foreign = await deployDepositFactory(world.anvil, stranger);
     const nothingThere: Hex = '0x000000000000000000000000000000000000fac7';

@@ -16,12 +16,12 @@ import { apiRefusal, createKeys, startApiWithoutWorkers, type ApiUnderTest } fro
 import { runActivity } from '../harness/run-activity';
 import { registeredTestToken, type RegisteredTestToken } from '../harness/test-token';
 import { testWebhookSettings } from '../harness/webhook-settings';
-import { useTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld, type TestWorld } from '../harness/test-world';
 
 // Deposits found on the chain and credited once at finality: anvil's finalized block trails its
 // head by two (two epochs of one slot), so a deposit is final two blocks after its own.
 
-const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '0', globex: '0' } });
+const world = useWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '0', globex: '0' } });
 /** Counterfactual: detection needs no code at the factory. */
 const factory = getAddress('0x000000000000000000000000000000000000fac7');
 let token: RegisteredTestToken;
@@ -67,13 +67,11 @@ async function sendNative(world: TestWorld, to: Hex, value: bigint) {
 }
 
 beforeAll(async () => {
-  const world = suite.world();
   token = await registeredTestToken(world, { alias: 'DUSD', decimals: 6, tenants: {} });
 });
 
 describe('deposits: found on the chain, credited once at finality', () => {
   it('the native coin and a registered token: detected at once, credited once when final, told by webhook', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     await registerEndpoint(
       { database: world.database, webhooks: testWebhookSettings() },
@@ -119,7 +117,6 @@ describe('deposits: found on the chain, credited once at finality', () => {
   });
 
   it('an unregistered token and dust are recorded, never credited', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const address = await addressOf(world, 'globex');
     const stranger = await deployTestToken(world.anvil, 'standard', {
@@ -151,7 +148,6 @@ describe('deposits: found on the chain, credited once at finality', () => {
   });
 
   it('a deposit a reorg removes before finality is never credited; mined again in another block, it is credited once', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const address = await addressOf(world, 'acme', 1);
     const sender = deployerClient(world.anvil);
@@ -190,7 +186,6 @@ describe('deposits: found on the chain, credited once at finality', () => {
   });
 
   it('a deposit made while nobody scanned is found by the catch-up, a chunk at a time', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const address = await addressOf(world, 'globex', 1);
     await sendNative(world, address, parseEther('0.5'));
@@ -214,7 +209,6 @@ describe('deposits through the API', () => {
   });
 
   it('a tenant gets its address (the same on every call), and sees what reached it; a chain without a factory refuses', async () => {
-    const world = suite.world();
     const withFactory: ChainRegistry = {
       chainIds: world.chains.chainIds,
       get: (chainId) => ({ ...world.chains.get(chainId), depositFactory: factory }),

@@ -14,10 +14,10 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { runActivity } from '../harness/run-activity';
 import { testWebhookSettings } from '../harness/webhook-settings';
-import { useTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld, type TestWorld } from '../harness/test-world';
 
 // Two epochs of one slot: anvil's finalized block is the head less two.
-const suite = useTestWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '1' } });
+const world = useWorld({ anvil: { slotsInAnEpoch: 1 }, tenants: { acme: '1' } });
 
 /**
  * A confirmed intent as the relayer leaves it: a real transfer, signed, persisted as its attempt,
@@ -82,7 +82,6 @@ const sweepOf = (world: TestWorld, seen: string[] = [], reorged: string[] = []) 
 
 describe('finality, recorded by a sweep per chain (no intent workflow involved)', () => {
   it('marks a confirmed intent final once the finalized block reaches its own, once, and tells its webhooks intent.finalized', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     await subscribe(world, 'intent.finalized');
     await world.testClient.mine({ blocks: 3 });
@@ -132,7 +131,6 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
   });
 
   it('a confirmed transaction a reorg removed before finality: its same bytes again, audited, final only once mined anew; paid once', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const before = await world.testClient.snapshot();
     const { to, block } = await confirmedIntent(world, 'pi_reorged');
@@ -173,7 +171,6 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
   });
 
   it('reorged away and its nonce taken by another transaction: in review with its capture standing; failed, the capture is reversed; confirmed with what paid it, the books stay', async () => {
-    const world = suite.world();
     const db = world.database.kysely;
     const before = await world.testClient.snapshot();
     await subscribe(world, 'intent.needs_review');
@@ -268,7 +265,6 @@ describe('finality, recorded by a sweep per chain (no intent workflow involved)'
   });
 
   it('a chain whose finality is a depth counts back from the head', async () => {
-    const world = suite.world();
     const chain = createEvmChain(evmChainSettings(world.config({ FINALITY: '4' })));
     const head = await world.testClient.getBlockNumber({ cacheTime: 0 });
     expect(await chain.finalizedBlock()).toBe(head - 4n);

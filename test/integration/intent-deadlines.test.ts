@@ -14,14 +14,14 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Deadlines on a real dev server, database and chain (through a proxy that can take the RPC
 // endpoint down): validUntil and notBefore checked at admission, a payment held back until
 // notBefore, one whose send could not go before validUntil ending expired with its hold
 // released and nothing signed, and one sent but unmined past it, which only a cancel follows.
 
-let world: TestWorld;
+const world = useWorld({ proxy: true, tenants: {} });
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let tenantKey: string;
@@ -29,7 +29,6 @@ let operatorKey: string;
 const deposited = parseEther('10');
 
 beforeAll(async () => {
-  world = await startTestWorld({ proxy: true, tenants: {} });
   await createTenant(world.database, { id: 'timely', name: 'timely' }, new Date());
   await deposit(world.database, 'timely', deposited, new Date(), world.nativeBook);
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
@@ -38,11 +37,10 @@ beforeAll(async () => {
   operatorKey = keys.operator;
   relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
 });
-afterAll(async () => {
+world.onStop(async () => {
   world?.proxy?.failWith(undefined);
   await relayer?.stop();
   await api?.close();
-  await world?.stop();
 });
 
 const payment = (extra: Record<string, string> = {}) => ({

@@ -11,7 +11,7 @@ import type { Throttle } from '../../throttle/throttle';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { runActivity as run } from '../harness/run-activity';
 import { startTestThrottle } from '../harness/test-throttle';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../harness/unpayable-intent';
 
 /**
@@ -19,16 +19,14 @@ import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../harness/unpaya
  * endpoint has and whose nonce is unused gets the relayer's own cancel; any other is left to a
  * person, with nothing written.
  */
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' }, wallets: 2 });
 let throttle: Throttle;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' }, wallets: 2 });
   throttle = await startTestThrottle();
 });
-afterAll(async () => {
+world.onStop(async () => {
   await world?.testClient.setAutomine(true);
   await throttle?.close();
-  await world?.stop();
 });
 
 const activities = () =>

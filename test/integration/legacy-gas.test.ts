@@ -2,14 +2,13 @@ import { parseTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createEvmChain } from '../../chain/evm-chain';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // A chain before London (no EIP-1559): its blocks carry no base fee and it takes type-0 only.
-const suite = useTestWorld({ anvil: { hardfork: 'berlin' } });
+const world = useWorld({ anvil: { hardfork: 'berlin' } });
 
 describe('a chain without EIP-1559 (anvil on berlin, GAS_PRICING=legacy)', () => {
   it('signs type-0 transactions at the node’s gasPrice; a stuck one is replaced at its nonce with gasPrice bumped, and only one is mined', async () => {
-    const world = suite.world();
     expect((await world.testClient.getBlock()).baseFeePerGas ?? null).toBeNull();
     const chain = createEvmChain(
       evmChainSettings(world.config({ GAS_PRICING: 'legacy', REPLACEMENT_BUMP_PERCENT: '15' })),

@@ -10,19 +10,18 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // An operator's pause on a real dev server, database and chain: a paused tenant's intents are
 // admitted and wait with nothing held while another tenant is paid, then go once resumed; a
 // pause that refuses admission turns new intents away and writes nothing.
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let keys: Record<'stopped' | 'going' | 'operator', string>;
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   for (const tenant of ['stopped', 'going']) {
     await createTenant(world.database, { id: tenant, name: tenant }, new Date());
     await deposit(world.database, tenant, parseEther('10'), new Date(), world.nativeBook);
@@ -31,10 +30,9 @@ beforeAll(async () => {
   keys = await createKeys(world, ['stopped', 'going']);
   relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
 });
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
   await api?.close();
-  await world?.stop();
 });
 
 const payment = () => ({

@@ -23,12 +23,12 @@ import { apiRefusal as refusal } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { failureType, runActivity } from '../harness/run-activity';
 import { startTestThrottle } from '../harness/test-throttle';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // A tenant's payment policy: every rule at its boundary, checked at admission, at the hold and
 // before the first signing, with the books balanced throughout.
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let throttle: Throttle;
 let api: ApiUnderTest;
 let operator: RelayerApiClient;
@@ -37,7 +37,6 @@ let keys: Record<(typeof tenants)[number] | 'operator', string>;
 const tenants = ['limits', 'window', 'lists', 'race', 'held', 'signing', 'flow', 'rows'] as const;
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   for (const id of tenants) {
     await createTenant(world.database, { id, name: id, maxInFlight: 100 }, new Date());
     await deposit(world.database, id, parseEther('100'), new Date(), world.nativeBook);
@@ -48,10 +47,9 @@ beforeAll(async () => {
   operator = api.as(keys.operator);
   for (const id of tenants) tenantKeys[id] = api.as(keys[id]);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
   await throttle?.close();
-  await world?.stop();
 });
 
 const eth = (value: string) => parseEther(value).toString();

@@ -14,7 +14,7 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import { createActivities } from '../../activities';
 import { systemClock } from '../../activities/dependencies';
 import { runActivity } from '../harness/run-activity';
@@ -24,12 +24,11 @@ import { startTestThrottle } from '../harness/test-throttle';
 // database and chain, and worker processes: occurrences by trigger and by backfill, each paid
 // once, also when the same range is backfilled again and across a worker killed mid-way.
 
-const suite = useTestWorld({ tenants: {} });
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let keys: Record<'payer' | 'poor' | 'held' | 'operator', string>;
 
 beforeAll(async () => {
-  const world = suite.world();
   for (const tenant of ['payer', 'held']) {
     await createTenant(world.database, { id: tenant, name: tenant }, new Date());
     await deposit(world.database, tenant, parseEther('10'), new Date(), world.nativeBook);
@@ -38,24 +37,24 @@ beforeAll(async () => {
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 20 });
   keys = await createKeys(world, ['payer', 'poor', 'held']);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
 });
 
 const amount = parseEther('0.01');
 const newRecipient = (): Hex => privateKeyToAccount(generatePrivateKey()).address;
 const scheduleBody = (to: Hex, timing: Partial<ScheduleBody> = { every: '1d' }): ScheduleBody => ({
-  payment: { chainId: suite.world().anvil.chainId, to, amount: amount.toString() },
+  payment: { chainId: world.anvil.chainId, to, amount: amount.toString() },
   ...timing,
 });
-const workers = () => suite.spawnWorkers(1, { TASK_QUEUE: api.taskQueue });
+const workers = () => world.spawnWorkers(1, { TASK_QUEUE: api.taskQueue });
 const temporalSchedule = (id: string) => api.client.schedule.getHandle(temporalScheduleId(id));
-const occurrences = (id: string) => occurrencesOf(suite.world().database.kysely, id, 100);
-const balanceOf = (address: Hex) => suite.world().testClient.getBalance({ address });
+const occurrences = (id: string) => occurrencesOf(world.database.kysely, id, 100);
+const balanceOf = (address: Hex) => world.testClient.getBalance({ address });
 
 /** Waits until `count` occurrences are recorded and every admitted one's intent is confirmed. */
 async function settled(id: string, count: number) {
-  const db = suite.world().database.kysely;
+  const db = world.database.kysely;
   await waitFor(async () => {
     const seen = await occurrences(id);
     if (seen.length < count) return false;
@@ -85,7 +84,6 @@ async function refuseHeldTenant(note: string): Promise<string> {
 async function withAdmitStep<T>(
   use: (admit: ReturnType<typeof createActivities>['admitScheduledPayment']) => Promise<T>,
 ): Promise<T> {
-  const world = suite.world();
   const throttle = await startTestThrottle();
   try {
     const { admitScheduledPayment } = createActivities({
@@ -181,7 +179,7 @@ it('pays each occurrence once: by trigger, by backfill, and a range backfilled t
   expect(seen.every((occurrence) => occurrence.outcome === 'admitted')).toBe(true);
   expect(new Set(seen.map((occurrence) => occurrence.intentId)).size).toBe(4);
   expect(await balanceOf(to)).toBe(4n * amount);
-  await expectBooksBalanced(suite.world().database);
+  await expectBooksBalanced(world.database);
 });
 
 it('admits an occurrence run three times at once as one intent, recorded once', async () => {
@@ -196,11 +194,9 @@ it('admits an occurrence run three times at once as one intent, recorded once', 
   expect(runs.map((run) => run.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
   expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
   expect(await occurrences(schedule.id)).toHaveLength(1);
-  await expect(getIntent(suite.world().database.kysely, runs[0]!.intentId!)).resolves.toMatchObject(
-    {
-      idempotencyKey: 'schedule:' + schedule.id + ':2026-11-20T00:00:00.000Z',
-    },
-  );
+  await expect(getIntent(world.database.kysely, runs[0]!.intentId!)).resolves.toMatchObject({
+    idempotencyKey: 'schedule:' + schedule.id + ':2026-11-20T00:00:00.000Z',
+  });
   await api.as(keys.payer).deleteSchedule(schedule.id);
 });
 
@@ -291,7 +287,6 @@ it('pays an occurrence refused by a tenant pause once the pause is lifted, withi
 
 it('records an occurrence missed past its window, then a backfill pays it once and says what each became', async () => {
   await workers();
-  const world = suite.world();
   const to = newRecipient();
   const schedule = await create(scheduleBody(to), keys.held);
   const pauseId = await refuseHeldTenant('incident 10');
@@ -368,9 +363,8 @@ it('admits a missed occurrence run again three times at once as one intent, its 
   expect(new Set(runs.map((run) => run.intentId)).size).toBe(1);
   const recorded = await occurrences(schedule.id);
   expect(recorded).toEqual([expect.objectContaining({ outcome: 'admitted', code: null })]);
-  const intents = await suite
-    .world()
-    .database.kysely.selectFrom('intents')
+  const intents = await world.database.kysely
+    .selectFrom('intents')
     .select('id')
     .where('idempotency_key', '=', `schedule:${schedule.id}:2026-11-25T00:00:00.000Z`)
     .execute();

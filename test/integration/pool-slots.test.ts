@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { submitMany, waitUntilSettled } from '../harness/intents';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-const suite = useTestWorld({ proxy: true });
+const world = useWorld({ proxy: true });
 
 describe('waiting never occupies a pool slot', () => {
   it('pool 2, 2 permits, 6 intents: all finish and no permit wait reaches its deadline', async () => {
     // The trap: if waiting for a permit took a pool slot, 2 waiters could fill the pool while the
     // 2 intents holding the permits wait for a slot to finish: stuck until the 20 s deadline.
-    const world = suite.world();
     world.proxy!.holdResponses('eth_sendRawTransaction', 500);
     const taskQueue = `slots-${randomUUID()}`;
     const relayer = await startRelayerProcess(

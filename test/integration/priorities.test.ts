@@ -8,23 +8,21 @@ import {
   type ApiUnderTest,
 } from '../harness/api';
 import { weighTenant } from '../../service/tenants';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // What the API starts carries its priority to Temporal: the intent's or the batch's priority
 // key and the tenant as the fairness key (no worker polls: only the starts are looked at).
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '1' } });
 let api: ApiUnderTest;
 let keys: Record<'acme' | 'operator', string>;
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '1' } });
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
   keys = await createKeys(world, ['acme']);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await api?.close();
-  await world?.stop();
 });
 
 const priorityOf = async (workflowId: string) =>

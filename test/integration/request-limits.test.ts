@@ -5,25 +5,21 @@ import type { RequestLimits } from '../../api/request-limits';
 import { createApiKey } from '../../service/api-keys';
 import { setUpTenant } from '../../service/tenants';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '1', globex: '1' } });
 let redisServer: RedisServer;
 let keys: Record<'acme' | 'globex' | 'operator', string>;
 const apis: ApiUnderTest[] = [];
 const clients: Redis[] = [];
 beforeAll(async () => {
-  [world, redisServer] = await Promise.all([
-    startTestWorld({ tenants: { acme: '1', globex: '1' } }),
-    startRedis(),
-  ]);
+  redisServer = await startRedis();
   keys = await createKeys(world, ['acme', 'globex']);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await Promise.all(apis.map((api) => api.close()));
   for (const client of clients) client.disconnect();
   await redisServer?.stop();
-  await world?.stop();
 });
 
 /** An API process of its own (its own metrics) with these limits. */

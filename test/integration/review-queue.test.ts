@@ -7,7 +7,7 @@ import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-
 import { intentProgressQuery } from '../../workflows';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import { intentWaitingInReview } from '../harness/intent-in-review';
 
 /**
@@ -15,21 +15,19 @@ import { intentWaitingInReview } from '../harness/intent-in-review';
  * attributes (status and tenant, one filter), until an operator's decision reaches it through
  * the API as a Temporal Update.
  */
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' } });
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let operator: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' } });
   api = await startApiWithoutWorkers(world);
   operator = api.as((await createKeys(world, ['acme'])).operator);
   relayer = await startRelayerProcess(world.config({ TASK_QUEUE: api.taskQueue }));
 });
-afterAll(async () => {
+world.onStop(async () => {
   await world?.testClient.setAutomine(true);
   await relayer?.stop();
   await api?.close();
-  await world?.stop();
 });
 
 const intentStuckInReview = (confirmTimeoutMs: number) =>

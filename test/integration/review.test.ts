@@ -14,28 +14,26 @@ import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 import { startTestThrottle } from '../harness/test-throttle';
 import { laneStuckBehindUnpayableIntent, newIntentFrom } from '../harness/unpayable-intent';
 import { failureType, runActivity } from '../harness/run-activity';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' }, wallets: 4 });
 let api: ApiUnderTest;
 let throttle: Throttle;
 let operator: RelayerApiClient;
 let tenant: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' }, wallets: 4 });
   api = await startApiWithoutWorkers(world);
   const keys = await createKeys(world, ['acme']);
   operator = api.as(keys.operator);
   tenant = api.as(keys.acme);
   throttle = await startTestThrottle();
 });
-afterAll(async () => {
+world.onStop(async () => {
   await throttle?.close();
   await api?.close();
-  await world?.stop();
 });
 
 const run = runActivity;

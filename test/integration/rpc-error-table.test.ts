@@ -12,7 +12,7 @@ import { RelayerError } from '../../domain/errors';
 import { ErrorName } from '../../domain/error-catalogue';
 import type { ProxyFault } from '../harness/stack/rpc-proxy';
 import { evmChainSettings } from '../../workers/chain-settings';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /**
  * One case per row of the RPC error table: the error produced by a real anvil where anvil can
@@ -20,15 +20,13 @@ import { startTestWorld, type TestWorld } from '../harness/test-world';
  * proxy, so viem parses it exactly as it would the real one. Each case checks the row the error
  * lands in and what the chain adapter makes of it.
  */
-let world: TestWorld;
+const world = useWorld({ proxy: true, wallets: 1, tenants: {} });
 let chain: Chain;
 let wallet: ReturnType<typeof privateKeyToAccount>;
 beforeAll(async () => {
-  world = await startTestWorld({ proxy: true, wallets: 1, tenants: {} });
   chain = createEvmChain(evmChainSettings(world.config({ RPC_TIMEOUT_MS: '300' })));
   wallet = privateKeyToAccount(world.walletKeys[0]!);
 });
-afterAll(() => world.stop());
 afterEach(async () => {
   world.proxy!.failWith(undefined);
   await world.testClient.setAutomine(true);

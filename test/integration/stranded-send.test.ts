@@ -8,7 +8,7 @@ import { listAttempts } from '../../store/transaction-attempts';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Integration tier (~10 s; SQLite, and PostgreSQL in the postgres project): a send the provider
 // lost (the node never saw the bytes) while the same wallet's next three payments go out behind
@@ -16,12 +16,11 @@ import { startTestWorld, type TestWorld } from '../harness/test-world';
 // bump, no new nonce, all four confirmed.
 
 const stuckAfterMs = 60_000;
-let world: TestWorld;
+const world = useWorld({ proxy: true, wallets: 1, tenants: { acme: '10' } });
 let relayer: RelayerProcess;
 let tenantKey: string;
 
 beforeAll(async () => {
-  world = await startTestWorld({ proxy: true, wallets: 1, tenants: { acme: '10' } });
   ({ acme: tenantKey } = await createKeys(world, ['acme']));
   relayer = await startRelayerProcess(
     world.config({
@@ -32,9 +31,8 @@ beforeAll(async () => {
     ['worker', 'api'],
   );
 });
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
-  await world?.stop();
 });
 
 it('a lost send holds its wallet back only until the same bytes go out again: no bump, no new nonce, all four paid', async () => {

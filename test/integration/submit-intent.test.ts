@@ -6,13 +6,12 @@ import { submitIntent, type SubmitDependencies } from '../../service/submit-inte
 import { ErrorName } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { waitFor } from '../harness/stack/wait-for';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '1', quiet: '1' } });
 let connection: Connection;
 let deps: SubmitDependencies;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '1', quiet: '1' } });
   connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
   deps = {
     database: world.database,
@@ -20,9 +19,8 @@ beforeAll(async () => {
     taskQueue: `submit-${randomUUID()}`,
   };
 });
-afterAll(async () => {
+world.onStop(async () => {
   await connection?.close();
-  await world?.stop();
 });
 
 const request = (overrides: Record<string, unknown> = {}) => ({

@@ -14,21 +14,20 @@ import { createApiClient } from '../../cli/api-client';
 import { freePort } from '../harness/stack/free-port';
 import { createKeys } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Integration tier (~20 s): a token payout on a chain whose hot wallets hold none of the token.
 // With no top-ups set, it says why it waits at once (its reason, /readyz), and ends with that
 // reason when its send window runs out, not as a step that timed out; its hold released. With the
 // chain's tokenTopUps, the treasury funds a hot wallet and the payout is paid.
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '1' } });
 let api: { as: (key?: string) => ReturnType<typeof createApiClient> };
 let relayer: RelayerProcess;
 let keys: Record<'acme' | 'operator', string>;
 let token: TestToken;
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '1' } });
   token = await deployTestToken(world.anvil, 'standard', { symbol: 'USDT', decimals: 6 });
   await registerToken(
     { database: world.database, chains: world.chains },
@@ -52,9 +51,8 @@ beforeAll(async () => {
   );
   api = { as: (key?: string) => createApiClient(relayer.apiUrl!, key) };
 });
-afterAll(async () => {
+world.onStop(async () => {
   await relayer?.stop();
-  await world?.stop();
 });
 
 it('says at once that it waits for a funded wallet, and fails with no_funded_wallet, its hold released', async () => {

@@ -8,7 +8,7 @@ import { tenantBalance } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /**
  * A payment sent but not mined, taken back by its tenant or an operator: a zero-value transfer
@@ -27,14 +27,13 @@ function looksWithin(ms: number): number {
   for (let age = 0; age <= ms; age = Math.max(age + 100, age * 2.5)) looks++;
   return looks;
 }
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' }, wallets: 2, confirmations: 2 });
 let api: ApiUnderTest;
 let relayer: RelayerProcess;
 let tenant: RelayerApiClient;
 let operator: RelayerApiClient;
 beforeAll(async () => {
   // Two confirmations: a payment mined one block deep is still `confirming`.
-  world = await startTestWorld({ tenants: { acme: '10' }, wallets: 2, confirmations: 2 });
   api = await startApiWithoutWorkers(world);
   const keys = await createKeys(world, ['acme']);
   tenant = api.as(keys.acme);
@@ -43,11 +42,10 @@ beforeAll(async () => {
     world.config({ TASK_QUEUE: api.taskQueue, STUCK_AFTER_MS: String(stuckAfterMs) }),
   );
 });
-afterAll(async () => {
+world.onStop(async () => {
   await world?.testClient.setAutomine(true);
   await relayer?.stop();
   await api?.close();
-  await world?.stop();
 });
 
 /** A payment of 0.25 ether from wallet `wallet` to a fresh recipient, followed to `confirming`. */

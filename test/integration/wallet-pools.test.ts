@@ -9,25 +9,23 @@ import type { Throttle } from '../../throttle/throttle';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { failureType, runActivity as run } from '../harness/run-activity';
 import { startTestThrottle } from '../harness/test-throttle';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
-let world: TestWorld;
+const world = useWorld({ tenants: { acme: '10' }, wallets: 4 });
 let api: ApiUnderTest;
 let throttle: Throttle;
 let operator: RelayerApiClient;
 let tenant: RelayerApiClient;
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: { acme: '10' }, wallets: 4 });
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 50 });
   const keys = await createKeys(world, ['acme']);
   operator = api.as(keys.operator);
   tenant = api.as(keys.acme);
   throttle = await startTestThrottle();
 });
-afterAll(async () => {
+world.onStop(async () => {
   await throttle?.close();
   await api?.close();
-  await world?.stop();
 });
 
 const activities = () =>

@@ -6,13 +6,13 @@ import { newIntentId } from '../../operations/new-intent-id';
 import { insertBatch, updateBatchItem } from '../../store/batches';
 import { getIntent, insertIntent, transitionIntent } from '../../store/intents';
 import { itemsWaitingForTurnBefore, turnsToTell, walletTurnOf } from '../../store/wallet-turns';
-import { useTestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 /**
  * The wallet-turn rule read from the real store (domain/wallet-turn.ts says it in words): a batch
  * whose items are put in each state by hand, then asked whose turn it is and whom to tell.
  */
-const suite = useTestWorld({ wallets: 2, tenants: { acme: '10' } });
+const world = useWorld({ wallets: 2, tenants: { acme: '10' } });
 
 type ItemState = IntentStatus | 'pending' | 'rejected' | 'signed-then-failed';
 
@@ -21,7 +21,6 @@ let nextNonce = 0;
 
 /** A batch of items of wallets `w0`/`w1`/none ('-'), each put in `states[i]`. */
 async function batchIn(states: ItemState[], wallets: string) {
-  const world = suite.world();
   const batchId = `b_${newIntentId()}`;
   const walletOf = (i: number) =>
     wallets[i] === '-' ? undefined : world.wallets[Number(wallets[i])];
@@ -87,7 +86,7 @@ async function batchIn(states: ItemState[], wallets: string) {
     intentIds.push(intent.id);
   }
   const turns = () =>
-    Promise.all(states.map((_, i) => walletTurnOf(suite.world().database.kysely, batchId, i)));
+    Promise.all(states.map((_, i) => walletTurnOf(world.database.kysely, batchId, i)));
   return { batchId, intentIds, turns };
 }
 
@@ -133,7 +132,7 @@ describe("a batch item's wallet turn, read from the store", () => {
       ['signed', 'held', 'authorized', 'authorized'],
       '0000',
     );
-    const kysely = suite.world().database.kysely;
+    const kysely = world.database.kysely;
     expect(await turnsToTell(kysely, batchId, 0)).toEqual([
       { intentId: intentIds[1], turn: 'sign' },
       { intentId: intentIds[2], turn: 'start' },
@@ -149,7 +148,7 @@ describe("a batch item's wallet turn, read from the store", () => {
       ['signed', 'held', 'authorized', 'authorized'],
       '000-',
     );
-    const kysely = suite.world().database.kysely;
+    const kysely = world.database.kysely;
     const waiting = await itemsWaitingForTurnBefore(kysely, new Date());
     const ours = waiting.filter((item) => item.batchId === batchId).map((item) => item.intentId);
     expect(ours.sort()).toEqual([intentIds[1], intentIds[2]].sort());

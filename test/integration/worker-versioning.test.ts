@@ -10,19 +10,18 @@ import { createTenant, deposit } from '../../store/ledger';
 import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-process';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
-import { startTestWorld, type TestWorld } from '../harness/test-world';
+import { useWorld } from '../harness/test-world';
 
 // Worker Deployment Versioning on the dev server: two builds of the relayer on one task queue. A
 // payment stays on the build that started it; one awaiting approval moves off it before its wait,
 // so build 1's workers can go while it waits.
 
-let world: TestWorld;
+const world = useWorld({ tenants: {} });
 let api: ApiUnderTest;
 let connection: Connection;
 const processes: RelayerProcess[] = [];
 
 beforeAll(async () => {
-  world = await startTestWorld({ tenants: {} });
   await createTenant(world.database, { id: 'builds', name: 'builds' }, new Date());
   await deposit(world.database, 'builds', parseEther('100'), new Date(), world.nativeBook);
   api = await startApiWithoutWorkers(world, { tenantMaxInFlight: 10 });
@@ -32,12 +31,11 @@ beforeAll(async () => {
 beforeEach(async () => {
   await world.testClient.setAutomine(true);
 });
-afterAll(async () => {
+world.onStop(async () => {
   await world?.testClient.setAutomine(true);
   for (const relayer of processes) await relayer.stop();
   await connection?.close();
   await api?.close();
-  await world?.stop();
 });
 
 const build = async (buildId: string) => {

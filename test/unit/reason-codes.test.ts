@@ -12,9 +12,9 @@ import {
   ReasonCode,
   reasonCodeOfError,
   reasonCodeOfFailureType,
-  reasonAtClose,
   reasonCodes,
 } from '../../domain/reason-codes';
+import { reasonAtClose } from '../../domain/closing-reason';
 import { reasonOfFailure } from '../../workflows/payment-intent/failures';
 
 describe('reason codes', () => {
