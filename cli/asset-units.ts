@@ -1,4 +1,4 @@
-import { formatUnits, getAddress, isAddress } from 'viem';
+import { formatUnits, getAddress, isAddress } from 'viem/utils';
 import type { RelayerApiClient } from './api-client';
 
 /** An amount in base units as a person reads it: `250 USDT`, `0.5 ETH`. */

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { parseEther } from 'viem';
+import { parseEther } from 'viem/utils';
 import type { SubmitBody } from './api-client';
 import { intentBodySchema } from '../domain/intent-request';
 import { decimalAmountProblem } from './decimal-amount';

@@ -3,7 +3,7 @@ import {
   intentPriorities,
   type IntentPriority,
 } from '../domain/intent-priority';
-import { parseEther } from 'viem';
+import { parseEther } from 'viem/utils';
 import { baseUnitsOf } from '../domain/asset';
 import { isoInstant } from '../domain/intent-deadlines';
 import { tenantIdSchema } from '../domain/intent-request';

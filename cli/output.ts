@@ -1,4 +1,4 @@
-import { formatEther, formatGwei, formatUnits } from 'viem';
+import { formatEther, formatGwei, formatUnits } from 'viem/utils';
 import type { BalancesView, TokenView } from '../api/schemas/assets';
 import type { IntentView } from '../api/schemas/intents';
 import type { WalletView } from '../api/schemas/wallets';

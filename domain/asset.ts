@@ -1,4 +1,4 @@
-import { encodeFunctionData, formatUnits, getAddress, isAddress, parseUnits } from 'viem';
+import { encodeFunctionData, formatUnits, getAddress, isAddress, parseUnits } from 'viem/utils';
 import type { Hex } from './transfer';
 import { nativeBookOf } from './ledger-book';
 import { plainDecimal } from './plain-decimal';

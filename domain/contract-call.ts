@@ -1,15 +1,12 @@
 import {
-  BaseError,
   encodeFunctionData,
   getAddress,
   isAddress,
   isHex,
   parseAbiItem,
   toFunctionSelector,
-  type AbiFunction,
-  type AbiParameter,
-  type Hex,
-} from 'viem';
+} from 'viem/utils';
+import type { AbiFunction, AbiParameter, Hex } from 'viem';
 import { z } from 'zod';
 
 /**
@@ -76,7 +73,7 @@ export const contractCallSchema = z
         data: encodeFunctionData({ abi: [found], functionName: found.name, args: coerced }),
       };
     } catch (error) {
-      return refuse(['args'], error instanceof BaseError ? error.shortMessage : String(error));
+      return refuse(['args'], viemWords(error));
     }
   });
 export type ContractCallInput = z.input<typeof contractCallSchema>;
@@ -94,7 +91,7 @@ function functionIn(
       const bare = /^\s*[A-Za-z_$][\w$]*\s*\(/.test(abi);
       items = [parseAbiItem(bare ? `function ${abi.trim()}` : abi)];
     } catch (error) {
-      const said = error instanceof BaseError ? error.shortMessage : String(error);
+      const said = viemWords(error);
       return `"${abi}" does not parse as a function signature: ${said}`;
     }
   } else {
@@ -203,3 +200,7 @@ export function selectorOfFunction(named: string): Hex | undefined {
     return undefined;
   }
 }
+
+/** A viem error's short message (its details apart); any other error's text. */
+const viemWords = (error: unknown): string =>
+  error instanceof Error && 'shortMessage' in error ? String(error.shortMessage) : String(error);

@@ -1,4 +1,4 @@
-import { getAddress, isAddress, zeroAddress } from 'viem';
+import { getAddress, isAddress } from 'viem/utils';
 import { z } from 'zod';
 import { nativeAsset } from './asset';
 import { callDataSchema, contractCallSchema } from './contract-call';
@@ -48,7 +48,7 @@ export const newIntentBodySchema = z.strictObject({
     .positive({ error: 'chainId must be positive' }),
   /** Optional: without it the relayer chooses the wallet when it signs. */
   from: address('from').optional(),
-  to: address('to').refine((to) => to !== zeroAddress, {
+  to: address('to').refine((to) => BigInt(to) !== 0n, {
     error: 'to is the zero address: funds sent there are burned',
   }),
   /**

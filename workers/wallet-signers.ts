@@ -1,4 +1,4 @@
-import { KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import { kmsSigner } from '../chain/signers/kms-signer';
 import { localSigner } from '../chain/signers/local-signer';
 import { remoteSigner } from '../chain/signers/remote-signer';
@@ -30,7 +30,7 @@ export type SignerFactory = (setting: SignerSetting) => WalletSigner;
  * and by the wallets added at run time, so the bounds hold across all of them.
  */
 export function signerFactory(config: SignerConfig): SignerFactory {
-  let kms: { client: KMSClient; slots: SigningSlots } | undefined;
+  let kms: { client: Promise<KMSClient>; slots: SigningSlots } | undefined;
   const remoteSlots = new Map<string, SigningSlots>();
   return (setting) => {
     if (setting.kind === 'remote') {
@@ -46,17 +46,22 @@ export function signerFactory(config: SignerConfig): SignerFactory {
         'AWS_REGION is not set on this worker',
       );
     }
+    const awsRegion = config.awsRegion;
     kms ??= {
-      client: new KMSClient({
-        region: config.awsRegion,
-        ...(config.kmsEndpoint && { endpoint: config.kmsEndpoint }),
-        // Temporal's retry policy is the one retry layer.
-        maxAttempts: 1,
-        requestHandler: {
-          connectionTimeout: config.signerTimeoutMs,
-          requestTimeout: config.signerTimeoutMs,
-        },
-      }),
+      // Loaded here, not at start: a worker without KMS wallets never loads the SDK.
+      client: import('@aws-sdk/client-kms').then(
+        ({ KMSClient }) =>
+          new KMSClient({
+            region: awsRegion,
+            ...(config.kmsEndpoint && { endpoint: config.kmsEndpoint }),
+            // Temporal's retry policy is the one retry layer.
+            maxAttempts: 1,
+            requestHandler: {
+              connectionTimeout: config.signerTimeoutMs,
+              requestTimeout: config.signerTimeoutMs,
+            },
+          }),
+      ),
       slots: signingSlots(config.signerConcurrency),
     };
     const { address, keyId } = setting;

@@ -1,9 +1,4 @@
-import {
-  GetPublicKeyCommand,
-  KMSServiceException,
-  SignCommand,
-  type KMSClient,
-} from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import { keccak256, serializeTransaction } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 import {
@@ -23,9 +18,13 @@ export interface KmsSignerSettings {
   address: Hex;
   /** A key id, key ARN, alias name (`alias/…`) or alias ARN. */
   keyId: string;
-  kms: KMSClient;
+  /** A promise where the client is made on first use: the SDK loads only where KMS signs. */
+  kms: KMSClient | Promise<KMSClient>;
   slots: SigningSlots;
 }
+
+/** The SDK's commands, loaded with the first KMS call of the process. */
+const kmsCommands = () => import('@aws-sdk/client-kms');
 
 /** The key spec that signs for Ethereum; any other is refused before signing. */
 const secp256k1KeySpec = 'ECC_SECG_P256K1';
@@ -59,7 +58,10 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
   let publicKey: Promise<Hex> | undefined;
 
   async function readPublicKey(): Promise<Hex> {
-    const answer = await slots(() => kms.send(new GetPublicKeyCommand({ KeyId: keyId })));
+    const { GetPublicKeyCommand } = await kmsCommands();
+    const answer = await slots(async () =>
+      (await kms).send(new GetPublicKeyCommand({ KeyId: keyId })),
+    );
     if (answer.KeySpec !== secp256k1KeySpec || !answer.PublicKey) {
       throw new SignerRefusedError(
         address,
@@ -89,8 +91,9 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
     const digest = keccak256(serializeTransaction(transaction));
     let der: Uint8Array | undefined;
     try {
-      const answer = await slots(() =>
-        kms.send(
+      const { SignCommand } = await kmsCommands();
+      const answer = await slots(async () =>
+        (await kms).send(
           new SignCommand({
             KeyId: keyId,
             Message: Buffer.from(digest.slice(2), 'hex'),
@@ -117,7 +120,8 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
 
 function kmsFailure(error: unknown, wallet: Hex, keyLabel: string): Error {
   if (error instanceof RelayerError) return error;
-  if (error instanceof KMSServiceException && refusals.has(error.name)) {
+  // A KMS service exception (it carries `$fault`) of a kind no retry fixes.
+  if (error instanceof Error && '$fault' in error && refusals.has(error.name)) {
     return new SignerRefusedError(wallet, keyLabel, `${error.name}: ${error.message}`, error);
   }
   return new SignerUnavailableError(wallet, keyLabel, error);

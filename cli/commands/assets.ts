@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem';
+import { formatUnits } from 'viem/utils';
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
 import { chainIdFlag } from '../flags';

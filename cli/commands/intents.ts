@@ -3,7 +3,7 @@ import { apiOf, type ApiOptions } from '../api-options';
 import { chainIdFlag, priorityFlag, timeFlag, wholeNumber } from '../flags';
 import type { IntentPriority } from '../../domain/intent-priority';
 import { randomUUID } from 'node:crypto';
-import { parseEther } from 'viem';
+import { parseEther } from 'viem/utils';
 import type { IntentView } from '../../api/schemas/intents';
 import type { ContractCallInput } from '../../domain/contract-call';
 import { decimalAmountProblem } from '../decimal-amount';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatUnits } from 'viem';
+import { formatUnits } from 'viem/utils';
 import type { PolicyView } from '../../api/schemas/policies';
 import { nativeAsset, nativeUnits } from '../../domain/asset';
 import { apiOf, type ApiOptions } from '../api-options';

@@ -1,4 +1,4 @@
-import { formatEther, formatUnits } from 'viem';
+import { formatEther, formatUnits } from 'viem/utils';
 import { RelayerError } from './relayer-error';
 import { ErrorName } from '../error-catalogue';
 
