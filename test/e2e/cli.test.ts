@@ -9,7 +9,7 @@ import { databaseSnapshot } from '../harness/api';
 import { scratchDir } from '../harness/scratch-dir';
 import { useCliRelayer } from '../harness/relayer-cli';
 
-const { world, relayerCli, apiUrl } = useCliRelayer();
+const { world, relayerCli, relayerCliInProcess, apiUrl } = useCliRelayer();
 
 /**
  * The CLI as it runs in a person's terminal: a pseudo-terminal (util-linux `script`, 100 columns)
@@ -367,8 +367,9 @@ describe('the relayer CLI', () => {
       ],
       [['keys', 'rotate', '0123456789abcdef', '--grace', 'soon'], /--grace: a whole number/],
     ];
+    // In the test's process: what a refusal prints and its exit code are the CLI's own either way.
     for (const [args, message] of cases) {
-      const result = await relayerCli(args, { RELAYER_API_KEY: 'rly_x' });
+      const result = await relayerCliInProcess(args, { RELAYER_API_KEY: 'rly_x' });
       expect({ args, code: result.code, stderr: result.stderr }).toMatchObject({
         args,
         code: 2,
