@@ -65,6 +65,10 @@ export interface ChainSettings {
   readonly pollIntervalMs: number;
   /** A transaction not mined this long after it was signed gets a replacement (or a gap filled). */
   readonly stuckAfterMs: number;
+  /** Not mined this long after its first transaction: the tenant is told (`intent.delayed`). */
+  readonly delayedAfterMs: number;
+  /** `intent.delayed` notices one payment sends at most. */
+  readonly delayedNoticesMax: number;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
   readonly maxFeePerTransfer: bigint;
   /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */

@@ -89,6 +89,11 @@ function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): Chain
     ...(settings.depositFactory && { depositFactory: settings.depositFactory }),
     walletAddresses: context.walletAddresses,
     stuckAfterMs: settings.stuckAfterMs,
+    delayedAfterMs:
+      settings.delayedAfterMs === undefined || settings.delayedAfterMs === 'auto'
+        ? 3 * Math.max(settings.blockTimeMs, settings.pollIntervalMs)
+        : settings.delayedAfterMs,
+    delayedNoticesMax: settings.delayedNoticesMax ?? 3,
     pollIntervalMs: settings.pollIntervalMs,
     headMaxAgeMs: context.lookMaxAgeMs,
     // Ten blocks later than it could first be deep enough (a send may wait for budget after its

@@ -1,13 +1,18 @@
 import ipaddr from 'ipaddr.js';
+import type { DelayDetail } from './delayed-notice';
 import { IntentStatus, type Intent } from './intent';
 
 // What a tenant is told: one event per state change of one of its intents, `intent.<status>`,
 // as the Standard Webhooks scheme carries it (webhook-id, webhook-timestamp, webhook-signature).
 
-/** Every status an intent reaches, and `intent.finalized`: a confirmed one's block is final. */
+/**
+ * Every status an intent reaches; `intent.finalized`: a confirmed one's block is final;
+ * `intent.delayed`: a payment still unmined past its chain's threshold (domain/delayed-notice.ts).
+ */
 export const webhookEventTypes = [
   ...Object.values(IntentStatus).map((status) => `intent.${status}` as const),
   'intent.finalized' as const,
+  'intent.delayed' as const,
 ];
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
@@ -49,7 +54,14 @@ export function intentSnapshot(intent: Intent) {
 /** The body of an event, serialized once: the bytes every attempt sends and signs. */
 export function eventBody(
   intent: Intent,
-  change: { sequence: number; previousStatus: IntentStatus | null; at: Date; type?: string },
+  change: {
+    sequence: number;
+    previousStatus: IntentStatus | null;
+    at: Date;
+    type?: string;
+    /** What an `intent.delayed` adds: what the relayer did and will do. */
+    delay?: DelayDetail;
+  },
 ): string {
   return JSON.stringify({
     type: change.type ?? `intent.${intent.status}`,
@@ -58,6 +70,7 @@ export function eventBody(
       sequence: change.sequence,
       previousStatus: change.previousStatus,
       intent: intentSnapshot(intent),
+      ...(change.delay && { delay: change.delay }),
     },
   });
 }

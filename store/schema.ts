@@ -196,6 +196,8 @@ export interface IntentsTable {
   >;
   /** Not signed before this (null: at once). */
   not_before: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** `intent.delayed` notices sent (migration 0028). */
+  delayed_notices: ColumnType<number, number | undefined, number>;
 }
 
 export type { AttemptCause };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isTopUp, operatorOwner } from '../domain/custody';
 import { IntentStatus, type Intent } from '../domain/intent';
+import type { DelayDetail } from '../domain/delayed-notice';
 import { eventBody, subscribesTo } from '../domain/webhooks';
 import { walletEventBody, walletSubject, type WalletEvent } from '../domain/wallet-events';
 import type { Schema } from './schema';
@@ -19,6 +20,7 @@ export async function recordStateChange(
   previousStatus: IntentStatus | null,
   now: Date,
   type: string = `intent.${intent.status}`,
+  delay?: DelayDetail,
 ): Promise<void> {
   await recordEvent(trx, {
     tenantId: intent.tenantId,
@@ -27,7 +29,7 @@ export async function recordStateChange(
     type,
     previousStatus,
     now,
-    body: (sequence) => eventBody(intent, { sequence, previousStatus, at: now, type }),
+    body: (sequence) => eventBody(intent, { sequence, previousStatus, at: now, type, delay }),
   });
   // Once, when it is confirmed (not again when it is marked final).
   if (isTopUp(intent) && type === `intent.${IntentStatus.confirmed}`) {

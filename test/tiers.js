@@ -58,6 +58,7 @@ const tiers = {
     e2e: [
       'e2e/api-process',
       'e2e/cli',
+      'e2e/delayed-webhooks',
       'e2e/deposit-trail',
       'e2e/deposits-cli',
       'e2e/fifty-intents',

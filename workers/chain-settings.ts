@@ -42,6 +42,8 @@ export const evmChainSettings = (
   pollIntervalMs: config.pollIntervalMs,
   rpcTimeoutMs: config.rpcTimeoutMs,
   stuckAfterMs: config.stuckAfterMs,
+  delayedAfterMs: config.delayedAfterMs,
+  delayedNoticesMax: config.delayedNoticesMax,
   gasPricing: chain.gasPricing,
   lowBalanceWei: chain.lowBalanceWei,
   finality: chain.finality,

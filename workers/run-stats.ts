@@ -52,6 +52,7 @@ export class RunStats {
   private readonly permitRefusals: Counter<'reason'>;
   private readonly finished: Counter<'status' | 'asset'>;
   private readonly latency: Histogram<'status'>;
+  private readonly delayed: Counter<'reason'>;
 
   constructor(private readonly registry: Registry) {
     this.executions = new Counter({
@@ -85,6 +86,12 @@ export class RunStats {
       buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 1800],
       registers: [registry],
     });
+    this.delayed = new Counter({
+      name: 'relayer_intents_delayed_total',
+      help: 'intent.delayed notices this process recorded, by reason: threshold (first) or fee_bump',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
   }
 
   record(activity: string, outcome: ActivityOutcome, result?: unknown): void {
@@ -102,6 +109,9 @@ export class RunStats {
     }
     if (activity === 'confirm') {
       const confirmed = result as ConfirmResult;
+      if (confirmed.state === 'pending' && confirmed.delayed) {
+        this.delayed.inc({ reason: confirmed.delayed });
+      }
       if (confirmed.state !== 'pending') {
         const status =
           confirmed.state === 'confirmed'

@@ -21,6 +21,7 @@ import { unlessCancelled, whileHeartbeating } from '../liveness';
 import { decideConfirmMove, unminedLookGapMs, type ConfirmLook } from './move';
 import { pending, type ConfirmResult, type EndState } from './result';
 import { pendingTransactionMoves } from './pending-moves';
+import { sayIfDelayed } from './delayed';
 
 export type { ConfirmResult } from './result';
 
@@ -179,8 +180,12 @@ export const confirm = (deps: ActivityDependencies) => {
         if (looked.state !== 'pending') return looked;
         const since = [...attempts].reverse().find((a) => a.cause !== 'fee_bump') ?? latest;
         const sinceSignedMs = look.now - since.createdAt.getTime();
-        const gapMs = unminedLookGapMs(sinceSignedMs, chain.nextLookInMs());
-        return { ...looked, retryAfterMs: Math.max(looked.retryAfterMs, gapMs) };
+        const retryAfterMs = Math.max(
+          looked.retryAfterMs,
+          unminedLookGapMs(sinceSignedMs, chain.nextLookInMs()),
+        );
+        const delayed = await sayIfDelayed(deps, chain, intent, attempts, retryAfterMs);
+        return { ...looked, retryAfterMs, ...(delayed && { delayed }) };
       };
       let reorgNoted = false;
       for (;;) {

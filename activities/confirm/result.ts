@@ -1,6 +1,7 @@
 import type { ReasonCode } from '../../domain/reason-codes';
 import type { MinedOutcome } from '../../domain/payment-outcome';
 import type { Chain } from '../../chain/chain';
+import type { DelayedNotice } from '../../domain/delayed-notice';
 
 /**
  * How an intent's confirming ended (domain/payment-outcome.ts): paid, reverted (mined, nothing
@@ -29,6 +30,8 @@ export type ConfirmResult =
       retryAfterMs: number;
       /** The intent's current transaction after this look (a replacement may have taken over). */
       txHash?: string;
+      /** This look told the tenant the payment is delayed (the metric counts it). */
+      delayed?: DelayedNotice;
     };
 
 /** A look that found nothing ended: when to look again, and the transaction it now follows. */

@@ -25,6 +25,9 @@ export interface EvmChainSettings {
   pollIntervalMs: number;
   rpcTimeoutMs: number;
   stuckAfterMs: number;
+  /** `auto`: three times the expected inclusion time (the block time, or the poll interval). */
+  delayedAfterMs?: number | 'auto';
+  delayedNoticesMax?: number;
   fees: FeePolicy;
   /** Type-2 transactions (max fee and tip), or type-0 (`gasPrice`) on a chain without EIP-1559. */
   gasPricing?: GasPricing;

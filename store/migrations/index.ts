@@ -27,6 +27,7 @@ import { tenantFairnessWeights } from './0024-tenant-fairness-weights';
 import { deposits } from './0025-deposits';
 import { schedulePauseNotes } from './0026-schedule-pause-notes';
 import { lineRepairs } from './0027-line-repairs';
+import { delayedNotices } from './0028-delayed-notices';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -63,6 +64,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0025_deposits': deposits(context),
   '0026_schedule_pause_notes': schedulePauseNotes,
   '0027_line_repairs': lineRepairs,
+  '0028_delayed_notices': delayedNotices,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -39,6 +39,18 @@ export const transactionsSettings = {
     doc: 'A sent transaction not mined this long is replaced with a higher fee bid (same nonce), or the nonce gap before it filled',
     parse: integer(100, 86_400_000),
   }),
+  delayedAfterMs: setting({
+    env: 'DELAYED_AFTER_MS',
+    fallback: 'auto',
+    doc: "A payment not mined this long after its first transaction tells its tenant `intent.delayed` (and again at each fee bump after that); `auto`: three times the chain's expected inclusion time (BLOCK_TIME_MS, or CONFIRM_POLL_INTERVAL_MS where blocks come on arrival)",
+    parse: z.union([z.literal('auto'), integer(100, 86_400_000)]),
+  }),
+  delayedNoticesMax: setting({
+    env: 'DELAYED_NOTICES_MAX',
+    fallback: '3',
+    doc: '`intent.delayed` notices one payment may send at most (0: none)',
+    parse: integer(0, 20),
+  }),
   sendWindowMs: setting({
     env: 'SEND_WINDOW_MS',
     fallback: String(defaultSendWindowMs),

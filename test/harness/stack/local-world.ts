@@ -117,6 +117,9 @@ async function buildLocalWorld(
     LOG_LEVEL: 'WARN',
     // Each test's task queue would otherwise leave a schedule behind on the shared dev server.
     ORPHAN_SWEEP_MS: '0',
+    // A look on a loaded machine can come 300 ms after the send (3 polls, the automatic
+    // threshold): a test that wants `intent.delayed` asks for it.
+    DELAYED_AFTER_MS: '60000',
     ...(redis && { REDIS_URL: redis.url }),
     ...options.settings,
     ...overrides,

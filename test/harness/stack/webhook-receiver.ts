@@ -10,11 +10,13 @@ export interface ReceivedEvent {
   /** Whether it verified with each secret the receiver holds, in the order given. */
   verifiedWith: boolean[];
   at: number;
+  /** The event's data as sent (the intent's snapshot, and what its type adds). */
+  data: Record<string, unknown>;
 }
 
 interface EventBody {
   type: string;
-  data: { sequence: number; intent: { id: string } };
+  data: { sequence: number; intent: { id: string } } & Record<string, unknown>;
 }
 
 /** How the receiver answers: 200, 500, 410, or never (the request hangs). */
@@ -115,6 +117,7 @@ export class WebhookReceiver {
         sequence: parsed.data.sequence,
         verifiedWith,
         at: Date.now(),
+        data: parsed.data,
       });
       response.writeHead(204).end();
     });

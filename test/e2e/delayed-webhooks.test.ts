@@ -1,0 +1,78 @@
+import { listAttempts } from '../../store/transaction-attempts';
+import { waitFor } from '../harness/stack/wait-for';
+import { freePort } from '../harness/stack/free-port';
+import { waitUntilEnded } from '../harness/intents';
+import {
+  api,
+  pay,
+  receiverWithEndpoint,
+  useWebhooksWorld,
+  webhookEnv,
+} from '../harness/webhooks-world';
+
+/**
+ * E2e tier (~25 s): a payment the chain does not mine tells its tenant `intent.delayed` once past
+ * DELAYED_AFTER_MS and once at each fee bump after that, at most DELAYED_NOTICES_MAX times, signed
+ * and in sequence with its other events; the worker's metric counts each.
+ */
+jest.setTimeout(120_000);
+
+const world = useWebhooksWorld();
+
+it('an unmined payment: intent.delayed past the threshold, then at each fee bump, at most three', async () => {
+  const metricsPort = await freePort();
+  await world.spawnWorkers(1, {
+    TASK_QUEUE: api.taskQueue,
+    ...webhookEnv,
+    DELAYED_AFTER_MS: '1000',
+    DELAYED_NOTICES_MAX: '3',
+    STUCK_AFTER_MS: '2000',
+    METRICS_PORT: String(metricsPort),
+  });
+  const { receiver } = await receiverWithEndpoint();
+  await world.testClient.setAutomine(false);
+  const [id] = await pay(1);
+  const delayedOf = () =>
+    (receiver.byIntent().get(id!) ?? []).filter((event) => event.type === 'intent.delayed');
+  try {
+    await waitFor(() => delayedOf().length >= 3, 'three intent.delayed notices', 60_000);
+    // A bump more with no notice: three was the most.
+    const attemptsAtThird = await attemptsOf(id!);
+    await waitFor(async () => (await attemptsOf(id!)) > attemptsAtThird, 'one more bump', 60_000);
+  } finally {
+    await world.testClient.setAutomine(true);
+    await world.testClient.mine({ blocks: 1 });
+  }
+  await waitUntilEnded(world, [id!], 60_000);
+  await waitFor(
+    () => receiver.byIntent().get(id!)?.at(-1)?.type === 'intent.confirmed',
+    'intent.confirmed delivered',
+    60_000,
+  );
+
+  const events = receiver.byIntent().get(id!)!;
+  expect(events.map((event) => event.sequence)).toEqual(events.map((_, i) => i + 1));
+  expect(events.every((event) => event.verifiedWith.includes(true))).toBe(true);
+  const delays = delayedOf().map((event) => event.data.delay as Record<string, unknown>);
+  expect(delays.map((delay) => [delay.reason, delay.feeBumps])).toEqual([
+    ['threshold', 0],
+    ['fee_bump', 1],
+    ['fee_bump', 2],
+  ]);
+  expect(delays[0]).toMatchObject({
+    did: expect.stringMatching(/^signed and sent; not mined after \d+ s$/),
+    next: expect.stringMatching(/^looks again in about \d+ s; raises the fee again once/),
+  });
+  expect(delays[2]!.did).toMatch(/^raised its fee 2 time\(s\), now up to [\d.]+ gwei$/);
+  // Each notice lies between the payment's confirming and its end.
+  const types = events.map((event) => event.type);
+  expect(types.indexOf('intent.delayed')).toBeGreaterThan(types.indexOf('intent.confirming'));
+  expect(types.at(-1)).toBe('intent.confirmed');
+
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  expect(metrics).toMatch(/relayer_intents_delayed_total\{reason="threshold"\} 1\n/);
+  expect(metrics).toMatch(/relayer_intents_delayed_total\{reason="fee_bump"\} 2\n/);
+});
+
+const attemptsOf = async (intentId: string): Promise<number> =>
+  (await listAttempts(world.database.kysely, intentId)).length;
