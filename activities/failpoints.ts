@@ -22,7 +22,9 @@
  * recorded, its workflow not started yet; `after-deposit-detected`: a scan recorded deposits and
  * its blocks read, not yet reported; `after-deposit-credited`: a deposit credited to its tenant,
  * the scan not yet reported; `after-deposit-sweep-admitted`: a sweep of a deposit address written
- * with its deposits, its workflow not started yet (the orphan sweep starts it).
+ * with its deposits, its workflow not started yet (the orphan sweep starts it);
+ * `after-delayed-notice`: inside a look at an unmined payment, its `intent.delayed` recorded, the
+ * look not yet reported.
  */
 export const crashPoints = [
   'after-permit',
@@ -49,6 +51,7 @@ export const crashPoints = [
   'after-deposit-detected',
   'after-deposit-credited',
   'after-deposit-sweep-admitted',
+  'after-delayed-notice',
 ] as const;
 
 export type CrashPoint = (typeof crashPoints)[number];

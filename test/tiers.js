@@ -58,7 +58,6 @@ const tiers = {
     e2e: [
       'e2e/api-process',
       'e2e/cli',
-      'e2e/delayed-webhooks',
       'e2e/deposit-trail',
       'e2e/deposits-cli',
       'e2e/fifty-intents',
@@ -102,6 +101,7 @@ const tiers = {
     e2e: [
       'e2e/batch-crash',
       'e2e/cli-operations',
+      'e2e/delayed-webhooks',
       'e2e/demo-walkthrough',
       'e2e/in-flight-limit',
       'e2e/kill-worker',

@@ -13,7 +13,7 @@ import type { ActivityDependencies } from '../dependencies';
  * one transaction, so a look tried again after a crash counts the notice it already sent.
  */
 export async function sayIfDelayed(
-  { db, clock }: ActivityDependencies,
+  { db, clock, failpoints }: ActivityDependencies,
   chain: Chain,
   intent: Intent,
   before: readonly TransactionAttempt[],
@@ -27,7 +27,7 @@ export async function sayIfDelayed(
   const after = await listAttempts(db.kysely, intent.id);
   const bumps = (attempts: readonly TransactionAttempt[]) =>
     attempts.filter((attempt) => attempt.cause === 'fee_bump').length;
-  return db.transaction(async (trx) => {
+  const told = await db.transaction(async (trx) => {
     const current = await getIntentForUpdate(db, trx, intent.id);
     const { delayed_notices: noticesSent } = await trx
       .selectFrom('intents')
@@ -60,4 +60,6 @@ export async function sayIfDelayed(
     await recordStateChange(trx, current, current.status, now, 'intent.delayed', delay);
     return reason;
   });
+  if (told) failpoints?.reach('after-delayed-notice');
+  return told;
 }

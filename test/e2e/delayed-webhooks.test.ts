@@ -11,24 +11,26 @@ import {
 } from '../harness/webhooks-world';
 
 /**
- * E2e tier (~25 s): a payment the chain does not mine tells its tenant `intent.delayed` once past
- * DELAYED_AFTER_MS and once at each fee bump after that, at most DELAYED_NOTICES_MAX times, signed
- * and in sequence with its other events; the worker's metric counts each.
+ * E2e tier, test:ci (~45 s): a payment the chain does not mine tells its tenant `intent.delayed`
+ * once past DELAYED_AFTER_MS and once at each fee bump after that, at most DELAYED_NOTICES_MAX
+ * times, signed and in sequence with its other events; the worker's metric counts each. A worker
+ * killed right after recording one (`after-delayed-notice`): its replacement sends none twice.
  */
 jest.setTimeout(120_000);
 
 const world = useWebhooksWorld();
+const settings = (more: Record<string, string> = {}) => ({
+  TASK_QUEUE: api.taskQueue,
+  ...webhookEnv,
+  DELAYED_AFTER_MS: '1000',
+  DELAYED_NOTICES_MAX: '3',
+  STUCK_AFTER_MS: '2000',
+  ...more,
+});
 
 it('an unmined payment: intent.delayed past the threshold, then at each fee bump, at most three', async () => {
   const metricsPort = await freePort();
-  await world.spawnWorkers(1, {
-    TASK_QUEUE: api.taskQueue,
-    ...webhookEnv,
-    DELAYED_AFTER_MS: '1000',
-    DELAYED_NOTICES_MAX: '3',
-    STUCK_AFTER_MS: '2000',
-    METRICS_PORT: String(metricsPort),
-  });
+  const [worker] = await world.spawnWorkers(1, settings({ METRICS_PORT: String(metricsPort) }));
   const { receiver } = await receiverWithEndpoint();
   await world.testClient.setAutomine(false);
   const [id] = await pay(1);
@@ -72,7 +74,44 @@ it('an unmined payment: intent.delayed past the threshold, then at each fee bump
   const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   expect(metrics).toMatch(/relayer_intents_delayed_total\{reason="threshold"\} 1\n/);
   expect(metrics).toMatch(/relayer_intents_delayed_total\{reason="fee_bump"\} 2\n/);
+  worker!.signal('SIGTERM');
+  await worker!.exited;
 });
 
 const attemptsOf = async (intentId: string): Promise<number> =>
   (await listAttempts(world.database.kysely, intentId)).length;
+
+it('a worker killed right after recording a notice: its replacement does not send it again', async () => {
+  const [crashing] = await world.spawnWorkers(
+    1,
+    settings({ DELAYED_NOTICES_MAX: '2', CRASH_AT: 'after-delayed-notice@1' }),
+  );
+  const { receiver } = await receiverWithEndpoint();
+  await world.testClient.setAutomine(false);
+  const [id] = await pay(1);
+  try {
+    expect(await crashing!.exited).toBe('SIGKILL');
+    expect(crashing!.output()).toMatch(/crash point after-delayed-notice reached/);
+    await world.spawnWorkers(1, settings({ DELAYED_NOTICES_MAX: '2' }));
+    await waitFor(
+      async () => (await attemptsOf(id!)) >= 3,
+      'two fee bumps by the replacement',
+      60_000,
+    );
+  } finally {
+    await world.testClient.setAutomine(true);
+    await world.testClient.mine({ blocks: 1 });
+  }
+  await waitUntilEnded(world, [id!], 60_000);
+  await waitFor(
+    () => receiver.byIntent().get(id!)?.at(-1)?.type === 'intent.confirmed',
+    'intent.confirmed delivered',
+    60_000,
+  );
+  const delayed = receiver
+    .byIntent()
+    .get(id!)!
+    .filter((event) => event.type === 'intent.delayed')
+    .map((event) => (event.data.delay as { reason: string }).reason);
+  expect(delayed).toEqual(['threshold', 'fee_bump']);
+});

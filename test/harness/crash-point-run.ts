@@ -46,6 +46,8 @@ const ownTests = new Set<CrashPoint>([
   'after-deposit-detected',
   'after-deposit-credited',
   'after-deposit-sweep-admitted',
+  // test/e2e/delayed-webhooks.test.ts
+  'after-delayed-notice',
 ]);
 
 /**
