@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
-/** How many `intent.delayed` notices an intent has sent: the bound on them, kept with the intent. */
+/** How many `intent.delayed` notices an intent has sent: their bound, kept with the intent. */
 export const delayedNotices: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
