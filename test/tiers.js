@@ -51,6 +51,7 @@ const tiers = {
       'integration/stranded-send',
       'integration/submit-intent',
       'integration/throttle-redis',
+      'integration/token-policy',
       'integration/unmined-cancel',
       'integration/wallet-pools',
       'integration/wallet-turns',
@@ -136,6 +137,7 @@ const tiers = {
       'integration/priorities',
       'integration/review',
       'integration/stranded-send',
+      'integration/token-policy',
     ],
   },
   // The seeded suites again, larger, and the suites whose PostgreSQL run proves again what their
