@@ -19,7 +19,7 @@ import {
 /** Webhook deliveries through a killed worker, a previous release's run and a dead letter. */
 jest.setTimeout(240_000);
 
-const suite = useWebhooksWorld();
+const world = useWebhooksWorld();
 
 describe('webhooks through a worker killed with SIGKILL', () => {
   it.each(['after-hold', 'after-webhook-sent'] as const)(
@@ -27,15 +27,15 @@ describe('webhooks through a worker killed with SIGKILL', () => {
     async (point) => {
       const { receiver, endpoint } = await receiverWithEndpoint();
       const taskQueue = api.taskQueue;
-      const [dying] = await suite.spawnWorkers(1, {
+      const [dying] = await world.spawnWorkers(1, {
         TASK_QUEUE: taskQueue,
         ...webhookEnv,
         CRASH_AT: point,
       });
       const ids = await pay(4);
       expect(await dying!.exited).toBe('SIGKILL');
-      const [next] = await suite.spawnWorkers(1, { TASK_QUEUE: taskQueue, ...webhookEnv });
-      await waitUntilEnded(suite.world(), ids, 120_000);
+      const [next] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue, ...webhookEnv });
+      await waitUntilEnded(world, ids, 120_000);
       await expectEveryChangeInOrder(receiver, ids);
       next!.signal('SIGTERM');
       await next!.exited;
@@ -65,9 +65,9 @@ describe('a delivery run the previous release started on the webhooks queue', ()
         },
       ],
     });
-    const [worker] = await suite.spawnWorkers(1, { TASK_QUEUE: api.taskQueue, ...webhookEnv });
+    const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: api.taskQueue, ...webhookEnv });
     const ids = await pay(3);
-    await waitUntilEnded(suite.world(), ids, 60_000);
+    await waitUntilEnded(world, ids, 60_000);
     await expectEveryChangeInOrder(receiver, ids);
     const run = await api.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).describe();
     expect({ runId: run.runId, taskQueue: run.taskQueue }).toEqual({
@@ -87,7 +87,7 @@ describe('the dead-letter list', () => {
     const { receiver, endpoint } = await receiverWithEndpoint(['intent.confirmed']);
     receiver.mode = 'fail';
     // Tried at 0, 1, 3 and 7 s after the event; the next try, at 15 s, is past its 7.2 s window.
-    const [worker] = await suite.spawnWorkers(1, {
+    const [worker] = await world.spawnWorkers(1, {
       TASK_QUEUE: api.taskQueue,
       ...webhookEnv,
       WEBHOOK_RETRY_HOURS: '0.002',

@@ -24,12 +24,12 @@ import {
  */
 jest.setTimeout(240_000);
 
-const suite = useWebhooksWorld();
+const world = useWebhooksWorld();
 
 describe('webhooks: every state change, signed, from the outbox, delivered by Temporal', () => {
   let worker: WorkerProcess;
   beforeAll(async () => {
-    [worker] = (await suite.spawnWorkers(1, { TASK_QUEUE: api.taskQueue, ...webhookEnv })) as [
+    [worker] = (await world.spawnWorkers(1, { TASK_QUEUE: api.taskQueue, ...webhookEnv })) as [
       WorkerProcess,
     ];
   });
@@ -42,7 +42,7 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
   it('20 intents, native and token: every change arrives once after dedupe by webhook-id, in sequence per intent', async () => {
     const { receiver, endpoint } = await receiverWithEndpoint();
     const ids = await pay(20);
-    await waitUntilEnded(suite.world(), ids, 120_000);
+    await waitUntilEnded(world, ids, 120_000);
     await expectEveryChangeInOrder(receiver, ids);
     expect(receiver.rejected).toEqual([]);
     // The same bytes signed on every attempt: each event arrived with a valid signature.
@@ -59,7 +59,7 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
     const { receiver, endpoint } = await receiverWithEndpoint();
     receiver.mode = 'fail';
     const ids = await pay(6);
-    await waitUntilEnded(suite.world(), ids, 60_000);
+    await waitUntilEnded(world, ids, 60_000);
     // Each intent's first event is retried after 1, 2, 4 … s: three refusals each, then recovery.
     const refusals = (id: string) => receiver.refusedIntents.filter((other) => other === id);
     await waitFor(
@@ -106,10 +106,9 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
     const { receiver, endpoint } = await receiverWithEndpoint();
     receiver.mode = 'hang';
     const ids = await pay(12);
-    await waitUntilEnded(suite.world(), ids, 60_000);
-    const rows = await suite
-      .world()
-      .database.kysely.selectFrom('intents')
+    await waitUntilEnded(world, ids, 60_000);
+    const rows = await world.database.kysely
+      .selectFrom('intents')
       .select('status')
       .where('id', 'in', ids)
       .execute();
@@ -157,7 +156,6 @@ describe('webhooks: every state change, signed, from the outbox, delivered by Te
   });
 
   it('refuses an endpoint that is not https, or resolves to a private address, and an unknown event type: nothing written', async () => {
-    const world = suite.world();
     const before = await world.database.kysely
       .selectFrom('webhook_endpoints')
       .selectAll()

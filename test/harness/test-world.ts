@@ -47,8 +47,6 @@ export interface WorldTools {
   submit(payment?: TestPayment): Promise<SubmittedIntent>;
   /** Submits a payment and waits for its end (a worker must run): the intent as it ended. */
   pay(payment?: TestPayment, timeoutMs?: number): Promise<Intent>;
-  /** The world itself, for helpers that take a LocalWorld. */
-  world(): TestWorld;
 }
 
 export type WorldInTest = TestWorld & WorldTools;
@@ -68,9 +66,16 @@ export function useWorld(options: LocalWorldOptions = {}): WorldInTest {
     started = await startTestWorld(options);
   });
   afterAll(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
+    // Every stop runs even when one fails; the first failure is reported after them.
+    const failures: unknown[] = [];
+    for (const stop of stops.splice(0).reverse()) {
+      await Promise.resolve()
+        .then(stop)
+        .catch((error: unknown) => failures.push(error));
+    }
     await (await connection)?.close();
     await started?.stop();
+    if (failures.length > 0) throw failures[0];
   });
   const world = (): TestWorld => {
     if (!started) throw new Error('the test world is only there inside tests (and their hooks)');
@@ -81,7 +86,6 @@ export function useWorld(options: LocalWorldOptions = {}): WorldInTest {
     return process;
   };
   const tools: WorldTools = {
-    world,
     onStop: (stop) => void stops.push(stop),
     spawnWorkers: async (count, overrides) =>
       (
