@@ -1,5 +1,6 @@
 import { listAttempts } from '../../store/transaction-attempts';
 import type { WorkerProcess } from '../harness/stack/worker-process';
+import type { WebhookReceiver } from '../harness/stack/webhook-receiver';
 import { waitFor } from '../harness/stack/wait-for';
 import { freePort } from '../harness/stack/free-port';
 import { waitUntilEnded } from '../harness/intents';
@@ -56,15 +57,9 @@ it('an unmined payment: intent.delayed past the threshold, then at each fee bump
     const attemptsAtThird = await attemptsOf(id!);
     await waitFor(async () => (await attemptsOf(id!)) > attemptsAtThird, 'one more bump', 60_000);
   } finally {
-    await world.testClient.setAutomine(true);
-    await world.testClient.mine({ blocks: 1 });
+    await blocksAgain();
   }
-  await waitUntilEnded(world, [id!], 60_000);
-  await waitFor(
-    () => receiver.byIntent().get(id!)?.at(-1)?.type === 'intent.confirmed',
-    'intent.confirmed delivered',
-    60_000,
-  );
+  await confirmedAndDelivered(receiver, id!);
 
   const events = receiver.byIntent().get(id!)!;
   expect(events.map((event) => event.sequence)).toEqual(events.map((_, i) => i + 1));
@@ -113,15 +108,9 @@ it('a worker killed right after recording a notice: its replacement does not sen
       60_000,
     );
   } finally {
-    await world.testClient.setAutomine(true);
-    await world.testClient.mine({ blocks: 1 });
+    await blocksAgain();
   }
-  await waitUntilEnded(world, [id!], 60_000);
-  await waitFor(
-    () => receiver.byIntent().get(id!)?.at(-1)?.type === 'intent.confirmed',
-    'intent.confirmed delivered',
-    60_000,
-  );
+  await confirmedAndDelivered(receiver, id!);
   const delayed = receiver
     .byIntent()
     .get(id!)!
@@ -129,3 +118,19 @@ it('a worker killed right after recording a notice: its replacement does not sen
     .map((event) => (event.data.delay as { reason: string }).reason);
   expect(delayed).toEqual(['threshold', 'fee_bump']);
 });
+
+/** The chain mines again, at once: the payment waiting in its pool is mined. */
+async function blocksAgain(): Promise<void> {
+  await world.testClient.setAutomine(true);
+  await world.testClient.mine({ blocks: 1 });
+}
+
+/** The intent ended and its `intent.confirmed` reached the receiver (its last event). */
+async function confirmedAndDelivered(receiver: WebhookReceiver, intentId: string): Promise<void> {
+  await waitUntilEnded(world, [intentId], 60_000);
+  await waitFor(
+    () => receiver.byIntent().get(intentId)?.at(-1)?.type === 'intent.confirmed',
+    'intent.confirmed delivered',
+    60_000,
+  );
+}
