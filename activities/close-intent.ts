@@ -47,10 +47,16 @@ export const closeIntent = (deps: ActivityDependencies) => {
       if (terminalStatuses.has(intent.status)) {
         return { status: intent.status, ageMs: ageMs(intent, clock), asset: intent.asset };
       }
-      const { code, text } = reasonAtClose(
-        intent.reasonCode ? { code: intent.reasonCode, text: intent.reason ?? '' } : null,
-        { code: reasonCode ?? ReasonCode.legacyUnknown, text: reason },
-      );
+      // A held intent's wait is what it said before its first signing; once signed it says
+      // nothing of why a later step ran out of time.
+      const said =
+        intent.reasonCode && !mayBeOnChain(intent.status)
+          ? { code: intent.reasonCode, text: intent.reason ?? '' }
+          : null;
+      const { code, text } = reasonAtClose(said, {
+        code: reasonCode ?? ReasonCode.legacyUnknown,
+        text: reason,
+      });
       const status = mayBeOnChain(intent.status)
         ? IntentStatus.needsReview
         : code === reasonCodeOfError(ErrorName.deadlinePassed)
