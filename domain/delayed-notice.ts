@@ -1,3 +1,5 @@
+import { formatGwei } from 'viem/utils';
+
 /**
  * Whether a look at an unmined payment tells its tenant it is delayed (`intent.delayed`): once it
  * has waited past the threshold since its first transaction, and again at each fee bump after
@@ -38,7 +40,6 @@ export function delayDetail(facts: {
   reason: DelayedNotice;
   unminedForMs: number;
   feeBumps: number;
-  maxFeePerGasGwei: string;
   nextLookInMs: number;
   stuckAfterMs: number;
   maxFeePerGas: bigint;
@@ -52,7 +53,7 @@ export function delayDetail(facts: {
     did:
       facts.feeBumps === 0
         ? `signed and sent; not mined after ${seconds(facts.unminedForMs)}`
-        : `raised its fee ${facts.feeBumps} time(s), now up to ${facts.maxFeePerGasGwei} gwei`,
+        : `raised its fee ${facts.feeBumps} time(s), now up to ${formatGwei(facts.maxFeePerGas)} gwei`,
     next:
       `looks again in about ${seconds(facts.nextLookInMs)}; raises the fee again once the ` +
       `transaction has waited ${seconds(facts.stuckAfterMs)} unmined, within the chain's caps`,

@@ -40,7 +40,6 @@ describe('delayDetail', () => {
       unminedForMs: 75_400,
       feeBumps: 2,
       maxFeePerGas: 3_200_000_000n,
-      maxFeePerGasGwei: '3.2',
       nextLookInMs: 12_000,
       stuckAfterMs: 60_000,
     };
