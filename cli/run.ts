@@ -18,8 +18,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // Help and version are not failures; usage errors were already printed by commander.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : ExitCode.badInput;
-    const failure = failureOf(error, program.opts<RelayerGlobals>());
-    if (program.opts<RelayerGlobals>().json)
+    const globals = program.opts<RelayerGlobals>();
+    const failure = failureOf(error, globals);
+    if (globals.json)
       console.error(JSON.stringify({ code: failure.code, message: failure.message }));
     else console.error(`error: ${failure.code}: ${failure.message}`);
     return failure.exitCode;
