@@ -17,11 +17,14 @@ import { loadConfig, type RelayerConfig } from '../../../workers/config/load';
 import { startAnvil, type Anvil, type AnvilOptions } from './anvil';
 import { startRedis, type RedisServer } from './redis';
 import { RpcProxy } from './rpc-proxy';
+import { localPollingIntervalMs } from './solidity';
 
 const anvilClient = (rpcUrl: string) =>
-  createTestClient({ mode: 'anvil', transport: http(rpcUrl, { retryCount: 0 }) }).extend(
-    publicActions,
-  );
+  createTestClient({
+    mode: 'anvil',
+    transport: http(rpcUrl, { retryCount: 0 }),
+    pollingInterval: localPollingIntervalMs,
+  }).extend(publicActions);
 
 /**
  * A chain, a database and funded tenants on one machine: what tests, the examples and the

@@ -73,6 +73,12 @@ export function compiledContracts(
   return artifacts;
 }
 
+/**
+ * How often a local client polls (receipts, blocks): viem's default of 4 s suits a public RPC;
+ * anvil answers at once, and a deploy awaited on a chain with 1 s blocks waited 4 s for each.
+ */
+export const localPollingIntervalMs = 100;
+
 /** A client of anvil signing with one of its keys. */
 export const anvilWalletClient = (anvil: Anvil, key: Hex) =>
   createWalletClient({
@@ -84,6 +90,7 @@ export const anvilWalletClient = (anvil: Anvil, key: Hex) =>
       rpcUrls: { default: { http: [anvil.rpcUrl] } },
     }),
     transport: http(anvil.rpcUrl),
+    pollingInterval: localPollingIntervalMs,
   }).extend(publicActions);
 
 /** A client that deploys and calls test contracts from anvil's last account (never a hot wallet). */
