@@ -2,7 +2,7 @@ import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { paymentIntent, paymentIntentV2 } from './payment-intent';
 import { paymentBatch } from './payment-batch';
-import { finalitySweep, orphanSweep, topUpSweep } from './sweeps';
+import { depositScan, depositUpkeep, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 import { scheduledPayment } from './scheduled-payment';
 import { webhookDelivery } from './webhook-delivery';
 
@@ -16,24 +16,32 @@ const whenVersioned = (versioningBehavior: VersioningBehavior) => (): WorkflowDe
 
 /**
  * Which build runs each workflow type's tasks once a newer one is current (Worker Deployment
- * Versioning; docs/operations.md, "Release a new build").
+ * Versioning; docs/operations.md, "Release a new build"). Every workflow type the worker registers
+ * is here: test/unit/workflow-versioning.test.ts fails on one left out (it would run under the
+ * worker's default, PINNED, whatever the docs say).
  *
  * A payment or top-up stays on the build that started it: one that goes straight through never
  * meets new code. Only its long waits (approval, review) move it to the current build, by an
  * override (the allowUpgrade step): code after those waits keeps its `patched()` branches.
- */
-setWorkflowOptions(whenVersioned('PINNED'), paymentIntent);
-setWorkflowOptions(whenVersioned('PINNED'), paymentIntentV2);
-
-/*
+ *
  * A batch lives for hours across continue-as-new and a webhook delivery retries for hours: pinned,
  * either would keep an old build's workers up that long. They take the current build at each
- * task, so their code keeps `patched()` discipline. A sweep, or a schedule's occurrence, is a
- * short, stateless pass.
+ * task, so their code keeps `patched()` discipline. A sweep, a deposit scan or upkeep, or a
+ * schedule's occurrence, is a short, stateless pass.
  */
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), paymentBatch);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), webhookDelivery);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), orphanSweep);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), finalitySweep);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), topUpSweep);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), scheduledPayment);
+export const versioningBehaviours = new Map<(...args: never[]) => unknown, VersioningBehavior>([
+  [paymentIntent, 'PINNED'],
+  [paymentIntentV2, 'PINNED'],
+  [paymentBatch, 'AUTO_UPGRADE'],
+  [webhookDelivery, 'AUTO_UPGRADE'],
+  [orphanSweep, 'AUTO_UPGRADE'],
+  [finalitySweep, 'AUTO_UPGRADE'],
+  [topUpSweep, 'AUTO_UPGRADE'],
+  [depositScan, 'AUTO_UPGRADE'],
+  [depositUpkeep, 'AUTO_UPGRADE'],
+  [scheduledPayment, 'AUTO_UPGRADE'],
+]);
+
+for (const [workflow, behaviour] of versioningBehaviours) {
+  setWorkflowOptions(whenVersioned(behaviour), workflow);
+}
