@@ -38,7 +38,8 @@ export interface SoakFigures {
   calls: { atMs: number; method: string; units: number }[];
   samples: ProcessSample[];
   /** The fleet with nothing to do, after every intent ended. */
-  idle: IdleCost;
+  /** What the fleet cost with no intents; undefined: not measured (`--idle 0`). */
+  idle?: IdleCost;
   heapSnapshots: HeapSnapshotTaken[];
   /** What grew in each worker between its first heap snapshot and its last. */
   heapGrowth?: WorkerHeapGrowth[];
@@ -416,36 +417,6 @@ export async function writeSoakReport(
   for (const [part, cpuMs] of cpuByPart(figures.samples)) {
     cpuTable.push([part, (cpuMs / Math.max(1, ended)).toFixed(1)]);
   }
-  const idle = figures.idle;
-  const idleTable = table(
-    [
-      `idle for ${idle.seconds} s: process`,
-      'pid',
-      '% of a core',
-      'Temporal tasks it ran meanwhile',
-    ],
-    ['left', 'right', 'right', 'left'],
-  );
-  for (const p of idle.processes) {
-    const tasks = p.tasks && Object.entries(p.tasks).map(([kind, count]) => `${kind} ${count}`);
-    idleTable.push([
-      p.name,
-      p.pid,
-      (p.coreShare * 100).toFixed(2),
-      tasks === undefined ? '' : tasks.join(', ') || 'none',
-    ]);
-  }
-  const idleCalls = Object.entries(idle.rpcCallsPerSecondByMethod)
-    .map(([method, perSecond]) => `${method} ${perSecond.toFixed(2)}/s`)
-    .join(', ');
-  const idleWorkers = idle.processes.filter((p) => p.name.startsWith('worker'));
-  const workersMean =
-    idleWorkers.reduce((sum, p) => sum + p.coreShare, 0) / Math.max(1, idleWorkers.length);
-  const idleRpc =
-    `idle workers: ${(workersMean * 100).toFixed(2)}% of a core on average (the fleet's sweeps run on whichever polls first); ` +
-    `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'}); ` +
-    `${idle.finalizedInWindow} intents marked final meanwhile (the finality sweep reads each one's receipt: ` +
-    `work the intents left, in the figures above)`;
   const t = figures.traffic;
   const o = figures.options;
   const summary = [
@@ -465,8 +436,7 @@ export async function writeSoakReport(
     memoryTable.toString(),
     ...growthTables,
     cpuTable.toString(),
-    idleTable.toString(),
-    idleRpc,
+    ...idleLines(figures.idle),
   ].join('\n');
   const crashOutput = figures.crashes.map((c) => `--- ${c.name} exited ${c.exit}:\n${c.output}`);
   console.log(text);
@@ -497,7 +467,7 @@ export async function writeSoakReport(
         traffic: t,
         histories: figures.histories,
         memory,
-        idle,
+        idle: figures.idle ?? null,
         heapGrowth: figures.heapGrowth,
       },
       null,
@@ -505,4 +475,39 @@ export async function writeSoakReport(
     ),
   );
   return { failed: results.some((check) => check.ok === false) };
+}
+
+/** The idle window's table and its line, or a line saying it was not measured. */
+function idleLines(idle: IdleCost | undefined): string[] {
+  if (!idle) return ['idle: not measured (--idle 0)'];
+  const idleTable = table(
+    [
+      `idle for ${idle.seconds} s: process`,
+      'pid',
+      '% of a core',
+      'Temporal tasks it ran meanwhile',
+    ],
+    ['left', 'right', 'right', 'left'],
+  );
+  for (const p of idle.processes) {
+    const tasks = p.tasks && Object.entries(p.tasks).map(([kind, count]) => `${kind} ${count}`);
+    idleTable.push([
+      p.name,
+      p.pid,
+      (p.coreShare * 100).toFixed(2),
+      tasks === undefined ? '' : tasks.join(', ') || 'none',
+    ]);
+  }
+  const idleCalls = Object.entries(idle.rpcCallsPerSecondByMethod)
+    .map(([method, perSecond]) => `${method} ${perSecond.toFixed(2)}/s`)
+    .join(', ');
+  const idleWorkers = idle.processes.filter((p) => p.name.startsWith('worker'));
+  const workersMean =
+    idleWorkers.reduce((sum, p) => sum + p.coreShare, 0) / Math.max(1, idleWorkers.length);
+  const idleRpc =
+    `idle workers: ${(workersMean * 100).toFixed(2)}% of a core on average (the fleet's sweeps run on whichever polls first); ` +
+    `idle RPC: ${idle.rpcUnitsPerSecond.toFixed(2)} units/s (${idleCalls || 'no calls'}); ` +
+    `${idle.finalizedInWindow} intents marked final meanwhile (the finality sweep reads each one's receipt: ` +
+    `work the intents left, in the figures above)`;
+  return [idleTable.toString(), idleRpc];
 }

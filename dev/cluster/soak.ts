@@ -55,6 +55,8 @@ const usage = `npm run soak [-- options]
   --heap-snapshots <m,...>
                   minutes at which each worker writes a V8 heap snapshot into <out>/heap; the
                   report names what grew between a worker's first and last (e.g. 10,60)
+  --idle <s>      how long the fleet is watched with nothing to do once every intent ended, to
+                  measure what it costs idle (default 60: the longest sweep period; 0: not at all)
   --tls           the Temporal frontend requires mTLS (certificates made at start): every
                   process, the Temporal CLI and the Web UI reach it with a client certificate
 Runs docker-compose.yml's topology (npm run cluster) under steady traffic while a rolling restart,
@@ -81,6 +83,7 @@ function parseOptions() {
       out: { type: 'string', default: 'test-output/soak' },
       faults: { type: 'string', default: 'all' },
       'heap-snapshots': { type: 'string', default: '' },
+      idle: { type: 'string', default: String(idleMs / 1000) },
       tls: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -116,6 +119,7 @@ function parseOptions() {
     rate,
     seed: wholeNumber('seed', values.seed, 0, 2 ** 31, usage),
     sendWindowSeconds: wholeNumber('send-window', values['send-window'], 1, 86_400, usage),
+    idleMs: wholeNumber('idle', values.idle, 0, 3600, usage) * 1000,
     out: resolve(values.out),
     tls: values.tls,
   };
@@ -307,15 +311,8 @@ async function soak(
   // Work that outlives the intents ends first: the finality sweep's look at each confirmed one
   // once its block is final, then webhook deliveries, evictions, the review's lane.
   await waitUntilFinal(cluster, step);
-  await sleep(quietMs);
-  step(`idle: ${idleMs / 1000} s with no intents, measuring what the fleet costs`);
-  const idle = await measureIdleCost(
-    () => cluster.processes(),
-    () => cluster.proxies.map((proxy) => proxy.calls),
-    (method) => weightOf(units, method),
-    (from, to) => finalizedBetween(cluster, from, to),
-    idleMs,
-  );
+  const idle =
+    options.idleMs > 0 ? await idleCost(cluster, units, options.idleMs, step) : undefined;
 
   // One scan of the chain for both endpoints. A check that cannot run fails, named, in the
   // report: the hour of samples is not lost with it.
@@ -397,6 +394,24 @@ function releaseAtEnd(cluster: Cluster, temporal: TemporalCli): SoakFigures['rel
  */
 const idleMs = 60_000;
 const quietMs = 15_000;
+
+/** What the fleet costs with nothing to do, watched for `windowMs` from `quietMs` on. */
+async function idleCost(
+  cluster: Cluster,
+  units: Parameters<typeof weightOf>[0],
+  windowMs: number,
+  step: (message: string) => void,
+) {
+  await sleep(quietMs);
+  step(`idle: ${windowMs / 1000} s with no intents, measuring what the fleet costs`);
+  return measureIdleCost(
+    () => cluster.processes(),
+    () => cluster.proxies.map((proxy) => proxy.calls),
+    (method) => weightOf(units, method),
+    (from, to) => finalizedBetween(cluster, from, to),
+    windowMs,
+  );
+}
 
 /** Every intent the soak made the relayer accept: its own, each batch's items, the unpayable one. */
 async function acceptedIntentIds(cluster: Cluster, traffic: SoakTraffic, unpayable: string) {
