@@ -96,6 +96,11 @@ export const errorCatalogue = {
     retryable: false,
     summary: "the intent's validUntil passed: it is neither signed nor sent again",
   },
+  NotAnOccurrence: {
+    retryable: false,
+    summary:
+      'a scheduled payment started by hand, not by its schedule: it has no occurrence to pay',
+  },
   StaleVersion: { retryable: true, summary: 'the intent changed under the step; tried again' },
   SendPaced: { retryable: true, summary: 'the RPC quota allows the send a moment later' },
   UnknownChain: {

@@ -1,6 +1,7 @@
 import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RelayerActivities } from '../activities';
 import type { AdmitScheduledPaymentResult } from '../activities/admit-scheduled-payment';
+import { ErrorName } from '../domain/error-catalogue';
 import { admissionStep } from './activity-profiles';
 import { scheduledStartTimeKey } from './search-attributes';
 
@@ -24,7 +25,7 @@ export async function scheduledPayment({
     // Started by hand: no occurrence to name, so nothing that could pay it only once.
     throw ApplicationFailure.nonRetryable(
       'a scheduled payment runs only from its schedule (no TemporalScheduledStartTime)',
-      'NotAnOccurrence',
+      ErrorName.notAnOccurrence,
     );
   }
   return admitScheduledPayment({
