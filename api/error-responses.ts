@@ -12,6 +12,7 @@ export const errorBodySchema = z
     message: z.string(),
     issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
+    advice: z.string().optional().describe('what to do about it, where the relayer knows'),
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
@@ -20,7 +21,9 @@ export class ApiRejection extends Error {
   constructor(
     readonly code: RejectionCode,
     message: string,
-    readonly extra: Pick<ErrorBody, 'issues' | 'details'> & { retryAfterMs?: number } = {},
+    readonly extra: Pick<ErrorBody, 'issues' | 'details' | 'advice'> & {
+      retryAfterMs?: number;
+    } = {},
   ) {
     super(message);
   }
@@ -56,6 +59,7 @@ export function toRejection(error: unknown): ApiRejection {
         issues,
         details: Object.keys(details).length > 0 ? details : undefined,
         retryAfterMs: error.retryAfterMs,
+        advice: error.advice,
       });
     }
   }
@@ -72,9 +76,15 @@ export function sendRejection(
   reply: FastifyReply,
   rejection: ApiRejection,
 ): FastifyReply | Promise<FastifyReply> {
-  const { retryAfterMs, issues, details } = rejection.extra;
+  const { retryAfterMs, issues, details, advice } = rejection.extra;
   if (retryAfterMs !== undefined) reply.header('retry-after', Math.ceil(retryAfterMs / 1000));
-  const body: ErrorBody = { code: rejection.code, message: rejection.message, issues, details };
+  const body: ErrorBody = {
+    code: rejection.code,
+    message: rejection.message,
+    issues,
+    details,
+    advice,
+  };
   // Our own body, built right here: the route's response schema has nothing to add to it.
   return reply
     .code(httpStatusOf(rejection.code))

@@ -26,7 +26,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'GET /v1/intents': {
     keys: 'tenant, operator',
-    what: 'newest first; `status`, `limit` (≤ 200), `cursor` (from `nextCursor`), `tenantId` (operator; a tenant key naming another tenant is refused 403)',
+    what: 'newest first; `status`, `reference`, `metadata[<key>]=<value>` (each key given must hold its value), `limit` (≤ 200), `cursor` (from `nextCursor`), `tenantId` (operator; a tenant key naming another tenant is refused 403)',
   },
   'GET /v1/intents/:id': {
     keys: 'tenant, operator',
@@ -39,6 +39,10 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   'GET /v1/intents/:id/audit': {
     keys: 'tenant, operator',
     what: "cancels (`cancel`, `cancel_signed`), reviews and the relayer's own chain moves (`replaced`, `resent`, `nonce_reassigned`, `nonce_gap_filled`, `receipt_reorged`, `reorged_before_finality`): who, what, when",
+  },
+  'POST /v1/intents/:id/redact': {
+    keys: 'operator',
+    what: 'an ended intent\'s `reference` and `metadata` erased from its row, the search index, its webhook events and (it had a reference) its workflow\'s history in Temporal; the ledger and the rest stay, the audit trail says who and when; an open intent: 409 `intent_open`; optional body `{"note"}`; needs the `redact` scope, given by name only',
   },
   'POST /v1/intents/:id/cancel': {
     keys: 'tenant, operator',

@@ -1,3 +1,4 @@
+import { parseQueryString } from './query-string';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { routeDocs } from './route-docs';
@@ -68,6 +69,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   const app = Fastify({
     loggerInstance: apiLog,
     bodyLimit: 64 * 1024,
+    routerOptions: { querystringParser: parseQueryString },
     // Behind a load balancer request.ip (the per-address limit, the logs) is the client only
     // when the balancer is trusted; anyone else could write X-Forwarded-For.
     ...(deps.trustProxy !== undefined && { trustProxy: trustedProxies(deps.trustProxy) }),

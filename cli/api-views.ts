@@ -29,4 +29,7 @@ export interface SubmitBody {
   validUntil?: string;
   notBefore?: string;
   priority?: 'urgent' | 'normal' | 'bulk';
+  /** The caller's own id for it, and its keys and values (domain/caller-reference.ts). */
+  reference?: string;
+  metadata?: Record<string, string>;
 }

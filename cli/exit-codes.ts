@@ -38,6 +38,8 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   scope_missing: ExitCode.notAllowed,
   not_found: ExitCode.notFound,
   idempotency_key_reused: ExitCode.conflict,
+  reference_taken: ExitCode.conflict,
+  intent_open: ExitCode.conflict,
   not_cancellable: ExitCode.conflict,
   not_in_review: ExitCode.conflict,
   not_awaiting_approval: ExitCode.conflict,

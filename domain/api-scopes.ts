@@ -12,6 +12,7 @@ export const ApiScope = {
   assetsAdmin: 'assets:admin',
   policiesAdmin: 'policies:admin',
   approve: 'approve',
+  redact: 'redact',
 } as const;
 export type ApiScope = (typeof ApiScope)[keyof typeof ApiScope];
 
@@ -33,6 +34,8 @@ export const scopeMeaning: Record<ApiScope, string> = {
   'assets:admin': 'register tokens',
   'policies:admin': "set a tenant's payment policy: spend limits, recipient lists",
   approve: 'approve or reject intents awaiting approval (never ones the same key submitted)',
+  redact:
+    "erase an ended intent's reference and metadata everywhere they are kept (erasure requests)",
 };
 
 /**
@@ -57,15 +60,17 @@ export const operatorKeyScopes: readonly ApiScope[] = [
   ApiScope.assetsAdmin,
   ApiScope.policiesAdmin,
   ApiScope.approve,
+  ApiScope.redact,
 ];
 
 /**
  * What a key is made with when no scope is named: all its kind may hold but `approve`, which
- * is the second pair of eyes on a payment and so is given by name only.
+ * is the second pair of eyes on a payment, and `redact`, which erases what cannot be restored:
+ * each is given by name only.
  */
 export const defaultKeyScopes = (boundToTenant: boolean): ApiScope[] =>
   (boundToTenant ? tenantKeyScopes : operatorKeyScopes).filter(
-    (scope) => scope !== ApiScope.approve,
+    (scope) => scope !== ApiScope.approve && scope !== ApiScope.redact,
   );
 
 export const isApiScope = (value: string): value is ApiScope =>

@@ -37,6 +37,17 @@ export const errorCatalogue = {
     rejection: 'idempotency_key_reused',
     summary: 'the id or Idempotency-Key was used for another body',
   },
+  ReferenceTaken: {
+    retryable: false,
+    rejection: 'reference_taken',
+    summary:
+      "another of the tenant's intents has this reference, and the tenant asks for unique ones",
+  },
+  IntentStillOpen: {
+    retryable: false,
+    rejection: 'intent_open',
+    summary: 'asked of an intent that has not ended: only an ended intent can be redacted',
+  },
   InsufficientBalance: {
     retryable: false,
     rejection: 'insufficient_balance',

@@ -13,6 +13,8 @@ export interface IntentLabels {
   /** In the asset's base units (wei for the native coin; the name stayed). */
   amountWei: string;
   batchId?: string;
+  /** The caller's reference (domain/caller-reference.ts): searchable as PaymentReference. */
+  reference?: string;
 }
 
 /** An intent's labels (pure: `intent` is the stored row, as activities and services read it). */
@@ -25,4 +27,5 @@ export const labelsOf = (intent: Intent, batchId?: string): IntentLabels => ({
   asset: intent.asset,
   amountWei: intent.amount.toString(),
   ...(batchId !== undefined && { batchId }),
+  ...(intent.reference != null && { reference: intent.reference }),
 });

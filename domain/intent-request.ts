@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { nativeAsset } from './asset';
 import { callDataSchema, contractCallSchema } from './contract-call';
 import { deadlineFields } from './intent-deadlines';
+import { callerReferenceFields, sameCallerReference } from './caller-reference';
 import { intentPriorities } from './intent-priority';
 import type { Intent } from './intent';
 import { InvalidIntentError } from './errors';
@@ -67,6 +68,7 @@ export const newIntentBodySchema = z.strictObject({
   priority: z
     .enum(intentPriorities, { error: 'priority must be urgent, normal or bulk' })
     .optional(),
+  ...callerReferenceFields,
 });
 
 /** An amount as a decimal of the asset ("12.5" of a 6-decimal token), converted at admission. */
@@ -164,4 +166,8 @@ export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   (intent.callData ?? undefined) === request.callData &&
   intent.validUntil?.getTime() === request.validUntil?.getTime() &&
   intent.notBefore?.getTime() === request.notBefore?.getTime() &&
-  (intent.priority ?? 'normal') === (request.priority ?? 'normal');
+  (intent.priority ?? 'normal') === (request.priority ?? 'normal') &&
+  sameCallerReference(
+    { reference: intent.reference ?? null, metadata: intent.metadata ?? null },
+    request,
+  );

@@ -171,6 +171,10 @@ export interface Intent {
   notBefore?: Date | null;
   /** How urgent (domain/intent-priority.ts); absent or null: normal. */
   priority?: IntentPriority | null;
+  /** The caller's own id for it (domain/intent-labels.ts); absent or null: none, or redacted. */
+  reference?: string | null;
+  /** The caller's keys and values (domain/intent-labels.ts); absent or null: none. */
+  metadata?: Readonly<Record<string, string>> | null;
 }
 
 export interface SignedTransaction {

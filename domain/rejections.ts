@@ -13,6 +13,8 @@ export const RejectionCode = {
   scopeMissing: 'scope_missing',
   notFound: 'not_found',
   idempotencyKeyReused: 'idempotency_key_reused',
+  referenceTaken: 'reference_taken',
+  intentOpen: 'intent_open',
   insufficientBalance: 'insufficient_balance',
   policyViolation: 'policy_violation',
   notAwaitingApproval: 'not_awaiting_approval',
@@ -62,6 +64,15 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     meaning: "no such intent, batch or endpoint for this key (another tenant's is one too)",
   },
   idempotency_key_reused: { status: 422, meaning: 'the Idempotency-Key was used for another body' },
+  reference_taken: {
+    status: 409,
+    meaning:
+      'the tenant asks for unique references and another of its intents has this one: `details.intentId` names it',
+  },
+  intent_open: {
+    status: 409,
+    meaning: 'the intent has not ended: what was asked waits for its end (the message says why)',
+  },
   insufficient_balance: {
     status: 422,
     meaning:

@@ -48,6 +48,8 @@ export function intentSnapshot(intent: Intent) {
     finalizedAt: intent.finalizedAt?.toISOString() ?? null,
     validUntil: intent.validUntil?.toISOString() ?? null,
     notBefore: intent.notBefore?.toISOString() ?? null,
+    reference: intent.reference ?? null,
+    metadata: { ...intent.metadata },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   PausedError,
   NoAccountError,
   PolicyViolationError,
+  ReferenceTakenError,
   UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
@@ -28,6 +29,7 @@ import { deadlineRefusals } from '../domain/intent-deadlines';
 import { pauseOver } from '../domain/pause';
 import { activePauses } from '../store/pauses';
 import { enforcePaymentPolicy } from './payment-policy';
+import { intentHoldingReference, tenantWantsUniqueReferences } from '../store/caller-references';
 
 export interface AdmitOptions {
   intentId?: string;
@@ -96,6 +98,13 @@ export async function admitIntent(
     if (refusals.length > 0) throw new InvalidIntentError(refusals);
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
+    }
+    const uniqueReference =
+      request.reference !== undefined && (await tenantWantsUniqueReferences(trx, request.tenantId));
+    if (uniqueReference) {
+      const holder = await intentHoldingReference(trx, request.tenantId, request.reference!);
+      if (holder)
+        throw new ReferenceTakenError({ reference: request.reference!, intentId: holder });
     }
     const refusing = pauseOver(
       (await activePauses(trx)).filter((pause) => pause.refuseAdmission),
@@ -178,6 +187,7 @@ export async function admitIntent(
         idempotencyKey: options.idempotencyKey,
         submittedBy: options.submittedBy,
         policyVersion: policy.version,
+        uniqueReference,
         ...(awaitingApproval && { status: IntentStatus.awaitingApproval }),
       },
     );

@@ -1,3 +1,4 @@
+import type { CallerReferenceQuery } from '../store/caller-references';
 import { IntentNotFoundError, InvalidIntentError, OtherTenantError } from '../domain/errors';
 import { ErrorName } from '../domain/error-catalogue';
 import { IntentStatus, type Intent } from '../domain/intent';
@@ -6,7 +7,8 @@ import { reasonCodeOfError } from '../domain/reason-codes';
 import { activePauses } from '../store/pauses';
 import { auditTrail, type AuditEntry } from '../store/audit-log';
 import type { Database } from '../store/database';
-import { countIntentsByStatus, getIntent, listIntentPage } from '../store/intents';
+import { countIntentsByStatus, getIntent } from '../store/intents';
+import { listIntentPage } from '../store/intent-pages';
 import { listAttempts, type TransactionAttempt } from '../store/transaction-attempts';
 import { canSee, type Caller } from './caller';
 
@@ -44,7 +46,7 @@ async function withPauseReasons(database: Database, intents: Intent[]): Promise<
   });
 }
 
-export interface IntentListRequest {
+export interface IntentListRequest extends CallerReferenceQuery {
   status?: IntentStatus;
   /** Operators only: one tenant's intents (a tenant key may name only its own). */
   tenantId?: string;
@@ -71,6 +73,8 @@ export async function listIntentsFor(
   const intents = await listIntentPage(database.kysely, {
     tenantId,
     status: request.status,
+    reference: request.reference,
+    metadata: request.metadata,
     after: request.cursor === undefined ? undefined : decodeCursor(request.cursor),
     limit: request.limit + 1,
   });

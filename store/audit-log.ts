@@ -21,7 +21,8 @@ export type AuditAction =
   | 'nonce_gap_filled'
   | 'line_repaired'
   | 'receipt_reorged'
-  | 'reorged_before_finality';
+  | 'reorged_before_finality'
+  | 'redact';
 
 export interface AuditEntry {
   intentId: string;

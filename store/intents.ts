@@ -7,6 +7,7 @@ import type { Reason } from '../domain/reason-codes';
 import type { AssetRef } from '../domain/asset';
 import { inTransaction, type Database } from './database';
 import { recordStateChange } from './webhook-outbox';
+import { insertMetadataRows, metadataOfColumn } from './caller-references';
 import { fromTimestamp, timestampOrNull, type IntentsTable, type Schema } from './schema';
 
 export function intentFromRow(row: Selectable<IntentsTable>): Intent {
@@ -38,6 +39,8 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     validUntil: timestampOrNull(row.valid_until),
     notBefore: timestampOrNull(row.not_before),
     priority: row.priority ?? null,
+    reference: row.reference ?? null,
+    metadata: metadataOfColumn(row.metadata ?? null),
   };
 }
 
@@ -97,6 +100,7 @@ export async function insertIntent(
     .executeTakeFirst();
   if (inserted) {
     const intent = intentFromRow(inserted);
+    if (request.metadata) await insertMetadataRows(db, intent, request.metadata);
     await recordStateChange(db, intent, null, now);
     return { intent, created: true };
   }
@@ -114,13 +118,21 @@ export interface AdmittedAs {
   idempotencyKey?: string;
   submittedBy?: string;
   policyVersion?: number;
+  /** Its tenant asks for unique references: the reference is held by the unique index. */
+  uniqueReference?: boolean;
 }
 
 export const newIntentRow = (
   id: string,
   request: NewIntent,
   now: Date,
-  { status = IntentStatus.authorized, idempotencyKey, submittedBy, policyVersion }: AdmittedAs = {},
+  {
+    status = IntentStatus.authorized,
+    idempotencyKey,
+    submittedBy,
+    policyVersion,
+    uniqueReference,
+  }: AdmittedAs = {},
 ) => ({
   id,
   tenant_id: request.tenantId,
@@ -146,6 +158,9 @@ export const newIntentRow = (
   ...(request.validUntil && { valid_until: request.validUntil.toISOString() }),
   ...(request.notBefore && { not_before: request.notBefore.toISOString() }),
   ...(request.priority && request.priority !== 'normal' && { priority: request.priority }),
+  ...(request.reference !== undefined && { reference: request.reference }),
+  ...(request.metadata !== undefined && { metadata: JSON.stringify(request.metadata) }),
+  ...(uniqueReference && request.reference !== undefined && { reference_unique: 1 }),
   created_at: now.toISOString(),
   updated_at: now.toISOString(),
 });
@@ -226,40 +241,6 @@ export async function countIntentsByStatus(
       : query.where('tenant_id', '=', tenantId);
   const rows = await query.execute();
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
-}
-
-export interface IntentPageQuery {
-  tenantId?: string;
-  status?: IntentStatus;
-  /** Only intents older than this one (the last of the previous page). */
-  after?: { createdAt: Date; id: string };
-  limit: number;
-}
-
-/** Newest first; ties on the creation time are broken by id, so pages never skip or repeat. */
-export async function listIntentPage(
-  db: Kysely<Schema>,
-  query: IntentPageQuery,
-): Promise<Intent[]> {
-  let select = db.selectFrom('intents').selectAll();
-  if (query.tenantId !== undefined) select = select.where('tenant_id', '=', query.tenantId);
-  if (query.status !== undefined) select = select.where('status', '=', query.status);
-  const after = query.after;
-  if (after) {
-    const createdAt = after.createdAt.toISOString();
-    select = select.where((eb) =>
-      eb.or([
-        eb('created_at', '<', createdAt),
-        eb.and([eb('created_at', '=', createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
-  }
-  const rows = await select
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit)
-    .execute();
-  return rows.map(intentFromRow);
 }
 
 /**

@@ -40,6 +40,8 @@ export interface TenantsTable {
   requests_per_minute: ColumnType<number | null, number | null | undefined, number | null>;
   /** Its weight among tenants of one priority (migration 0024); null: 1. */
   fairness_weight: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 1: two of its intents may not share a reference (migration 0029). */
+  unique_references: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
 }
 
@@ -198,6 +200,19 @@ export interface IntentsTable {
   not_before: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** `intent.delayed` notices sent (migration 0028). */
   delayed_notices: ColumnType<number, number | undefined, number>;
+  /** The caller's reference and its metadata as JSON (migration 0029); null: none, or redacted. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  metadata: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: its tenant asked for unique references when it was admitted (a unique index holds it). */
+  reference_unique: ColumnType<number, number | undefined, number>;
+}
+
+/** An intent's metadata once more, a row per key: what a search by a key's value reads. */
+export interface IntentMetadataTable {
+  intent_id: string;
+  tenant_id: string;
+  key: string;
+  value: string;
 }
 
 export type { AttemptCause };
@@ -248,6 +263,7 @@ export interface Schema extends DepositTables {
   wallet_signers: WalletSignersTable;
   assets: AssetsTable;
   intents: IntentsTable;
+  intent_metadata: IntentMetadataTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -27,6 +27,7 @@ const tiers = {
       'integration/approvals',
       'integration/batch',
       'integration/block-follower-fleet',
+      'integration/caller-references',
       'integration/chain-reads-redis',
       'integration/chain-robustness',
       'integration/chain-view',
@@ -81,6 +82,7 @@ const tiers = {
     postgres: [
       'integration/activities',
       'integration/api',
+      'integration/caller-references',
       'integration/deposits',
       'integration/finality',
       'integration/migrations',

@@ -15,6 +15,15 @@ export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeTyp
 /** What the intent pays in: `native`, or the token's address on its chain. */
 export const assetKey = defineSearchAttributeKey('Asset', SearchAttributeType.KEYWORD);
 
+/**
+ * The caller's own id for the payment (its `reference`): an operator finds a payment by it in the
+ * Web UI. Kept unencrypted by Temporal, so documented as not for personal data.
+ */
+export const paymentReferenceKey = defineSearchAttributeKey(
+  'PaymentReference',
+  SearchAttributeType.KEYWORD,
+);
+
 /** Set by Temporal on each run a schedule starts: the occurrence's nominal time (not ours). */
 export const scheduledStartTimeKey = defineSearchAttributeKey(
   'TemporalScheduledStartTime',
@@ -28,6 +37,7 @@ export const relayerSearchAttributes = [
   walletKey,
   batchIdKey,
   assetKey,
+  paymentReferenceKey,
 ];
 
 /** Search attributes of an intent's workflow; IntentStatus is kept current by the workflow. */
@@ -38,6 +48,9 @@ export const intentSearchAttributes = (intent: IntentLabels) => [
   { key: assetKey, value: intent.asset ?? 'native' },
   ...(intent.from === undefined ? [] : [{ key: walletKey, value: intent.from }]),
   ...(intent.batchId === undefined ? [] : [{ key: batchIdKey, value: intent.batchId }]),
+  ...(intent.reference === undefined
+    ? []
+    : [{ key: paymentReferenceKey, value: intent.reference }]),
 ];
 
 /** Shown on the workflow's page in the Web UI (not searchable). */

@@ -4,6 +4,7 @@ import { RelayerClosedError } from '../../domain/errors';
 import { intentBodySchema } from '../../domain/intent-request';
 import { paymentOfBody, withoutPayment } from '../../service/assets';
 import { cancelIntent } from '../../service/cancel-intent';
+import { redactIntent } from '../../service/redact-intent';
 import {
   attemptsFor,
   auditTrailFor,
@@ -11,7 +12,7 @@ import {
   listIntentsFor,
 } from '../../service/intent-queries';
 import { submitParsedIntent } from '../../service/submit-intent';
-import { callerOf, tenantOf } from '../auth';
+import { callerOf, operatorOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
 import { errorBodySchema } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
@@ -138,5 +139,20 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       // 202: the cancel is signed and sent; which transaction the chain mines decides the end.
       return reply.code(intent.status === 'cancelled' ? 200 : 202).send(intentView(intent));
     },
+  });
+
+  app.post('/v1/intents/:id/redact', {
+    config: { scope: ApiScope.redact },
+    schema: {
+      body: noteBodySchema,
+      summary:
+        "Erase an ended intent's reference and metadata everywhere the relayer keeps them (operator key with the redact scope)",
+      params: idParamsSchema,
+      response: { 200: intentSchema, ...errors },
+    },
+    handler: async (request) =>
+      intentView(
+        await redactIntent(deps, operatorOf(request), request.params.id, request.body?.note),
+      ),
   });
 };

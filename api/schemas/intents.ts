@@ -5,6 +5,7 @@ import { intentSnapshot } from '../../domain/webhooks';
 import type { AuditEntry, TransactionAttempt } from '../../service/intent-queries';
 import { hex, reasonCodeSchema } from './common';
 import { selectorOf } from '../../domain/contract-call';
+import { referenceField } from '../../domain/caller-reference';
 
 /** Intents as the API shows them: one, a page of them, their transactions and audit trail. */
 
@@ -69,6 +70,13 @@ export const intentSchema = z
     priority: z
       .enum(intentPriorities)
       .describe("how Temporal's task queues order its work: urgent first, bulk last"),
+    reference: z
+      .string()
+      .nullable()
+      .describe("the caller's own id for it (not for personal data); null: none, or redacted"),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe("the caller's keys and values, as submitted ({}: none, or redacted)"),
   })
   .meta({ id: 'Intent' });
 export type IntentView = z.infer<typeof intentSchema>;
@@ -88,6 +96,13 @@ export const intentListSchema = z
 
 export const intentListQuerySchema = z.strictObject({
   status: z.enum(statuses).optional(),
+  reference: referenceField.optional().describe('only the intents with this reference'),
+  metadata: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'only the intents whose metadata holds each key given with its value: `?metadata[invoice]=INV-7`',
+    ),
   tenantId: z.string().max(63).optional().describe('operator keys only: one tenant'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(512).optional(),

@@ -21,14 +21,32 @@ export const intentRoutes = {
 
   async list(
     this: ApiTransport,
-    query: { status?: string; tenantId?: string; limit?: number; cursor?: string } = {},
+    query: {
+      status?: string;
+      tenantId?: string;
+      limit?: number;
+      cursor?: string;
+      reference?: string;
+      /** Each key must hold its value: `metadata[key]=value` in the query. */
+      metadata?: Record<string, string>;
+    } = {},
   ) {
+    const { metadata, ...plain } = query;
+    const keyed = Object.fromEntries(
+      Object.entries(metadata ?? {}).map(([key, value]) => [`metadata[${key}]`, value]),
+    );
     return (
       await this.call<{ intents: IntentView[]; nextCursor: string | null }>(
         'GET',
-        `/v1/intents${queryString(query)}`,
+        `/v1/intents${queryString({ ...plain, ...keyed })}`,
       )
     ).body;
+  },
+
+  /** An ended intent's reference and metadata erased (an operator key with the redact scope). */
+  async redact(this: ApiTransport, id: string, note?: string): Promise<IntentView> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/redact`;
+    return (await this.call<IntentView>('POST', path, { body: note ? { note } : undefined })).body;
   },
 
   /** Unsigned: ends cancelled. Sent but not mined: answers `confirming`, the cancel sent. */

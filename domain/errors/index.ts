@@ -9,3 +9,4 @@ export * from './chain-errors';
 export * from './signer-errors';
 export * from './webhook-errors';
 export * from './policy-errors';
+export * from './caller-reference-errors';

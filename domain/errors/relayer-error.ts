@@ -8,17 +8,20 @@ export class RelayerError<Details extends object = Record<string, unknown>> exte
   readonly details: Details;
   /** When set, the retry comes this late (instead of the retry policy's backoff). */
   readonly retryAfterMs?: number;
+  /** What to do about it, apart from the message that says what happened (viem's metaMessages). */
+  readonly advice?: string;
 
   constructor(
     name: ErrorName,
     message: string,
     details: Details,
-    options?: { cause?: unknown; retryAfterMs?: number },
+    options?: { cause?: unknown; retryAfterMs?: number; advice?: string },
   ) {
     super(message, options);
     this.name = name;
     this.details = details;
     this.retryAfterMs = options?.retryAfterMs;
+    this.advice = options?.advice;
   }
 }
 

@@ -28,6 +28,7 @@ import { deposits } from './0025-deposits';
 import { schedulePauseNotes } from './0026-schedule-pause-notes';
 import { lineRepairs } from './0027-line-repairs';
 import { delayedNotices } from './0028-delayed-notices';
+import { callerReferences } from './0029-caller-references';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -65,6 +66,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0026_schedule_pause_notes': schedulePauseNotes,
   '0027_line_repairs': lineRepairs,
   '0028_delayed_notices': delayedNotices,
+  '0029_caller_references': callerReferences,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -106,6 +106,12 @@ export async function databaseSnapshot(world: LocalWorld): Promise<unknown> {
       last_used_at: 'not compared',
     })),
     attempts: await db.selectFrom('transaction_attempts').selectAll().orderBy('tx_hash').execute(),
+    metadata: await db
+      .selectFrom('intent_metadata')
+      .selectAll()
+      .orderBy('intent_id')
+      .orderBy('key')
+      .execute(),
   };
 }
 

@@ -3,14 +3,16 @@ import { durationFlag } from '../../cli/duration';
 
 describe('the scopes asked for a key', () => {
   it('none asked: all its kind may have', () => {
-    // Every scope of its kind but approve, which is given by name only.
+    // Every scope of its kind but approve and redact, which are given by name only.
     expect(scopesForKey([], true)).toEqual({
       scopes: tenantKeyScopes.filter((scope) => scope !== 'approve'),
     });
     expect(scopesForKey([], false)).toEqual({
-      scopes: operatorKeyScopes.filter((scope) => scope !== 'approve'),
+      scopes: operatorKeyScopes.filter((scope) => scope !== 'approve' && scope !== 'redact'),
     });
     expect(scopesForKey(['approve'], true)).toEqual({ scopes: ['approve'] });
+    expect(scopesForKey(['redact'], false)).toEqual({ scopes: ['redact'] });
+    expect(scopesForKey(['redact'], true)).toEqual({ problem: expect.stringContaining('redact') });
   });
 
   it('keeps the catalogue order and drops repeats', () => {

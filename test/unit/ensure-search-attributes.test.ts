@@ -18,7 +18,7 @@ describe('ensureSearchAttributes', () => {
   it('registers only what the namespace lacks', async () => {
     const add = jest.fn(async () => ({}));
     await ensureSearchAttributes(
-      operator(['IntentStatus', 'ChainId', 'Wallet', 'BatchId', 'Asset'], add),
+      operator(['IntentStatus', 'ChainId', 'Wallet', 'BatchId', 'Asset', 'PaymentReference'], add),
       'default',
     );
     expect(add).toHaveBeenCalledWith({ namespace: 'default', searchAttributes: { TenantId: 2 } });
@@ -26,7 +26,15 @@ describe('ensureSearchAttributes', () => {
 
   it('does nothing when all are there', async () => {
     const add = jest.fn(async () => ({}));
-    const all = ['IntentStatus', 'TenantId', 'ChainId', 'Wallet', 'BatchId', 'Asset'];
+    const all = [
+      'IntentStatus',
+      'TenantId',
+      'ChainId',
+      'Wallet',
+      'BatchId',
+      'Asset',
+      'PaymentReference',
+    ];
     await ensureSearchAttributes(operator(all, add), 'default');
     expect(add).not.toHaveBeenCalled();
   });
@@ -44,6 +52,7 @@ describe('ensureSearchAttributes', () => {
         '  temporal operator search-attribute create --namespace payments --name Wallet --type Keyword',
         '  temporal operator search-attribute create --namespace payments --name BatchId --type Keyword',
         '  temporal operator search-attribute create --namespace payments --name Asset --type Keyword',
+        '  temporal operator search-attribute create --namespace payments --name PaymentReference --type Keyword',
         '  (registering them failed: PermissionDenied)',
       ].join('\n'),
     );

@@ -14,7 +14,9 @@ describe('workflow versioning', () => {
   });
 
   it.each(workflowTypes)('%s declares its behaviour', (_name, workflow) => {
-    expect(versioningBehaviours.get(workflow as () => unknown)).toMatch(/^(PINNED|AUTO_UPGRADE)$/);
+    expect(versioningBehaviours.get(workflow as () => Promise<unknown>)).toMatch(
+      /^(PINNED|AUTO_UPGRADE)$/,
+    );
   });
 
   it('runs the deposit scan and upkeep on the current build, as the sweeps (docs/operations.md)', () => {
