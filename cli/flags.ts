@@ -97,3 +97,9 @@ export const timeFlag =
 
 /** A past time: typed, or a span ago (`--from 2h` is two hours ago). */
 export const pastTimeFlag = (flag: string) => timeFlag(flag, undefined, { ago: true });
+
+/** `on` or `off`, as a switch of a setting is given. */
+export const onOffFlag = (flag: string) => (value: string) => {
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw badInput(`${flag} must be on or off (got "${value}")`);
+};

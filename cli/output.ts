@@ -17,13 +17,14 @@ export function print(options: OutputOptions, value: unknown, forPeople: () => s
 
 export function intentTable(intents: IntentView[]): string {
   const rows = table(
-    ['id', 'tenant', 'status', 'amount', 'to', 'tx', 'created'],
-    ['left', 'left', 'left', 'right', 'left', 'left', 'left'],
+    ['id', 'tenant', 'reference', 'status', 'amount', 'to', 'tx', 'created'],
+    ['left', 'left', 'left', 'left', 'right', 'left', 'left', 'left'],
   );
   for (const intent of intents) {
     rows.push([
       intent.id,
       intent.tenantId,
+      intent.reference ?? '',
       intent.status,
       amountOf(intent),
       shorten(intent.to),
@@ -113,6 +114,8 @@ export function intentDetails(intent: IntentView): string {
     ['reason', intent.reason ?? ''],
     ...(intent.reasonCode ? [['reason code', intent.reasonCode]] : []),
     ['idempotency key', intent.idempotencyKey ?? ''],
+    ...(intent.reference ? [['reference', intent.reference]] : []),
+    ...Object.entries(intent.metadata ?? {}).map(([key, value]) => [`metadata.${key}`, value]),
     ...(intent.notBefore ? [['not before', intent.notBefore]] : []),
     ...(intent.validUntil ? [['valid until', intent.validUntil]] : []),
     ['created', intent.createdAt],

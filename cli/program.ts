@@ -7,6 +7,7 @@ import { addAssetCommands } from './commands/assets';
 import { addDepositCommands } from './commands/deposits';
 import { addBatchCommands } from './commands/batches';
 import { addIntentCommands } from './commands/intents';
+import { addRedactCommand } from './commands/caller-references';
 import { addReviewCommands } from './commands/review';
 import { addWalletCommands } from './commands/wallets';
 import { addContractCallCommands } from './commands/contract-calls';
@@ -46,6 +47,7 @@ export function relayerProgram(): RelayerCommand {
     .exitOverride();
   const globals = () => program.opts<RelayerGlobals>();
   addIntentCommands(program, globals);
+  addRedactCommand(program, globals);
   addWalletCommands(program, globals);
   addAssetCommands(program, globals);
   addDepositCommands(program, globals);

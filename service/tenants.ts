@@ -1,3 +1,4 @@
+import { requireUniqueReferences } from '../store/caller-references';
 import { existsSync } from 'node:fs';
 import { openDatabase, sqliteFileOf, type Database } from '../store/database';
 import { nativeBookOf } from '../domain/ledger-book';
@@ -78,12 +79,24 @@ export async function weighTenant(
   tenantId: string,
   weight: number | null,
 ): Promise<void> {
-  if (!(await setFairnessWeight(database.kysely, tenantId, weight))) {
-    throw new InvalidIntentError([
-      {
-        field: 'tenantId',
-        message: `no tenant ${tenantId}: create it first (relayer tenants create ${tenantId})`,
-      },
-    ]);
+  if (!(await setFairnessWeight(database.kysely, tenantId, weight))) throw noTenant(tenantId);
+}
+
+/** Whether two of a tenant's intents may share a reference (domain/caller-reference.ts). */
+export async function setUniqueReferences(
+  database: Database,
+  tenantId: string,
+  unique: boolean,
+): Promise<void> {
+  if (!(await requireUniqueReferences(database.kysely, tenantId, unique))) {
+    throw noTenant(tenantId);
   }
 }
+
+const noTenant = (tenantId: string) =>
+  new InvalidIntentError([
+    {
+      field: 'tenantId',
+      message: `no tenant ${tenantId}: create it first (relayer tenants create ${tenantId})`,
+    },
+  ]);

@@ -83,17 +83,18 @@ export async function tenantWantsUniqueReferences(
   return Number(row?.unique_references ?? 0) === 1;
 }
 
-/** Sets whether the tenant's intents must each have a reference of their own. */
+/** Sets whether the tenant's intents must each have a reference of their own (false: no tenant). */
 export async function requireUniqueReferences(
   db: Kysely<Schema>,
   tenantId: string,
   unique: boolean,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('tenants')
     .set({ unique_references: unique ? 1 : 0 })
     .where('id', '=', tenantId)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

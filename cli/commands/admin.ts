@@ -2,7 +2,15 @@ import { type Command } from 'commander';
 import { print } from '../output';
 
 import { addKeyCommands } from './api-keys';
-import { chainIdFlag, etherFlag, fairnessWeightFlag, tenantIdFlag, wholeNumber } from '../flags';
+import {
+  chainIdFlag,
+  etherFlag,
+  fairnessWeightFlag,
+  onOffFlag,
+  tenantIdFlag,
+  wholeNumber,
+} from '../flags';
+import { badInput } from '../exit-codes';
 import { books, type DatabaseOptions } from './books';
 
 const chainIdHelp = 'the chain whose book it credits (default: the one chain the relayer serves)';
@@ -82,17 +90,50 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
 
   tenants
     .command('update <tenantId>')
-    .description("change a tenant's settings: its weight among tenants of one priority")
-    .requiredOption('--fairness-weight <weight>', fairnessWeightHelp, fairnessWeightFlag)
-    .action(async (id: string, flags: { fairnessWeight: number | null }) => {
-      const options = db();
-      const tenant = tenantIdFlag(id);
-      await books(options.databaseUrl, (database, { weighTenant }) =>
-        weighTenant(database, tenant, flags.fairnessWeight),
-      );
-      const view = { id: tenant, fairnessWeight: flags.fairnessWeight ?? 1 };
-      print(options, view, () => `tenant ${tenant}: fairness weight ${view.fairnessWeight}`);
-    });
+    .description(
+      "change a tenant's settings: its weight among tenants of one priority, whether its references are unique",
+    )
+    .option('--fairness-weight <weight>', fairnessWeightHelp, fairnessWeightFlag)
+    .option(
+      '--unique-references <on|off>',
+      'on: a second intent with a reference one of its intents has is refused (409 reference_taken)',
+      onOffFlag('--unique-references'),
+    )
+    .action(
+      async (id: string, flags: { fairnessWeight?: number | null; uniqueReferences?: boolean }) => {
+        const options = db();
+        const tenant = tenantIdFlag(id);
+        if (flags.fairnessWeight === undefined && flags.uniqueReferences === undefined) {
+          throw badInput('give --fairness-weight or --unique-references (or both)');
+        }
+        await books(options.databaseUrl, async (database, services) => {
+          if (flags.fairnessWeight !== undefined) {
+            await services.weighTenant(database, tenant, flags.fairnessWeight);
+          }
+          if (flags.uniqueReferences !== undefined) {
+            await services.setUniqueReferences(database, tenant, flags.uniqueReferences);
+          }
+        });
+        const view = {
+          id: tenant,
+          ...(flags.fairnessWeight !== undefined && { fairnessWeight: flags.fairnessWeight ?? 1 }),
+          ...(flags.uniqueReferences !== undefined && {
+            uniqueReferences: flags.uniqueReferences,
+          }),
+        };
+        print(options, view, () =>
+          [
+            `tenant ${tenant}:`,
+            ...(view.fairnessWeight !== undefined
+              ? [`fairness weight ${view.fairnessWeight}`]
+              : []),
+            ...(view.uniqueReferences !== undefined
+              ? [`unique references ${view.uniqueReferences ? 'on' : 'off'}`]
+              : []),
+          ].join(' '),
+        );
+      },
+    );
 
   tenants
     .command('deposit <tenantId>')

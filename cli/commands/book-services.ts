@@ -5,4 +5,10 @@
  */
 export { baseUnitsOfBody, depositAsset, servedChain } from '../../service/assets';
 export { createApiKey, listKeys, revokeKey, rotateApiKey } from '../../service/api-keys';
-export { missingSqliteFile, setUpTenant, weighTenant, withBooks } from '../../service/tenants';
+export {
+  missingSqliteFile,
+  setUniqueReferences,
+  setUpTenant,
+  weighTenant,
+  withBooks,
+} from '../../service/tenants';

@@ -1,20 +1,24 @@
 import type { Command } from 'commander';
 import { apiOf, type ApiOptions } from '../api-options';
 import { chainIdFlag, priorityFlag, timeFlag, wholeNumber } from '../flags';
-import type { IntentPriority } from '../../domain/intent-priority';
 import { randomUUID } from 'node:crypto';
-import { parseEther } from 'viem/utils';
 import type { IntentView } from '../../api/schemas/intents';
-import type { ContractCallInput } from '../../domain/contract-call';
-import { decimalAmountProblem } from '../decimal-amount';
-import { badInput, CliFailure, ExitCode } from '../exit-codes';
+import { CliFailure, ExitCode } from '../exit-codes';
 import { attemptTable, balanceTable, intentDetails, intentTable, print } from '../output';
 import { watchIntent } from '../watch-intent';
+import { paymentOfFlags, type SubmitFlags } from '../submit-flags';
+import {
+  callerReferenceOf,
+  withCallerReferenceOptions,
+  type CallerReferenceFlags,
+} from './caller-references';
 
 /** A tenant's payments: submit, follow, list, cancel; its balance. */
 export function addIntentCommands(program: Command, api: () => ApiOptions): void {
-  program
-    .command('submit')
+  withCallerReferenceOptions(program.command('submit'), {
+    reference: 'your own id for it, e.g. a payout id (not personal data: it is searchable)',
+    metadata: 'a key and value of yours it carries (repeat it), e.g. invoice=INV-7',
+  })
     .description('submit a payment intent (tenant key)')
     .requiredOption('--chain-id <id>', 'EVM chain id', chainIdFlag)
     .option('--from <address>', 'hot wallet to send from (default: the relayer chooses one)')
@@ -51,8 +55,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .option('--wait', 'wait until the intent ends, with a progress bar')
     .action(async (flags: SubmitFlags) => {
       const options = api();
-      const amount =
-        flags.callData !== undefined || flags.abi !== undefined ? callOf(flags) : amountOf(flags);
+      const amount = paymentOfFlags(flags);
       const key = flags.idempotencyKey ?? randomUUID();
       const client = apiOf(options);
       const { status, body } = await client.submit(
@@ -65,6 +68,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
           ...(flags.validUntil !== undefined && { validUntil: flags.validUntil }),
           ...(flags.notBefore !== undefined && { notBefore: flags.notBefore }),
           ...(flags.priority !== undefined && { priority: flags.priority }),
+          ...callerReferenceOf(flags),
         },
         key,
       );
@@ -111,8 +115,10 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     )
     .action(showAudit(api));
 
-  program
-    .command('list')
+  withCallerReferenceOptions(program.command('list'), {
+    reference: 'only the intents with this reference',
+    metadata: 'only the intents whose metadata holds this key and value (repeat it: each)',
+  })
     .description('list intents, newest first, a page at a time (--cursor for the next, or --all)')
     .option('--status <status>', 'only this status (e.g. needs_review)')
     .option('--tenant <id>', 'operator keys: only this tenant')
@@ -120,13 +126,15 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
     .option('--cursor <cursor>', 'start after the page that answered this nextCursor')
     .option('--all', 'every intent that matches, whatever --limit says')
     .action(
-      async (flags: {
-        status?: string;
-        tenant?: string;
-        limit: number;
-        cursor?: string;
-        all?: boolean;
-      }) => {
+      async (
+        flags: CallerReferenceFlags & {
+          status?: string;
+          tenant?: string;
+          limit: number;
+          cursor?: string;
+          all?: boolean;
+        },
+      ) => {
         const options = api();
         const client = apiOf(options);
         const intents: IntentView[] = [];
@@ -135,6 +143,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
           const page = await client.list({
             status: flags.status,
             tenantId: flags.tenant,
+            ...callerReferenceOf(flags),
             limit: flags.all ? 200 : Math.min(200, flags.limit - intents.length),
             cursor,
           });
@@ -213,79 +222,6 @@ export const showAudit =
           .join('\n') || 'no entries (no cancel, review or replacement)',
     );
   };
-
-interface SubmitFlags {
-  chainId: number;
-  from?: string;
-  to: string;
-  asset?: string;
-  amount?: string;
-  eth?: string;
-  wei?: string;
-  callData?: string;
-  abi?: string;
-  arg?: string[];
-  idempotencyKey?: string;
-  validUntil?: string;
-  notBefore?: string;
-  priority?: IntentPriority;
-  wait?: boolean;
-}
-
-/**
- * A contract call as the API takes it: its bytes, or its signature and arguments (each one JSON
- * when it parses as an array, an object or a boolean, else the string as typed), and the value
- * it sends (--eth or --wei; none: 0).
- */
-function callOf(flags: SubmitFlags): { call: ContractCallInput; value?: string } {
-  if (flags.callData !== undefined && flags.abi !== undefined)
-    throw badInput('give --call-data or --abi with --arg, one of them');
-  if (flags.callData !== undefined && flags.arg !== undefined)
-    throw badInput('--arg goes with --abi: --call-data is the whole call');
-  if (flags.asset !== undefined || flags.amount !== undefined)
-    throw badInput('a call sends the native coin: give its value with --eth or --wei');
-  if (flags.eth !== undefined && flags.wei !== undefined)
-    throw badInput('give the value once: --eth or --wei');
-  const problem = flags.eth !== undefined && decimalAmountProblem(flags.eth, 18);
-  if (problem) throw badInput(`--eth: ${problem}`);
-  const value = flags.eth !== undefined ? parseEther(flags.eth).toString() : flags.wei;
-  const call: ContractCallInput =
-    flags.callData !== undefined
-      ? { data: flags.callData }
-      : { abi: flags.abi!, args: (flags.arg ?? []).map(argumentOf) };
-  return { call, ...(value !== undefined && { value }) };
-}
-
-function argumentOf(typed: string): unknown {
-  if (!/^\s*(\[|\{|true$|false$)/.test(typed)) return typed;
-  try {
-    return JSON.parse(typed) as unknown;
-  } catch {
-    throw badInput(`--arg ${typed}: starts like JSON but does not parse`);
-  }
-}
-
-/**
- * The amount as the API takes it: base units, or a decimal the API converts by the asset's
- * decimals.
- */
-function amountOf(flags: SubmitFlags): { amount: string } | { decimalAmount: string } {
-  const given = [flags.amount, flags.eth, flags.wei].filter((flag) => flag !== undefined);
-  if (given.length !== 1) {
-    throw badInput('give the amount once: --amount <decimal>, --eth <ether> or --wei <base units>');
-  }
-  if (flags.eth !== undefined && flags.asset !== undefined && flags.asset !== 'native') {
-    throw badInput(`--eth is for the native coin: give --amount for ${flags.asset}`);
-  }
-  if (flags.wei !== undefined) return { amount: flags.wei };
-  const decimal = flags.amount ?? flags.eth!;
-  const flag = flags.amount !== undefined ? '--amount' : '--eth';
-  // A token's own decimals are the API's to check: it knows the asset.
-  const problem = decimalAmountProblem(decimal, flag === '--eth' ? 18 : Infinity);
-  if (problem) throw badInput(`${flag}: ${problem}`);
-  if (flag === '--eth') return { amount: parseEther(decimal).toString() };
-  return { decimalAmount: decimal };
-}
 
 function exitUnlessConfirmed(status: string): void {
   if (status !== 'confirmed') {

@@ -8,6 +8,7 @@ import { createApiKey } from '../../service/api-keys';
 import { apiRefusal as refusal, createKeys, databaseSnapshot, paymentBody } from '../harness/api';
 import { startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { useWorld } from '../harness/test-world';
+import { relayerCliInProcessWith } from '../harness/relayer-cli';
 
 // Integration tier (~8 s): the caller's reference and metadata through the API (no workers: the
 // intents wait authorized, their workflows started and unrun) — on every view and the webhook
@@ -20,6 +21,11 @@ let api: ApiUnderTest;
 let tenant: Record<'payouts' | 'other', RelayerApiClient>;
 let operator: RelayerApiClient;
 let redactor: RelayerApiClient;
+let cliKeys: { payouts: string; redactor: string };
+const relayerCli = relayerCliInProcessWith(() => ({
+  RELAYER_API_URL: api.url,
+  DATABASE_URL: world.databaseUrl,
+}));
 
 beforeAll(async () => {
   for (const id of ['payouts', 'other']) {
@@ -53,6 +59,7 @@ beforeAll(async () => {
     new Date(),
   );
   redactor = api.as(redactKey.apiKey);
+  cliKeys = { payouts: keys.payouts, redactor: redactKey.apiKey };
 });
 world.onStop(() => api?.close());
 
@@ -210,4 +217,52 @@ it('redacts an ended intent everywhere: its row, the search, its events, its wor
       expect.objectContaining({ action: 'redact', detail: { note: 'erasure request 17' } }),
     ]),
   );
+});
+
+it('the CLI: submit with them, see them in status and list, search, redact, and a tenant made unique', async () => {
+  const submitted = await relayerCli(
+    [
+      ...['submit', '--chain-id', String(world.anvil.chainId), '--to', paymentBody(world).to],
+      ...['--wei', '1000', '--reference', 'po_cli_1'],
+      ...['--metadata', 'invoice=INV-9', '--metadata', 'note=a=b', '--json'],
+    ],
+    { RELAYER_API_KEY: cliKeys.payouts },
+  );
+  expect(submitted.code).toBe(0);
+  const intent = JSON.parse(submitted.stdout) as { id: string; metadata: object };
+  expect(intent.metadata).toEqual({ invoice: 'INV-9', note: 'a=b' });
+  const status = await relayerCli(['status', intent.id], { RELAYER_API_KEY: cliKeys.payouts });
+  expect(status.stdout).toMatch(/reference\s+│ po_cli_1/);
+  expect(status.stdout).toMatch(/metadata\.invoice\s+│ INV-9/);
+  const listed = await relayerCli(['list', '--metadata', 'invoice=INV-9'], {
+    RELAYER_API_KEY: cliKeys.payouts,
+  });
+  expect([listed.code, listed.stdout]).toEqual([0, expect.stringContaining('po_cli_1')]);
+  expect(listed.stdout).toContain('1 intents');
+
+  const refused = await relayerCli(['list', '--metadata', 'invoice'], {
+    RELAYER_API_KEY: cliKeys.payouts,
+  });
+  expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('key=value')]);
+
+  await tenant.payouts.cancel(intent.id);
+  const redacted = await relayerCli(['redact', intent.id, '--json'], {
+    RELAYER_API_KEY: cliKeys.redactor,
+  });
+  expect(redacted.code).toBe(0);
+  expect(JSON.parse(redacted.stdout)).toMatchObject({ reference: null, metadata: {} });
+
+  const unique = await relayerCli(['tenants', 'update', 'payouts', '--unique-references', 'on']);
+  expect([unique.code, unique.stdout]).toEqual([
+    0,
+    expect.stringContaining('unique references on'),
+  ]);
+  try {
+    await submit('payouts', { reference: 'po_cli_2' });
+    expect((await refusal(submit('payouts', { reference: 'po_cli_2' }))).status).toBe(409);
+  } finally {
+    await relayerCli(['tenants', 'update', 'payouts', '--unique-references', 'off']);
+  }
+  const wrong = await relayerCli(['tenants', 'update', 'payouts', '--unique-references', 'yes']);
+  expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('on or off')]);
 });
