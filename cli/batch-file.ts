@@ -23,9 +23,10 @@ export interface BatchFile {
 
 /**
  * Reads payouts from CSV (columns `to`; the amount as `amount` in base units, `amount_decimal` in
- * the asset's units, or `amount_eth`; optional `asset` — native or a token's alias — `from` and
- * `chain_id`) or JSON (an array, or `{ "items": [...] }`, of `{ to, amount | decimalAmount,
- * asset?, from?, chainId? }`), and checks every row with the API's own rules, so a bad row is
+ * the asset's units, or `amount_eth`; optional `asset` — native or a token's alias — `from`,
+ * `chain_id`, `reference` and `metadata.<key>`) or JSON (an array, or `{ "items": [...] }`, of
+ * `{ to, amount | decimalAmount, asset?, from?, chainId?, reference?, metadata? }`), and checks
+ * every row with the API's own rules, so a bad row is
  * reported before anything is sent. A decimal amount is converted by the API, which knows each
  * token's decimals (an amount with more digits than the token has refuses the batch by item).
  */
@@ -70,7 +71,12 @@ function csvRows(content: Buffer, defaultChainId: number | undefined): RawRow[] 
   }
   const [header, ...rows] = records;
   if (!header) throw badInput('the file is empty: it needs a header line and a row per payout');
-  const columns = header.record.map((name) => name.trim().toLowerCase());
+  // Names are read in any case; a metadata column's key keeps its own (keys are case-sensitive).
+  const columns = header.record.map((name) => {
+    const column = name.trim();
+    const lower = column.toLowerCase();
+    return lower.startsWith('metadata.') ? `metadata.${column.slice(9)}` : lower;
+  });
   const missing = [
     ...(columns.includes('to') ? [] : ['no `to` column (the recipient)']),
     ...(amountColumns.some((column) => columns.includes(column))
@@ -163,10 +169,16 @@ function checkRow(
   }
   // An empty `from` cell leaves the choice of wallet to the relayer, like an absent column.
   const from = fields.from === '' ? undefined : fields.from;
-  const request = { chainId, from, to: fields.to, ...(asset && { asset }), ...amount };
+  const marks = callerReferenceOfRow(fields);
+  const request = { chainId, from, to: fields.to, ...(asset && { asset }), ...amount, ...marks };
   const parsed = intentBodySchema.safeParse(request);
   if (!parsed.success) {
-    return { where, problem: parsed.error.issues.map((issue) => issue.message).join('; ') };
+    const problems = parsed.error.issues.map((issue) =>
+      issue.path[0] === 'metadata' && issue.path.length > 1
+        ? `metadata.${String(issue.path[1])}: ${issue.message}`
+        : issue.message,
+    );
+    return { where, problem: problems.join('; ') };
   }
   return {
     where,
@@ -176,6 +188,27 @@ function checkRow(
       to: parsed.data.to,
       ...(asset && { asset }),
       ...amount,
+      ...marks,
     },
+  };
+}
+
+/**
+ * A row's `reference` and its metadata: a JSON item's `metadata` object, or a CSV row's
+ * `metadata.<key>` columns (an empty cell leaves its key out, as an empty `reference` does).
+ */
+function callerReferenceOfRow(fields: Record<string, unknown>) {
+  const reference = fields.reference === '' ? undefined : fields.reference;
+  const columns = Object.entries(fields).filter(
+    ([column, value]) => column.startsWith('metadata.') && value !== '' && value !== undefined,
+  );
+  const metadata =
+    fields.metadata ??
+    (columns.length > 0
+      ? Object.fromEntries(columns.map(([column, value]) => [column.slice(9), value]))
+      : undefined);
+  return {
+    ...(reference !== undefined && { reference: reference as string }),
+    ...(metadata !== undefined && { metadata: metadata as Record<string, string> }),
   };
 }

@@ -54,10 +54,15 @@ const fingerprint = (request: BatchRequest): string =>
         request.concurrency,
         request.items.map((item) => {
           const fields = [item.chainId, item.from, item.to, item.amount.toString()];
-          // Native items hash as they did before assets, so their batches keep their keys.
+          // Native items hash as they did before assets, so their batches keep their keys; the
+          // caller's reference and metadata only when given, for the same reason.
+          const marks =
+            item.reference !== undefined || item.metadata !== undefined
+              ? [[item.reference ?? null, item.metadata ?? null]]
+              : [];
           return item.asset === undefined || item.asset === nativeAsset
-            ? fields
-            : [...fields, item.asset];
+            ? [...fields, ...marks]
+            : [...fields, item.asset, ...marks];
         }),
         // Only when given, so batches without deadlines keep their keys too.
         ...(request.validUntil || request.notBefore

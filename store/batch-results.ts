@@ -1,3 +1,4 @@
+import { metadataOfColumn } from './caller-references';
 import type { Kysely } from 'kysely';
 import type { BatchItemOutcome } from '../domain/batch';
 import type { IntentStatus } from '../domain/intent';
@@ -18,6 +19,9 @@ export interface BatchItemResult {
   /** Its intent's reason code, once it has an intent. */
   reasonCode: ReasonCode | null;
   reason: string | null;
+  /** The caller's reference and metadata the item was submitted with (null, {}: none). */
+  reference: string | null;
+  metadata: Record<string, string>;
 }
 
 /** An item's own state until it has an intent, then the intent's status: the one truth. */
@@ -48,6 +52,8 @@ export async function batchResults(
       'batch_items.intent_id',
       'batch_items.error_code',
       'batch_items.error_message',
+      'batch_items.reference',
+      'batch_items.metadata',
       'intents.status',
       'intents.tx_hash',
       'intents.reason',
@@ -66,6 +72,8 @@ export async function batchResults(
     errorCode: row.error_code,
     reasonCode: row.reason_code ?? null,
     reason: row.error_message ?? row.reason ?? null,
+    reference: row.reference ?? null,
+    metadata: metadataOfColumn(row.metadata ?? null) ?? {},
   }));
 }
 

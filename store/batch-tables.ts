@@ -64,4 +64,7 @@ export interface BatchItemsTable {
   error_message: string | null;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** The caller's reference and metadata (JSON) for the item's intent (migration 0029). */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  metadata: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { IntentPriority } from '../domain/intent-priority';
-import type { BatchItemOutcome, BatchMode } from '../domain/batch';
+import type { BatchMode } from '../domain/batch';
 import type { NewIntent } from '../domain/intent-request';
 import { ReasonCode, type Reason } from '../domain/reason-codes';
 import type { Database } from './database';
@@ -8,7 +8,6 @@ import {
   fromTimestamp,
   timestampOrNull,
   type BatchesTable,
-  type BatchItemState,
   type BatchStatus,
   type Schema,
 } from './schema';
@@ -132,7 +131,7 @@ export async function insertBatch(
       updated_at: now.toISOString(),
     })
     .execute();
-  // SQLite takes at most 32766 bound values per statement: 7 columns × 1000 rows stays under it.
+  // SQLite takes at most 32766 bound values per statement: 10 columns × 1000 rows stay under it.
   for (let start = 0; start < items.length; start += 1000) {
     await trx
       .insertInto('batch_items')
@@ -146,104 +145,12 @@ export async function insertBatch(
           asset: item.asset ?? 'native',
           amount: item.amount.toString(),
           state: 'pending' as const,
+          ...(item.reference !== undefined && { reference: item.reference }),
+          ...(item.metadata !== undefined && { metadata: JSON.stringify(item.metadata) }),
         })),
       )
       .execute();
   }
-}
-
-export interface BatchItemRow {
-  index: number;
-  chainId: number;
-  /** Null: the relayer chooses the wallet when the item's intent is signed. */
-  from: `0x${string}` | null;
-  to: `0x${string}`;
-  /** `native`, or the token's address. */
-  asset: string;
-  amount: bigint;
-  state: BatchItemState;
-  intentId: string | null;
-}
-
-export async function batchItems(
-  db: Kysely<Schema>,
-  batchId: string,
-  fromIndex: number,
-  count: number,
-): Promise<BatchItemRow[]> {
-  const rows = await db
-    .selectFrom('batch_items')
-    .select([
-      'item_index',
-      'chain_id',
-      'from_address',
-      'to_address',
-      'asset',
-      'amount',
-      'state',
-      'intent_id',
-    ])
-    .where('batch_id', '=', batchId)
-    .where('item_index', '>=', fromIndex)
-    .orderBy('item_index')
-    .limit(count)
-    .execute();
-  return rows.map((row) => ({
-    index: Number(row.item_index),
-    chainId: Number(row.chain_id),
-    from: row.from_address as `0x${string}` | null,
-    to: row.to_address as `0x${string}`,
-    asset: row.asset,
-    amount: BigInt(row.amount),
-    state: row.state,
-    intentId: row.intent_id,
-  }));
-}
-
-export async function findBatchItem(
-  db: Kysely<Schema>,
-  batchId: string,
-  index: number,
-): Promise<BatchItemRow | undefined> {
-  const [item] = await batchItems(db, batchId, index, 1);
-  return item?.index === index ? item : undefined;
-}
-
-export async function updateBatchItem(
-  db: Kysely<Schema>,
-  batchId: string,
-  index: number,
-  change: Partial<{
-    state: BatchItemState;
-    intent_id: string;
-    outcome: BatchItemOutcome;
-    error_code: string;
-    error_message: string;
-    started_at: string;
-    finished_at: string;
-  }>,
-): Promise<void> {
-  await db
-    .updateTable('batch_items')
-    .set(change)
-    .where('batch_id', '=', batchId)
-    .where('item_index', '=', index)
-    .execute();
-}
-
-/** Marks every item not started yet as skipped; returns how many. */
-export async function skipPendingBatchItems(
-  db: Kysely<Schema>,
-  batchId: string,
-  now: Date,
-): Promise<number> {
-  const result = await db
-    .updateTable('batch_items')
-    .set({ state: 'skipped', outcome: 'skipped', finished_at: now.toISOString() })
-    .where('batch_id', '=', batchId)
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 export async function setBatchStatus(

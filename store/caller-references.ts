@@ -99,8 +99,8 @@ export async function requireUniqueReferences(
 
 /**
  * Erases an intent's reference and metadata from every row the relayer keeps them in: the
- * intent, the search table, and the bodies of its webhook events (sent or not: a redelivery
- * sends the redacted body). The ledger and the rest of the intent stay.
+ * intent, the search table, its batch item, and the bodies of its webhook events (sent or not:
+ * a redelivery sends the redacted body). The ledger and the rest of the intent stay.
  */
 export async function eraseCallerReference(db: Kysely<Schema>, intentId: string): Promise<void> {
   await db
@@ -109,6 +109,11 @@ export async function eraseCallerReference(db: Kysely<Schema>, intentId: string)
     .where('id', '=', intentId)
     .execute();
   await db.deleteFrom('intent_metadata').where('intent_id', '=', intentId).execute();
+  await db
+    .updateTable('batch_items')
+    .set({ reference: null, metadata: null })
+    .where('intent_id', '=', intentId)
+    .execute();
   const events = await db
     .selectFrom('webhook_events')
     .select(['id', 'body'])

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { IntentStatus, notYetSignedStatuses, terminalStatuses } from '../domain/intent';
 import { preparedAhead, walletTurnAfter, type WalletTurn } from '../domain/wallet-turn';
-import { findBatchItem } from './batches';
+import { findBatchItem } from './batch-items';
 import type { Schema } from './schema';
 
 /**

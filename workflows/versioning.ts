@@ -29,7 +29,10 @@ const whenVersioned = (versioningBehavior: VersioningBehavior) => (): WorkflowDe
  * task, so their code keeps `patched()` discipline. A sweep, a deposit scan or upkeep, or a
  * schedule's occurrence, is a short, stateless pass.
  */
-export const versioningBehaviours = new Map<(...args: never[]) => unknown, VersioningBehavior>([
+export const versioningBehaviours = new Map<
+  (...args: never[]) => Promise<unknown>,
+  VersioningBehavior
+>([
   [paymentIntent, 'PINNED'],
   [paymentIntentV2, 'PINNED'],
   [paymentBatch, 'AUTO_UPGRADE'],

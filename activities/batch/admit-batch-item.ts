@@ -2,7 +2,8 @@ import { RelayerError, UnknownTenantError } from '../../domain/errors';
 import { ErrorName, rejectionCodeOf } from '../../domain/error-catalogue';
 import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
-import { findBatch, findBatchItem, updateBatchItem } from '../../store/batches';
+import { findBatch } from '../../store/batches';
+import { findBatchItem, updateBatchItem } from '../../store/batch-items';
 import { labelsOf, type IntentLabels } from '../../domain/intent-labels';
 import type { BatchItemParameters } from './batch-item-parameters';
 
@@ -50,6 +51,8 @@ export const admitBatchItem =
           ...(batch.notBefore && { notBefore: batch.notBefore }),
           // A batch from before priorities pays its items as before: normal.
           ...(batch.priority && { priority: batch.priority }),
+          ...(item.reference !== null && { reference: item.reference }),
+          ...(item.metadata !== null && { metadata: item.metadata }),
         },
         {
           idempotencyKey: `batch:${batchId}:${index}`,

@@ -1,5 +1,5 @@
 import type { ActivityDependencies } from '../dependencies';
-import { batchItems } from '../../store/batches';
+import { batchItems } from '../../store/batch-items';
 
 export interface LoadBatchItemsParameters {
   batchId: string;

@@ -3,12 +3,8 @@ import { ReasonCode, type Reason } from '../../domain/reason-codes';
 import type { BatchStatus } from '../../domain/batch';
 import type { ActivityDependencies } from '../dependencies';
 import { terminalStatuses } from '../../domain/intent';
-import {
-  findBatchItem,
-  setBatchStatus,
-  skipPendingBatchItems,
-  updateBatchItem,
-} from '../../store/batches';
+import { setBatchStatus } from '../../store/batches';
+import { findBatchItem, skipPendingBatchItems, updateBatchItem } from '../../store/batch-items';
 import { getIntent } from '../../store/intents';
 import type { BatchItemParameters } from './batch-item-parameters';
 

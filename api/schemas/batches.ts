@@ -114,6 +114,10 @@ export const batchResultsSchema = z
           .nullable()
           .describe("its intent's reason code, once started (docs/api.md)"),
         reason: z.string().nullable().describe('the refusal or the reason, for a person'),
+        reference: z.string().nullable().describe("the item's reference, as submitted"),
+        metadata: z
+          .record(z.string(), z.string())
+          .describe("the item's metadata, as submitted ({}: none)"),
       }),
     ),
     nextIndex: z.number().int().nullable(),

@@ -208,12 +208,13 @@ function batchTable(view: BatchView): string {
 
 function resultsTable(results: BatchItemResultView[]): string {
   const rows = table(
-    ['#', 'status', 'intent', 'tx', 'error'],
-    ['right', 'left', 'left', 'left', 'left'],
+    ['#', 'reference', 'status', 'intent', 'tx', 'error'],
+    ['right', 'left', 'left', 'left', 'left', 'left'],
   );
   for (const r of results) {
     rows.push([
       String(r.index),
+      r.reference ?? '',
       r.status,
       r.intentId ?? '',
       r.txHash ?? '',
@@ -227,6 +228,8 @@ function writeResults(path: string, results: BatchItemResultView[]): void {
   if (extname(path).toLowerCase() === '.json') {
     writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
   } else {
+    // The metadata's keys as the batch file's columns, in the order they first appear.
+    const keys = [...new Set(results.flatMap((r) => Object.keys(r.metadata ?? {})))];
     const csv = stringify(
       results.map((r) => [
         r.index,
@@ -236,10 +239,16 @@ function writeResults(path: string, results: BatchItemResultView[]): void {
         r.errorCode,
         r.reasonCode,
         r.reason,
+        r.reference,
+        ...keys.map((key) => r.metadata?.[key] ?? ''),
       ]),
       {
         header: true,
-        columns: ['index', 'status', 'intent_id', 'tx_hash', 'error_code', 'reason_code', 'reason'],
+        columns: [
+          ...['index', 'status', 'intent_id', 'tx_hash', 'error_code', 'reason_code', 'reason'],
+          'reference',
+          ...keys.map((key) => `metadata.${key}`),
+        ],
       },
     );
     writeFileSync(path, csv);

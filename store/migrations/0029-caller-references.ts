@@ -40,6 +40,9 @@ export const callerReferences: Migration = {
       .on('intent_metadata')
       .columns(['tenant_id', 'key', 'value'])
       .execute();
+    // A batch's items carry theirs until each becomes an intent (and in its results after).
+    await db.schema.alterTable('batch_items').addColumn('reference', 'text').execute();
+    await db.schema.alterTable('batch_items').addColumn('metadata', 'text').execute();
     await db.schema
       .alterTable('tenants')
       .addColumn('unique_references', 'integer', (c) => c.notNull().defaultTo(sql`0`))

@@ -170,6 +170,36 @@ describe('a batch on the dev server, anvil and SQLite', () => {
     expect(mostOpen).toBe(2);
   });
 
+  it("carries each item's reference and metadata to its intent and its result; another body under the key is 422", async () => {
+    const items = [0, 1, 2].map((i) => ({
+      ...itemFor(400 + i),
+      reference: `payroll-12-${i}`,
+      ...(i !== 1 && { metadata: { employee: `e${i}`, run: 'december' } }),
+    }));
+    const { body } = await api.submitBatch({ items, concurrency: 3 }, 'marked-batch');
+    await waitFor(
+      async () => (await api.getBatch(body.id)).status !== 'running',
+      'the marked batch',
+      120_000,
+    );
+    const results = await api.batchResults(body.id);
+    expect(results.map((r) => [r.status, r.reference, r.metadata])).toEqual([
+      ['confirmed', 'payroll-12-0', { employee: 'e0', run: 'december' }],
+      ['confirmed', 'payroll-12-1', {}],
+      ['confirmed', 'payroll-12-2', { employee: 'e2', run: 'december' }],
+    ]);
+    const intent = await api.get(results[2]!.intentId!);
+    expect([intent.reference, intent.metadata]).toEqual([
+      'payroll-12-2',
+      { employee: 'e2', run: 'december' },
+    ]);
+    expect((await api.list({ metadata: { run: 'december' } })).intents).toHaveLength(2);
+    // The same key with other metadata is another batch.
+    const other = items.map((item) => ({ ...item, metadata: { run: 'january' } }));
+    const refused = await api.submitBatch({ items: other }, 'marked-batch').catch((e) => e);
+    expect((refused as ApiError).status).toBe(422);
+  });
+
   it('refuses a batch with a bad item by its index and writes nothing', async () => {
     const before = await databaseSnapshot(world);
     const items = [itemFor(0), { ...itemFor(1), to: '0x1234' }, { ...itemFor(2), amount: '-5' }];

@@ -58,6 +58,43 @@ describe('reading a batch file', () => {
     );
   });
 
+  it('reads a reference and metadata.<key> columns, each key in its own case; an empty cell leaves it out; a bad one named', () => {
+    const parsed = readBatchFile(
+      file(
+        'marked.csv',
+        [
+          'to,amount,reference,Metadata.InvoiceId,metadata.note',
+          `${alice},1,po_1,INV-7,first`,
+          `${alice},2,,,`,
+          `${alice},3,po_3,${'x'.repeat(501)},`,
+        ].join('\n'),
+      ),
+      1,
+    );
+    expect(parsed.rows.slice(0, 2)).toEqual([
+      {
+        where: 'line 2',
+        item: {
+          chainId: 1,
+          to: alice,
+          amount: '1',
+          reference: 'po_1',
+          metadata: { InvoiceId: 'INV-7', note: 'first' },
+        },
+      },
+      { where: 'line 3', item: { chainId: 1, to: alice, amount: '2' } },
+    ]);
+    expect(parsed.rows[2]).toEqual({
+      where: 'line 4',
+      problem: 'metadata.InvoiceId: a metadata value must be at most 500 characters',
+    });
+    const json = readBatchFile(
+      file('marked.json', JSON.stringify([{ to: alice, amount: '1', metadata: { a: 'b' } }])),
+      1,
+    );
+    expect(json.rows[0]!.item).toMatchObject({ metadata: { a: 'b' } });
+  });
+
   it('names the line and the reason of each bad row', () => {
     const parsed = readBatchFile(
       file(
