@@ -28,6 +28,11 @@ export const scheduleSchema = z
       asset: z.string(),
       amount: z.string().describe('base units'),
       decimalAmount: z.string().describe("the amount in the asset's units, e.g. 2500 (USDC)"),
+      reference: z.string().optional().describe("copied to each occurrence's intent"),
+      metadata: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe("copied to each occurrence's intent"),
     }),
     every: z.string().optional(),
     cron: z.string().optional(),

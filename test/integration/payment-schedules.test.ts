@@ -182,6 +182,19 @@ it('pays each occurrence once: by trigger, by backfill, and a range backfilled t
   await expectBooksBalanced(world.database);
 });
 
+it("copies its reference and metadata to each occurrence's intent", async () => {
+  await workers();
+  const body = scheduleBody(newRecipient());
+  const marks = { reference: 'rent-flat-3', metadata: { lease: 'L-2026-3', unit: '3' } };
+  const schedule = await create({ ...body, payment: { ...body.payment, ...marks } });
+  expect(schedule.payment).toMatchObject(marks);
+  await temporalSchedule(schedule.id).trigger();
+  const [occurrence] = await settled(schedule.id, 1);
+  const intent = await getIntent(world.database.kysely, occurrence!.intentId!);
+  expect([intent.reference, intent.metadata]).toEqual([marks.reference, marks.metadata]);
+  await api.as(keys.payer).deleteSchedule(schedule.id);
+});
+
 it('admits an occurrence run three times at once as one intent, recorded once', async () => {
   const schedule = await create(scheduleBody(newRecipient()));
   const occurrence = {
