@@ -9,12 +9,11 @@ import { listTokens } from '../store/assets';
 import {
   anyAwaitingFinality,
   creditDeposit,
-  depositAddressesOnChain,
   depositsAwaitingFinality,
   markDepositDropped,
   recordSeenDeposit,
-  type DepositAddress,
 } from '../store/deposits';
+import { depositAddressesOnChain, type DepositAddress } from '../store/deposit-addresses';
 import { recordDepositEvent } from '../store/webhook-outbox';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';

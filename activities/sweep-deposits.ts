@@ -2,7 +2,7 @@ import { sweepCallData } from '../chain/deposit-addresses';
 import type { Hex } from '../domain/transfer';
 import { log } from '../domain/log';
 import { newIntentId } from '../operations/new-intent-id';
-import { depositAddressesOnChain } from '../store/deposits';
+import { depositAddressesOnChain } from '../store/deposit-addresses';
 import { insertDepositSweep, sweepableAddresses } from '../store/deposit-sweeps';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';

@@ -114,7 +114,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'POST /v1/deposit-addresses': {
     keys: 'tenant',
-    what: '`{chainId, index?}`: its deposit address on the chain, the same on every call (503 `deposits_off` where the chain has no deposit factory)',
+    what: '`{chainId, index?, reference?, metadata?}`: its deposit address on the chain, the same on every call; `reference` and `metadata` set ride on each deposit found at it (503 `deposits_off` where the chain has no deposit factory)',
   },
   'GET /v1/deposit-addresses': {
     keys: 'tenant',

@@ -49,6 +49,9 @@ export interface Deposit {
   status: DepositStatus;
   detectedAt: Date;
   creditedAt: Date | null;
+  /** Its address's reference and metadata when it was found (absent or null: none). */
+  reference?: string | null;
+  metadata?: Readonly<Record<string, string>> | null;
 }
 
 /** What a tenant's webhook endpoints are told of its deposits. */
@@ -68,6 +71,8 @@ export const depositView = (deposit: Deposit) => ({
   status: deposit.status,
   detectedAt: deposit.detectedAt.toISOString(),
   creditedAt: deposit.creditedAt?.toISOString() ?? null,
+  reference: deposit.reference ?? null,
+  metadata: { ...deposit.metadata },
 });
 
 /** The body of a deposit event, serialized once. */

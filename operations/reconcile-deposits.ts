@@ -18,7 +18,8 @@ import {
   recordSweepOutcome,
   type DepositSweep,
 } from '../store/deposit-sweeps';
-import { depositAddressesOnChain, depositsMinedBy, postedOutOfDeposits } from '../store/deposits';
+import { depositsMinedBy, postedOutOfDeposits } from '../store/deposits';
+import { depositAddressesOnChain } from '../store/deposit-addresses';
 
 /** A sweep that moved nothing: it needs no receipt and changes no address. */
 const movedNothing: ReadonlySet<string> = new Set(sweepMovedNothingStatuses);

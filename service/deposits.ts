@@ -1,13 +1,14 @@
+import type { CallerReference } from '../domain/caller-reference';
 import { startScanAt } from '../store/deposit-scans';
 import { depositAddressOf, depositSalt } from '../chain/deposit-addresses';
 import type { Deposit, DepositStatus } from '../domain/deposit';
 import { DepositsNotConfiguredError } from '../domain/errors';
+import { listDeposits } from '../store/deposits';
 import {
   depositAddressesOfTenant,
   ensureDepositAddress,
-  listDeposits,
   type DepositAddress,
-} from '../store/deposits';
+} from '../store/deposit-addresses';
 import type { DepositReconciliation } from '../domain/deposit-reconciliation';
 import { reconcileAndKeep } from '../operations/reconcile-deposits';
 import { lastReconciliations } from '../store/deposit-reconciliations';
@@ -22,7 +23,8 @@ const chainsWithDeposits = ({ chains }: Pick<Deps, 'chains'>): number[] =>
 
 /**
  * The tenant's deposit address of `index` on the chain (0 by default; more on request): worked
- * out from the chain's factory, stored once, the same on every call. The chain's deposit scan
+ * out from the chain's factory, stored once, the same on every call; `marks` given set its
+ * reference and metadata, which each deposit found at it from then on carries. The chain's deposit scan
  * starts no later than the head now, so nothing sent to it from here on is missed.
  */
 export async function depositAddressFor(
@@ -30,6 +32,7 @@ export async function depositAddressFor(
   tenantId: string,
   chainId: number,
   index = 0,
+  marks: CallerReference = {},
 ): Promise<DepositAddress> {
   const chain = deps.chains.get(chainId);
   const factory = chain.depositFactory;
@@ -39,7 +42,15 @@ export async function depositAddressFor(
   const head = await chain.blockNumber(0);
   const address = await ensureDepositAddress(
     deps.database.kysely,
-    { chainId, address: depositAddressOf(factory, salt), tenantId, index, salt, factory },
+    {
+      chainId,
+      address: depositAddressOf(factory, salt),
+      tenantId,
+      index,
+      salt,
+      factory,
+      ...marks,
+    },
     now,
   );
   await startScanAt(deps.database.kysely, chainId, head, now);

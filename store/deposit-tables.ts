@@ -1,4 +1,5 @@
 import type { DepositStatus } from '../domain/deposit';
+import type { ColumnType } from 'kysely';
 import type { Amount, BigIntColumn, Timestamp } from './column-types';
 
 // Tenants' deposit addresses, what reached them, how far each chain was read, the sweeps that
@@ -14,6 +15,9 @@ export interface DepositAddressesTable {
   salt: string;
   factory: string;
   created_at: Timestamp;
+  /** The tenant's reference and metadata (JSON) for it (migration 0029), copied to deposits. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  metadata: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DepositsTable {
@@ -35,6 +39,9 @@ export interface DepositsTable {
   updated_at: Timestamp;
   /** The sweep that took it to the treasury (its intent); null: not swept yet. */
   sweep_intent_id: string | null;
+  /** Its address's reference and metadata when it was found (migration 0029). */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
+  metadata: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DepositScansTable {

@@ -3,31 +3,12 @@ import type { Deposit, DepositStatus } from '../domain/deposit';
 import { systemAccountOwner, type Schema } from './schema';
 import { fromTimestamp, timestampOrNull } from './column-types';
 import type { Database } from './database';
-import type { DepositAddressesTable, DepositsTable } from './deposit-tables';
+import type { DepositsTable } from './deposit-tables';
 import { openAccount, post } from './ledger';
+import { metadataOfColumn } from './caller-references';
 
 // Deposit addresses and what reached them: each transfer one row, keyed by (chain, transaction,
 // log), so seeing it again (a second watcher, a scan re-run after a crash) changes nothing.
-
-export interface DepositAddress {
-  chainId: number;
-  address: string;
-  tenantId: string;
-  index: number;
-  salt: string;
-  factory: string;
-  createdAt: Date;
-}
-
-const addressFromRow = (row: Selectable<DepositAddressesTable>): DepositAddress => ({
-  chainId: row.chain_id,
-  address: row.address,
-  tenantId: row.tenant_id,
-  index: row.address_index,
-  salt: row.salt,
-  factory: row.factory,
-  createdAt: fromTimestamp(row.created_at),
-});
 
 export const depositFromRow = (row: Selectable<DepositsTable>): Deposit => ({
   id: row.id,
@@ -43,62 +24,9 @@ export const depositFromRow = (row: Selectable<DepositsTable>): Deposit => ({
   status: row.status,
   detectedAt: fromTimestamp(row.detected_at),
   creditedAt: timestampOrNull(row.credited_at),
+  reference: row.reference ?? null,
+  metadata: metadataOfColumn(row.metadata ?? null),
 });
-
-/** The tenant's address of `index` on the chain, stored once (the same on every call). */
-export async function ensureDepositAddress(
-  db: Kysely<Schema>,
-  address: Omit<DepositAddress, 'createdAt'>,
-  now: Date,
-): Promise<DepositAddress> {
-  await db
-    .insertInto('deposit_addresses')
-    .values({
-      chain_id: address.chainId,
-      address: address.address,
-      tenant_id: address.tenantId,
-      address_index: address.index,
-      salt: address.salt,
-      factory: address.factory,
-      created_at: now.toISOString(),
-    })
-    .onConflict((conflict) => conflict.columns(['chain_id', 'address']).doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('deposit_addresses')
-    .selectAll()
-    .where('chain_id', '=', address.chainId)
-    .where('address', '=', address.address)
-    .executeTakeFirstOrThrow();
-  return addressFromRow(row);
-}
-
-export async function depositAddressesOfTenant(
-  db: Kysely<Schema>,
-  tenantId: string,
-): Promise<DepositAddress[]> {
-  const rows = await db
-    .selectFrom('deposit_addresses')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .orderBy('chain_id')
-    .orderBy('address_index')
-    .execute();
-  return rows.map(addressFromRow);
-}
-
-/** Every deposit address on the chain, by address in lower case. */
-export async function depositAddressesOnChain(
-  db: Kysely<Schema>,
-  chainId: number,
-): Promise<Map<string, DepositAddress>> {
-  const rows = await db
-    .selectFrom('deposit_addresses')
-    .selectAll()
-    .where('chain_id', '=', chainId)
-    .execute();
-  return new Map(rows.map((row) => [row.address.toLowerCase(), addressFromRow(row)]));
-}
 
 /** A transfer as a scan found it. */
 export type SeenDeposit = Omit<Deposit, 'detectedAt' | 'creditedAt'>;
@@ -114,6 +42,12 @@ export async function recordSeenDeposit(
   now: Date,
 ): Promise<{ deposit: Deposit; isNew: boolean }> {
   const at = now.toISOString();
+  const marks = await trx
+    .selectFrom('deposit_addresses')
+    .select(['reference', 'metadata'])
+    .where('chain_id', '=', seen.chainId)
+    .where('address', '=', seen.address)
+    .executeTakeFirst();
   const inserted = await trx
     .insertInto('deposits')
     .values({
@@ -131,6 +65,8 @@ export async function recordSeenDeposit(
       detected_at: at,
       credited_at: null,
       updated_at: at,
+      reference: marks?.reference ?? null,
+      metadata: marks?.metadata ?? null,
     })
     .onConflict((conflict) => conflict.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
     .executeTakeFirst();

@@ -29,6 +29,8 @@ const addressView = (address: DepositAddress) => ({
   address: address.address,
   index: address.index,
   createdAt: address.createdAt.toISOString(),
+  reference: address.reference ?? null,
+  metadata: { ...address.metadata },
 });
 
 /** A tenant funds its books on chain: its deposit addresses, and what reached them. */
@@ -42,8 +44,10 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     },
     handler: async (request) => {
       const { tenantId } = tenantOf(request);
-      const { chainId, index } = request.body;
-      return addressView(await depositAddressFor(deps, tenantId, chainId, index));
+      const { chainId, index, reference, metadata } = request.body;
+      return addressView(
+        await depositAddressFor(deps, tenantId, chainId, index, { reference, metadata }),
+      );
     },
   });
 

@@ -1,3 +1,4 @@
+import { callerReferenceFields } from '../../domain/caller-reference';
 import { z } from 'zod';
 import { depositStatuses } from '../../domain/deposit';
 import { hex } from './common';
@@ -13,6 +14,7 @@ export const depositAddressBodySchema = z.object({
     .max(999)
     .optional()
     .describe("which of the tenant's addresses on the chain: 0 (the default) or another"),
+  ...callerReferenceFields,
 });
 
 export const depositAddressSchema = z
@@ -21,6 +23,11 @@ export const depositAddressSchema = z
     address: hex.describe('send the native coin or a registered token here'),
     index: z.number().int(),
     createdAt: z.string(),
+    reference: z
+      .string()
+      .nullable()
+      .describe('yours for it (e.g. the customer it is for): on each deposit found at it'),
+    metadata: z.record(z.string(), z.string()).describe('yours for it, on each deposit too'),
   })
   .meta({ id: 'DepositAddress' });
 
@@ -44,6 +51,8 @@ export const depositSchema = z
     status: z.enum(depositStatuses),
     detectedAt: z.string(),
     creditedAt: z.string().nullable(),
+    reference: z.string().nullable().describe("its address's reference when it was found"),
+    metadata: z.record(z.string(), z.string()).describe("its address's metadata then"),
   })
   .meta({ id: 'Deposit' });
 

@@ -15,7 +15,12 @@ export type ReconciliationView = z.infer<typeof reconciliationSchema>;
 export const depositRoutes = {
   async depositAddress(
     this: ApiTransport,
-    body: { chainId: number; index?: number },
+    body: {
+      chainId: number;
+      index?: number;
+      reference?: string;
+      metadata?: Record<string, string>;
+    },
   ): Promise<DepositAddressView> {
     return (await this.call<DepositAddressView>('POST', '/v1/deposit-addresses', { body })).body;
   },

@@ -43,6 +43,11 @@ export const callerReferences: Migration = {
     // A batch's items carry theirs until each becomes an intent (and in its results after).
     await db.schema.alterTable('batch_items').addColumn('reference', 'text').execute();
     await db.schema.alterTable('batch_items').addColumn('metadata', 'text').execute();
+    // A deposit address's own (a customer's, say), copied to each deposit found at it.
+    for (const table of ['deposit_addresses', 'deposits']) {
+      await db.schema.alterTable(table).addColumn('reference', 'text').execute();
+      await db.schema.alterTable(table).addColumn('metadata', 'text').execute();
+    }
     await db.schema
       .alterTable('tenants')
       .addColumn('unique_references', 'integer', (c) => c.notNull().defaultTo(sql`0`))

@@ -5,7 +5,7 @@ import { deployDepositFactory } from './stack/deposit-factory';
 import { deployerClient } from './stack/solidity';
 import { waitFor } from './stack/wait-for';
 import { startScanAt } from '../../store/deposit-scans';
-import { ensureDepositAddress } from '../../store/deposits';
+import { ensureDepositAddress } from '../../store/deposit-addresses';
 import type { TestWorld } from './test-world';
 
 /**

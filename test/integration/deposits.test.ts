@@ -4,7 +4,8 @@ import { systemClock } from '../../activities/dependencies';
 import { scanDeposits, type ScanDepositsParameters } from '../../activities/scan-deposits';
 import { depositAddressOf, depositSalt } from '../../chain/deposit-addresses';
 import { nativeBookOf } from '../../domain/ledger-book';
-import { ensureDepositAddress, listDeposits } from '../../store/deposits';
+import { listDeposits } from '../../store/deposits';
+import { ensureDepositAddress } from '../../store/deposit-addresses';
 import { tenantBalance } from '../../store/ledger';
 import { registerEndpoint } from '../../service/webhooks';
 import { registerToken } from '../../service/assets';
@@ -236,5 +237,17 @@ describe('deposits through the API', () => {
     expect(seen.map((d) => [d.asset, d.amount, d.logIndex])).toEqual([
       ['native', parseEther('0.25').toString(), -1],
     ]);
+
+    // The tenant's reference and metadata for an address ride on each deposit found at it.
+    const marks = { reference: 'cus_42-wallet', metadata: { customer: 'cus_42' } };
+    const marked = await globex.depositAddress({ chainId, index: 8, ...marks });
+    expect(marked).toMatchObject(marks);
+    expect(await globex.depositAddress({ chainId, index: 8 })).toEqual(marked);
+    await sendNative(world, marked.address as Hex, parseEther('0.5'));
+    await scan(world);
+    const [found] = (await globex.deposits()).filter((d) => d.address === marked.address);
+    expect(found).toMatchObject(marks);
+    const bad = await apiRefusal(globex.depositAddress({ chainId, index: 9, reference: '' }));
+    expect([bad.status, bad.body.issues?.[0]?.field]).toEqual([400, 'body.reference']);
   });
 });
