@@ -24,8 +24,8 @@ const chainsWithDeposits = ({ chains }: Pick<Deps, 'chains'>): number[] =>
 /**
  * The tenant's deposit address of `index` on the chain (0 by default; more on request): worked
  * out from the chain's factory, stored once, the same on every call; `marks` given set its
- * reference and metadata, which each deposit found at it from then on carries. The chain's deposit scan
- * starts no later than the head now, so nothing sent to it from here on is missed.
+ * reference and metadata, which each deposit found at it from then on carries. The chain's
+ * deposit scan starts no later than the head now, so nothing sent to it from here on is missed.
  */
 export async function depositAddressFor(
   deps: Deps,
