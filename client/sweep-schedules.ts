@@ -16,18 +16,85 @@ export const depositScanScheduleId = (taskQueue: string, chainId: number): strin
 export const depositUpkeepScheduleId = (taskQueue: string, chainId: number): string =>
   `deposit-upkeep@${taskQueue}/${chainId}`;
 
+/** One sweep of the fleet: the workflow a Temporal Schedule starts, how often, with what. */
+export type SweepSchedule = { scheduleId: string; everyMs: number } & (
+  | { workflowType: 'orphanSweep'; args: Parameters<typeof orphanSweep> }
+  | { workflowType: 'finalitySweep'; args: Parameters<typeof finalitySweep> }
+  | { workflowType: 'topUpSweep'; args: Parameters<typeof topUpSweep> }
+  | { workflowType: 'depositScan'; args: Parameters<typeof depositScan> }
+  | { workflowType: 'depositUpkeep'; args: Parameters<typeof depositUpkeep> }
+);
+
+/** What decides the sweeps: each period (0: that sweep is off) and the chains that need one. */
+export interface SweepSettings {
+  taskQueue: string;
+  orphanSweepMs: number;
+  finalitySweepMs: number;
+  topUpSweepMs: number;
+  depositScanMs: number;
+  depositSweepMs: number;
+  depositScanBlocks: number;
+  /** Chains with a treasury: their hot wallets are topped up from it. */
+  treasuryChains: readonly number[];
+  /** Chains with a deposit factory: their deposit addresses are scanned and swept. */
+  depositChains: readonly number[];
+}
+
 /**
- * A sweep of the fleet: a Temporal Schedule that starts `workflowType` every `everyMs` on
+ * Every sweep a worker ensures, as one table: the orphan and finality sweeps of the fleet, a
+ * top-up sweep per chain with a treasury, a deposit scan and upkeep per chain with a deposit
+ * factory (a chain without one hands out no addresses: nothing to scan or sweep).
+ */
+export function sweepSchedules(settings: SweepSettings): SweepSchedule[] {
+  const { taskQueue } = settings;
+  const schedules: SweepSchedule[] = [
+    {
+      scheduleId: orphanSweepScheduleId(taskQueue),
+      everyMs: settings.orphanSweepMs,
+      workflowType: 'orphanSweep',
+      args: [{ olderThanMs: settings.orphanSweepMs }],
+    },
+    {
+      scheduleId: finalitySweepScheduleId(taskQueue),
+      everyMs: settings.finalitySweepMs,
+      workflowType: 'finalitySweep',
+      args: [{ limit: 500 }],
+    },
+    ...settings.treasuryChains.map((chainId): SweepSchedule => ({
+      scheduleId: topUpSweepScheduleId(taskQueue, chainId),
+      everyMs: settings.topUpSweepMs,
+      workflowType: 'topUpSweep',
+      args: [{ chainId }],
+    })),
+    ...settings.depositChains.flatMap((chainId): SweepSchedule[] => [
+      {
+        scheduleId: depositScanScheduleId(taskQueue, chainId),
+        everyMs: settings.depositScanMs,
+        workflowType: 'depositScan',
+        args: [{ chainId, maxBlocks: settings.depositScanBlocks, creditLimit: 500 }],
+      },
+      {
+        scheduleId: depositUpkeepScheduleId(taskQueue, chainId),
+        everyMs: settings.depositSweepMs,
+        workflowType: 'depositUpkeep',
+        args: [{ chainId }],
+      },
+    ]),
+  ];
+  return schedules.filter((schedule) => schedule.everyMs > 0);
+}
+
+/**
+ * A sweep of the fleet: a Temporal Schedule that starts its workflow every `everyMs` on
  * `taskQueue`, run by whichever worker polls — one sweep for the fleet, however many replicas
  * there are and whichever of them serves HTTP. Every worker ensures it at start; the last to start
  * sets the interval (a deploy that changes it takes effect). Overlaps are skipped.
  */
-async function ensureSweepSchedule(
+export async function ensureSweepSchedule(
   client: Client,
-  sweep: { scheduleId: string; workflowType: string; taskQueue: string; everyMs: number },
-  args: unknown[],
+  taskQueue: string,
+  { scheduleId, workflowType, everyMs, args }: SweepSchedule,
 ): Promise<void> {
-  const { scheduleId, workflowType, taskQueue, everyMs } = sweep;
   const spec = { intervals: [{ every: everyMs }] };
   const action = {
     type: 'startWorkflow' as const,
@@ -50,99 +117,4 @@ async function ensureSweepSchedule(
       .getHandle(scheduleId)
       .update((previous) => ({ ...previous, spec, action }));
   }
-}
-
-/** The orphan sweep: starts the workflow of an intent or batch a crash left without one. */
-export function ensureOrphanSweepSchedule(
-  client: Client,
-  { taskQueue, everyMs }: { taskQueue: string; everyMs: number },
-): Promise<void> {
-  const args: Parameters<typeof orphanSweep> = [{ olderThanMs: everyMs }];
-  return ensureSweepSchedule(
-    client,
-    {
-      scheduleId: orphanSweepScheduleId(taskQueue),
-      workflowType: 'orphanSweep',
-      taskQueue,
-      everyMs,
-    },
-    args,
-  );
-}
-
-/** The finality sweep: marks confirmed intents whose block is final on their chain. */
-export function ensureFinalitySweepSchedule(
-  client: Client,
-  { taskQueue, everyMs }: { taskQueue: string; everyMs: number },
-): Promise<void> {
-  const args: Parameters<typeof finalitySweep> = [{ limit: 500 }];
-  return ensureSweepSchedule(
-    client,
-    {
-      scheduleId: finalitySweepScheduleId(taskQueue),
-      workflowType: 'finalitySweep',
-      taskQueue,
-      everyMs,
-    },
-    args,
-  );
-}
-
-/** A chain's top-up sweep: tops up its hot wallets below their low mark from its treasury. */
-export function ensureTopUpSweepSchedule(
-  client: Client,
-  { taskQueue, everyMs, chainId }: { taskQueue: string; everyMs: number; chainId: number },
-): Promise<void> {
-  const args: Parameters<typeof topUpSweep> = [{ chainId }];
-  return ensureSweepSchedule(
-    client,
-    {
-      scheduleId: topUpSweepScheduleId(taskQueue, chainId),
-      workflowType: 'topUpSweep',
-      taskQueue,
-      everyMs,
-    },
-    args,
-  );
-}
-
-/** A chain's deposit scan: reads on from its last block read, and credits what is final. */
-export function ensureDepositScanSchedule(
-  client: Client,
-  {
-    taskQueue,
-    everyMs,
-    chainId,
-    maxBlocks,
-  }: { taskQueue: string; everyMs: number; chainId: number; maxBlocks: number },
-): Promise<void> {
-  const args: Parameters<typeof depositScan> = [{ chainId, maxBlocks, creditLimit: 500 }];
-  return ensureSweepSchedule(
-    client,
-    {
-      scheduleId: depositScanScheduleId(taskQueue, chainId),
-      workflowType: 'depositScan',
-      taskQueue,
-      everyMs,
-    },
-    args,
-  );
-}
-
-/** A chain's deposit upkeep: sweeps credited deposits into the treasury, then reconciles. */
-export function ensureDepositUpkeepSchedule(
-  client: Client,
-  { taskQueue, everyMs, chainId }: { taskQueue: string; everyMs: number; chainId: number },
-): Promise<void> {
-  const args: Parameters<typeof depositUpkeep> = [{ chainId }];
-  return ensureSweepSchedule(
-    client,
-    {
-      scheduleId: depositUpkeepScheduleId(taskQueue, chainId),
-      workflowType: 'depositUpkeep',
-      taskQueue,
-      everyMs,
-    },
-    args,
-  );
 }

@@ -1,13 +1,7 @@
 import { createActivities, type ActivityDependencies } from '../activities';
 import { systemClock } from '../activities/dependencies';
 import { intentWorkflow } from '../client/intent-workflows';
-import {
-  ensureFinalitySweepSchedule,
-  ensureOrphanSweepSchedule,
-  ensureTopUpSweepSchedule,
-  ensureDepositScanSchedule,
-  ensureDepositUpkeepSchedule,
-} from '../client/sweep-schedules';
+import { ensureSweepSchedule, sweepSchedules } from '../client/sweep-schedules';
 import { startWebhookDispatch, type WebhookDispatch } from './webhook-dispatch';
 import { countDeliveryRunsOnWebhookQueue } from '../client/webhook-workflows';
 import { allowUpgrade } from '../client/worker-versions';
@@ -141,45 +135,12 @@ export async function startWorkerRole({
             attemptTimeoutMs: config.webhookTimeoutMs,
           },
         });
-  if (config.orphanSweepMs > 0) {
-    await ensureOrphanSweepSchedule(client, {
-      taskQueue: config.taskQueue,
-      everyMs: config.orphanSweepMs,
-    });
-  }
-  if (config.finalitySweepMs > 0) {
-    await ensureFinalitySweepSchedule(client, {
-      taskQueue: config.taskQueue,
-      everyMs: config.finalitySweepMs,
-    });
-  }
-  if (config.topUpSweepMs > 0) {
-    for (const chainId of chains.chainIds.filter((id) => chains.get(id).treasury)) {
-      await ensureTopUpSweepSchedule(client, {
-        taskQueue: config.taskQueue,
-        everyMs: config.topUpSweepMs,
-        chainId,
-      });
-    }
-  }
-  // A chain without a deposit factory hands out no addresses: nothing to scan or sweep.
-  for (const chainId of chains.chainIds.filter((id) => chains.get(id).depositFactory)) {
-    if (config.depositScanMs > 0) {
-      await ensureDepositScanSchedule(client, {
-        taskQueue: config.taskQueue,
-        everyMs: config.depositScanMs,
-        chainId,
-        maxBlocks: config.depositScanBlocks,
-      });
-    }
-    if (config.depositSweepMs > 0) {
-      await ensureDepositUpkeepSchedule(client, {
-        taskQueue: config.taskQueue,
-        everyMs: config.depositSweepMs,
-        chainId,
-      });
-    }
-  }
+  const sweeps = sweepSchedules({
+    ...config,
+    treasuryChains: chains.chainIds.filter((id) => chains.get(id).treasury),
+    depositChains: chains.chainIds.filter((id) => chains.get(id).depositFactory),
+  });
+  for (const sweep of sweeps) await ensureSweepSchedule(client, config.taskQueue, sweep);
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
