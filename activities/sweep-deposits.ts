@@ -1,7 +1,7 @@
 import { sweepCallData } from '../chain/deposit-addresses';
 import type { Hex } from '../domain/transfer';
 import { log } from '../domain/log';
-import { newIntentId } from '../operations/new-intent-id';
+import { newIntentId } from '../operations/new-id';
 import { depositAddressesOnChain } from '../store/deposit-addresses';
 import { insertDepositSweep, sweepableAddresses } from '../store/deposit-sweeps';
 import type { ActivityDependencies } from './dependencies';

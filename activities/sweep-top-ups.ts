@@ -5,7 +5,7 @@ import { insertTopUp, openTopUps } from '../store/top-ups';
 import { recordWalletEvent } from '../store/webhook-outbox';
 import { clearLow, markLow } from '../store/wallet-low-marks';
 import { registeredWallets, retiredWallets } from '../store/wallet-pools';
-import { newIntentId } from '../operations/new-intent-id';
+import { newIntentId } from '../operations/new-id';
 import { formatEther, parseUnits } from 'viem';
 import type { ActivityDependencies } from './dependencies';
 import { whileHeartbeating } from './liveness';

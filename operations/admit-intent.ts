@@ -24,7 +24,7 @@ import { IntentStatus, type Intent } from '../domain/intent';
 import { needsApproval, PolicyRule } from '../domain/payment-policy';
 import { sameRequest, type NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
-import { newIntentId } from './new-intent-id';
+import { newIntentId } from './new-id';
 import { deadlineRefusals } from '../domain/intent-deadlines';
 import { pauseOver } from '../domain/pause';
 import { activePauses } from '../store/pauses';

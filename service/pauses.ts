@@ -5,7 +5,7 @@ import {
   UnknownTenantError,
 } from '../domain/errors';
 import { pauseOver, PauseScope, type Pause } from '../domain/pause';
-import { newIntentId } from '../operations/new-intent-id';
+import { IdPrefix, newId } from '../operations/new-id';
 import {
   activePauses,
   findPause,
@@ -59,7 +59,7 @@ export async function pause(
       }
     }
     const created = {
-      id: newIntentId(now.getTime()).replace(/^pi_/, 'pz_'),
+      id: newId(IdPrefix.pause, now.getTime()),
       scope: request.scope,
       target,
       note: request.note,

@@ -8,7 +8,7 @@ import {
   UnknownTenantError,
 } from '../domain/errors';
 import { ScheduleState, type ScheduleBody } from '../domain/payment-schedule';
-import { newIntentId } from '../operations/new-intent-id';
+import { IdPrefix, newId } from '../operations/new-id';
 import { resolveAsset } from '../store/assets';
 import { baseUnitsOfBody, decimalsOf } from './assets';
 import {
@@ -98,7 +98,7 @@ export async function createSchedule(
     }
     if (!(await findTenant(trx, tenantId))) throw new UnknownTenantError(tenantId);
     if (!(await resolveAsset(trx, chainId, asset))) throw new UnknownAssetError(chainId, asset);
-    const scheduleId = newIntentId(now.getTime()).replace(/^pi_/, 'ps_');
+    const scheduleId = newId(IdPrefix.schedule, now.getTime());
     const { payment: asked, note, ...timing } = body;
     const { decimalAmount, ...payment } = asked;
     void decimalAmount;

@@ -21,7 +21,7 @@ import { resolveAsset } from '../store/assets';
 import { hasAccount } from '../store/ledger';
 import type { Schema } from '../store/schema';
 import { startBatchOf } from './workflow-starts';
-import { newIntentId } from '../operations/new-intent-id';
+import { IdPrefix, newId } from '../operations/new-id';
 import { findTenant } from '../store/tenants';
 import type { IntentTimings } from '../domain/intent-timings';
 import { deadlineRefusals, type Deadlines } from '../domain/intent-deadlines';
@@ -114,7 +114,7 @@ export async function submitBatch(
     const awaitingApproval = items.some((item) =>
       needsApproval(policy, ledgerAssetOf(item.chainId, item.asset as AssetRef), item.amount),
     );
-    const batchId = newIntentId(now.getTime()).replace(/^pi_/, 'pb_');
+    const batchId = newId(IdPrefix.batch, now.getTime());
     await insertBatch(
       trx,
       {

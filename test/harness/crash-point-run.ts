@@ -7,7 +7,7 @@ import { operatorOwner } from '../../domain/custody';
 import { BatchMode } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from './stack/wait-for';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { cancelIntent } from '../../service/cancel-intent';
 import { submitBatch } from '../../service/submit-batch';
 import { submitIntent } from '../../service/submit-intent';

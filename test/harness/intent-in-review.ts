@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { getIntent, insertIntent } from '../../store/intents';
 import type { NewIntent } from '../../domain/intent-request';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import type { LocalWorld } from './stack/local-world';
 import { waitFor } from './stack/wait-for';
 import { intentProgressQuery, type paymentIntentV2 } from '../../workflows';

@@ -4,7 +4,7 @@ import type { RelayerActivities } from '../../activities';
 import type { LocalWorld } from './stack/local-world';
 import type { Intent } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { getIntent, insertIntent } from '../../store/intents';
 import { failureType, runActivity as run } from './run-activity';
 

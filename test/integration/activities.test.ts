@@ -6,7 +6,7 @@ import { systemClock } from '../../activities/dependencies';
 import { getIntent, insertIntent } from '../../store/intents';
 import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { ErrorName } from '../../domain/error-catalogue';
 import { IntentStatus, signingWallet } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';

@@ -4,7 +4,7 @@ import { insertIntent } from '../../store/intents';
 import { createTenant, deposit } from '../../store/ledger';
 import { createApiClient, ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { orphanSweepScheduleId } from '../../client/sweep-schedules';
 import { freePort } from '../harness/stack/free-port';
 import { waitFor } from '../harness/stack/wait-for';

@@ -6,7 +6,7 @@ import { systemClock } from '../../activities/dependencies';
 import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
 import { parseNewIntent } from '../../domain/intent-request';
 import { waitFor } from '../harness/stack/wait-for';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { insertIntent } from '../../store/intents';
 import { followBlocks } from '../../workers/block-follower';
 import { evmChainSettings } from '../../workers/chain-settings';

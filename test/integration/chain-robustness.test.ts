@@ -11,7 +11,7 @@ import type { Throttle } from '../../throttle/throttle';
 import { ErrorName } from '../../domain/error-catalogue';
 import { parseNewIntent } from '../../domain/intent-request';
 import { auditTrail } from '../../store/audit-log';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { evmChainSettings } from '../../workers/chain-settings';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { failureType, runActivity as run } from '../harness/run-activity';

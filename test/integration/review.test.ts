@@ -9,7 +9,7 @@ import { tenantBalance } from '../../store/ledger';
 import type { Throttle } from '../../throttle/throttle';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { waitFor } from '../harness/stack/wait-for';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
 import { ErrorName } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';

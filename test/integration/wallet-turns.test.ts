@@ -2,7 +2,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BatchMode } from '../../domain/batch';
 import { IntentStatus } from '../../domain/intent';
 import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { insertBatch } from '../../store/batches';
 import { updateBatchItem } from '../../store/batch-items';
 import { getIntent, insertIntent, transitionIntent } from '../../store/intents';

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { batchResults } from '../../store/batch-results';
 import { BatchMode, batchWorkflowId } from '../../domain/batch';
 import { parseNewIntent } from '../../domain/intent-request';
-import { newIntentId } from '../../operations/new-intent-id';
+import { newIntentId } from '../../operations/new-id';
 import { getIntent, insertIntent } from '../../store/intents';
 import { waitFor } from '../harness/stack/wait-for';
 import type { finalitySweep, orphanSweep, topUpSweep } from '../../workflows';
