@@ -22,7 +22,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'POST /v1/intents': {
     keys: 'tenant',
-    what: 'submit; `Idempotency-Key` header required. New → 202, same key and body → 200; `from` optional (see below)',
+    what: "submit; `Idempotency-Key` header required. New → 202, same key and body → 200, another body → 422 `idempotency_key_reused`; at the tenant's in-flight limit 429 `tenant_limit_reached`, the backlog full 503 `pool_full` (Retry-After), shutting down 503 `closed`; `from` optional (see below)",
   },
   'GET /v1/intents': {
     keys: 'tenant, operator',
@@ -66,7 +66,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'POST /v1/batches': {
     keys: 'tenant',
-    what: '`{items, concurrency, mode}` + `Idempotency-Key`; a bad item is a 400 naming its index, nothing written',
+    what: "`{items, concurrency, mode}` + `Idempotency-Key`; a bad item is a 400 naming its index, nothing written; items run as intents, at most `concurrency` at once and within the tenant's in-flight limit, one wallet's items in their order",
   },
   'GET /v1/batches/:id': {
     keys: 'tenant, operator',

@@ -44,10 +44,6 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
     bodyLimit: 16 * 1024 * 1024,
     schema: {
       summary: 'Submit a batch of payments (tenant key)',
-      description:
-        'Every item is validated first (an invalid one is reported by its index and nothing is ' +
-        'written). Items run as intents, at most `concurrency` at once and within the tenant’s ' +
-        'in-flight limit; items of one sending wallet keep their order.',
       headers: idempotencyHeadersSchema,
       body: batchBodySchema,
       response: { 200: batchSchema, 202: batchSchema, ...errors },

@@ -39,11 +39,6 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
     config: { scope: ApiScope.intentsWrite },
     schema: {
       summary: 'Submit a payment intent (tenant key)',
-      description:
-        'The same Idempotency-Key with the same body returns the same intent (200); with another ' +
-        'body it is refused (422 idempotency_key_reused). A new intent is admitted (202) unless ' +
-        'the tenant is at its in-flight limit (429 tenant_limit_reached), the backlog is full ' +
-        '(503 pool_full, Retry-After) or the relayer is shutting down (503 closed).',
       headers: idempotencyHeadersSchema,
       body: intentBodySchema,
       response: { 200: intentSchema, 202: intentSchema, ...errors },
