@@ -28,28 +28,29 @@ export async function insertMetadataRows(
 }
 
 /**
- * Narrows a select from `intents` to those with the reference and each key's value (the
- * tenant's own, when the select names one: both indexes lead with the tenant).
+ * Narrows a select from `intents` to those with the reference and each key's value: the keys
+ * are looked up in the side table by (tenant, key, value), its index, when the list is one
+ * tenant's (`tenantId`), as every tenant key's is.
  */
 export function whereCallerReference<Output>(
   select: SelectQueryBuilder<Schema, 'intents', Output>,
-  query: CallerReferenceQuery,
+  query: CallerReferenceQuery & { tenantId?: string },
 ): SelectQueryBuilder<Schema, 'intents', Output> {
   let narrowed = select;
   if (query.reference !== undefined) {
     narrowed = narrowed.where('intents.reference', '=', query.reference);
   }
   for (const [key, value] of Object.entries(query.metadata ?? {})) {
-    narrowed = narrowed.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('intent_metadata')
-          .select('intent_metadata.intent_id')
-          .whereRef('intent_metadata.intent_id', '=', 'intents.id')
-          .whereRef('intent_metadata.tenant_id', '=', 'intents.tenant_id')
-          .where('intent_metadata.key', '=', key)
-          .where('intent_metadata.value', '=', value),
-      ),
-    );
+    narrowed = narrowed.where('intents.id', 'in', (eb) => {
+      const holding = eb
+        .selectFrom('intent_metadata')
+        .select('intent_metadata.intent_id')
+        .where('intent_metadata.key', '=', key)
+        .where('intent_metadata.value', '=', value);
+      return query.tenantId === undefined
+        ? holding
+        : holding.where('intent_metadata.tenant_id', '=', query.tenantId);
+    });
   }
   return narrowed;
 }
