@@ -1,9 +1,10 @@
-import { advanceScan, nextScanBlock } from '../store/deposit-scans';
 import { createHash } from 'node:crypto';
+import { advanceScan, nextScanBlock } from '../store/deposit-scans';
 import type { Chain } from '../chain/chain';
 import type { InboundTransfer } from '../chain/inbound-transfer';
-import { baseUnitsOf, ledgerAssetOf, type RegisteredToken } from '../domain/asset';
-import type { Deposit, DepositStatus, DustMarks } from '../domain/deposit';
+import { ledgerAssetOf, type RegisteredToken } from '../domain/asset';
+import { blocksToRead, classifyTransfer, decideAtFinality } from '../domain/deposit-moves';
+import type { Deposit, DepositStatus } from '../domain/deposit';
 import type { Hex } from '../domain/transfer';
 import { listTokens } from '../store/assets';
 import {
@@ -91,9 +92,10 @@ async function detect(
   // Read now, not the watched head: a scan may come right after a block.
   const head = await chain.blockNumber(0);
   // Unset only if addresses were stored without startScanAt: from the head on.
-  const from = (await nextScanBlock(db.kysely, chain.chainId)) ?? head;
-  if (from > head) return undefined;
-  const to = head < from + BigInt(maxBlocks) - 1n ? head : from + BigInt(maxBlocks) - 1n;
+  const next = (await nextScanBlock(db.kysely, chain.chainId)) ?? undefined;
+  const range = blocksToRead(next, head, maxBlocks);
+  if (!range) return undefined;
+  const { from, to } = range;
   const seen = await chain.inboundTransfers(
     [...addresses.values()].map((a) => a.address as Hex),
     from,
@@ -105,7 +107,7 @@ async function detect(
     for (const transfer of seen) {
       const address = addresses.get(transfer.to.toLowerCase());
       if (!address) continue;
-      const status = statusOf(transfer, tokens, deps.dustMarks);
+      const status = classifyTransfer(transfer, tokens, deps.dustMarks);
       const { deposit, isNew } = await recordSeenDeposit(
         trx,
         seenDeposit(chain.chainId, transfer, address, status),
@@ -141,20 +143,6 @@ const seenDeposit = (
   status,
 });
 
-function statusOf(
-  transfer: InboundTransfer,
-  tokens: Map<string, RegisteredToken>,
-  dust: DustMarks | undefined,
-): DepositStatus {
-  if (transfer.asset === 'native') {
-    return transfer.amount < (dust?.nativeWei ?? 0n) ? 'dust' : 'detected';
-  }
-  const token = tokens.get(transfer.asset.toLowerCase());
-  if (!token) return 'unregistered';
-  const mark = dust ? (baseUnitsOf(dust.tokens, token.decimals) ?? 0n) : 0n;
-  return transfer.amount < mark ? 'dust' : 'detected';
-}
-
 async function credit(
   deps: Pick<ActivityDependencies, 'db' | 'clock'>,
   chain: Chain,
@@ -162,30 +150,20 @@ async function credit(
   finalBlock: bigint,
 ): Promise<'credited' | 'dropped' | 'waiting'> {
   const { db, clock } = deps;
-  const now = await chain.inboundOf(deposit.txHash as Hex);
-  if (!now)
-    return (await markDepositDropped(db.kysely, deposit, clock.now())) ? 'dropped' : 'waiting';
-  const same = now.transfers.find(
-    (t) =>
-      t.position === deposit.logIndex &&
-      t.to.toLowerCase() === deposit.address.toLowerCase() &&
-      t.asset.toLowerCase() === deposit.asset.toLowerCase() &&
-      t.amount === deposit.amount,
+  const decided = decideAtFinality(
+    deposit,
+    await chain.inboundOf(deposit.txHash as Hex),
+    finalBlock,
   );
-  if (!same)
+  if (decided.move === 'drop') {
     return (await markDepositDropped(db.kysely, deposit, clock.now())) ? 'dropped' : 'waiting';
-  if (now.blockHash !== deposit.blockHash) {
-    // Moved by a reorg: its row follows it, and finality waits for the new block.
-    await db.transaction((trx) =>
-      recordSeenDeposit(
-        trx,
-        { ...deposit, blockNumber: now.blockNumber, blockHash: now.blockHash },
-        clock.now(),
-      ),
-    );
-    if (now.blockNumber > finalBlock) return 'waiting';
-    deposit = { ...deposit, blockNumber: now.blockNumber, blockHash: now.blockHash };
   }
+  if (decided.movedTo) {
+    // Moved by a reorg: its row follows it, and finality waits for the new block.
+    deposit = { ...deposit, ...decided.movedTo };
+    await db.transaction((trx) => recordSeenDeposit(trx, deposit, clock.now()));
+  }
+  if (decided.move === 'wait') return 'waiting';
   const book = ledgerAssetOf(
     chain.chainId,
     deposit.asset === 'native' ? 'native' : (deposit.asset as Hex),
