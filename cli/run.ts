@@ -32,9 +32,11 @@ function failureOf(error: unknown, globals: RelayerGlobals): CliFailure {
   if (error instanceof ApiError) {
     const retry =
       error.retryAfterSeconds === undefined ? '' : ` (retry after ${error.retryAfterSeconds} s)`;
+    // What to do about it, where the relayer said: on a line of its own after what happened.
+    const advice = error.body.advice === undefined ? '' : `\n  ${error.body.advice}`;
     return new CliFailure(
       error.body.code,
-      `${error.body.message}${retry}`,
+      `${error.body.message}${retry}${advice}`,
       exitCodeOf[error.body.code] ?? ExitCode.unexpected,
     );
   }
@@ -42,7 +44,7 @@ function failureOf(error: unknown, globals: RelayerGlobals): CliFailure {
     const code = rejectionCodeOf(error.name);
     return new CliFailure(
       code ?? error.name,
-      error.message,
+      error.advice === undefined ? error.message : `${error.message}\n  ${error.advice}`,
       code ? exitCodeOf[code] : ExitCode.unexpected,
     );
   }

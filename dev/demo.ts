@@ -85,7 +85,7 @@ function parseOptions() {
 }
 
 const usageError = (problem: string) =>
-  new ConfigError([problem, '', usage], 'invalid command line');
+  new ConfigError({ problems: [problem, '', usage], heading: 'invalid command line' });
 
 /**
  * What each tenant has on the second chain (the home chain's is in `tenants`): acme's deposited

@@ -33,10 +33,10 @@ export async function ensureSearchAttributes(
       (key) =>
         `temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type ${cliType(key.type)}`,
     );
-    throw new ConfigError(
-      [...commands, `(registering them failed: ${(error as Error).message})`],
-      `search attributes missing on namespace ${namespace} and this worker may not create them; run`,
-    );
+    throw new ConfigError({
+      problems: [...commands, `(registering them failed: ${(error as Error).message})`],
+      heading: `search attributes missing on namespace ${namespace} and this worker may not create them; run`,
+    });
   }
 }
 

@@ -13,14 +13,14 @@ export async function connectTemporal(temporal: TemporalConnectConfig): Promise<
   } catch (error) {
     const said = error instanceof Error ? error.message : String(error);
     const cause = likelyCause(temporal, said);
-    throw new ConfigError(
-      [
+    throw new ConfigError({
+      problems: [
         `Temporal at ${temporal.described}: ${whatHappened(temporal, said)} (${said})`,
         ...(cause ? [cause] : []),
         'decided by TEMPORAL_ADDRESS, TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE, TEMPORAL_TLS*, TEMPORAL_API_KEY',
       ],
-      'cannot connect to Temporal',
-    );
+      heading: 'cannot connect to Temporal',
+    });
   }
 }
 

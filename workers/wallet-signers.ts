@@ -99,5 +99,6 @@ export async function checkSigners(signers: readonly WalletSigner[]): Promise<vo
       }
     }),
   );
-  if (refusals.length > 0) throw new ConfigError(refusals, 'wallet signers refuse');
+  if (refusals.length > 0)
+    throw new ConfigError({ problems: refusals, heading: 'wallet signers refuse' });
 }

@@ -39,9 +39,11 @@ export async function workflowCode(
     const codePath = traced ? tracedBundlePath(bundlePath) : bundlePath;
     for (const path of new Set([bundlePath, codePath])) {
       if (existsSync(path)) continue;
-      throw new ConfigError([
-        `WORKFLOW_BUNDLE_PATH: ${path} is missing${path === codePath && traced ? ' (tracing is on: OTEL_EXPORTER_OTLP_ENDPOINT is set)' : ''}; npm run build:workflow writes it`,
-      ]);
+      throw new ConfigError({
+        problems: [
+          `WORKFLOW_BUNDLE_PATH: ${path} is missing${path === codePath && traced ? ' (tracing is on: OTEL_EXPORTER_OTLP_ENDPOINT is set)' : ''}; npm run build:workflow writes it`,
+        ],
+      });
     }
     return { workflowBundle: { codePath }, digest: digestOf(readFileSync(bundlePath, 'utf8')) };
   }

@@ -4,10 +4,14 @@ import { ConfigError } from '../../workers/config/load';
 export function wholeNumber(flag: string, value: string, min: number, max: number, usage: string) {
   const parsed = Number(value);
   if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
-    throw new ConfigError(
-      [`--${flag}: must be a whole number from ${min} to ${max} (got "${value}")`, '', usage],
-      'invalid command line',
-    );
+    throw new ConfigError({
+      problems: [
+        `--${flag}: must be a whole number from ${min} to ${max} (got "${value}")`,
+        '',
+        usage,
+      ],
+      heading: 'invalid command line',
+    });
   }
   return parsed;
 }

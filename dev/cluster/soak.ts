@@ -91,17 +91,21 @@ function parseOptions() {
   const q = wholeNumber('q', values.q, 1, 1000, usage);
   const rate = values.rate === undefined ? Math.min(1.5, q) : Number(values.rate);
   if (!(rate > 0 && rate <= q)) {
-    throw new ConfigError(
-      [`--rate: must be above 0 and at most --q (${q}) (got "${values.rate}")`, '', usage],
-      'invalid command line',
-    );
+    throw new ConfigError({
+      problems: [
+        `--rate: must be above 0 and at most --q (${q}) (got "${values.rate}")`,
+        '',
+        usage,
+      ],
+      heading: 'invalid command line',
+    });
   }
   const faults = (['all', 'none'] as const).find((mode) => mode === values.faults);
   if (!faults) {
-    throw new ConfigError(
-      [`--faults: must be all or none (got "${values.faults}")`, '', usage],
-      'invalid command line',
-    );
+    throw new ConfigError({
+      problems: [`--faults: must be all or none (got "${values.faults}")`, '', usage],
+      heading: 'invalid command line',
+    });
   }
   const minutes = wholeNumber('minutes', values.minutes, 1, 24 * 60, usage);
   const heapSnapshotMinutes = values['heap-snapshots']

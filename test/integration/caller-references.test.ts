@@ -259,7 +259,20 @@ it('the CLI: submit with them, see them in status and list, search, redact, and 
   ]);
   try {
     await submit('payouts', { reference: 'po_cli_2' });
-    expect((await refusal(submit('payouts', { reference: 'po_cli_2' }))).status).toBe(409);
+    const taken = await relayerCli(
+      [
+        ...['submit', '--chain-id', String(world.anvil.chainId), '--to', paymentBody(world).to],
+        ...['--wei', '1000', '--reference', 'po_cli_2'],
+      ],
+      { RELAYER_API_KEY: cliKeys.payouts },
+    );
+    // What happened, then what to do about it on a line of its own.
+    expect([taken.code, taken.stderr]).toEqual([
+      5,
+      expect.stringMatching(
+        /reference_taken: reference "po_cli_2" is taken by pi_\w+\n {2}read that intent/,
+      ),
+    ]);
   } finally {
     await relayerCli(['tenants', 'update', 'payouts', '--unique-references', 'off']);
   }

@@ -1,6 +1,7 @@
 import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ErrorName } from '../../domain/error-catalogue';
+import { RelayerError } from '../../domain/errors';
 import { essentialMethods, weightOf } from '../../throttle/rpc-weights';
 import {
   chainsOfEnvironment,
@@ -28,13 +29,20 @@ export type RelayerConfig = {
   temporal: TemporalConnectConfig;
 };
 
-export class ConfigError extends Error {
-  override readonly name = ErrorName.invalidConfig;
-  constructor(
-    readonly problems: string[],
+export class ConfigError extends RelayerError<{ problems: string[] }> {
+  constructor({
+    problems,
     heading = 'invalid configuration',
-  ) {
-    super(`${heading}:\n  ${problems.join('\n  ')}`);
+  }: {
+    problems: string[];
+    heading?: string;
+  }) {
+    super(ErrorName.invalidConfig, `${heading}:\n  ${problems.join('\n  ')}`, { problems });
+  }
+
+  /** Each thing wrong, by the variable or flag it is about. */
+  get problems(): string[] {
+    return this.details.problems;
   }
 }
 
@@ -83,7 +91,7 @@ export function loadConfig(
       }),
     );
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ConfigError({ problems: problems });
   return config as RelayerConfig;
 }
 
