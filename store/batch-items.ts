@@ -28,18 +28,8 @@ export async function batchItems(
 ): Promise<BatchItemRow[]> {
   const rows = await db
     .selectFrom('batch_items')
-    .select([
-      'item_index',
-      'chain_id',
-      'from_address',
-      'to_address',
-      'asset',
-      'amount',
-      'state',
-      'intent_id',
-      'reference',
-      'metadata',
-    ])
+    // Every column there is: a schema from before migration 0029 has no reference or metadata.
+    .selectAll()
     .where('batch_id', '=', batchId)
     .where('item_index', '>=', fromIndex)
     .orderBy('item_index')

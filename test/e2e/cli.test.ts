@@ -54,6 +54,7 @@ const commandOfRoute: Record<string, string> = {
   'GET /v1/intents/{id}/attempts': 'attempts',
   'GET /v1/intents/{id}/audit': 'audit',
   'POST /v1/intents/{id}/cancel': 'cancel',
+  'POST /v1/intents/{id}/redact': 'redact',
   'GET /v1/balances': 'balance',
   'POST /v1/intents/{id}/review/confirm': 'review confirm',
   'POST /v1/intents/{id}/review/fail': 'review fail',
@@ -421,7 +422,8 @@ describe('the relayer CLI', () => {
     const done = await relayerCli(args, env);
     expect(done).toMatchObject({ code: 0 });
     const lines = readFileSync(out, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('index,status,intent_id,tx_hash,error_code,reason_code,reason');
+    // The file had no reference or metadata columns: the results' reference column is empty.
+    expect(lines[0]).toBe('index,status,intent_id,tx_hash,error_code,reason_code,reason,reference');
     expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
       good.map((_, i) => `${i},confirmed`),
     );
