@@ -9,7 +9,7 @@ import {
   type BatchProgress,
 } from '../workflows/payment-batch/signals';
 import { batchIdKey, tenantIdKey } from '../workflows/search-attributes';
-import { decideApprovalUpdate } from '../workflows/approval-update';
+import { decideApprovalUpdate } from '../workflows/payment-intent/messages';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 
 /** A recorded batch, as its workflow is started with. */

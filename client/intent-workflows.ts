@@ -13,12 +13,15 @@ import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../doma
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
 import { walletTurnSignal } from '../workflows/payment-batch/signals';
-import { intentProgressQuery, type PaymentIntentProgress } from '../workflows/intent-progress';
-import { resolveReviewUpdate } from '../workflows/review-update';
-import { cancelUnminedUpdate } from '../workflows/cancel-unmined-update';
-import { decideApprovalUpdate } from '../workflows/approval-update';
-import { intentResumedSignal } from '../workflows/intent-resumed-signal';
-import { transactionSeenSignal } from '../workflows/transaction-seen-signal';
+import {
+  intentProgressQuery,
+  type PaymentIntentProgress,
+  resolveReviewUpdate,
+  cancelUnminedUpdate,
+  decideApprovalUpdate,
+  intentResumedSignal,
+  transactionSeenSignal,
+} from '../workflows/payment-intent/messages';
 import type { ApprovalOutcome, ApprovalRequest } from '../domain/approval';
 import { intentMemo, intentSearchAttributes } from '../workflows/search-attributes';
 

@@ -6,7 +6,7 @@ import type {
   ApprovalSubject,
 } from '../domain/approval';
 import { ErrorName, notAwaitingApprovalMessage } from '../domain/error-catalogue';
-import { decideApprovalUpdate } from './approval-update';
+import { decideApprovalUpdate } from './payment-intent/messages';
 
 export interface ApprovalWait<S extends string> {
   subject: ApprovalSubject;

@@ -7,13 +7,13 @@ export {
   paymentIntentV2 as depositSweepV2,
 } from './payment-intent';
 export type { PaymentIntentInput } from './payment-intent';
-export { intentProgressQuery } from './intent-progress';
-export type { PaymentIntentProgress } from './intent-progress';
+export { intentProgressQuery } from './payment-intent/messages';
+export type { PaymentIntentProgress } from './payment-intent/messages';
 export { paymentBatch } from './payment-batch';
 export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './payment-batch/signals';
-export { resolveReviewUpdate } from './review-update';
-export { cancelUnminedUpdate } from './cancel-unmined-update';
+export { resolveReviewUpdate } from './payment-intent/messages';
+export { cancelUnminedUpdate } from './payment-intent/messages';
 export type { BatchProgress } from './payment-batch/signals';
 export { depositScan, depositUpkeep, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { scheduledPayment } from './scheduled-payment';

@@ -15,10 +15,7 @@ export const batchIdKey = defineSearchAttributeKey('BatchId', SearchAttributeTyp
 /** What the intent pays in: `native`, or the token's address on its chain. */
 export const assetKey = defineSearchAttributeKey('Asset', SearchAttributeType.KEYWORD);
 
-/**
- * The caller's own id for the payment (its `reference`): an operator finds a payment by it in the
- * Web UI. Kept unencrypted by Temporal, so documented as not for personal data.
- */
+/** The caller's `reference`: not for personal data (Temporal keeps it unencrypted). */
 export const paymentReferenceKey = defineSearchAttributeKey(
   'PaymentReference',
   SearchAttributeType.KEYWORD,

@@ -15,19 +15,10 @@ const whenVersioned = (versioningBehavior: VersioningBehavior) => (): WorkflowDe
   workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior } : {};
 
 /**
- * Which build runs each workflow type's tasks once a newer one is current (Worker Deployment
- * Versioning; docs/operations.md, "Release a new build"). Every workflow type the worker registers
- * is here: test/unit/workflow-versioning.test.ts fails on one left out (it would run under the
- * worker's default, PINNED, whatever the docs say).
- *
- * A payment or top-up stays on the build that started it: one that goes straight through never
- * meets new code. Only its long waits (approval, review) move it to the current build, by an
- * override (the allowUpgrade step): code after those waits keeps its `patched()` branches.
- *
- * A batch lives for hours across continue-as-new and a webhook delivery retries for hours: pinned,
- * either would keep an old build's workers up that long. They take the current build at each
- * task, so their code keeps `patched()` discipline. A sweep, a deposit scan or upkeep, or a
- * schedule's occurrence, is a short, stateless pass.
+ * Which build runs each workflow type's tasks once a newer one is current (docs/operations.md,
+ * "Release a new build"); test/unit/workflow-versioning.test.ts fails on a type left out.
+ * Payments are pinned (their long waits move them on: the allowUpgrade step); batches and
+ * webhook deliveries live for hours and sweeps are short passes: they take the current build.
  */
 export const versioningBehaviours = new Map<
   (...args: never[]) => Promise<unknown>,

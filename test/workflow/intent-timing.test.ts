@@ -6,8 +6,7 @@ import { IntentStatus } from '../../domain/intent';
 import { DeadlinePassedError } from '../../domain/errors';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import type { paymentIntentV2, PaymentIntentInput } from '../../workflows';
-import { decideApprovalUpdate } from '../../workflows/approval-update';
-import { intentResumedSignal } from '../../workflows/intent-resumed-signal';
+import { decideApprovalUpdate, intentResumedSignal } from '../../workflows/payment-intent/messages';
 import { fakeActivities, type ActivityOverrides } from '../harness/fake-activities';
 import { runFakeWorker } from '../harness/fake-worker';
 

@@ -10,14 +10,16 @@ import {
   InsufficientBalanceError,
   ReviewRefusedError,
 } from '../../domain/errors';
-import { decideApprovalUpdate } from '../../workflows/approval-update';
+import {
+  decideApprovalUpdate,
+  resolveReviewUpdate,
+  transactionSeenSignal,
+} from '../../workflows/payment-intent/messages';
 import { ErrorName } from '../../domain/error-catalogue';
 import { cancelledOnChainReason, IntentStatus } from '../../domain/intent';
 import { permitReleaseTaskQueue } from '../../domain/task-queues';
 import { startTimeSkippingServer } from '../harness/stack/temporal-servers';
 import type { paymentIntentV2, PaymentIntentInput, PaymentIntentProgress } from '../../workflows';
-import { resolveReviewUpdate } from '../../workflows/review-update';
-import { transactionSeenSignal } from '../../workflows/transaction-seen-signal';
 import type { ReviewOutcome } from '../../domain/review';
 import { intentProgressQuery } from '../../workflows';
 import { unminedLookGapMs } from '../../activities/confirm/move';

@@ -1,7 +1,7 @@
 import type { IntentStatus } from '../../domain/intent';
 import { defaultApprovalTtlMs } from '../../domain/intent-timings';
 import { approvalGate as gate } from '../approval-gate';
-import type { PaymentIntentProgress } from '../intent-progress';
+import type { PaymentIntentProgress } from './messages';
 import type { PaymentIntentInput } from './input';
 import { decideApproval } from './steps';
 

@@ -2,11 +2,10 @@ import { ApplicationFailure, condition, setHandler, sleep } from '@temporalio/wo
 import type { ConfirmResult } from '../../activities/confirm';
 import { ErrorName } from '../../domain/error-catalogue';
 import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
-import type { PaymentIntentProgress } from '../intent-progress';
+import { type PaymentIntentProgress, transactionSeenSignal } from './messages';
 import { noteTxHash } from './progress';
 import { confirm } from './steps';
 import type { UnminedCancels } from './unmined-cancel';
-import { transactionSeenSignal } from '../transaction-seen-signal';
 
 /**
  * Looks at the intent's transactions until one is mined deep enough (or reverted, or cancelled

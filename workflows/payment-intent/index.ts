@@ -14,7 +14,7 @@ import { cancelledOnChainReason, IntentStatus, revertedReason } from '../../doma
 import { statusOfOutcome } from '../../domain/outcome-status';
 import { ReasonCode } from '../../domain/reason-codes';
 import { batchItemInReviewSignal, batchItemSignedSignal } from '../payment-batch/signals';
-import { intentProgressQuery, type PaymentIntentProgress } from '../intent-progress';
+import { intentProgressQuery, type PaymentIntentProgress } from './messages';
 import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';

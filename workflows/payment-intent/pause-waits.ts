@@ -1,5 +1,5 @@
 import { condition, setHandler } from '@temporalio/workflow';
-import { intentResumedSignal } from '../intent-resumed-signal';
+import { intentResumedSignal } from './messages';
 import { refuseIfExpired } from './deadlines';
 
 /** How a paused intent waits: until a resume signal, or its recheck time, or its deadline. */

@@ -3,7 +3,7 @@ import type { RelayerActivities } from '../../activities';
 import type { AcquireThrottleResult } from '../../activities/acquire-throttle';
 import { throttleTaskQueue } from '../../domain/task-queues';
 import { releaseStep, throttleStep } from '../activity-profiles';
-import type { PaymentIntentProgress } from '../intent-progress';
+import type { PaymentIntentProgress } from './messages';
 import { sleepWithin } from './deadlines';
 import type { PauseWaits } from './pause-waits';
 import { inTask } from './steps';

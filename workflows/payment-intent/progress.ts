@@ -1,6 +1,6 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { IntentStatus } from '../../domain/intent';
-import type { PaymentIntentProgress } from '../intent-progress';
+import type { PaymentIntentProgress } from './messages';
 import { intentStatusKey } from '../search-attributes';
 import { statusesShownWithLocalSteps } from './patches';
 

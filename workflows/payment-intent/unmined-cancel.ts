@@ -2,8 +2,7 @@ import { ActivityFailure, ApplicationFailure, condition, setHandler } from '@tem
 import { ErrorName, notCancellableMessage } from '../../domain/error-catalogue';
 import { IntentStatus } from '../../domain/intent';
 import type { ReviewOutcome, UnminedCancelRequest } from '../../domain/review';
-import { cancelUnminedUpdate } from '../cancel-unmined-update';
-import type { PaymentIntentProgress } from '../intent-progress';
+import { cancelUnminedUpdate, type PaymentIntentProgress } from './messages';
 import { noteTxHash } from './progress';
 import { cancelUnmined } from './steps';
 

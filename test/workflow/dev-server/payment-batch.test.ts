@@ -14,7 +14,7 @@ import {
 import { paymentIntentWorkflowId } from '../../../domain/workflow-ids';
 import { intentWorkflow } from '../../../client/intent-workflows';
 import { batchSubmitterKey, fakeBatch, type FakeItem } from '../../harness/fake-batch';
-import { decideApprovalUpdate } from '../../../workflows/approval-update';
+import { decideApprovalUpdate } from '../../../workflows/payment-intent/messages';
 import { useDevServerClient } from '../../harness/dev-server-client';
 
 /**
