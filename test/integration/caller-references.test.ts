@@ -2,6 +2,8 @@ import { parseEther } from 'viem';
 import type { RelayerApiClient } from '../../cli/api-client';
 import { paymentIntentWorkflowId } from '../../domain/workflow-ids';
 import { requireUniqueReferences } from '../../store/caller-references';
+import { newIntentRow } from '../../store/intents';
+import { newIntentId } from '../../operations/new-id';
 import { createTenant, deposit } from '../../store/ledger';
 import { paymentReferenceKey } from '../../workflows/search-attributes';
 import { createApiKey } from '../../service/api-keys';
@@ -171,13 +173,22 @@ it('holds a reference unique when the tenant asks: the second refused 409 naming
     // Another tenant's references are its own.
     expect((await submit('other', { reference: 'po_unique' })).status).toBe(202);
     // Even a write that skips admission cannot give one reference to two (the unique index).
+    const row = () =>
+      newIntentRow(
+        newIntentId(),
+        {
+          ...paymentBody(world),
+          to: paymentBody(world).to as `0x${string}`,
+          tenantId: 'payouts',
+          amount: 1n,
+          reference: 'po_index',
+        },
+        new Date(),
+        { uniqueReference: true },
+      );
+    await world.database.kysely.insertInto('intents').values(row()).execute();
     await expect(
-      world.database.kysely
-        .updateTable('intents')
-        .set({ reference: 'po_unique', reference_unique: 1 })
-        .where('tenant_id', '=', 'payouts')
-        .where('reference', '=', 'po_2')
-        .execute(),
+      world.database.kysely.insertInto('intents').values(row()).execute(),
     ).rejects.toThrow(/unique/i);
   } finally {
     await requireUniqueReferences(world.database.kysely, 'payouts', false);
