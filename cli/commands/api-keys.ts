@@ -19,7 +19,8 @@ import { books, type DatabaseOptions } from './books';
 
 /**
  * A key's scopes for the table as held: "all" only when it holds every one its kind may hold;
- * "all but approve" for the defaults (approve is given by name only); else each one.
+ * "all but approve" for the defaults ("all but approve, redact" for an operator's: each is given
+ * by name only); else each one.
  */
 const scopesText = (key: ApiKeyInfo): string => {
   const tenantKey = key.tenantId !== null;

@@ -90,7 +90,7 @@ describe('the demo, kept running, and the commands it suggests', () => {
     expect(list.stdout).not.toMatch(/globex/);
     expect((await relayer(suggested[1]!)).stdout).toMatch(/│ status\s+│ confirmed/);
     expect((await relayer(suggested[2]!)).stdout).toMatch(
-      /│ \(operator\)\s+│ demo operator\s+│ all but approve /,
+      /│ \(operator\)\s+│ demo operator\s+│ all but approve, redact /,
     );
     // The operator's key reaches the operator's commands; the recipient suggested is none of
     // the relayer's hot wallets.
