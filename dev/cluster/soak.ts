@@ -312,9 +312,6 @@ async function soak(
   const accepted = await acceptedIntentIds(cluster, traffic, unpayable.id);
   clearInterval(progress);
   await sampler.stop();
-  // Work that outlives the intents ends first: the finality sweep's look at each confirmed one
-  // once its block is final, then webhook deliveries, evictions, the review's lane.
-  await waitUntilFinal(cluster, step);
   const idle =
     options.idleMs > 0 ? await idleCost(cluster, units, options.idleMs, step) : undefined;
 
@@ -406,6 +403,9 @@ async function idleCost(
   windowMs: number,
   step: (message: string) => void,
 ) {
+  // Work that outlives the intents ends first: the finality sweep's look at each confirmed one
+  // once its block is final, then webhook deliveries, evictions, the review's lane.
+  await waitUntilFinal(cluster, step);
   await sleep(quietMs);
   step(`idle: ${windowMs / 1000} s with no intents, measuring what the fleet costs`);
   return measureIdleCost(
