@@ -8,6 +8,7 @@ import { createApiKey } from '../../service/api-keys';
 import { apiRefusal as refusal, createKeys, databaseSnapshot, paymentBody } from '../harness/api';
 import { startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { useWorld } from '../harness/test-world';
+import { waitFor } from '../harness/stack/wait-for';
 import { relayerCliInProcessWith } from '../harness/relayer-cli';
 
 // Integration tier (~8 s): the caller's reference and metadata through the API (no workers: the
@@ -200,9 +201,17 @@ it('redacts an ended intent everywhere: its row, the search, its events, its wor
     .execute();
   expect(events.length).toBeGreaterThanOrEqual(2);
   expect(events.map((event) => event.body).join()).not.toMatch(/po_erase|Ada/);
-  await expect(
-    api.client.workflow.getHandle(paymentIntentWorkflowId(payout.body.id)).describe(),
-  ).rejects.toThrow(/not found/i);
+  // Temporal deletes an execution in the background, soon after it accepted the request.
+  const handle = api.client.workflow.getHandle(paymentIntentWorkflowId(payout.body.id));
+  await waitFor(
+    () =>
+      handle.describe().then(
+        () => false,
+        (error: Error) => /not found/i.test(error.message),
+      ),
+    'the workflow deleted',
+    20_000,
+  );
   expect(await tenant.payouts.audit(payout.body.id)).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ action: 'redact', detail: { note: 'erasure request 17' } }),
