@@ -141,6 +141,8 @@ const seenDeposit = (
   blockNumber: transfer.blockNumber,
   blockHash: transfer.blockHash,
   status,
+  reference: address.reference ?? null,
+  metadata: address.metadata ?? null,
 });
 
 async function credit(

@@ -42,12 +42,6 @@ export async function recordSeenDeposit(
   now: Date,
 ): Promise<{ deposit: Deposit; isNew: boolean }> {
   const at = now.toISOString();
-  const marks = await trx
-    .selectFrom('deposit_addresses')
-    .select(['reference', 'metadata'])
-    .where('chain_id', '=', seen.chainId)
-    .where('address', '=', seen.address)
-    .executeTakeFirst();
   const inserted = await trx
     .insertInto('deposits')
     .values({
@@ -65,8 +59,9 @@ export async function recordSeenDeposit(
       detected_at: at,
       credited_at: null,
       updated_at: at,
-      reference: marks?.reference ?? null,
-      metadata: marks?.metadata ?? null,
+      // Its address's, as the scan read them with the addresses (none: null).
+      reference: seen.reference ?? null,
+      metadata: seen.metadata ? JSON.stringify(seen.metadata) : null,
     })
     .onConflict((conflict) => conflict.columns(['chain_id', 'tx_hash', 'log_index']).doNothing())
     .executeTakeFirst();
