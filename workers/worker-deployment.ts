@@ -19,7 +19,10 @@ export async function rollOutAtStart(
 ): Promise<string> {
   const { deploymentName, buildId } = version;
   const deadline = Date.now() + registrationTimeoutMs;
-  let lastProblem = 'it did not appear';
+  // The server refuses a registration only in its own log (e.g. past matching.maxDeployments).
+  let lastProblem =
+    "it did not appear; the server's log says why, e.g. a namespace's cap of deployments " +
+    "(matching.maxDeployments) or a deployment's of versions (matching.maxVersionsInDeployment)";
   while (Date.now() < deadline) {
     try {
       const routing =

@@ -42,7 +42,9 @@ export interface DevServerOptions {
  *   node;
  * - a timer fires on time: the server puts a new timer no earlier than now + this shift (1 s by
  *   default), so a permit's short wait, a paced send's retry or a busy turn waited a second or
- *   more however short it asked for.
+ *   more however short it asked for;
+ * - room for a Worker Deployment per task queue: a test's workers are a deployment of their own,
+ *   and the server refuses the 101st in a namespace (its log says so; the workers only time out).
  */
 export const tunedDevServerSettings: Record<string, string | number | boolean> = {
   'system.enableActivityEagerExecution': true,
@@ -50,6 +52,7 @@ export const tunedDevServerSettings: Record<string, string | number | boolean> =
   'matching.numTaskqueueReadPartitions': 1,
   'matching.numTaskqueueWritePartitions': 1,
   'history.timerProcessorMaxTimeShift': '50ms',
+  'matching.maxDeployments': 10_000,
 };
 
 /**
