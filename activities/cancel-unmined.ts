@@ -1,5 +1,5 @@
 import { RelayerError } from '../domain/errors';
-import { signedTransactionOf } from '../domain/intent';
+import { signedTransactionOf } from '../domain/signed-intent';
 import type { ReviewOutcome, UnminedCancelRequest } from '../domain/review';
 import { cancelUnminedIntent } from '../operations/cancel-unmined';
 import type { ActivityDependencies } from './dependencies';

@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import { runningBatchesBefore } from '../store/batches';
 import { authorizedIntentsBefore } from '../store/intents';
 import type { ActivityDependencies } from './dependencies';
@@ -29,7 +30,8 @@ export const resumeOrphans =
   ({ olderThanMs }: ResumeOrphansParameters): Promise<ResumeOrphansResult> =>
     whileHeartbeating(async () => {
       const { db, clock, workflows } = deps;
-      if (!workflows) throw new Error('resumeOrphans needs a workflow starter in its dependencies');
+      if (!workflows)
+        throw new BrokenInvariantError({ rule: 'resumeOrphans is given no workflow starter' });
       const cutoff = new Date(clock.now().getTime() - olderThanMs);
       const intents = await authorizedIntentsBefore(db.kysely, cutoff);
       for (const intent of intents) await workflows.startIntent(intent);

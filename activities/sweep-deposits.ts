@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import { sweepCallData } from '../chain/deposit-addresses';
 import type { Hex } from '../domain/transfer';
 import { log } from '../domain/log';
@@ -33,7 +34,8 @@ export const sweepDeposits =
   ({ chainId }: SweepDepositsParameters): Promise<SweepDepositsResult> =>
     whileHeartbeating(async () => {
       const { db, chains, clock, workflows, failpoints } = deps;
-      if (!workflows) throw new Error('sweepDeposits needs a workflow starter in its dependencies');
+      if (!workflows)
+        throw new BrokenInvariantError({ rule: 'sweepDeposits is given no workflow starter' });
       const chain = chains.get(chainId);
       const factory = chain.depositFactory;
       const treasury = chain.treasury?.address;

@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import type { Chain } from '../chain/chain';
 import { topUpAmount } from '../domain/custody';
 import type { Hex } from '../domain/transfer';
@@ -51,7 +52,8 @@ export const sweepTopUps =
   ({ chainId }: SweepTopUpsParameters): Promise<SweepTopUpsResult> =>
     whileHeartbeating(async () => {
       const { db, chains, workflows } = deps;
-      if (!workflows) throw new Error('sweepTopUps needs a workflow starter in its dependencies');
+      if (!workflows)
+        throw new BrokenInvariantError({ rule: 'sweepTopUps is given no workflow starter' });
       const chain = chains.get(chainId);
       const treasury = chain.treasury;
       if (!treasury) return { started: [], unfunded: 0 };

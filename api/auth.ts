@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import type { FastifyRequest } from 'fastify';
 import type { ApiScope } from '../domain/api-scopes';
 import { RejectionCode } from '../domain/rejections';
@@ -66,7 +67,7 @@ export async function requireScope(request: FastifyRequest): Promise<void> {
 }
 
 export function keyOf(request: FastifyRequest): AuthenticatedKey {
-  if (!request.apiKey) throw new Error('route is missing requireApiKey');
+  if (!request.apiKey) throw new BrokenInvariantError({ rule: 'route is missing requireApiKey' });
   return request.apiKey;
 }
 

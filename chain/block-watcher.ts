@@ -1,3 +1,4 @@
+import { NodeAnswerUnfitError } from '../domain/errors';
 import type { PublicClient, TransactionReceipt } from 'viem';
 import type { Hex } from '../domain/transfer';
 import { formatReceipts, type ChainBlock, type ChainReads } from './chain-reads';
@@ -233,7 +234,9 @@ export class BlockWatcher {
       if (this.blocks.get(child.number - 1n)?.hash === child.parentHash) return;
       const parent = this.watched(await this.reads.blockByHash(child.parentHash));
       if (parent.number !== child.number - 1n) {
-        throw new Error(`block ${child.hash}'s parent came back as block ${parent.number}`);
+        throw new NodeAnswerUnfitError({
+          problem: `block ${child.hash}'s parent came back as block ${parent.number}`,
+        });
       }
       this.remember(parent);
       child = parent;

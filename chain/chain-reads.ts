@@ -1,3 +1,4 @@
+import { NodeAnswerUnfitError } from '../domain/errors';
 import {
   BlockNotFoundError,
   formatTransactionReceipt,
@@ -50,7 +51,7 @@ export function ownChainReads(client: PublicClient): ChainReads {
   const block = async (at: { blockTag: 'latest' } | { blockHash: Hex }): Promise<ChainBlock> => {
     const read = await client.getBlock({ ...at, includeTransactions: true });
     if (read.number === null || read.hash === null) {
-      throw new Error('the node answered a pending block for a mined one');
+      throw new NodeAnswerUnfitError({ problem: 'a pending block for a mined one' });
     }
     return {
       number: read.number,

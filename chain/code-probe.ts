@@ -1,3 +1,4 @@
+import { NodeAnswerUnfitError } from '../domain/errors';
 import { hexToBigInt, type PublicClient } from 'viem';
 import type { Hex } from '../domain/transfer';
 
@@ -21,7 +22,9 @@ export function codeSizesProgram(addresses: readonly Hex[]): Hex {
 export function codeSizesOf(answer: Hex, count: number): number[] {
   const words = answer.slice(2);
   if (words.length !== count * 64) {
-    throw new Error(`code probe: expected ${count} words, got ${words.length / 64}`);
+    throw new NodeAnswerUnfitError({
+      problem: `code probe: ${count} words expected, ${words.length / 64} came`,
+    });
   }
   return Array.from({ length: count }, (_, i) =>
     Number(hexToBigInt(`0x${words.slice(i * 64, (i + 1) * 64)}`)),

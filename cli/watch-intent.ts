@@ -1,3 +1,4 @@
+import { TimedOutError } from '../domain/errors';
 import { SingleBar } from 'cli-progress';
 import type { IntentView } from '../api/schemas/intents';
 import type { RelayerApiClient } from './api-client';
@@ -51,7 +52,10 @@ export async function watchIntent(
       shown = intent.status;
       if (terminalStatuses.has(intent.status)) return intent;
       if (Date.now() > deadline) {
-        throw new Error(`${intentId} still ${intent.status} after ${options.timeoutMs / 1000} s`);
+        throw new TimedOutError({
+          what: `${intentId} still ${intent.status}`,
+          afterMs: options.timeoutMs,
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

@@ -141,6 +141,15 @@ export const errorCatalogue = {
     summary: 'BACKLOG_LIMIT intents wait to be signed',
   },
   RelayerClosed: { retryable: true, rejection: 'closed', summary: 'the process is draining' },
+  NodeAnswerUnfit: {
+    retryable: true,
+    summary: 'a node answered something that contradicts itself or its last answer',
+  },
+  BrokenInvariant: {
+    retryable: true,
+    summary: "a state the relayer's own code rules out: a defect, to report",
+  },
+  TimedOut: { retryable: true, summary: 'something waited on gave no answer in time' },
   NotCancellable: {
     retryable: false,
     rejection: 'not_cancellable',

@@ -110,13 +110,6 @@ export function stepState(
   return status === stepBefore[step] ? 'run' : 'closed';
 }
 
-/** The wallet that signed the intent: every intent from `signed` on has one. */
-export function signingWallet(intent: Intent): `0x${string}` {
-  if (intent.from === null)
-    throw new Error(`intent ${intent.id} is not signed: it has no wallet yet`);
-  return intent.from;
-}
-
 /** A transaction may exist on-chain from `signed` on: from then on, failing means review. */
 export function mayBeOnChain(status: IntentStatus): boolean {
   return status === IntentStatus.signed || status === IntentStatus.confirming;
@@ -175,16 +168,4 @@ export interface Intent {
   reference?: string | null;
   /** The caller's keys and values (domain/intent-labels.ts); absent or null: none. */
   metadata?: Readonly<Record<string, string>> | null;
-}
-
-export interface SignedTransaction {
-  nonce: number;
-  txHash: `0x${string}`;
-  rawTx: `0x${string}`;
-}
-
-/** The transaction persisted for the intent, once it was signed. */
-export function signedTransactionOf(intent: Intent): SignedTransaction | undefined {
-  const { nonce, txHash, rawTx } = intent;
-  return nonce !== null && txHash && rawTx ? { nonce, txHash, rawTx } : undefined;
 }

@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from './errors/internal-errors';
 import type { LedgerBook } from './ledger-book';
 
 /**
@@ -135,7 +136,9 @@ export function policyBreach(
   }
   for (const window of rollingWindows(limits)) {
     const counted = committed[window];
-    if (counted === undefined) throw new Error(`policyBreach: ${window} was not counted`);
+    if (counted === undefined) {
+      throw new BrokenInvariantError({ rule: `policyBreach: ${window} was not counted` });
+    }
     const wouldBe = counted + payment.amount;
     if (wouldBe > limits![window]!) {
       return {

@@ -1,6 +1,7 @@
 import { RelayerError } from '../domain/errors';
 import { ErrorName } from '../domain/error-catalogue';
-import { IntentStatus, signedTransactionOf, type Intent } from '../domain/intent';
+import { IntentStatus, type Intent } from '../domain/intent';
+import { signedTransactionOf } from '../domain/signed-intent';
 import { getIntent } from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';
 import { applyReviewDecision, decidedBy, type ReviewCheckDependencies } from './review-decision';

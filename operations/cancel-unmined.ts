@@ -1,5 +1,6 @@
 import { NotCancellableError } from '../domain/errors';
-import { IntentStatus, signedTransactionOf, signingWallet, type Intent } from '../domain/intent';
+import { IntentStatus, type Intent } from '../domain/intent';
+import { signedTransactionOf, signingWallet } from '../domain/signed-intent';
 import { getIntent } from '../store/intents';
 import { listAttempts } from '../store/transaction-attempts';
 import { signNonceCancel } from './nonce-cancel';

@@ -1,10 +1,6 @@
 import { FeeAboveCapError, StaleVersionError } from '../domain/errors';
-import {
-  signingWallet,
-  type Intent,
-  type IntentStatus,
-  type SignedTransaction,
-} from '../domain/intent';
+import { type Intent, type IntentStatus } from '../domain/intent';
+import { signingWallet, type SignedTransaction } from '../domain/signed-intent';
 import type { TransferPlan } from '../domain/transfer';
 import { recordAudit } from '../store/audit-log';
 import { getIntentForUpdate, transitionIntent } from '../store/intents';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { scopesForKey, type ApiScope } from '../domain/api-scopes';
-import { UnknownTenantError } from '../domain/errors';
+import { InvalidIntentError, UnknownTenantError } from '../domain/errors';
 import {
   findApiKey,
   insertApiKey,
@@ -68,6 +68,9 @@ export interface AuthenticatedKey {
  */
 export type KeyRefusal = 'invalid' | 'expired' | 'replaced';
 
+const keyRefused = (field: string, message: string) =>
+  new InvalidIntentError([{ field, message }], 'key request');
+
 /** Creates a key and returns it whole: the only time the secret is ever seen. */
 export async function createApiKey(
   database: Database,
@@ -75,14 +78,14 @@ export async function createApiKey(
   now: Date,
 ): Promise<{ id: string; apiKey: string }> {
   if (key.role === 'tenant') {
-    if (!key.tenantId) throw new Error('a tenant key needs a tenant');
+    if (!key.tenantId) throw keyRefused('tenantId', 'a tenant key needs a tenant');
     if (!(await findTenant(database.kysely, key.tenantId))) {
       throw new UnknownTenantError(key.tenantId);
     }
   }
   // The CLI asks scopesForKey first, naming the flag; here the same rule holds for any caller.
   const scopes = scopesForKey(key.scopes ?? [], key.role === 'tenant');
-  if ('problem' in scopes) throw new Error(`a key cannot be made so: ${scopes.problem}`);
+  if ('problem' in scopes) throw keyRefused('scopes', scopes.problem);
   const { stored, apiKey } = newKey({
     role: key.role,
     tenantId: key.role === 'tenant' ? key.tenantId! : null,

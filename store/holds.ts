@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import type { Kysely } from 'kysely';
 import { chainOfBook, nativeBookOf, type LedgerBook } from '../domain/ledger-book';
 import type { Database } from './database';
@@ -77,7 +78,9 @@ export async function endHold(
   // The hold's book names its chain (migration 0011 relabelled every active one): its gas is
   // that chain's coin.
   const chainId = chainOfBook(asset);
-  if (chainId === undefined) throw new Error(`hold of ${intentId} is in ${asset}, no chain's book`);
+  if (chainId === undefined) {
+    throw new BrokenInvariantError({ rule: `hold of ${intentId} is in ${asset}, no chain's book` });
+  }
   const gasBook = nativeBookOf(chainId);
   const amount = BigInt(hold.amount);
   const destination: Leg =

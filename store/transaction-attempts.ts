@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { signingWallet, type Intent } from '../domain/intent';
+import { type Intent } from '../domain/intent';
+import { signingWallet } from '../domain/signed-intent';
 import { paymentOf } from '../domain/intent-payment';
 import type { Hex, SignedTransfer, TransferPlan } from '../domain/transfer';
 import { fromTimestamp, type AttemptCause, type Schema } from './schema';

@@ -1,3 +1,4 @@
+import { RelayerClosedError } from '../domain/errors';
 import { randomUUID } from 'node:crypto';
 import { DeliveryMargin } from './delivery-margin';
 import { priorityOf, weightOf, type MethodWeights } from './rpc-weights';
@@ -106,7 +107,7 @@ export class RpcBudget {
    * transport says when it left (CallDeparture).
    */
   async spend(method: string, priority = priorityOf(method)): Promise<CallDeparture> {
-    if (this.closed) throw new Error('rpc budget: closed');
+    if (this.closed) throw new RelayerClosedError({ refuses: 'makes no new RPC calls' });
     const units = weightOf(this.settings.weights, method);
     const id = `${this.owner}.${++this.spent}`;
     const startedAt = Date.now();
@@ -261,7 +262,7 @@ export class RpcBudget {
 
   close(): Promise<void> {
     this.closed = true;
-    this.end(new Error('rpc budget: closed'));
+    this.end(new RelayerClosedError({ refuses: 'makes no new RPC calls' }));
     return Promise.resolve();
   }
 }

@@ -46,7 +46,11 @@ export async function ensureKmsSigningKey(
     created = true;
   }
   const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: alias }));
-  return { address: publicKeyToAddress(publicKeyOfSpki(PublicKey!)), created };
+  const publicKey = publicKeyOfSpki(PublicKey!);
+  if (typeof publicKey !== 'string') {
+    throw new Error(`KMS key ${alias} is on ${publicKey.curve} curve, not secp256k1`);
+  }
+  return { address: publicKeyToAddress(publicKey), created };
 }
 
 /** Gives `address` `wei` on a development node (anvil) where it holds nothing; true if it did. */

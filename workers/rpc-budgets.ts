@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../domain/errors';
 import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -52,12 +53,20 @@ export function startRpcBudgets(
   // Each endpoint's quota, as its chain's settings give it (CHAINS_FILE, else the environment).
   const endpointsOf = (chainId: number): ChainEndpoint[] => {
     const chain = config.chains.find((c) => c.chainId === chainId);
-    if (!chain) throw new Error(`chain ${chainId} is not one of the configured chains`);
+    if (!chain) {
+      throw new BrokenInvariantError({
+        rule: `chain ${chainId} is not one of the configured chains`,
+      });
+    }
     return chain.endpoints;
   };
   const endpointOf = (chainId: number, url: string): ChainEndpoint => {
     const endpoint = endpointsOf(chainId).find((e) => e.url === url);
-    if (!endpoint) throw new Error(`${endpointLabel(url)} is not an endpoint of chain ${chainId}`);
+    if (!endpoint) {
+      throw new BrokenInvariantError({
+        rule: `${endpointLabel(url)} is not an endpoint of chain ${chainId}`,
+      });
+    }
     return endpoint;
   };
 

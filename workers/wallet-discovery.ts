@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import type { ChainRegistry } from '../chain/chain';
-import { RelayerError } from '../domain/errors';
+import { RelayerError, SignerRefusedError } from '../domain/errors';
 import { ErrorName } from '../domain/error-catalogue';
 import { parseSignerSetting } from '../domain/wallet-signer-setting';
 import type { Database } from '../store/database';
@@ -28,7 +28,7 @@ export function walletDiscovery({ database, chains, signerFor }: WalletDiscovery
 
   async function takeOn(address: `0x${string}`, signerSpec: string): Promise<void> {
     const parsed = parseSignerSetting(address, signerSpec);
-    if (!parsed.ok) throw new Error(parsed.problem);
+    if (!parsed.ok) throw new SignerRefusedError(address, 'its signer setting', parsed.problem);
     const signer = signerFor(parsed.setting);
     await signer.check?.();
     for (const chainId of chains.chainIds) {

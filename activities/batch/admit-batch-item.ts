@@ -1,4 +1,4 @@
-import { RelayerError, UnknownTenantError } from '../../domain/errors';
+import { RelayerError, UnknownTenantError, BrokenInvariantError } from '../../domain/errors';
 import { ErrorName, rejectionCodeOf } from '../../domain/error-catalogue';
 import { admitIntent } from '../../operations/admit-intent';
 import type { ActivityDependencies } from '../dependencies';
@@ -34,7 +34,9 @@ export const admitBatchItem =
   async ({ batchId, index }: BatchItemParameters): Promise<AdmitBatchItemResult> => {
     const batch = await findBatch(db.kysely, { id: batchId });
     const item = await findBatchItem(db.kysely, batchId, index);
-    if (!batch || !item) throw new Error(`no item ${index} in batch ${batchId}`);
+    if (!batch || !item) {
+      throw new BrokenInvariantError({ rule: `no item ${index} in batch ${batchId}` });
+    }
     const now = clock.now();
     try {
       const { intent } = await admitIntent(

@@ -1,3 +1,4 @@
+import { BrokenInvariantError } from '../../domain/errors';
 import type { BatchItemOutcome } from '../../domain/batch';
 import { ReasonCode, type Reason } from '../../domain/reason-codes';
 import type { BatchStatus } from '../../domain/batch';
@@ -17,7 +18,9 @@ export const recordItemOutcome =
   async ({ batchId, index }: BatchItemParameters): Promise<BatchItemOutcome | null> => {
     const item = await findBatchItem(db.kysely, batchId, index);
     if (!item?.intentId) {
-      throw new Error(`item ${index} of batch ${batchId} was never started`);
+      throw new BrokenInvariantError({
+        rule: `item ${index} of batch ${batchId} was never started`,
+      });
     }
     const intent = await getIntent(db.kysely, item.intentId);
     if (!terminalStatuses.has(intent.status)) return null;

@@ -1,5 +1,6 @@
 import { DeadlinePassedError, IntentClosedError, SendPacedError } from '../../domain/errors';
-import { IntentStatus, mayBeOnChain, signedTransactionOf } from '../../domain/intent';
+import { IntentStatus, mayBeOnChain } from '../../domain/intent';
+import { signedTransactionOf } from '../../domain/signed-intent';
 import { pastValidUntil } from '../../domain/intent-deadlines';
 import type { Hex } from '../../domain/transfer';
 import { getIntent, transitionIntent } from '../../store/intents';

@@ -1,6 +1,7 @@
 import { FeeAboveCapError } from '../../domain/errors';
 import { pastValidUntil } from '../../domain/intent-deadlines';
-import { signedTransactionOf, signingWallet, type Intent } from '../../domain/intent';
+import { type Intent } from '../../domain/intent';
+import { signedTransactionOf, signingWallet } from '../../domain/signed-intent';
 import { paymentOf } from '../../domain/intent-payment';
 import type { Chain } from '../../chain/chain';
 import { recordAudit } from '../../store/audit-log';

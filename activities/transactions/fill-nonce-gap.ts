@@ -1,4 +1,5 @@
-import { signingWallet, type Intent } from '../../domain/intent';
+import { type Intent } from '../../domain/intent';
+import { signingWallet } from '../../domain/signed-intent';
 import { recordAudit } from '../../store/audit-log';
 import type { Chain } from '../../chain/chain';
 import type { SignedTransfer } from '../../domain/transfer';

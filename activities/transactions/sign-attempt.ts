@@ -1,4 +1,9 @@
-import { DeadlinePassedError, NoFundedWalletError, UnknownWalletError } from '../../domain/errors';
+import {
+  DeadlinePassedError,
+  NoFundedWalletError,
+  UnknownWalletError,
+  BrokenInvariantError,
+} from '../../domain/errors';
 import { tokenNaming } from '../../store/assets';
 import { pastValidUntil } from '../../domain/intent-deadlines';
 import { chooseWallet } from '../../domain/wallet-choice';
@@ -132,7 +137,9 @@ async function chosenWallet(
   nonceChoice: NonceChoice,
 ): Promise<`0x${string}`> {
   if (nonceChoice.kind !== 'next' || !nonceChoice.lanes) {
-    throw new Error(`intent ${intent.id} has no wallet: only its first signing chooses one`);
+    throw new BrokenInvariantError({
+      rule: `intent ${intent.id} has no wallet: only its first signing chooses one`,
+    });
   }
   const cost = plan.value + plan.gas * plan.maxFeePerGas;
   const tokenAmount = isNative(intent.asset) ? 0n : intent.amount;

@@ -1,3 +1,4 @@
+import { TimedOutError } from '../../domain/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatEther } from 'viem';
@@ -28,7 +29,7 @@ async function withinCheckTime<T>(work: Promise<T>): Promise<T> {
       work,
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`no answer in ${checkTimeoutMs} ms`)),
+          () => reject(new TimedOutError({ what: 'no answer', afterMs: checkTimeoutMs })),
           checkTimeoutMs,
         );
       }),

@@ -9,14 +9,13 @@ import type { Hex } from '../../domain/transfer';
  * with a high `s`, which Ethereum refuses (EIP-2). These turn that into what a transaction needs.
  */
 
-/** The uncompressed public key (0x04‖x‖y) of a DER SubjectPublicKeyInfo. */
-export function publicKeyOfSpki(spki: Uint8Array): Hex {
+/** The uncompressed public key (0x04‖x‖y) of a DER SubjectPublicKeyInfo; a key on another curve
+ * gives its curve's name instead. */
+export function publicKeyOfSpki(spki: Uint8Array): Hex | { curve: string } {
   const jwk = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' }).export({
     format: 'jwk',
   });
-  if (jwk.crv !== 'secp256k1' || !jwk.x || !jwk.y) {
-    throw new Error(`the public key is on ${jwk.crv ?? 'no'} curve, not secp256k1`);
-  }
+  if (jwk.crv !== 'secp256k1' || !jwk.x || !jwk.y) return { curve: jwk.crv ?? 'no' };
   const coordinate = (base64url: string) => Buffer.from(base64url, 'base64url').toString('hex');
   return `0x04${coordinate(jwk.x)}${coordinate(jwk.y)}`;
 }
@@ -29,9 +28,14 @@ export interface EthereumSignature {
 
 /**
  * A DER signature of `digest` as Ethereum wants it: `s` in the low half of the curve order, and
- * the recovery id whose recovered key is `publicKey` (the signature itself does not say).
+ * the recovery id whose recovered key is `publicKey` (the signature itself does not say);
+ * undefined when neither recovery id gives `publicKey` (another key signed).
  */
-export function ethereumSignature(der: Uint8Array, digest: Hex, publicKey: Hex): EthereumSignature {
+export function ethereumSignature(
+  der: Uint8Array,
+  digest: Hex,
+  publicKey: Hex,
+): EthereumSignature | undefined {
   const signature = secp256k1.Signature.fromDER(der).normalizeS();
   const expected = publicKey.slice(2).toLowerCase();
   for (const yParity of [0, 1] as const) {
@@ -44,5 +48,5 @@ export function ethereumSignature(der: Uint8Array, digest: Hex, publicKey: Hex):
       };
     }
   }
-  throw new Error('the signature does not verify against the key: neither recovery id fits');
+  return undefined;
 }

@@ -70,6 +70,13 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
       );
     }
     const key = publicKeyOfSpki(answer.PublicKey);
+    if (typeof key !== 'string') {
+      throw new SignerRefusedError(
+        address,
+        keyLabel,
+        `its key is on ${key.curve} curve, not secp256k1`,
+      );
+    }
     const keyAddress = publicKeyToAddress(key);
     if (keyAddress.toLowerCase() !== address.toLowerCase()) {
       throw new SignerMismatchError(address, keyLabel, `the key's address is ${keyAddress}`);
@@ -106,11 +113,15 @@ export function kmsSigner({ address, keyId, kms, slots }: KmsSignerSettings): Wa
     } catch (error) {
       throw failure(error);
     }
-    try {
-      return serializeTransaction(transaction, ethereumSignature(der!, digest, key));
-    } catch (error) {
-      throw new SignerMismatchError(address, keyLabel, (error as Error).message);
+    const signature = ethereumSignature(der!, digest, key);
+    if (!signature) {
+      throw new SignerMismatchError(
+        address,
+        keyLabel,
+        'the signature does not verify against the key: neither recovery id fits',
+      );
     }
+    return serializeTransaction(transaction, signature);
   }
 
   return signerOf(address, keyLabel, signTransaction, async () => {

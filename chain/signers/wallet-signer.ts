@@ -6,7 +6,12 @@ import {
   type TransactionSerialized,
 } from 'viem';
 import { toAccount, type LocalAccount } from 'viem/accounts';
-import { RelayerError, SignerMismatchError, SignerUnavailableError } from '../../domain/errors';
+import {
+  RelayerError,
+  SignerMismatchError,
+  SignerUnavailableError,
+  SignerRefusedError,
+} from '../../domain/errors';
 import { inSpan } from '../../domain/tracer';
 import type { Hex } from '../../domain/transfer';
 
@@ -40,7 +45,8 @@ export function signerOf(
   signTransaction: (transaction: SignableTransfer) => Promise<Hex>,
   check?: () => Promise<void>,
 ): WalletSigner {
-  const refuse = () => Promise.reject(new Error(`${keyLabel} signs transactions only`));
+  const refuse = () =>
+    Promise.reject(new SignerRefusedError(address, keyLabel, 'it signs transactions only'));
   return {
     account: toAccount({
       address,

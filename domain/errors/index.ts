@@ -10,3 +10,4 @@ export * from './signer-errors';
 export * from './webhook-errors';
 export * from './policy-errors';
 export * from './caller-reference-errors';
+export * from './internal-errors';

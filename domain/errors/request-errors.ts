@@ -240,8 +240,9 @@ export class BacklogFullError extends RelayerError<{ backlog: number; limit: num
 
 /** Admission: this process is shutting down and takes no new work. */
 export class RelayerClosedError extends RelayerError<Record<string, never>> {
-  constructor() {
-    super(ErrorName.relayerClosed, 'the relayer is shutting down and takes no new intents', {});
+  /** `refuses`: what it no longer does (default: new intents). */
+  constructor({ refuses = 'takes no new intents' }: { refuses?: string } = {}) {
+    super(ErrorName.relayerClosed, `the relayer is shutting down and ${refuses}`, {});
   }
 }
 

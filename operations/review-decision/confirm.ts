@@ -1,6 +1,7 @@
 import { isNative } from '../../domain/asset';
 import { ReviewRefusedError } from '../../domain/errors';
-import { IntentStatus, type Intent, signingWallet } from '../../domain/intent';
+import { IntentStatus, type Intent } from '../../domain/intent';
+import { signingWallet } from '../../domain/signed-intent';
 import { paymentOf } from '../../domain/intent-payment';
 import type { Hex } from '../../domain/transfer';
 import { intentClaimingTransaction } from '../../store/transaction-attempts';

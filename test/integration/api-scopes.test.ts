@@ -123,7 +123,7 @@ describe('scoped API keys', () => {
   it('no key gets a scope its kind may not hold, whoever makes it', async () => {
     const before = await databaseSnapshot(world);
     await expect(keyWith([ApiScope.review], true)).rejects.toThrow(
-      'a key cannot be made so: scope "review" is not for a tenant key',
+      'invalid key request: scopes: scope "review" is not for a tenant key',
     );
     expect(await databaseSnapshot(world)).toEqual(before);
   });

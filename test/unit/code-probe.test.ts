@@ -13,7 +13,7 @@ describe('the code probe program', () => {
   it('decodes one size per address, and refuses an answer of another length', () => {
     const answer = `0x${(23).toString(16).padStart(64, '0')}${'0'.repeat(64)}` as const;
     expect(codeSizesOf(answer, 2)).toEqual([23, 0]);
-    expect(() => codeSizesOf(answer, 3)).toThrow(/expected 3 words, got 2/);
+    expect(() => codeSizesOf(answer, 3)).toThrow(/3 words expected, 2 came/);
   });
 });
 

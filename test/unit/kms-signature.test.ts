@@ -25,7 +25,8 @@ function digestWhere(want: (r: bigint) => boolean): Hex {
 }
 
 async function expectSignedByWallet(der: Uint8Array, digest: Hex) {
-  const signature = ethereumSignature(der, digest, publicKey);
+  const signature = ethereumSignature(der, digest, publicKey)!;
+  expect(signature).toBeDefined();
   expect(BigInt(signature.s) <= n / 2n).toBe(true);
   expect(await recoverAddress({ hash: digest, signature })).toBe(account.address);
   return signature;
@@ -66,9 +67,7 @@ describe('a KMS signature made fit for Ethereum', () => {
   it('refuses a signature made by another key', () => {
     const digest = keccak256(toHex('not ours'));
     const other = secp256k1.sign(digest.slice(2), `${'1'.repeat(64)}`);
-    expect(() => ethereumSignature(other.toDERRawBytes(), digest, publicKey)).toThrow(
-      /neither recovery id fits/,
-    );
+    expect(ethereumSignature(other.toDERRawBytes(), digest, publicKey)).toBeUndefined();
   });
 });
 
@@ -79,14 +78,14 @@ describe("a KMS key's public key", () => {
       format: 'jwk',
     }).export({ format: 'der', type: 'spki' });
     expect(publicKeyOfSpki(spki)).toBe(publicKey);
-    expect(publicKeyToAddress(publicKeyOfSpki(spki))).toBe(account.address);
+    expect(publicKeyToAddress(publicKeyOfSpki(spki) as Hex)).toBe(account.address);
   });
 
   it('refuses a key on another curve', () => {
     const { publicKey: p256 } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    expect(() => publicKeyOfSpki(p256.export({ format: 'der', type: 'spki' }))).toThrow(
-      /P-256 curve, not secp256k1/,
-    );
+    expect(publicKeyOfSpki(p256.export({ format: 'der', type: 'spki' }))).toEqual({
+      curve: 'P-256',
+    });
   });
 });
 
