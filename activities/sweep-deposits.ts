@@ -73,23 +73,17 @@ export const sweepDeposits =
           );
           continue;
         }
-        const sweep = await db
-          .transaction(async (trx) => {
-            const intent = await insertDepositSweep(
-              trx,
-              newIntentId(now.getTime()),
-              { chainId, treasury, factory, callData },
-              each,
-              now,
-            );
-            // Another round took a deposit first: keep nothing of this one.
-            if (!intent) throw new SweepRaced();
-            return intent;
-          })
-          .catch((error: unknown) => {
-            if (error instanceof SweepRaced) return undefined;
-            throw error;
-          });
+        // Another round took a deposit first: nothing of this one was written.
+        const sweep = await db.transaction((trx) =>
+          insertDepositSweep(
+            db,
+            trx,
+            newIntentId(now.getTime()),
+            { chainId, treasury, factory, callData },
+            each,
+            now,
+          ),
+        );
         if (!sweep) continue;
         failpoints?.reach('after-deposit-sweep-admitted');
         await workflows.startIntent(sweep);
@@ -97,5 +91,3 @@ export const sweepDeposits =
       }
       return { started };
     });
-
-class SweepRaced extends Error {}

@@ -4,6 +4,7 @@ import { sweepMovedNothingStatuses } from '../domain/deposit';
 import { IntentStatus, type Intent } from '../domain/intent';
 import type { Hex } from '../domain/transfer';
 import { intentFromRow, newIntentRow } from './intents';
+import type { Database } from './database';
 import type { Schema } from './schema';
 import { recordStateChange } from './webhook-outbox';
 
@@ -70,16 +71,39 @@ export async function sweepableAddresses(
 
 /**
  * Records a sweep of `sweepable.address` — the house's intent, its row, its deposits taken — in
- * the caller's transaction. Undefined, and nothing may be kept (the caller rolls back), when
- * another sweep took any of its deposits first.
+ * the caller's transaction; undefined, with nothing written, when another sweep took any of its
+ * deposits first (their rows are locked and read before anything is written).
  */
 export async function insertDepositSweep(
+  database: Database,
   trx: Kysely<Schema>,
   id: string,
   sweep: { chainId: number; treasury: Hex; factory: Hex; callData: Hex },
   sweepable: SweepableAddress,
   now: Date,
 ): Promise<Intent | undefined> {
+  const untaken = await database
+    .forUpdate(
+      trx
+        .selectFrom('deposits')
+        .select('id')
+        .where('id', 'in', sweepable.depositIds)
+        .where((eb) =>
+          eb.or([
+            eb('sweep_intent_id', 'is', null),
+            eb(
+              'sweep_intent_id',
+              'in',
+              eb
+                .selectFrom('intents')
+                .select('id')
+                .where('status', 'in', sweepMovedNothingStatuses),
+            ),
+          ]),
+        ),
+    )
+    .execute();
+  if (untaken.length !== sweepable.depositIds.length) return undefined;
   const row = await trx
     .insertInto('intents')
     .values(
@@ -108,22 +132,11 @@ export async function insertDepositSweep(
       created_at: now.toISOString(),
     })
     .execute();
-  const taken = await trx
+  await trx
     .updateTable('deposits')
     .set({ sweep_intent_id: id, updated_at: now.toISOString() })
     .where('id', 'in', sweepable.depositIds)
-    .where((eb) =>
-      eb.or([
-        eb('sweep_intent_id', 'is', null),
-        eb(
-          'sweep_intent_id',
-          'in',
-          eb.selectFrom('intents').select('id').where('status', 'in', sweepMovedNothingStatuses),
-        ),
-      ]),
-    )
-    .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) !== sweepable.depositIds.length) return undefined;
+    .execute();
   const intent = intentFromRow(row);
   await recordStateChange(trx, intent, null, now);
   return intent;

@@ -129,6 +129,7 @@ const tiers = {
       'e2e/fifty-intents',
       'integration/admission',
       'integration/api-scopes',
+      'integration/deposit-sweeps',
       'integration/approvals',
       'integration/batch',
       'integration/contract-calls',

@@ -2,6 +2,7 @@ import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { systemClock } from '../../activities/dependencies';
 import { sweepDeposits } from '../../activities/sweep-deposits';
+import { insertDepositSweep, sweepableAddresses } from '../../store/deposit-sweeps';
 import { createChainRegistry, createEvmChain } from '../../chain/evm-chain';
 import type { Intent } from '../../domain/intent';
 import { deployDepositFactory } from '../harness/stack/deposit-factory';
@@ -9,12 +10,16 @@ import { evmChainSettings } from '../../workers/chain-settings';
 import { loadConfig } from '../../workers/config/load';
 import { depositEnv, depositWorld, handOutAddress } from '../harness/deposit-world';
 import { runActivity } from '../harness/run-activity';
+import { databaseSnapshot } from '../harness/api';
 import { useWorld, type TestWorld } from '../harness/test-world';
 
 // What a sweep round writes, with no worker: one sweep per address holding credited deposits —
 // none where the factory would refuse the treasury or has no code.
 
-const world = useWorld({ wallets: 1, tenants: { acme: '0', globex: '0', initech: '0' } });
+const world = useWorld({
+  wallets: 1,
+  tenants: { acme: '0', globex: '0', initech: '0', umbrella: '0' },
+});
 
 /** A credited deposit of `wei` at `address`, as a scan would have left it. */
 async function creditedAt(
@@ -100,5 +105,25 @@ describe('a deposit sweep round', () => {
       .where('address', 'in', addresses)
       .execute();
     expect(sweeps).toEqual([]);
+  });
+
+  it('writes nothing of a sweep whose deposits another took since they were read', async () => {
+    const { factory, treasury } = await depositWorld(world, 'sweep-raced');
+    const address = await handOutAddress(world, factory, 'umbrella');
+    await creditedAt(world, address, parseEther('1'), '3a', 'umbrella');
+    await creditedAt(world, address, parseEther('1'), '3b', 'umbrella');
+    const chainId = world.anvil.chainId;
+    const [read] = (await sweepableAddresses(world.database.kysely, chainId)).filter(
+      (each) => each.address === address,
+    );
+    const sweep = { chainId, treasury, factory, callData: '0x' as Hex };
+    const insert = (id: string) =>
+      world.database.transaction((trx) =>
+        insertDepositSweep(world.database, trx, id, sweep, read!, new Date()),
+      );
+    expect(await insert('sweep-first')).toMatchObject({ id: 'sweep-first' });
+    const before = await databaseSnapshot(world);
+    expect(await insert('sweep-second')).toBeUndefined();
+    expect(await databaseSnapshot(world)).toEqual(before);
   });
 });
