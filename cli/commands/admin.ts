@@ -24,6 +24,13 @@ const fairnessWeightHelp =
  */
 export function addAdminCommands(program: Command, db: () => DatabaseOptions): void {
   const tenants = program.command('tenants').description('operator: tenants and their balances');
+  addCreateTenantCommand(tenants, db);
+  addUpdateTenantCommand(tenants, db);
+  addDepositTenantCommand(tenants, db);
+  addKeyCommands(program, db);
+}
+
+function addCreateTenantCommand(tenants: Command, db: () => DatabaseOptions): void {
   tenants
     .command('create <tenantId>')
     .description('create a tenant (no-op if it exists)')
@@ -87,7 +94,9 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         );
       },
     );
+}
 
+function addUpdateTenantCommand(tenants: Command, db: () => DatabaseOptions): void {
   tenants
     .command('update <tenantId>')
     .description(
@@ -134,7 +143,9 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
         );
       },
     );
+}
 
+function addDepositTenantCommand(tenants: Command, db: () => DatabaseOptions): void {
   tenants
     .command('deposit <tenantId>')
     .description("credit a tenant's book of an asset on a chain (opens it)")
@@ -172,5 +183,4 @@ export function addAdminCommands(program: Command, db: () => DatabaseOptions): v
           `tenant ${tenant}, ${flags.asset} on chain ${view.chainId}: ${view.available} available, ${view.held} held (base units)`,
       );
     });
-  addKeyCommands(program, db);
 }

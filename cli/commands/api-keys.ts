@@ -42,6 +42,13 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
   const keys = program
     .command('keys')
     .description('operator: API keys (only their hashes are stored)');
+  addCreateKeyCommand(keys, db);
+  addRotateKeyCommand(keys, db);
+  addListKeyCommand(keys, db);
+  addRevokeKeyCommand(keys, db);
+}
+
+function addCreateKeyCommand(keys: Command, db: () => DatabaseOptions): void {
   keys
     .command('create')
     .description('create a key and print it: it is shown this once')
@@ -114,6 +121,9 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
         );
       },
     );
+}
+
+function addRotateKeyCommand(keys: Command, db: () => DatabaseOptions): void {
   keys
     .command('rotate <keyId>')
     .description(
@@ -144,6 +154,9 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
           `keep the new key now, it is never shown again:\n${rotated.apiKey}`,
       );
     });
+}
+
+function addListKeyCommand(keys: Command, db: () => DatabaseOptions): void {
   keys
     .command('list')
     .description('every key, without secrets (times in UTC; last use to the minute)')
@@ -187,6 +200,9 @@ export function addKeyCommands(program: Command, db: () => DatabaseOptions): voi
         return rows.toString();
       });
     });
+}
+
+function addRevokeKeyCommand(keys: Command, db: () => DatabaseOptions): void {
   keys
     .command('revoke <keyId>')
     .description('the key stops working at once')

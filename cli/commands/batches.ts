@@ -37,7 +37,16 @@ export function addBatchCommands(
   context: () => OutputOptions & { api(): RelayerApiClient },
 ): void {
   const batch = program.command('batch').description('batch payouts from a CSV or JSON file');
+  addSubmitBatchCommand(batch, context);
+  addStatusBatchCommand(batch, context);
+  addResultsBatchCommand(batch, context);
+  addCancelBatchCommand(batch, context);
+}
 
+function addSubmitBatchCommand(
+  batch: Command,
+  context: () => OutputOptions & { api(): RelayerApiClient },
+): void {
   batch
     .command('submit <file>')
     .description('check every row, then submit them as one batch (nothing is sent if a row is bad)')
@@ -99,7 +108,12 @@ export function addBatchCommands(
       if (!flags.wait) return print(options, body, () => batchTable(body));
       await finish(api, body.id, options, flags.out);
     });
+}
 
+function addStatusBatchCommand(
+  batch: Command,
+  context: () => OutputOptions & { api(): RelayerApiClient },
+): void {
   batch
     .command('status <batchId>')
     .description('a batch and its items counted by status')
@@ -112,7 +126,12 @@ export function addBatchCommands(
       const view = await api.getBatch(batchId);
       print(options, view, () => batchTable(view));
     });
+}
 
+function addResultsBatchCommand(
+  batch: Command,
+  context: () => OutputOptions & { api(): RelayerApiClient },
+): void {
   batch
     .command('results <batchId>')
     .description('per-item results in input order')
@@ -123,7 +142,12 @@ export function addBatchCommands(
       if (flags.out) return writeResults(flags.out, results);
       print(options, results, () => resultsTable(results));
     });
+}
 
+function addCancelBatchCommand(
+  batch: Command,
+  context: () => OutputOptions & { api(): RelayerApiClient },
+): void {
   batch
     .command('cancel <batchId>')
     .description('nothing more starts; unsigned items are cancelled, signed ones run to their end')
@@ -133,21 +157,6 @@ export function addBatchCommands(
       const view = await options.api().cancelBatch(batchId, flags.reason);
       print(options, view, () => `cancel requested\n${batchTable(view)}`);
     });
-
-  for (const [decision, description] of [
-    ['approve', 'approve a batch awaiting approval, once for all its items (another key)'],
-    ['reject', 'reject a batch awaiting approval: none of its items starts'],
-  ] as const) {
-    batch
-      .command(`${decision} <batchId>`)
-      .description(description)
-      .option('--note <text>', 'why, kept with the decision')
-      .action(async (batchId: string, flags: { note?: string }) => {
-        const options = context();
-        const view = await options.api().decideBatchApproval(batchId, decision, flags.note);
-        print(options, view, () => batchTable(view));
-      });
-  }
 }
 
 const ended = (view: BatchView) =>

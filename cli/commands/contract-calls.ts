@@ -11,6 +11,12 @@ export function addContractCallCommands(program: Command, api: () => ApiOptions)
   const calls = program
     .command('calls')
     .description("the contract functions a tenant's intents may call (operator sets)");
+  addListCallCommand(calls, api);
+  addAllowCallCommand(calls, api);
+  addRemoveCallCommand(calls, api);
+}
+
+function addListCallCommand(calls: Command, api: () => ApiOptions): void {
   calls
     .command('list <tenant>')
     .option('--chain-id <id>', 'one chain only', chainIdFlag)
@@ -34,6 +40,9 @@ export function addContractCallCommands(program: Command, api: () => ApiOptions)
         return rows.toString();
       });
     });
+}
+
+function addAllowCallCommand(calls: Command, api: () => ApiOptions): void {
   calls
     .command('allow <tenant> <contract>')
     .description('allow one function of a contract, e.g. --function "deposit(bytes32)"')
@@ -83,6 +92,9 @@ export function addContractCallCommands(program: Command, api: () => ApiOptions)
         );
       },
     );
+}
+
+function addRemoveCallCommand(calls: Command, api: () => ApiOptions): void {
   calls
     .command('remove <tenant> <contract>')
     .description('no longer allow a function of a contract')

@@ -15,6 +15,16 @@ import {
 
 /** A tenant's payments: submit, follow, list, cancel; its balance. */
 export function addIntentCommands(program: Command, api: () => ApiOptions): void {
+  addSubmitCommand(program, api);
+  addStatusCommand(program, api);
+  addAttemptsCommand(program, api);
+  addAuditCommand(program, api);
+  addListCommand(program, api);
+  addBalanceCommand(program, api);
+  addCancelCommand(program, api);
+}
+
+function addSubmitCommand(program: Command, api: () => ApiOptions): void {
   withCallerReferenceOptions(program.command('submit'), {
     reference: 'your own id for it, e.g. a payout id (not personal data: it is searchable)',
     metadata: 'a key and value of yours it carries (repeat it), e.g. invoice=INV-7',
@@ -83,7 +93,9 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       );
       if (flags.wait) exitUnlessConfirmed(intent.status);
     });
+}
 
+function addStatusCommand(program: Command, api: () => ApiOptions): void {
   program
     .command('status <intentId>')
     .alias('show')
@@ -98,7 +110,9 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       print(options, intent, () => intentDetails(intent));
       if (flags.wait) exitUnlessConfirmed(intent.status);
     });
+}
 
+function addAttemptsCommand(program: Command, api: () => ApiOptions): void {
   program
     .command('attempts <intentId>')
     .description('every transaction signed for an intent (replacements, re-signs)')
@@ -107,14 +121,18 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const attempts = await apiOf(options).attempts(intentId);
       print(options, attempts, () => attemptTable(attempts));
     });
+}
 
+function addAuditCommand(program: Command, api: () => ApiOptions): void {
   program
     .command('audit <intentId>')
     .description(
       'who cancelled or reviewed an intent and what the relayer replaced or re-sent, when',
     )
     .action(showAudit(api));
+}
 
+function addListCommand(program: Command, api: () => ApiOptions): void {
   withCallerReferenceOptions(program.command('list'), {
     reference: 'only the intents with this reference',
     metadata: 'only the intents whose metadata holds this key and value (repeat it: each)',
@@ -160,7 +178,9 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
         );
       },
     );
+}
 
+function addBalanceCommand(program: Command, api: () => ApiOptions): void {
   program
     .command('balance')
     .description("your tenant's balances: available to pay out, held for open intents")
@@ -169,7 +189,9 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
       const balances = await apiOf(options).balances();
       print(options, balances, () => balanceTable(balances));
     });
+}
 
+function addCancelCommand(program: Command, api: () => ApiOptions): void {
   program
     .command('cancel <intentId>')
     .description(
@@ -187,24 +209,6 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
             `follow it: relayer status ${intent.id} --wait\n${intentDetails(intent)}`,
       );
     });
-
-  for (const [decision, description] of [
-    [
-      'approve',
-      'approve an intent awaiting approval (a key with the approve scope, not the one that submitted it)',
-    ],
-    ['reject', 'reject an intent awaiting approval: it ends rejected, nothing sent'],
-  ] as const) {
-    program
-      .command(`${decision} <intentId>`)
-      .description(description)
-      .option('--note <text>', 'why, for the audit trail')
-      .action(async (intentId: string, flags: { note?: string }) => {
-        const options = api();
-        const intent = await apiOf(options).decideApproval(intentId, decision, flags.note);
-        print(options, intent, () => intentDetails(intent));
-      });
-  }
 }
 
 /** An intent's audit trail: a tenant's own intents, or any for an operator. */

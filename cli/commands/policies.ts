@@ -53,6 +53,18 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
   const policies = program
     .command('policies')
     .description("a tenant's payment policy: spend limits and recipient rules (operator sets)");
+  addGetPolicyCommand(policies, api);
+  addSetPolicyCommand(policies, api);
+  addChangesPolicyCommand(policies, api);
+  const recipients = program
+    .command('recipients')
+    .description("the recipients on a tenant's allow- and deny-lists (operator sets)");
+  addListPolicyCommand(recipients, api);
+  addAddPolicyCommand(recipients, api);
+  addRemovePolicyCommand(recipients, api);
+}
+
+function addGetPolicyCommand(policies: Command, api: () => ApiOptions): void {
   policies
     .command('get <tenant>')
     .description('the policy in force: limits per asset and chain, allow-list chains')
@@ -61,6 +73,9 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
       const policy = await apiOf(options).policy(tenantId);
       print(options, policy, () => policyTable(policy));
     });
+}
+
+function addSetPolicyCommand(policies: Command, api: () => ApiOptions): void {
   policies
     .command('set <tenant>')
     .description("set one asset's limits on a chain, or who may be paid there")
@@ -120,6 +135,9 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         print(options, policy, () => policyTable(policy!));
       },
     );
+}
+
+function addChangesPolicyCommand(policies: Command, api: () => ApiOptions): void {
   policies
     .command('changes <tenant>')
     .description('every change to the policy, the latest first: who, what, before → after')
@@ -139,10 +157,9 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         return rows.toString();
       });
     });
+}
 
-  const recipients = program
-    .command('recipients')
-    .description("the recipients on a tenant's allow- and deny-lists (operator sets)");
+function addListPolicyCommand(recipients: Command, api: () => ApiOptions): void {
   recipients
     .command('list <tenant>')
     .option('--chain-id <id>', 'one chain only', chainIdFlag)
@@ -159,6 +176,9 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         return rows.toString();
       });
     });
+}
+
+function addAddPolicyCommand(recipients: Command, api: () => ApiOptions): void {
   recipients
     .command('add <tenant> <address>')
     .description('put a recipient on the allow-list (--allow) or the deny-list (--deny)')
@@ -188,6 +208,9 @@ export function addPolicyCommands(program: Command, api: () => ApiOptions): void
         );
       },
     );
+}
+
+function addRemovePolicyCommand(recipients: Command, api: () => ApiOptions): void {
   recipients
     .command('remove <tenant> <address>')
     .description("take a recipient off the tenant's lists on a chain")

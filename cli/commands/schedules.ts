@@ -112,6 +112,14 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
   const schedules = program
     .command('schedules')
     .description('recurring payments: each occurrence is an intent, paid once');
+  addCreateScheduleCommand(schedules, api);
+  addListScheduleCommand(schedules, api);
+  addShowScheduleCommand(schedules, api);
+  addBackfillScheduleCommand(api, schedules);
+  addDeleteScheduleCommand(schedules, api);
+}
+
+function addCreateScheduleCommand(schedules: Command, api: () => ApiOptions): void {
   schedules
     .command('create')
     .description('tenant key: pay --to every span (--every 1d) or by calendar (--cron "0 9 1 * *")')
@@ -171,6 +179,9 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
         ].join('\n'),
       );
     });
+}
+
+function addListScheduleCommand(schedules: Command, api: () => ApiOptions): void {
   schedules
     .command('list')
     .description('the payment schedules, newest first (a tenant key: its own)')
@@ -179,6 +190,9 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
       const found = await apiOf(options).schedules();
       print(options, found, () => (found.length === 0 ? 'no schedules' : scheduleTable(found)));
     });
+}
+
+function addShowScheduleCommand(schedules: Command, api: () => ApiOptions): void {
   schedules
     .command('show <id>')
     .description('one schedule: its next times and what its latest occurrences became')
@@ -187,6 +201,9 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
       const schedule = await apiOf(options).getSchedule(id);
       print(options, schedule, () => scheduleDetails(schedule));
     });
+}
+
+function addBackfillScheduleCommand(api: () => ApiOptions, schedules: Command): void {
   for (const [action, paused] of [
     ['pause', true],
     ['resume', false],
@@ -229,6 +246,9 @@ export function addScheduleCommands(program: Command, api: () => ApiOptions): vo
       });
       print(options, result, () => backfillTable(result));
     });
+}
+
+function addDeleteScheduleCommand(schedules: Command, api: () => ApiOptions): void {
   schedules
     .command('delete <id>')
     .description('no occurrence runs again; intents already admitted go on')
