@@ -24,7 +24,10 @@ import { depositRoutes } from './routes/deposits';
 import { batchRoutes } from './routes/batches';
 import { healthRoutes } from './routes/health';
 import { intentRoutes } from './routes/intents';
+import { intentReadRoutes } from './routes/intent-reads';
 import { policyRoutes } from './routes/policies';
+import { policyRecipientRoutes } from './routes/policy-recipients';
+import { policyContractCallRoutes } from './routes/policy-contract-calls';
 import { approvalRoutes } from './routes/approvals';
 import { pauseRoutes } from './routes/pauses';
 import { scheduleRoutes } from './routes/schedules';
@@ -152,6 +155,7 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
       route.schema = { ...route.schema, security: [{ apiKey: [scope] }] };
     });
     await v1.register(intentRoutes, context);
+    await v1.register(intentReadRoutes, context);
     await v1.register(reviewRoutes, context);
     await v1.register(batchRoutes, context);
     await v1.register(walletRoutes, context);
@@ -160,6 +164,8 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     await v1.register(depositRoutes, context);
     await v1.register(webhookRoutes, context);
     await v1.register(policyRoutes, context);
+    await v1.register(policyRecipientRoutes, context);
+    await v1.register(policyContractCallRoutes, context);
     await v1.register(approvalRoutes, context);
     await v1.register(pauseRoutes, context);
     await v1.register(scheduleRoutes, context);

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Database } from '../store/database';
 import type { Intent } from '../domain/intent';
-import { parseNewIntent, type NewIntent } from '../domain/intent-request';
+import { parseNewIntent, type IntentBody, type NewIntent } from '../domain/intent-request';
 import type { AdmissionLimits } from '../operations/admission';
 import { admitIntent, type AdmitOptions } from '../operations/admit-intent';
 import { startIntentOf } from './workflow-starts';
@@ -9,6 +9,7 @@ import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
 import { UnknownChainError } from '../domain/errors';
+import { paymentOfBody, withoutPayment } from './assets';
 
 export interface SubmitDependencies {
   database: Database;
@@ -72,4 +73,18 @@ export async function submitParsedIntent(
   );
   const workflowId = await startIntentOf(deps, intent, { eager: deps.eagerStart });
   return { intent, workflowId, created };
+}
+
+/**
+ * An API body submitted for `tenantId`: what it pays read in the asset's units (a decimal amount
+ * of a registered token), then admitted and started as `submitParsedIntent` does.
+ */
+export async function submitIntentBody(
+  deps: SubmitDependencies,
+  tenantId: string,
+  body: IntentBody,
+  options: SubmitOptions = {},
+): Promise<SubmittedIntent> {
+  const payment = await paymentOfBody(deps.database, body);
+  return submitParsedIntent(deps, { ...withoutPayment(body), ...payment, tenantId }, options);
 }
