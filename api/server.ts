@@ -31,6 +31,7 @@ import { policyContractCallRoutes } from './routes/policy-contract-calls';
 import { approvalRoutes } from './routes/approvals';
 import { pauseRoutes } from './routes/pauses';
 import { scheduleRoutes } from './routes/schedules';
+import { scheduleControlRoutes } from './routes/schedule-controls';
 import { reviewRoutes } from './routes/review';
 import { walletRoutes } from './routes/wallets';
 import { webhookRoutes } from './routes/webhooks';
@@ -57,6 +58,26 @@ export interface RelayerApi {
   startClosing(): void;
 }
 
+/** Every /v1 route group, each behind the key, its limits and its scope. */
+const v1RouteGroups = [
+  intentRoutes,
+  intentReadRoutes,
+  reviewRoutes,
+  batchRoutes,
+  walletRoutes,
+  assetRoutes,
+  balanceRoutes,
+  depositRoutes,
+  webhookRoutes,
+  policyRoutes,
+  policyRecipientRoutes,
+  policyContractCallRoutes,
+  approvalRoutes,
+  pauseRoutes,
+  scheduleRoutes,
+  scheduleControlRoutes,
+];
+
 /**
  * The HTTP API: routes validate with zod schemas, which also make the OpenAPI document
  * (GET /openapi.json). Every refusal is a JSON body with a `code` from domain/rejections.ts.
@@ -66,6 +87,31 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
   const routes: ScopedRoute[] = [];
   const metrics = new ApiMetrics(deps.registry, deps.database);
   const context: ApiContext = { deps, metrics, isClosing: () => closing };
+  const app = newServer(deps);
+  acceptEmptyJsonBodies(app);
+  if (deps.traced) {
+    // The HTTP server's span knows the method only: the route says which request it was.
+    app.addHook('onRequest', async (request) => {
+      const route = request.routeOptions.url;
+      if (route) nameActiveSpan(`${request.method} ${route}`, { 'http.route': route });
+    });
+  }
+  answerEveryErrorAsRejection(app, metrics);
+  await describeInOpenApi(app);
+  await app.register(healthRoutes, context);
+  await registerV1(app, context, routes);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return {
+    app,
+    routes,
+    startClosing: () => {
+      closing = true;
+    },
+  };
+}
+
+function newServer(deps: ApiDependencies) {
   // The process's log (JSON lines with the trace's ids), from warnings up: a line per request
   // would be noise beside the metrics.
   const apiLog: FastifyBaseLogger = log.child({}, { level: 'warn' });
@@ -77,23 +123,28 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     // when the balancer is trusted; anyone else could write X-Forwarded-For.
     ...(deps.trustProxy !== undefined && { trustProxy: trustedProxies(deps.trustProxy) }),
   }).withTypeProvider<ZodTypeProvider>();
-  // `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes
-  // none (a cancel, enable, rotate-secret): fastify refuses it as malformed. Empty is no body
-  // here, and a route that needs one says so by its schema.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app;
+}
+
+type ApiServer = ReturnType<typeof newServer>;
+
+/**
+ * `curl -H 'Content-Type: application/json'` with no body is how people call a POST that takes
+ * none (a cancel, enable, rotate-secret): fastify refuses it as malformed. Empty is no body
+ * here, and a route that needs one says so by its schema.
+ */
+function acceptEmptyJsonBodies(app: ApiServer): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body.length === 0 ? done(null, undefined) : parseJson(request, body.toString(), done),
   );
-  if (deps.traced) {
-    // The HTTP server's span knows the method only: the route says which request it was.
-    app.addHook('onRequest', async (request) => {
-      const route = request.routeOptions.url;
-      if (route) nameActiveSpan(`${request.method} ${route}`, { 'http.route': route });
-    });
-  }
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+}
+
+/** Every refusal and failure is a JSON body with its code; a submit's refusal is counted. */
+function answerEveryErrorAsRejection(app: ApiServer, metrics: ApiMetrics): void {
   app.setErrorHandler((error, request, reply) => {
     const rejection = toRejection(error);
     logIfInternal(request, error, rejection);
@@ -108,6 +159,13 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
       new ApiRejection(RejectionCode.notFound, `no route ${request.method} ${request.url}`),
     ),
   );
+}
+
+/**
+ * The OpenAPI document; every route says what it does (api/route-docs.ts): its description
+ * there, docs/api.md's table.
+ */
+async function describeInOpenApi(app: ApiServer): Promise<void> {
   await app.register(swagger, {
     openapi: {
       // 3.1: its schemas are JSON Schema 2020-12, which any validator reads as they are.
@@ -126,8 +184,6 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     // Fills components.schemas with the schemas named by .meta({ id }), which the routes $ref.
     transformObject: jsonSchemaTransformObject,
   });
-  // Every route says what it does (api/route-docs.ts): its OpenAPI description, docs/api.md's
-  // table.
   app.addHook('onRoute', (route) => {
     if (route.method === 'HEAD' || route.schema?.hide) return;
     const key = `${String(route.method)} ${route.url}`;
@@ -135,7 +191,11 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
     if (!docs) throw new Error(`route ${key} is not in api/route-docs.ts`);
     route.schema = { ...route.schema, description: docs.what };
   });
-  await app.register(healthRoutes, context);
+}
+
+/** The /v1 routes, each behind the key, its limits and its scope; noted in `routes`. */
+async function registerV1(app: ApiServer, context: ApiContext, routes: ScopedRoute[]) {
+  const { deps } = context;
   const limits =
     deps.requestLimits && (await requestLimits(app, deps.requestLimits, deps.registry));
   await app.register(async (v1) => {
@@ -154,29 +214,6 @@ export async function buildApi(deps: ApiDependencies): Promise<RelayerApi> {
       // The OpenAPI document names it too: the bearer key, with the scope it must hold.
       route.schema = { ...route.schema, security: [{ apiKey: [scope] }] };
     });
-    await v1.register(intentRoutes, context);
-    await v1.register(intentReadRoutes, context);
-    await v1.register(reviewRoutes, context);
-    await v1.register(batchRoutes, context);
-    await v1.register(walletRoutes, context);
-    await v1.register(assetRoutes, context);
-    await v1.register(balanceRoutes, context);
-    await v1.register(depositRoutes, context);
-    await v1.register(webhookRoutes, context);
-    await v1.register(policyRoutes, context);
-    await v1.register(policyRecipientRoutes, context);
-    await v1.register(policyContractCallRoutes, context);
-    await v1.register(approvalRoutes, context);
-    await v1.register(pauseRoutes, context);
-    await v1.register(scheduleRoutes, context);
+    for (const group of v1RouteGroups) await v1.register(group, context);
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.ready();
-  return {
-    app,
-    routes,
-    startClosing: () => {
-      closing = true;
-    },
-  };
 }

@@ -2,42 +2,35 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import { scheduleBodySchema } from '../../domain/payment-schedule';
-import { backfillSchedule } from '../../service/schedule-backfill';
 import {
   createSchedule,
   deleteSchedule,
   listSchedulesFor,
   scheduleDetail,
-  setSchedulePaused,
   withDecimals,
   type ScheduleDetail,
   type StoredSchedule,
 } from '../../service/payment-schedules';
-import type { ApiContext } from '../api-context';
+import type { ApiContext, ApiDependencies } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
 import { errorBodySchema } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
-import {
-  backfillBodySchema,
-  backfillResultSchema,
-  backfillView,
-  scheduleListSchema,
-  scheduleNoteBodySchema,
-  scheduleSchema,
-  scheduleView,
-} from '../schemas/schedules';
+import { scheduleListSchema, scheduleSchema, scheduleView } from '../schemas/schedules';
 
 const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
+/** One schedule as the API shows it, its amount also in the asset's units. */
+export const scheduleViewOf = async (
+  deps: ApiDependencies,
+  schedule: StoredSchedule,
+  detail?: Omit<ScheduleDetail, 'schedule'>,
+) => scheduleView((await withDecimals(deps, [schedule]))[0]!, detail);
+
 /**
  * A tenant's recurring payments, each timed by a Temporal Schedule; every occurrence is an intent
- * admitted like one submitted by hand. Operators may read, pause, resume and delete any.
+ * admitted like one submitted by hand. Operators may read and delete any.
  */
 export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
-  /** One schedule as the API shows it, its amount also in the asset's units. */
-  const viewOf = async (schedule: StoredSchedule, detail?: Omit<ScheduleDetail, 'schedule'>) =>
-    scheduleView((await withDecimals(deps, [schedule]))[0]!, detail);
-
   app.post('/v1/schedules', {
     config: { scope: ApiScope.intentsWrite },
     schema: {
@@ -53,7 +46,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         request.body,
         request.headers['idempotency-key'],
       );
-      return reply.code(made.created ? 201 : 200).send(await viewOf(made.schedule));
+      return reply.code(made.created ? 201 : 200).send(await scheduleViewOf(deps, made.schedule));
     },
   });
 
@@ -82,54 +75,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         callerOf(request),
         request.params.id,
       );
-      return viewOf(schedule, detail);
-    },
-  });
-
-  for (const [action, paused] of [
-    ['pause', true],
-    ['resume', false],
-  ] as const) {
-    app.post(`/v1/schedules/:id/${action}`, {
-      config: { scope: ApiScope.intentsWrite },
-      schema: {
-        summary: paused
-          ? 'Pause a payment schedule: no occurrence runs until it is resumed'
-          : 'Resume a paused payment schedule (missed occurrences are not run: backfill them)',
-        params: idParamsSchema,
-        body: scheduleNoteBodySchema,
-        response: { 200: scheduleSchema, ...errors },
-      },
-      handler: async (request) => {
-        const schedule = await setSchedulePaused(
-          deps,
-          callerOf(request),
-          request.params.id,
-          paused,
-          request.body?.note ?? null,
-        );
-        return viewOf(schedule);
-      },
-    });
-  }
-
-  app.post('/v1/schedules/:id/backfill', {
-    config: { scope: ApiScope.intentsWrite },
-    schema: {
-      summary:
-        'Run the occurrences that fell between from and to (each paid once, however often asked)',
-      params: idParamsSchema,
-      body: backfillBodySchema,
-      response: { 200: backfillResultSchema, 202: backfillResultSchema, ...errors },
-    },
-    handler: async (request, reply) => {
-      const result = await backfillSchedule(
-        deps,
-        callerOf(request),
-        request.params.id,
-        request.body,
-      );
-      return reply.code(result.counts.pending > 0 ? 202 : 200).send(backfillView(result));
+      return scheduleViewOf(deps, schedule, detail);
     },
   });
 
