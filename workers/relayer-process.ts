@@ -17,6 +17,8 @@ import { chainReadSharing } from './chain-read-sharing';
 import { signerFactory, walletSigners } from './wallet-signers';
 import { rpcResponseCounter } from './rpc-metrics';
 import { log } from '../domain/log';
+import type { SharedParts } from './process-parts';
+import type { Tracing } from './tracing';
 
 export interface RelayerProcess {
   readonly processId: string;
@@ -63,48 +65,8 @@ export async function startRelayerProcess(
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const stopHeapWatch = watchHeapAfterFullGc(metrics);
-  // Temporal first: a process that cannot reach it exits before migrating a shared database that
-  // the fleet still running (older, refusing a newer schema) would then not restart on.
-  const connection = await connectTemporal(config.temporal);
-  const database = await openDatabase(config.databaseUrl, { homeChainId: config.chainId });
-  const redis =
-    config.redisUrl === undefined
-      ? undefined
-      : redisClient({ url: config.redisUrl, ca: config.redisTlsCa });
-  // Failed commands reach the caller as an error; the client itself keeps reconnecting.
-  redis?.on('error', (error: Error) => log.error(`redis: ${error.message}`));
-  const budgets = startRpcBudgets(config, metrics, redis);
-  const failpoints =
-    config.crashAt || config.panicAt
-      ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
-      : undefined;
-  const sharing = redis && chainReadSharing(redis, config, processId, failpoints);
-  const signerFor = signerFactory(config);
-  const signers = walletSigners(config, signerFor);
-  const chains = createChainRegistry(
-    evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers, sharing).map(
-      (settings) => createEvmChain({ ...settings, ...(tracing && { traced: true }) }),
-    ),
-  );
-  const client = new Client({
-    connection,
-    namespace: config.temporal.namespace,
-    ...(tracing && { interceptors: tracing.clientInterceptors }),
-  });
-  const shared = {
-    config,
-    processId,
-    failpoints,
-    metrics,
-    database,
-    chains,
-    signers,
-    signerFor,
-    client,
-    connection,
-    redis,
-    tracing,
-  };
+  const { shared, budgets, sharing } = await openSharedParts(config, processId, metrics, tracing);
+  const { database, connection, redis } = shared;
   const worker = roles.includes('worker')
     ? await (await import('./worker-role')).startWorkerRole(shared)
     : undefined;
@@ -141,4 +103,56 @@ export async function startRelayerProcess(
       await tracing?.shutdown();
     },
   };
+}
+
+/** Temporal, the database, Redis, the RPC budgets, the signers and the chains, opened once. */
+async function openSharedParts(
+  config: RelayerConfig,
+  processId: string,
+  metrics: Registry,
+  tracing: Tracing | undefined,
+) {
+  // Temporal first: a process that cannot reach it exits before migrating a shared database that
+  // the fleet still running (older, refusing a newer schema) would then not restart on.
+  const connection = await connectTemporal(config.temporal);
+  const database = await openDatabase(config.databaseUrl, { homeChainId: config.chainId });
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : redisClient({ url: config.redisUrl, ca: config.redisTlsCa });
+  // Failed commands reach the caller as an error; the client itself keeps reconnecting.
+  redis?.on('error', (error: Error) => log.error(`redis: ${error.message}`));
+  const budgets = startRpcBudgets(config, metrics, redis);
+  const failpoints =
+    config.crashAt || config.panicAt
+      ? plannedFailpoints({ crash: config.crashAt, panic: config.panicAt })
+      : undefined;
+  const sharing = redis && chainReadSharing(redis, config, processId, failpoints);
+  const signerFor = signerFactory(config);
+  const signers = walletSigners(config, signerFor);
+  const chains = createChainRegistry(
+    evmChainsSettings(config, rpcResponseCounter(metrics), budgets, signers, sharing).map(
+      (settings) => createEvmChain({ ...settings, ...(tracing && { traced: true }) }),
+    ),
+  );
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    ...(tracing && { interceptors: tracing.clientInterceptors }),
+  });
+  const shared: SharedParts = {
+    config,
+    processId,
+    failpoints,
+    metrics,
+    database,
+    chains,
+    signers,
+    signerFor,
+    client,
+    connection,
+    redis,
+    tracing,
+  };
+  return { shared, budgets, sharing };
 }

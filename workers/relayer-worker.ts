@@ -1,6 +1,7 @@
 import {
   type ActivityInterceptorsFactory,
   type NativeConnection,
+  type WorkerOptions,
   Runtime,
   Worker,
 } from '@temporalio/worker';
@@ -70,113 +71,24 @@ export interface RelayerWorker {
 }
 
 export async function createRelayerWorker(options: RelayerWorkerOptions): Promise<RelayerWorker> {
-  const { connection, namespace, taskQueue, activities } = options;
-  // The main queue runs every step; a waiting permit and a release for another process's
-  // workflow run on queues of their own. releaseThrottle is also a step here: a local activity
-  // returns a permit this process holds.
-  const { acquireThrottle, pumpWebhooks, ...steps } = activities;
   const stats = options.stats ?? new RunStats(new Registry());
   const expected = new ExpectedConditions();
-  // Outermost first: a step's span holds all of it; stats (inside typedFailures) sees the
-  // activity's own error, before it becomes a failure, and a panic planned at an activity's end
-  // (innermost) as a bug in the activity.
-  const { tracing } = options;
-  const { workflowBundle, digest } = await workflowCode(tracing !== undefined);
+  const { workflowBundle, digest } = await workflowCode(options.tracing !== undefined);
   const { deployment } = options;
   const version: WorkerDeploymentVersion | undefined = deployment && {
     deploymentName: deployment.name,
     buildId: deployment.buildId ?? digest,
   };
-  const interceptors = {
-    activity: [
-      ...(tracing ? [tracing.activityInterceptors] : []),
-      typedFailures(expected),
-      stats.interceptor,
-      ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
-    ],
+  const interceptors = activityInterceptors(options, stats, expected);
+  const workflowParts = {
+    workflowBundle,
+    ...(options.tracing && { sinks: options.tracing.sinks }),
   };
-  // Only the pool's activities are steps (they store the events); a permit wait, a release for
-  // another process or a webhook pump ending tells nothing new.
-  const poolInterceptors = options.onStepEnded
-    ? { ...interceptors, activity: [...interceptors.activity, stepEnds(options.onStepEnded)] }
-    : interceptors;
-  const workflowParts = { workflowBundle, ...(tracing && { sinks: tracing.sinks }) };
-  const [pool, throttle, releases, webhooks] = await Promise.all([
-    Worker.create({
-      interceptors: poolInterceptors,
-      connection,
-      namespace,
-      taskQueue,
-      ...workflowParts,
-      // A run takes its build's default unless its workflow type names one
-      // (workflows/versioning.ts).
-      ...(version && {
-        workerDeploymentOptions: {
-          version,
-          useWorkerVersioning: true,
-          defaultVersioningBehavior: 'PINNED' as const,
-        },
-      }),
-      activities: steps,
-      maxConcurrentActivityTaskExecutions: options.poolWidth,
-      maxConcurrentLocalActivityExecutions: options.poolWidth,
-      ...(options.maxCachedWorkflows !== undefined && {
-        maxCachedWorkflows: options.maxCachedWorkflows,
-      }),
-      shutdownGraceTime: options.drainTimeoutMs,
-    }),
-    Worker.create({
-      interceptors,
-      connection,
-      namespace,
-      taskQueue: throttleTaskQueue(taskQueue),
-      activities: { acquireThrottle },
-      maxConcurrentActivityTaskExecutions: options.throttleWaiters,
-      ...(options.serverQuotaPerSecond !== undefined && {
-        maxTaskQueueActivitiesPerSecond: options.serverQuotaPerSecond,
-      }),
-      shutdownGraceTime: 0,
-    }),
-    Worker.create({
-      interceptors,
-      connection,
-      namespace,
-      taskQueue: permitReleaseTaskQueue(taskQueue, options.processId),
-      activities: { releaseThrottle: activities.releaseThrottle },
-      maxConcurrentActivityTaskExecutions: 100,
-      shutdownGraceTime: options.drainTimeoutMs,
-    }),
-    // Only the pump's slots: the delivery workflows run on the main queue, on the pool's threads.
-    options.webhookSlots === undefined
-      ? undefined
-      : Worker.create({
-          interceptors,
-          connection,
-          namespace,
-          taskQueue: webhookTaskQueue(taskQueue),
-          activities: { pumpWebhooks },
-          maxConcurrentActivityTaskExecutions: options.webhookSlots,
-          shutdownGraceTime: options.drainTimeoutMs,
-        }),
+  const [pool, [throttle, releases, webhooks]] = await Promise.all([
+    createPool(options, interceptors, workflowParts, version),
+    createQueueWorkers(options, interceptors),
   ]);
-  const { countEarlierWebhookRuns } = options;
-  const earlierRuns =
-    webhooks && countEarlierWebhookRuns
-      ? {
-          countRunning: countEarlierWebhookRuns,
-          createWorker: () =>
-            Worker.create({
-              interceptors,
-              connection,
-              namespace,
-              taskQueue: webhookTaskQueue(taskQueue),
-              ...workflowParts,
-              shutdownGraceTime: options.drainTimeoutMs,
-            }),
-          onWorkerFailed: (error: unknown) =>
-            Runtime.instance().logger.error('The worker of earlier webhook runs failed', { error }),
-        }
-      : undefined;
+  const earlierRuns = webhooks && earlierWebhookRuns(options, interceptors, workflowParts);
   let runs:
     | { pool: Promise<void>; all: Promise<void>; earlier: Promise<EarlierWebhookRuns> | undefined }
     | undefined;
@@ -209,6 +121,135 @@ export async function createRelayerWorker(options: RelayerWorkerOptions): Promis
       await runs.all;
       expected.stop();
     },
+  };
+}
+
+type Interceptors = { activity: ActivityInterceptorsFactory[] };
+type WorkflowParts = Pick<WorkerOptions, 'workflowBundle' | 'sinks'>;
+
+/**
+ * Outermost first: a step's span holds all of it; stats (inside typedFailures) sees the
+ * activity's own error, before it becomes a failure, and a panic planned at an activity's end
+ * (innermost) as a bug in the activity.
+ */
+function activityInterceptors(
+  options: RelayerWorkerOptions,
+  stats: RunStats,
+  expected: ExpectedConditions,
+): Interceptors {
+  return {
+    activity: [
+      ...(options.tracing ? [options.tracing.activityInterceptors] : []),
+      typedFailures(expected),
+      stats.interceptor,
+      ...(options.failpoints ? [failpointsAtActivityEnd(options.failpoints)] : []),
+    ],
+  };
+}
+
+/**
+ * The main queue: every workflow and every step. A waiting permit and a release for another
+ * process's workflow run on queues of their own; releaseThrottle is also a step here (a local
+ * activity returns a permit this process holds).
+ */
+function createPool(
+  options: RelayerWorkerOptions,
+  interceptors: Interceptors,
+  workflowParts: WorkflowParts,
+  version: WorkerDeploymentVersion | undefined,
+): Promise<Worker> {
+  const { acquireThrottle, pumpWebhooks, ...steps } = options.activities;
+  void [acquireThrottle, pumpWebhooks];
+  // Only the pool's activities are steps (they store the events); a permit wait, a release for
+  // another process or a webhook pump ending tells nothing new.
+  const { onStepEnded } = options;
+  return Worker.create({
+    interceptors: onStepEnded
+      ? { activity: [...interceptors.activity, stepEnds(onStepEnded)] }
+      : interceptors,
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    ...workflowParts,
+    // A run takes its build's default unless its workflow type names one (workflows/versioning.ts).
+    ...(version && {
+      workerDeploymentOptions: {
+        version,
+        useWorkerVersioning: true,
+        defaultVersioningBehavior: 'PINNED' as const,
+      },
+    }),
+    activities: steps,
+    maxConcurrentActivityTaskExecutions: options.poolWidth,
+    maxConcurrentLocalActivityExecutions: options.poolWidth,
+    ...(options.maxCachedWorkflows !== undefined && {
+      maxCachedWorkflows: options.maxCachedWorkflows,
+    }),
+    shutdownGraceTime: options.drainTimeoutMs,
+  });
+}
+
+/** The queues that run one activity each: permit waits, permit releases, webhook pumps. */
+function createQueueWorkers(options: RelayerWorkerOptions, interceptors: Interceptors) {
+  const { connection, namespace, taskQueue, activities } = options;
+  return Promise.all([
+    Worker.create({
+      interceptors,
+      connection,
+      namespace,
+      taskQueue: throttleTaskQueue(taskQueue),
+      activities: { acquireThrottle: activities.acquireThrottle },
+      maxConcurrentActivityTaskExecutions: options.throttleWaiters,
+      ...(options.serverQuotaPerSecond !== undefined && {
+        maxTaskQueueActivitiesPerSecond: options.serverQuotaPerSecond,
+      }),
+      shutdownGraceTime: 0,
+    }),
+    Worker.create({
+      interceptors,
+      connection,
+      namespace,
+      taskQueue: permitReleaseTaskQueue(taskQueue, options.processId),
+      activities: { releaseThrottle: activities.releaseThrottle },
+      maxConcurrentActivityTaskExecutions: 100,
+      shutdownGraceTime: options.drainTimeoutMs,
+    }),
+    // Only the pump's slots: the delivery workflows run on the main queue, on the pool's threads.
+    options.webhookSlots === undefined
+      ? undefined
+      : Worker.create({
+          interceptors,
+          connection,
+          namespace,
+          taskQueue: webhookTaskQueue(taskQueue),
+          activities: { pumpWebhooks: activities.pumpWebhooks },
+          maxConcurrentActivityTaskExecutions: options.webhookSlots,
+          shutdownGraceTime: options.drainTimeoutMs,
+        }),
+  ]);
+}
+
+/** Delivery runs a previous release started on the webhooks queue, served while any remain. */
+function earlierWebhookRuns(
+  options: RelayerWorkerOptions,
+  interceptors: Interceptors,
+  workflowParts: WorkflowParts,
+) {
+  const { countEarlierWebhookRuns } = options;
+  if (!countEarlierWebhookRuns) return undefined;
+  return {
+    countRunning: countEarlierWebhookRuns,
+    createWorker: () =>
+      Worker.create({
+        interceptors,
+        connection: options.connection,
+        namespace: options.namespace,
+        taskQueue: webhookTaskQueue(options.taskQueue),
+        ...workflowParts,
+        shutdownGraceTime: options.drainTimeoutMs,
+      }),
+    onWorkerFailed: (error: unknown) =>
+      Runtime.instance().logger.error('The worker of earlier webhook runs failed', { error }),
   };
 }
 

@@ -29,33 +29,10 @@ import type { SharedParts } from './process-parts';
 const followerLeaseMs = 5000;
 
 /** The workers: the pool, the throttle, the permit releases; the quota; the orphan sweep. */
-export async function startWorkerRole({
-  config,
-  processId,
-  metrics,
-  database,
-  chains,
-  signers,
-  signerFor,
-  client,
-  connection,
-  failpoints,
-  tracing,
-  redis,
-}: SharedParts) {
+export async function startWorkerRole(parts: SharedParts) {
+  const { config, processId, metrics, database, chains, signers, signerFor, client } = parts;
   await checkSigners(signers);
-  for (const chainId of chains.chainIds) {
-    const chain = chains.get(chainId);
-    // Catches the wallet up with the chain (used elsewhere while we were down) before any send.
-    for (const address of chain.walletAddresses) {
-      await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
-    }
-    const treasury = chain.treasury?.address;
-    if (treasury) {
-      const pending = await chain.pendingNonce(treasury);
-      await registerWallet(database, { chainId, address: treasury }, pending, 'treasury');
-    }
-  }
+  await catchUpWallets(database, chains);
   // The wallets added at run time are taken on before any work, then looked for with the balances.
   const discovery = walletDiscovery({ database, chains, signerFor });
   await discovery.look();
@@ -63,78 +40,17 @@ export async function startWorkerRole({
   const throttle = serverQuota ? undefined : await startQuotaThrottle(config);
   const stats = new RunStats(metrics);
   if (throttle) stats.watchPermits(throttle);
-  await ensureSearchAttributes(connection, config.temporal.namespace);
-  const timings = intentTimings(config);
-  const starts = { database, client, taskQueue: config.taskQueue, timings };
+  await ensureSearchAttributes(parts.connection, config.temporal.namespace);
   const pauses = watchPauses(database);
   await pauses.refresh();
-  const deps: ActivityDependencies = {
-    db: database,
-    chains,
-    throttle: throttle ?? serverPacedPermits,
-    clock: systemClock,
-    permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
-    admission: admissionLimits(config),
-    gasPaidBy: config.gasPaidBy,
-    dustMarks: { nativeWei: config.depositDustEth, tokens: config.depositDustTokens },
-    webhooks: webhookSettings(config),
-    workflows: {
-      startIntent: async (intent) => {
-        await startIntentOf(starts, intent);
-      },
-      startBatch: (batch) => startBatchOf(starts, batch),
-      tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
-    },
-    onFinalized: timeToFinality(metrics),
-    onReorgedBeforeFinality: reorgsBeforeFinality(metrics),
-    ...(config.workerVersioning && {
-      workflowVersions: { allowUpgrade: (execution) => allowUpgrade(client, execution) },
-    }),
-    pauses,
-    failpoints,
-  };
+  const deps = activityDependencies(parts, throttle ?? serverPacedPermits, pauses);
   const worker = await createRelayerWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.taskQueue,
-    processId,
+    ...poolOptions(parts, stats),
     activities: createActivities(deps),
-    poolWidth: config.poolWidth,
-    throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
-    drainTimeoutMs: config.drainTimeoutMs,
-    stats,
-    ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
-    maxCachedWorkflows: config.maxCachedWorkflows,
-    failpoints,
-    // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
-    ...(config.webhookSecretsKey && {
-      webhookSlots: config.webhookPoolWidth,
-      countEarlierWebhookRuns: () => countDeliveryRunsOnWebhookQueue(client, config.taskQueue),
-      // Steps store the events: the outbox's sweep follows them rather than polling an idle fleet.
-      onStepEnded: () => webhookDispatch?.nudge(),
-    }),
-    ...(tracing && { tracing }),
-    ...(config.workerVersioning && {
-      deployment: {
-        name: config.workerDeploymentName ?? deploymentNameOf(config.taskQueue),
-        ...(config.workerBuildId && { buildId: config.workerBuildId }),
-      },
-    }),
+    // Steps store the events: the outbox's sweep follows them rather than polling an idle fleet.
+    ...(config.webhookSecretsKey && { onStepEnded: () => webhookDispatch?.nudge() }),
   });
-  const webhookDispatch: WebhookDispatch | undefined =
-    config.webhookSecretsKey === undefined
-      ? undefined
-      : startWebhookDispatch({
-          database,
-          client,
-          taskQueue: config.taskQueue,
-          everyMs: config.webhookDispatchMs,
-          delivery: {
-            retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
-            concurrency: config.webhookConcurrency,
-            attemptTimeoutMs: config.webhookTimeoutMs,
-          },
-        });
+  const webhookDispatch = startWebhooksWhereSigned(parts);
   const sweeps = sweepSchedules({
     ...config,
     treasuryChains: chains.chainIds.filter((id) => chains.get(id).treasury),
@@ -159,7 +75,7 @@ export async function startWorkerRole({
     database,
     chains,
     metrics,
-    lease: redis ? followerLease(redis, processId, followerLeaseMs) : followAlone,
+    lease: parts.redis ? followerLease(parts.redis, processId, followerLeaseMs) : followAlone,
     wake: (intentId) => intentWorkflow(client, intentId).tellTransactionSeen(),
   });
   const run = { done: worker.run() };
@@ -188,6 +104,108 @@ export async function startWorkerRole({
       await throttle?.close();
     },
   };
+}
+
+/** Catches each wallet up with the chain (used elsewhere while we were down) before any send. */
+async function catchUpWallets(database: SharedParts['database'], chains: SharedParts['chains']) {
+  for (const chainId of chains.chainIds) {
+    const chain = chains.get(chainId);
+    for (const address of chain.walletAddresses) {
+      await registerWallet(database, { chainId, address }, await chain.pendingNonce(address));
+    }
+    const treasury = chain.treasury?.address;
+    if (treasury) {
+      const pending = await chain.pendingNonce(treasury);
+      await registerWallet(database, { chainId, address: treasury }, pending, 'treasury');
+    }
+  }
+}
+
+/** What the steps of this process are handed: its parts, its settings, its Temporal client. */
+function activityDependencies(
+  { config, processId, metrics, database, chains, client, failpoints }: SharedParts,
+  throttle: ActivityDependencies['throttle'],
+  pauses: ActivityDependencies['pauses'],
+): ActivityDependencies {
+  const starts = { database, client, taskQueue: config.taskQueue, timings: intentTimings(config) };
+  return {
+    db: database,
+    chains,
+    throttle,
+    clock: systemClock,
+    permitReleaseQueue: permitReleaseTaskQueue(config.taskQueue, processId),
+    admission: admissionLimits(config),
+    gasPaidBy: config.gasPaidBy,
+    dustMarks: { nativeWei: config.depositDustEth, tokens: config.depositDustTokens },
+    webhooks: webhookSettings(config),
+    workflows: {
+      startIntent: async (intent) => {
+        await startIntentOf(starts, intent);
+      },
+      startBatch: (batch) => startBatchOf(starts, batch),
+      tellWalletTurn: (intentId, turn) => intentWorkflow(client, intentId).tellWalletTurn(turn),
+    },
+    onFinalized: timeToFinality(metrics),
+    onReorgedBeforeFinality: reorgsBeforeFinality(metrics),
+    ...(config.workerVersioning && {
+      workflowVersions: { allowUpgrade: (execution) => allowUpgrade(client, execution) },
+    }),
+    pauses,
+    failpoints,
+  };
+}
+
+/** The pool's settings: its width, its drain, its webhook slots, its deployment. */
+function poolOptions(
+  { config, processId, client, connection, failpoints, tracing }: SharedParts,
+  stats: RunStats,
+) {
+  const serverQuota = config.quotaMode === 'task-queue';
+  return {
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.taskQueue,
+    processId,
+    poolWidth: config.poolWidth,
+    throttleWaiters: Math.max(100, Math.ceil((config.perSecond * config.maxWaitMs) / 1000)),
+    drainTimeoutMs: config.drainTimeoutMs,
+    stats,
+    ...(serverQuota && { serverQuotaPerSecond: config.perSecond }),
+    maxCachedWorkflows: config.maxCachedWorkflows,
+    failpoints,
+    // A process that cannot sign webhooks (no WEBHOOK_SECRETS_KEY) neither sweeps nor delivers.
+    ...(config.webhookSecretsKey && {
+      webhookSlots: config.webhookPoolWidth,
+      countEarlierWebhookRuns: () => countDeliveryRunsOnWebhookQueue(client, config.taskQueue),
+    }),
+    ...(tracing && { tracing }),
+    ...(config.workerVersioning && {
+      deployment: {
+        name: config.workerDeploymentName ?? deploymentNameOf(config.taskQueue),
+        ...(config.workerBuildId && { buildId: config.workerBuildId }),
+      },
+    }),
+  };
+}
+
+/** The outbox's dispatch, in a process that can sign webhooks (WEBHOOK_SECRETS_KEY). */
+function startWebhooksWhereSigned({
+  config,
+  database,
+  client,
+}: SharedParts): WebhookDispatch | undefined {
+  if (config.webhookSecretsKey === undefined) return undefined;
+  return startWebhookDispatch({
+    database,
+    client,
+    taskQueue: config.taskQueue,
+    everyMs: config.webhookDispatchMs,
+    delivery: {
+      retry: { initialMs: config.webhookRetryInitialMs, forHours: config.webhookRetryHours },
+      concurrency: config.webhookConcurrency,
+      attemptTimeoutMs: config.webhookTimeoutMs,
+    },
+  });
 }
 
 /** A task queue's name as a deployment's ("." and ":" separate a version's parts). */
