@@ -18,7 +18,7 @@ import {
   UnknownAssetError,
   UnknownTenantError,
 } from '../domain/errors';
-import { ledgerAssetOf, shownIn } from '../domain/asset';
+import { ledgerAssetOf, shownIn, type RegisteredToken } from '../domain/asset';
 import { resolveAsset } from '../store/assets';
 import { IntentStatus, type Intent } from '../domain/intent';
 import { needsApproval, PolicyRule } from '../domain/payment-policy';
@@ -80,91 +80,28 @@ export async function admitIntent(
     const resolved = await resolveAsset(trx, request.chainId, request.asset);
     if (!resolved) throw new UnknownAssetError(request.chainId, request.asset!);
     request = { ...request, asset: resolved.ref };
-    if (options.idempotencyKey !== undefined) {
-      const existing = await findIntentByIdempotencyKey(
-        trx,
-        request.tenantId,
-        options.idempotencyKey,
-      );
-      if (existing) {
-        if (!sameRequest(existing, request)) {
-          throw new IntentConflictError(existing.id, options.idempotencyKey);
-        }
-        return { intent: existing, created: false };
-      }
-    }
+    const existing = await storedUnderIdempotencyKey(trx, request, options.idempotencyKey);
+    if (existing) return { intent: existing, created: false };
     // After the idempotency look-up: a retried submit answers with its intent, deadline or not.
     const refusals = deadlineRefusals(request, clock());
     if (refusals.length > 0) throw new InvalidIntentError(refusals);
     if (!(await findTenant(trx, request.tenantId))) {
       throw new UnknownTenantError(request.tenantId);
     }
-    const uniqueReference =
-      request.reference !== undefined && (await tenantWantsUniqueReferences(trx, request.tenantId));
-    if (uniqueReference) {
-      const holder = await intentHoldingReference(trx, request.tenantId, request.reference!);
-      if (holder)
-        throw new ReferenceTakenError({ reference: request.reference!, intentId: holder });
-    }
+    const uniqueReference = await refuseTakenReference(trx, request);
     const refusing = pauseOver(
       (await activePauses(trx)).filter((pause) => pause.refuseAdmission),
       request,
     );
     if (refusing) throw new PausedError(refusing);
-    if (request.callData !== undefined) {
-      await callWalletsOf(trx, request);
-    }
-    const usable = await usableWallets(trx, request.tenantId, request.chainId);
-    if (request.from !== undefined && !usable.includes(request.from)) {
-      throw new InvalidIntentError([
-        {
-          field: 'from',
-          message:
-            `${request.from} is not a hot wallet the tenant may send from on chain ` +
-            `${request.chainId} (unknown, retired, or outside the tenant's wallet pool)`,
-        },
-      ]);
-    }
-    if (usable.length === 0) {
-      throw new InvalidIntentError([
-        {
-          field: 'chainId',
-          message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (an operator sees them with: relayer wallets list)`,
-        },
-      ]);
-    }
-    // After the wallets: a chain the relayer does not serve is named as that, not as a missing
-    // book.
+    await refuseWithoutWallet(trx, request);
     const asset = ledgerAssetOf(request.chainId, resolved.ref);
-    const balance = await tenantBalance(trx, request.tenantId, asset);
-    if (!balance) {
-      throw new NoAccountError(
-        request.tenantId,
-        resolved.token?.alias ?? 'native',
-        request.chainId,
-      );
-    }
-    // Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
-    if (balance.available < request.amount) {
-      const shown = shownIn(resolved.token);
-      throw new InsufficientBalanceError(
-        request.tenantId,
-        balance.available,
-        request.amount,
-        resolved.token?.alias ?? 'native',
-        { available: shown(balance.available), requested: shown(request.amount) },
-      );
-    }
+    await refuseWithoutFunds(trx, request, asset, resolved.token);
     // Read once admitted, under the lock: an intent is created after every intent whose end made
     // room for it, so the intents' own timeline never shows more open than admission allowed.
     const now = clock();
-    const policy = await enforcePaymentPolicy(
-      database,
-      trx,
-      { ...request, asset: resolved.ref },
-      'admission',
-      now,
-    );
+    const policed = { ...request, asset: resolved.ref };
+    const policy = await enforcePaymentPolicy(database, trx, policed, 'admission', now);
     const atThreshold = needsApproval(policy, asset, request.amount);
     const awaitingApproval = atThreshold && !options.approvedWithBatch;
     if (awaitingApproval && options.refuseApproval) {
@@ -206,4 +143,76 @@ export async function admitIntent(
     }
     return admitted;
   });
+}
+
+/** The intent stored under the same Idempotency-Key; refused when its body was another. */
+async function storedUnderIdempotencyKey(
+  trx: Kysely<Schema>,
+  request: NewIntent,
+  idempotencyKey: string | undefined,
+): Promise<Intent | undefined> {
+  if (idempotencyKey === undefined) return undefined;
+  const existing = await findIntentByIdempotencyKey(trx, request.tenantId, idempotencyKey);
+  if (existing && !sameRequest(existing, request)) {
+    throw new IntentConflictError(existing.id, idempotencyKey);
+  }
+  return existing;
+}
+
+/** Whether the tenant wants its references unique; refused when another intent holds this one. */
+async function refuseTakenReference(trx: Kysely<Schema>, request: NewIntent): Promise<boolean> {
+  if (request.reference === undefined) return false;
+  if (!(await tenantWantsUniqueReferences(trx, request.tenantId))) return false;
+  const holder = await intentHoldingReference(trx, request.tenantId, request.reference);
+  if (holder) throw new ReferenceTakenError({ reference: request.reference, intentId: holder });
+  return true;
+}
+
+/** Refused when no hot wallet the tenant may use can send it (a call: none of its own). */
+async function refuseWithoutWallet(trx: Kysely<Schema>, request: NewIntent): Promise<void> {
+  if (request.callData !== undefined) {
+    await callWalletsOf(trx, request);
+  }
+  const usable = await usableWallets(trx, request.tenantId, request.chainId);
+  if (request.from !== undefined && !usable.includes(request.from)) {
+    throw new InvalidIntentError([
+      {
+        field: 'from',
+        message:
+          `${request.from} is not a hot wallet the tenant may send from on chain ` +
+          `${request.chainId} (unknown, retired, or outside the tenant's wallet pool)`,
+      },
+    ]);
+  }
+  if (usable.length === 0) {
+    throw new InvalidIntentError([
+      {
+        field: 'chainId',
+        message: `the tenant has no hot wallet to send from on chain ${request.chainId}: every wallet of its pool is retired, or the relayer has none there (an operator sees them with: relayer wallets list)`,
+      },
+    ]);
+  }
+}
+
+/**
+ * Refused without the tenant's book in the asset, or with less available than the amount.
+ * Advisory: concurrent intents may still outrun the balance; the hold step is the authority.
+ * After the wallets: a chain the relayer does not serve is named as that, not as a missing book.
+ */
+async function refuseWithoutFunds(
+  trx: Kysely<Schema>,
+  request: NewIntent,
+  asset: string,
+  token: RegisteredToken | undefined,
+): Promise<void> {
+  const balance = await tenantBalance(trx, request.tenantId, asset);
+  const alias = token?.alias ?? 'native';
+  if (!balance) throw new NoAccountError(request.tenantId, alias, request.chainId);
+  if (balance.available < request.amount) {
+    const shown = shownIn(token);
+    throw new InsufficientBalanceError(request.tenantId, balance.available, request.amount, alias, {
+      available: shown(balance.available),
+      requested: shown(request.amount),
+    });
+  }
 }
