@@ -190,19 +190,7 @@ async function runToOutcome(
     // Looking before the receipt can be deep enough would only cost a look and a poll interval.
     if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
     const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress, cancels);
-    if (mined.txHash) noteTxHash(progress, mined.txHash);
-    progress.blockNumber = mined.blockNumber;
-    if (mined.state === 'reverted') {
-      progress.reason = revertedReason;
-      progress.reasonCode = ReasonCode.reverted;
-    }
-    if (mined.state === 'cancelled') {
-      progress.reason = cancelledOnChainReason;
-      progress.reasonCode = ReasonCode.cancelledOnChain;
-    }
-    // Results recorded before tokens carry no reason; a token's own outcomes always do.
-    if (mined.reason) progress.reason = mined.reason;
-    if (mined.reasonCode) progress.reasonCode = mined.reasonCode;
+    noteMined(progress, mined);
     enter(statusOfOutcome(mined.state));
   } catch (error) {
     // A step that failed, or a cancellation, closes the intent. Anything else is a bug in this
@@ -225,6 +213,25 @@ async function runToOutcome(
   }
   await permitReleased;
 }
+
+/** What the chain mined for the intent: its transaction, block and, when not paid, why. */
+function noteMined(progress: PaymentIntentProgress, mined: Mined): void {
+  if (mined.txHash) noteTxHash(progress, mined.txHash);
+  progress.blockNumber = mined.blockNumber;
+  if (mined.state === 'reverted') {
+    progress.reason = revertedReason;
+    progress.reasonCode = ReasonCode.reverted;
+  }
+  if (mined.state === 'cancelled') {
+    progress.reason = cancelledOnChainReason;
+    progress.reasonCode = ReasonCode.cancelledOnChain;
+  }
+  // Results recorded before tokens carry no reason; a token's own outcomes always do.
+  if (mined.reason) progress.reason = mined.reason;
+  if (mined.reasonCode) progress.reasonCode = mined.reasonCode;
+}
+
+type Mined = Awaited<ReturnType<typeof waitForConfirmations>>;
 
 /**
  * Tells the batch the item is signed (its wallet may take the next item) or waits in review (it
