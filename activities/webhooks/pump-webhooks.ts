@@ -47,56 +47,7 @@ const hourMs = 3_600_000;
  * deliveries it did not mark are sent again, the same webhook-id.
  */
 export const pumpWebhooks = (deps: ActivityDependencies) => {
-  const { db, clock, webhooks, failpoints } = deps;
-
-  /** One attempt of one delivery; 'gone' when the receiver answered 410. */
-  async function attempt(
-    endpoint: WebhookEndpoint,
-    delivery: DueDelivery,
-    settings: SigningWebhookSettings,
-    retry: PumpWebhooksParameters['retry'],
-  ): Promise<'delivered' | 'failed' | 'gone'> {
-    const { eventId } = delivery;
-    const at = clock.now();
-    const headers = webhookHeaders(
-      eventId,
-      at,
-      delivery.body,
-      secretsOf(endpoint, settings.box, at),
-    );
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      statusCode = await postWebhook(
-        endpoint.url,
-        delivery.body,
-        headers,
-        settings.policy,
-        settings.timeoutMs,
-      );
-    } catch (failure) {
-      error = (failure as Error).message;
-    }
-    const attempts = delivery.attempts + 1;
-    const outcome = attemptOutcome(statusCode, attempts, delivery.createdAt, clock.now(), retry);
-    if (outcome.status === 'delivered') failpoints?.reach('after-webhook-sent');
-    await recordAttempt(
-      db.kysely,
-      {
-        eventId,
-        endpointId: endpoint.id,
-        attempt: attempts,
-        statusCode,
-        error,
-        durationMs: Math.round(performance.now() - started),
-      },
-      outcome,
-      clock.now(),
-    );
-    if (outcome.status === 'delivered') return 'delivered';
-    return statusCode === 410 ? 'gone' : 'failed';
-  }
+  const { db, clock, webhooks } = deps;
 
   return async ({
     endpointId,
@@ -117,7 +68,7 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
         return next ? { nextInMs: Math.max(0, next.getTime() - now.getTime()) } : {};
       }
       const outcomes = await Promise.all(
-        due.map((delivery) => attempt(endpoint, delivery, settings, retry)),
+        due.map((delivery) => attempt(deps, endpoint, delivery, settings, retry)),
       );
       heartbeat();
       if (outcomes.includes('gone')) {
@@ -134,6 +85,51 @@ export const pumpWebhooks = (deps: ActivityDependencies) => {
     }
   };
 };
+
+/** One attempt of one delivery; 'gone' when the receiver answered 410. */
+async function attempt(
+  { db, clock, failpoints }: ActivityDependencies,
+  endpoint: WebhookEndpoint,
+  delivery: DueDelivery,
+  settings: SigningWebhookSettings,
+  retry: PumpWebhooksParameters['retry'],
+): Promise<'delivered' | 'failed' | 'gone'> {
+  const { eventId } = delivery;
+  const at = clock.now();
+  const headers = webhookHeaders(eventId, at, delivery.body, secretsOf(endpoint, settings.box, at));
+  const started = performance.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    statusCode = await postWebhook(
+      endpoint.url,
+      delivery.body,
+      headers,
+      settings.policy,
+      settings.timeoutMs,
+    );
+  } catch (failure) {
+    error = (failure as Error).message;
+  }
+  const attempts = delivery.attempts + 1;
+  const outcome = attemptOutcome(statusCode, attempts, delivery.createdAt, clock.now(), retry);
+  if (outcome.status === 'delivered') failpoints?.reach('after-webhook-sent');
+  await recordAttempt(
+    db.kysely,
+    {
+      eventId,
+      endpointId: endpoint.id,
+      attempt: attempts,
+      statusCode,
+      error,
+      durationMs: Math.round(performance.now() - started),
+    },
+    outcome,
+    clock.now(),
+  );
+  if (outcome.status === 'delivered') return 'delivered';
+  return statusCode === 410 ? 'gone' : 'failed';
+}
 
 /**
  * The secrets an attempt at `at` is signed with: the current one, and the previous in its grace.
