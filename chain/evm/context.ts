@@ -75,58 +75,15 @@ export interface EvmContext {
  * every RPC call is one the quota knows about.
  */
 export function createEvmContext(settings: EvmChainSettings): EvmContext {
-  const { chainId, budget } = settings;
-  const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
-  const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
-  const endpointsAt = (priority?: number) =>
-    settings.rpcUrls.map((url, i) => {
-      const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
-      const spending = budget ? metered(endpoint, gates[i]!, priority) : endpoint;
-      return settings.traced
-        ? traced(spending, { endpoint: endpointLabel(url), unitsOf })
-        : spending;
-    });
-  const endpoints = endpointsAt();
-  const clientAt = (priority?: number) =>
-    createPublicClient({
-      transport: fallback(priority === undefined ? endpoints : endpointsAt(priority), {
-        retryCount: 0,
-      }),
-      // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
-      pollingInterval: settings.pollIntervalMs,
-      cacheTime: 0,
-    });
-  const client = clientAt();
-  const background = clientAt(backgroundPriority);
-  const { onRpcResponse } = settings;
-  // The background reads (deposit scans) are counted with the rest.
-  if (onRpcResponse) {
-    for (const each of [client, background]) {
-      each.transport.onResponse(({ method, status, transport: endpoint }) =>
-        onRpcResponse({
-          chainId,
-          endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
-          method,
-          ok: status === 'success',
-        }),
-      );
-    }
-  }
+  const { chainId } = settings;
+  const { client, background, endpoints, gates, unitsOf } = rpcClients(settings);
   const signers = new Map(
     [...settings.signers, ...(settings.treasurySigner ? [settings.treasurySigner] : [])].map(
       (signer) => [signer.account.address.toLowerCase(), signer],
     ),
   );
   const walletAddresses = settings.signers.map((signer) => signer.account.address);
-
-  function typed(error: unknown, wallet?: Hex): RpcErrorType {
-    const { kind, action } = classifyRpcError(error);
-    if (kind === RpcErrorKind.insufficientFunds && wallet) {
-      return new WalletUnderfundedError(chainId, wallet, error);
-    }
-    if (action === 'fail') return new TransferRejectedError(chainId, kind, error);
-    return new RpcUnavailableError(chainId, kind, error);
-  }
+  const typed = typedRpcError(chainId);
   const rpc = async <T>(call: Promise<T>, wallet?: Hex): Promise<T> => {
     try {
       return await call;
@@ -134,7 +91,6 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
       throw typed(error, wallet);
     }
   };
-
   const own = ownChainReads(client);
   const reads = settings.shareReads?.(chainId, own) ?? own;
   const watcher = new BlockWatcher(client, reads, {
@@ -145,7 +101,7 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
     maxHole: settings.blockTimeMs > 0 ? 16 : 4,
     keep: blocksKept(settings.confirmations),
     blockReceiptsCheaper: (ours) =>
-      unitsOf('eth_getBlockReceipts') <= (budget?.burstUnits ?? Infinity) &&
+      unitsOf('eth_getBlockReceipts') <= (settings.budget?.burstUnits ?? Infinity) &&
       unitsOf('eth_getBlockReceipts') <= ours * unitsOf('eth_getTransactionReceipt'),
   });
   // A block, when the block time is known (the watcher reads again once the next block is due);
@@ -188,3 +144,60 @@ export function createEvmContext(settings: EvmChainSettings): EvmContext {
     balances: new Map(),
   };
 }
+
+/**
+ * The chain's clients: the steps' and the background reads' (a lower priority in the budget),
+ * each over every endpoint in order, metered by its budget and traced when traces are on.
+ */
+function rpcClients(settings: EvmChainSettings) {
+  const { budget } = settings;
+  const gates = budget ? settings.rpcUrls.map((url) => budget.gateFor(url)) : [];
+  const unitsOf = (method: string) => budget?.unitsOf(method) ?? 1;
+  const endpointsAt = (priority?: number) =>
+    settings.rpcUrls.map((url, i) => {
+      const endpoint = http(url, { retryCount: 0, timeout: settings.rpcTimeoutMs });
+      const spending = budget ? metered(endpoint, gates[i]!, priority) : endpoint;
+      return settings.traced
+        ? traced(spending, { endpoint: endpointLabel(url), unitsOf })
+        : spending;
+    });
+  const endpoints = endpointsAt();
+  const clientAt = (priority?: number) =>
+    createPublicClient({
+      transport: fallback(priority === undefined ? endpoints : endpointsAt(priority), {
+        retryCount: 0,
+      }),
+      // viem waits 4 s between polls on a chain without a known block time; we poll ourselves.
+      pollingInterval: settings.pollIntervalMs,
+      cacheTime: 0,
+    });
+  const client = clientAt();
+  const background = clientAt(backgroundPriority);
+  const { onRpcResponse } = settings;
+  // The background reads (deposit scans) are counted with the rest.
+  if (onRpcResponse) {
+    for (const each of [client, background]) {
+      each.transport.onResponse(({ method, status, transport: endpoint }) =>
+        onRpcResponse({
+          chainId: settings.chainId,
+          endpoint: endpointLabel(String((endpoint.value as { url?: string } | undefined)?.url)),
+          method,
+          ok: status === 'success',
+        }),
+      );
+    }
+  }
+  return { client, background, endpoints, gates, unitsOf };
+}
+
+/** A node's refusal as the relayer's typed error (see the RPC error table). */
+const typedRpcError =
+  (chainId: number) =>
+  (error: unknown, wallet?: Hex): RpcErrorType => {
+    const { kind, action } = classifyRpcError(error);
+    if (kind === RpcErrorKind.insufficientFunds && wallet) {
+      return new WalletUnderfundedError(chainId, wallet, error);
+    }
+    if (action === 'fail') return new TransferRejectedError(chainId, kind, error);
+    return new RpcUnavailableError(chainId, kind, error);
+  };
