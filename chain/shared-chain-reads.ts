@@ -3,6 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RpcTransactionReceipt } from 'viem';
 import type { Hex } from '../domain/transfer';
 import type { ChainBlock, ChainReads, ReadHead } from './chain-reads';
+import {
+  headTurnScript,
+  publishHeadScript,
+  releaseScript,
+  takeOrClaimScript,
+  type SharingRedis,
+} from './shared-chain-read-scripts';
 
 export interface ChainReadSharing {
   /** Who this process is in the lease (unique per process). */
@@ -19,76 +26,6 @@ export interface ChainReadSharing {
   /** Called with what this process could not share (Redis unreachable); it reads for itself. */
   onUnshared?: (error: Error) => void;
 }
-
-/**
- * One turn at the head for the fleet, on Redis's clock. A head published late enough is taken
- * as it is. Otherwise the lease decides who reads it: the process holding it while its read runs
- * (it took the lease after the last publication), any asker once the holder is not reading (the
- * lease moves to it) or its lease lapsed (it died reading). The others wait for the publication.
- * KEYS: lease, head. ARGV: me, lease ms, fresh within ms, not before (0: now − fresh).
- * Returns {'head', block, readAt} | {'wait', notBefore} | {'read', previous holder or ''}.
- */
-const headTurnScript = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local notBefore = tonumber(ARGV[4])
-if notBefore == 0 then notBefore = now - tonumber(ARGV[3]) end
-local head = redis.call('HMGET', KEYS[2], 'at', 'readAt', 'block')
-local at = tonumber(head[1] or '-1')
-if head[3] and at >= notBefore then return {'head', head[3], head[2]} end
-local lease = redis.call('HMGET', KEYS[1], 'holder', 'since')
-local holder = lease[1]
-if holder and holder ~= ARGV[1] and tonumber(lease[2]) > at then
-  return {'wait', tostring(notBefore)}
-end
-redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'since', now)
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return {'read', holder or ''}
-`;
-
-/**
- * The head as the reader read it, published while it holds the lease (a reader replaced
- * meanwhile only stores the block: the head is its successor's to publish).
- * KEYS: lease, head, block by hash. ARGV: me, block, readAt, keep seconds.
- */
-const publishHeadScript = `
-redis.call('SET', KEYS[3], ARGV[2], 'EX', ARGV[4])
-if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[2], 'at', now, 'readAt', ARGV[3], 'block', ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-return 1
-`;
-
-/**
- * A value read once for the fleet: {1, value} when published; {2} when this asker claimed the
- * read; {0} while another's claim runs. KEYS: value, claim. ARGV: me, claim ms.
- */
-const takeOrClaimScript = `
-local value = redis.call('GET', KEYS[1])
-if value then return {1, value} end
-if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {2} end
-return {0}
-`;
-
-/** KEYS: lease. ARGV: me. */
-const releaseScript = `
-if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
-type SharingRedis = Redis & {
-  chainHeadTurn(lease: string, head: string, ...argv: (string | number)[]): Promise<string[]>;
-  chainPublishHead(
-    lease: string,
-    head: string,
-    block: string,
-    ...argv: (string | number)[]
-  ): Promise<number>;
-  chainTakeOrClaim(value: string, claim: string, me: string, claimMs: number): Promise<unknown[]>;
-  chainRelease(lease: string, me: string): Promise<number>;
-};
 
 /** Between looks at a read another process is making. */
 const waitStepMs = 20;
@@ -116,122 +53,23 @@ export function sharedChainReads(
   client.defineCommand('chainPublishHead', { numberOfKeys: 3, lua: publishHeadScript });
   client.defineCommand('chainTakeOrClaim', { numberOfKeys: 2, lua: takeOrClaimScript });
   client.defineCommand('chainRelease', { numberOfKeys: 1, lua: releaseScript });
-  const { processId: me, leaseMs, keepSeconds } = sharing;
-  const key = (name: string) => `chain-reads:${chainId}:${name}`;
-  const lease = key('reader');
-  const head = key('head');
-  const blockKey = (hash: Hex) => key(`block:${hash}`);
-
-  /** Runs `shared`; when Redis fails, says so and runs `alone` instead. */
-  async function orAlone<T>(shared: () => Promise<T>, alone: () => Promise<T>): Promise<T> {
-    let result: { value: T } | undefined;
-    try {
-      result = { value: await shared() };
-    } catch (error) {
-      if (!(error instanceof RedisFailed)) throw error;
-      sharing.onUnshared?.(error.cause);
-    }
-    return result ? result.value : alone();
-  }
-
-  /** Publishes what this process read; Redis failing then only costs the others a read. */
-  const publish = (write: Promise<unknown>) =>
-    write.catch((error: Error) => sharing.onUnshared?.(error));
-
-  async function readAndPublishHead(): Promise<ReadHead> {
-    // A failed read gives the lease back: the next asker tries at once, not after the lease.
-    const read = await own.latestBlock(0).catch(async (error: unknown) => {
-      await client.chainRelease(lease, me).catch(() => undefined);
-      throw error;
-    });
-    await publish(
-      client.chainPublishHead(
-        lease,
-        head,
-        blockKey(read.block.hash),
-        me,
-        encodeBlock(read.block),
-        read.readAt,
-        keepSeconds,
-      ),
-    );
-    return read;
-  }
-
-  async function latestBlock(freshWithinMs: number): Promise<ReadHead> {
-    let notBefore = 0;
-    const waitUntil = Date.now() + 2 * leaseMs;
-    for (;;) {
-      const [turn, ...rest] = await redisCall(
-        client.chainHeadTurn(
-          lease,
-          head,
-          me,
-          leaseMs,
-          Math.max(0, Math.floor(freshWithinMs)),
-          notBefore,
-        ),
-      );
-      if (turn === 'head') return { block: decodeBlock(rest[0]!), readAt: Number(rest[1]) };
-      if (turn === 'read') {
-        if (rest[0] && rest[0] !== me) sharing.onLeaseMoved?.();
-        return readAndPublishHead();
-      }
-      // Another process is reading it: its lease lapses if it dies, and the turn comes here.
-      notBefore = Number(rest[0]);
-      if (Date.now() > waitUntil) return own.latestBlock(0);
-      await sleep(waitStepMs);
-    }
-  }
-
-  /**
-   * A value published for the fleet under `name`, read by whoever claims it first; a claim lasts
-   * as long as the head's lease.
-   */
-  async function readOnce(name: string, read: () => Promise<string>): Promise<string> {
-    const waitUntil = Date.now() + leaseMs;
-    for (;;) {
-      const [state, value] = await redisCall(
-        client.chainTakeOrClaim(key(name), key(`claim:${name}`), me, leaseMs),
-      );
-      if (state === 1) return String(value);
-      if (state === 2) {
-        // A failed read gives the claim back: the next asker reads at once.
-        const fresh = await read().catch(async (error: unknown) => {
-          await client.del(key(`claim:${name}`)).catch(() => undefined);
-          throw error;
-        });
-        await publish(client.set(key(name), fresh, 'EX', keepSeconds));
-        return fresh;
-      }
-      // A claim that outlives its time (its reader died): read without it.
-      if (Date.now() > waitUntil) return read();
-      await sleep(waitStepMs);
-    }
-  }
-
+  const fleet = new FleetReads(client, chainId, own, sharing);
   return {
     latestBlock: (freshWithinMs) =>
-      orAlone(
-        () => latestBlock(freshWithinMs),
+      fleet.orAlone(
+        () => fleet.latestBlock(freshWithinMs),
         () => own.latestBlock(freshWithinMs),
       ),
     blockByHash: (hash) =>
-      orAlone(
-        async () => {
-          const published = await redisCall(client.get(blockKey(hash)));
-          if (published) return decodeBlock(published);
-          const block = await own.blockByHash(hash);
-          await publish(client.set(blockKey(hash), encodeBlock(block), 'EX', keepSeconds));
-          return block;
-        },
+      fleet.orAlone(
+        () => fleet.blockByHash(hash),
         () => own.blockByHash(hash),
       ),
     blockReceipts: (blockHash) =>
-      orAlone(
+      fleet.orAlone(
         async () =>
           JSON.parse(
-            await readOnce(`receipts:${blockHash}`, async () =>
+            await fleet.readOnce(`receipts:${blockHash}`, async () =>
               JSON.stringify(await own.blockReceipts(blockHash)),
             ),
           ) as RpcTransactionReceipt[],
@@ -240,16 +78,147 @@ export function sharedChainReads(
     // Kept in this process per block too (own's memo): one Redis look per value and block.
     valueAt: (blockHash, name, read) =>
       own.valueAt(blockHash, name, () =>
-        orAlone(
+        fleet.orAlone(
           async () =>
-            BigInt(await readOnce(`value:${blockHash}:${name}`, async () => String(await read()))),
+            BigInt(
+              await fleet.readOnce(`value:${blockHash}:${name}`, async () => String(await read())),
+            ),
           read,
         ),
       ),
-    async release() {
-      await client.chainRelease(lease, me).catch(() => undefined);
-    },
+    release: () => fleet.release(),
   };
+}
+
+/** One chain's reads shared through Redis: the lease on the head, and values read once. */
+class FleetReads {
+  private readonly lease: string;
+  private readonly head: string;
+
+  constructor(
+    private readonly client: SharingRedis,
+    private readonly chainId: number,
+    private readonly own: ChainReads,
+    private readonly sharing: ChainReadSharing,
+  ) {
+    this.lease = this.key('reader');
+    this.head = this.key('head');
+  }
+
+  private key(name: string): string {
+    return `chain-reads:${this.chainId}:${name}`;
+  }
+
+  private blockKey(hash: Hex): string {
+    return this.key(`block:${hash}`);
+  }
+
+  /** Runs `shared`; when Redis fails, says so and runs `alone` instead. */
+  async orAlone<T>(shared: () => Promise<T>, alone: () => Promise<T>): Promise<T> {
+    let result: { value: T } | undefined;
+    try {
+      result = { value: await shared() };
+    } catch (error) {
+      if (!(error instanceof RedisFailed)) throw error;
+      this.sharing.onUnshared?.(error.cause);
+    }
+    return result ? result.value : alone();
+  }
+
+  /** Publishes what this process read; Redis failing then only costs the others a read. */
+  private publish(write: Promise<unknown>): Promise<unknown> {
+    return write.catch((error: Error) => this.sharing.onUnshared?.(error));
+  }
+
+  private async readAndPublishHead(): Promise<ReadHead> {
+    const { client, lease, sharing } = this;
+    // A failed read gives the lease back: the next asker tries at once, not after the lease.
+    const read = await this.own.latestBlock(0).catch(async (error: unknown) => {
+      await client.chainRelease(lease, sharing.processId).catch(() => undefined);
+      throw error;
+    });
+    await this.publish(
+      client.chainPublishHead(
+        lease,
+        this.head,
+        this.blockKey(read.block.hash),
+        sharing.processId,
+        encodeBlock(read.block),
+        read.readAt,
+        sharing.keepSeconds,
+      ),
+    );
+    return read;
+  }
+
+  async latestBlock(freshWithinMs: number): Promise<ReadHead> {
+    const { processId: me, leaseMs } = this.sharing;
+    let notBefore = 0;
+    const waitUntil = Date.now() + 2 * leaseMs;
+    for (;;) {
+      const [turn, ...rest] = await redisCall(
+        this.client.chainHeadTurn(
+          this.lease,
+          this.head,
+          me,
+          leaseMs,
+          Math.max(0, Math.floor(freshWithinMs)),
+          notBefore,
+        ),
+      );
+      if (turn === 'head') return { block: decodeBlock(rest[0]!), readAt: Number(rest[1]) };
+      if (turn === 'read') {
+        if (rest[0] && rest[0] !== me) this.sharing.onLeaseMoved?.();
+        return this.readAndPublishHead();
+      }
+      // Another process is reading it: its lease lapses if it dies, and the turn comes here.
+      notBefore = Number(rest[0]);
+      if (Date.now() > waitUntil) return this.own.latestBlock(0);
+      await sleep(waitStepMs);
+    }
+  }
+
+  async blockByHash(hash: Hex): Promise<ChainBlock> {
+    const published = await redisCall(this.client.get(this.blockKey(hash)));
+    if (published) return decodeBlock(published);
+    const block = await this.own.blockByHash(hash);
+    await this.publish(
+      this.client.set(this.blockKey(hash), encodeBlock(block), 'EX', this.sharing.keepSeconds),
+    );
+    return block;
+  }
+
+  /**
+   * A value published for the fleet under `name`, read by whoever claims it first; a claim lasts
+   * as long as the head's lease.
+   */
+  async readOnce(name: string, read: () => Promise<string>): Promise<string> {
+    const { processId: me, leaseMs, keepSeconds } = this.sharing;
+    const claim = this.key(`claim:${name}`);
+    const waitUntil = Date.now() + leaseMs;
+    for (;;) {
+      const [state, value] = await redisCall(
+        this.client.chainTakeOrClaim(this.key(name), claim, me, leaseMs),
+      );
+      if (state === 1) return String(value);
+      if (state === 2) {
+        // A failed read gives the claim back: the next asker reads at once.
+        const fresh = await read().catch(async (error: unknown) => {
+          await this.client.del(claim).catch(() => undefined);
+          throw error;
+        });
+        await this.publish(this.client.set(this.key(name), fresh, 'EX', keepSeconds));
+        return fresh;
+      }
+      // A claim that outlives its time (its reader died): read without it.
+      if (Date.now() > waitUntil) return read();
+      await sleep(waitStepMs);
+    }
+  }
+
+  async release(): Promise<void> {
+    await this.client.chainRelease(this.lease, this.sharing.processId).catch(() => undefined);
+  }
 }
 
 const encodeBlock = (block: ChainBlock): string =>
