@@ -53,23 +53,84 @@ export async function rebookNativePerChain(
   }
 }
 
+interface NativeAccount {
+  owner: string;
+  kind: string;
+  balance: string | number;
+}
+
+interface ActiveHold {
+  intent_id: string;
+  tenant_id: string;
+  asset: string;
+  amount: string | number;
+  fee_held: string | number;
+  chain_id: number;
+}
+
 async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void> {
-  const accounts = await sql<{ owner: string; kind: string; balance: string | number }>`
+  const accounts = await sql<NativeAccount>`
     select owner, kind, balance from ledger_accounts where asset = ${retiredNativeBook}`.execute(
     db,
   );
   const system = await systemBalances(db);
-  const holds = await sql<{
-    intent_id: string;
-    tenant_id: string;
-    asset: string;
-    amount: string | number;
-    fee_held: string | number;
-    chain_id: number;
-  }>`
+  const holds = await sql<ActiveHold>`
     select h.intent_id, h.tenant_id, h.asset, h.amount, h.fee_held, i.chain_id
     from holds h join intents i on i.id = h.intent_id where h.status = 'active'`.execute(db);
+  const served = await sql<{ chain_id: number }>`
+    select distinct chain_id from wallets order by chain_id`.execute(db);
+  const home = homeChain(context.homeChainId, served.rows);
+  const moved = legsToChainBooks(accounts.rows, system, holds.rows, home);
+  await writeLegs(db, moved, holds.rows);
+  for (const leg of moved) {
+    if (leg.asset === retiredNativeBook || leg.amount === 0n) continue;
+    context.report(
+      `books per chain: ${leg.owner} ${leg.kind} ${leg.amount > 0n ? '+' : ''}${leg.amount} wei in ${leg.asset} (from native)`,
+    );
+  }
+}
 
+/**
+ * The home chain, asked for only when some money has no chain of its own: CHAIN_ID, else the one
+ * chain the relayer has hot wallets on; with several, the migration refuses.
+ */
+function homeChain(homeChainId: number | undefined, served: { chain_id: number }[]) {
+  let home = homeChainId;
+  return (): number => {
+    if (home !== undefined) return home;
+    if (served.length !== 1) {
+      throw new Error(
+        'migration 0011_books_per_chain moves native balances to CHAIN_ID: the relayer has hot ' +
+          `wallets on ${served.length === 0 ? 'no chain' : `chains ${served.map((r) => r.chain_id).join(', ')}`}, ` +
+          'so start a worker of this version (it knows CHAIN_ID) to migrate; nothing was changed',
+      );
+    }
+    home = served[0]!.chain_id;
+    return home;
+  };
+}
+
+/** Native held per tenant per chain, from its active holds (the amount and the gas held). */
+function nativeHeldPerChain(holds: readonly ActiveHold[]): Map<string, Map<number, bigint>> {
+  const heldOn = new Map<string, Map<number, bigint>>();
+  for (const hold of holds) {
+    const native = hold.asset === retiredNativeBook ? BigInt(String(hold.amount)) : 0n;
+    const held = native + BigInt(String(hold.fee_held));
+    if (held === 0n) continue;
+    const byChain = heldOn.get(hold.tenant_id) ?? new Map<number, bigint>();
+    byChain.set(hold.chain_id, (byChain.get(hold.chain_id) ?? 0n) + held);
+    heldOn.set(hold.tenant_id, byChain);
+  }
+  return heldOn;
+}
+
+/** The entry's legs: every `native` account emptied into the books per chain (see above). */
+function legsToChainBooks(
+  accounts: readonly NativeAccount[],
+  system: Map<string, bigint>,
+  holds: readonly ActiveHold[],
+  home: () => number,
+): Leg[] {
   const legs = new Map<string, Leg>();
   const add = (owner: string, kind: string, asset: string, amount: bigint) => {
     if (amount === 0n) return;
@@ -78,37 +139,13 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
     leg.amount += amount;
     legs.set(key, leg);
   };
-
-  // Native held per tenant per chain, from its active holds.
-  const heldOn = new Map<string, Map<number, bigint>>();
-  for (const hold of holds.rows) {
-    const native = hold.asset === retiredNativeBook ? BigInt(String(hold.amount)) : 0n;
-    const held = native + BigInt(String(hold.fee_held));
-    if (held === 0n) continue;
-    const byChain = heldOn.get(hold.tenant_id) ?? new Map<number, bigint>();
-    byChain.set(hold.chain_id, (byChain.get(hold.chain_id) ?? 0n) + held);
-    heldOn.set(hold.tenant_id, byChain);
-  }
-
-  let home: number | undefined = context.homeChainId;
-  const needHome = () => (home ??= onlyServedChain());
-  const served = await sql<{ chain_id: number }>`
-    select distinct chain_id from wallets order by chain_id`.execute(db);
-  const onlyServedChain = (): number => {
-    if (served.rows.length === 1) return served.rows[0]!.chain_id;
-    throw new Error(
-      'migration 0011_books_per_chain moves native balances to CHAIN_ID: the relayer has hot ' +
-        `wallets on ${served.rows.length === 0 ? 'no chain' : `chains ${served.rows.map((r) => r.chain_id).join(', ')}`}, ` +
-        'so start a worker of this version (it knows CHAIN_ID) to migrate; nothing was changed',
-    );
-  };
-
+  const heldOn = nativeHeldPerChain(holds);
   const fundedElsewhere = new Map<number, bigint>();
-  for (const account of accounts.rows) {
+  for (const account of accounts) {
     const balance = BigInt(String(account.balance));
     add(account.owner, account.kind, retiredNativeBook, -balance);
     if (account.kind !== 'held') {
-      if (balance !== 0n) add(account.owner, account.kind, nativeBookOf(needHome()), balance);
+      if (balance !== 0n) add(account.owner, account.kind, nativeBookOf(home()), balance);
       continue;
     }
     let unattributed = balance;
@@ -123,20 +160,23 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
           `less than its active holds (${balance - unattributed}): the books disagree; nothing was changed`,
       );
     }
-    if (unattributed > 0n) add(account.owner, 'held', nativeBookOf(needHome()), unattributed);
+    if (unattributed > 0n) add(account.owner, 'held', nativeBookOf(home()), unattributed);
   }
   for (const [kind, total] of system) {
     if (total === 0n) continue;
     add(systemOwner, kind, retiredNativeBook, -total);
-    add(systemOwner, kind, nativeBookOf(needHome()), total);
+    add(systemOwner, kind, nativeBookOf(home()), total);
   }
   for (const [chainId, held] of fundedElsewhere) {
-    if (chainId === needHome()) continue;
+    if (chainId === home()) continue;
     add(systemOwner, 'funding', nativeBookOf(chainId), -held);
-    add(systemOwner, 'funding', nativeBookOf(needHome()), held);
+    add(systemOwner, 'funding', nativeBookOf(home()), held);
   }
+  return [...legs.values()].filter((leg) => leg.amount !== 0n);
+}
 
-  const moved = [...legs.values()].filter((leg) => leg.amount !== 0n);
+/** Posts the legs, opens the tenants' accounts in their new books, relabels the active holds. */
+async function writeLegs(db: Kysely<unknown>, moved: Leg[], holds: readonly ActiveHold[]) {
   const now = new Date().toISOString();
   for (let start = 0; start < moved.length; start += 200) {
     const values = moved
@@ -163,17 +203,10 @@ async function rebook(db: Kysely<unknown>, context: RebookContext): Promise<void
       values (${owner}, ${kind}, ${asset}, ${balance.toString()})`.execute(db);
   }
   await sql`delete from ledger_accounts where asset = ${retiredNativeBook}`.execute(db);
-  for (const hold of holds.rows) {
+  for (const hold of holds) {
     if (hold.asset !== retiredNativeBook) continue;
     await sql`update holds set asset = ${nativeBookOf(hold.chain_id)}
       where intent_id = ${hold.intent_id}`.execute(db);
-  }
-
-  for (const leg of moved) {
-    if (leg.asset === retiredNativeBook || leg.amount === 0n) continue;
-    context.report(
-      `books per chain: ${leg.owner} ${leg.kind} ${leg.amount > 0n ? '+' : ''}${leg.amount} wei in ${leg.asset} (from native)`,
-    );
   }
 }
 
