@@ -37,100 +37,121 @@ export function reviewQueue(
   input: PaymentIntentInput,
   progress: PaymentIntentProgress,
   shape: Pick<IntentShape, 'laneRule'>,
-) {
-  const { intentId } = input;
-  let review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
-  let decided: Decided | undefined;
-  let ended = false;
-  /** Decisions that came while `closed` and wait for the review. */
-  let early = 0;
-  const notInReview = () =>
-    ApplicationFailure.create({
-      type: ErrorName.notInReview,
-      message: notInReviewMessage(intentId, progress.status),
-      details: [{ intentId, status: progress.status }],
-      nonRetryable: true,
-    });
+): ReviewQueue {
+  const queue = new ReviewQueue(input, progress, shape);
   setHandler<ReviewOutcome, [ReviewRequest], typeof resolveReviewUpdate>(
     resolveReviewUpdate,
-    async (request) => {
-      if (review === 'closed') {
-        early += 1;
-        try {
-          // Normally a workflow task away; a run that has not come to review by then moved on
-          // (another decision's retry is running, say), and the caller is answered now.
-          await condition(() => review !== 'closed' || ended, earlyDecisionWaitMs);
-        } finally {
-          early -= 1;
-        }
-      }
-      // The lane rule's look at the chain ends first: if it cancelled, this decision is too late.
-      if (review === 'lane-rule') await condition(() => review !== 'lane-rule');
-      if (review !== 'waiting') throw notInReview();
-      review = 'applying';
-      try {
-        const result = await resolveReview({ intentId, ...request });
-        decided = { action: request.decision.action, ...result };
-        return result;
-      } catch (error) {
-        // The caller gets the refusal itself (ReviewRefused, NotInReview), not its wrapping.
-        throw error instanceof ActivityFailure && error.cause ? error.cause : error;
-      } finally {
-        if (review === 'applying') review = 'waiting';
-      }
-    },
-    {
-      validator: () => {
-        if (review === 'applying' || ended) throw notInReview();
-      },
-    },
+    (request) => queue.apply(request),
+    { validator: () => queue.refuseIfApplying() },
   );
+  return queue;
+}
+
+class ReviewQueue {
+  private review: 'closed' | 'waiting' | 'applying' | 'lane-rule' = 'closed';
+  private decided: Decided | undefined;
+  private ended = false;
+  /** Decisions that came while `closed` and wait for the review. */
+  private early = 0;
+
+  constructor(
+    private readonly input: PaymentIntentInput,
+    private readonly progress: PaymentIntentProgress,
+    private readonly shape: Pick<IntentShape, 'laneRule'>,
+  ) {}
+
+  private notInReview() {
+    const { intentId } = this.input;
+    const { status } = this.progress;
+    return ApplicationFailure.create({
+      type: ErrorName.notInReview,
+      message: notInReviewMessage(intentId, status),
+      details: [{ intentId, status }],
+      nonRetryable: true,
+    });
+  }
+
+  /** The validator: refused at once while another decision is applied, or after the end. */
+  refuseIfApplying(): void {
+    if (this.review === 'applying' || this.ended) throw this.notInReview();
+  }
+
+  /** An operator's decision, applied once the run waits in review (checked by an activity). */
+  async apply(request: ReviewRequest): Promise<ReviewOutcome> {
+    if (this.review === 'closed') {
+      this.early += 1;
+      try {
+        // Normally a workflow task away; a run that has not come to review by then moved on
+        // (another decision's retry is running, say), and the caller is answered now.
+        await condition(() => this.review !== 'closed' || this.ended, earlyDecisionWaitMs);
+      } finally {
+        this.early -= 1;
+      }
+    }
+    // The lane rule's look at the chain ends first: if it cancelled, this decision is too late.
+    if (this.review === 'lane-rule') await condition(() => this.review !== 'lane-rule');
+    if (this.review !== 'waiting') throw this.notInReview();
+    this.review = 'applying';
+    try {
+      const result = await resolveReview({ intentId: this.input.intentId, ...request });
+      this.decided = { action: request.decision.action, ...result };
+      return result;
+    } catch (error) {
+      // The caller gets the refusal itself (ReviewRefused, NotInReview), not its wrapping.
+      throw error instanceof ActivityFailure && error.cause ? error.cause : error;
+    } finally {
+      if (this.review === 'applying') this.review = 'waiting';
+    }
+  }
 
   /**
    * Waits for an operator's decision; meanwhile the lane rule is tried
    * (operations/abandoned-lane.ts) at once after a confirmation timeout, else once that long in
    * review, and again every confirmation timeout. A cancel it signs is followed like an operator's.
    */
-  async function decisionOrLaneRule(): Promise<void> {
-    const confirmTimeoutMs = input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
+  private async decisionOrLaneRule(): Promise<void> {
+    const confirmTimeoutMs = this.input.confirmTimeoutMs ?? defaultConfirmTimeoutMs;
     let waitMs =
-      progress.reasonCode === reasonCodeOfError(ErrorName.confirmationTimeout)
+      this.progress.reasonCode === reasonCodeOfError(ErrorName.confirmationTimeout)
         ? 0
         : confirmTimeoutMs;
     for (;;) {
-      if (waitMs > 0) await condition(() => decided !== undefined, waitMs);
+      if (waitMs > 0) await condition(() => this.decided !== undefined, waitMs);
       // An operator's decision goes first: one being applied, and one that waited for the review.
-      await condition(() => decided !== undefined || (review === 'waiting' && early === 0));
-      if (decided) return;
-      review = 'lane-rule';
-      const freed = await freeAbandonedLane({ intentId }).catch(() => null);
+      await condition(
+        () => this.decided !== undefined || (this.review === 'waiting' && this.early === 0),
+      );
+      if (this.decided) return;
+      this.review = 'lane-rule';
+      const freed = await freeAbandonedLane({ intentId: this.input.intentId }).catch(() => null);
       if (freed) {
-        decided = { action: 'cancel', ...freed };
+        this.decided = { action: 'cancel', ...freed };
         return;
       }
-      review = 'waiting';
+      this.review = 'waiting';
       waitMs = confirmTimeoutMs;
     }
   }
 
-  return {
-    /** Waits in review until a decision is applied (or the lane rule frees the lane): that one. */
-    async decision(): Promise<Decided> {
-      review = 'waiting';
-      if (shape.laneRule()) {
-        await decisionOrLaneRule();
-      } else {
-        await condition(() => decided !== undefined);
-      }
-      review = 'closed';
-      const taken = decided!;
-      decided = undefined;
-      return taken;
-    },
-    /** The run ends: a decision still waiting for a review is refused before it does. */
-    async end(): Promise<void> {
-      ended = true;
-      if (early > 0) await CancellationScope.nonCancellable(() => condition(() => early === 0));
-    },
-  };
+  /** Waits in review until a decision is applied (or the lane rule frees the lane): that one. */
+  async decision(): Promise<Decided> {
+    this.review = 'waiting';
+    if (this.shape.laneRule()) {
+      await this.decisionOrLaneRule();
+    } else {
+      await condition(() => this.decided !== undefined);
+    }
+    this.review = 'closed';
+    const taken = this.decided!;
+    this.decided = undefined;
+    return taken;
+  }
+
+  /** The run ends: a decision still waiting for a review is refused before it does. */
+  async end(): Promise<void> {
+    this.ended = true;
+    if (this.early > 0) {
+      await CancellationScope.nonCancellable(() => condition(() => this.early === 0));
+    }
+  }
 }
