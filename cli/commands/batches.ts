@@ -41,6 +41,7 @@ export function addBatchCommands(
   addStatusBatchCommand(batch, context);
   addResultsBatchCommand(batch, context);
   addCancelBatchCommand(batch, context);
+  addBatchApprovalCommands(batch, context);
 }
 
 function addSubmitBatchCommand(
@@ -157,6 +158,27 @@ function addCancelBatchCommand(
       const view = await options.api().cancelBatch(batchId, flags.reason);
       print(options, view, () => `cancel requested\n${batchTable(view)}`);
     });
+}
+
+/** `batch approve` and `batch reject`: the second key's decision on a batch awaiting approval. */
+function addBatchApprovalCommands(
+  batch: Command,
+  context: () => OutputOptions & { api(): RelayerApiClient },
+): void {
+  for (const [decision, description] of [
+    ['approve', 'approve a batch awaiting approval, once for all its items (another key)'],
+    ['reject', 'reject a batch awaiting approval: none of its items starts'],
+  ] as const) {
+    batch
+      .command(`${decision} <batchId>`)
+      .description(description)
+      .option('--note <text>', 'why, kept with the decision')
+      .action(async (batchId: string, flags: { note?: string }) => {
+        const options = context();
+        const view = await options.api().decideBatchApproval(batchId, decision, flags.note);
+        print(options, view, () => batchTable(view));
+      });
+  }
 }
 
 const ended = (view: BatchView) =>

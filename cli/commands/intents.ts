@@ -22,6 +22,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
   addListCommand(program, api);
   addBalanceCommand(program, api);
   addCancelCommand(program, api);
+  addApprovalCommands(program, api);
 }
 
 function addSubmitCommand(program: Command, api: () => ApiOptions): void {
@@ -209,6 +210,27 @@ function addCancelCommand(program: Command, api: () => ApiOptions): void {
             `follow it: relayer status ${intent.id} --wait\n${intentDetails(intent)}`,
       );
     });
+}
+
+/** `approve` and `reject`: the second key's decision on an intent awaiting approval. */
+function addApprovalCommands(program: Command, api: () => ApiOptions): void {
+  for (const [decision, description] of [
+    [
+      'approve',
+      'approve an intent awaiting approval (a key with the approve scope, not the one that submitted it)',
+    ],
+    ['reject', 'reject an intent awaiting approval: it ends rejected, nothing sent'],
+  ] as const) {
+    program
+      .command(`${decision} <intentId>`)
+      .description(description)
+      .option('--note <text>', 'why, for the audit trail')
+      .action(async (intentId: string, flags: { note?: string }) => {
+        const options = api();
+        const intent = await apiOf(options).decideApproval(intentId, decision, flags.note);
+        print(options, intent, () => intentDetails(intent));
+      });
+  }
 }
 
 /** An intent's audit trail: a tenant's own intents, or any for an operator. */
