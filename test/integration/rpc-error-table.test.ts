@@ -24,7 +24,9 @@ const world = useWorld({ proxy: true, wallets: 1, tenants: {} });
 let chain: Chain;
 let wallet: ReturnType<typeof privateKeyToAccount>;
 beforeAll(async () => {
-  chain = createEvmChain(evmChainSettings(world.config({ RPC_TIMEOUT_MS: '300' })));
+  // Short, for the row of no answer, yet long enough for a proxied answer on a machine loaded
+  // beside CPU hogs (test:stress).
+  chain = createEvmChain(evmChainSettings(world.config({ RPC_TIMEOUT_MS: '1500' })));
   wallet = privateKeyToAccount(world.walletKeys[0]!);
 });
 afterEach(async () => {

@@ -102,8 +102,10 @@ describe('THROTTLE_LINE_ORDER', () => {
 
 describe('waits for a near slot inside the step', () => {
   it('up to the waits allowed, tries below urgent only while fewer than half are taken', async () => {
-    // 4/s, burst 1: slots 278 ms apart; two tries may wait at once, one below urgent.
-    const settings = { maxInFlight: 10, perSecond: 4, burst: 1, maxWaitMs: 5000 };
+    // 1.25/s, burst 1: slots 889 ms apart, each near enough to wait for in the step (≤ 1 s), and
+    // far enough apart that a timer late under load does not reach the next one; two tries may
+    // wait at once, one below urgent.
+    const settings = { maxInFlight: 10, perSecond: 1.25, burst: 1, maxWaitMs: 5000 };
     const throttle = await Throttle.start({ ...settings, permitTtlMs: 60_000, inStepWaits: 2 });
     try {
       expect(await throttle.tryAcquire('first')).toMatchObject({ granted: true });
