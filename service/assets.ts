@@ -144,7 +144,7 @@ export async function baseUnitsOfBody(
 }
 
 /** The parts of an intent body other than what it pays (`paymentOfBody`). */
-export function withoutPayment(
+function withoutPayment(
   body: IntentBody,
 ): Omit<IntentBody, 'amount' | 'decimalAmount' | 'call' | 'value'> {
   const { amount, decimalAmount, call, value, ...rest } = body;
@@ -152,8 +152,16 @@ export function withoutPayment(
   return rest;
 }
 
+/**
+ * An intent body as the service takes it: what it pays in base units (a decimal amount of a
+ * registered token read in its units), the rest as it came; `field` names a refused amount.
+ */
+export async function intentOfBody(database: Database, body: IntentBody, field?: string) {
+  return { ...withoutPayment(body), ...(await paymentOfBody(database, body, field)) };
+}
+
 /** What an intent body pays: a call's data and native value, or a transfer's base units. */
-export async function paymentOfBody(
+async function paymentOfBody(
   database: Database,
   body: IntentBody,
   field?: string,

@@ -9,7 +9,7 @@ import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
 import { UnknownChainError } from '../domain/errors';
-import { paymentOfBody, withoutPayment } from './assets';
+import { intentOfBody } from './assets';
 
 export interface SubmitDependencies {
   database: Database;
@@ -85,6 +85,6 @@ export async function submitIntentBody(
   body: IntentBody,
   options: SubmitOptions = {},
 ): Promise<SubmittedIntent> {
-  const payment = await paymentOfBody(deps.database, body);
-  return submitParsedIntent(deps, { ...withoutPayment(body), ...payment, tenantId }, options);
+  const request = await intentOfBody(deps.database, body);
+  return submitParsedIntent(deps, { ...request, tenantId }, options);
 }

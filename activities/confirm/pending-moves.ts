@@ -4,7 +4,7 @@ import { type Intent } from '../../domain/intent';
 import { signedTransactionOf, signingWallet } from '../../domain/signed-intent';
 import { paymentOf } from '../../domain/intent-payment';
 import type { Chain } from '../../chain/chain';
-import { recordAudit } from '../../store/audit-log';
+import { recordAudit, type AuditEntry } from '../../store/audit-log';
 import {
   currentTakesNonceBack,
   planOf,
@@ -76,7 +76,7 @@ async function resend(
   intent: Intent,
   attempts: Attempts,
 ): Promise<ConfirmResult> {
-  const { db, clock, throttle } = deps;
+  const { clock, throttle } = deps;
   if (heldByDeadline(deps, intent, attempts)) return pending(chain);
   const latest = attempts.at(-1)!;
   if (clock.now().getTime() - latest.createdAt.getTime() >= chain.stuckAfterMs) {
@@ -93,18 +93,10 @@ async function resend(
   // Some nodes do not show a queued transaction by hash, but do say they have it.
   if (outcome === 'already-known') return whilePending(deps, chain, intent, attempts);
   if (outcome === 'sent') {
-    await db.transaction((trx) =>
-      recordAudit(
-        trx,
-        {
-          intentId: intent.id,
-          action: 'resent',
-          actor: 'relayer',
-          detail: { txHash: latest.txHash, nonce: latest.nonce },
-        },
-        clock.now(),
-      ),
-    );
+    await auditRelayerMove(deps, intent.id, 'resent', {
+      txHash: latest.txHash,
+      nonce: latest.nonce,
+    });
   }
   return pending(chain);
 }
@@ -133,7 +125,7 @@ async function repairLine(
   intent: Intent,
   attempts: Attempts,
 ): Promise<ConfirmResult> {
-  const { db, clock, throttle } = deps;
+  const { db, throttle } = deps;
   const wallet = { chainId: intent.chainId, address: signingWallet(intent) };
   const missing = await chain.pendingNonce(wallet.address);
   if (missing >= attempts.at(-1)!.nonce) return pending(chain);
@@ -146,18 +138,11 @@ async function repairLine(
   if (!(await claimLineRepair(db.kysely, repair))) return pending(chain);
   const outcome = await sendSigned(chain, throttle, owner);
   if (outcome === 'sent') {
-    await db.transaction((trx) =>
-      recordAudit(
-        trx,
-        {
-          intentId: owner.intentId,
-          action: 'line_repaired',
-          actor: 'relayer',
-          detail: { txHash: owner.txHash, nonce: missing, sentFor: intent.id },
-        },
-        clock.now(),
-      ),
-    );
+    await auditRelayerMove(deps, owner.intentId, 'line_repaired', {
+      txHash: owner.txHash,
+      nonce: missing,
+      sentFor: intent.id,
+    });
   }
   return pending(chain);
 }
@@ -216,3 +201,14 @@ async function reassign(
   if (signed) await sendSigned(chain, throttle, signed);
   return pending(chain, 0, undefined, signed?.txHash);
 }
+
+/** A chain move the relayer made on its own for an intent, in that intent's audit trail. */
+const auditRelayerMove = (
+  { db, clock }: ActivityDependencies,
+  intentId: string,
+  action: AuditEntry['action'],
+  detail: AuditEntry['detail'],
+) =>
+  db.transaction((trx) =>
+    recordAudit(trx, { intentId, action, actor: 'relayer', detail }, clock.now()),
+  );

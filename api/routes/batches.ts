@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiScope } from '../../domain/api-scopes';
 import type { IntentBody } from '../../domain/intent-request';
-import { paymentOfBody, withoutPayment } from '../../service/assets';
+import { intentOfBody } from '../../service/assets';
 import type { ServiceDependencies } from '../../service/dependencies';
 import { RelayerClosedError } from '../../domain/errors';
 import { batchResultsFor, cancelBatch, findBatchFor } from '../../service/batch-queries';
@@ -27,10 +27,7 @@ const itemsInBaseUnits = (
   items: readonly IntentBody[],
 ) =>
   Promise.all(
-    items.map(async (item, index) => ({
-      ...withoutPayment(item),
-      ...(await paymentOfBody(database, item, `items.${index}.decimalAmount`)),
-    })),
+    items.map((item, index) => intentOfBody(database, item, `items.${index}.decimalAmount`)),
   );
 
 /** Batch payouts: submit, follow, read results in input order, cancel. */
