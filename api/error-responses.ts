@@ -15,6 +15,9 @@ export const errorBodySchema = z
     advice: z.string().optional().describe('what to do about it, where the relayer knows'),
   })
   .meta({ id: 'Error' });
+
+/** What any route may answer besides its own: a refusal (4xx) or the process closing (503). */
+export const errorResponses = { '4XX': errorBodySchema, 503: errorBodySchema };
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export class ApiRejection extends Error {

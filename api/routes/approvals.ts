@@ -6,11 +6,9 @@ import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { batchSchema, batchView } from '../schemas/batches';
 import type { ApiContext } from '../api-context';
 import { callerOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import { intentSchema, intentView } from '../schemas/intents';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 const noteBodySchema = z
   .strictObject({
@@ -38,7 +36,7 @@ export const approvalRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         summary,
         params: idParamsSchema,
         body: noteBodySchema,
-        response: { 200: intentSchema, ...errors },
+        response: { 200: intentSchema, ...errorResponses },
       },
       handler: async (request) =>
         intentView(
@@ -66,7 +64,7 @@ export const approvalRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
         summary,
         params: idParamsSchema,
         body: noteBodySchema,
-        response: { 200: batchSchema, ...errors },
+        response: { 200: batchSchema, ...errorResponses },
       },
       handler: async (request) =>
         batchView(

@@ -3,15 +3,13 @@ import { ApiScope } from '../../domain/api-scopes';
 import { registerToken, tokensOf } from '../../service/assets';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import {
   registeredTokenSchema,
   registerTokenBodySchema,
   tokensQuerySchema,
   tokensSchema,
 } from '../schemas/assets';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /**
  * The tokens intents may pay in, per chain (besides `native`): any key lists, operators register.
@@ -23,7 +21,7 @@ export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
       summary:
         'Tokens registered per chain (an intent names one by alias; "native" is always there)',
       querystring: tokensQuerySchema,
-      response: { 200: tokensSchema, ...errors },
+      response: { 200: tokensSchema, ...errorResponses },
     },
     handler: async (request) => ({ tokens: await tokensOf(deps.database, request.query.chainId) }),
   });
@@ -34,7 +32,7 @@ export const assetRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
       summary:
         'Register an ERC-20 (operator key): symbol and decimals are read from it, a fee on transfer is probed',
       body: registerTokenBodySchema,
-      response: { 201: registeredTokenSchema, ...errors },
+      response: { 201: registeredTokenSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       operatorOf(request);

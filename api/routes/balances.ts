@@ -3,10 +3,8 @@ import { ApiScope } from '../../domain/api-scopes';
 import { balancesOf } from '../../service/balances';
 import type { ApiContext } from '../api-context';
 import { tenantOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { balancesSchema } from '../schemas/assets';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /** A tenant's own books: what it can pay out, and what its open intents hold. */
 export const balanceRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
@@ -15,7 +13,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     schema: {
       summary:
         "The key's tenant's balances per asset: available to pay out, and held for its open intents (base units, with the asset's decimals)",
-      response: { 200: balancesSchema, ...errors },
+      response: { 200: balancesSchema, ...errorResponses },
     },
     handler: async (request) => {
       const { tenantId } = tenantOf(request);

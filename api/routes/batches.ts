@@ -8,7 +8,7 @@ import { batchResultsFor, cancelBatch, findBatchFor } from '../../service/batch-
 import { submitBatch } from '../../service/submit-batch';
 import type { ApiContext } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import {
   batchBodySchema,
   batchCancelBodySchema,
@@ -18,8 +18,6 @@ import {
   batchView,
 } from '../schemas/batches';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /** Items whose amounts are given as decimals, in base units of their assets. */
 const itemsInBaseUnits = (
@@ -43,7 +41,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
       summary: 'Submit a batch of payments (tenant key)',
       headers: idempotencyHeadersSchema,
       body: batchBodySchema,
-      response: { 200: batchSchema, 202: batchSchema, ...errors },
+      response: { 200: batchSchema, 202: batchSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const tenant = tenantOf(request);
@@ -73,7 +71,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
     schema: {
       summary: 'A batch and its items counted by status',
       params: idParamsSchema,
-      response: { 200: batchSchema, ...errors },
+      response: { 200: batchSchema, ...errorResponses },
     },
     handler: async (request) =>
       batchView(await findBatchFor(db, callerOf(request), request.params.id)),
@@ -85,7 +83,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
       summary: 'Per-item results in input order (results[i] is item i), a page at a time',
       params: idParamsSchema,
       querystring: batchResultsQuerySchema,
-      response: { 200: batchResultsSchema, ...errors },
+      response: { 200: batchResultsSchema, ...errorResponses },
     },
     handler: async (request) =>
       batchResultsFor(db, callerOf(request), request.params.id, request.query),
@@ -97,7 +95,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
       summary: 'Cancel a batch: nothing more starts; unsigned items are cancelled, signed ones end',
       params: idParamsSchema,
       body: batchCancelBodySchema,
-      response: { 202: batchSchema, ...errors },
+      response: { 202: batchSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const batch = await cancelBatch(

@@ -11,7 +11,7 @@ import {
 } from '../../service/deposits';
 import type { ApiContext } from '../api-context';
 import { operatorOf, tenantOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import {
   depositAddressBodySchema,
   depositAddressSchema,
@@ -21,8 +21,6 @@ import {
   reconcileBodySchema,
   reconciliationSchema,
 } from '../schemas/deposits';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 const addressView = (address: DepositAddress) => ({
   chainId: address.chainId,
@@ -40,7 +38,7 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     schema: {
       summary: "The key's tenant's deposit address on a chain (the same one on every call)",
       body: depositAddressBodySchema,
-      response: { 200: depositAddressSchema, ...errors },
+      response: { 200: depositAddressSchema, ...errorResponses },
     },
     handler: async (request) => {
       const { tenantId } = tenantOf(request);
@@ -55,7 +53,7 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     config: { scope: ApiScope.intentsRead },
     schema: {
       summary: "The key's tenant's deposit addresses, per chain",
-      response: { 200: depositAddressesSchema, ...errors },
+      response: { 200: depositAddressesSchema, ...errorResponses },
     },
     handler: async (request) => ({
       addresses: (await depositAddressesOf(deps, tenantOf(request).tenantId)).map(addressView),
@@ -67,7 +65,7 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     schema: {
       summary: "What reached the key's tenant's deposit addresses, newest first",
       querystring: depositsQuerySchema,
-      response: { 200: depositsSchema, ...errors },
+      response: { 200: depositsSchema, ...errorResponses },
     },
     handler: async (request) => ({
       deposits: (await depositsOf(deps, tenantOf(request).tenantId, request.query)).map(
@@ -82,7 +80,7 @@ export const depositRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
       summary:
         "Reconcile a chain's deposits now: per address and asset, what the chain shows arrived beside what the books recorded",
       body: reconcileBodySchema,
-      response: { 200: reconciliationSchema, ...errors },
+      response: { 200: reconciliationSchema, ...errorResponses },
     },
     handler: async (request) => {
       operatorOf(request);

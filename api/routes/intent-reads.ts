@@ -8,7 +8,7 @@ import {
 } from '../../service/intent-queries';
 import { callerOf } from '../auth';
 import type { ApiContext } from '../api-context';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import {
   auditTrailSchema,
@@ -21,8 +21,6 @@ import {
   attemptsView,
 } from '../schemas/intents';
 
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
-
 /** Reading intents: a tenant its own, an operator every one. */
 export const intentReadRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   const db = deps.database;
@@ -32,7 +30,7 @@ export const intentReadRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, {
     schema: {
       summary: 'List intents, newest first (a tenant sees its own)',
       querystring: intentListQuerySchema,
-      response: { 200: intentListSchema, ...errors },
+      response: { 200: intentListSchema, ...errorResponses },
     },
     handler: async (request) => {
       const list = await listIntentsFor(db, callerOf(request), request.query);
@@ -45,7 +43,7 @@ export const intentReadRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, {
     schema: {
       summary: 'One intent (another tenant’s is a 404)',
       params: idParamsSchema,
-      response: { 200: intentSchema, ...errors },
+      response: { 200: intentSchema, ...errorResponses },
     },
     handler: async (request) =>
       intentView(await findIntentFor(db, callerOf(request), request.params.id)),
@@ -56,7 +54,7 @@ export const intentReadRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, {
     schema: {
       summary: 'Every transaction signed for the intent: replacements and re-signs, oldest first',
       params: idParamsSchema,
-      response: { 200: attemptsSchema, ...errors },
+      response: { 200: attemptsSchema, ...errorResponses },
     },
     handler: async (request) =>
       attemptsView(await attemptsFor(db, callerOf(request), request.params.id)),
@@ -67,7 +65,7 @@ export const intentReadRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, {
     schema: {
       summary: 'Who did what to an intent outside its workflow (cancels, reviews)',
       params: idParamsSchema,
-      response: { 200: auditTrailSchema, ...errors },
+      response: { 200: auditTrailSchema, ...errorResponses },
     },
     handler: async (request) =>
       auditView(await auditTrailFor(db, callerOf(request), request.params.id)),

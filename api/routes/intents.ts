@@ -7,12 +7,10 @@ import { redactIntent } from '../../service/redact-intent';
 import { submitIntentBody } from '../../service/submit-intent';
 import { callerOf, operatorOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
 import { noteBodySchema } from '../schemas/review';
 import { intentSchema, intentView } from '../schemas/intents';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /** A tenant's own intents: submit and cancel; an operator's redact. */
 export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
@@ -24,7 +22,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       summary: 'Submit a payment intent (tenant key)',
       headers: idempotencyHeadersSchema,
       body: intentBodySchema,
-      response: { 200: intentSchema, 202: intentSchema, ...errors },
+      response: { 200: intentSchema, 202: intentSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const tenant = tenantOf(request);
@@ -45,7 +43,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       summary:
         'Cancel an intent: unsigned, it ends cancelled (200); sent but not mined, a zero-value transfer takes its nonce back (202)',
       params: idParamsSchema,
-      response: { 200: intentSchema, 202: intentSchema, ...errors },
+      response: { 200: intentSchema, 202: intentSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const intent = await cancelIntent(
@@ -66,7 +64,7 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       summary:
         "Erase an ended intent's reference and metadata everywhere the relayer keeps them (operator key with the redact scope)",
       params: idParamsSchema,
-      response: { 200: intentSchema, ...errors },
+      response: { 200: intentSchema, ...errorResponses },
     },
     handler: async (request) =>
       intentView(

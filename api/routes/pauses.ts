@@ -3,7 +3,7 @@ import { ApiScope } from '../../domain/api-scopes';
 import { listPauses, pause, resume } from '../../service/pauses';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import {
   pauseBodySchema,
@@ -28,8 +28,7 @@ export const pauseRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
       response: {
         200: pauseSchema,
         201: pauseSchema,
-        '4XX': errorBodySchema,
-        503: errorBodySchema,
+        ...errorResponses,
       },
     },
     handler: async (request, reply) => {
@@ -46,7 +45,7 @@ export const pauseRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
       summary: 'Resume a pause: the intents it held ask for their permits, oldest first',
       params: idParamsSchema,
       body: resumeBodySchema,
-      response: { 200: pauseSchema, '4XX': errorBodySchema, 503: errorBodySchema },
+      response: { 200: pauseSchema, ...errorResponses },
     },
     handler: async (request) => {
       const resumed = await resume(
@@ -64,7 +63,7 @@ export const pauseRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps
     schema: {
       summary: 'The pauses in force (all=true: with the resumed ones, newest first)',
       querystring: pauseListQuerySchema,
-      response: { 200: pauseListSchema, '4XX': errorBodySchema, 503: errorBodySchema },
+      response: { 200: pauseListSchema, ...errorResponses },
     },
     handler: async (request) => {
       operatorOf(request);

@@ -5,7 +5,7 @@ import { setBookLimits } from '../../service/policy-limits';
 import { setAllowListOnly } from '../../service/policy-recipients';
 import type { ApiContext } from '../api-context';
 import { callerOf, operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import {
   bookLimitsBodySchema,
   policyChangesQuerySchema,
@@ -14,8 +14,6 @@ import {
   policyTenantParamsSchema,
   recipientRuleBodySchema,
 } from '../schemas/policies';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /**
  * A tenant's payment policy: operators set it (policies:admin), a tenant's key reads its own.
@@ -27,7 +25,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     schema: {
       summary: "A tenant's payment policy in force: spend limits per asset, allow-list chains",
       params: policyTenantParamsSchema,
-      response: { 200: policySchema, ...errors },
+      response: { 200: policySchema, ...errorResponses },
     },
     handler: (request) => policyOf(deps, callerOf(request), request.params.tenantId),
   });
@@ -39,7 +37,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
         "Every change to a tenant's payment policy, the latest first: who, what, before → after",
       params: policyTenantParamsSchema,
       querystring: policyChangesQuerySchema,
-      response: { 200: policyChangesSchema, ...errors },
+      response: { 200: policyChangesSchema, ...errorResponses },
     },
     handler: async (request) => {
       const changes = await policyChanges(
@@ -59,7 +57,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
         'Set the spend limits of one asset on one chain (operator key): most per intent, per rolling 24 h, per rolling 7 days',
       params: policyTenantParamsSchema,
       body: bookLimitsBodySchema,
-      response: { 200: policySchema, ...errors },
+      response: { 200: policySchema, ...errorResponses },
     },
     handler: (request) =>
       setBookLimits(deps, operatorOf(request), request.params.tenantId, request.body),
@@ -72,7 +70,7 @@ export const policyRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
         'Who may be paid on a chain (operator key): only allow-listed recipients, or anyone not denied',
       params: policyTenantParamsSchema,
       body: recipientRuleBodySchema,
-      response: { 200: policySchema, ...errors },
+      response: { 200: policySchema, ...errorResponses },
     },
     handler: (request) =>
       setAllowListOnly(

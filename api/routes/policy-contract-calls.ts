@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import type { ApiContext } from '../api-context';
 import { callerOf, operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { allowCall, allowedCallsOf, disallowCall } from '../../service/contract-calls';
 import { callTargetHasCode } from '../../service/call-targets';
 import type { AllowedCall } from '../../domain/payment-policy';
@@ -15,8 +15,6 @@ import {
   chainFilterQuerySchema,
   policyTenantParamsSchema,
 } from '../schemas/policies';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 const allowedCallView = (call: AllowedCall) => ({
   ...call,
@@ -36,7 +34,7 @@ export const policyContractCallRoutes: FastifyPluginAsyncZod<ApiContext> = async
       summary: "The contract functions a tenant's intents may call",
       params: policyTenantParamsSchema,
       querystring: chainFilterQuerySchema,
-      response: { 200: allowedCallsSchema, ...errors },
+      response: { 200: allowedCallsSchema, ...errorResponses },
     },
     handler: async (request) => ({
       calls: (
@@ -57,7 +55,7 @@ export const policyContractCallRoutes: FastifyPluginAsyncZod<ApiContext> = async
         "Allow a tenant's intents to call one function of a contract on a chain (operator key), with a bound on the value sent",
       params: policyTenantParamsSchema,
       body: allowedCallBodySchema,
-      response: { 201: allowedCallAnswerSchema, ...errors },
+      response: { 201: allowedCallAnswerSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const { tenantId } = request.params;
@@ -77,7 +75,7 @@ export const policyContractCallRoutes: FastifyPluginAsyncZod<ApiContext> = async
     schema: {
       summary: "No longer allow a tenant's intents to call a contract function (operator key)",
       params: allowedCallParamsSchema,
-      response: { 204: z.null(), ...errors },
+      response: { 204: z.null(), ...errorResponses },
     },
     handler: async (request, reply) => {
       const { tenantId, ...call } = request.params;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiScope } from '../../domain/api-scopes';
 import type { ApiContext } from '../api-context';
 import { callerOf, operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { addRecipient, recipientsOf, removeRecipient } from '../../service/policy-recipients';
 import {
   chainFilterQuerySchema,
@@ -14,8 +14,6 @@ import {
   recipientsSchema,
 } from '../schemas/policies';
 
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
-
 /** The recipients on a tenant's allow- and deny-lists: operators change them, a tenant reads. */
 export const policyRecipientRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
   app.get('/v1/tenants/:tenantId/recipients', {
@@ -24,7 +22,7 @@ export const policyRecipientRoutes: FastifyPluginAsyncZod<ApiContext> = async (a
       summary: "The recipients on a tenant's allow- and deny-lists",
       params: policyTenantParamsSchema,
       querystring: chainFilterQuerySchema,
-      response: { 200: recipientsSchema, ...errors },
+      response: { 200: recipientsSchema, ...errorResponses },
     },
     handler: async (request) => ({
       recipients: await recipientsOf(
@@ -42,7 +40,7 @@ export const policyRecipientRoutes: FastifyPluginAsyncZod<ApiContext> = async (a
       summary: "Put a recipient on a tenant's allow- or deny-list for a chain (operator key)",
       params: policyTenantParamsSchema,
       body: recipientBodySchema,
-      response: { 201: recipientSchema, ...errors },
+      response: { 201: recipientSchema, ...errorResponses },
     },
     handler: async (request, reply) =>
       reply
@@ -55,7 +53,7 @@ export const policyRecipientRoutes: FastifyPluginAsyncZod<ApiContext> = async (a
     schema: {
       summary: "Take a recipient off a tenant's lists for a chain (operator key)",
       params: recipientParamsSchema,
-      response: { 204: z.null(), ...errors },
+      response: { 204: z.null(), ...errorResponses },
     },
     handler: async (request, reply) => {
       const { tenantId, chainId, address } = request.params;

@@ -3,7 +3,7 @@ import { ApiScope } from '../../domain/api-scopes';
 import { reviewIntent } from '../../service/review-intent';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import { intentSchema, intentView } from '../schemas/intents';
 import {
@@ -12,7 +12,7 @@ import {
   noteBodySchema,
 } from '../schemas/review';
 
-const response = { 200: intentSchema, '4XX': errorBodySchema, 503: errorBodySchema };
+const response = { 200: intentSchema, ...errorResponses };
 
 /**
  * An operator's ways out of needs_review; each is checked on-chain and audited, and delivered to

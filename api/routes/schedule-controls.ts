@@ -4,7 +4,7 @@ import { backfillSchedule } from '../../service/schedule-backfill';
 import { setSchedulePaused } from '../../service/payment-schedules';
 import type { ApiContext } from '../api-context';
 import { callerOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idParamsSchema } from '../schemas/common';
 import {
   backfillBodySchema,
@@ -14,8 +14,6 @@ import {
   scheduleSchema,
 } from '../schemas/schedules';
 import { scheduleViewOf } from './schedules';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /** When a schedule's occurrences run: paused, resumed, the missed ones backfilled. */
 export const scheduleControlRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { deps }) => {
@@ -31,7 +29,7 @@ export const scheduleControlRoutes: FastifyPluginAsyncZod<ApiContext> = async (a
           : 'Resume a paused payment schedule (missed occurrences are not run: backfill them)',
         params: idParamsSchema,
         body: scheduleNoteBodySchema,
-        response: { 200: scheduleSchema, ...errors },
+        response: { 200: scheduleSchema, ...errorResponses },
       },
       handler: async (request) => {
         const schedule = await setSchedulePaused(
@@ -53,7 +51,7 @@ export const scheduleControlRoutes: FastifyPluginAsyncZod<ApiContext> = async (a
         'Run the occurrences that fell between from and to (each paid once, however often asked)',
       params: idParamsSchema,
       body: backfillBodySchema,
-      response: { 200: backfillResultSchema, 202: backfillResultSchema, ...errors },
+      response: { 200: backfillResultSchema, 202: backfillResultSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const result = await backfillSchedule(

@@ -13,11 +13,9 @@ import {
 } from '../../service/payment-schedules';
 import type { ApiContext, ApiDependencies } from '../api-context';
 import { callerOf, tenantOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
 import { scheduleListSchema, scheduleSchema, scheduleView } from '../schemas/schedules';
-
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
 
 /** One schedule as the API shows it, its amount also in the asset's units. */
 export const scheduleViewOf = async (
@@ -37,7 +35,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
       summary: 'Create a payment schedule (tenant key): a payment made every span or by cron',
       headers: idempotencyHeadersSchema,
       body: scheduleBodySchema,
-      response: { 200: scheduleSchema, 201: scheduleSchema, ...errors },
+      response: { 200: scheduleSchema, 201: scheduleSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       const made = await createSchedule(
@@ -54,7 +52,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
     config: { scope: ApiScope.intentsRead },
     schema: {
       summary: 'The payment schedules, newest first (a tenant sees its own)',
-      response: { 200: scheduleListSchema, ...errors },
+      response: { 200: scheduleListSchema, ...errorResponses },
     },
     handler: async (request) => {
       const schedules = await withDecimals(deps, await listSchedulesFor(deps, callerOf(request)));
@@ -67,7 +65,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
     schema: {
       summary: 'One payment schedule, its next times and what its latest occurrences became',
       params: idParamsSchema,
-      response: { 200: scheduleSchema, ...errors },
+      response: { 200: scheduleSchema, ...errorResponses },
     },
     handler: async (request) => {
       const { schedule, ...detail } = await scheduleDetail(
@@ -84,7 +82,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { d
     schema: {
       summary: 'Delete a payment schedule: no occurrence of it runs again',
       params: idParamsSchema,
-      response: { 204: z.null(), ...errors },
+      response: { 204: z.null(), ...errorResponses },
     },
     handler: async (request, reply) => {
       await deleteSchedule(deps, callerOf(request), request.params.id);

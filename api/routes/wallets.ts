@@ -5,7 +5,7 @@ import { addWallet, retireWallet, setWalletPool } from '../../service/wallet-adm
 import { walletStandings } from '../../service/wallet-standing';
 import type { ApiContext } from '../api-context';
 import { operatorOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { noBodySchema } from '../schemas/common';
 import {
   addedWalletSchema,
@@ -22,7 +22,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
     config: { scope: ApiScope.walletsAdmin },
     schema: {
       summary: 'Hot wallets: balance, nonces in flight, blocked by an intent in review, low',
-      response: { 200: walletsSchema, '4XX': errorBodySchema, 503: errorBodySchema },
+      response: { 200: walletsSchema, ...errorResponses },
     },
     handler: async (request) => {
       operatorOf(request);
@@ -36,7 +36,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
       summary:
         'Add a hot wallet by the signer holding its key (KMS or a remote signer): every worker takes it on',
       body: addWalletBodySchema,
-      response: { 201: addedWalletSchema, '4XX': errorBodySchema, 503: errorBodySchema },
+      response: { 201: addedWalletSchema, ...errorResponses },
     },
     handler: async (request, reply) => {
       operatorOf(request);
@@ -57,7 +57,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
           ? 'Retire a hot wallet: it signs nothing new and finishes what it has'
           : 'Put a retired hot wallet back to work',
         params: walletParamsSchema,
-        response: { 204: z.null(), '4XX': errorBodySchema, 503: errorBodySchema },
+        response: { 204: z.null(), ...errorResponses },
       },
       handler: async (request, reply) => {
         operatorOf(request);
@@ -74,7 +74,7 @@ export const walletRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { dep
       summary: "Set the hot wallets a tenant's intents may be sent from on a chain",
       params: z.strictObject({ tenantId: z.string() }),
       body: walletPoolBodySchema,
-      response: { 204: z.null(), '4XX': errorBodySchema, 503: errorBodySchema },
+      response: { 204: z.null(), ...errorResponses },
     },
     handler: async (request, reply) => {
       operatorOf(request);

@@ -11,7 +11,7 @@ import {
 } from '../../service/webhooks';
 import type { ApiContext } from '../api-context';
 import { callerOf } from '../auth';
-import { errorBodySchema } from '../error-responses';
+import { errorResponses } from '../error-responses';
 import { noBodySchema } from '../schemas/common';
 import {
   deliveriesQuerySchema,
@@ -24,8 +24,6 @@ import {
   registeredEndpointSchema,
 } from '../schemas/webhooks';
 
-const errors = { '4XX': errorBodySchema, 503: errorBodySchema };
-
 /**
  * Webhook endpoints: a tenant registers where it is told of its intents' state changes (Standard
  * Webhooks); tenants and operators read the delivery log, the dead letters, and redeliver.
@@ -37,7 +35,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
       summary:
         "Register a webhook endpoint: a tenant key's is told of its intents, an operator key's of the relayer's wallets and top-ups; its secret is in the answer, once",
       body: newEndpointBodySchema,
-      response: { 201: registeredEndpointSchema, ...errors },
+      response: { 201: registeredEndpointSchema, ...errorResponses },
     },
     handler: async (request, reply) =>
       reply.code(201).send(await registerEndpoint(deps, callerOf(request), request.body)),
@@ -47,7 +45,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
     config: { scope: ApiScope.webhooksAdmin },
     schema: {
       summary: 'Webhook endpoints (a tenant sees its own)',
-      response: { 200: endpointsSchema, ...errors },
+      response: { 200: endpointsSchema, ...errorResponses },
     },
     handler: async (request) => ({ endpoints: await endpointsFor(deps, callerOf(request)) }),
   });
@@ -60,7 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
       params: endpointParamsSchema,
       response: {
         200: z.object({ secret: z.string(), previousValidUntil: z.string() }),
-        ...errors,
+        ...errorResponses,
       },
     },
     handler: async (request) => rotateSecret(deps, callerOf(request), request.params.id),
@@ -78,7 +76,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
           ? 'Enable an endpoint again (after a 410): its waiting deliveries resume'
           : 'Disable an endpoint: its deliveries wait',
         params: endpointParamsSchema,
-        response: { 200: endpointSchema, ...errors },
+        response: { 200: endpointSchema, ...errorResponses },
       },
       handler: async (request) =>
         setEndpointEnabled(deps, callerOf(request), request.params.id, enabled),
@@ -91,7 +89,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
       summary: 'The delivery log, newest first (status=dead: the dead-letter list)',
       params: endpointParamsSchema,
       querystring: deliveriesQuerySchema,
-      response: { 200: deliveriesSchema, ...errors },
+      response: { 200: deliveriesSchema, ...errorResponses },
     },
     handler: async (request) => ({
       deliveries: (
@@ -106,7 +104,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, { de
       body: noBodySchema,
       summary: 'Send an event to the endpoint again (the same webhook-id)',
       params: endpointParamsSchema.extend({ eventId: z.string().min(1).max(100) }),
-      response: { 204: z.null(), ...errors },
+      response: { 204: z.null(), ...errorResponses },
     },
     handler: async (request, reply) => {
       await redeliverEvent(deps, callerOf(request), request.params.id, request.params.eventId);
