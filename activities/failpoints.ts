@@ -17,6 +17,7 @@
  * workflow not told yet; `after-policy-check`: inside the broadcast, the policy in force let a held
  * intent be signed (a call's simulation passed too), nothing signed yet; `after-unmined-cancel`: a
  * tenant's or operator's cancel of a payment sent but not mined signed, stored and sent, not yet
+ * reported; `after-speed-up`: a speed-up's replacement signed, stored and sent, not yet
  * reported; `after-allow-upgrade`: a run entering a long wait moved off its pinned build, not yet
  * reported; `after-occurrence-admitted`: a schedule's occurrence admitted as an intent and
  * recorded, its workflow not started yet; `after-deposit-detected`: a scan recorded deposits and
@@ -46,6 +47,7 @@ export const crashPoints = [
   'after-approval',
   'after-policy-check',
   'after-unmined-cancel',
+  'after-speed-up',
   'after-allow-upgrade',
   'after-occurrence-admitted',
   'after-deposit-detected',
@@ -69,6 +71,7 @@ export const crashPointAfterActivity: Readonly<Record<string, CrashPoint>> = {
   resumeOrphans: 'after-sweep',
   resolveReview: 'after-review',
   cancelUnmined: 'after-unmined-cancel',
+  speedUp: 'after-speed-up',
   decideApproval: 'after-approval',
   decideBatchApproval: 'after-approval',
   allowUpgrade: 'after-allow-upgrade',

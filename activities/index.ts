@@ -21,6 +21,7 @@ import { resolveReview } from './resolve-review';
 import { markFinalized } from './mark-finalized';
 import { resumeOrphans } from './resume-orphans';
 import { scanDeposits } from './scan-deposits';
+import { speedUp } from './speed-up';
 import { sweepDeposits } from './sweep-deposits';
 import { reconcileChainDeposits } from './reconcile-chain-deposits';
 import { sweepTopUps } from './sweep-top-ups';
@@ -40,6 +41,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   closeIntent: closeIntent(deps),
   resolveReview: resolveReview(deps),
   cancelUnmined: cancelUnmined(deps),
+  speedUp: speedUp(deps),
   decideApproval: decideApproval(deps),
   allowUpgrade: allowUpgrade(deps),
   freeAbandonedLane: freeAbandonedLane(deps),

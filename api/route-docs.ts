@@ -38,7 +38,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'GET /v1/intents/:id/audit': {
     keys: 'tenant, operator',
-    what: "cancels (`cancel`, `cancel_signed`), reviews and the relayer's own chain moves (`replaced`, `resent`, `nonce_reassigned`, `nonce_gap_filled`, `receipt_reorged`, `reorged_before_finality`): who, what, when",
+    what: "cancels (`cancel`, `cancel_signed`), speed-ups (`sped_up`), reviews and the relayer's own chain moves (`replaced`, `resent`, `nonce_reassigned`, `nonce_gap_filled`, `receipt_reorged`, `reorged_before_finality`): who, what, when",
   },
   'POST /v1/intents/:id/redact': {
     keys: 'operator',
@@ -47,6 +47,10 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   'POST /v1/intents/:id/cancel': {
     keys: 'tenant, operator',
     what: 'unsigned: it ends `cancelled` (200); sent but not mined: a zero-value transfer at its nonce takes it back (202, still `confirming`); mined or ended: 409 `not_cancellable` saying why; optional body `{"note"}`',
+  },
+  'POST /v1/intents/:id/speed-up': {
+    keys: 'tenant, operator',
+    what: 'sent but not mined: its payment signed again at its nonce with a higher bid, within the fee caps (202, still `confirming`, its new transaction current); optional body `{"maxFeePerGas", "maxPriorityFeePerGas"}` (wei per gas, the least to bid; none: the least a replacement must) and `{"note"}`; at most `SPEED_UPS_MAX` per payment; otherwise 409 `cannot_speed_up` saying why',
   },
   'POST /v1/intents/:id/review/confirm': {
     keys: 'operator',

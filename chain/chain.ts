@@ -69,6 +69,8 @@ export interface ChainSettings {
   readonly delayedAfterMs: number;
   /** `intent.delayed` notices one payment sends at most. */
   readonly delayedNoticesMax: number;
+  /** Speed-ups a person may ask of one payment at most (each a replacement at its nonce). */
+  readonly speedUpsMax: number;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
   readonly maxFeePerTransfer: bigint;
   /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */
@@ -151,9 +153,10 @@ export interface ChainActions {
   probeDelivery(token: Hex, wallet: Hex, amount: bigint): Promise<bigint>;
   /**
    * The same transfer with a bid that outbids `previous` by the node's replacement minimum and
-   * meets the market; throws FeeAboveCap when that is above the caps.
+   * meets the market and the bid a person `asked` for (a speed-up); throws FeeAboveCap when that
+   * is above the caps.
    */
-  planReplacement(previous: TransferPlan): Promise<TransferPlan>;
+  planReplacement(previous: TransferPlan, asked?: Partial<FeeBid>): Promise<TransferPlan>;
   /**
    * A zero-value transfer from `wallet` to itself that outbids every one of `attempts` (signed at
    * one nonce) on both fee fields, under the cancel cap; throws FeeAboveCap when it cannot.

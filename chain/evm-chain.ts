@@ -61,7 +61,7 @@ function chainActionsOf(settings: EvmChainSettings, context: EvmContext): ChainA
     hasCode: (address) => context.rpc(context.codes.hasCode(address)),
 
     planTransfer: (request) => planTransfer(context, request),
-    planReplacement: (previous) => planReplacement(context, { previous }),
+    planReplacement: (previous, asked) => planReplacement(context, { previous, asked }),
     planCancel: (wallet, attempts) => planCancel(context, { wallet, attempts }),
     signTransfer: (plan, nonce) => signTransfer(context, { plan, nonce }),
     broadcast: (signed) => broadcast(context, signed),
@@ -94,6 +94,7 @@ function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): Chain
         ? 3 * Math.max(settings.blockTimeMs, settings.pollIntervalMs)
         : settings.delayedAfterMs,
     delayedNoticesMax: settings.delayedNoticesMax ?? 3,
+    speedUpsMax: settings.speedUpsMax ?? 3,
     pollIntervalMs: settings.pollIntervalMs,
     headMaxAgeMs: context.lookMaxAgeMs,
     // Ten blocks later than it could first be deep enough (a send may wait for budget after its

@@ -66,19 +66,28 @@ const bumped = (wei: bigint, percent: number) => (wei * BigInt(100 + percent) + 
 
 /**
  * A replacement for a transaction stuck with `previous`: at least the node's replacement minimum
- * above it on both fields, and at least what the market asks now; refused if that needs more than
- * the caps allow (the stuck attempt then keeps its chance, and a person hears of it on timeout).
+ * above it on both fields, at least what the market asks now, and at least what a person `asked`
+ * for (a speed-up); refused if that needs more than the caps allow (the stuck attempt then keeps
+ * its chance, and a person hears of it on timeout). The automatic bump and a speed-up both bid
+ * here: one rule for every replacement at a nonce.
  */
 export function replacementBid(
   previous: FeeBid,
   market: FeeMarket,
   gas: bigint,
   policy: FeePolicy,
+  asked: Partial<FeeBid> = {},
 ): FeeChoice {
   const { caps, replacementBumpPercent } = policy;
   const ceiling = feeCeiling(gas, caps);
-  const leastFee = bumped(previous.maxFeePerGas, replacementBumpPercent);
-  const leastTip = bumped(previous.maxPriorityFeePerGas, replacementBumpPercent);
+  const leastFee = max(
+    bumped(previous.maxFeePerGas, replacementBumpPercent),
+    asked.maxFeePerGas ?? 0n,
+  );
+  const leastTip = max(
+    bumped(previous.maxPriorityFeePerGas, replacementBumpPercent),
+    asked.maxPriorityFeePerGas ?? 0n,
+  );
   if (leastFee > ceiling || leastTip > caps.maxPriorityFeePerGas) {
     return {
       ok: false,

@@ -41,6 +41,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   reference_taken: ExitCode.conflict,
   intent_open: ExitCode.conflict,
   not_cancellable: ExitCode.conflict,
+  cannot_speed_up: ExitCode.conflict,
   not_in_review: ExitCode.conflict,
   not_awaiting_approval: ExitCode.conflict,
   approval_refused: ExitCode.notAllowed,

@@ -3,7 +3,7 @@ import {
   intentPriorities,
   type IntentPriority,
 } from '../domain/intent-priority';
-import { parseEther } from 'viem/utils';
+import { parseEther, parseGwei } from 'viem/utils';
 import { baseUnitsOf } from '../domain/asset';
 import { isoInstant } from '../domain/intent-deadlines';
 import { tenantIdSchema } from '../domain/intent-request';
@@ -43,6 +43,13 @@ export const etherFlag = (flag: string) => (value: string) => {
   const problem = decimalAmountProblem(value);
   if (problem) throw badInput(`${flag}: ${problem}`);
   return parseEther(value);
+};
+
+/** A fee per gas as a person types it, in gwei (e.g. 30 or 1.5), to wei per gas. */
+export const gweiFlag = (flag: string) => (value: string) => {
+  const problem = decimalAmountProblem(value);
+  if (problem) throw badInput(`${flag}: ${problem}`);
+  return parseGwei(value);
 };
 
 /** A tenant's id, as the API takes it. */

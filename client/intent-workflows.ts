@@ -9,7 +9,12 @@ import type { IntentTimings } from '../domain/intent-timings';
 import type { WalletTurn } from '../domain/wallet-turn';
 import { labelsOf } from '../domain/intent-labels';
 import { IntentPriority, temporalPriorityOf } from '../domain/intent-priority';
-import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../domain/review';
+import type {
+  ReviewOutcome,
+  ReviewRequest,
+  SpeedUpRequest,
+  UnminedCancelRequest,
+} from '../domain/review';
 import { paymentIntentWorkflowId } from '../domain/workflow-ids';
 import type { paymentIntentV2 } from '../workflows';
 import { walletTurnSignal } from '../workflows/payment-batch/signals';
@@ -18,6 +23,7 @@ import {
   type PaymentIntentProgress,
   resolveReviewUpdate,
   cancelUnminedUpdate,
+  speedUpUpdate,
   decideApprovalUpdate,
   intentResumedSignal,
   transactionSeenSignal,
@@ -95,6 +101,9 @@ export function intentWorkflow(client: Client, intentId: string) {
     /** A cancel of the payment sent but not mined: its nonce taken back (refusals thrown). */
     cancelUnmined: (request: UnminedCancelRequest): Promise<ReviewOutcome> =>
       handle.executeUpdate(cancelUnminedUpdate, { args: [request] }),
+    /** A speed-up of the payment sent but not mined: a higher bid at its nonce (refusals thrown) */
+    speedUp: (request: SpeedUpRequest): Promise<ReviewOutcome> =>
+      handle.executeUpdate(speedUpUpdate, { args: [request] }),
     /** A second key's decision on an intent awaiting approval (refusals thrown). */
     decideApproval: (request: ApprovalRequest): Promise<ApprovalOutcome<string>> =>
       handle.executeUpdate(decideApprovalUpdate, { args: [request] }),

@@ -1,6 +1,7 @@
 import { exitCodeOf } from '../cli/exit-codes';
 import { apiScopes, operatorKeyScopes, scopeMeaning, tenantKeyScopes } from '../domain/api-scopes';
 import { errorCatalogue, rejectionCodeOf, type ErrorName } from '../domain/error-catalogue';
+import { errorSummaries } from '../domain/error-summaries';
 import { httpStatusOf, RejectionCode, rejectionMeaning } from '../domain/rejections';
 
 /**
@@ -24,7 +25,7 @@ export function errorTable(): string {
     const code = rejectionCodeOf(type);
     const answer = code ? `\`${code}\` ${httpStatusOf(code)}` : '–';
     const retried = errorCatalogue[type].retryable ? 'yes' : 'no';
-    return `| \`${type}\` | ${retried} | ${answer} | ${errorCatalogue[type].summary} |`;
+    return `| \`${type}\` | ${retried} | ${answer} | ${errorSummaries[type]} |`;
   });
   return [
     '| error | a step retries it | API answer | what it means |',

@@ -28,6 +28,7 @@ export const RejectionCode = {
   paused: 'paused',
   pauseConflict: 'pause_conflict',
   notCancellable: 'not_cancellable',
+  cannotSpeedUp: 'cannot_speed_up',
   workflowUnanswered: 'workflow_unanswered',
   notInReview: 'not_in_review',
   reviewRefused: 'review_refused',
@@ -128,6 +129,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     status: 409,
     meaning:
       'mined, ended or in review: `details.problem` says which (ended, in_review, mined, nonce_used, above_cap)',
+  },
+  cannot_speed_up: {
+    status: 409,
+    meaning:
+      'no replacement can be sent for it now: `details.problem` says why (not_signed, mined, nonce_used, ended, in_review, cancelling, above_cap, past_deadline, limit_reached)',
   },
   workflow_unanswered: {
     status: 503,

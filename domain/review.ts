@@ -47,3 +47,16 @@ export interface UnminedCancelRequest {
   actor: string;
   note?: string;
 }
+
+/**
+ * A tenant's or operator's speed-up of a payment sent but not mined: a replacement at its nonce
+ * bidding at least these (wei, as decimal strings: it travels as JSON), or the least a
+ * replacement must bid when none is named.
+ */
+export interface SpeedUpRequest {
+  /** Who asks, as the audit log names them. */
+  actor: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  note?: string;
+}

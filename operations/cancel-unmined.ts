@@ -1,9 +1,9 @@
 import { NotCancellableError } from '../domain/errors';
 import { IntentStatus, type Intent } from '../domain/intent';
-import { signedTransactionOf, signingWallet } from '../domain/signed-intent';
+import { signedTransactionOf } from '../domain/signed-intent';
 import { getIntent } from '../store/intents';
-import { listAttempts } from '../store/transaction-attempts';
 import { signNonceCancel } from './nonce-cancel';
+import { nonceSettled } from './nonce-settled';
 import { decidedBy } from './review-decision';
 import type { DecidedBy, ReviewCheckDependencies } from './review-decision/dependencies';
 
@@ -38,32 +38,20 @@ export async function cancelUnminedIntent(
   });
 }
 
+/** What a cancel can no longer change, said after why. */
+const tooLate = {
+  mined: 'it ends at its next look, and a cancel can no longer take it back',
+  nonce_used: 'nothing signed for it can be mined, and a cancel would not be either',
+};
+
 /** Refused when the chain already settled the nonce: an attempt mined, or the nonce used. */
 async function refuseIfSettled(
   deps: ReviewCheckDependencies,
   intent: Intent,
   nonce: number,
 ): Promise<void> {
-  const chain = deps.chains.get(intent.chainId);
-  for (const attempt of await listAttempts(deps.database.kysely, intent.id)) {
-    const seen = await chain.observeAtNode(attempt.txHash);
-    if (seen.state === 'mined') {
-      throw new NotCancellableError(
-        intent.id,
-        intent.status,
-        'mined',
-        `its transaction ${attempt.txHash} was mined in block ${seen.blockNumber}: ` +
-          'it ends at its next look, and a cancel can no longer take it back',
-      );
-    }
-  }
-  if ((await chain.minedNonce(signingWallet(intent))) > nonce) {
-    throw new NotCancellableError(
-      intent.id,
-      intent.status,
-      'nonce_used',
-      `nonce ${nonce} of ${signingWallet(intent)} was used by another transaction: ` +
-        'nothing signed for it can be mined, and a cancel would not be either',
-    );
-  }
+  const settled = await nonceSettled(deps, intent, nonce);
+  if (!settled) return;
+  const { problem, why } = settled;
+  throw new NotCancellableError(intent.id, intent.status, problem, `${why}: ${tooLate[problem]}`);
 }

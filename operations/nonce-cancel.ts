@@ -1,10 +1,9 @@
-import { FeeAboveCapError, StaleVersionError } from '../domain/errors';
+import { FeeAboveCapError } from '../domain/errors';
 import { type Intent, type IntentStatus } from '../domain/intent';
 import { signingWallet, type SignedTransaction } from '../domain/signed-intent';
 import type { TransferPlan } from '../domain/transfer';
-import { recordAudit } from '../store/audit-log';
-import { getIntentForUpdate, transitionIntent } from '../store/intents';
-import { insertAttempt, listAttempts } from '../store/transaction-attempts';
+import { listAttempts } from '../store/transaction-attempts';
+import { storeAtNonce } from './store-at-nonce';
 import type { DecidedBy, ReviewCheckDependencies } from './review-decision/dependencies';
 
 /** How a nonce cancel is taken: the status it leaves the intent in, and its refusals. */
@@ -46,42 +45,17 @@ export async function signNonceCancel(
   }
   // Signed before the lock (a signer may be remote); nothing is sent until it is stored.
   const cancel = await chain.signTransfer(plan, signed.nonce);
-  const now = deps.clock?.() ?? new Date();
-  return deps.database.transaction(async (trx) => {
-    const current = await getIntentForUpdate(deps.database, trx, intent.id);
-    if (current.status !== terms.from) throw terms.notFrom(current);
-    // Changed while the cancel was signed (a fee bump, say): it is planned again over them all.
-    if (current.version !== intent.version) throw new StaleVersionError(intent.id, intent.version);
-    const attempt = (await listAttempts(trx, intent.id)).length + 1;
-    await insertAttempt(
-      trx,
-      { intentId: intent.id, attempt, nonce: signed.nonce, ...cancel, ...plan, cause: 'cancel' },
-      now,
-    );
-    const updated = await transitionIntent(
-      trx,
-      current,
-      { status: terms.next, txHash: cancel.txHash, rawTx: cancel.rawTx, reason: null },
-      now,
-    );
-    await recordAudit(
-      trx,
-      {
-        intentId: intent.id,
-        action: 'cancel_signed',
-        actor: by.actor,
-        detail: {
-          ...(by.decisionKey && { decisionKey: by.decisionKey }),
-          txHash: cancel.txHash,
-          nonce: signed.nonce,
-          replaces: signed.txHash,
-          maxFeePerGas: plan.maxFeePerGas.toString(),
-          maxPriorityFeePerGas: plan.maxPriorityFeePerGas.toString(),
-          note: terms.note,
-        },
-      },
-      now,
-    );
-    return updated;
-  });
+  return storeAtNonce(
+    deps,
+    by,
+    intent,
+    { plan, signed: cancel, nonce: signed.nonce, cause: 'cancel' },
+    {
+      from: terms.from,
+      next: terms.next,
+      notFrom: terms.notFrom,
+      action: 'cancel_signed',
+      detail: { note: terms.note },
+    },
+  );
 }

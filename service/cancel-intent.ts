@@ -1,22 +1,19 @@
-import { isGrpcDeadlineError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { intentWorkflow } from '../client/intent-workflows';
-import { NotCancellableError, RelayerError, WorkflowUnansweredError } from '../domain/errors';
+import { NotCancellableError, RelayerError } from '../domain/errors';
 import { ErrorName } from '../domain/error-catalogue';
 import { mayBeOnChain, type IntentStatus, type Intent } from '../domain/intent';
 import { cancelUnsignedIntent } from '../operations/cancel-intent';
 import type { Database } from '../store/database';
 import { getIntent } from '../store/intents';
 import { actorOf, canSee, type Caller } from './caller';
-import { relayerErrorOf } from './update-refusal';
+import { askIntentWorkflow } from './update-refusal';
 
 export interface CancelDependencies {
   database: Database;
   client: Client;
   clock?: () => Date;
 }
-
-/** How long a cancel waits for the intent's workflow to take it (a worker must run it). */
-const workflowAnswerMs = 20_000;
 
 /**
  * Cancels an intent a tenant may see. Nothing signed yet: it ends `cancelled` at once (see
@@ -51,23 +48,18 @@ export async function cancelIntent(
   } catch (error) {
     const status = sentUnminedStatus(error);
     if (!status) throw error;
-    try {
-      await deps.client.connection.withDeadline(Date.now() + workflowAnswerMs, () =>
-        intentWorkflow(deps.client, intentId).cancelUnmined({ actor, note }),
-      );
-    } catch (refusal) {
-      if (refusal instanceof WorkflowNotFoundError) {
-        throw new NotCancellableError(
+    await askIntentWorkflow(
+      deps.client,
+      intentId,
+      () => intentWorkflow(deps.client, intentId).cancelUnmined({ actor, note }),
+      () =>
+        new NotCancellableError(
           intentId,
           status,
           'ended',
           'its workflow has ended, so nothing would follow a cancel: an operator resolves it',
-        );
-      }
-      if (isGrpcDeadlineError(refusal))
-        throw new WorkflowUnansweredError(intentId, workflowAnswerMs);
-      throw relayerErrorOf(refusal);
-    }
+        ),
+    );
     return getIntent(deps.database.kysely, intentId);
   }
 }

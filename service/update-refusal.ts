@@ -1,7 +1,35 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  isGrpcDeadlineError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { RelayerError } from '../domain/errors';
+import { RelayerError, WorkflowUnansweredError } from '../domain/errors';
 import type { ErrorName } from '../domain/error-catalogue';
+
+/** How long a request waits for the intent's workflow to take it (a worker must run it). */
+const workflowAnswerMs = 20_000;
+
+/**
+ * Asks an intent's running workflow (an update) and answers with its outcome; its refusal comes
+ * back as the relayer error it is, a workflow that ended as `gone()`, no answer in time as
+ * WorkflowUnanswered.
+ */
+export async function askIntentWorkflow<T>(
+  client: Client,
+  intentId: string,
+  ask: () => Promise<T>,
+  gone: () => Error,
+): Promise<T> {
+  try {
+    return await client.connection.withDeadline(Date.now() + workflowAnswerMs, ask);
+  } catch (refusal) {
+    if (refusal instanceof WorkflowNotFoundError) throw gone();
+    if (isGrpcDeadlineError(refusal)) throw new WorkflowUnansweredError(intentId, workflowAnswerMs);
+    throw relayerErrorOf(refusal);
+  }
+}
 
 /**
  * The relayer error an update to an intent's workflow failed with (refused by its validator or

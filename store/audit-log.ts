@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Schema } from './schema';
 
 /**
- * Operators' and tenants' actions, and the relayer's own moves on the chain (actor `relayer`):
- * a fee-bumped replacement, a re-send of dropped bytes, a new nonce after a stranger used ours, a
- * nonce gap filled, a receipt lost in a reorg.
+ * Operators' and tenants' actions (a speed-up among them), and the relayer's own moves on the
+ * chain (actor `relayer`): a fee-bumped replacement, a re-send of dropped bytes, a new nonce after
+ * a stranger used ours, a nonce gap filled, a receipt lost in a reorg.
  */
 export type AuditAction =
   | 'cancel'
@@ -15,6 +15,7 @@ export type AuditAction =
   | 'resolve_failed'
   | 'retry'
   | 'cancel_signed'
+  | 'sped_up'
   | 'replaced'
   | 'resent'
   | 'nonce_reassigned'

@@ -44,6 +44,7 @@ export const evmChainSettings = (
   stuckAfterMs: config.stuckAfterMs,
   delayedAfterMs: config.delayedAfterMs,
   delayedNoticesMax: config.delayedNoticesMax,
+  speedUpsMax: config.speedUpsMax,
   gasPricing: chain.gasPricing,
   lowBalanceWei: chain.lowBalanceWei,
   finality: chain.finality,

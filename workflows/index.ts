@@ -13,7 +13,7 @@ export { paymentBatch } from './payment-batch';
 export type { PaymentBatchInput, PaymentBatchResult } from './payment-batch';
 export { batchProgressQuery, cancelBatchSignal } from './payment-batch/signals';
 export { resolveReviewUpdate } from './payment-intent/messages';
-export { cancelUnminedUpdate } from './payment-intent/messages';
+export { cancelUnminedUpdate, speedUpUpdate } from './payment-intent/messages';
 export type { BatchProgress } from './payment-batch/signals';
 export { depositScan, depositUpkeep, finalitySweep, orphanSweep, topUpSweep } from './sweeps';
 export { scheduledPayment } from './scheduled-payment';

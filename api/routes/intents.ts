@@ -4,15 +4,16 @@ import { RelayerClosedError } from '../../domain/errors';
 import { intentBodySchema } from '../../domain/intent-request';
 import { cancelIntent } from '../../service/cancel-intent';
 import { redactIntent } from '../../service/redact-intent';
+import { speedUpIntent } from '../../service/speed-up';
 import { submitIntentBody } from '../../service/submit-intent';
 import { callerOf, operatorOf, tenantOf } from '../auth';
 import type { ApiContext } from '../api-context';
 import { errorResponses } from '../error-responses';
 import { idempotencyHeadersSchema, idParamsSchema } from '../schemas/common';
-import { noteBodySchema } from '../schemas/review';
+import { noteBodySchema, speedUpBodySchema } from '../schemas/review';
 import { intentSchema, intentView } from '../schemas/intents';
 
-/** A tenant's own intents: submit and cancel; an operator's redact. */
+/** A tenant's own intents: submit, cancel and speed up; an operator's redact. */
 export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, context) => {
   const { deps } = context;
 
@@ -54,6 +55,27 @@ export const intentRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, conte
       );
       // 202: the cancel is signed and sent; which transaction the chain mines decides the end.
       return reply.code(intent.status === 'cancelled' ? 200 : 202).send(intentView(intent));
+    },
+  });
+
+  app.post('/v1/intents/:id/speed-up', {
+    config: { scope: ApiScope.intentsWrite },
+    schema: {
+      body: speedUpBodySchema,
+      summary:
+        'Speed up a payment sent but not mined: signed again at its nonce with a higher bid (202)',
+      params: idParamsSchema,
+      response: { 202: intentSchema, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const intent = await speedUpIntent(
+        deps,
+        callerOf(request),
+        request.params.id,
+        request.body ?? {},
+      );
+      // 202: the replacement is signed and sent; which transaction the chain mines decides.
+      return reply.code(202).send(intentView(intent));
     },
   });
 

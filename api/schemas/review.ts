@@ -15,3 +15,29 @@ export const resolveFailedBodySchema = z.strictObject({
 });
 
 export const noteBodySchema = z.strictObject({ note: z.string().max(1000).optional() }).nullish();
+
+const weiPerGas = (field: string) =>
+  z
+    .string({ error: `${field} must be a string of wei per gas, e.g. "30000000000" (30 gwei)` })
+    .regex(/^[1-9][0-9]{0,30}$/, {
+      error: `${field} must be a whole number of wei per gas above 0, digits only`,
+    });
+
+/** A speed-up's least bid (wei per gas); none named: the least a replacement must bid. */
+export const speedUpBodySchema = z
+  .strictObject({
+    maxFeePerGas: weiPerGas('maxFeePerGas').optional(),
+    maxPriorityFeePerGas: weiPerGas('maxPriorityFeePerGas').optional(),
+    note: z.string().max(1000).optional(),
+  })
+  .refine(
+    ({ maxFeePerGas, maxPriorityFeePerGas }) =>
+      !maxFeePerGas ||
+      !maxPriorityFeePerGas ||
+      BigInt(maxPriorityFeePerGas) <= BigInt(maxFeePerGas),
+    {
+      error: 'maxPriorityFeePerGas must not be above maxFeePerGas',
+      path: ['maxPriorityFeePerGas'],
+    },
+  )
+  .nullish();

@@ -18,8 +18,11 @@ export type PlanTransferReturnType = TransferPlan;
  */
 export type PlanTransferErrorType = FeeAboveCapError | UnknownWalletError | RpcErrorType;
 
-/** The plan of an attempt whose nonce a new bid takes over. */
-export type PlanReplacementParameters = { previous: TransferPlan };
+/**
+ * The plan of an attempt whose nonce a new bid takes over; `asked`: a person's speed-up, the
+ * least bid they want (within the caps).
+ */
+export type PlanReplacementParameters = { previous: TransferPlan; asked?: Partial<FeeBid> };
 export type PlanReplacementReturnType = TransferPlan;
 export type PlanReplacementErrorType = FeeAboveCapError | RpcErrorType;
 
@@ -92,10 +95,10 @@ export async function planTransfer(
 /** The same transfer outbidding `previous` at the same nonce. */
 export async function planReplacement(
   context: EvmContext,
-  { previous }: PlanReplacementParameters,
+  { previous, asked }: PlanReplacementParameters,
 ): Promise<PlanReplacementReturnType> {
   const market = await feeMarket(context);
-  const bid = replacementBid(previous, market, previous.gas, context.settings.fees);
+  const bid = replacementBid(previous, market, previous.gas, context.settings.fees, asked);
   return { ...previous, ...chosen(context, bid) };
 }
 

@@ -28,6 +28,7 @@ export interface EvmChainSettings {
   /** `auto`: three times the expected inclusion time (the block time, or the poll interval). */
   delayedAfterMs?: number | 'auto';
   delayedNoticesMax?: number;
+  speedUpsMax?: number;
   fees: FeePolicy;
   /** Type-2 transactions (max fee and tip), or type-0 (`gasPrice`) on a chain without EIP-1559. */
   gasPricing?: GasPricing;

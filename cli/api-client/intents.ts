@@ -55,6 +55,16 @@ export const intentRoutes = {
     return (await this.call<IntentView>('POST', path, { body: note ? { note } : undefined })).body;
   },
 
+  /** Sent but not mined: answers `confirming`, its replacement at a higher bid sent. */
+  async speedUp(
+    this: ApiTransport,
+    id: string,
+    body: { maxFeePerGas?: string; maxPriorityFeePerGas?: string; note?: string },
+  ): Promise<IntentView> {
+    const path = `/v1/intents/${encodeURIComponent(id)}/speed-up`;
+    return (await this.call<IntentView>('POST', path, { body })).body;
+  },
+
   async review(
     this: ApiTransport,
     id: string,

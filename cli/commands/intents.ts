@@ -7,13 +7,14 @@ import { CliFailure, ExitCode } from '../exit-codes';
 import { attemptTable, balanceTable, intentDetails, intentTable, print } from '../output';
 import { watchIntent } from '../watch-intent';
 import { paymentOfFlags, type SubmitFlags } from '../submit-flags';
+import { addSpeedUpCommand } from './speed-up';
 import {
   callerReferenceOf,
   withCallerReferenceOptions,
   type CallerReferenceFlags,
 } from './caller-references';
 
-/** A tenant's payments: submit, follow, list, cancel; its balance. */
+/** A tenant's payments: submit, follow, list, cancel, speed up; its balance. */
 export function addIntentCommands(program: Command, api: () => ApiOptions): void {
   addSubmitCommand(program, api);
   addStatusCommand(program, api);
@@ -22,6 +23,7 @@ export function addIntentCommands(program: Command, api: () => ApiOptions): void
   addListCommand(program, api);
   addBalanceCommand(program, api);
   addCancelCommand(program, api);
+  addSpeedUpCommand(program, api);
   addApprovalCommands(program, api);
 }
 

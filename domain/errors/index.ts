@@ -5,6 +5,7 @@
 export * from './relayer-error';
 export * from './request-errors';
 export * from './review-errors';
+export * from './speed-up-errors';
 export * from './chain-errors';
 export * from './signer-errors';
 export * from './webhook-errors';

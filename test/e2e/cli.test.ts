@@ -54,6 +54,7 @@ const commandOfRoute: Record<string, string> = {
   'GET /v1/intents/{id}/attempts': 'attempts',
   'GET /v1/intents/{id}/audit': 'audit',
   'POST /v1/intents/{id}/cancel': 'cancel',
+  'POST /v1/intents/{id}/speed-up': 'speed-up',
   'POST /v1/intents/{id}/redact': 'redact',
   'GET /v1/balances': 'balance',
   'POST /v1/intents/{id}/review/confirm': 'review confirm',
@@ -153,6 +154,16 @@ describe('the relayer CLI', () => {
     expect(await relayerCli(['cancel', intent.id, '--json'], env)).toMatchObject({
       code: 5,
       stderr: expect.stringContaining('"code":"not_cancellable"'),
+    });
+    expect(
+      await relayerCli(['speed-up', intent.id, '--max-fee-gwei', '30', '--json'], env),
+    ).toMatchObject({
+      code: 5,
+      stderr: expect.stringMatching(/"code":"cannot_speed_up".*is confirmed/),
+    });
+    expect(await relayerCli(['speed-up', intent.id, '--max-fee-gwei', '0'], env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--max-fee-gwei: must be positive'),
     });
     expect(await relayerCli(['status', 'pi_nope'], env)).toMatchObject({
       code: 3,

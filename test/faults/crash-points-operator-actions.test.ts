@@ -11,6 +11,7 @@ import { waitFor } from '../harness/stack/wait-for';
 import { crashPointWorld } from '../harness/crash-point-run';
 import { intentHeldUnmined } from '../harness/intent-in-review';
 import { cancelIntent } from '../../service/cancel-intent';
+import { speedUpIntent } from '../../service/speed-up';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { seededRandom } from '../harness/fault-settings';
 import { useWorld } from '../harness/test-world';
@@ -114,6 +115,49 @@ describe("SIGKILL between an operator's or a schedule's side effect and its repo
       await world.testClient.dropTransaction({ hash: intent.txHash! });
       return async () => undefined;
     }));
+
+  it("a tenant's speed-up stored and sent just before the worker died is applied once; the replacement is mined, paid once", async () => {
+    const point = 'after-speed-up';
+    const taskQueue = `crash-${point}-${seededRandom(point).seed}`;
+    const [dying] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue, CRASH_AT: point });
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+    const client = new Client({ connection });
+    const deps = { database: world.database, client, taskQueue, chains: world.chains };
+    try {
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const request = parseNewIntent({
+        tenantId: 'acme',
+        chainId: world.anvil.chainId,
+        from: world.wallets[0]!,
+        to,
+        amount: parseEther('0.25').toString(),
+      });
+      const { intent, handle } = await intentHeldUnmined(world, deps, request, 'confirming');
+      const tenant = { role: 'tenant' as const, tenantId: 'acme', keyId: 'k', label: 'test' };
+      const sped = speedUpIntent(deps, tenant, intent.id, {});
+      expect(await dying!.exited).toBe('SIGKILL');
+      const [worker] = await world.spawnWorkers(1, { TASK_QUEUE: taskQueue });
+      // The step's next try (after its timeout) finds the speed-up stored and signs nothing more.
+      const answer = await sped;
+      const attempts = await listAttempts(world.database.kysely, intent.id);
+      expect(attempts.map((attempt) => attempt.cause)).toEqual(['first', 'fee_bump']);
+      expect(answer.txHash).toBe(attempts[1]!.txHash);
+      await world.testClient.mine({ blocks: 1 });
+      expect(await handle.result()).toMatchObject({
+        status: 'confirmed',
+        txHash: attempts[1]!.txHash,
+      });
+      const trail = await auditTrail(world.database.kysely, intent.id);
+      expect(trail.filter((entry) => entry.action === 'sped_up')).toHaveLength(1);
+      expect(await world.testClient.getBalance({ address: to })).toBe(parseEther('0.25'));
+      await expectBooksBalanced(world.database);
+      worker!.signal('SIGTERM');
+      await worker!.exited;
+    } finally {
+      await world.testClient.setAutomine(true);
+      await connection.close();
+    }
+  });
 
   /**
    * A tenant whose payments of 0.5 ETH wait for a second key, one worker carrying `point`, and

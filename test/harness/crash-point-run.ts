@@ -41,6 +41,7 @@ const ownTests = new Set<CrashPoint>([
   'after-webhook-sent',
   'after-approval',
   'after-unmined-cancel',
+  'after-speed-up',
   'after-allow-upgrade',
   'after-occurrence-admitted',
   // test/faults/deposit-crash-points.test.ts

@@ -55,6 +55,12 @@ export function fakeActivities(
       blockNumber: null,
       reason: null,
     }),
+    speedUp: async () => ({
+      status: IntentStatus.confirming,
+      txHash: '0xspeedup',
+      blockNumber: null,
+      reason: null,
+    }),
     decideApproval: async ({ decision }) => ({
       status: decision === 'approve' ? IntentStatus.authorized : IntentStatus.rejected,
     }),

@@ -106,6 +106,7 @@ export function fakeBatch(
     },
     acquireThrottle: notFaked('acquireThrottle'),
     cancelUnmined: notFaked('cancelUnmined'),
+    speedUp: notFaked('speedUp'),
     allowUpgrade: notFaked('allowUpgrade'),
     releaseThrottle: async () => true,
     markSettling: async ({ intentId }) => {

@@ -99,6 +99,36 @@ describe('replacement bid', () => {
     const tipAtCap = { maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('5') };
     expect(replacementBid(tipAtCap, market('5'), 21_000n, policy).ok).toBe(false);
   });
+
+  it('bids at least what a speed-up asked, above the bump and the market, and refuses past the caps', () => {
+    const asked = { maxFeePerGas: parseGwei('60'), maxPriorityFeePerGas: parseGwei('4') };
+    expect(replacementBid(previous, market('5'), 21_000n, policy, asked)).toEqual({
+      ok: true,
+      bid: asked,
+    });
+    // Asked for the fee only: the tip is the bump's.
+    expect(
+      replacementBid(previous, market('5'), 21_000n, policy, { maxFeePerGas: parseGwei('60') }),
+    ).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('60'), maxPriorityFeePerGas: parseGwei('2.4') },
+    });
+    // Less than the bump asks: the bump's.
+    expect(
+      replacementBid(previous, market('5'), 21_000n, policy, { maxFeePerGas: parseGwei('21') }),
+    ).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('24'), maxPriorityFeePerGas: parseGwei('2.4') },
+    });
+    expect(
+      replacementBid(previous, market('5'), 21_000n, policy, { maxFeePerGas: parseGwei('101') }),
+    ).toEqual({ ok: false, reason: expect.stringMatching(/at least 101 gwei/) });
+    expect(
+      replacementBid(previous, market('5'), 21_000n, policy, {
+        maxPriorityFeePerGas: parseGwei('6'),
+      }).ok,
+    ).toBe(false);
+  });
 });
 
 describe('a cancel bid', () => {

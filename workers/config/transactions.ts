@@ -51,6 +51,12 @@ export const transactionsSettings = {
     doc: '`intent.delayed` notices one payment may send at most (0: none)',
     parse: integer(0, 20),
   }),
+  speedUpsMax: setting({
+    env: 'SPEED_UPS_MAX',
+    fallback: '3',
+    doc: 'Speed-ups (`POST /v1/intents/{id}/speed-up`) one payment may take at most, each a replacement at its nonce within the fee caps (0: none)',
+    parse: integer(0, 20),
+  }),
   sendWindowMs: setting({
     env: 'SEND_WINDOW_MS',
     fallback: String(defaultSendWindowMs),

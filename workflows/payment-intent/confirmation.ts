@@ -5,28 +5,31 @@ import { defaultConfirmTimeoutMs } from '../../domain/intent-timings';
 import { type PaymentIntentProgress, transactionSeenSignal } from './messages';
 import { noteTxHash } from './progress';
 import { confirm } from './steps';
-import type { UnminedCancels } from './unmined-cancel';
+import type { UnminedRequests } from './unmined-requests';
 
 /**
  * Looks at the intent's transactions until one is mined deep enough (or reverted, or cancelled
  * on-chain); not within `timeoutMs`, a ConfirmationTimeout failure that sends it to review. A
- * cancel signed meanwhile (`cancels`) is looked at at once and has `timeoutMs` of its own. A
- * block that holds one of its transactions (transactionSeenSignal) ends the wait at once too.
+ * transaction a person asked for meanwhile (`requests`: a cancel or a speed-up) is looked at at
+ * once, and a cancel has `timeoutMs` of its own. A block that holds one of its transactions
+ * (transactionSeenSignal) ends the wait at once too.
  */
 export async function waitForConfirmations(
   intentId: string,
   timeoutMs: number = defaultConfirmTimeoutMs,
   progress: PaymentIntentProgress,
-  cancels: UnminedCancels,
+  requests: UnminedRequests,
 ): Promise<Exclude<ConfirmResult, { state: 'pending' }>> {
   let deadline = Date.now() + timeoutMs;
-  let cancelsSeen = cancels.signed();
+  let cancelsSeen = requests.cancelsSigned();
+  let signedSeen = requests.signed();
   let sightings = 0;
   setHandler(transactionSeenSignal, () => void (sightings += 1));
   for (;;) {
     const sightingsBefore = sightings;
-    if (cancels.signed() !== cancelsSeen) {
-      cancelsSeen = cancels.signed();
+    signedSeen = requests.signed();
+    if (requests.cancelsSigned() !== cancelsSeen) {
+      cancelsSeen = requests.cancelsSigned();
       deadline = Date.now() + timeoutMs;
     }
     const result = await confirm({ intentId });
@@ -45,7 +48,7 @@ export async function waitForConfirmations(
     // stays a sleep, as condition(fn, 0) would record a patch marker.
     if (waitMs > 0) {
       await condition(
-        () => cancels.signed() !== cancelsSeen || sightings !== sightingsBefore,
+        () => requests.signed() !== signedSeen || sightings !== sightingsBefore,
         waitMs,
       );
     } else await sleep(waitMs);

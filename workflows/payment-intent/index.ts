@@ -27,7 +27,7 @@ import { currentShape, patchedShape, type IntentShape } from './shape';
 import { releasePermit, releasePermitInTask, takePermitInTask, waitForPermit } from './permits';
 import { noteTxHash, statusKeeper, type EnterStatus } from './progress';
 import { reviewQueue } from './review';
-import { unminedCancels, type UnminedCancels } from './unmined-cancel';
+import { unminedRequests, type UnminedRequests } from './unmined-requests';
 import { broadcastWithin, closeIntent, hold, inTask, markSettling } from './steps';
 import { walletTurns, type WalletTurns } from './wallet-turns';
 
@@ -80,14 +80,14 @@ async function runIntent(
   const enter = statusKeeper(progress, localSteps);
   const review = reviewQueue(input, progress, shape);
   const turns = walletTurns(input);
-  const cancels = unminedCancels(intentId, progress);
+  const requests = unminedRequests(intentId, progress);
   const waits = longWaits(shape);
   const pauses = pauseWaits();
   for (;;) {
     await runToOutcome(input, progress, enter, {
       localSteps,
       turns,
-      cancels,
+      requests,
       approval,
       waits,
       pauses,
@@ -127,13 +127,13 @@ async function runToOutcome(
   parts: {
     localSteps: boolean;
     turns: WalletTurns | undefined;
-    cancels: UnminedCancels;
+    requests: UnminedRequests;
     approval?: ApprovalGate;
     waits: ReturnType<typeof longWaits>;
     pauses: PauseWaits;
   },
 ): Promise<void> {
-  const { localSteps, turns, cancels, approval, waits, pauses } = parts;
+  const { localSteps, turns, requests, approval, waits, pauses } = parts;
   const { intentId } = input;
   const steps = localSteps ? inTask : { markSettling, hold };
   const broadcast = broadcastWithin(input.sendWindowMs);
@@ -189,7 +189,7 @@ async function runToOutcome(
     }
     // Looking before the receipt can be deep enough would only cost a look and a poll interval.
     if (firstLookAfterMs > 0) await sleep(firstLookAfterMs);
-    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress, cancels);
+    const mined = await waitForConfirmations(intentId, input.confirmTimeoutMs, progress, requests);
     noteMined(progress, mined);
     enter(statusOfOutcome(mined.state));
   } catch (error) {

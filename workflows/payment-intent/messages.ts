@@ -2,7 +2,12 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalOutcome, ApprovalRequest } from '../../domain/approval';
 import type { IntentStatus } from '../../domain/intent';
 import type { ReasonCode } from '../../domain/reason-codes';
-import type { ReviewOutcome, ReviewRequest, UnminedCancelRequest } from '../../domain/review';
+import type {
+  ReviewOutcome,
+  ReviewRequest,
+  SpeedUpRequest,
+  UnminedCancelRequest,
+} from '../../domain/review';
 
 /**
  * Every message a payment's workflow takes: what it answers (a query), what it is told (signals)
@@ -53,3 +58,9 @@ export const resolveReviewUpdate = defineUpdate<ReviewOutcome, [ReviewRequest]>(
 export const cancelUnminedUpdate = defineUpdate<ReviewOutcome, [UnminedCancelRequest]>(
   'cancelUnmined',
 );
+
+/**
+ * A tenant's or operator's speed-up of a payment sent but not mined: the payment signed again at
+ * its nonce with a higher bid, followed with its other transactions (refused as the cancel is).
+ */
+export const speedUpUpdate = defineUpdate<ReviewOutcome, [SpeedUpRequest]>('speedUp');

@@ -14,7 +14,7 @@ import {
 /** The intent's database steps as activities on the task queue. */
 export const { markSettling, hold, closeIntent, decideApproval } =
   proxyActivities<RelayerActivities>(dbStep);
-export const { resolveReview, freeAbandonedLane, cancelUnmined, allowUpgrade } =
+export const { resolveReview, freeAbandonedLane, cancelUnmined, speedUp, allowUpgrade } =
   proxyActivities<RelayerActivities>(reviewStep);
 export const { confirm } = proxyActivities<RelayerActivities>(confirmStep);
 
