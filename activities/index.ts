@@ -11,6 +11,7 @@ import { broadcast } from './broadcast';
 import { cancelUnmined } from './cancel-unmined';
 import { closeIntent } from './close-intent';
 import { confirm } from './confirm';
+import { feeUnderCeiling } from './fee-ceiling';
 import { decideApproval } from './decide-approval';
 import { freeAbandonedLane } from './free-abandoned-lane';
 import type { ActivityDependencies } from './dependencies';
@@ -37,6 +38,7 @@ export const createActivities = (deps: ActivityDependencies) => ({
   markSettling: markSettling(deps),
   hold: hold(deps),
   broadcast: broadcast(deps),
+  feeUnderCeiling: feeUnderCeiling(deps),
   confirm: confirm(deps),
   closeIntent: closeIntent(deps),
   resolveReview: resolveReview(deps),

@@ -71,6 +71,8 @@ export interface ChainSettings {
   readonly delayedNoticesMax: number;
   /** Speed-ups a person may ask of one payment at most (each a replacement at its nonce). */
   readonly speedUpsMax: number;
+  /** The least base fee the chain charges (wei): a payment's own ceiling below it never fits. */
+  readonly baseFeeFloorPerGas: bigint;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
   readonly maxFeePerTransfer: bigint;
   /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */

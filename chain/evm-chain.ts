@@ -95,6 +95,7 @@ function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): Chain
         : settings.delayedAfterMs,
     delayedNoticesMax: settings.delayedNoticesMax ?? 3,
     speedUpsMax: settings.speedUpsMax ?? 3,
+    baseFeeFloorPerGas: settings.baseFeeFloorPerGas ?? 0n,
     pollIntervalMs: settings.pollIntervalMs,
     headMaxAgeMs: context.lookMaxAgeMs,
     // Ten blocks later than it could first be deep enough (a send may wait for budget after its

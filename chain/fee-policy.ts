@@ -41,6 +41,16 @@ function feeCeiling(gas: bigint, caps: FeeCaps): bigint {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The caps lowered to a payment's own ceiling per gas, when it has one. */
+export const capsUnder = (caps: FeeCaps, ceiling: bigint | undefined): FeeCaps =>
+  ceiling === undefined
+    ? caps
+    : {
+        ...caps,
+        maxFeePerGas: min(caps.maxFeePerGas, ceiling),
+        maxPriorityFeePerGas: min(caps.maxPriorityFeePerGas, ceiling),
+      };
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /** The first attempt's bid: the market's, cut down to the caps if it is above them. */

@@ -24,11 +24,12 @@ export interface BatchFile {
 /**
  * Reads payouts from CSV (columns `to`; the amount as `amount` in base units, `amount_decimal` in
  * the asset's units, or `amount_eth`; optional `asset` — native or a token's alias — `from`,
- * `chain_id`, `reference` and `metadata.<key>`) or JSON (an array, or `{ "items": [...] }`, of
- * `{ to, amount | decimalAmount, asset?, from?, chainId?, reference?, metadata? }`), and checks
- * every row with the API's own rules, so a bad row is
- * reported before anything is sent. A decimal amount is converted by the API, which knows each
- * token's decimals (an amount with more digits than the token has refuses the batch by item).
+ * `chain_id`, `max_fee_per_gas` in wei per gas, `reference` and `metadata.<key>`) or JSON (an
+ * array, or `{ "items": [...] }`, of `{ to, amount | decimalAmount, asset?, from?, chainId?,
+ * maxFeePerGas?, reference?, metadata? }`), and checks every row with the API's own rules, so a
+ * bad row is reported before anything is sent. A decimal amount is converted by the API, which
+ * knows each token's decimals (an amount with more digits than the token has refuses the batch by
+ * item).
  */
 export function readBatchFile(path: string, defaultChainId: number | undefined): BatchFile {
   let content: Buffer;
@@ -170,7 +171,16 @@ function checkRow(
   // An empty `from` cell leaves the choice of wallet to the relayer, like an absent column.
   const from = fields.from === '' ? undefined : fields.from;
   const marks = callerReferenceOfRow(fields);
-  const request = { chainId, from, to: fields.to, ...(asset && { asset }), ...amount, ...marks };
+  const maxFeePerGas = ceilingOfRow(fields);
+  const request = {
+    chainId,
+    from,
+    to: fields.to,
+    ...(asset && { asset }),
+    ...amount,
+    ...marks,
+    ...(maxFeePerGas !== undefined && { maxFeePerGas }),
+  };
   const parsed = intentBodySchema.safeParse(request);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) =>
@@ -189,8 +199,15 @@ function checkRow(
       ...(asset && { asset }),
       ...amount,
       ...marks,
+      ...(maxFeePerGas !== undefined && { maxFeePerGas }),
     },
   };
+}
+
+/** A row's own fee ceiling (wei per gas), as the API takes it; an empty cell: none. */
+function ceilingOfRow(fields: Record<string, unknown>): string | undefined {
+  const ceiling = fields.max_fee_per_gas ?? fields.maxFeePerGas;
+  return ceiling === undefined || ceiling === '' ? undefined : String(ceiling);
 }
 
 /**

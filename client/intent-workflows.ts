@@ -72,6 +72,7 @@ export async function startIntentWorkflow(
           ...(options.waitInReview === false && { waitInReview: false }),
           ...(intent.validUntil && { validUntil: intent.validUntil.getTime() }),
           ...(intent.notBefore && { notBefore: intent.notBefore.getTime() }),
+          ...(intent.maxFeePerGas && { maxFeePerGas: intent.maxFeePerGas.toString() }),
         },
       ],
       priority: temporalPriorityOf(intent, options.fairnessWeight),

@@ -7,7 +7,9 @@ import type { TransferRequest } from './transfer';
  * its asset's transfer (domain/asset.ts). Apart from
  * intent.ts, which workflows import: the ERC-20 call's encoding is viem's.
  */
-export const paymentOf = (intent: Intent, from: `0x${string}`): TransferRequest =>
-  intent.callData
+export const paymentOf = (intent: Intent, from: `0x${string}`): TransferRequest => ({
+  ...(intent.callData
     ? { from, to: intent.to, value: intent.amount, data: intent.callData }
-    : { from, ...paymentCall(intent.asset, intent.to, intent.amount) };
+    : { from, ...paymentCall(intent.asset, intent.to, intent.amount) }),
+  ...(intent.maxFeePerGas && { feeCeiling: intent.maxFeePerGas }),
+});

@@ -68,6 +68,10 @@ export const newIntentBodySchema = z.strictObject({
   priority: z
     .enum(intentPriorities, { error: 'priority must be urgent, normal or bulk' })
     .optional(),
+  /** Its own fee ceiling (wei per gas): no bid above it; above it the payment waits unsigned. */
+  maxFeePerGas: wholeBaseUnits('maxFeePerGas')
+    .refine((value) => value > 0n, { error: 'maxFeePerGas must be greater than zero' })
+    .optional(),
   ...callerReferenceFields,
 });
 
@@ -167,6 +171,7 @@ export const sameRequest = (intent: Intent, request: NewIntent): boolean =>
   intent.validUntil?.getTime() === request.validUntil?.getTime() &&
   intent.notBefore?.getTime() === request.notBefore?.getTime() &&
   (intent.priority ?? 'normal') === (request.priority ?? 'normal') &&
+  (intent.maxFeePerGas ?? undefined) === request.maxFeePerGas &&
   sameCallerReference(
     { reference: intent.reference ?? null, metadata: intent.metadata ?? null },
     request,

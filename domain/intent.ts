@@ -164,6 +164,11 @@ export interface Intent {
   notBefore?: Date | null;
   /** How urgent (domain/intent-priority.ts); absent or null: normal. */
   priority?: IntentPriority | null;
+  /**
+   * The most its transactions may bid per gas, wei (absent or null: the chain's caps only): above
+   * it the payment waits unsigned for the fee to drop.
+   */
+  maxFeePerGas?: bigint | null;
   /** The caller's own id for it (domain/intent-labels.ts); absent or null: none, or redacted. */
   reference?: string | null;
   /** The caller's keys and values (domain/intent-labels.ts); absent or null: none. */

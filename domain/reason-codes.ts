@@ -36,6 +36,8 @@ export const ReasonCode = {
   itemFailed: 'item_failed',
   /** Temporal's cancellation of the workflow. */
   workflowCancelled: 'workflow_cancelled',
+  /** Not an end: authorized, waiting unsigned for the base fee to drop under its own ceiling. */
+  feeAboveCeiling: 'fee_above_ceiling',
   /** Not an end: held, waiting for a wallet whose lane an intent in review blocks. */
   walletBlocked: 'wallet_blocked',
   /**

@@ -10,6 +10,8 @@ export interface TransferRequest {
   value: bigint;
   /** Call data: a token's `transfer(recipient, amount)`; absent for a plain value transfer. */
   data?: Hex;
+  /** The payment's own ceiling per gas: its bids stay under it as under the chain's caps. */
+  feeCeiling?: bigint;
 }
 
 /**

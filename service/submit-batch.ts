@@ -60,9 +60,11 @@ const fingerprint = (request: BatchRequest): string =>
             item.reference !== undefined || item.metadata !== undefined
               ? [[item.reference ?? null, item.metadata ?? null]]
               : [];
+          // Its own fee ceiling only when given, for the same reason.
+          const ceiling = item.maxFeePerGas !== undefined ? [item.maxFeePerGas.toString()] : [];
           return item.asset === undefined || item.asset === nativeAsset
-            ? [...fields, ...marks]
-            : [...fields, item.asset, ...marks];
+            ? [...fields, ...marks, ...ceiling]
+            : [...fields, item.asset, ...marks, ...ceiling];
         }),
         // Only when given, so batches without deadlines keep their keys too.
         ...(request.validUntil || request.notBefore

@@ -8,7 +8,7 @@ import { startIntentOf } from './workflow-starts';
 import type { IntentTimings } from '../domain/intent-timings';
 import type { ChainRegistry } from '../chain/chain';
 import { refuseCallWithoutCode } from './call-targets';
-import { UnknownChainError } from '../domain/errors';
+import { InvalidIntentError, UnknownChainError } from '../domain/errors';
 import { intentOfBody } from './assets';
 
 export interface SubmitDependencies {
@@ -62,6 +62,7 @@ export async function submitParsedIntent(
     if (!chains.chainIds.includes(request.chainId)) {
       throw new UnknownChainError(request.chainId, chains.chainIds);
     }
+    refuseCeilingBelowFloor(chains, request);
     await refuseCallWithoutCode({ ...deps, chains }, request.tenantId, request);
   }
   const { intent, created } = await admitIntent(
@@ -87,4 +88,18 @@ export async function submitIntentBody(
 ): Promise<SubmittedIntent> {
   const request = await intentOfBody(deps.database, body);
   return submitParsedIntent(deps, { ...request, tenantId }, options);
+}
+
+/** A payment's own fee ceiling below what its chain ever charges could never be mined. */
+function refuseCeilingBelowFloor(chains: ChainRegistry, request: NewIntent): void {
+  const floor = chains.get(request.chainId).baseFeeFloorPerGas;
+  if (request.maxFeePerGas === undefined || request.maxFeePerGas >= floor) return;
+  throw new InvalidIntentError([
+    {
+      field: 'maxFeePerGas',
+      message:
+        `maxFeePerGas ${request.maxFeePerGas} wei is below chain ${request.chainId}'s base-fee ` +
+        `floor of ${floor} wei per gas: nothing bidding it could be mined`,
+    },
+  ]);
 }

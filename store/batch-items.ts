@@ -18,6 +18,7 @@ export interface BatchItemRow {
   intentId: string | null;
   reference: string | null;
   metadata: Record<string, string> | null;
+  maxFeePerGas: bigint | null;
 }
 
 export async function batchItems(
@@ -46,6 +47,7 @@ export async function batchItems(
     intentId: row.intent_id,
     reference: row.reference ?? null,
     metadata: metadataOfColumn(row.metadata ?? null),
+    maxFeePerGas: row.max_fee_per_gas ? BigInt(row.max_fee_per_gas) : null,
   }));
 }
 

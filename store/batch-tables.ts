@@ -64,6 +64,8 @@ export interface BatchItemsTable {
   error_message: string | null;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** The item's own fee ceiling, wei per gas (migration 0030); null: the chain's caps only. */
+  max_fee_per_gas: ColumnType<string | null, string | null | undefined, string | null>;
   /** The caller's reference and metadata (JSON) for the item's intent (migration 0029). */
   reference: ColumnType<string | null, string | null | undefined, string | null>;
   metadata: ColumnType<string | null, string | null | undefined, string | null>;

@@ -147,6 +147,7 @@ export async function insertBatch(
           state: 'pending' as const,
           ...(item.reference !== undefined && { reference: item.reference }),
           ...(item.metadata !== undefined && { metadata: JSON.stringify(item.metadata) }),
+          ...(item.maxFeePerGas !== undefined && { max_fee_per_gas: item.maxFeePerGas.toString() }),
         })),
       )
       .execute();

@@ -39,6 +39,7 @@ export function intentFromRow(row: Selectable<IntentsTable>): Intent {
     validUntil: timestampOrNull(row.valid_until),
     notBefore: timestampOrNull(row.not_before),
     priority: row.priority ?? null,
+    maxFeePerGas: row.max_fee_per_gas ? BigInt(row.max_fee_per_gas) : null,
     reference: row.reference ?? null,
     metadata: metadataOfColumn(row.metadata ?? null),
   };
@@ -158,6 +159,7 @@ export const newIntentRow = (
   ...(request.validUntil && { valid_until: request.validUntil.toISOString() }),
   ...(request.notBefore && { not_before: request.notBefore.toISOString() }),
   ...(request.priority && request.priority !== 'normal' && { priority: request.priority }),
+  ...(request.maxFeePerGas && { max_fee_per_gas: request.maxFeePerGas.toString() }),
   ...(request.reference !== undefined && { reference: request.reference }),
   ...(request.metadata !== undefined && { metadata: JSON.stringify(request.metadata) }),
   ...(uniqueReference && request.reference !== undefined && { reference_unique: 1 }),

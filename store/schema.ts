@@ -203,6 +203,8 @@ export interface IntentsTable {
   /** The caller's reference and its metadata as JSON (migration 0029); null: none, or redacted. */
   reference: ColumnType<string | null, string | null | undefined, string | null>;
   metadata: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its own fee ceiling, wei per gas (migration 0030); null: the chain's caps only. */
+  max_fee_per_gas: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1: its tenant asked for unique references when it was admitted (a unique index holds it). */
   reference_unique: ColumnType<number, number | undefined, number>;
 }

@@ -45,6 +45,7 @@ export const evmChainSettings = (
   delayedAfterMs: config.delayedAfterMs,
   delayedNoticesMax: config.delayedNoticesMax,
   speedUpsMax: config.speedUpsMax,
+  baseFeeFloorPerGas: chain.baseFeeFloorPerGas,
   gasPricing: chain.gasPricing,
   lowBalanceWei: chain.lowBalanceWei,
   finality: chain.finality,

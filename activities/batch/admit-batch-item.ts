@@ -55,6 +55,7 @@ export const admitBatchItem =
           ...(batch.priority && { priority: batch.priority }),
           ...(item.reference !== null && { reference: item.reference }),
           ...(item.metadata !== null && { metadata: item.metadata }),
+          ...(item.maxFeePerGas !== null && { maxFeePerGas: item.maxFeePerGas }),
         },
         {
           idempotencyKey: `batch:${batchId}:${index}`,

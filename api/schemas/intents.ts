@@ -70,6 +70,12 @@ export const intentSchema = z
     priority: z
       .enum(intentPriorities)
       .describe("how Temporal's task queues order its work: urgent first, bulk last"),
+    maxFeePerGas: z
+      .string()
+      .nullable()
+      .describe(
+        'its own fee ceiling, wei per gas: no bid above it, and above it it waits unsigned (null: the chain caps only)',
+      ),
     reference: z
       .string()
       .nullable()
@@ -88,6 +94,7 @@ export const intentView = (intent: Intent): IntentView => ({
   policyVersion: intent.policyVersion ?? null,
   call: intent.callData ? { data: intent.callData, selector: selectorOf(intent.callData) } : null,
   priority: intent.priority ?? IntentPriority.normal,
+  maxFeePerGas: intent.maxFeePerGas?.toString() ?? null,
 });
 
 export const intentListSchema = z

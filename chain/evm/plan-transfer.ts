@@ -2,6 +2,7 @@ import { FeeAboveCapError, type UnknownWalletError } from '../../domain/errors';
 import type { Hex, TransferPlan, TransferRequest } from '../../domain/transfer';
 import {
   cancelBid,
+  capsUnder,
   firstBid,
   replacementBid,
   type FeeBid,
@@ -89,7 +90,8 @@ export async function planTransfer(
 ): Promise<PlanTransferReturnType> {
   context.signerFor(request.from);
   const [market, gas] = await Promise.all([feeMarket(context), gasOf(context, request)]);
-  return { ...request, gas, ...chosen(context, firstBid(market, gas, context.settings.fees.caps)) };
+  const caps = capsUnder(context.settings.fees.caps, request.feeCeiling);
+  return { ...request, gas, ...chosen(context, firstBid(market, gas, caps)) };
 }
 
 /** The same transfer outbidding `previous` at the same nonce. */
@@ -98,7 +100,9 @@ export async function planReplacement(
   { previous, asked }: PlanReplacementParameters,
 ): Promise<PlanReplacementReturnType> {
   const market = await feeMarket(context);
-  const bid = replacementBid(previous, market, previous.gas, context.settings.fees, asked);
+  const { fees } = context.settings;
+  const policy = { ...fees, caps: capsUnder(fees.caps, previous.feeCeiling) };
+  const bid = replacementBid(previous, market, previous.gas, policy, asked);
   return { ...previous, ...chosen(context, bid) };
 }
 

@@ -29,6 +29,8 @@ export interface EvmChainSettings {
   delayedAfterMs?: number | 'auto';
   delayedNoticesMax?: number;
   speedUpsMax?: number;
+  /** The least base fee the chain charges (wei; default 0). */
+  baseFeeFloorPerGas?: bigint;
   fees: FeePolicy;
   /** Type-2 transactions (max fee and tip), or type-0 (`gasPrice`) on a chain without EIP-1559. */
   gasPricing?: GasPricing;

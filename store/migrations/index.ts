@@ -29,6 +29,7 @@ import { schedulePauseNotes } from './0026-schedule-pause-notes';
 import { lineRepairs } from './0027-line-repairs';
 import { delayedNotices } from './0028-delayed-notices';
 import { callerReferences } from './0029-caller-references';
+import { feeCeilings } from './0030-fee-ceilings';
 import { migrationContext, type MigrationContext } from './migration-context';
 import type { RebookContext } from './rebook-native-per-chain';
 import { log } from '../../domain/log';
@@ -67,6 +68,7 @@ const migrations = (context: MigrationContext): Record<string, Migration> => ({
   '0027_line_repairs': lineRepairs,
   '0028_delayed_notices': delayedNotices,
   '0029_caller_references': callerReferences,
+  '0030_fee_ceilings': feeCeilings,
 });
 
 export interface MigrationOptions extends Partial<RebookContext> {

@@ -9,13 +9,16 @@ const root = resolve(__dirname, '../..');
 export const testOutputDir = resolve(root, 'test-output');
 
 /**
- * What a workflow bundle is built from, as one hash: every tracked source file outside the tests
- * and the dev workshop (what webpack may follow from workflows/), the lockfile and Node's version.
+ * What a workflow bundle is built from, as one hash: every source file outside the tests and the
+ * dev workshop, tracked or not yet (what webpack may follow from workflows/), the lockfile and
+ * Node's version.
  */
 function sourcesHash(): string {
   let listed: string;
   try {
-    listed = execFileSync('git', ['ls-files', '-z', '--', '*.ts', 'package-lock.json'], {
+    // Untracked files too: a workflow file not yet added must not leave a stale bundle in use.
+    const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+    listed = execFileSync('git', [...args, '--', '*.ts', 'package-lock.json'], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],

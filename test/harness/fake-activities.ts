@@ -55,6 +55,7 @@ export function fakeActivities(
       blockNumber: null,
       reason: null,
     }),
+    feeUnderCeiling: async () => ({ fits: true }),
     speedUp: async () => ({
       status: IntentStatus.confirming,
       txHash: '0xspeedup',

@@ -107,6 +107,7 @@ export function fakeBatch(
     acquireThrottle: notFaked('acquireThrottle'),
     cancelUnmined: notFaked('cancelUnmined'),
     speedUp: notFaked('speedUp'),
+    feeUnderCeiling: notFaked('feeUnderCeiling'),
     allowUpgrade: notFaked('allowUpgrade'),
     releaseThrottle: async () => true,
     markSettling: async ({ intentId }) => {

@@ -34,6 +34,7 @@ import { setBookLimits } from '../../service/policy-limits';
 import { decideIntentApproval } from '../../service/approve-intent';
 import { decideBatchApprovalFor } from '../../service/approve-batch';
 import { recordSpeedUp, recordUnminedCancel } from './record-unmined-cancel';
+import { recordFeeCeiling } from './record-fee-ceiling';
 import { recordTransactionSeen } from './record-transaction-seen';
 import { recordScheduledPayment } from './record-scheduled-payment';
 import { recordDeposits } from './record-deposits';
@@ -53,7 +54,8 @@ import { PauseScope } from '../../domain/pause';
  * `-- batch-approval`: only a batch that awaited approval as a batch, approved; `-- batch-stop`:
  * only a fail_fast batch stopped by an item refused at admission; `-- unmined-cancel`: only a
  * payment cancelled by its tenant while sent but not mined; `-- speed-up`: only such a payment
- * sped up by its tenant; `-- deadlines`: only an intent held
+ * sped up by its tenant; `-- fee-ceiling`: only a payment that waited unsigned under its own
+ * fee ceiling; `-- deadlines`: only an intent held
  * back by notBefore, and one approved after its validUntil; `-- pauses`: only an intent its
  * tenant's pause held back, then resumed; `-- schedules`: only a payment schedule's occurrence; `-- deposits`: only a deposit's scan, the
  * chain's deposit upkeep and its sweep).
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
       'batch-stop',
       'unmined-cancel',
       'speed-up',
+      'fee-ceiling',
       'deadlines',
       'pauses',
       'schedules',
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
     if (only.length === 0 || only.includes('batch-stop')) await recordBatchStopped(server);
     if (only.length === 0 || only.includes('unmined-cancel')) await recordUnminedCancel(server);
     if (only.length === 0 || only.includes('speed-up')) await recordSpeedUp(server);
+    if (only.length === 0 || only.includes('fee-ceiling')) await recordFeeCeiling(server);
     if (only.length === 0 || only.includes('deadlines')) await recordDeadlines(server);
     if (only.length === 0 || only.includes('pauses')) await recordPausedIntent(server);
     if (only.length === 0 || only.includes('schedules')) await recordScheduledPayment(server);

@@ -95,6 +95,29 @@ describe('reading a batch file', () => {
     expect(json.rows[0]!.item).toMatchObject({ metadata: { a: 'b' } });
   });
 
+  it("reads a max_fee_per_gas column as the row's own fee ceiling in wei per gas; an empty cell leaves it out; a bad one named", () => {
+    const parsed = readBatchFile(
+      file(
+        'ceiling.csv',
+        [
+          'to,amount,max_fee_per_gas',
+          `${alice},1,30000000000`,
+          `${alice},2,`,
+          `${alice},3,30 gwei`,
+        ].join('\n'),
+      ),
+      31337,
+    );
+    expect(parsed.rows).toEqual([
+      {
+        where: 'line 2',
+        item: { chainId: 31337, to: alice, amount: '1', maxFeePerGas: '30000000000' },
+      },
+      { where: 'line 3', item: { chainId: 31337, to: alice, amount: '2' } },
+      { where: 'line 4', problem: expect.stringMatching(/^maxFeePerGas must be a whole number/) },
+    ]);
+  });
+
   it('names the line and the reason of each bad row', () => {
     const parsed = readBatchFile(
       file(

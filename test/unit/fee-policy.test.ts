@@ -1,6 +1,7 @@
 import { parseEther, parseGwei } from 'viem';
 import {
   cancelBid,
+  capsUnder,
   firstBid,
   replacementBid,
   type FeeMarket,
@@ -150,5 +151,36 @@ describe('a cancel bid', () => {
       ok: false,
       reason: expect.stringMatching(/at least 216 gwei/),
     });
+  });
+});
+
+describe("a payment's own ceiling", () => {
+  const ceiling = parseGwei('30');
+  const under = { ...policy, caps: capsUnder(caps, ceiling) };
+
+  it('lowers the caps to it, never raises them', () => {
+    expect(capsUnder(caps, ceiling)).toEqual({
+      ...caps,
+      maxFeePerGas: ceiling,
+      maxPriorityFeePerGas: caps.maxPriorityFeePerGas,
+    });
+    expect(capsUnder(caps, parseGwei('1000'))).toEqual(caps);
+    expect(capsUnder(caps, parseGwei('3')).maxPriorityFeePerGas).toBe(parseGwei('3'));
+    expect(capsUnder(caps, undefined)).toBe(caps);
+  });
+
+  it('bounds the first bid and every replacement, and refuses a bump past it', () => {
+    expect(firstBid(market('20'), 21_000n, under.caps)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: ceiling, maxPriorityFeePerGas: parseGwei('1') },
+    });
+    expect(firstBid(market('31'), 21_000n, under.caps).ok).toBe(false);
+    const previous = { maxFeePerGas: parseGwei('20'), maxPriorityFeePerGas: parseGwei('2') };
+    expect(replacementBid(previous, market('5'), 21_000n, under)).toEqual({
+      ok: true,
+      bid: { maxFeePerGas: parseGwei('24'), maxPriorityFeePerGas: parseGwei('2.4') },
+    });
+    const near = { maxFeePerGas: parseGwei('26'), maxPriorityFeePerGas: parseGwei('2') };
+    expect(replacementBid(near, market('5'), 21_000n, under).ok).toBe(false);
   });
 });

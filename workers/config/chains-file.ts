@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { TokenTopUp } from '../../chain/chain';
 import type { Finality, GasPricing } from '../../chain/chain-traits';
 import type { MethodWeights } from '../../throttle/rpc-weights';
-import { decimal, finalitySetting, integer, methodWeights, url } from './parsers';
+import { decimal, decimalOrZero, finalitySetting, integer, methodWeights, url } from './parsers';
 
 /** One RPC endpoint of a chain and the provider's quota on it. */
 export interface ChainEndpoint {
@@ -27,6 +27,8 @@ export interface ChainConfig {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
   maxFeePerTransfer: bigint;
+  /** The least base fee the chain charges (wei): a payment's own ceiling below it is refused. */
+  baseFeeFloorPerGas: bigint;
   /** The hot wallets allowed to send on it; undefined: every wallet of the process. */
   wallets?: Hex[];
   /** A hot wallet below this (wei) is low: a warning, a gauge, /readyz, a top-up. */
@@ -92,6 +94,7 @@ const chainSchema = z.strictObject({
   maxFeePerGasGwei: text(decimal(parseGwei, 'gwei')).optional(),
   maxPriorityFeeGwei: text(decimal(parseGwei, 'gwei')).optional(),
   maxFeePerTransferEth: text(decimal(parseEther, 'ether')).optional(),
+  baseFeeFloorGwei: text(decimalOrZero(parseGwei, 'gwei')).optional(),
   wallets: z.array(walletSchema).min(1, { error: 'must list at least one wallet' }).optional(),
   lowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
   finality: text(finalitySetting).optional(),
@@ -213,6 +216,7 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
     maxFeePerGas: chain.maxFeePerGasGwei ?? defaults.maxFeePerGas,
     maxPriorityFeePerGas: chain.maxPriorityFeeGwei ?? defaults.maxPriorityFeePerGas,
     maxFeePerTransfer: chain.maxFeePerTransferEth ?? defaults.maxFeePerTransfer,
+    baseFeeFloorPerGas: chain.baseFeeFloorGwei ?? defaults.baseFeeFloorPerGas,
     ...(chain.wallets && { wallets: chain.wallets.map((wallet) => getAddress(wallet)) }),
     lowBalanceWei: chain.lowBalanceEth ?? defaults.lowBalanceWei,
     topUpTargetWei: chain.topUpTargetEth ?? defaults.topUpTargetWei,

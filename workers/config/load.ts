@@ -111,6 +111,7 @@ function resolveChains(
     maxFeePerGas: c.maxFeePerGas,
     maxPriorityFeePerGas: c.maxPriorityFeePerGas,
     maxFeePerTransfer: c.maxFeePerTransfer,
+    baseFeeFloorPerGas: c.baseFeeFloor,
     lowBalanceWei: c.lowBalance,
     topUpTargetWei: c.topUpTarget,
     treasuryLowBalanceWei: c.treasuryLowBalance,

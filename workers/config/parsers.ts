@@ -83,11 +83,14 @@ export const privateKey = z
 
 /** A decimal amount in `unit` (gwei, ether), read exactly into wei. */
 export const decimal = (parse: (value: string) => bigint, unit: string) =>
+  decimalOrZero(parse, unit).pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
+
+/** A decimal number of `unit` from 0, in its base units. */
+export const decimalOrZero = (parse: (value: string) => bigint, unit: string) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, { error: `must be a decimal number of ${unit}` })
-    .transform((value) => parse(value))
-    .pipe(z.bigint().positive({ error: `must be more than 0 ${unit}` }));
+    .transform((value) => parse(value));
 
 /** `finalized` (the node's finalized block) or a depth in blocks. */
 export const finalitySetting = z.union([z.literal('finalized'), integer(1, 100_000)], {

@@ -5,7 +5,7 @@ import {
   defaultSendWindowMs,
   defaultApprovalTtlMs,
 } from '../../domain/intent-timings';
-import { integer, decimal, finalitySetting, setting } from './parsers';
+import { integer, decimal, decimalOrZero, finalitySetting, setting } from './parsers';
 
 /** How a payment is sent and followed on the chain: depth, timeouts, fee caps, replacements. */
 export const transactionsSettings = {
@@ -104,6 +104,12 @@ export const transactionsSettings = {
     fallback: '0.05',
     doc: 'Cap on what one transfer may spend on gas (gas limit × max fee per gas), in ether',
     parse: decimal(parseEther, 'ether'),
+  }),
+  baseFeeFloor: setting({
+    env: 'BASE_FEE_FLOOR_GWEI',
+    fallback: '0',
+    doc: 'The least base fee the chain charges, in gwei: a payment whose own `maxFeePerGas` is below it is refused at submit (it could never be mined); per chain in CHAINS_FILE',
+    parse: decimalOrZero(parseGwei, 'gwei'),
   }),
   gasPaidBy: setting({
     env: 'GAS_PAID_BY',

@@ -32,3 +32,17 @@ export async function sleepWithin(ms: number, validUntil: number | undefined): P
   if (leftMs > 0) await sleep(leftMs);
   refuseIfExpired({ validUntil });
 }
+
+/**
+ * Waits for the run's notBefore on a timer, holding no permit (a long wait is one the run's build
+ * need not stay up for: `waits` moves it off), then refuses to go on past its validUntil.
+ */
+export async function waitForNotBefore(
+  input: Pick<PaymentIntentInput, 'notBefore' | 'validUntil'>,
+  waits: { enter(): Promise<void> },
+): Promise<void> {
+  const notBeforeMs = notBeforeWaitMs(input);
+  if (notBeforeMs > longNotBeforeMs) await waits.enter();
+  if (notBeforeMs > 0) await sleep(notBeforeMs);
+  refuseIfExpired(input);
+}

@@ -18,8 +18,9 @@ import { intentProgressQuery, type PaymentIntentProgress } from './messages';
 import { walletKey } from '../search-attributes';
 import { waitForConfirmations } from './confirmation';
 import { approvalGate, type ApprovalGate } from './approval';
-import { longNotBeforeMs, notBeforeWaitMs, refuseIfExpired } from './deadlines';
+import { refuseIfExpired, waitForNotBefore } from './deadlines';
 import { reasonOfFailure } from './failures';
+import { waitForFeeUnderCeiling } from './fee-ceiling';
 import { pauseWaits, type PauseWaits } from './pause-waits';
 import { longWaits } from './long-waits';
 import type { PaymentIntentInput } from './input';
@@ -147,11 +148,8 @@ async function runToOutcome(
       enter(decided);
       if (decided !== IntentStatus.authorized) return;
     }
-    // On a timer, holding no permit; a long wait is one the run's build need not stay up for.
-    const notBeforeMs = notBeforeWaitMs(input);
-    if (notBeforeMs > longNotBeforeMs) await waits.enter();
-    if (notBeforeMs > 0) await sleep(notBeforeMs);
-    refuseIfExpired(input);
+    await waitForNotBefore(input, waits);
+    await waitForFeeUnderCeiling(input);
     // Before the permit: an item waiting for its turn holds nothing another one needs.
     const inTurns = turns && progress.status === IntentStatus.authorized ? turns : undefined;
     await inTurns?.waitFor('start', true);

@@ -19,6 +19,11 @@ export interface PaymentIntentInput extends IntentTimings {
   validUntil?: number;
   /** Epoch ms before which it is not signed: the run waits on a timer, holding no permit. */
   notBefore?: number;
+  /**
+   * Its own fee ceiling (wei per gas, decimal): while the chain's base fee is above it, the run
+   * waits unsigned on a timer, holding no permit (fee-ceiling.ts).
+   */
+  maxFeePerGas?: string;
   /** The batch this intent is an item of: told once the item is signed (../payment-batch/). */
   batch?: {
     workflowId: string;

@@ -12,7 +12,7 @@ import {
 } from '../activity-profiles';
 
 /** The intent's database steps as activities on the task queue. */
-export const { markSettling, hold, closeIntent, decideApproval } =
+export const { markSettling, hold, closeIntent, decideApproval, feeUnderCeiling } =
   proxyActivities<RelayerActivities>(dbStep);
 export const { resolveReview, freeAbandonedLane, cancelUnmined, speedUp, allowUpgrade } =
   proxyActivities<RelayerActivities>(reviewStep);
