@@ -22,7 +22,7 @@ export const routeDocs: Readonly<Record<string, { keys: RouteKeys; what: string 
   },
   'POST /v1/intents': {
     keys: 'tenant',
-    what: "submit; `Idempotency-Key` header required. New → 202, same key and body → 200, another body → 422 `idempotency_key_reused`; at the tenant's in-flight limit 429 `tenant_limit_reached`, the backlog full 503 `pool_full` (Retry-After), shutting down 503 `closed`; `from` optional (see below)",
+    what: "submit; `Idempotency-Key` header required. New → 202, same key and body → 200, another body → 422 `idempotency_key_reused`, a key past `IDEMPOTENCY_KEY_TTL_HOURS` → 422 `idempotency_key_expired`; at the tenant's in-flight limit 429 `tenant_limit_reached`, the backlog full 503 `pool_full` (Retry-After), shutting down 503 `closed`; `from` optional (see below)",
   },
   'GET /v1/intents': {
     keys: 'tenant, operator',

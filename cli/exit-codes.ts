@@ -38,6 +38,7 @@ export const exitCodeOf: Record<RejectionCode, number> = {
   scope_missing: ExitCode.notAllowed,
   not_found: ExitCode.notFound,
   idempotency_key_reused: ExitCode.conflict,
+  idempotency_key_expired: ExitCode.conflict,
   reference_taken: ExitCode.conflict,
   intent_open: ExitCode.conflict,
   not_cancellable: ExitCode.conflict,

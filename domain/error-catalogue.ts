@@ -21,6 +21,7 @@ export const errorCatalogue = {
   IntentNotFound: { retryable: false, rejection: 'not_found' },
   OtherTenant: { retryable: true, rejection: 'forbidden' },
   IntentConflict: { retryable: false, rejection: 'idempotency_key_reused' },
+  IdempotencyKeyExpired: { retryable: false, rejection: 'idempotency_key_expired' },
   ReferenceTaken: { retryable: false, rejection: 'reference_taken' },
   IntentStillOpen: { retryable: false, rejection: 'intent_open' },
   InsufficientBalance: { retryable: false, rejection: 'insufficient_balance' },

@@ -11,6 +11,8 @@ export const errorSummaries: Record<ErrorName, string> = {
   IntentNotFound: 'no such intent',
   OtherTenant: "a tenant key asked for another tenant's intents",
   IntentConflict: 'the id or Idempotency-Key was used for another body',
+  IdempotencyKeyExpired:
+    'the Idempotency-Key is older than IDEMPOTENCY_KEY_TTL_HOURS: a new payment takes a new key',
   ReferenceTaken:
     "another of the tenant's intents has this reference, and the tenant asks for unique ones",
   IntentStillOpen: 'asked of an intent that has not ended: only an ended intent can be redacted',

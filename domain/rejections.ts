@@ -13,6 +13,7 @@ export const RejectionCode = {
   scopeMissing: 'scope_missing',
   notFound: 'not_found',
   idempotencyKeyReused: 'idempotency_key_reused',
+  idempotencyKeyExpired: 'idempotency_key_expired',
   referenceTaken: 'reference_taken',
   intentOpen: 'intent_open',
   insufficientBalance: 'insufficient_balance',
@@ -65,6 +66,11 @@ const rejectionCatalogue: Record<RejectionCode, { status: number; meaning: strin
     meaning: "no such intent, batch or endpoint for this key (another tenant's is one too)",
   },
   idempotency_key_reused: { status: 422, meaning: 'the Idempotency-Key was used for another body' },
+  idempotency_key_expired: {
+    status: 422,
+    meaning:
+      'the Idempotency-Key was first used longer ago than `IDEMPOTENCY_KEY_TTL_HOURS`: `details.usedFor` names what it named; a new payment takes a new key',
+  },
   reference_taken: {
     status: 409,
     meaning:

@@ -15,6 +15,8 @@ export interface AdmissionLimits {
   backlogLimit: number;
   /** Sends per second of the RPC quota: how fast the backlog drains, for Retry-After. */
   perSecond: number;
+  /** How long an Idempotency-Key names what it was first used for; absent: for ever. */
+  idempotencyKeyTtlMs?: number;
 }
 
 /**

@@ -25,6 +25,7 @@ import { needsApproval, PolicyRule } from '../domain/payment-policy';
 import { sameRequest, type NewIntent } from '../domain/intent-request';
 import { admit, lockAdmission, type AdmissionLimits } from './admission';
 import { newIntentId } from './new-id';
+import { refuseIfKeyExpired } from './idempotency-keys';
 import { deadlineRefusals } from '../domain/intent-deadlines';
 import { pauseOver } from '../domain/pause';
 import { activePauses } from '../store/pauses';
@@ -80,7 +81,12 @@ export async function admitIntent(
     const resolved = await resolveAsset(trx, request.chainId, request.asset);
     if (!resolved) throw new UnknownAssetError(request.chainId, request.asset!);
     request = { ...request, asset: resolved.ref };
-    const existing = await storedUnderIdempotencyKey(trx, request, options.idempotencyKey);
+    const key = options.idempotencyKey && {
+      key: options.idempotencyKey,
+      ttlMs: limits?.idempotencyKeyTtlMs,
+      now: clock(),
+    };
+    const existing = key ? await storedUnderIdempotencyKey(trx, request, key) : undefined;
     if (existing) return { intent: existing, created: false };
     // After the idempotency look-up: a retried submit answers with its intent, deadline or not.
     const refusals = deadlineRefusals(request, clock());
@@ -145,17 +151,19 @@ export async function admitIntent(
   });
 }
 
-/** The intent stored under the same Idempotency-Key; refused when its body was another. */
+/**
+ * The intent stored under the same Idempotency-Key; refused when its body was another, or when
+ * the key is older than its window (`ttlMs`): never a second payment under an old key.
+ */
 async function storedUnderIdempotencyKey(
   trx: Kysely<Schema>,
   request: NewIntent,
-  idempotencyKey: string | undefined,
+  { key, ttlMs, now }: { key: string; ttlMs: number | undefined; now: Date },
 ): Promise<Intent | undefined> {
-  if (idempotencyKey === undefined) return undefined;
-  const existing = await findIntentByIdempotencyKey(trx, request.tenantId, idempotencyKey);
-  if (existing && !sameRequest(existing, request)) {
-    throw new IntentConflictError(existing.id, idempotencyKey);
-  }
+  const existing = await findIntentByIdempotencyKey(trx, request.tenantId, key);
+  if (!existing) return undefined;
+  refuseIfKeyExpired({ key, firstUsedAt: existing.createdAt, ttlMs, now, usedFor: existing.id });
+  if (!sameRequest(existing, request)) throw new IntentConflictError(existing.id, key);
   return existing;
 }
 

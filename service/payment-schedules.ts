@@ -1,3 +1,4 @@
+import { refuseIfKeyExpired } from '../operations/idempotency-keys';
 import { createHash } from 'node:crypto';
 import {
   IntentConflictError,
@@ -28,7 +29,8 @@ import type { ServiceDependencies } from './dependencies';
 export type ScheduleDeps = Pick<
   ServiceDependencies,
   'database' | 'client' | 'chains' | 'taskQueue' | 'clock'
->;
+> &
+  Partial<Pick<ServiceDependencies, 'admission'>>;
 
 export type { StoredSchedule };
 
@@ -80,6 +82,13 @@ export async function createSchedule(
   const made = await database.transaction(async (trx) => {
     const existing = await findSchedule(trx, { tenantId, idempotencyKey });
     if (existing) {
+      refuseIfKeyExpired({
+        key: idempotencyKey,
+        firstUsedAt: existing.createdAt,
+        ttlMs: deps.admission?.idempotencyKeyTtlMs,
+        now,
+        usedFor: existing.id,
+      });
       if (existing.requestSha256 !== requestSha256) {
         throw new IntentConflictError(existing.id, idempotencyKey);
       }

@@ -2,6 +2,8 @@ import type { Client } from '@temporalio/client';
 import { createHash } from 'node:crypto';
 import type { Database } from '../store/database';
 import { findBatch, insertBatch, type Batch, type BatchItemRequest } from '../store/batches';
+import type { AdmissionLimits } from '../operations/admission';
+import { refuseIfKeyExpired } from '../operations/idempotency-keys';
 import type { BatchMode } from '../domain/batch';
 import type { Kysely } from 'kysely';
 import { ledgerAssetOf, nativeAsset, type AssetRef } from '../domain/asset';
@@ -44,6 +46,8 @@ export interface SubmitBatchDependencies {
   timings?: IntentTimings;
   /** The chains this process serves (the API's): a row on another is refused by its index. */
   chains?: ChainRegistry;
+  /** The API's admission settings: here, how long an Idempotency-Key names its batch. */
+  admission?: Pick<AdmissionLimits, 'idempotencyKeyTtlMs'>;
 }
 
 const fingerprint = (request: BatchRequest): string =>
@@ -102,6 +106,13 @@ export async function submitBatch(
   const { id, created } = await database.transaction(async (trx) => {
     const existing = await findBatch(trx, { tenantId, idempotencyKey });
     if (existing) {
+      refuseIfKeyExpired({
+        key: idempotencyKey,
+        firstUsedAt: existing.createdAt,
+        ttlMs: deps.admission?.idempotencyKeyTtlMs,
+        now,
+        usedFor: existing.id,
+      });
       if (existing.requestSha256 !== requestSha256) {
         throw new IntentConflictError(existing.id, idempotencyKey);
       }

@@ -26,4 +26,5 @@ export const admissionLimits = (config: RelayerConfig): AdmissionLimits => ({
   maxAwaitingApproval: config.approvalMaxWaiting,
   backlogLimit: config.backlogLimit,
   perSecond: config.perSecond,
+  idempotencyKeyTtlMs: config.idempotencyKeyTtlHours * 3_600_000,
 });

@@ -47,14 +47,7 @@ export const batchRoutes: FastifyPluginAsyncZod<ApiContext> = async (app, contex
       const tenant = tenantOf(request);
       if (context.isClosing()) throw new RelayerClosedError();
       const { batch, created } = await submitBatch(
-        {
-          database: deps.database,
-          client: deps.client,
-          taskQueue: deps.taskQueue,
-          clock: deps.clock,
-          timings: deps.timings,
-          chains: deps.chains,
-        },
+        deps,
         tenant.tenantId,
         { ...request.body, items: await itemsInBaseUnits(db, request.body.items) },
         request.headers['idempotency-key'],

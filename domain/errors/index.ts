@@ -4,6 +4,7 @@
  */
 export * from './relayer-error';
 export * from './request-errors';
+export * from './idempotency-errors';
 export * from './review-errors';
 export * from './speed-up-errors';
 export * from './chain-errors';

@@ -42,18 +42,6 @@ export class OtherTenantError extends RelayerError<{ tenantId: string; asked: st
   }
 }
 
-export class IntentConflictError extends RelayerError<{ intentId: string }> {
-  constructor(intentId: string, idempotencyKey?: string) {
-    super(
-      ErrorName.intentConflict,
-      idempotencyKey === undefined
-        ? `intent ${intentId} already exists with different contents`
-        : `Idempotency-Key "${idempotencyKey}" was already used for ${intentId} with a different body`,
-      { intentId },
-    );
-  }
-}
-
 export class InsufficientBalanceError extends RelayerError<{
   tenantId: string;
   available: string;

@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { newIntentId } from '../../operations/new-id';
 import { submitIntent, type SubmitDependencies } from '../../service/submit-intent';
+import { submitBatch } from '../../service/submit-batch';
+import { BatchMode } from '../../domain/batch';
+import { scheduleBodySchema, temporalScheduleId } from '../../domain/payment-schedule';
+import { createSchedule } from '../../service/payment-schedules';
 import { ErrorName } from '../../domain/error-catalogue';
 import { startRelayerProcess } from '../../workers/relayer-process';
 import { waitFor } from '../harness/stack/wait-for';
@@ -151,5 +155,79 @@ describe('submitIntent: the same intent twice', () => {
     } finally {
       await relayer.stop();
     }
+  });
+});
+
+describe('an Idempotency-Key past its window (IDEMPOTENCY_KEY_TTL_HOURS)', () => {
+  const hour = 3_600_000;
+  const at = (ms: number) => () => new Date(Date.now() + ms);
+  const within = (clock: () => Date): SubmitDependencies => ({
+    ...deps,
+    clock,
+    admission: {
+      tenantMaxInFlight: 100,
+      maxAwaitingApproval: 100,
+      backlogLimit: 100,
+      perSecond: 10,
+      idempotencyKeyTtlMs: hour,
+    },
+  });
+
+  it('names its intent inside the window; after it the same key is refused 422 expired, whatever the body, and nothing is written', async () => {
+    const key = `ttl-${randomUUID()}`;
+    const first = await submitIntent(within(at(0)), request(), { idempotencyKey: key });
+    const again = await submitIntent(within(at(hour - 60_000)), request(), {
+      idempotencyKey: key,
+    });
+    expect(again).toMatchObject({ created: false, intent: { id: first.intent.id } });
+    const before = await rowCount();
+    for (const body of [request(), request({ amount: '2000' })]) {
+      await expect(
+        submitIntent(within(at(hour + 1000)), body, { idempotencyKey: key }),
+      ).rejects.toMatchObject({
+        name: ErrorName.idempotencyKeyExpired,
+        details: { usedFor: first.intent.id },
+        message: expect.stringMatching(new RegExp(`^Idempotency-Key "${key}" named`)),
+      });
+    }
+    expect(await rowCount()).toBe(before);
+  });
+
+  it('refuses a schedule under an expired key the same way', async () => {
+    const key = `ttl-schedule-${randomUUID()}`;
+    const body = scheduleBodySchema.parse({
+      payment: { chainId: world.anvil.chainId, to: request().to, amount: '1000' },
+      every: '1d',
+    });
+    const tenant = { role: 'tenant' as const, tenantId: 'quiet', keyId: 'k', label: 'test' };
+    const scheduleDeps = (clock: () => Date) => ({ ...within(clock), chains: world.chains });
+    const { schedule } = await createSchedule(scheduleDeps(at(0)), tenant, body, key);
+    try {
+      await expect(
+        createSchedule(scheduleDeps(at(hour + 1000)), tenant, body, key),
+      ).rejects.toMatchObject({
+        name: ErrorName.idempotencyKeyExpired,
+        details: { usedFor: schedule.id },
+      });
+    } finally {
+      await deps.client.schedule.getHandle(temporalScheduleId(schedule.id)).delete();
+    }
+  });
+
+  it('refuses a batch under an expired key the same way', async () => {
+    const key = `ttl-batch-${randomUUID()}`;
+    const batch = {
+      items: [{ chainId: world.anvil.chainId, to: request().to as `0x${string}`, amount: 1000n }],
+      concurrency: 1,
+      mode: BatchMode.collectAll,
+    };
+    const batchDeps = (clock: () => Date) => ({ ...within(clock), taskQueue: deps.taskQueue });
+    const { batch: first } = await submitBatch(batchDeps(at(0)), 'quiet', batch, key);
+    await expect(
+      submitBatch(batchDeps(at(hour + 1000)), 'quiet', batch, key),
+    ).rejects.toMatchObject({
+      name: ErrorName.idempotencyKeyExpired,
+      details: { usedFor: first.id },
+    });
   });
 });

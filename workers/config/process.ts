@@ -53,6 +53,12 @@ export const processSettings = {
     doc: 'Requests one client address may make a minute before its key is even looked up (so invalid keys cannot flood the database), before 429 rate_limited',
     parse: integer(1, 10_000_000),
   }),
+  idempotencyKeyTtlHours: setting({
+    env: 'IDEMPOTENCY_KEY_TTL_HOURS',
+    fallback: '8760',
+    doc: 'How long an Idempotency-Key names its intent or batch: the same key later is refused (422 idempotency_key_expired) instead of paying again; a year by default',
+    parse: integer(1, 87_600),
+  }),
   backlogLimit: setting({
     env: 'BACKLOG_LIMIT',
     fallback: '100',
