@@ -3,6 +3,7 @@
  * a chain with another replay guard (Solana blockhash, TON seqno, Sui object version) would
  * implement the same seam without touching workflows.
  */
+import type { FeeFamily } from './fee-policy';
 import type { TokenTransfer } from './erc20';
 import type { InboundTransfer, SweepOutcome, TransactionTransfers } from './inbound-transfer';
 import type { Hex, SignedTransfer, TransferPlan, TransferRequest } from '../domain/transfer';
@@ -73,6 +74,8 @@ export interface ChainSettings {
   readonly speedUpsMax: number;
   /** The least base fee the chain charges (wei): a payment's own ceiling below it never fits. */
   readonly baseFeeFloorPerGas: bigint;
+  /** How it charges for gas (docs/chains.md, "Fee families"). */
+  readonly family: FeeFamily;
   /** The most gas (limit × max fee per gas) one transfer may cost, in wei: the fee caps' bound. */
   readonly maxFeePerTransfer: bigint;
   /** A hot wallet below this (wei) is low on this chain; unset: the process's LOW_BALANCE_ETH. */

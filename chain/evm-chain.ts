@@ -96,6 +96,7 @@ function chainSettingsOf(settings: EvmChainSettings, context: EvmContext): Chain
     delayedNoticesMax: settings.delayedNoticesMax ?? 3,
     speedUpsMax: settings.speedUpsMax ?? 3,
     baseFeeFloorPerGas: settings.baseFeeFloorPerGas ?? 0n,
+    family: settings.family ?? 'ethereum',
     pollIntervalMs: settings.pollIntervalMs,
     headMaxAgeMs: context.lookMaxAgeMs,
     // Ten blocks later than it could first be deep enough (a send may wait for budget after its

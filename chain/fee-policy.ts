@@ -32,6 +32,20 @@ export interface FeePolicy {
 
 export type FeeChoice = { ok: true; bid: FeeBid } | { ok: false; reason: string };
 
+/**
+ * How a chain charges for gas: Ethereum's EIP-1559 market, an OP-stack rollup's (an L1 data fee
+ * on top), Arbitrum's (gas units that include the L1 cost), Polygon PoS's (a tip floor).
+ */
+export const feeFamilies = ['ethereum', 'op-stack', 'arbitrum', 'polygon'] as const;
+export type FeeFamily = (typeof feeFamilies)[number];
+
+/** The node's suggested tip raised to the chain's floor (`minPriorityFeePerGas`), if it has one. */
+export function withTipFloor(market: FeeMarket, floor: bigint): FeeMarket {
+  if (market.maxPriorityFeePerGas >= floor) return market;
+  const raise = floor - market.maxPriorityFeePerGas;
+  return { ...market, maxPriorityFeePerGas: floor, maxFeePerGas: market.maxFeePerGas + raise };
+}
+
 const gwei = (wei: bigint) => `${formatGwei(wei)} gwei`;
 
 /** The highest max fee per gas the caps allow for a transfer using `gas`. */

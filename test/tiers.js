@@ -37,6 +37,7 @@ const tiers = {
       'integration/deposit-sweeps',
       'integration/deposits',
       'integration/fee-ceiling',
+      'integration/fee-families',
       'integration/finality',
       'integration/intent-deadlines',
       'integration/lane-rule',

@@ -46,6 +46,8 @@ export const evmChainSettings = (
   delayedNoticesMax: config.delayedNoticesMax,
   speedUpsMax: config.speedUpsMax,
   baseFeeFloorPerGas: chain.baseFeeFloorPerGas,
+  family: chain.family,
+  minPriorityFeePerGas: chain.minPriorityFeePerGas,
   gasPricing: chain.gasPricing,
   lowBalanceWei: chain.lowBalanceWei,
   finality: chain.finality,

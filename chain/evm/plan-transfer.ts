@@ -3,6 +3,7 @@ import type { Hex, TransferPlan, TransferRequest } from '../../domain/transfer';
 import {
   cancelBid,
   capsUnder,
+  withTipFloor,
   firstBid,
   replacementBid,
   type FeeBid,
@@ -39,7 +40,8 @@ export const plainTransferGas = 21_000n;
 const baseFeeHeadroom = 2n;
 
 /** The market a bid is made in: read once per head block (shared by the fleet's reads). */
-async function feeMarket({ rpc, watcher, reads, client, gasPricing, lookMaxAgeMs }: EvmContext) {
+async function feeMarket(context: EvmContext) {
+  const { rpc, watcher, reads, client, gasPricing, lookMaxAgeMs, settings } = context;
   const { block } = await rpc(watcher.currentHead(lookMaxAgeMs));
   if (gasPricing === 'legacy') {
     // One price per gas, read once per head block: the floor and the bid, no tip (the fee
@@ -52,11 +54,12 @@ async function feeMarket({ rpc, watcher, reads, client, gasPricing, lookMaxAgeMs
     reads.valueAt(block.hash, 'tip', () => client.estimateMaxPriorityFeePerGas()),
   );
   const { baseFeePerGas } = block;
-  return {
+  const market = {
     baseFeePerGas,
     maxFeePerGas: baseFeePerGas * baseFeeHeadroom + tip,
     maxPriorityFeePerGas: tip,
   } satisfies FeeMarket;
+  return withTipFloor(market, settings.minPriorityFeePerGas ?? 0n);
 }
 
 /** The bid, or FeeAboveCap (retryable: the market may come down within the send window). */

@@ -1,3 +1,4 @@
+import type { FeeFamily } from '../fee-policy';
 import type { Hex } from '../../domain/transfer';
 import type { Treasury } from '../chain';
 import type { ChainReads } from '../chain-reads';
@@ -31,6 +32,10 @@ export interface EvmChainSettings {
   speedUpsMax?: number;
   /** The least base fee the chain charges (wei; default 0). */
   baseFeeFloorPerGas?: bigint;
+  /** How the chain charges for gas (default ethereum). */
+  family?: FeeFamily;
+  /** The least tip the chain's nodes take (wei; default 0): bids meet it. */
+  minPriorityFeePerGas?: bigint;
   fees: FeePolicy;
   /** Type-2 transactions (max fee and tip), or type-0 (`gasPrice`) on a chain without EIP-1559. */
   gasPricing?: GasPricing;

@@ -112,6 +112,74 @@ describe('CHAINS_FILE', () => {
     ]);
   });
 
+  it('takes a preset for a chain payouts run on, each of its settings overridable, and a fee family; an unknown one is refused naming the key', () => {
+    const path = fileWith(
+      'presets.yaml',
+      `chains:
+  - preset: base
+    rpc: [https://base.example]
+  - preset: polygon-pos
+    rpc: [https://polygon.example]
+    confirmations: 12
+  - preset: arbitrum-one
+    rpc: [https://arbitrum.example]
+  - chainId: 84532
+    name: base-sepolia
+    family: op-stack
+    rpc: [https://sepolia.base.example]
+`,
+    );
+    const [base, polygon, arbitrum, sepolia] = loadConfig({
+      HOT_WALLET_KEYS: key,
+      CHAINS_FILE: path,
+    }).chains;
+    expect(base).toMatchObject({
+      chainId: 8453,
+      name: 'base',
+      family: 'op-stack',
+      blockTimeMs: 2000,
+      confirmations: 1,
+      finality: 'finalized',
+      maxFeePerGas: parseGwei('5'),
+      maxPriorityFeePerGas: parseGwei('1'),
+      maxFeePerTransfer: parseEther('0.001'),
+      minPriorityFeePerGas: 0n,
+    });
+    expect(polygon).toMatchObject({
+      chainId: 137,
+      family: 'polygon',
+      confirmations: 12,
+      minPriorityFeePerGas: parseGwei('30'),
+    });
+    expect(arbitrum).toMatchObject({
+      chainId: 42161,
+      family: 'arbitrum',
+      blockTimeMs: 250,
+      baseFeeFloorPerGas: parseGwei('0.01'),
+    });
+    expect(sepolia).toMatchObject({ chainId: 84532, family: 'op-stack', confirmations: 1 });
+    const bad = fileWith(
+      'bad-presets.yaml',
+      `chains:
+  - {preset: bsae, rpc: [https://a.example]}
+  - {chainId: 5, name: b, family: zksync, rpc: [https://b.example]}
+`,
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: bad })).toEqual([
+      `CHAINS_FILE ${bad}: chains[0].preset: must be one of base, op-mainnet, arbitrum-one, polygon-pos`,
+      `CHAINS_FILE ${bad}: chains[0].chainId: Invalid input`,
+      `CHAINS_FILE ${bad}: chains[0].name: Invalid input: expected string, received undefined`,
+      `CHAINS_FILE ${bad}: chains[1] (b).family: must be one of ethereum, op-stack, arbitrum, polygon`,
+    ]);
+    const floorAboveCap = fileWith(
+      'floor.yaml',
+      'chains:\n  - {preset: polygon-pos, rpc: [https://p.example], maxPriorityFeeGwei: 20}\n',
+    );
+    expect(problemsOf({ HOT_WALLET_KEYS: key, CHAINS_FILE: floorAboveCap })).toEqual([
+      `CHAINS_FILE ${floorAboveCap}: chains (polygon-pos).minPriorityFeeGwei: 30 is above the tip cap of 20 gwei (maxPriorityFeeGwei, or MAX_PRIORITY_FEE_GWEI): no bid could meet both`,
+    ]);
+  });
+
   it('refuses an endpoint whose quota cannot pay for one send, and a file beside the shorthand', () => {
     const path = fileWith(
       'tight.yaml',

@@ -3,6 +3,7 @@ import {
   cancelBid,
   capsUnder,
   firstBid,
+  withTipFloor,
   replacementBid,
   type FeeMarket,
   type FeePolicy,
@@ -182,5 +183,17 @@ describe("a payment's own ceiling", () => {
     });
     const near = { maxFeePerGas: parseGwei('26'), maxPriorityFeePerGas: parseGwei('2') };
     expect(replacementBid(near, market('5'), 21_000n, under).ok).toBe(false);
+  });
+});
+
+describe("a chain's tip floor (Polygon PoS's minimum priority fee)", () => {
+  it("raises the node's suggested tip to it, and the max fee with it; a tip above it stays", () => {
+    expect(withTipFloor(market('10', '2'), parseGwei('30'))).toEqual({
+      baseFeePerGas: parseGwei('10'),
+      maxFeePerGas: parseGwei('50'),
+      maxPriorityFeePerGas: parseGwei('30'),
+    });
+    expect(withTipFloor(market('10', '40'), parseGwei('30'))).toEqual(market('10', '40'));
+    expect(withTipFloor(market('10', '2'), 0n)).toEqual(market('10', '2'));
   });
 });

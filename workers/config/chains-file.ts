@@ -1,11 +1,11 @@
+import type { FeeFamily } from '../../chain/fee-policy';
+import { fileSchema, type FileChain } from './chains-file-schema';
 import { readFileSync } from 'node:fs';
-import { getAddress, isAddress, parseEther, parseGwei, parseUnits, type Hex } from 'viem';
+import { formatGwei, getAddress, type Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
 import type { TokenTopUp } from '../../chain/chain';
 import type { Finality, GasPricing } from '../../chain/chain-traits';
 import type { MethodWeights } from '../../throttle/rpc-weights';
-import { decimal, decimalOrZero, finalitySetting, integer, methodWeights, url } from './parsers';
 
 /** One RPC endpoint of a chain and the provider's quota on it. */
 export interface ChainEndpoint {
@@ -24,6 +24,10 @@ export interface ChainConfig {
   blockTimeMs: number;
   confirmations: number;
   gasPricing: GasPricing;
+  /** How it charges for gas (chain-presets.ts); ethereum unless named. */
+  family: FeeFamily;
+  /** The least tip its nodes take (wei): bids meet it whatever the node suggests. */
+  minPriorityFeePerGas: bigint;
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
   maxFeePerTransfer: bigint;
@@ -49,104 +53,20 @@ export interface ChainConfig {
 /** What a chain gets where the file says nothing: the environment's single-chain settings. */
 export type ChainDefaults = Omit<
   ChainConfig,
-  'chainId' | 'name' | 'endpoints' | 'wallets' | 'treasury' | 'depositFactory'
+  | 'chainId'
+  | 'name'
+  | 'endpoints'
+  | 'wallets'
+  | 'treasury'
+  | 'depositFactory'
+  | 'family'
+  | 'minPriorityFeePerGas'
 > &
   Omit<ChainEndpoint, 'url'> & {
     treasury?: Hex;
     treasuryLowBalanceWei: bigint;
     depositFactory?: Hex;
   };
-
-/** A file value as the environment would spell it: numbers and strings alike. */
-const text = <T>(schema: z.ZodType<T, string>) =>
-  z.union([z.string(), z.number()]).transform(String).pipe(schema);
-
-const endpointSchema = z.union([
-  url,
-  z.strictObject({
-    url,
-    unitsPerSecond: text(integer(1, 10_000_000)).optional(),
-    burstUnits: text(integer(1, 10_000_000)).optional(),
-    weights: text(methodWeights).optional(),
-  }),
-]);
-
-const walletSchema = z.string().refine((value) => isAddress(value, { strict: false }), {
-  error: 'must be a 0x address',
-});
-
-/** An amount of whole tokens: their decimals are the token's, read from it by the sweep. */
-const wholeTokens = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, { error: 'must be a decimal number of tokens' });
-/** Compares amounts of one token whatever its decimals (at most 36). */
-const tokenUnits = (amount: string): bigint => parseUnits(amount, 36);
-
-const chainSchema = z.strictObject({
-  chainId: text(integer(1)),
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
-    error: 'must be lower-case letters, digits and "-"',
-  }),
-  rpc: z.array(endpointSchema).min(1, { error: 'must list at least one endpoint' }),
-  blockTimeMs: text(integer(0, 600_000)).optional(),
-  confirmations: text(integer(1, 1000)).optional(),
-  gasPricing: z.enum(['eip1559', 'legacy'], { error: 'must be eip1559 or legacy' }).optional(),
-  maxFeePerGasGwei: text(decimal(parseGwei, 'gwei')).optional(),
-  maxPriorityFeeGwei: text(decimal(parseGwei, 'gwei')).optional(),
-  maxFeePerTransferEth: text(decimal(parseEther, 'ether')).optional(),
-  baseFeeFloorGwei: text(decimalOrZero(parseGwei, 'gwei')).optional(),
-  wallets: z.array(walletSchema).min(1, { error: 'must list at least one wallet' }).optional(),
-  lowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
-  finality: text(finalitySetting).optional(),
-  treasury: walletSchema.optional(),
-  depositFactory: walletSchema.optional(),
-  treasuryLowBalanceEth: text(decimal(parseEther, 'ether')).optional(),
-  topUpTargetEth: text(decimal(parseEther, 'ether')).optional(),
-  tokenTopUps: z
-    .array(
-      z
-        .strictObject({
-          token: walletSchema,
-          lowBalance: text(wholeTokens),
-          topUpTarget: text(wholeTokens),
-        })
-        .refine((marks) => tokenUnits(marks.topUpTarget) > tokenUnits(marks.lowBalance), {
-          error: 'topUpTarget must be above lowBalance',
-          path: ['topUpTarget'],
-        }),
-    )
-    .optional(),
-});
-
-const fileSchema = z.strictObject({
-  chains: z
-    .array(chainSchema)
-    .min(1, { error: 'must list at least one chain' })
-    .superRefine((chains, context) => {
-      const seen = new Map<number, number>();
-      chains.forEach((chain, i) => {
-        const treasury = chain.treasury && getAddress(chain.treasury);
-
-        if (treasury && chain.wallets?.some((wallet) => getAddress(wallet) === treasury)) {
-          context.addIssue({
-            code: 'custom',
-            path: [i, 'treasury'],
-            message: `${treasury} is one of the chain's hot wallets: a treasury only tops them up`,
-          });
-        }
-        const first = seen.get(chain.chainId);
-        if (first !== undefined) {
-          context.addIssue({
-            code: 'custom',
-            path: [i, 'chainId'],
-            message: `chain ${chain.chainId} is already chains[${first}]`,
-          });
-        } else seen.set(chain.chainId, i);
-      });
-    }),
-});
-
-type FileChain = z.infer<typeof chainSchema>;
 
 /**
  * The chains of CHAINS_FILE (YAML or JSON), each setting it leaves out taken from `defaults`.
@@ -189,7 +109,20 @@ export function readChainsFile(
       ),
     };
   }
-  return { chains: parsed.data.chains.map((chain) => resolveChain(chain, defaults)) };
+  const chains = parsed.data.chains.map((chain) => resolveChain(chain, defaults));
+  // A tip floor above the tip cap: no bid could meet both, so nothing would ever be sent.
+  const unpayable = chains.filter(
+    (chain) => chain.minPriorityFeePerGas > chain.maxPriorityFeePerGas,
+  );
+  if (unpayable.length > 0) {
+    return {
+      problems: unpayable.map(
+        (chain) =>
+          `CHAINS_FILE ${path}: chains (${chain.name}).minPriorityFeeGwei: ${formatGwei(chain.minPriorityFeePerGas)} is above the tip cap of ${formatGwei(chain.maxPriorityFeePerGas)} gwei (maxPriorityFeeGwei, or MAX_PRIORITY_FEE_GWEI): no bid could meet both`,
+      ),
+    };
+  }
+  return { chains };
 }
 
 function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
@@ -213,6 +146,8 @@ function resolveChain(chain: FileChain, defaults: ChainDefaults): ChainConfig {
     blockTimeMs: chain.blockTimeMs ?? defaults.blockTimeMs,
     confirmations: chain.confirmations ?? defaults.confirmations,
     gasPricing: chain.gasPricing ?? defaults.gasPricing,
+    family: chain.family ?? 'ethereum',
+    minPriorityFeePerGas: chain.minPriorityFeeGwei ?? 0n,
     maxFeePerGas: chain.maxFeePerGasGwei ?? defaults.maxFeePerGas,
     maxPriorityFeePerGas: chain.maxPriorityFeeGwei ?? defaults.maxPriorityFeePerGas,
     maxFeePerTransfer: chain.maxFeePerTransferEth ?? defaults.maxFeePerTransfer,
