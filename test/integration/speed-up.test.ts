@@ -9,6 +9,7 @@ import { apiRefusal, createKeys, startApiWithoutWorkers, type ApiUnderTest } fro
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { waitFor } from '../harness/stack/wait-for';
 import { useWorld } from '../harness/test-world';
+import { paymentSentUnmined as sentUnmined } from '../harness/unmined-payments';
 
 /**
  * A payment sent but not mined, sped up by its tenant or an operator (the `speedUp` update): its
@@ -37,24 +38,7 @@ world.onStop(async () => {
   await api?.close();
 });
 
-/** A payment of 0.25 ether from wallet `wallet` to a fresh recipient, followed to `confirming`. */
-async function paymentSentUnmined(wallet: number): Promise<IntentView> {
-  const { body } = await tenant.submit(
-    {
-      chainId: world.anvil.chainId,
-      from: world.wallets[wallet],
-      to: privateKeyToAccount(generatePrivateKey()).address,
-      amount: parseEther('0.25').toString(),
-    },
-    `speed-up-${wallet}-${Date.now()}`,
-  );
-  await waitFor(
-    async () => (await tenant.get(body.id)).status === 'confirming',
-    'the payment to be sent',
-    30_000,
-  );
-  return tenant.get(body.id);
-}
+const paymentSentUnmined = (wallet: number) => sentUnmined(world, tenant, wallet);
 
 /** Mines a block at a time until the payment ends (two confirmations). */
 async function minedToTheEnd(intentId: string): Promise<IntentView> {

@@ -158,6 +158,7 @@ describe('submitIntent: the same intent twice', () => {
   });
 });
 
+// Tenant acme: the bad-input tests above count the workflows of tenant quiet (none may start).
 describe('an Idempotency-Key past its window (IDEMPOTENCY_KEY_TTL_HOURS)', () => {
   const hour = 3_600_000;
   const at = (ms: number) => () => new Date(Date.now() + ms);
@@ -175,13 +176,18 @@ describe('an Idempotency-Key past its window (IDEMPOTENCY_KEY_TTL_HOURS)', () =>
 
   it('names its intent inside the window; after it the same key is refused 422 expired, whatever the body, and nothing is written', async () => {
     const key = `ttl-${randomUUID()}`;
-    const first = await submitIntent(within(at(0)), request(), { idempotencyKey: key });
-    const again = await submitIntent(within(at(hour - 60_000)), request(), {
+    const first = await submitIntent(within(at(0)), request({ tenantId: 'acme' }), {
+      idempotencyKey: key,
+    });
+    const again = await submitIntent(within(at(hour - 60_000)), request({ tenantId: 'acme' }), {
       idempotencyKey: key,
     });
     expect(again).toMatchObject({ created: false, intent: { id: first.intent.id } });
     const before = await rowCount();
-    for (const body of [request(), request({ amount: '2000' })]) {
+    for (const body of [
+      request({ tenantId: 'acme' }),
+      request({ tenantId: 'acme', amount: '2000' }),
+    ]) {
       await expect(
         submitIntent(within(at(hour + 1000)), body, { idempotencyKey: key }),
       ).rejects.toMatchObject({
@@ -199,7 +205,7 @@ describe('an Idempotency-Key past its window (IDEMPOTENCY_KEY_TTL_HOURS)', () =>
       payment: { chainId: world.anvil.chainId, to: request().to, amount: '1000' },
       every: '1d',
     });
-    const tenant = { role: 'tenant' as const, tenantId: 'quiet', keyId: 'k', label: 'test' };
+    const tenant = { role: 'tenant' as const, tenantId: 'acme', keyId: 'k', label: 'test' };
     const scheduleDeps = (clock: () => Date) => ({ ...within(clock), chains: world.chains });
     const { schedule } = await createSchedule(scheduleDeps(at(0)), tenant, body, key);
     try {
@@ -222,12 +228,12 @@ describe('an Idempotency-Key past its window (IDEMPOTENCY_KEY_TTL_HOURS)', () =>
       mode: BatchMode.collectAll,
     };
     const batchDeps = (clock: () => Date) => ({ ...within(clock), taskQueue: deps.taskQueue });
-    const { batch: first } = await submitBatch(batchDeps(at(0)), 'quiet', batch, key);
-    await expect(
-      submitBatch(batchDeps(at(hour + 1000)), 'quiet', batch, key),
-    ).rejects.toMatchObject({
-      name: ErrorName.idempotencyKeyExpired,
-      details: { usedFor: first.id },
-    });
+    const { batch: first } = await submitBatch(batchDeps(at(0)), 'acme', batch, key);
+    await expect(submitBatch(batchDeps(at(hour + 1000)), 'acme', batch, key)).rejects.toMatchObject(
+      {
+        name: ErrorName.idempotencyKeyExpired,
+        details: { usedFor: first.id },
+      },
+    );
   });
 });

@@ -1,5 +1,4 @@
 import { parseEther } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { IntentView } from '../../api/schemas/intents';
 import { ApiError, type RelayerApiClient } from '../../cli/api-client';
 import type { Hex } from '../../domain/transfer';
@@ -9,6 +8,7 @@ import { startRelayerProcess, type RelayerProcess } from '../../workers/relayer-
 import { createKeys, startApiWithoutWorkers, type ApiUnderTest } from '../harness/api';
 import { expectBooksBalanced } from '../harness/ledger-checks';
 import { useWorld } from '../harness/test-world';
+import { paymentSentUnmined as sentUnmined } from '../harness/unmined-payments';
 
 /**
  * A payment sent but not mined, taken back by its tenant or an operator: a zero-value transfer
@@ -48,24 +48,7 @@ world.onStop(async () => {
   await api?.close();
 });
 
-/** A payment of 0.25 ether from wallet `wallet` to a fresh recipient, followed to `confirming`. */
-async function paymentSentUnmined(wallet: number): Promise<IntentView> {
-  const { body } = await tenant.submit(
-    {
-      chainId: world.anvil.chainId,
-      from: world.wallets[wallet],
-      to: privateKeyToAccount(generatePrivateKey()).address,
-      amount: parseEther('0.25').toString(),
-    },
-    `unmined-${wallet}-${Date.now()}`,
-  );
-  await waitFor(
-    async () => (await tenant.get(body.id)).status === 'confirming',
-    'the payment to be sent',
-    30_000,
-  );
-  return tenant.get(body.id);
-}
+const paymentSentUnmined = (wallet: number) => sentUnmined(world, tenant, wallet);
 
 /** Empties the node's pool every 100 ms, as a node that accepts transactions and loses them. */
 function dropEverythingSent(): { stop: () => Promise<void> } {
